@@ -1,0 +1,63 @@
+"""Atomic file writes: write next to the target, fsync, then rename.
+
+A crash or a bad input never leaves a half-written file where a good one was: readers see either the old
+file or the new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside ``target``; rename it onto ``target`` only if the block succeeds."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes 0600; a dataset file is meant to be read
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp_path, target)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(target: str | os.PathLike[str], writer: Callable[[IO[str]], None]) -> Path:
+    """Write text through ``writer`` atomically."""
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        writer(fh)
+    return Path(target)
+
+
+def write_text_atomic(target: str | os.PathLike[str], text: str) -> Path:
+    return write_atomic(target, lambda fh: fh.write(text))
+
+
+def write_json_atomic(target: str | os.PathLike[str], data: Any) -> Path:
+    return write_text_atomic(target, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def write_jsonl_atomic(target: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> Path:
+    def _write(fh: IO[str]) -> None:
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    return write_atomic(target, _write)

@@ -1,0 +1,254 @@
+"""Load and check the object catalog (YAML).
+
+The loader is strict because everything downstream trusts it: the generator picks objects by attribute
+(a metal bowl must never be offered for the microwave) and the validators ground task text on catalog
+names. A mistake is reported with the file and the entry, e.g.
+``kitchen.yaml: groups.mugs.objects[2] (glass mug): unknown attribute 'colour'``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ambiforge.errors import CatalogError
+
+#: The appliances every kitchen has; they are implicit in every environment.
+APPLIANCES: tuple[str, ...] = (
+    "fridge",
+    "oven",
+    "kitchen table",
+    "microwave",
+    "dishwasher",
+    "sink",
+    "tea kettle",
+)
+KINDS = ("food", "kitchen_item")
+MIN_GROUP_SIZE = 3
+
+_BOOL_ATTRS = (
+    "microwave_safe",
+    "oven_safe",
+    "dishwasher_safe",
+    "heat_resistant",
+    "sharp",
+    "needs_refrigeration",
+    "clean",
+    "mass",
+    "plural",
+)
+_STR_ATTRS = ("material", "article", "modifier")
+_OBJECT_KEYS = {"name", "uses", *_BOOL_ATTRS, *_STR_ATTRS}
+_GROUP_KEYS = {"kind", "noun", "noun_mass", "noun_plural", "tags", "defaults", "objects"}
+_TOP_KEYS = {"version", "appliances", "groups"}
+
+
+@dataclass(frozen=True)
+class Appliance:
+    name: str
+    uses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CatalogObject:
+    """One object or food. ``None`` for an attribute means it does not apply (a food has no material)."""
+
+    name: str
+    group: str
+    kind: str
+    noun: str
+    modifier: str
+    material: str | None = None
+    microwave_safe: bool | None = None
+    oven_safe: bool | None = None
+    dishwasher_safe: bool | None = None
+    heat_resistant: bool | None = None
+    sharp: bool | None = None
+    needs_refrigeration: bool | None = None
+    clean: bool | None = None
+    mass: bool = False
+    plural: bool = False
+    article: str | None = None
+    uses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    def has(self, tag: str) -> bool:
+        """True when the object's own uses or its group's tags include ``tag``."""
+        return tag in self.uses or tag in self.tags
+
+
+@dataclass(frozen=True)
+class Group:
+    key: str
+    kind: str
+    noun: str
+    noun_mass: bool
+    noun_plural: bool
+    tags: tuple[str, ...]
+    objects: tuple[CatalogObject, ...]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    path: str
+    version: str
+    sha256: str
+    appliances: tuple[Appliance, ...]
+    groups: dict[str, Group]
+    objects: dict[str, CatalogObject] = field(default_factory=dict)
+
+    def groups_of_kind(self, kind: str) -> list[Group]:
+        return [g for g in self.groups.values() if g.kind == kind]
+
+    def appliance_for(self, use: str) -> str | None:
+        return next((a.name for a in self.appliances if use in a.uses), None)
+
+
+def default_catalog_path() -> Path:
+    return Path(str(resources.files("ambiforge.catalog").joinpath("kitchen.yaml")))
+
+
+def _modifier_from_name(name: str, noun: str) -> str:
+    """The words that tell an object from its group noun: 'glass mug' -> 'glass'."""
+    words = name.split()
+    noun_words = noun.split()
+    n = len(noun_words)
+    if len(words) > n and [w.lower() for w in words[-n:]] == [w.lower() for w in noun_words]:
+        return " ".join(words[:-n])
+    return name
+
+
+def _check_keys(path: str, entry: str, data: dict[str, Any], allowed: set[str], what: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise CatalogError(
+            path, entry, f"unknown {what} {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
+        )
+
+
+def _check_types(path: str, entry: str, attrs: dict[str, Any]) -> None:
+    for key, value in attrs.items():
+        if key in _BOOL_ATTRS and not isinstance(value, bool):
+            raise CatalogError(path, entry, f"attribute {key!r} must be true or false, got {value!r}")
+        if key in _STR_ATTRS and not (isinstance(value, str) and value.strip()):
+            raise CatalogError(path, entry, f"attribute {key!r} must be a non-empty string, got {value!r}")
+        if key == "uses" and not (isinstance(value, list) and all(isinstance(u, str) for u in value)):
+            raise CatalogError(path, entry, f"attribute 'uses' must be a list of strings, got {value!r}")
+    if "article" in attrs and attrs["article"] not in ("a", "an"):
+        raise CatalogError(path, entry, f"attribute 'article' must be 'a' or 'an', got {attrs['article']!r}")
+
+
+def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
+    """Parse and check catalog YAML text. Raises CatalogError naming the entry at fault."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "YAML"
+        raise CatalogError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict):
+        raise CatalogError(path, "top level", "expected a mapping with 'version', 'appliances', 'groups'")
+    _check_keys(path, "top level", data, _TOP_KEYS, "key")
+    for key in ("version", "appliances", "groups"):
+        if key not in data:
+            raise CatalogError(path, "top level", f"missing {key!r}")
+
+    appliances: list[Appliance] = []
+    for i, entry in enumerate(data["appliances"] or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise CatalogError(path, f"appliances[{i}]", "expected a mapping with a 'name'")
+        _check_keys(path, f"appliances[{i}]", entry, {"name", "uses"}, "key")
+        appliances.append(Appliance(entry["name"], tuple(entry.get("uses") or ())))
+    names = {a.name for a in appliances}
+    missing = [a for a in APPLIANCES if a not in names]
+    if missing:
+        raise CatalogError(path, "appliances", f"missing fixed appliance(s): {', '.join(missing)}")
+
+    groups_data = data["groups"]
+    if not isinstance(groups_data, dict) or not groups_data:
+        raise CatalogError(path, "groups", "expected a non-empty mapping of group name to group")
+
+    seen: dict[str, str] = {name.lower(): f"appliances ({name})" for name in names}
+    groups: dict[str, Group] = {}
+    objects: dict[str, CatalogObject] = {}
+    for gkey, g in groups_data.items():
+        gentry = f"groups.{gkey}"
+        if not isinstance(g, dict):
+            raise CatalogError(path, gentry, "expected a mapping")
+        _check_keys(path, gentry, g, _GROUP_KEYS, "group key")
+        if g.get("kind") not in KINDS:
+            raise CatalogError(
+                path, gentry, f"'kind' must be one of {', '.join(KINDS)}, got {g.get('kind')!r}"
+            )
+        noun = g.get("noun")
+        if not isinstance(noun, str) or not noun.strip():
+            raise CatalogError(path, gentry, "missing 'noun' (the generic noun of the group, e.g. 'mug')")
+        defaults = g.get("defaults") or {}
+        _check_keys(path, f"{gentry}.defaults", defaults, _OBJECT_KEYS - {"name"}, "attribute")
+        _check_types(path, f"{gentry}.defaults", defaults)
+        tags = tuple(g.get("tags") or ())
+        raw_objects = g.get("objects") or []
+        if len(raw_objects) < MIN_GROUP_SIZE:
+            raise CatalogError(
+                path, gentry, f"has {len(raw_objects)} object(s); a group needs at least {MIN_GROUP_SIZE}"
+            )
+        group_objects: list[CatalogObject] = []
+        for i, o in enumerate(raw_objects):
+            oentry = f"{gentry}.objects[{i}]"
+            if not isinstance(o, dict) or not isinstance(o.get("name"), str) or not o["name"].strip():
+                raise CatalogError(path, oentry, "expected a mapping with a non-empty 'name'")
+            oentry = f"{oentry} ({o['name']})"
+            _check_keys(path, oentry, o, _OBJECT_KEYS, "attribute")
+            _check_types(path, oentry, o)
+            attrs = {**defaults, **o}
+            name = attrs.pop("name").strip()
+            if name.lower() in seen:
+                raise CatalogError(
+                    path, oentry, f"duplicate object name, first defined at {seen[name.lower()]}"
+                )
+            seen[name.lower()] = oentry
+            obj = CatalogObject(
+                name=name,
+                group=gkey,
+                kind=g["kind"],
+                noun=noun,
+                modifier=attrs.pop("modifier", None) or _modifier_from_name(name, noun),
+                uses=tuple(attrs.pop("uses", ())),
+                tags=tags,
+                **attrs,
+            )
+            group_objects.append(obj)
+            objects[name] = obj
+        groups[gkey] = Group(
+            key=gkey,
+            kind=g["kind"],
+            noun=noun,
+            noun_mass=bool(g.get("noun_mass", False)),
+            noun_plural=bool(g.get("noun_plural", False)),
+            tags=tags,
+            objects=tuple(group_objects),
+        )
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return Catalog(
+        path=path,
+        version=str(data["version"]),
+        sha256=digest,
+        appliances=tuple(appliances),
+        groups=groups,
+        objects=objects,
+    )
+
+
+def load_catalog(path: str | Path | None = None) -> Catalog:
+    """Load the catalog at ``path`` (default: the packaged kitchen catalog)."""
+    p = Path(path) if path is not None else default_catalog_path()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(str(p), "file", f"cannot be read: {exc.strerror or exc}") from None
+    return parse_catalog(text, str(p))

@@ -1,0 +1,1 @@
+"""The ``ambiforge`` command line: one module per command, registered in :mod:`ambiforge.cli.main`."""

@@ -1,0 +1,111 @@
+"""``ambiforge build``: generate a dataset run into ``raw/<run-id>/``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ambiforge.cli.common import config_from, console, quiet_prefect
+from ambiforge.errors import ConfigError
+from ambiforge.generation.mix import check_mix
+from ambiforge.runs import check_run_id, new_run_id
+
+PROVIDERS = ("offline",)
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """'preferences=0.5,common_sense_knowledge=0.4,safety=0.1' -> dict."""
+    mix: dict[str, float] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            mix[name.strip()] = float(value)
+        except ValueError:
+            raise ConfigError(f"--type-mix: expected TYPE=SHARE,..., got {part!r}") from None
+    return check_mix(mix)
+
+
+def build(
+    provider: Annotated[str, typer.Option(help="offline (no key needed)")] = "",
+    pairs: Annotated[int | None, typer.Option(help="number of pairs to generate")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="random seed; same seed and run id give the same items")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="run folder name (default: time-based)")
+    ] = None,
+    type_mix: Annotated[
+        str | None, typer.Option(help="e.g. preferences=0.5,common_sense_knowledge=0.4,safety=0.1")
+    ] = None,
+    catalog: Annotated[
+        Path | None, typer.Option(help="object catalog YAML (default: packaged kitchen catalog)")
+    ] = None,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
+) -> None:
+    """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema, and write
+    raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json."""
+    cfg = config_from(config)
+    provider = provider or cfg.build.provider
+    if provider not in PROVIDERS:
+        raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
+    n = pairs if pairs is not None else cfg.build.pairs
+    if n < 1:
+        raise ConfigError(f"--pairs must be at least 1, got {n}")
+    seed_value = seed if seed is not None else cfg.build.seed
+    mix = parse_mix(type_mix) if type_mix else check_mix(cfg.build.type_mix)
+    rid = check_run_id(run_id) if run_id else new_run_id(provider, seed_value)
+    catalog_path = str(catalog) if catalog else cfg.paths.catalog
+
+    # Fail on a bad catalog before any flow starts, with the file and entry.
+    from ambiforge.generation.run import BuildOptions, cached_catalog
+
+    cached_catalog(catalog_path)
+    options = BuildOptions(
+        run_id=rid,
+        provider=provider,
+        pairs=n,
+        seed=seed_value,
+        out=str(out or cfg.paths.raw),
+        catalog=catalog_path,
+        type_mix=mix,
+        batch_size=cfg.build.batch_size,
+        food_groups=cfg.sampler.food_groups,
+        item_groups=cfg.sampler.item_groups,
+        per_group=cfg.sampler.per_group,
+        config_path=str(config) if config else cfg.source,
+    )
+    if not verbose:
+        quiet_prefect()
+    from ambiforge.progress import RichReporter
+    from flows.build import build_flow
+
+    console.print(
+        f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {n} pairs, provider {provider}, seed {seed_value}"
+    )
+    with RichReporter().shown():
+        summary = build_flow(options)
+    print_summary(summary)
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    per_type, share = summary["per_type"], summary["type_share"]
+    folder = Path(summary["files"]["items_jsonl"]).parent
+    console.print(f"[green]wrote {summary['items_written']} items[/] to {folder}")
+    for t, c in per_type.items():
+        console.print(f"  {t:<24} {c:>6}  ({share[t] * 100:.1f}%)")
+    console.print(
+        f"  distinct unambiguous tasks {summary['distinct_unambiguous_tasks']}, "
+        f"type-token ratio {summary['type_token_ratio']}, rejected {summary['rejected_count']}, "
+        f"{summary['seconds']['total']} s"
+    )
+    if summary["rejected_count"]:
+        console.print(f"  rejected by stage: {json.dumps(summary['rejected_by_stage'])} (see rejected.jsonl)")

@@ -1,0 +1,28 @@
+"""What every command shares: the console, configuration loading, and the one-line error convention."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.console import Console
+
+from ambiforge.config import Config, load_config
+
+console = Console(stderr=True, highlight=False)
+
+
+def quiet_prefect() -> None:
+    """Prefect logs every flow and task run at INFO; a CLI user wants the progress bars and the summary.
+    ``--verbose`` or an explicit PREFECT_LOGGING_LEVEL brings them back."""
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+def prefect_defaults() -> None:
+    """No telemetry from the local API server: no network here, and its heartbeat write races the
+    flow's own writes on the SQLite database."""
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+
+def config_from(path: Path | None) -> Config:
+    return load_config(path)

@@ -1,0 +1,52 @@
+"""Entry point. Errors a user can fix are printed as one line, ``ambiforge: error: <where>: <what>``,
+with exit code 2 (bad arguments or input) or 1 (the work failed); tracebacks are for bugs only."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+# typer 0.29 vendors click; its exceptions are not click's.
+from typer._click import exceptions as click_exceptions
+
+from ambiforge.cli.build import build
+from ambiforge.cli.common import prefect_defaults
+from ambiforge.cli.schema import schema
+from ambiforge.errors import AmbiforgeError
+
+app = typer.Typer(
+    name="ambiforge",
+    help="Generate, validate, review and release datasets of ambiguous vs unambiguous instructions.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.command()(build)
+app.command()(schema)
+
+
+def main(argv: list[str] | None = None) -> int:
+    prefect_defaults()
+    try:
+        result = app(args=argv, standalone_mode=False, prog_name="ambiforge")
+    except click_exceptions.NoArgsIsHelpError as exc:
+        print(exc.format_message(), file=sys.stderr)
+        return 0
+    except click_exceptions.UsageError as exc:
+        message = exc.format_message().replace("\n", " ")
+        print(f"ambiforge: error: {message}", file=sys.stderr)
+        return 2
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        print("ambiforge: aborted", file=sys.stderr)
+        return 130
+    except AmbiforgeError as exc:
+        print(f"ambiforge: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

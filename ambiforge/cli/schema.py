@@ -1,0 +1,35 @@
+"""``ambiforge schema``: print, write or check ``schemas/item.schema.json`` against the item model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ambiforge.atomic import write_text_atomic
+from ambiforge.cli.common import console
+from ambiforge.models.schema import render_item_schema, repo_schema_path
+
+
+def schema(
+    write: Annotated[bool, typer.Option(help="write the schema file")] = False,
+    check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the model")] = False,
+    path: Annotated[Path | None, typer.Option(help="schema file (default: schemas/item.schema.json)")] = None,
+) -> None:
+    """The item JSON Schema, generated from the pydantic model."""
+    target = path or repo_schema_path()
+    text = render_item_schema()
+    if write:
+        write_text_atomic(target, text)
+        console.print(f"wrote {target}")
+    elif check:
+        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        if current != text:
+            console.print(
+                f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]"
+            )
+            raise typer.Exit(1)
+        console.print(f"{target} matches the item model")
+    else:
+        typer.echo(text, nl=False)

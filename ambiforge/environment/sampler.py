@@ -1,0 +1,78 @@
+"""Seeded sampling of scenes.
+
+A scene takes 2 to 5 food groups and 2 to 5 kitchen-item groups and, from each, 3 to 5 objects (all of a
+smaller group). Several objects of one group are what make a task ambiguous ("a mug" among three mugs), so
+a group is never represented by a single object. Randomness comes only from the ``random.Random`` passed
+in, so a seed fixes the scene.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.environment.articles import with_article
+
+
+@dataclass(frozen=True)
+class SamplerLimits:
+    food_groups: tuple[int, int] = (2, 5)
+    item_groups: tuple[int, int] = (2, 5)
+    per_group: tuple[int, int] = (3, 5)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The sampled objects, grouped by catalog group in the order they are listed."""
+
+    objects: tuple[CatalogObject, ...]
+
+    def in_group(self, group: str) -> list[CatalogObject]:
+        return [o for o in self.objects if o.group == group]
+
+    def groups(self) -> list[str]:
+        return list(dict.fromkeys(o.group for o in self.objects))
+
+    def with_tag(self, tag: str) -> list[CatalogObject]:
+        return [o for o in self.objects if o.has(tag)]
+
+    def names(self) -> list[str]:
+        return [o.name for o in self.objects]
+
+
+def _pick_groups(
+    rng: random.Random, keys: list[str], bounds: tuple[int, int], include: Sequence[str]
+) -> list[str]:
+    wanted = [k for k in include if k in keys]
+    n = max(rng.randint(*bounds), len(wanted))
+    rest = [k for k in keys if k not in wanted]
+    return wanted + rng.sample(rest, min(len(rest), max(0, n - len(wanted))))
+
+
+def sample_scene(
+    catalog: Catalog,
+    rng: random.Random,
+    limits: SamplerLimits = SamplerLimits(),  # noqa: B008 - frozen dataclass, safe default
+    include: Sequence[str] = (),
+) -> Scene:
+    """Sample one scene; ``include`` forces groups in (a generator that needs, say, knives)."""
+    food = _pick_groups(rng, [g.key for g in catalog.groups_of_kind("food")], limits.food_groups, include)
+    items = _pick_groups(
+        rng, [g.key for g in catalog.groups_of_kind("kitchen_item")], limits.item_groups, include
+    )
+    chosen = food + items
+    rng.shuffle(chosen)
+    objects: list[CatalogObject] = []
+    for key in chosen:
+        members = list(catalog.groups[key].objects)
+        k = min(len(members), rng.randint(*limits.per_group))
+        picked = set(rng.sample(range(len(members)), k))
+        objects.extend(m for i, m in enumerate(members) if i in picked)
+    return Scene(tuple(objects))
+
+
+def render_environment(scene: Scene) -> tuple[str, str]:
+    """``(environment_short, environment_full)``: the comma lists without and with articles."""
+    return ", ".join(scene.names()), ", ".join(with_article(o) for o in scene.objects)

@@ -1,0 +1,39 @@
+"""Errors a user can act on.
+
+Every error that reaches the CLI says *where* (file, row, item, rule) in one line, so the CLI can print
+``str(error)`` and exit without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class AmbiforgeError(Exception):
+    """Base for errors caused by input or configuration, not by a bug."""
+
+    exit_code = 2
+
+
+class CatalogError(AmbiforgeError):
+    """The object catalog is malformed; the message names file and entry."""
+
+    def __init__(self, path: str, entry: str, message: str) -> None:
+        self.path, self.entry = path, entry
+        super().__init__(f"{path}: {entry}: {message}")
+
+
+class InputError(AmbiforgeError):
+    """An input file (items, CSV, export) cannot be read; the message names file and row."""
+
+    def __init__(self, path: str, where: str, message: str) -> None:
+        self.path, self.where = path, where
+        super().__init__(f"{path}: {where}: {message}" if where else f"{path}: {message}")
+
+
+class ConfigError(AmbiforgeError):
+    """Configuration (ambiforge.toml, CLI options, environment) is invalid or incomplete."""
+
+
+class GenerationError(AmbiforgeError):
+    """The generator could not produce an item; carries the item index for the summary."""
+
+    exit_code = 1

@@ -1,0 +1,162 @@
+"""Action templates and their rendering into a draft pair.
+
+A template is text with slots: ``{t}`` the target (the object the ambiguity is about), ``{f}``/``{g}``
+co-objects, ``{ti}``/``{fi}``/``{gi}`` their paraphrases, ``{tb}``/``{fb}`` bare names, ``{p}``/``{fp}`` the
+preposition a container takes. The ambiguous task is the direct task with only the target slot rewritten
+(preferences, safety: "the glass mug" -> "a mug") or an explicit ambiguous wording (common sense: "Put the
+milk away."). Plans are rendered the same way, so the two plans agree until the step the ambiguity touches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ambiforge.catalog import CatalogObject, Group
+from ambiforge.generation.offline import phrases
+
+Predicate = Callable[[CatalogObject], bool]
+
+
+@dataclass(frozen=True)
+class Template:
+    key: str
+    direct: tuple[str, ...]
+    indirect: tuple[str, ...]
+    plan: tuple[str, ...]
+    ambiguous: tuple[str, ...] = ()  # aligned with ``direct``; empty: rewrite the target slot
+    plan_amb: tuple[str, ...] = ()  # empty: rewrite the target slot
+    target_tags: tuple[str, ...] = ()  # the target needs any of these tags ('' = any object)
+    target_ok: Predicate = field(default=lambda o: True)
+    co: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # slot -> any of these tags
+    co_ok: Mapping[str, Predicate] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Concrete objects bound to a template's slots."""
+
+    target: CatalogObject | None
+    group: Group | None
+    co: Mapping[str, CatalogObject]
+
+
+def _values(slots: Slots, ambiguous: bool, first: bool) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for slot, obj in slots.co.items():
+        values[slot] = phrases.the(obj)
+        values[f"{slot}i"] = phrases.indirect(obj)
+        values[f"{slot}b"] = obj.name
+        values[f"{slot}p"] = phrases.preposition(obj.noun)
+    if slots.target is not None and slots.group is not None:
+        t, g = slots.target, slots.group
+        values["p"] = phrases.preposition(g.noun)
+        values["ti"] = phrases.indirect(t)
+        if ambiguous:
+            values["t"] = phrases.some(g) if first else phrases.the_noun(g)
+            values["tb"] = g.noun
+        else:
+            values["t"] = phrases.the(t)
+            values["tb"] = t.name
+    return values
+
+
+def render_text(text: str, slots: Slots, ambiguous: bool = False, first: bool = True) -> str:
+    return text.format(**_values(slots, ambiguous, first))
+
+
+def render_plan(steps: tuple[str, ...], slots: Slots, ambiguous: bool) -> list[str]:
+    """Render steps; in the ambiguous plan the target is 'a mug' at its first mention, 'the mug' after."""
+    out: list[str] = []
+    seen_target = False
+    for step in steps:
+        out.append(render_text(step, slots, ambiguous, first=not seen_target))
+        seen_target = seen_target or "{t}" in step or "{tb}" in step
+    return out
+
+
+@dataclass(frozen=True)
+class Rendered:
+    direct: str
+    indirect: str
+    ambiguous: str
+    plan_clear: list[str]
+    plan_amb: list[str]
+
+
+def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
+    style = phrases.pick(rng, phrases.STYLES)
+    i = rng.randrange(len(template.direct))
+    direct = phrases.apply_style(render_text(template.direct[i], slots), style)
+    if template.ambiguous:
+        amb_text = render_text(template.ambiguous[i], slots)
+    else:
+        amb_text = render_text(template.direct[i], slots, ambiguous=True)
+    ambiguous = phrases.apply_style(amb_text, style)
+    indirect = phrases.apply_style(render_text(phrases.pick(rng, template.indirect), slots), style)
+    plan_clear = render_plan(template.plan, slots, ambiguous=False)
+    plan_amb = (
+        render_plan(template.plan_amb, slots, ambiguous=False)
+        if template.plan_amb
+        else render_plan(template.plan, slots, ambiguous=True)
+    )
+    return Rendered(direct, indirect, ambiguous, plan_clear, plan_amb)
+
+
+def bind_co(
+    template: Template, pool: list[CatalogObject], rng: random.Random, exclude_group: str | None
+) -> dict[str, CatalogObject] | None:
+    """Pick an object for each co-slot from the scene, or None when the scene lacks one."""
+    bound: dict[str, CatalogObject] = {}
+    used_groups = {exclude_group}
+    for slot, tags in template.co.items():
+        ok = template.co_ok.get(slot, lambda o: True)
+        options = [
+            o
+            for o in pool
+            if o.group not in used_groups and (not tags or any(o.has(t) for t in tags)) and ok(o)
+        ]
+        if not options:
+            return None
+        bound[slot] = options[rng.randrange(len(options))]
+        used_groups.add(bound[slot].group)
+    return bound
+
+
+def bindable(template: Template, pool: list[CatalogObject], exclude_group: str | None = None) -> bool:
+    """Whether every co-slot has at least one object in the scene (a cheap pre-check before building)."""
+    for slot, tags in template.co.items():
+        ok = template.co_ok.get(slot, lambda o: True)
+        if not any(
+            o.group != exclude_group and (not tags or any(o.has(t) for t in tags)) and ok(o) for o in pool
+        ):
+            return False
+    return True
+
+
+def target_predicate(template: Template) -> Predicate:
+    return lambda o: (
+        template.target_ok(o) and (not template.target_tags or any(o.has(t) for t in template.target_tags))
+    )
+
+
+def co_predicates(template: Template) -> list[Predicate]:
+    """One predicate per co-slot: what a scene object must be to fill it."""
+
+    def make(tags: tuple[str, ...], ok: Predicate) -> Predicate:
+        return lambda o: (not tags or any(o.has(t) for t in tags)) and ok(o)
+
+    return [make(tags, template.co_ok.get(slot, lambda o: True)) for slot, tags in template.co.items()]
+
+
+def is_clean(obj: CatalogObject) -> bool:
+    return obj.clean is not False
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to make a pair of a given type in a given scene; ``build`` may still find it unfit."""
+
+    key: str
+    build: Callable[[random.Random], object]

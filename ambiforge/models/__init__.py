@@ -1,0 +1,29 @@
+"""The item schema in code: one record per ambiguous/unambiguous pair (see design.md, 'The item')."""
+
+from ambiforge.models.item import (
+    AMBIGUITY_TYPES,
+    Annotation,
+    AppliedCorrection,
+    EnvObject,
+    Item,
+    PromptRef,
+    Provenance,
+    Review,
+    RuleFailure,
+    StepModel,
+    Validation,
+)
+
+__all__ = [
+    "AMBIGUITY_TYPES",
+    "Annotation",
+    "AppliedCorrection",
+    "EnvObject",
+    "Item",
+    "PromptRef",
+    "Provenance",
+    "Review",
+    "RuleFailure",
+    "StepModel",
+    "Validation",
+]

@@ -1,0 +1,144 @@
+"""The item model. Field names follow AmbiK where AmbiK has one, so export to its CSV is a rename-free map.
+
+Plans are lists of step texts without numbers (numbering is a rendering concern: the AmbiK CSV gets
+"1. ..." lines). ``user_intent`` is a list of concepts: ``a|b`` means either alternative, ``-x`` means x must
+not appear in the correct action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+AmbiguityType = Literal["preferences", "common_sense_knowledge", "safety"]
+AMBIGUITY_TYPES: tuple[str, ...] = ("preferences", "common_sense_knowledge", "safety")
+Severity = Literal["error", "warning"]
+Verdict = Literal["accept", "accept_with_fixes", "reject"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EnvObject(_Strict):
+    """An object in the scene. Catalog objects carry their attributes; imported free text has only a name."""
+
+    name: str = Field(min_length=1)
+    group: str | None = Field(default=None, description="catalog group, None for free-text objects")
+    kind: Literal["food", "kitchen_item"] | None = None
+    noun: str | None = Field(default=None, description="generic noun of the group ('mug')")
+    material: str | None = None
+    microwave_safe: bool | None = None
+    oven_safe: bool | None = None
+    dishwasher_safe: bool | None = None
+    heat_resistant: bool | None = None
+    sharp: bool | None = None
+    needs_refrigeration: bool | None = None
+    clean: bool | None = None
+
+
+class PromptRef(_Strict):
+    id: str
+    version: str
+
+
+class StepModel(_Strict):
+    step: str
+    provider: str
+    model: str
+
+
+class Provenance(_Strict):
+    """How the item was made; enough to reproduce it (seed, run, prompts, catalog)."""
+
+    generator: str = Field(description="'offline', 'llm' or 'import'")
+    generator_version: str
+    run_id: str
+    seed: int | None = None
+    index: int | None = Field(default=None, description="position of the pair in its run")
+    template: str | None = Field(default=None, description="offline template or LLM candidate key")
+    catalog_version: str | None = None
+    catalog_sha256: str | None = None
+    models: list[StepModel] = Field(default_factory=list)
+    prompts: list[PromptRef] = Field(default_factory=list)
+    call_ids: list[str] = Field(default_factory=list)
+
+
+class RuleFailure(_Strict):
+    rule: str
+    severity: Severity
+    message: str
+
+
+class Validation(_Strict):
+    passed: bool
+    failed: list[RuleFailure] = Field(default_factory=list)
+
+
+class Annotation(_Strict):
+    """One annotator's judgement of one item, as pulled from Label Studio."""
+
+    annotator: str
+    verdict: Verdict | None = None
+    ambiguity_type: AmbiguityType | None = None
+    failed_checks: list[str] = Field(default_factory=list)
+    corrections: dict[str, str] = Field(default_factory=dict)
+    task_id: int | None = None
+    annotation_id: int | None = None
+
+
+class AppliedCorrection(_Strict):
+    field: str
+    value: str
+    annotators: list[str]
+
+
+class Review(_Strict):
+    """Outcome of human review: status, majority decision and the corrections applied (with who made them)."""
+
+    status: Literal["pending", "unanimous", "majority", "split", "adjudicated"] = "pending"
+    verdict: Verdict | None = None
+    ambiguity_type: AmbiguityType | None = None
+    annotations: list[Annotation] = Field(default_factory=list)
+    applied_corrections: list[AppliedCorrection] = Field(default_factory=list)
+    queued_for_adjudication: bool = False
+    adjudicated_by: str | None = None
+
+
+class Item(_Strict):
+    """One minimal pair: an unambiguous task and its ambiguous rewrite in one environment."""
+
+    id: str = Field(min_length=1, description="stable id")
+    environment: list[EnvObject] = Field(
+        min_length=1, description="objects in the scene (appliances implicit)"
+    )
+    environment_short: str = Field(min_length=1, description="comma list of objects without articles")
+    environment_full: str = Field(min_length=1, description="comma list of objects with articles")
+    unambiguous_direct: str = Field(min_length=1, description="task naming objects exactly")
+    unambiguous_indirect: str = Field(default="", description="same task paraphrased ('' when unknown)")
+    ambiguous_task: str = Field(min_length=1, description="minimal rewrite that is ambiguous in this scene")
+    ambiguity_type: AmbiguityType
+    amb_shortlist: list[str] = Field(
+        default_factory=list, description="preferences over objects: the >=2 scene objects to choose from"
+    )
+    question: str = Field(min_length=1, description="clarifying question")
+    answer: str = Field(min_length=1, description="answer that resolves the ambiguity")
+    plan_for_clear_task: list[str] = Field(min_length=1, description="steps for the unambiguous task")
+    plan_for_amb_task: list[str] = Field(min_length=1, description="steps for the ambiguous task")
+    end_of_ambiguity: int = Field(ge=0, description="0-based plan step where the ambiguity starts")
+    user_intent: list[str] = Field(
+        default_factory=list,
+        description="concepts the correct action must contain; a|b alternatives, -x never",
+    )
+    variants: list[str] = Field(default_factory=list, description="correct options before disambiguation")
+    provenance: Provenance
+    validation: Validation | None = None
+    review: Review | None = None
+    extra: dict[str, str] = Field(
+        default_factory=dict, description="columns of an imported file that ambiforge has no field for"
+    )
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready dict with a stable key order (the model's field order)."""
+        return self.model_dump(mode="json")

@@ -1,0 +1,93 @@
+"""Progress reporting that stages can call without knowing who listens.
+
+Stage code (inside Prefect tasks, possibly in worker threads) calls :func:`advance`; the CLI installs a
+``rich`` progress display, tests and flows without a terminal get the silent default. ``rich`` is used
+because it draws several bars at once and degrades to nothing on a non-terminal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+
+class Reporter(Protocol):
+    def start(self, stage: str, total: int) -> None: ...
+    def advance(self, stage: str, n: int = 1) -> None: ...
+    def finish(self, stage: str) -> None: ...
+
+
+class _Silent:
+    def start(self, stage: str, total: int) -> None: ...
+    def advance(self, stage: str, n: int = 1) -> None: ...
+    def finish(self, stage: str) -> None: ...
+
+
+_lock = threading.Lock()
+_reporter: Reporter = _Silent()
+
+
+def set_reporter(reporter: Reporter | None) -> None:
+    global _reporter
+    with _lock:
+        _reporter = reporter or _Silent()
+
+
+def start(stage: str, total: int) -> None:
+    with _lock:
+        _reporter.start(stage, total)
+
+
+def advance(stage: str, n: int = 1) -> None:
+    with _lock:
+        _reporter.advance(stage, n)
+
+
+def finish(stage: str) -> None:
+    with _lock:
+        _reporter.finish(stage)
+
+
+class RichReporter:
+    """Bars on stderr, one per stage."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("{task.description:<12}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self._tasks: dict[str, int] = {}
+
+    def start(self, stage: str, total: int) -> None:
+        if stage in self._tasks:
+            self._progress.update(self._tasks[stage], total=total)  # type: ignore[arg-type]
+        else:
+            self._tasks[stage] = self._progress.add_task(stage, total=total)  # type: ignore[assignment]
+
+    def advance(self, stage: str, n: int = 1) -> None:
+        if stage in self._tasks:
+            self._progress.advance(self._tasks[stage], n)  # type: ignore[arg-type]
+
+    def finish(self, stage: str) -> None:
+        if stage in self._tasks:
+            task = self._tasks[stage]
+            total = self._progress.tasks[task].total  # type: ignore[index]
+            self._progress.update(task, completed=total)  # type: ignore[arg-type]
+
+    @contextmanager
+    def shown(self) -> Iterator[RichReporter]:
+        with self._progress:
+            set_reporter(self)
+            try:
+                yield self
+            finally:
+                set_reporter(None)

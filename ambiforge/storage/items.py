@@ -1,0 +1,71 @@
+"""Items on disk. JSONL is the source of truth (one record a line, stable key order, so two runs with the
+same seed are byte-identical); Parquet is the same rows for analysis tools.
+
+Reading reports the file and line of the first bad record instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pydantic import ValidationError
+
+from ambiforge.atomic import atomic_path, write_jsonl_atomic
+from ambiforge.errors import InputError
+from ambiforge.models import Item
+from ambiforge.storage.arrow_schema import items_to_table, table_to_records
+
+
+def write_items_jsonl(path: str | Path, items: Iterable[Item]) -> Path:
+    return write_jsonl_atomic(path, (i.to_record() for i in items))
+
+
+def write_items_parquet(path: str | Path, items: Iterable[Item]) -> Path:
+    table = items_to_table(items)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return Path(path)
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Raw records from ``.jsonl`` or ``.parquet``; errors name the file and line."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(str(p), "", "file not found")
+    if p.suffix == ".parquet":
+        try:
+            return table_to_records(pq.read_table(p))
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise InputError(str(p), "", f"not a readable Parquet file: {exc}") from None
+    records: list[dict[str, Any]] = []
+    with p.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(str(p), f"line {lineno}", f"not valid JSON: {exc.msg}") from None
+            if not isinstance(record, dict):
+                raise InputError(str(p), f"line {lineno}", "expected a JSON object")
+            records.append(record)
+    return records
+
+
+def read_items(path: str | Path) -> list[Item]:
+    items = []
+    for n, record in enumerate(read_records(path), start=1):
+        try:
+            items.append(Item.model_validate(record))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            raise InputError(
+                str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}"
+            ) from None
+    return items

@@ -1,0 +1,53 @@
+"""Offline build throughput: pairs per second for the generator alone and for the whole build flow.
+
+Prints figures, never asserts: speed targets are read by people, not enforced by the test suite.
+Usage: python bench/offline_build.py [--pairs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=5000)
+    args = parser.parse_args()
+
+    from ambiforge.catalog import load_catalog
+    from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.generation.run import BuildOptions
+
+    catalog = load_catalog()
+    gen = OfflineGenerator(catalog, 1, "bench")
+    types = type_sequence(args.pairs, AMBIK_MIX, 1)
+    t = time.perf_counter()
+    for i, ty in enumerate(types):
+        gen.generate(i, ty)
+    gen_s = time.perf_counter() - t
+    print(f"generator only : {args.pairs} pairs in {gen_s:.2f} s = {args.pairs / gen_s:,.0f} pairs/s")
+
+    from prefect.testing.utilities import prefect_test_harness
+
+    from flows.build import build_flow
+
+    with prefect_test_harness(server_startup_timeout=120), tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        summary = build_flow(BuildOptions(run_id="bench", pairs=args.pairs, seed=1, out=out))
+        flow_s = time.perf_counter() - t
+    print(
+        f"build flow     : {summary['items_written']} items in {flow_s:.2f} s = "
+        f"{summary['items_written'] / flow_s:,.0f} pairs/s (generate, dedupe, schema gate, JSONL+Parquet)"
+    )
+    print(f"flow/generator : {flow_s / gen_s:.2f}x the generator's time")
+
+
+if __name__ == "__main__":
+    main()
