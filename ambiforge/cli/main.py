@@ -13,6 +13,7 @@ from typer._click import exceptions as click_exceptions
 from ambiforge.cli.build import build
 from ambiforge.cli.common import prefect_defaults
 from ambiforge.cli.schema import schema
+from ambiforge.cli.serve import serve
 from ambiforge.errors import AmbiforgeError
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app = typer.Typer(
 )
 app.command()(build)
 app.command()(schema)
+app.command()(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

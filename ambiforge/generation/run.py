@@ -11,7 +11,6 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ambiforge import progress
 from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.environment import SamplerLimits
 from ambiforge.errors import AmbiforgeError, ConfigError
@@ -23,7 +22,7 @@ from ambiforge.models.schema import schema_errors
 class BuildOptions(BaseModel):
     """Everything that decides a build's output (and so goes into its summary)."""
 
-    run_id: str
+    run_id: str = ""  # empty: a new time-based id when the flow starts (scheduled runs)
     provider: str = "offline"
     pairs: int = Field(ge=1)
     seed: int = 1
@@ -35,6 +34,8 @@ class BuildOptions(BaseModel):
     item_groups: tuple[int, int] = (2, 5)
     per_group: tuple[int, int] = (3, 5)
     config_path: str | None = None
+    task_runner: str = "thread"  # thread | dask
+    dask_address: str | None = None  # an existing Dask cluster; None: a local one
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,6 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
             outcomes.append(Outcome(spec.index, spec.ambiguity_type, item, attempt))
         except AmbiforgeError as exc:
             outcomes.append(Outcome(spec.index, spec.ambiguity_type, stage="generate", reason=str(exc)))
-        progress.advance("generate")
     return outcomes
 
 

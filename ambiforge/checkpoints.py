@@ -1,0 +1,63 @@
+"""Checkpoints of the generation stage, so a killed run resumes where it stopped.
+
+Each batch of pairs is written to ``raw/<run-id>/checkpoints/generate-<first>-<last>.jsonl`` as soon as
+it is done, and the whole stage to ``generated.jsonl``. Outcomes are stored with their rejections, so a
+resumed run reports the same failures it would have reported uninterrupted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.generation.run import Outcome
+from ambiforge.models import Item
+
+GENERATED_FILE = "generated.jsonl"
+
+
+def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "index": outcome.index,
+        "ambiguity_type": outcome.ambiguity_type,
+        "attempt": outcome.attempt,
+        "stage": outcome.stage,
+        "reason": outcome.reason,
+        "meta": outcome.meta,
+        "item": outcome.item.to_record() if outcome.item is not None else None,
+    }
+
+
+def outcome_from_record(record: dict[str, Any]) -> Outcome:
+    item = record.get("item")
+    return Outcome(
+        index=record["index"],
+        ambiguity_type=record["ambiguity_type"],
+        item=Item.model_validate(item) if item is not None else None,
+        attempt=record.get("attempt", 0),
+        stage=record.get("stage"),
+        reason=record.get("reason"),
+        meta=record.get("meta") or {},
+    )
+
+
+def batch_path(directory: Path, first: int, last: int) -> Path:
+    return directory / "checkpoints" / f"generate-{first:07d}-{last:07d}.jsonl"
+
+
+def write_outcomes(path: Path, outcomes: Sequence[Outcome]) -> Path:
+    return write_jsonl_atomic(path, (outcome_to_record(o) for o in outcomes))
+
+
+def read_outcomes(path: Path) -> list[Outcome] | None:
+    """The outcomes in ``path``, or None when it is missing or unreadable (then the batch is redone)."""
+    if not path.exists():
+        return None
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return [outcome_from_record(json.loads(line)) for line in fh if line.strip()]
+    except (json.JSONDecodeError, KeyError, ValueError):
+        return None

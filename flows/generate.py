@@ -1,0 +1,93 @@
+"""The ``generate`` flow: plan pairs -> one task per batch (checkpointed) -> resolve duplicates -> schema
+gate -> ``raw/<run-id>/generated.jsonl``.
+
+A rerun with the same run id reuses finished batches (and the whole stage when it was done), so a killed
+build does not regenerate, and with an LLM provider does not pay twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+from prefect.utilities.annotations import quote
+
+from ambiforge import progress, run_state
+from ambiforge.checkpoints import GENERATED_FILE, batch_path, read_outcomes, write_outcomes
+from ambiforge.generation.run import (
+    BuildOptions,
+    Outcome,
+    PairSpec,
+    batches,
+    generate_batch,
+    make_generator,
+    plan_pairs,
+    regenerator,
+    resolve_duplicates,
+    schema_gate,
+)
+from ambiforge.runs import run_dir
+
+
+@task(
+    name="generate-batch",
+    task_run_name="generate pairs {first}-{last}",
+    cache_policy=NO_CACHE,
+    retries=0,
+)
+def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int, last: int) -> list[Outcome]:
+    """One batch; a finished batch's checkpoint is reused (pair failures are outcomes, not exceptions)."""
+    checkpoint = batch_path(run_dir(options.out, options.run_id), first, last)
+    done = read_outcomes(checkpoint)
+    if done is not None and [o.index for o in done] == [s.index for s in specs]:
+        return done
+    outcomes = generate_batch(make_generator(options), specs)
+    write_outcomes(checkpoint, outcomes)
+    return outcomes
+
+
+@task(name="resolve-duplicates", cache_policy=NO_CACHE)
+def resolve_duplicates_task(options: BuildOptions, outcomes: list[Outcome]) -> list[Outcome]:
+    return resolve_duplicates(outcomes, regenerator(make_generator(options)))
+
+
+@task(name="schema-gate", cache_policy=NO_CACHE)
+def schema_gate_task(outcomes: list[Outcome]) -> list[Outcome]:
+    return schema_gate(outcomes)
+
+
+def generated_path(options: BuildOptions) -> Path:
+    return run_dir(options.out, options.run_id) / GENERATED_FILE
+
+
+@flow(name="generate", flow_run_name="generate-{options.run_id}", validate_parameters=False)
+def generate_flow(options: BuildOptions, task_runner_note: str = "") -> list[Outcome]:
+    directory = run_dir(options.out, options.run_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    run_state.check_options(directory, options.model_dump(mode="json"))
+    specs = plan_pairs(options)
+    progress.start("generate", len(specs))
+    if run_state.is_done(directory, "generate"):
+        finished = read_outcomes(generated_path(options))
+        if finished is not None:
+            progress.finish("generate")
+            return finished
+    run_state.mark(directory, "generate", "running")
+    futures = [
+        generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
+        for batch in batches(specs, options.batch_size)
+    ]
+    outcomes: list[Outcome] = []
+    for future in as_completed(futures):
+        done = future.result()
+        outcomes.extend(done)
+        progress.advance("generate", len(done))
+    progress.finish("generate")
+    # quote(): Prefect would otherwise walk every nested field of every item looking for futures.
+    outcomes = resolve_duplicates_task(options, quote(outcomes))
+    outcomes = schema_gate_task(quote(outcomes))
+    write_outcomes(generated_path(options), outcomes)
+    run_state.mark(directory, "generate", "done")
+    return outcomes

@@ -1,0 +1,136 @@
+"""Orchestration: deployments with schedules, resumable generation, task runners (threads and Dask)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ambiforge.checkpoints import batch_path, outcome_from_record, outcome_to_record
+from ambiforge.errors import ConfigError
+from ambiforge.generation.run import BuildOptions, Outcome
+from ambiforge.run_report import summary_markdown, top_reasons, worst_items_table
+from ambiforge.run_state import check_options, is_done, mark, read_state
+
+
+def test_deployment_built_by_serve_has_the_cron_schedule() -> None:
+    from flows.deployments import build_deployment
+
+    deployment = build_deployment("0 3 * * *", BuildOptions(pairs=25, seed=7, run_id="ignored"))
+    assert [s.schedule.cron for s in deployment.schedules] == ["0 3 * * *"]
+    params = deployment.parameters["options"]
+    assert params["pairs"] == 25 and params["seed"] == 7
+    assert params["run_id"] == ""  # each scheduled run makes its own id
+    assert deployment.name == "scheduled-build"
+
+
+def test_serve_rejects_a_bad_cron(capsys: pytest.CaptureFixture[str]) -> None:
+    from ambiforge.cli.main import main
+
+    assert main(["serve", "--cron", "every morning"]) == 2
+    err = capsys.readouterr().err
+    assert "--cron: not a valid cron expression 'every morning'" in err
+
+
+def test_new_run_ids_are_distinct_on_the_same_day() -> None:
+    from datetime import UTC, datetime
+
+    from ambiforge.runs import new_run_id
+
+    now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
+    ids = {new_run_id("offline", 1, now) for _ in range(50)}
+    assert len(ids) == 50
+    assert all(i.startswith("20261122T030000Z-offline-s1-") for i in ids)
+
+
+def test_run_state_and_option_guard(tmp_path: Path) -> None:
+    assert read_state(tmp_path) == {"stages": {}}
+    mark(tmp_path, "generate", "running")
+    assert not is_done(tmp_path, "generate")
+    mark(tmp_path, "generate", "done")
+    assert is_done(tmp_path, "generate") and read_state(tmp_path)["stage"] == "generate"
+    options = BuildOptions(run_id="r", pairs=10, seed=1).model_dump(mode="json")
+    check_options(tmp_path, options)
+    check_options(tmp_path, options | {"batch_size": 3})  # does not change the output
+    with pytest.raises(ConfigError, match=r"run exists with different pairs, seed"):
+        check_options(tmp_path, options | {"pairs": 11, "seed": 2})
+
+
+def test_outcome_checkpoint_round_trip(catalog) -> None:
+    from ambiforge.generation.offline import OfflineGenerator
+
+    item, attempt = OfflineGenerator(catalog, 1, "r").generate(0, "safety")
+    for outcome in (Outcome(0, "safety", item, attempt), Outcome(1, "safety", stage="generate", reason="x")):
+        record = json.loads(json.dumps(outcome_to_record(outcome)))
+        assert outcome_from_record(record) == outcome
+
+
+def test_summary_markdown_and_worst_items() -> None:
+    summary = {
+        "run_id": "r1",
+        "provider": "offline",
+        "seed": 1,
+        "items_written": 9,
+        "pairs_requested": 10,
+        "rejected_count": 1,
+        "per_type": {"preferences": 5, "common_sense_knowledge": 3, "safety": 1},
+        "type_share": {"preferences": 0.5556, "common_sense_knowledge": 0.3333, "safety": 0.1111},
+        "target_type_mix": {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13},
+        "rejected": [
+            {
+                "index": 4,
+                "id": "amb-x",
+                "ambiguity_type": "safety",
+                "stage": "validate",
+                "reason": "grounding: foo",
+            }
+        ],
+        "seconds": {"total": 1.5},
+    }
+    md = summary_markdown(summary)
+    assert "# Run `r1`" in md and "| preferences | 5 | 55.6% | 47.2% |" in md
+    assert "| validate: grounding | 1 |" in md and "0 calls, 0 cache hits" in md
+    assert top_reasons(summary["rejected"]) == [("validate: grounding", 1)]
+    report = {
+        "items": [
+            {"id": "a", "failed": []},
+            {"id": "b", "failed": [{"rule": "plan", "message": "m", "severity": "warning"}]},
+        ]
+    }
+    rows = worst_items_table(report, summary["rejected"])
+    assert [r["id"] for r in rows] == ["amb-x", "b"]
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_generation_resumes_from_checkpoints(tmp_path: Path) -> None:
+    from flows.generate import generate_flow, generated_path
+
+    options = BuildOptions(run_id="resume", pairs=60, seed=3, out=str(tmp_path), batch_size=20)
+    first = generate_flow(options)
+    generated = generated_path(options).read_bytes()
+    directory = tmp_path / "resume"
+    # Simulate a run killed after two batches: stage not done, last batch and the stage file missing.
+    mark(directory, "generate", "running")
+    generated_path(options).unlink()
+    batch_path(directory, 40, 59).unlink()
+    stale = batch_path(directory, 0, 19)
+    marker = stale.read_text()
+    second = generate_flow(options)
+    assert stale.read_text() == marker  # reused, not regenerated
+    assert batch_path(directory, 40, 59).exists()
+    assert generated_path(options).read_bytes() == generated
+    assert [o.item for o in second] == [o.item for o in first]
+    assert is_done(directory, "generate")
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_dask_and_thread_runners_give_identical_items(tmp_path: Path) -> None:
+    from flows.generate import generate_flow, generated_path
+    from flows.runners import task_runner_for
+
+    thread = BuildOptions(run_id="same", pairs=120, seed=11, out=str(tmp_path / "thread"), batch_size=15)
+    dask = thread.model_copy(update={"out": str(tmp_path / "dask"), "task_runner": "dask"})
+    generate_flow.with_options(task_runner=task_runner_for("thread"))(thread)
+    generate_flow.with_options(task_runner=task_runner_for("dask", workers=2))(dask)
+    assert generated_path(thread).read_bytes() == generated_path(dask).read_bytes()
