@@ -31,7 +31,7 @@ class BuildConfig(_Section):
     provider: str = "offline"
     pairs: int = Field(default=100, ge=1)
     seed: int = 1
-    batch_size: int = Field(default=50, ge=1)
+    batch_size: int = Field(default=200, ge=1)
     task_runner: str = "thread"
     type_mix: dict[str, float] = Field(default_factory=lambda: dict(AMBIK_MIX))
 

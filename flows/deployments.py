@@ -24,7 +24,7 @@ def build_deployment(cron: str, options: BuildOptions, name: str = DEPLOYMENT_NA
         name=name,
         cron=cron,
         parameters=parameters,
-        description="Scheduled ambiforge build: generate, validate and (when Label Studio is configured) push.",
+        description="Scheduled ambiforge build: generate, validate, push to Label Studio when configured.",
         tags=["ambiforge", "build"],
     )
 

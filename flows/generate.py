@@ -29,13 +29,16 @@ from ambiforge.generation.run import (
     schema_gate,
 )
 from ambiforge.runs import run_dir
+from flows.retries import retry_transient
 
 
 @task(
     name="generate-batch",
     task_run_name="generate pairs {first}-{last}",
     cache_policy=NO_CACHE,
-    retries=0,
+    retries=2,
+    retry_delay_seconds=5,
+    retry_condition_fn=retry_transient,
 )
 def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int, last: int) -> list[Outcome]:
     """One batch; a finished batch's checkpoint is reused (pair failures are outcomes, not exceptions)."""

@@ -134,3 +134,13 @@ def test_dask_and_thread_runners_give_identical_items(tmp_path: Path) -> None:
     generate_flow.with_options(task_runner=task_runner_for("thread"))(thread)
     generate_flow.with_options(task_runner=task_runner_for("dask", workers=2))(dask)
     assert generated_path(thread).read_bytes() == generated_path(dask).read_bytes()
+
+
+def test_only_transient_errors_are_retried() -> None:
+    from ambiforge.errors import InputError
+    from flows.retries import is_transient
+
+    assert is_transient(ConnectionResetError())
+    assert is_transient(TimeoutError())
+    assert not is_transient(InputError("f.csv", "row 2", "bad"))
+    assert not is_transient(ValueError("bug"))

@@ -29,7 +29,7 @@ class BuildOptions(BaseModel):
     out: str = "raw"
     catalog: str = ""
     type_mix: dict[str, float] = Field(default_factory=lambda: dict(AMBIK_MIX))
-    batch_size: int = Field(default=50, ge=1)
+    batch_size: int = Field(default=200, ge=1)
     food_groups: tuple[int, int] = (2, 5)
     item_groups: tuple[int, int] = (2, 5)
     per_group: tuple[int, int] = (3, 5)
