@@ -39,20 +39,8 @@ TEMPLATE_VERSION = "1"
 
 
 def env_object(obj: CatalogObject) -> EnvObject:
-    return EnvObject(
-        name=obj.name,
-        group=obj.group,
-        kind=obj.kind,  # type: ignore[arg-type]
-        noun=obj.noun,
-        material=obj.material,
-        microwave_safe=obj.microwave_safe,
-        oven_safe=obj.oven_safe,
-        dishwasher_safe=obj.dishwasher_safe,
-        heat_resistant=obj.heat_resistant,
-        sharp=obj.sharp,
-        needs_refrigeration=obj.needs_refrigeration,
-        clean=obj.clean,
-    )
+    """The scene object as stored in an item: the catalog attributes the item schema carries."""
+    return EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields})
 
 
 def item_id(ambiguity_type: str, environment_short: str, unambiguous_direct: str) -> str:
