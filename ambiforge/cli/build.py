@@ -49,6 +49,8 @@ def build(
         Path | None, typer.Option(help="object catalog YAML (default: packaged kitchen catalog)")
     ] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    task_runner: Annotated[str | None, typer.Option(help="thread (default) or dask")] = None,
+    dask_address: Annotated[str | None, typer.Option(help="existing Dask cluster, e.g. tcp://host:8786")] = None,
     verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
 ) -> None:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema, and write
@@ -63,6 +65,9 @@ def build(
     seed_value = seed if seed is not None else cfg.build.seed
     mix = parse_mix(type_mix) if type_mix else check_mix(cfg.build.type_mix)
     rid = check_run_id(run_id) if run_id else new_run_id(provider, seed_value)
+    runner = task_runner or cfg.build.task_runner
+    if runner not in ("thread", "dask"):
+        raise ConfigError(f"--task-runner must be thread or dask, got {runner!r}")
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
 
     # Fail on a bad catalog before any flow starts, with the file and entry.
@@ -82,6 +87,8 @@ def build(
         item_groups=cfg.sampler.item_groups,
         per_group=cfg.sampler.per_group,
         config_path=str(config) if config else cfg.source,
+        task_runner=runner,
+        dask_address=dask_address,
     )
     if not verbose:
         quiet_prefect()
