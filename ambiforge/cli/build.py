@@ -50,7 +50,7 @@ def build(
     ] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
     task_runner: Annotated[str | None, typer.Option(help="thread (default) or dask")] = None,
-    dask_address: Annotated[str | None, typer.Option(help="existing Dask cluster, e.g. tcp://host:8786")] = None,
+    dask_address: Annotated[str | None, typer.Option(help="Dask scheduler, e.g. tcp://host:8786")] = None,
     verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
 ) -> None:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema, and write

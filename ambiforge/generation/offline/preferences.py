@@ -145,7 +145,7 @@ TEMPLATES: tuple[Template, ...] = (
         target_tags=("bakeware",),
         target_ok=lambda o: o.oven_safe is True,
         co={"f": ("bakeable",)},
-        direct=("Put {f} {p} {t} and bake it in the oven.", "Bake {f} in the oven {p} {t}."),
+        direct=("Put {f} {p} {t} and bake {fit} in the oven.", "Bake {f} in the oven {p} {t}."),
         indirect=("Cook {fi} in the oven using {ti}.",),
         plan=(
             "Preheat the oven.",

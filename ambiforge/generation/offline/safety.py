@@ -70,7 +70,7 @@ RULES: tuple[SafetyRule, ...] = (
             target_tags=("bakeware", "tableware", "container", "cookware"),
             target_ok=lambda o: o.oven_safe is not None,
             co={"f": ("bakeable",)},
-            direct=("Bake {f} in the oven {p} {t}.", "Put {f} {p} {t} and bake it in the oven."),
+            direct=("Bake {f} in the oven {p} {t}.", "Put {f} {p} {t} and bake {fit} in the oven."),
             indirect=("Cook {fi} in the oven using {ti}.",),
             plan=(
                 "Preheat the oven.",

@@ -2,9 +2,10 @@
 
 A template is text with slots: ``{t}`` the target (the object the ambiguity is about), ``{f}``/``{g}``
 co-objects, ``{ti}``/``{fi}``/``{gi}`` their paraphrases, ``{tb}``/``{fb}`` bare names, ``{p}``/``{fp}`` the
-preposition a container takes. The ambiguous task is the direct task with only the target slot rewritten
-(preferences, safety: "the glass mug" -> "a mug") or an explicit ambiguous wording (common sense: "Put the
-milk away."). Plans are rendered the same way, so the two plans agree until the step the ambiguity touches.
+preposition a container takes, ``{fit}``/``{fis}`` pronouns for ``{f}`` ("it"/"them", "it is"/"they are").
+The ambiguous task is the direct task with only the target slot rewritten (preferences, safety: "the glass
+mug" -> "a mug") or an explicit ambiguous wording (common sense: "Put the milk away."). Plans are rendered
+the same way, so the two plans agree until the step the ambiguity touches.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def _values(slots: Slots, ambiguous: bool, first: bool) -> dict[str, str]:
         values[f"{slot}i"] = phrases.indirect(obj)
         values[f"{slot}b"] = obj.name
         values[f"{slot}p"] = phrases.preposition(obj.noun)
+        values[f"{slot}it"] = "them" if obj.plural else "it"
+        values[f"{slot}is"] = "they are" if obj.plural else "it is"
     if slots.target is not None and slots.group is not None:
         t, g = slots.target, slots.group
         values["p"] = phrases.preposition(g.noun)
