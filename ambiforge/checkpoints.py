@@ -19,6 +19,20 @@ from ambiforge.models import Item
 GENERATED_FILE = "generated.jsonl"
 
 
+class Sealed:
+    """An opaque box for a task's outcomes.
+
+    Prefect walks a task's return value (lists, dicts, dataclasses, pydantic models) looking for futures;
+    over thousands of items that walk costs more than generating them. A plain class is not walked, and
+    still pickles, so results travel from Dask workers as they are.
+    """
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        self.outcomes = outcomes
+
+
 def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
     return {
         "index": outcome.index,

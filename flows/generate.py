@@ -15,7 +15,7 @@ from prefect.futures import as_completed
 from prefect.utilities.annotations import quote
 
 from ambiforge import progress, run_state
-from ambiforge.checkpoints import GENERATED_FILE, batch_path, read_outcomes, write_outcomes
+from ambiforge.checkpoints import GENERATED_FILE, Sealed, batch_path, read_outcomes, write_outcomes
 from ambiforge.generation.run import (
     BuildOptions,
     Outcome,
@@ -40,25 +40,25 @@ from flows.retries import retry_transient
     retry_delay_seconds=5,
     retry_condition_fn=retry_transient,
 )
-def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int, last: int) -> list[Outcome]:
+def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int, last: int) -> Sealed:
     """One batch; a finished batch's checkpoint is reused (pair failures are outcomes, not exceptions)."""
     checkpoint = batch_path(run_dir(options.out, options.run_id), first, last)
     done = read_outcomes(checkpoint)
     if done is not None and [o.index for o in done] == [s.index for s in specs]:
-        return done
+        return Sealed(done)
     outcomes = generate_batch(make_generator(options), specs)
     write_outcomes(checkpoint, outcomes)
-    return outcomes
+    return Sealed(outcomes)
 
 
 @task(name="resolve-duplicates", cache_policy=NO_CACHE)
-def resolve_duplicates_task(options: BuildOptions, outcomes: list[Outcome]) -> list[Outcome]:
-    return resolve_duplicates(outcomes, regenerator(make_generator(options)))
+def resolve_duplicates_task(options: BuildOptions, outcomes: list[Outcome]) -> Sealed:
+    return Sealed(resolve_duplicates(outcomes, regenerator(make_generator(options))))
 
 
 @task(name="schema-gate", cache_policy=NO_CACHE)
-def schema_gate_task(outcomes: list[Outcome]) -> list[Outcome]:
-    return schema_gate(outcomes)
+def schema_gate_task(outcomes: list[Outcome]) -> Sealed:
+    return Sealed(schema_gate(outcomes))
 
 
 def generated_path(options: BuildOptions) -> Path:
@@ -66,7 +66,9 @@ def generated_path(options: BuildOptions) -> Path:
 
 
 @flow(name="generate", flow_run_name="generate-{options.run_id}", validate_parameters=False)
-def generate_flow(options: BuildOptions, task_runner_note: str = "") -> list[Outcome]:
+def generate_flow(options: BuildOptions) -> dict[str, int]:
+    """Returns counts only: Prefect walks a flow's return value, and thousands of items cost seconds there.
+    The outcomes are in ``generated.jsonl``."""
     directory = run_dir(options.out, options.run_id)
     directory.mkdir(parents=True, exist_ok=True)
     run_state.check_options(directory, options.model_dump(mode="json"))
@@ -76,7 +78,7 @@ def generate_flow(options: BuildOptions, task_runner_note: str = "") -> list[Out
         finished = read_outcomes(generated_path(options))
         if finished is not None:
             progress.finish("generate")
-            return finished
+            return counts(finished)
     run_state.mark(directory, "generate", "running")
     futures = [
         generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
@@ -84,13 +86,18 @@ def generate_flow(options: BuildOptions, task_runner_note: str = "") -> list[Out
     ]
     outcomes: list[Outcome] = []
     for future in as_completed(futures):
-        done = future.result()
+        done = future.result().outcomes
         outcomes.extend(done)
         progress.advance("generate", len(done))
     progress.finish("generate")
     # quote(): Prefect would otherwise walk every nested field of every item looking for futures.
-    outcomes = resolve_duplicates_task(options, quote(outcomes))
-    outcomes = schema_gate_task(quote(outcomes))
+    outcomes = resolve_duplicates_task(options, quote(outcomes)).outcomes
+    outcomes = schema_gate_task(quote(outcomes)).outcomes
     write_outcomes(generated_path(options), outcomes)
     run_state.mark(directory, "generate", "done")
-    return outcomes
+    return counts(outcomes)
+
+
+def counts(outcomes: list[Outcome]) -> dict[str, int]:
+    rejected = sum(1 for o in outcomes if o.stage is not None)
+    return {"pairs": len(outcomes), "generated": len(outcomes) - rejected, "rejected": rejected}
