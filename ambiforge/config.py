@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, check_mix
+from ambiforge.validation.context import ValidationConfig
 
 
 class _Section(BaseModel):
@@ -52,6 +53,7 @@ class Config(_Section):
     paths: PathsConfig = Field(default_factory=PathsConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
+    validation: ValidationConfig = Field(default_factory=ValidationConfig)
     source: str | None = None  # the file it came from, for messages
 
 

@@ -44,8 +44,10 @@ def write_run(
     seconds: dict[str, float],
     catalog_version: str,
     catalog_sha256: str,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write items.jsonl, items.parquet, rejected.jsonl and summary.json; return the summary."""
+    """Write items.jsonl, items.parquet, rejected.jsonl and summary.json (with ``extra`` sections, e.g. the
+    validation report's summary); return the summary."""
     directory = run_dir(options.out, options.run_id)
     items = [o.item for o in outcomes if o.item is not None and o.stage is None]
     rejected = [o.rejection() for o in outcomes if o.stage is not None]
@@ -78,5 +80,6 @@ def write_run(
             "rejected_jsonl": str(directory / "rejected.jsonl"),
         },
     }
+    summary.update(extra or {})
     write_json_atomic(directory / "summary.json", summary)
     return summary

@@ -1,79 +1,54 @@
-"""The ``build`` flow: plan pairs -> generate in batches (one task each) -> resolve duplicates -> schema
-gate -> write the run folder."""
+"""The ``build`` flow: ``generate`` -> ``validate`` -> (``review_push`` when Label Studio is configured),
+then the run's summary, worst items and report links as Prefect artifacts.
+
+Orchestration only: every stage is a flow of its own (runnable alone) over functions in ``ambiforge/``.
+A rerun with the same run id resumes: finished generation batches are reused, validation is redone.
+"""
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-from prefect.utilities.annotations import quote
+from prefect import flow
 
-from ambiforge import progress
-from ambiforge.generation.run import (
-    BuildOptions,
-    Outcome,
-    PairSpec,
-    batches,
-    cached_catalog,
-    generate_batch,
-    make_generator,
-    plan_pairs,
-    regenerator,
-    resolve_duplicates,
-    schema_gate,
-)
-from ambiforge.runs import write_run
+from ambiforge.generation.run import BuildOptions
+from ambiforge.runs import new_run_id, run_dir
+from flows.artifacts import publish_run_artifacts
+from flows.generate import generate_flow
+from flows.naming import run_name
+from flows.runners import task_runner_for
+from flows.validate import validate_flow
 
 
-@task(
-    name="generate-batch",
-    task_run_name="generate pairs {first}-{last}",
-    cache_policy=NO_CACHE,
-)
-def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int, last: int) -> list[Outcome]:
-    return generate_batch(make_generator(options), specs)
+def resolve_options(options: BuildOptions | dict[str, Any]) -> BuildOptions:
+    """Deployments pass plain dicts; scheduled runs carry no run id and get a fresh one."""
+    opts = options if isinstance(options, BuildOptions) else BuildOptions.model_validate(options)
+    if not opts.run_id:
+        opts = opts.model_copy(update={"run_id": new_run_id(opts.provider, opts.seed)})
+    return opts
 
 
-@task(name="resolve-duplicates", cache_policy=NO_CACHE)
-def resolve_duplicates_task(options: BuildOptions, outcomes: list[Outcome]) -> list[Outcome]:
-    return resolve_duplicates(outcomes, regenerator(make_generator(options)))
+def label_studio_configured() -> bool:
+    return bool(os.environ.get("LABEL_STUDIO_URL") and os.environ.get("LABEL_STUDIO_API_KEY"))
 
 
-@task(name="schema-gate", cache_policy=NO_CACHE)
-def schema_gate_task(outcomes: list[Outcome]) -> list[Outcome]:
-    progress.start("schema", len(outcomes))
-    checked = schema_gate(outcomes)
-    progress.finish("schema")
-    return checked
-
-
-@task(name="write-run", cache_policy=NO_CACHE)
-def write_run_task(
-    options: BuildOptions, outcomes: list[Outcome], seconds: dict[str, float]
-) -> dict[str, Any]:
-    catalog = cached_catalog(options.catalog)
-    return write_run(options, outcomes, seconds, catalog.version, catalog.sha256)
-
-
-@flow(name="build", flow_run_name="build-{options.run_id}", validate_parameters=False, log_prints=True)
-def build_flow(options: BuildOptions) -> dict[str, Any]:
+@flow(name="build", flow_run_name=run_name("build"), validate_parameters=False, log_prints=True)
+def build_flow(options: BuildOptions | dict[str, Any]) -> dict[str, Any]:
+    options = resolve_options(options)
     started = time.perf_counter()
-    specs = plan_pairs(options)
-    progress.start("generate", len(specs))
-    futures = [
-        generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
-        for batch in batches(specs, options.batch_size)
-    ]
-    outcomes = [o for f in futures for o in f.result()]
-    progress.finish("generate")
-    t_generate = time.perf_counter()
-    # quote(): Prefect would otherwise walk every nested field of every item looking for futures.
-    outcomes = resolve_duplicates_task(options, quote(outcomes))
-    outcomes = schema_gate_task(quote(outcomes))
-    t_checked = time.perf_counter()
-    seconds = {"generate": t_generate - started, "check": t_checked - t_generate}
-    summary = write_run_task(options, quote(outcomes), seconds)
+    runner = task_runner_for(options.task_runner, options.dask_address)
+    generate_flow.with_options(task_runner=runner)(options)
+    seconds = {"generate": time.perf_counter() - started}
+    summary = validate_flow(options, seconds)
     summary["seconds"]["total"] = round(time.perf_counter() - started, 3)
+    directory = run_dir(options.out, options.run_id)
+    report_dir = directory / "validation"
+    report = None
+    if (report_dir / "report.json").exists():
+        import json
+
+        report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    publish_run_artifacts(summary, report, {"validation": report_dir / "report.html"})
     return summary

@@ -10,10 +10,12 @@ import typer
 # typer 0.29 vendors click; its exceptions are not click's.
 from typer._click import exceptions as click_exceptions
 
+from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import prefect_defaults
 from ambiforge.cli.schema import schema
 from ambiforge.cli.serve import serve
+from ambiforge.cli.validate import validate
 from ambiforge.errors import AmbiforgeError
 
 app = typer.Typer(
@@ -26,6 +28,9 @@ app = typer.Typer(
 app.command()(build)
 app.command()(schema)
 app.command()(serve)
+app.command()(validate)
+app.command("import-ambik")(import_ambik)
+app.command("export-ambik")(export_ambik)
 
 
 def main(argv: list[str] | None = None) -> int:

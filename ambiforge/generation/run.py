@@ -17,6 +17,7 @@ from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, type_sequence
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
+from ambiforge.textnorm import signature
 
 
 class BuildOptions(BaseModel):
@@ -116,14 +117,15 @@ def resolve_duplicates(
 ) -> list[Outcome]:
     """Make unambiguous tasks unique, in index order (so the result never depends on batching).
 
-    A later pair that repeats an earlier task is regenerated from its next attempt when the generator can;
-    otherwise it is rejected as a duplicate with the id it repeats.
+    Tasks are compared by content words (:func:`ambiforge.textnorm.signature`), so "Please bring me the mug"
+    repeats "Bring me the mug". A later pair that repeats an earlier task is regenerated from its next
+    attempt when the generator can; otherwise it is rejected as a duplicate with the id it repeats.
     """
-    taken: dict[str, str] = {}
+    taken: dict[str, str] = {}  # task signature -> id of the item that has it
     resolved: list[Outcome] = []
     for outcome in sorted(outcomes, key=lambda o: o.index):
         item = outcome.item
-        if item is not None and item.unambiguous_direct in taken:
+        if item is not None and signature(item.unambiguous_direct) in taken:
             if regenerate is not None:
                 outcome = regenerate(outcome, set(taken))
             else:
@@ -133,10 +135,10 @@ def resolve_duplicates(
                     item,
                     outcome.attempt,
                     stage="duplicates",
-                    reason=f"same unambiguous task as {taken[item.unambiguous_direct]}",
+                    reason=f"same unambiguous task as {taken[signature(item.unambiguous_direct)]}",
                 )
         if outcome.item is not None and outcome.stage is None:
-            taken[outcome.item.unambiguous_direct] = outcome.item.id
+            taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
         resolved.append(outcome)
     return resolved
 

@@ -20,6 +20,7 @@ from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import common_sense, preferences, safety
 from ambiforge.generation.offline.templates import Candidate
 from ambiforge.models import EnvObject, Item, PromptRef, Provenance
+from ambiforge.textnorm import signature
 
 CandidateFinder = Callable[[Scene, Catalog], list[Candidate]]
 Requirements = Callable[[], dict[str, list[Callable[[CatalogObject], bool]]]]
@@ -113,7 +114,8 @@ class OfflineGenerator:
     def generate(
         self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int]:
-        """The pair at ``index`` and the attempt that made it; skips tasks already in ``taken``."""
+        """The pair at ``index`` and the attempt that made it; skips tasks whose signature
+        (:func:`ambiforge.textnorm.signature`) is in ``taken``."""
         if ambiguity_type not in FINDERS:
             raise GenerationError(f"pair {index}: unknown ambiguity type {ambiguity_type!r}")
         for attempt in range(first_attempt, first_attempt + self.max_attempts):
@@ -121,7 +123,7 @@ class OfflineGenerator:
             if drawn is None:
                 continue
             scene, draft = drawn
-            if taken is not None and draft.unambiguous_direct in taken:
+            if taken is not None and signature(draft.unambiguous_direct) in taken:
                 continue
             return self.to_item(index, ambiguity_type, attempt, scene, draft), attempt
         raise GenerationError(

@@ -92,7 +92,7 @@ TEMPLATES: tuple[Template, ...] = (
         target_ok=lambda o: o.heat_resistant is not False,
         co={"f": ("hot_drink",)},
         direct=("Make {fb} in {t}.", "Brew {fb} in {t}."),
-        indirect=("Prepare a hot cup of {fb} using {ti}.", "Use {ti} to make some {fb}."),
+        indirect=("Prepare some hot {fb} using {ti}.", "Use {ti} to make some {fb}."),
         plan=(
             "Fill the tea kettle with water.",
             "Boil the water in the tea kettle.",

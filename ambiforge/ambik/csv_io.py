@@ -1,0 +1,193 @@
+"""Reading and writing the AmbiK CSV layout.
+
+Cells: plans are numbered lines ("1. Pick up the mug.") that may end in ``\\r\\n``; ``end_of_ambiguity`` is
+an int or a float string ("2.0"); lists (shortlist, intent, variants) are comma-separated; empty cells are
+empty strings. Columns ambiforge has no field for are kept in ``Item.extra``. To give the same cells back
+on export, each imported row keeps its original cells (``extra["_ambik_row"]``); a cell is written as it was
+unless its field has changed since (a review correction), in which case it is written canonically.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ambiforge import __version__
+from ambiforge.atomic import atomic_path
+from ambiforge.catalog import Catalog
+from ambiforge.errors import InputError
+from ambiforge.generation.offline.generator import env_object
+from ambiforge.generation.run import cached_catalog
+from ambiforge.models import AMBIGUITY_TYPES, EnvObject, Item, Provenance
+
+AMBIK_COLUMNS: tuple[str, ...] = (
+    "id",
+    "environment_short",
+    "environment_full",
+    "unambiguous_direct",
+    "ambiguity_type",
+    "amb_shortlist",
+    "ambiguous_task",
+    "question",
+    "answer",
+    "plan_for_clear_task",
+    "plan_for_amb_task",
+    "end_of_ambiguity",
+    "user_intent",
+    "variants",
+)
+#: Written after ``unambiguous_direct`` for items that have it (ambiforge's own items do).
+INDIRECT = "unambiguous_indirect"
+RAW_KEY = "_ambik_row"
+COLUMNS_KEY = "_ambik_columns"
+_NUMBER = re.compile(r"^\s*\d+\s*[.)]\s*")
+
+
+def split_list(cell: str) -> list[str]:
+    return [part.strip() for part in cell.split(",") if part.strip()]
+
+
+def split_plan(cell: str) -> list[str]:
+    return [_NUMBER.sub("", line).strip() for line in cell.splitlines() if line.strip()]
+
+
+def split_variants(cell: str) -> list[str]:
+    lines = [v for v in cell.splitlines() if v.strip()]
+    return [_NUMBER.sub("", v).strip() for v in lines] if len(lines) > 1 else split_list(cell)
+
+
+def parse_index(cell: str) -> int:
+    value = float(cell)
+    if not value.is_integer() or value < 0:
+        raise ValueError(f"not a step index: {cell!r}")
+    return int(value)
+
+
+PARSERS: dict[str, Callable[[str], Any]] = {
+    "amb_shortlist": split_list,
+    "user_intent": split_list,
+    "variants": split_variants,
+    "plan_for_clear_task": split_plan,
+    "plan_for_amb_task": split_plan,
+    "end_of_ambiguity": parse_index,
+}
+FORMATTERS: dict[str, Callable[[Any], str]] = {
+    "amb_shortlist": ", ".join,
+    "user_intent": ", ".join,
+    "variants": ", ".join,
+    "plan_for_clear_task": lambda steps: "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
+    "plan_for_amb_task": lambda steps: "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
+    "end_of_ambiguity": str,
+}
+TEXT_FIELDS = ("environment_full", "unambiguous_direct", INDIRECT, "ambiguous_task", "question", "answer")
+
+
+def _environment(cell: str, catalog: Catalog) -> list[EnvObject]:
+    by_name = {name.lower(): obj for name, obj in catalog.objects.items()}
+    return [
+        env_object(by_name[n.lower()]) if n.lower() in by_name else EnvObject(name=n)
+        for n in split_list(cell)
+    ]
+
+
+def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path, catalog: Catalog) -> Item:
+    fields: dict[str, Any] = {}
+    for column in ("id", "environment_short", *TEXT_FIELDS, "ambiguity_type"):
+        if column in row:
+            fields[column] = row[column] or ""
+    if fields.get("ambiguity_type") not in AMBIGUITY_TYPES:
+        raise InputError(
+            str(path),
+            where,
+            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(AMBIGUITY_TYPES)}",
+        )
+    for column, parse in PARSERS.items():
+        try:
+            fields[column] = parse(row.get(column) or "")
+        except ValueError as exc:
+            raise InputError(str(path), where, f"{column}: {exc}") from None
+    fields["environment"] = _environment(row.get("environment_short", ""), catalog)
+    known = set(AMBIK_COLUMNS) | {INDIRECT}
+    extra = {c: row[c] or "" for c in columns if c not in known}
+    extra[RAW_KEY] = json.dumps({c: row.get(c) or "" for c in columns}, ensure_ascii=False)
+    extra[COLUMNS_KEY] = json.dumps(columns)
+    fields["extra"] = extra
+    fields["provenance"] = Provenance(generator="import", generator_version=__version__, run_id=path.stem)
+    try:
+        return Item.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InputError(str(path), where, f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
+
+def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Item]:
+    """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row)."""
+    path = Path(path)
+    catalog = catalog or cached_catalog("")
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            reader = csv.DictReader(fh)
+            columns = list(reader.fieldnames or [])
+            missing = [c for c in AMBIK_COLUMNS if c not in columns]
+            if missing:
+                raise InputError(str(path), "header", f"missing AmbiK column(s): {', '.join(missing)}")
+            items = []
+            for n, row in enumerate(reader, start=1):
+                if None in row:
+                    raise InputError(str(path), f"row {n}", "more cells than the header has columns")
+                items.append(_row_to_item(row, columns, f"row {n} (id {row.get('id')!r})", path, catalog))
+            return items
+    except OSError as exc:
+        raise InputError(str(path), "", f"cannot be read: {exc.strerror or exc}") from None
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise InputError(str(path), "", f"not a readable CSV file: {exc}") from None
+
+
+def _cell(item: Item, column: str, raw: dict[str, str]) -> str:
+    if column in PARSERS:
+        value = getattr(item, column)
+        if column in raw:
+            try:
+                if PARSERS[column](raw[column]) == value:
+                    return raw[column]
+            except ValueError:
+                pass
+        return FORMATTERS[column](value)
+    if column == "environment_short":
+        names = [o.name for o in item.environment]
+        if column in raw and split_list(raw[column]) == names:
+            return raw[column]
+        return item.environment_short
+    if column == "id" or column == "ambiguity_type" or column in TEXT_FIELDS:
+        return str(getattr(item, column))
+    return item.extra.get(column, "")
+
+
+def columns_for(items: Sequence[Item]) -> list[str]:
+    """The imported file's columns when every item came from one file; else AmbiK's, plus extras."""
+    layouts = {i.extra.get(COLUMNS_KEY) for i in items}
+    if len(layouts) == 1 and None not in layouts:
+        return json.loads(next(iter(layouts)))  # type: ignore[arg-type]
+    columns = list(AMBIK_COLUMNS)
+    if any(i.unambiguous_indirect for i in items):
+        columns.insert(columns.index("unambiguous_direct") + 1, INDIRECT)
+    extras = sorted({k for i in items for k in i.extra if not k.startswith("_")})
+    return columns + [c for c in extras if c not in columns]
+
+
+def write_ambik_csv(items: Sequence[Item], path: str | Path) -> Path:
+    """Write the items in the AmbiK layout, atomically."""
+    columns = columns_for(items)
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(columns)
+        for item in items:
+            raw = json.loads(item.extra.get(RAW_KEY, "{}"))
+            writer.writerow([_cell(item, c, raw) for c in columns])
+    return Path(path)

@@ -1,0 +1,67 @@
+"""Text hygiene: a question that asks, no template leftovers or model refusals, sane lengths."""
+
+from __future__ import annotations
+
+import re
+
+from ambiforge.models import Item
+from ambiforge.validation.context import RuleContext
+from ambiforge.validation.lexicon import words
+from ambiforge.validation.rules.base import Rule
+
+_PLACEHOLDER = re.compile(
+    r"\{[^{}]*\}|\{\{|\}\}|<[A-Za-z_]+>|\[(?:object|item|name|todo)[^\]]*\]|\bTODO\b|\bXXX\b|lorem ipsum",
+    re.I,
+)
+_REFUSAL = re.compile(
+    r"\bas an ai\b|\blanguage model\b|\bi(?:'m| am) sorry\b|\bi can(?:not|'t) (?:help|assist|do)\b", re.I
+)
+_TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
+
+
+def _texts(item: Item) -> list[tuple[str, str]]:
+    out = [(f, getattr(item, f)) for f in _TEXT_FIELDS]
+    out += [(f"plan_for_clear_task[{i}]", s) for i, s in enumerate(item.plan_for_clear_task)]
+    out += [(f"plan_for_amb_task[{i}]", s) for i, s in enumerate(item.plan_for_amb_task)]
+    return out
+
+
+def check_question(item: Item, ctx: RuleContext) -> list[str]:
+    return (
+        []
+        if item.question.rstrip().endswith("?")
+        else [f"question: does not end with '?': {item.question!r}"]
+    )
+
+
+def check_placeholders(item: Item, ctx: RuleContext) -> list[str]:
+    problems = []
+    for field, text in _texts(item):
+        if m := _PLACEHOLDER.search(text):
+            problems.append(f"{field}: template placeholder left in the text: {m.group(0)!r}")
+        if m := _REFUSAL.search(text):
+            problems.append(f"{field}: reads like a model refusal: {m.group(0)!r}")
+    return problems
+
+
+def check_lengths(item: Item, ctx: RuleContext) -> list[str]:
+    c = ctx.config
+    bounds = {
+        "unambiguous_direct": (c.min_task_words, c.max_task_words),
+        "ambiguous_task": (c.min_task_words, c.max_task_words),
+        "question": (2, c.max_question_words),
+        "answer": (1, c.max_answer_words),
+    }
+    problems = []
+    for field, (low, high) in bounds.items():
+        n = len(words(getattr(item, field)))
+        if not low <= n <= high:
+            problems.append(f"{field}: {n} words (allowed {low} to {high})")
+    return problems
+
+
+RULES = (
+    Rule("question", "error", check_question, "the clarifying question ends with '?'"),
+    Rule("hygiene", "error", check_placeholders, "no template placeholders or model refusals"),
+    Rule("length", "error", check_lengths, "task, question and answer lengths within bounds"),
+)

@@ -1,0 +1,15 @@
+"""schema: the item validates against ``schemas/item.schema.json``."""
+
+from __future__ import annotations
+
+from ambiforge.models import Item
+from ambiforge.models.schema import schema_errors
+from ambiforge.validation.context import RuleContext
+from ambiforge.validation.rules.base import Rule
+
+
+def check_schema(item: Item, ctx: RuleContext) -> list[str]:
+    return schema_errors(item.to_record())
+
+
+RULES = (Rule("schema", "error", check_schema, "the item validates against schemas/item.schema.json"),)

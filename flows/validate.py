@@ -1,0 +1,76 @@
+"""The ``validate`` flow: the generated pairs of a run -> item rules and dataset checks -> the run's
+``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and validation report.
+
+Rules are ambiforge's (:mod:`ambiforge.validation`); this flow only schedules them and writes the run.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.utilities.annotations import quote
+
+from ambiforge import progress, run_state
+from ambiforge.checkpoints import GENERATED_FILE, Sealed, read_outcomes
+from ambiforge.errors import InputError
+from ambiforge.generation.run import BuildOptions, Outcome, cached_catalog
+from ambiforge.runs import run_dir, write_run
+from flows.naming import run_name
+
+
+@task(name="check-rules", task_run_name="check item rules on {count} items", cache_policy=NO_CACHE)
+def rules_task(options: BuildOptions, outcomes: list[Outcome], count: int) -> Sealed:
+    from ambiforge.validation import gate
+    from ambiforge.validation.context import RuleContext
+
+    return Sealed(gate(outcomes, RuleContext(catalog=cached_catalog(options.catalog))))
+
+
+@task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)
+def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any]:
+    from ambiforge.validation.expectations import run_expectations
+    from ambiforge.validation.report import build_report, write_report
+
+    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
+    passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
+    expectations = run_expectations(passed, target_mix=options.type_mix)  # type: ignore[arg-type]
+    folder = run_dir(options.out, options.run_id) / "validation"
+    report = build_report(judged, expectations.to_dict(), f"run {options.run_id}")  # type: ignore[arg-type]
+    write_report(report, judged, folder)  # type: ignore[arg-type]
+    expectations.save(folder)
+    return report["summary"]
+
+
+@task(name="write-run", cache_policy=NO_CACHE)
+def write_run_task(
+    options: BuildOptions, outcomes: list[Outcome], seconds: dict[str, float], extra: dict[str, Any]
+) -> dict[str, Any]:
+    catalog = cached_catalog(options.catalog)
+    return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra)
+
+
+@flow(name="validate", flow_run_name=run_name("validate"), validate_parameters=False)
+def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None) -> dict[str, Any]:
+    directory = run_dir(options.out, options.run_id)
+    outcomes = read_outcomes(directory / GENERATED_FILE)
+    if outcomes is None:
+        raise InputError(
+            str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first"
+        )
+    run_state.mark(directory, "validate", "running")
+    started = time.perf_counter()
+    progress.start("validate", len(outcomes))
+    outcomes = rules_task(options, quote(outcomes), len(outcomes)).outcomes
+    progress.finish("validate")
+    report = report_task(options, quote(outcomes))
+    timings = dict(seconds or {}) | {"validate": time.perf_counter() - started}
+    extra = {
+        "validation": report,
+        "reports": {"validation": str(run_dir(options.out, options.run_id) / "validation")},
+    }
+    summary = write_run_task(options, quote(outcomes), timings, extra)
+    run_state.mark(directory, "validate", "done")
+    return summary
