@@ -49,11 +49,19 @@ class SamplerConfig(_Section):
     per_group: tuple[int, int] = (3, 5)
 
 
+class ReleaseConfig(_Section):
+    calibration_size: int = Field(default=100, ge=0)
+    seed: int = 1
+    license: str = "cc-by-4.0"
+    mix_tolerance: float = Field(default=0.05, ge=0, le=1)  # the release's type mix against [build.type_mix]
+
+
 class Config(_Section):
     paths: PathsConfig = Field(default_factory=PathsConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    release: ReleaseConfig = Field(default_factory=ReleaseConfig)
     source: str | None = None  # the file it came from, for messages
 
 

@@ -12,9 +12,7 @@ from typing import Any
 
 def top_reasons(rejected: list[dict[str, Any]], n: int = 5) -> list[tuple[str, int]]:
     """Most common rejection reasons, by stage and the reason's first clause (ids and numbers vary)."""
-    keys = [
-        f"{r.get('stage')}: {str(r.get('reason') or '').split(';')[0].split(':')[0][:80]}" for r in rejected
-    ]
+    keys = [f"{r.get('stage')}: {str(r.get('reason') or '').split(';')[0].split(':')[0][:80]}" for r in rejected]
     return Counter(keys).most_common(n)
 
 

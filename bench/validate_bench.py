@@ -43,10 +43,7 @@ def main() -> None:
     gx_s = time.perf_counter() - t
     total = rules_s + gx_s
     dups = sum(1 for i in judged for f in i.validation.failed if "duplicate" in f.rule)  # type: ignore[union-attr]
-    print(
-        f"item rules + duplicates: {rules_s:.1f} s ({len(items) / rules_s:,.0f} items/s), "
-        f"{dups:,} duplicates found"
-    )
+    print(f"item rules + duplicates: {rules_s:.1f} s ({len(items) / rules_s:,.0f} items/s), {dups:,} duplicates found")
     print(f"dataset expectations   : {gx_s:.1f} s (success={result.success})")
     print(f"total                  : {total:.1f} s = {len(items) / total:,.0f} items/s")
     print(

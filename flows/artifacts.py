@@ -17,9 +17,7 @@ def _key(run_id: str, what: str) -> str:
     return f"{what}-{safe}"[:100]
 
 
-def publish_run_artifacts(
-    summary: dict[str, Any], report: dict[str, Any] | None, reports: dict[str, Path]
-) -> None:
+def publish_run_artifacts(summary: dict[str, Any], report: dict[str, Any] | None, reports: dict[str, Path]) -> None:
     run_id = str(summary.get("run_id"))
     create_markdown_artifact(
         markdown=summary_markdown(summary), key=_key(run_id, "summary"), description="ambiforge run summary"

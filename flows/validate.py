@@ -57,9 +57,7 @@ def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None
     directory = run_dir(options.out, options.run_id)
     outcomes = read_outcomes(directory / GENERATED_FILE)
     if outcomes is None:
-        raise InputError(
-            str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first"
-        )
+        raise InputError(str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first")
     run_state.mark(directory, "validate", "running")
     started = time.perf_counter()
     progress.start("validate", len(outcomes))

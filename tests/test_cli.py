@@ -27,9 +27,7 @@ from tests.conftest import REPO
         (["build", "--config", "/nonexistent/ambiforge.toml"], "configuration file not found"),
     ],
 )
-def test_bad_arguments_exit_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], args: list[str], needle: str
-) -> None:
+def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("ambiforge: error:")

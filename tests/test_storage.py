@@ -20,9 +20,7 @@ def test_jsonl_and_parquet_round_trip_every_field(catalog, tmp_path: Path) -> No
     assert read_items(tmp_path / "i.jsonl") == items
     assert read_items(tmp_path / "i.parquet") == items
     table = pq.read_table(tmp_path / "i.parquet")
-    assert (
-        table.schema.field("plan_for_clear_task").type == ITEM_ARROW_SCHEMA.field("plan_for_clear_task").type
-    )
+    assert table.schema.field("plan_for_clear_task").type == ITEM_ARROW_SCHEMA.field("plan_for_clear_task").type
     assert b"description" in table.schema.field("ambiguous_task").metadata
 
 

@@ -54,9 +54,7 @@ def test_expectations_fail_on_duplicate_id_and_unknown_type(items) -> None:  # t
 
 
 def test_expectations_fail_on_mix_and_overlapping_splits(items) -> None:  # type: ignore[no-untyped-def]
-    result = run_expectations(
-        items, target_mix={"preferences": 1.0}, splits={"a": [items[0].id], "b": [items[0].id]}
-    )
+    result = run_expectations(items, target_mix={"preferences": 1.0}, splits={"a": [items[0].id], "b": [items[0].id]})
     assert ("expect_column_mean_to_be_between", "is_preferences") in failed(result)
     assert ("expect_column_values_to_be_unique", "id") in {
         (r["expectation"], r["column"]) for r in result.results if r["table"] == "splits" and not r["success"]

@@ -20,9 +20,7 @@ def ctx(catalog) -> RuleContext:  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def good(catalog) -> dict[str, Item]:  # type: ignore[no-untyped-def]
     gen = OfflineGenerator(catalog, 21, "rules")
-    return {
-        t: gen.generate(i, t)[0] for i, t in enumerate(["preferences", "common_sense_knowledge", "safety"])
-    }
+    return {t: gen.generate(i, t)[0] for i, t in enumerate(["preferences", "common_sense_knowledge", "safety"])}
 
 
 def edit(item: Item, **changes: object) -> Item:
@@ -43,18 +41,14 @@ BREAKERS: dict[str, Breaker] = {
     "grounding_noun": lambda g: edit(
         g["preferences"], plan_for_amb_task=[*g["preferences"].plan_for_amb_task, "Then wipe a rolling pin."]
     ),
-    "shortlist": lambda g: edit(
-        g["preferences"], amb_shortlist=[g["preferences"].amb_shortlist[0], "unicorn horn"]
-    ),
+    "shortlist": lambda g: edit(g["preferences"], amb_shortlist=[g["preferences"].amb_shortlist[0], "unicorn horn"]),
     "shortlist_missing": lambda g: edit(g["preferences"], amb_shortlist=[]),
     "minimal_pair": lambda g: edit(g["safety"], ambiguous_task=g["safety"].unambiguous_direct),
     "plan": lambda g: edit(g["safety"], end_of_ambiguity=len(g["safety"].plan_for_clear_task) + 2),
     "intent": lambda g: edit(g["common_sense_knowledge"], user_intent=["dragonfruit"]),
     "answer": lambda g: edit(g["common_sense_knowledge"], answer="Wherever you think best."),
     "question": lambda g: edit(g["preferences"], question="Which one do you want."),
-    "hygiene": lambda g: edit(
-        g["preferences"], question="As an AI language model, which {object} do you mean?"
-    ),
+    "hygiene": lambda g: edit(g["preferences"], question="As an AI language model, which {object} do you mean?"),
     "length": lambda g: edit(g["safety"], answer=" ".join(["very"] * 80) + " sure?"),
 }
 

@@ -90,10 +90,7 @@ TEXT_FIELDS = ("environment_full", "unambiguous_direct", INDIRECT, "ambiguous_ta
 
 def _environment(cell: str, catalog: Catalog) -> list[EnvObject]:
     by_name = {name.lower(): obj for name, obj in catalog.objects.items()}
-    return [
-        env_object(by_name[n.lower()]) if n.lower() in by_name else EnvObject(name=n)
-        for n in split_list(cell)
-    ]
+    return [env_object(by_name[n.lower()]) if n.lower() in by_name else EnvObject(name=n) for n in split_list(cell)]
 
 
 def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path, catalog: Catalog) -> Item:
@@ -181,13 +178,24 @@ def columns_for(items: Sequence[Item]) -> list[str]:
     return columns + [c for c in extras if c not in columns]
 
 
-def write_ambik_csv(items: Sequence[Item], path: str | Path) -> Path:
-    """Write the items in the AmbiK layout, atomically."""
+def ambik_rows(items: Sequence[Item]) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells of each item (computed once when several files share rows)."""
     columns = columns_for(items)
+    rows = []
+    for item in items:
+        raw = json.loads(item.extra[RAW_KEY]) if RAW_KEY in item.extra else {}
+        rows.append([_cell(item, c, raw) for c in columns])
+    return columns, rows
+
+
+def write_rows(path: str | Path, columns: list[str], rows: Sequence[list[str]]) -> Path:
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(columns)
-        for item in items:
-            raw = json.loads(item.extra.get(RAW_KEY, "{}"))
-            writer.writerow([_cell(item, c, raw) for c in columns])
+        writer.writerows(rows)
     return Path(path)
+
+
+def write_ambik_csv(items: Sequence[Item], path: str | Path) -> Path:
+    """Write the items in the AmbiK layout, atomically."""
+    return write_rows(path, *ambik_rows(items))

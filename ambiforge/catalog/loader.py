@@ -126,9 +126,7 @@ def _modifier_from_name(name: str, noun: str) -> str:
 def _check_keys(path: str, entry: str, data: dict[str, Any], allowed: set[str], what: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise CatalogError(
-            path, entry, f"unknown {what} {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
-        )
+        raise CatalogError(path, entry, f"unknown {what} {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
 
 
 def _check_types(path: str, entry: str, attrs: dict[str, Any]) -> None:
@@ -182,9 +180,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
             raise CatalogError(path, gentry, "expected a mapping")
         _check_keys(path, gentry, g, _GROUP_KEYS, "group key")
         if g.get("kind") not in KINDS:
-            raise CatalogError(
-                path, gentry, f"'kind' must be one of {', '.join(KINDS)}, got {g.get('kind')!r}"
-            )
+            raise CatalogError(path, gentry, f"'kind' must be one of {', '.join(KINDS)}, got {g.get('kind')!r}")
         noun = g.get("noun")
         if not isinstance(noun, str) or not noun.strip():
             raise CatalogError(path, gentry, "missing 'noun' (the generic noun of the group, e.g. 'mug')")
@@ -208,9 +204,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
             attrs = {**defaults, **o}
             name = attrs.pop("name").strip()
             if name.lower() in seen:
-                raise CatalogError(
-                    path, oentry, f"duplicate object name, first defined at {seen[name.lower()]}"
-                )
+                raise CatalogError(path, oentry, f"duplicate object name, first defined at {seen[name.lower()]}")
             seen[name.lower()] = oentry
             obj = CatalogObject(
                 name=name,

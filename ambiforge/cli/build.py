@@ -33,15 +33,9 @@ def parse_mix(text: str) -> dict[str, float]:
 def build(
     provider: Annotated[str, typer.Option(help="offline (no key needed)")] = "",
     pairs: Annotated[int | None, typer.Option(help="number of pairs to generate")] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="random seed; same seed and run id give the same items")
-    ] = None,
-    out: Annotated[
-        Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")
-    ] = None,
-    run_id: Annotated[
-        str | None, typer.Option("--run-id", help="run folder name (default: time-based)")
-    ] = None,
+    seed: Annotated[int | None, typer.Option(help="random seed; same seed and run id give the same items")] = None,
+    out: Annotated[Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="run folder name (default: time-based)")] = None,
     type_mix: Annotated[
         str | None, typer.Option(help="e.g. preferences=0.5,common_sense_knowledge=0.4,safety=0.1")
     ] = None,
@@ -95,9 +89,7 @@ def build(
     from ambiforge.progress import RichReporter
     from flows.build import build_flow
 
-    console.print(
-        f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {n} pairs, provider {provider}, seed {seed_value}"
-    )
+    console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {n} pairs, provider {provider}, seed {seed_value}")
     with RichReporter().shown():
         summary = build_flow(options)
     print_summary(summary)

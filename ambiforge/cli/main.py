@@ -13,6 +13,7 @@ from typer._click import exceptions as click_exceptions
 from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import prefect_defaults
+from ambiforge.cli.release import diff, release, verify
 from ambiforge.cli.schema import schema
 from ambiforge.cli.serve import serve
 from ambiforge.cli.validate import validate
@@ -29,6 +30,9 @@ app.command()(build)
 app.command()(schema)
 app.command()(serve)
 app.command()(validate)
+app.command()(release)
+app.command()(verify)
+app.command()(diff)
 app.command("import-ambik")(import_ambik)
 app.command("export-ambik")(export_ambik)
 

@@ -26,9 +26,7 @@ def schema(
     elif check:
         current = target.read_text(encoding="utf-8") if target.exists() else ""
         if current != text:
-            console.print(
-                f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]"
-            )
+            console.print(f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]")
             raise typer.Exit(1)
         console.print(f"{target} matches the item model")
     else:

@@ -27,9 +27,7 @@ def serve(
     pairs: Annotated[int | None, typer.Option(help="pairs per scheduled build")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of every scheduled build")] = None,
     provider: Annotated[str, typer.Option(help="generator provider")] = "",
-    out: Annotated[
-        Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")
-    ] = None,
+    out: Annotated[Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")] = None,
     type_mix: Annotated[str | None, typer.Option(help="TYPE=SHARE,...")] = None,
     task_runner: Annotated[str | None, typer.Option(help="thread | dask")] = None,
     dask_address: Annotated[str | None, typer.Option(help="address of an existing Dask cluster")] = None,
@@ -60,7 +58,5 @@ def serve(
         task_runner=runner,
         dask_address=dask_address,
     )
-    console.print(
-        f"serving deployment [cyan]{name}[/] on schedule [bold]{check_cron(cron)}[/] (Ctrl-C to stop)"
-    )
+    console.print(f"serving deployment [cyan]{name}[/] on schedule [bold]{check_cron(cron)}[/] (Ctrl-C to stop)")
     serve_build(check_cron(cron), options, name)

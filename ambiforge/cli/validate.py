@@ -37,12 +37,8 @@ def released_tasks(path: Path | None) -> dict[str, str]:
 
 def validate(
     path: Annotated[Path, typer.Argument(help="items .jsonl/.parquet or an AmbiK .csv")],
-    out: Annotated[
-        Path | None, typer.Option(help="report folder (default: <PATH's folder>/validation)")
-    ] = None,
-    released: Annotated[
-        Path | None, typer.Option(help="an earlier release (folder or file) to check against")
-    ] = None,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: <PATH's folder>/validation)")] = None,
+    released: Annotated[Path | None, typer.Option(help="an earlier release (folder or file) to check against")] = None,
     mix: Annotated[bool, typer.Option(help="expect the configured type mix")] = True,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
@@ -80,8 +76,7 @@ def validate(
     for rule_id, entry in sorted(report["rules"].items(), key=lambda kv: -kv[1]["count"]):
         if entry["count"]:
             console.print(
-                f"  {rule_id:<18} {entry['severity']:<8} {entry['count']:>6}"
-                f"  e.g. {entry['examples'][0]['id']}"
+                f"  {rule_id:<18} {entry['severity']:<8} {entry['count']:>6}  e.g. {entry['examples'][0]['id']}"
             )
     console.print(f"report: {html_path} (and {json_path.name}, expectations.json, data_docs/)")
     if s["with_errors"]:

@@ -42,9 +42,7 @@ class Scene:
         return [o.name for o in self.objects]
 
 
-def _pick_groups(
-    rng: random.Random, keys: list[str], bounds: tuple[int, int], include: Sequence[str]
-) -> list[str]:
+def _pick_groups(rng: random.Random, keys: list[str], bounds: tuple[int, int], include: Sequence[str]) -> list[str]:
     wanted = [k for k in include if k in keys]
     n = max(rng.randint(*bounds), len(wanted))
     rest = [k for k in keys if k not in wanted]
@@ -59,9 +57,7 @@ def sample_scene(
 ) -> Scene:
     """Sample one scene; ``include`` forces groups in (a generator that needs, say, knives)."""
     food = _pick_groups(rng, [g.key for g in catalog.groups_of_kind("food")], limits.food_groups, include)
-    items = _pick_groups(
-        rng, [g.key for g in catalog.groups_of_kind("kitchen_item")], limits.item_groups, include
-    )
+    items = _pick_groups(rng, [g.key for g in catalog.groups_of_kind("kitchen_item")], limits.item_groups, include)
     chosen = food + items
     rng.shuffle(chosen)
     objects: list[CatalogObject] = []

@@ -18,9 +18,7 @@ AMBIK_MIX: dict[str, float] = {"preferences": 0.472, "common_sense_knowledge": 0
 def check_mix(mix: dict[str, float]) -> dict[str, float]:
     unknown = sorted(set(mix) - set(AMBIGUITY_TYPES))
     if unknown:
-        raise ConfigError(
-            f"type mix: unknown ambiguity type {unknown[0]!r} (known: {', '.join(AMBIGUITY_TYPES)})"
-        )
+        raise ConfigError(f"type mix: unknown ambiguity type {unknown[0]!r} (known: {', '.join(AMBIGUITY_TYPES)})")
     if any(v < 0 for v in mix.values()):
         raise ConfigError("type mix: shares must not be negative")
     total = sum(mix.values())
@@ -34,9 +32,7 @@ def type_quotas(n: int, mix: dict[str, float]) -> dict[str, int]:
     exact = {t: shares[t] * n for t in AMBIGUITY_TYPES}
     counts = {t: math.floor(v) for t, v in exact.items()}
     left = n - sum(counts.values())
-    for t in sorted(AMBIGUITY_TYPES, key=lambda t: (-(exact[t] - counts[t]), AMBIGUITY_TYPES.index(t)))[
-        :left
-    ]:
+    for t in sorted(AMBIGUITY_TYPES, key=lambda t: (-(exact[t] - counts[t]), AMBIGUITY_TYPES.index(t)))[:left]:
         counts[t] += 1
     return counts
 

@@ -110,9 +110,7 @@ class Item(_Strict):
     """One minimal pair: an unambiguous task and its ambiguous rewrite in one environment."""
 
     id: str = Field(min_length=1, description="stable id")
-    environment: list[EnvObject] = Field(
-        min_length=1, description="objects in the scene (appliances implicit)"
-    )
+    environment: list[EnvObject] = Field(min_length=1, description="objects in the scene (appliances implicit)")
     environment_short: str = Field(min_length=1, description="comma list of objects without articles")
     environment_full: str = Field(description="comma list of objects with articles")
     unambiguous_direct: str = Field(min_length=1, description="task naming objects exactly")

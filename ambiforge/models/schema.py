@@ -49,6 +49,5 @@ def schema_errors(record: dict[str, Any]) -> list[str]:
     if validator.is_valid(record):
         return []
     return [
-        f"{'/'.join(str(p) for p in e.instance_path) or '(item)'}: {e.message}"
-        for e in validator.iter_errors(record)
+        f"{'/'.join(str(p) for p in e.instance_path) or '(item)'}: {e.message}" for e in validator.iter_errors(record)
     ]

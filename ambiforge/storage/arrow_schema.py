@@ -85,7 +85,8 @@ ITEM_ARROW_SCHEMA = pa.schema(
         _described("provenance", PROVENANCE_TYPE),
         _described("validation", VALIDATION_TYPE),
         pa.field("review", _STR, metadata={"description": "human review outcome as JSON (see Review model)"}),
-        _described("extra", pa.map_(_STR, _STR)),
+        # A list of key/value structs rather than an Arrow map: Hugging Face datasets cannot load maps.
+        _described("extra", pa.list_(pa.struct([("key", _STR), ("value", _STR)]))),
     ],
     metadata={"ambiforge.item_schema": "schemas/item.schema.json"},
 )
@@ -95,7 +96,7 @@ def _to_row(record: dict[str, Any]) -> dict[str, Any]:
     row = dict(record)
     review = row.get("review")
     row["review"] = json.dumps(review, ensure_ascii=False, sort_keys=True) if review is not None else None
-    row["extra"] = list((row.get("extra") or {}).items())
+    row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
     return row
 
 
@@ -110,6 +111,6 @@ def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
     for row in table.to_pylist():
         if row.get("review") is not None:
             row["review"] = json.loads(row["review"])
-        row["extra"] = dict(row.get("extra") or [])
+        row["extra"] = {kv["key"]: kv["value"] for kv in row.get("extra") or []}
         records.append(row)
     return records

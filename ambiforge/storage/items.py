@@ -65,7 +65,5 @@ def read_items(path: str | Path) -> list[Item]:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(x) for x in first["loc"])
-            raise InputError(
-                str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}"
-            ) from None
+            raise InputError(str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}") from None
     return items

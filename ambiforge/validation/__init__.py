@@ -63,9 +63,7 @@ def gate(outcomes: list[Outcome], ctx: RuleContext | None = None) -> list[Outcom
         item = next(judged)
         assert item.validation is not None
         if item.validation.passed:
-            result.append(
-                Outcome(outcome.index, outcome.ambiguity_type, item, outcome.attempt, meta=outcome.meta)
-            )
+            result.append(Outcome(outcome.index, outcome.ambiguity_type, item, outcome.attempt, meta=outcome.meta))
         else:
             errors = [f for f in item.validation.failed if f.severity == "error"]
             reason = "; ".join(f"{f.rule}: {f.message}" for f in errors)

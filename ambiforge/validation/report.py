@@ -52,9 +52,7 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
 def _plots(items: Sequence[Item]) -> dict[str, str]:
     counts = Counter(i.ambiguity_type for i in items)
     return {
-        "Type mix": bar_chart(
-            "Ambiguity types", list(AMBIGUITY_TYPES), [counts.get(t, 0) for t in AMBIGUITY_TYPES]
-        ),
+        "Type mix": bar_chart("Ambiguity types", list(AMBIGUITY_TYPES), [counts.get(t, 0) for t in AMBIGUITY_TYPES]),
         "Plan lengths": histogram(
             "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", bins=13
         ),

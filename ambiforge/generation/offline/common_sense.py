@@ -259,12 +259,8 @@ TOOL_USES: tuple[ToolUse, ...] = (
         "Use {ti} to spread {fi}.",
         "Spread {f} on a slice with {t}.",
     ),
-    ToolUse(
-        "stir_tea", ("hot_drink",), ("Stir {f} with {t}.",), "Use {ti} to stir {fi}.", "Stir {f} with {t}."
-    ),
-    ToolUse(
-        "eat_soup", ("soup",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."
-    ),
+    ToolUse("stir_tea", ("hot_drink",), ("Stir {f} with {t}.",), "Use {ti} to stir {fi}.", "Stir {f} with {t}."),
+    ToolUse("eat_soup", ("soup",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."),
     ToolUse(
         "serve_soup",
         ("soup",),
@@ -293,15 +289,9 @@ TOOL_USES: tuple[ToolUse, ...] = (
         "Use {ti} to flip {fi}.",
         "Turn {f} over with {t}.",
     ),
-    ToolUse(
-        "check_meat", ("meat",), ("Check {f} with {t}.",), "Use {ti} to check {fi}.", "Check {f} with {t}."
-    ),
-    ToolUse(
-        "eat_cake", ("cake",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."
-    ),
-    ToolUse(
-        "eat_salad", ("salad",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."
-    ),
+    ToolUse("check_meat", ("meat",), ("Check {f} with {t}.",), "Use {ti} to check {fi}.", "Check {f} with {t}."),
+    ToolUse("eat_cake", ("cake",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."),
+    ToolUse("eat_salad", ("salad",), ("Serve {f} with {t}.",), "Give me {fi} with {ti}.", "Put {t} next to {f}."),
 )
 
 _DIRTY_KEYS = ("pour_into", "serve_on", "store_in", "make_tea")
@@ -351,9 +341,7 @@ def _tool_template(spec: ToolUse) -> Template:
     )
 
 
-def _build_tool(
-    spec: ToolUse, group: Group, tool: CatalogObject, scene: Scene, rng: random.Random
-) -> Draft | None:
+def _build_tool(spec: ToolUse, group: Group, tool: CatalogObject, scene: Scene, rng: random.Random) -> Draft | None:
     template = _tool_template(spec)
     co = bind_co(template, list(scene.objects), rng, group.key)
     if co is None:
@@ -384,11 +372,7 @@ def candidates(scene: Scene, catalog: Catalog) -> list[Candidate]:
     pool = list(scene.objects)
     for spec in OMISSIONS:
         if bindable(spec.template, pool):
-            out.append(
-                Candidate(
-                    f"common_sense_knowledge/{spec.template.key}", partial(_build_omission, spec, scene)
-                )
-            )
+            out.append(Candidate(f"common_sense_knowledge/{spec.template.key}", partial(_build_omission, spec, scene)))
     for gkey in scene.groups():
         group = catalog.groups[gkey]
         members = scene.in_group(gkey)
@@ -406,14 +390,8 @@ def candidates(scene: Scene, catalog: Catalog) -> list[Candidate]:
         clean = [m for m in members if is_clean(m)]
         if clean and len(clean) < len(members):
             for template in PREFERENCE_TEMPLATES:
-                if template.key in _DIRTY_KEYS and any(
-                    any(m.has(t) for t in template.target_tags) for m in clean
-                ):
-                    fit = [
-                        m
-                        for m in clean
-                        if any(m.has(t) for t in template.target_tags) and template.target_ok(m)
-                    ]
+                if template.key in _DIRTY_KEYS and any(any(m.has(t) for t in template.target_tags) for m in clean):
+                    fit = [m for m in clean if any(m.has(t) for t in template.target_tags) and template.target_ok(m)]
                     if fit and bindable(template, pool, gkey):
                         out.append(
                             Candidate(

@@ -46,9 +46,7 @@ def env_object(obj: CatalogObject) -> EnvObject:
 
 def item_id(ambiguity_type: str, environment_short: str, unambiguous_direct: str) -> str:
     """A content id: the same pair in the same scene gets the same id in any run."""
-    digest = hashlib.sha256(
-        f"{ambiguity_type}\n{environment_short}\n{unambiguous_direct}".encode()
-    ).hexdigest()
+    digest = hashlib.sha256(f"{ambiguity_type}\n{environment_short}\n{unambiguous_direct}".encode()).hexdigest()
     return f"amb-{digest[:12]}"
 
 
@@ -79,10 +77,7 @@ class OfflineGenerator:
         for ambiguity_type, requirements in REQUIREMENTS.items():
             per_key: dict[str, list[list[str]]] = {}
             for key, predicates in requirements().items():
-                groups = [
-                    [g.key for g in catalog.groups.values() if any(p(o) for o in g.objects)]
-                    for p in predicates
-                ]
+                groups = [[g.key for g in catalog.groups.values() if any(p(o) for o in g.objects)] for p in predicates]
                 if all(groups):
                     per_key[key] = groups
             self.steering[ambiguity_type] = per_key
@@ -94,9 +89,7 @@ class OfflineGenerator:
         # any scene ("put the milk away") would crowd out the ones that need a toaster and bread.
         steering = self.steering[ambiguity_type]
         wanted = sorted(steering)[rng.randrange(len(steering))] if steering else None
-        include = (
-            [groups[rng.randrange(len(groups))] for groups in steering.get(wanted, [])] if wanted else []
-        )
+        include = [groups[rng.randrange(len(groups))] for groups in steering.get(wanted, [])] if wanted else []
         scene = sample_scene(self.catalog, rng, self.limits, include=include)
         by_key: dict[str, list[Candidate]] = {}
         for candidate in FINDERS[ambiguity_type](scene, self.catalog):

@@ -112,9 +112,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template(
         key="store_in",
         target_tags=("container", "storage"),
-        co={
-            "f": ("snack", "fruit", "vegetable", "sweets", "cereal", "meat", "fish", "soup", "dairy", "bread")
-        },
+        co={"f": ("snack", "fruit", "vegetable", "sweets", "cereal", "meat", "fish", "soup", "dairy", "bread")},
         direct=("Put {f} in {t}.", "Pack {f} into {t}."),
         indirect=("Transfer {fi} into {ti}.", "Keep {fi} in {ti}."),
         plan=("Pick up {t}.", "Open {t}.", "Put {f} in {t}.", "Close {t}."),
@@ -255,9 +253,7 @@ def question_and_answer(
 ) -> tuple[str, str]:
     options = phrases.join_or([o.name for o in shortlist])
     q_forms = _Q_FOOD if group.kind == "food" else _Q_ITEM
-    question = phrases.pick(rng, q_forms).format(
-        noun=group.noun, nouns=phrases.plural(group.noun), options=options
-    )
+    question = phrases.pick(rng, q_forms).format(noun=group.noun, nouns=phrases.plural(group.noun), options=options)
     a_forms = _A_PLURAL if target.plural or target.modifier == target.name else _A_ONE
     answer = phrases.pick(rng, a_forms).format(name=target.name, modifier=target.modifier)
     return question, answer
@@ -307,9 +303,7 @@ def candidates(scene: Scene, catalog: Catalog) -> list[Candidate]:
                 and (not template.target_tags or any(o.has(t) for t in template.target_tags))
             ]
             if len(members) >= 2 and bindable(template, list(scene.objects), gkey):
-                out.append(
-                    Candidate(f"preferences/{template.key}", partial(_build, template, group, members, scene))
-                )
+                out.append(Candidate(f"preferences/{template.key}", partial(_build, template, group, members, scene)))
     return out
 
 

@@ -116,9 +116,7 @@ def bind_co(
     for slot, tags in template.co.items():
         ok = template.co_ok.get(slot, lambda o: True)
         options = [
-            o
-            for o in pool
-            if o.group not in used_groups and (not tags or any(o.has(t) for t in tags)) and ok(o)
+            o for o in pool if o.group not in used_groups and (not tags or any(o.has(t) for t in tags)) and ok(o)
         ]
         if not options:
             return None
@@ -131,17 +129,13 @@ def bindable(template: Template, pool: list[CatalogObject], exclude_group: str |
     """Whether every co-slot has at least one object in the scene (a cheap pre-check before building)."""
     for slot, tags in template.co.items():
         ok = template.co_ok.get(slot, lambda o: True)
-        if not any(
-            o.group != exclude_group and (not tags or any(o.has(t) for t in tags)) and ok(o) for o in pool
-        ):
+        if not any(o.group != exclude_group and (not tags or any(o.has(t) for t in tags)) and ok(o) for o in pool):
             return False
     return True
 
 
 def target_predicate(template: Template) -> Predicate:
-    return lambda o: (
-        template.target_ok(o) and (not template.target_tags or any(o.has(t) for t in template.target_tags))
-    )
+    return lambda o: template.target_ok(o) and (not template.target_tags or any(o.has(t) for t in template.target_tags))
 
 
 def co_predicates(template: Template) -> list[Predicate]:

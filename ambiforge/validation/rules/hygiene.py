@@ -27,11 +27,7 @@ def _texts(item: Item) -> list[tuple[str, str]]:
 
 
 def check_question(item: Item, ctx: RuleContext) -> list[str]:
-    return (
-        []
-        if item.question.rstrip().endswith("?")
-        else [f"question: does not end with '?': {item.question!r}"]
-    )
+    return [] if item.question.rstrip().endswith("?") else [f"question: does not end with '?': {item.question!r}"]
 
 
 def check_placeholders(item: Item, ctx: RuleContext) -> list[str]:

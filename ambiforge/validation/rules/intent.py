@@ -17,14 +17,10 @@ def check_intent(item: Item, ctx: RuleContext) -> list[str]:
     problems = []
     for alternatives in positives:
         if not any(contains(clear, a) for a in alternatives):
-            problems.append(
-                f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan"
-            )
+            problems.append(f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan")
     for word in negatives:
         if contains(clear, word):
-            problems.append(
-                f"user_intent: '-{word}' must not appear, but the unambiguous task or plan has it"
-            )
+            problems.append(f"user_intent: '-{word}' must not appear, but the unambiguous task or plan has it")
     return problems
 
 
@@ -32,9 +28,7 @@ def check_answer(item: Item, ctx: RuleContext) -> list[str]:
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
     if concepts and not any(contains(item.answer, c) for c in concepts):
-        return [
-            f"answer: mentions no intent concept ({', '.join(concepts)}), so it may not resolve the question"
-        ]
+        return [f"answer: mentions no intent concept ({', '.join(concepts)}), so it may not resolve the question"]
     return []
 
 

@@ -27,9 +27,7 @@ def check_plan(item: Item, ctx: RuleContext) -> list[str]:
     else:
         for i in range(eoa):
             if normalise(clear[i]) != normalise(amb[i]):
-                problems.append(
-                    f"plan_for_amb_task[{i}]: differs from the clear plan before end_of_ambiguity {eoa}"
-                )
+                problems.append(f"plan_for_amb_task[{i}]: differs from the clear plan before end_of_ambiguity {eoa}")
                 break
     return problems
 

@@ -11,9 +11,7 @@ from ambiforge.validation.rules.text import contains
 def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     shortlist = [s for s in item.amb_shortlist if s.strip()]
     if item.ambiguity_type != "preferences":
-        return (
-            [f"amb_shortlist: must be empty for {item.ambiguity_type}, has {shortlist}"] if shortlist else []
-        )
+        return [f"amb_shortlist: must be empty for {item.ambiguity_type}, has {shortlist}"] if shortlist else []
     problems = []
     if len(shortlist) == 1:
         problems.append(f"amb_shortlist: has one object ({shortlist[0]!r}); a choice needs at least 2")
@@ -26,9 +24,7 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
 
 def check_shortlist_present(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences" and not [s for s in item.amb_shortlist if s.strip()]:
-        return [
-            "amb_shortlist: empty for a preferences item (fine only when the preference is not over objects)"
-        ]
+        return ["amb_shortlist: empty for a preferences item (fine only when the preference is not over objects)"]
     return []
 
 

@@ -1,0 +1,85 @@
+"""``ambiforge release``, ``verify`` and ``diff``: cut, check and compare versioned releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ambiforge.cli.common import config_from, console
+from ambiforge.errors import ConfigError
+
+
+def release(
+    version: Annotated[str, typer.Option(help="MAJOR.MINOR.PATCH, greater than the last release")],
+    from_runs: Annotated[str, typer.Option("--from", help="run id(s), comma-separated")],
+    allow_unreviewed: Annotated[bool, typer.Option(help="release items not accepted in review (recorded)")] = False,
+    calibration_size: Annotated[int | None, typer.Option(help="items in the calibration split")] = None,
+    raw: Annotated[Path | None, typer.Option(help="run folders (default: paths.raw)")] = None,
+    curated: Annotated[Path | None, typer.Option(help="releases folder (default: paths.curated)")] = None,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+) -> None:
+    """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
+    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.release.writer import release as write_release
+
+    cfg = config_from(config)
+    run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
+    if not run_ids:
+        raise ConfigError("--from: give at least one run id")
+    opts = ReleaseOptions(
+        version=version,
+        run_ids=run_ids,
+        raw=raw or Path(cfg.paths.raw),
+        curated=curated or Path(cfg.paths.curated),
+        annotation=Path(cfg.paths.annotation),
+        allow_unreviewed=allow_unreviewed,
+        calibration_size=cfg.release.calibration_size if calibration_size is None else calibration_size,
+        seed=cfg.release.seed,
+        license=cfg.release.license,
+        target_mix=dict(cfg.build.type_mix),
+        mix_tolerance=cfg.release.mix_tolerance,
+    )
+    console.print(
+        f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
+    )
+    folder = write_release(opts)
+    import json
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    counts = manifest["counts"]
+    console.print(
+        f"[green]released {folder}[/]: {counts['total']} items "
+        f"({', '.join(f'{k} {v}' for k, v in counts['per_split'].items() for v in [v['total']])}); "
+        f"changes against {manifest['changes']['previous'] or 'nothing'}: "
+        f"+{manifest['changes']['added']} -{manifest['changes']['removed']} ~{manifest['changes']['changed']}"
+    )
+
+
+def verify(folder: Annotated[Path, typer.Argument(help="a release folder, e.g. curated/1.0.0")]) -> None:
+    """Recompute checksums and re-validate rows and manifest; exit 1 naming the first mismatch."""
+    from ambiforge.release.verify import verify_release
+
+    checked = verify_release(folder)
+    console.print(f"[green]{folder} verified[/]: {checked['files']} files, {checked['rows']} rows match the manifest")
+
+
+def diff(
+    old: Annotated[str, typer.Argument(help="release folder or version")],
+    new: Annotated[str, typer.Argument(help="release folder or version")],
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+) -> None:
+    """The changelog between two releases (Markdown on stdout)."""
+    from ambiforge.release.changelog import compare_releases, render_changelog
+
+    cfg = config_from(config)
+
+    def folder(ref: str) -> Path:
+        path = Path(ref)
+        path = path if path.exists() else Path(cfg.paths.curated) / ref
+        if not (path / "data.jsonl").exists():
+            raise ConfigError(f"{ref}: not a release folder or a released version")
+        return path
+
+    typer.echo(render_changelog(compare_releases(folder(old), folder(new))), nl=False)

@@ -1,0 +1,75 @@
+"""The release manifest: what is in a release, how it was made, and a checksum for every file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+
+from ambiforge.models import AMBIGUITY_TYPES, Item
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "manifest.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    return jsonschema_rs.validator_for(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
+def manifest_errors(manifest: dict[str, Any]) -> list[str]:
+    return [
+        f"{'/'.join(map(str, e.instance_path)) or '(manifest)'}: {e.message}"
+        for e in _validator().iter_errors(manifest)
+    ]
+
+
+def git_state(repo: Path) -> tuple[str | None, bool | None]:
+    """(commit, dirty) of the ambiforge checkout, or (None, None) outside git."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout
+        return commit, bool(status.strip())
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+
+
+def per_type(items: Sequence[Item]) -> dict[str, int]:
+    counts = Counter(i.ambiguity_type for i in items)
+    return {t: counts.get(t, 0) for t in AMBIGUITY_TYPES}
+
+
+def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]:
+    catalogs = sorted({(i.provenance.catalog_version, i.provenance.catalog_sha256) for i in items}, key=str)
+    prompts = sorted({(p.id, p.version) for i in items for p in i.provenance.prompts})
+    models = sorted({(m.step, m.provider, m.model) for i in items for m in i.provenance.models})
+    return {
+        "catalog": [{"version": v, "sha256": s} for v, s in catalogs],
+        "prompts": [{"id": p, "version": v} for p, v in prompts],
+        "models": [{"step": s, "provider": p, "model": m} for s, p, m in models],
+    }
+
+
+def agreement_summary(annotation_root: Path, run_ids: Sequence[str]) -> dict[str, Any]:
+    """Top-level agreement figures of each run's review (``annotation/<run-id>/agreement.json``)."""
+    found: dict[str, Any] = {}
+    for run_id in run_ids:
+        path = annotation_root / run_id / "agreement.json"
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found[run_id] = {k: v for k, v in data.items() if isinstance(v, int | float | str | dict) and k != "items"}
+    return found
