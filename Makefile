@@ -34,8 +34,9 @@ chromium:
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
-test: install label-studio chromium
-	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) $(BIN)/python -m pytest -q
+# Label Studio and Chromium (targets above) join this line when the review stage lands (issue 5).
+test: install
+	$(BIN)/python -m pytest -q
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench
