@@ -21,8 +21,9 @@ def release(
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
+    from ambiforge.cli.common import quiet_prefect
     from ambiforge.release.writer import ReleaseOptions
-    from ambiforge.release.writer import release as write_release
+    from flows.release import release_flow
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
@@ -44,7 +45,9 @@ def release(
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
     )
-    folder = write_release(opts)
+    quiet_prefect()
+    result = release_flow(opts)
+    folder = Path(result["folder"])
     import json
 
     manifest = json.loads((folder / "manifest.json").read_text())
