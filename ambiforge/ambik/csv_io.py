@@ -188,12 +188,30 @@ def ambik_rows(items: Sequence[Item]) -> tuple[list[str], list[list[str]]]:
     return columns, rows
 
 
-def write_rows(path: str | Path, columns: list[str], rows: Sequence[list[str]]) -> Path:
+class _Lines(list[str]):
+    """A csv.writer target that keeps each formatted line, so a line can go into several files."""
+
+    def write(self, line: str) -> None:
+        self.append(line)
+
+
+def csv_lines(columns: list[str], rows: Sequence[list[str]]) -> tuple[str, list[str]]:
+    """The header line and one formatted CSV line per row."""
+    header, lines = _Lines(), _Lines()
+    csv.writer(header).writerow(columns)
+    csv.writer(lines).writerows(rows)
+    return header[0], lines
+
+
+def write_lines(path: str | Path, header: str, lines: Sequence[str]) -> Path:
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(columns)
-        writer.writerows(rows)
+        fh.write(header)
+        fh.writelines(lines)
     return Path(path)
+
+
+def write_rows(path: str | Path, columns: list[str], rows: Sequence[list[str]]) -> Path:
+    return write_lines(path, *csv_lines(columns, rows))
 
 
 def write_ambik_csv(items: Sequence[Item], path: str | Path) -> Path:

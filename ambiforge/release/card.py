@@ -53,12 +53,13 @@ def front_matter(manifest: dict[str, Any], license_id: str) -> dict[str, Any]:
 
 
 def render_card(manifest: dict[str, Any], items: Sequence[Item], license_id: str) -> str:
+    """``items`` are used for nothing but the manifest's statistics when it has them."""
     fields = [(f.name, (f.metadata or {}).get(b"description", b"").decode()) for f in ITEM_ARROW_SCHEMA]
     return render(
         "card.md.j2",
         front_matter=yaml.safe_dump(front_matter(manifest, license_id), sort_keys=False),
         title=TITLE,
         m=manifest,
-        s=dataset_stats(items),
+        s=manifest.get("statistics") or dataset_stats(items),
         fields=fields,
     )

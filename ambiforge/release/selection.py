@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 
 from ambiforge.errors import InputError
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
+from ambiforge.release.record_view import RecordView
 from ambiforge.runs import run_dir
 
 ACCEPTED_STATUSES = {"unanimous", "majority", "adjudicated"}
@@ -37,7 +37,7 @@ def review_state(item: Item) -> str:
 
 @dataclass
 class Selection:
-    items: list[Item]
+    items: list[Item]  # RecordViews of schema-valid rows (read like items)
     records: list[dict[str, Any]]
     review_counts: dict[str, int]
     schema_failures: list[dict[str, Any]] = field(default_factory=list)
@@ -74,11 +74,7 @@ def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
                 if errors:
                     failures.append({"row": where, "id": record.get("id"), "errors": errors})
                     continue
-                try:
-                    item = Item.model_validate(record)
-                except ValidationError as exc:
-                    failures.append({"row": where, "id": record.get("id"), "errors": [str(exc.errors()[0])]})
-                    continue
+                item = RecordView(record)  # type: ignore[assignment]
                 state = review_state(item)
                 counts[state] += 1
                 if state != "accepted" and not allow_unreviewed:
