@@ -25,18 +25,18 @@ $(LS_VENV)/.installed:
 	$(LS_VENV)/bin/pip install --quiet 'label-studio==$(LABEL_STUDIO_VERSION)'
 	touch $@
 
-# Headless Chromium (Debian package) for the labeling-page screenshot test.
+# Headless Chromium and its driver (Debian packages) for the labeling-page screenshot test.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
-# Label Studio and Chromium (targets above) join this line when the review stage lands (issue 5).
-test: install
-	$(BIN)/python -m pytest -q
+test: install label-studio chromium
+	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) $(BIN)/python -m pytest -q
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from prefect import flow
@@ -35,7 +36,7 @@ def label_studio_configured() -> bool:
 
 
 @flow(name="build", flow_run_name=run_name("build"), validate_parameters=False, log_prints=True)
-def build_flow(options: BuildOptions | dict[str, Any]) -> dict[str, Any]:
+def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "annotation") -> dict[str, Any]:
     options = resolve_options(options)
     started = time.perf_counter()
     runner = task_runner_for(options.task_runner, options.dask_address)
@@ -51,4 +52,9 @@ def build_flow(options: BuildOptions | dict[str, Any]) -> dict[str, Any]:
 
         report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     publish_run_artifacts(summary, report, {"validation": report_dir / "report.html"})
+    if label_studio_configured():
+        from ambiforge.review.push import ReviewPaths
+        from flows.review import review_push_flow
+
+        summary["review_push"] = review_push_flow(options.run_id, ReviewPaths(Path(options.out), Path(annotation_root)))
     return summary

@@ -91,7 +91,7 @@ def build(
 
     console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {n} pairs, provider {provider}, seed {seed_value}")
     with RichReporter().shown():
-        summary = build_flow(options)
+        summary = build_flow(options, cfg.paths.annotation)
     print_summary(summary)
 
 

@@ -14,6 +14,7 @@ from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import prefect_defaults
 from ambiforge.cli.release import diff, release, verify
+from ambiforge.cli.review import review_app
 from ambiforge.cli.schema import schema
 from ambiforge.cli.serve import serve
 from ambiforge.cli.validate import validate
@@ -30,6 +31,7 @@ app.command()(build)
 app.command()(schema)
 app.command()(serve)
 app.command()(validate)
+app.add_typer(review_app, name="review")
 app.command()(release)
 app.command()(verify)
 app.command()(diff)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,7 +41,14 @@ def majority(labels: Sequence[str]) -> str | None:
 
 
 def field_agreement(ratings: Ratings, categories: Sequence[str], required: int = 3) -> dict[str, Any]:
-    """Agreement over the items that have ``required`` ratings (complete items)."""
+    """Agreement over the items that have ``required`` ratings (complete items). A statistic that is
+    undefined for the data (every annotator always chose the same label) is reported as None."""
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _field_agreement(ratings, categories, required)
+
+
+def _field_agreement(ratings: Ratings, categories: Sequence[str], required: int) -> dict[str, Any]:
     complete = {i: r for i, r in ratings.items() if len(r) >= required}
     annotators = sorted({a for r in ratings.values() for a in r})
     index = {c: k for k, c in enumerate(categories)}

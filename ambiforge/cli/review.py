@@ -1,0 +1,59 @@
+"""``ambiforge review push`` and ``review pull``: the Label Studio loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ambiforge.cli.common import config_from, console
+
+review_app = typer.Typer(
+    help="Review items in Label Studio: push a run, pull annotations, agreement.", no_args_is_help=True
+)
+
+
+def _paths(config: Path | None):  # type: ignore[no-untyped-def]
+    from ambiforge.review.push import ReviewPaths
+
+    cfg = config_from(config)
+    return ReviewPaths(raw=Path(cfg.paths.raw), annotation=Path(cfg.paths.annotation))
+
+
+@review_app.command("push")
+def push_cmd(
+    run: Annotated[str, typer.Option(help="run id whose validated items to push")],
+    project: Annotated[str | None, typer.Option(help="project title (default: 'ambiforge <run>')")] = None,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+) -> None:
+    """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
+    from ambiforge.cli.common import quiet_prefect
+    from flows.review import review_push_flow
+
+    quiet_prefect()
+    result = review_push_flow(run, _paths(config), project)
+    console.print(
+        f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
+        f"already there {result['already_there']}"
+    )
+
+
+@review_app.command("pull")
+def pull_cmd(
+    run: Annotated[str, typer.Option(help="run id to pull annotations for")],
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+) -> None:
+    """Export annotations, compute agreement, adjudicate, and write the review into the run's items."""
+    from ambiforge.cli.common import quiet_prefect
+    from flows.review import review_pull_flow
+
+    quiet_prefect()
+    paths = _paths(config)
+    a = review_pull_flow(run, paths)
+    v = a["verdict"]
+    console.print(
+        f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "
+        f"Fleiss' kappa {v['fleiss_kappa']}, Krippendorff's alpha {v['krippendorff_alpha']}"
+    )
+    console.print(f"wrote {paths.folder(run)}/agreement.json, agreement.html, export.json, adjudication_queue.jsonl")

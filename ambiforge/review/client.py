@@ -1,0 +1,47 @@
+"""Talking to Label Studio (official SDK) with errors a maintainer can act on.
+
+The URL and API key come from ``LABEL_STUDIO_URL`` and ``LABEL_STUDIO_API_KEY`` only; the key is never
+printed, logged or written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import httpx
+
+from ambiforge.errors import AmbiforgeError, ConfigError
+
+T = TypeVar("T")
+
+
+class ReviewError(AmbiforgeError):
+    exit_code = 1
+
+
+def connect(url: str | None = None, api_key: str | None = None) -> tuple[Any, str]:
+    from label_studio_sdk import LabelStudio
+
+    url = url or os.environ.get("LABEL_STUDIO_URL")
+    api_key = api_key or os.environ.get("LABEL_STUDIO_API_KEY")
+    if not url or not api_key:
+        raise ConfigError("Label Studio is not configured: set LABEL_STUDIO_URL and LABEL_STUDIO_API_KEY")
+    return LabelStudio(base_url=url.rstrip("/"), api_key=api_key, timeout=60), url.rstrip("/")
+
+
+def call(url: str, what: str, fn: Callable[[], T]) -> T:
+    """Run one SDK call; turn transport and HTTP failures into one-line errors naming the server."""
+    from label_studio_sdk.core.api_error import ApiError
+
+    try:
+        return fn()
+    except httpx.TransportError as exc:
+        raise ReviewError(f"cannot reach Label Studio at {url} ({what}): {type(exc).__name__}") from None
+    except ApiError as exc:
+        if exc.status_code in (401, 403):
+            raise ReviewError(f"Label Studio at {url} refused the API key ({what}: HTTP {exc.status_code})") from None
+        if exc.status_code == 404:
+            raise ReviewError(f"Label Studio at {url}: not found while {what} (was the project deleted?)") from None
+        raise ReviewError(f"Label Studio at {url}: {what} failed with HTTP {exc.status_code}") from None

@@ -1,0 +1,72 @@
+"""``review push``: a run's validated items into a Label Studio project, idempotently.
+
+The project is found by title (or created with ``maximum_annotations=3`` and the labeling config in
+``annotation/``); items already in it (by ``data.item_id``) are not imported again. The item id <-> task id
+mapping is kept in ``annotation/<run-id>/tasks.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ambiforge.atomic import write_json_atomic
+from ambiforge.review.client import call, connect
+from ambiforge.review.tasks import ls_task
+from ambiforge.runs import run_dir
+from ambiforge.storage import read_items
+
+LABEL_CONFIG = Path(__file__).resolve().parents[2] / "annotation" / "labeling_config.xml"
+
+
+@dataclass(frozen=True)
+class ReviewPaths:
+    raw: Path
+    annotation: Path
+
+    def items(self, run_id: str) -> Path:
+        return run_dir(self.raw, run_id) / "items.jsonl"
+
+    def folder(self, run_id: str) -> Path:
+        return self.annotation / run_id
+
+
+def project_tasks(client: Any, url: str, project_id: int) -> dict[str, int]:
+    tasks = call(url, "listing tasks", lambda: list(client.tasks.list(project=project_id)))
+    return {t.data["item_id"]: t.id for t in tasks if isinstance(t.data, dict) and "item_id" in t.data}
+
+
+def push(run_id: str, paths: ReviewPaths, project: str | None = None, annotators: int = 3) -> dict[str, Any]:
+    client, url = connect()
+    items = [i for i in read_items(paths.items(run_id)) if i.validation is None or i.validation.passed]
+    title = project or f"ambiforge {run_id}"
+    projects = call(url, "listing projects", lambda: list(client.projects.list()))
+    found = next((p for p in projects if p.title == title), None)
+    if found is None:
+        config = LABEL_CONFIG.read_text(encoding="utf-8")
+        found = call(
+            url,
+            "creating the project",
+            lambda: client.projects.create(
+                title=title,
+                label_config=config,
+                maximum_annotations=annotators,
+                description=f"ambiforge run {run_id}: {len(items)} pairs, {annotators} annotators each",
+            ),
+        )
+    project_id = found.id
+    existing = project_tasks(client, url, project_id)
+    new = [i for i in items if i.id not in existing]
+    if new:
+        call(
+            url,
+            "importing tasks",
+            lambda: client.projects.import_tasks(id=project_id, request=[ls_task(i) for i in new]),
+        )
+    mapping = project_tasks(client, url, project_id)
+    write_json_atomic(
+        paths.folder(run_id) / "tasks.json",
+        {"project_id": project_id, "project_title": title, "tasks": dict(sorted(mapping.items()))},
+    )
+    return {"project_id": project_id, "title": title, "imported": len(new), "already_there": len(items) - len(new)}

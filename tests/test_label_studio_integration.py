@@ -1,0 +1,247 @@
+"""Review against a real Label Studio server: push, three annotators, pull, agreement, adjudication,
+errors, and a Chromium screenshot of the labeling page.
+
+The server runs from its own virtual environment (``make label-studio``; ``$AMBIFORGE_LS_VENV`` or
+``.ls-venv``), on 127.0.0.1 with a fresh data directory, once for the session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ambiforge.errors import InputError
+from ambiforge.review.client import ReviewError, connect
+from ambiforge.review.pull import pull
+from ambiforge.review.push import ReviewPaths, push
+from ambiforge.review.tasks import choice, textarea
+from ambiforge.storage import read_items, write_items_jsonl
+from tests.conftest import REPO
+
+TOKEN = "0123456789abcdef0123456789abcdef01234567"
+ADMIN, PASSWORD = "admin@ambiforge.test", "ambiforge-admin-pw"
+A, F, R = "accept", "accept_with_fixes", "reject"
+MATRIX = [[A, A, A], [A, A, A], [A, A, R], [R, R, R], [A, R, R], [A, F, R]]  # see test_review_agreement.py
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def label_studio() -> Iterator[str]:
+    venv = Path(os.environ.get("AMBIFORGE_LS_VENV") or REPO / ".ls-venv")
+    binary = venv / "bin" / "label-studio"
+    if not binary.exists():
+        pytest.fail(f"Label Studio is not installed at {binary}: run `make label-studio` (make test does)")
+    port = _free_port()
+    data = tempfile.mkdtemp(prefix="ls-data-")
+    env = {
+        **os.environ,
+        "LABEL_STUDIO_BASE_DATA_DIR": data,
+        "LABEL_STUDIO_USERNAME": ADMIN,
+        "LABEL_STUDIO_PASSWORD": PASSWORD,
+        "LABEL_STUDIO_USER_TOKEN": TOKEN,
+    }
+    log = open(Path(data) / "server.log", "w")  # noqa: SIM115 - closed at teardown
+    proc = subprocess.Popen(
+        [str(binary), "start", "--no-browser", "--host", "127.0.0.1", "--port", str(port), "--enable-legacy-api-token"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"Label Studio exited with {proc.returncode}; see {data}/server.log")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        time.sleep(1)
+    else:
+        proc.kill()
+        pytest.fail("Label Studio did not become healthy in 180 s")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+    log.close()
+
+
+@pytest.fixture()
+def ls_env(label_studio: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("LABEL_STUDIO_URL", label_studio)
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", TOKEN)
+    return label_studio
+
+
+@pytest.fixture(scope="session")
+def annotators(label_studio: str) -> list[int]:
+    from label_studio_sdk import LabelStudio
+
+    client = LabelStudio(base_url=label_studio, api_key=TOKEN)
+    return [
+        client.users.create(username=n, email=f"{n}@ambiforge.test", password="pw-annotator-1").id
+        for n in ("ann1", "ann2", "ann3")
+    ]
+
+
+def make_run(tmp: Path, run_id: str, catalog, n: int = 6) -> ReviewPaths:  # type: ignore[no-untyped-def]
+    from ambiforge.generation.offline import OfflineGenerator
+
+    gen = OfflineGenerator(catalog, 11, run_id)
+    write_items_jsonl(tmp / "raw" / run_id / "items.jsonl", [gen.generate(i, "preferences")[0] for i in range(n)])
+    return ReviewPaths(tmp / "raw", tmp / "annotation")
+
+
+def annotate(url: str, paths: ReviewPaths, run_id: str, users: list[int]) -> list[str]:
+    client, _ = connect()
+    mapping = json.loads((paths.folder(run_id) / "tasks.json").read_text())["tasks"]
+    ordered = sorted(mapping.items(), key=lambda kv: kv[1])
+    for row, (_item_id, task_id) in enumerate(ordered):
+        for k, (user, verdict) in enumerate(zip(users, MATRIX[row], strict=True)):
+            result = [choice("verdict", [verdict]), choice("ambiguity_type", ["preferences"])]
+            if row == 0 and k < 2:  # two annotators agree on a corrected question
+                result.append(textarea("fix_question", "Which one should I take?"))
+            client.annotations.create(id=task_id, result=result, completed_by=user)
+    return [item_id for item_id, _ in ordered]
+
+
+def test_push_annotate_pull_agreement_and_adjudication(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    paths = make_run(tmp_path, "rev1", catalog)
+    first = push("rev1", paths, project="ambiforge rev1")
+    again = push("rev1", paths, project="ambiforge rev1")
+    assert (first["imported"], again["imported"], again["already_there"]) == (6, 0, 6)
+    client, _ = connect()
+    assert len(list(client.tasks.list(project=first["project_id"]))) == 6  # no duplicate tasks
+    order = annotate(ls_env, paths, "rev1", annotators)
+
+    agreement = pull("rev1", paths)
+    verdict = agreement["verdict"]
+    assert verdict["percent_agreement"] == pytest.approx(100 * 11 / 18, abs=1e-5)
+    assert verdict["fleiss_kappa"] == pytest.approx(8 / 29, abs=1e-5)
+    assert verdict["krippendorff_alpha"] == pytest.approx(55 / 174, abs=1e-5)
+    assert sorted(verdict["cohen_kappa_pairwise"].values()) == pytest.approx(
+        sorted([7 / 19, 4 / 22, 10 / 22]), abs=1e-5
+    )
+    assert agreement["status_counts"] == {"unanimous": 3, "majority": 2, "split": 1, "pending": 0}
+    assert agreement["annotators"]["ann1@ambiforge.test"]["accept_rate"] == pytest.approx(5 / 6, abs=1e-5)
+
+    items = {i.id: i for i in read_items(paths.items("rev1"))}
+    expected = [("unanimous", A), ("unanimous", A), ("majority", A), ("unanimous", R), ("majority", R), ("split", None)]
+    assert [(items[i].review.status, items[i].review.verdict) for i in order] == expected  # type: ignore[union-attr]
+    corrected = items[order[0]]
+    assert corrected.question == "Which one should I take?"
+    assert corrected.review.applied_corrections[0].annotators == ["ann1@ambiforge.test", "ann2@ambiforge.test"]  # type: ignore[union-attr]
+    queue = [json.loads(line) for line in (paths.folder("rev1") / "adjudication_queue.jsonl").read_text().splitlines()]
+    assert [q["item_id"] for q in queue] == [order[5]]
+    html = (paths.folder("rev1") / "agreement.html").read_text()
+    assert "data:image/png;base64" in html and order[5] in html
+
+    names = ("export.json", "agreement.json", "agreement.html", "adjudication_queue.jsonl")
+    before = {n: (paths.folder("rev1") / n).read_bytes() for n in names} | {"items": paths.items("rev1").read_bytes()}
+    pull("rev1", paths)  # pulling twice gives the same files
+    after = {n: (paths.folder("rev1") / n).read_bytes() for n in names} | {"items": paths.items("rev1").read_bytes()}
+    assert after == before
+
+
+def test_errors_are_clear_and_leave_files_alone(ls_env, annotators, tmp_path, catalog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    paths = make_run(tmp_path, "rev2", catalog, n=2)
+    result = push("rev2", paths, project="ambiforge rev2")
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", "f" * 40)
+    with pytest.raises(ReviewError, match="refused the API key"):
+        push("rev2", paths)
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", TOKEN)
+    monkeypatch.setenv("LABEL_STUDIO_URL", f"http://127.0.0.1:{_free_port()}")
+    with pytest.raises(ReviewError, match="cannot reach Label Studio"):
+        pull("rev2", paths)
+    monkeypatch.setenv("LABEL_STUDIO_URL", ls_env)
+    items_before = paths.items("rev2").read_bytes()
+    mapping_path = paths.folder("rev2") / "tasks.json"
+    mapping = json.loads(mapping_path.read_text())
+    mapping["tasks"]["amb-not-in-this-run"] = max(mapping["tasks"].values())
+    mapping_path.write_text(json.dumps(mapping))
+    with pytest.raises(InputError, match="refers to item 'amb-not-in-this-run'"):
+        pull("rev2", paths)
+    client, _ = connect()
+    client.projects.delete(id=result["project_id"])
+    with pytest.raises(ReviewError, match="was the project deleted"):
+        pull("rev2", paths)
+    assert paths.items("rev2").read_bytes() == items_before
+    assert not (paths.folder("rev2") / "agreement.json").exists()
+
+
+def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    paths = make_run(tmp_path, "rev3", catalog, n=1)
+    result = push("rev3", paths, project="ambiforge rev3")
+    item = read_items(paths.items("rev3"))[0]
+    task_id = json.loads((paths.folder("rev3") / "tasks.json").read_text())["tasks"][item.id]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+        f"--user-data-dir={tmp_path / 'chrome'}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(f"{ls_env}/user/login/")
+        driver.find_element(By.NAME, "email").send_keys(ADMIN)
+        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
+        WebDriverWait(driver, 60).until(lambda d: "/user/login" not in d.current_url)  # logged in
+        page = f"{ls_env}/projects/{result['project_id']}/data?task={task_id}"
+        driver.get(page)
+        deadline, text = time.monotonic() + 90, ""
+        while time.monotonic() < deadline:
+            text = driver.find_element(By.TAG_NAME, "body").text
+            if item.ambiguous_task in text and "Verdict" in text:
+                break
+            if f"/projects/{result['project_id']}/" not in driver.current_url:
+                driver.get(page)  # a late redirect after login took us elsewhere
+            time.sleep(0.5)
+        shot = tmp_path / "labeling_page.png"
+        driver.save_screenshot(str(shot))
+    finally:
+        driver.quit()
+    assert item.ambiguous_task in text
+    assert item.environment[0].name in text  # the scene is on the page
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_build_pushes_to_label_studio_when_configured(ls_env, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.generation.run import BuildOptions
+    from flows.build import build_flow
+
+    summary = build_flow(
+        BuildOptions(run_id="rev4", pairs=12, seed=4, out=str(tmp_path / "raw")), str(tmp_path / "ann")
+    )
+    assert summary["review_push"]["imported"] == summary["items_written"] == 12
+    assert (tmp_path / "ann" / "rev4" / "tasks.json").exists()
