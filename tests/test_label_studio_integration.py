@@ -157,6 +157,15 @@ def test_push_annotate_pull_agreement_and_adjudication(ls_env, annotators, tmp_p
     after = {n: (paths.folder("rev1") / n).read_bytes() for n in names} | {"items": paths.items("rev1").read_bytes()}
     assert after == before
 
+    # The maintainer decides the split item in the queue file; the next pull applies it.
+    queue_path = paths.folder("rev1") / "adjudication_queue.jsonl"
+    entry = json.loads(queue_path.read_text().splitlines()[0])
+    queue_path.write_text(json.dumps(entry | {"verdict": "reject"}) + "\n")
+    pull("rev1", paths)
+    decided = {i.id: i for i in read_items(paths.items("rev1"))}[order[5]]
+    assert (decided.review.status, decided.review.verdict) == ("adjudicated", "reject")  # type: ignore[union-attr]
+    assert decided.review.adjudicated_by.startswith("maintainer")  # type: ignore[union-attr]
+
 
 def test_errors_are_clear_and_leave_files_alone(ls_env, annotators, tmp_path, catalog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     paths = make_run(tmp_path, "rev2", catalog, n=2)

@@ -126,14 +126,17 @@ def test_generation_resumes_from_checkpoints(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("prefect_harness")
 def test_dask_and_thread_runners_give_identical_items(tmp_path: Path) -> None:
-    from flows.generate import generate_flow, generated_path
-    from flows.runners import task_runner_for
+    """The whole build on a local Dask cluster of 2 workers gives the thread runner's bytes."""
+    from flows.build import build_flow
 
     thread = BuildOptions(run_id="same", pairs=120, seed=11, out=str(tmp_path / "thread"), batch_size=15)
     dask = thread.model_copy(update={"out": str(tmp_path / "dask"), "task_runner": "dask"})
-    generate_flow.with_options(task_runner=task_runner_for("thread"))(thread)
-    generate_flow.with_options(task_runner=task_runner_for("dask", workers=2))(dask)
-    assert generated_path(thread).read_bytes() == generated_path(dask).read_bytes()
+    build_flow(thread)
+    summary = build_flow(dask)
+    items = "same/items.jsonl"
+    assert (tmp_path / "thread" / items).read_bytes() == (tmp_path / "dask" / items).read_bytes()
+    written = len((tmp_path / "dask" / items).read_text().splitlines())
+    assert written == summary["items_written"] and written + summary["rejected_count"] == 120
 
 
 def test_only_transient_errors_are_retried() -> None:

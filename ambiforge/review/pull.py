@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from ambiforge.atomic import write_json_atomic, write_jsonl_atomic, write_text_atomic
 from ambiforge.errors import InputError
-from ambiforge.models import AMBIGUITY_TYPES
+from ambiforge.models import AMBIGUITY_TYPES, Item
 from ambiforge.models.item import Annotation
 from ambiforge.review.adjudication import adjudicate
 from ambiforge.review.agreement import annotator_stats, field_agreement, item_status
@@ -23,6 +24,43 @@ from ambiforge.review.tasks import parse_result
 from ambiforge.storage import read_items, write_items_jsonl, write_items_parquet
 
 VERDICTS = ("accept", "accept_with_fixes", "reject")
+QUEUE_FILE = "adjudication_queue.jsonl"
+
+
+def read_decisions(path: Path) -> dict[str, dict[str, str]]:
+    """The maintainer's decisions: queue lines whose ``verdict`` (and optionally ``ambiguity_type``) they
+    filled in. A bad line is an error naming the line, not a silently ignored decision."""
+    decisions: dict[str, dict[str, str]] = {}
+    if not path.exists():
+        return decisions
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(str(path), f"line {n}", f"not valid JSON: {exc.msg}") from None
+        if entry.get("verdict") is None:
+            continue
+        if entry["verdict"] not in VERDICTS or entry.get("ambiguity_type") not in (None, *AMBIGUITY_TYPES):
+            raise InputError(str(path), f"line {n}", f"verdict must be one of {', '.join(VERDICTS)} (and a known type)")
+        decisions[entry["item_id"]] = {k: entry[k] for k in ("verdict", "ambiguity_type") if entry.get(k)}
+    return decisions
+
+
+def apply_decision(item: Item, decision: dict[str, str] | None) -> Item:
+    if decision is None or item.review is None:
+        return item
+    review = item.review.model_copy(
+        update={
+            "status": "adjudicated",
+            "verdict": decision["verdict"],
+            "ambiguity_type": decision.get("ambiguity_type") or item.review.ambiguity_type,
+            "queued_for_adjudication": False,
+            "adjudicated_by": "maintainer (adjudication_queue.jsonl)",
+        }
+    )
+    return item.model_copy(update={"review": review})
 
 
 def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
@@ -85,21 +123,23 @@ def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
         "annotators": annotator_stats(verdicts),
         "per_item": dict(sorted(statuses.items())),
     }
+    decisions = read_decisions(folder / QUEUE_FILE)
+    reviewed = [apply_decision(i, decisions.get(i.id)) for i in reviewed]
     queue = [
         {
             "item_id": i.id,
             "status": i.review.status,
-            "verdict": None,
-            "ambiguity_type": None,
+            "verdict": decisions.get(i.id, {}).get("verdict"),
+            "ambiguity_type": decisions.get(i.id, {}).get("ambiguity_type"),
             "annotations": [a.model_dump() for a in i.review.annotations],
         }
         for i in reviewed
-        if i.review is not None and i.review.queued_for_adjudication
+        if i.review is not None and (i.review.queued_for_adjudication or i.id in decisions)
     ]
     write_json_atomic(folder / "export.json", export)
     write_json_atomic(folder / "agreement.json", agreement)
     write_text_atomic(folder / "agreement.html", agreement_html(agreement))
-    write_jsonl_atomic(folder / "adjudication_queue.jsonl", queue)
+    write_jsonl_atomic(folder / QUEUE_FILE, queue)
     write_items_jsonl(paths.items(run_id), reviewed)
     write_items_parquet(paths.items(run_id).with_suffix(".parquet"), reviewed)
     return agreement
