@@ -21,7 +21,7 @@ from ambiforge.review.client import ReviewError, call, connect
 from ambiforge.review.push import ReviewPaths
 from ambiforge.review.report import agreement_html
 from ambiforge.review.tasks import parse_result
-from ambiforge.storage import read_items, write_items_jsonl, write_items_parquet
+from ambiforge.storage import read_items, read_records, write_items_jsonl, write_items_parquet
 
 VERDICTS = ("accept", "accept_with_fixes", "reject")
 QUEUE_FILE = "adjudication_queue.jsonl"
@@ -33,17 +33,11 @@ def read_decisions(path: Path) -> dict[str, dict[str, str]]:
     decisions: dict[str, dict[str, str]] = {}
     if not path.exists():
         return decisions
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), f"line {n}", f"not valid JSON: {exc.msg}") from None
+    for n, entry in enumerate(read_records(path), start=1):  # read_records names a line that is not JSON
         if entry.get("verdict") is None:
             continue
         if entry["verdict"] not in VERDICTS or entry.get("ambiguity_type") not in (None, *AMBIGUITY_TYPES):
-            raise InputError(str(path), f"line {n}", f"verdict must be one of {', '.join(VERDICTS)} (and a known type)")
+            raise InputError(str(path), f"entry {n}", f"verdict must be one of {', '.join(VERDICTS)}, type known")
         decisions[entry["item_id"]] = {k: entry[k] for k in ("verdict", "ambiguity_type") if entry.get(k)}
     return decisions
 
