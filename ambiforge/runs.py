@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -55,9 +56,7 @@ def write_run(
     write_items_parquet(directory / "items.parquet", items)
     write_jsonl_atomic(directory / "rejected.jsonl", rejected)
     stats = dataset_stats(items)
-    reasons: dict[str, int] = {}
-    for r in rejected:
-        reasons[f"{r['stage']}"] = reasons.get(f"{r['stage']}", 0) + 1
+    reasons = dict(Counter(str(r["stage"]) for r in rejected))
     summary: dict[str, Any] = {
         "run_id": options.run_id,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -7,6 +7,7 @@ A rerun with the same run id resumes: finished generation batches are reused, va
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -48,8 +49,6 @@ def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "a
     report_dir = directory / "validation"
     report = None
     if (report_dir / "report.json").exists():
-        import json
-
         report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     publish_run_artifacts(summary, report, {"validation": report_dir / "report.html"})
     if label_studio_configured():
