@@ -95,7 +95,8 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
                 break
         time.sleep(0.01)
     proc.wait(timeout=60)
-    assert killed_in == "validate", "the build finished before validation could be interrupted"
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    assert killed_in == "validate", f"the build ended (exit {proc.returncode}) before validation: {stderr}"
     assert not (out / "k" / "items.jsonl").exists()  # killed before the run was written
 
     rerun = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)

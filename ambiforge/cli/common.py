@@ -20,8 +20,13 @@ def quiet_prefect() -> None:
 
 def prefect_defaults() -> None:
     """No telemetry from the local API server: no network here, and its heartbeat write races the
-    flow's own writes on the SQLite database."""
+    flow's own writes on the SQLite database.
+
+    Without PREFECT_API_URL each command starts Prefect's ephemeral API server; on a fresh PREFECT_HOME
+    it first migrates its SQLite database, which on a busy two-core machine took longer than Prefect's
+    20 s default and failed the build before it began. Two minutes is generous and still bounded."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 
 
 def config_from(path: Path | None) -> Config:
