@@ -17,6 +17,7 @@ from ambiforge.generation.run import Outcome
 from ambiforge.models import Item
 
 GENERATED_FILE = "generated.jsonl"
+CANDIDATES_FILE = "candidates.jsonl"
 
 
 class Sealed:
@@ -75,3 +76,22 @@ def read_outcomes(path: Path) -> list[Outcome] | None:
             return [outcome_from_record(json.loads(line)) for line in fh if line.strip()]
     except (json.JSONDecodeError, KeyError, ValueError):
         return None
+
+
+def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | None:
+    """``raw/<run-id>/candidates.jsonl``: every LLM candidate of every pair with its score and failures,
+    the chosen one marked, so the losers stay inspectable. Nothing is written for offline runs."""
+    records = [
+        {
+            "index": o.index,
+            "id": o.item.id if o.item else None,
+            "ambiguity_type": o.ambiguity_type,
+            "stage": o.stage,
+            "candidates": o.meta["candidates"],
+        }
+        for o in outcomes
+        if o.meta.get("candidates")
+    ]
+    if not records:
+        return None
+    return write_jsonl_atomic(directory / CANDIDATES_FILE, records)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, check_mix
+from ambiforge.llm.config import LLMConfig
 from ambiforge.validation.context import ValidationConfig
 
 
@@ -31,6 +32,7 @@ class PathsConfig(_Section):
 class BuildConfig(_Section):
     provider: str = "offline"
     pairs: int = Field(default=100, ge=1)
+    candidates: int = Field(default=1, ge=1)
     seed: int = 1
     batch_size: int = Field(default=200, ge=1)
     task_runner: str = "thread"
@@ -62,6 +64,7 @@ class Config(_Section):
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     release: ReleaseConfig = Field(default_factory=ReleaseConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
     source: str | None = None  # the file it came from, for messages
 
 

@@ -37,3 +37,28 @@ class GenerationError(AmbiforgeError):
     """The generator could not produce an item; carries the item index for the summary."""
 
     exit_code = 1
+
+
+class LLMError(GenerationError):
+    """An LLM step gave up on a pair; ``stage`` names what failed, so rejected.jsonl and the summary can
+    count failures by cause."""
+
+    stage = "llm"
+
+
+class LLMCallError(LLMError):
+    """A call failed after its retries (HTTP error, timeout) or was refused (401, 400)."""
+
+    stage = "llm_call"
+
+
+class LLMOutputError(LLMError):
+    """The model's replies did not parse or validate against the step's schema, repairs included."""
+
+    stage = "llm_output"
+
+
+class BudgetExceeded(LLMError):
+    """``--max-cost`` was reached: no new paid call starts."""
+
+    stage = "budget"

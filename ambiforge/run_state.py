@@ -27,6 +27,8 @@ OUTPUT_OPTIONS = (
     "food_groups",
     "item_groups",
     "per_group",
+    "candidates",
+    "llm_steps",
 )
 
 
@@ -54,11 +56,13 @@ def is_done(directory: Path, stage: str) -> bool:
 def check_options(directory: Path, options: dict[str, Any]) -> None:
     """First run: record the options. Rerun: refuse when an output-shaping option changed."""
     path = directory / OPTIONS_FILE
-    wanted = {k: options.get(k) for k in OUTPUT_OPTIONS}
+    llm = options.get("llm") or {}
+    wanted = {k: options.get(k) for k in OUTPUT_OPTIONS} | {"llm_steps": llm.get("steps")}
     wanted = json.loads(json.dumps(wanted))  # tuples -> lists, as stored
     if path.exists():
         recorded = json.loads(path.read_text(encoding="utf-8"))
-        changed = sorted(k for k in OUTPUT_OPTIONS if recorded.get(k) != wanted.get(k))
+        # A key the run did not record (it predates that option) cannot have changed.
+        changed = sorted(k for k in OUTPUT_OPTIONS if k in recorded and recorded[k] != wanted.get(k))
         if changed:
             raise ConfigError(
                 f"{directory}: run exists with different {', '.join(changed)} "

@@ -15,9 +15,17 @@ from prefect.futures import as_completed
 from prefect.utilities.annotations import quote
 
 from ambiforge import progress, run_state
-from ambiforge.checkpoints import GENERATED_FILE, Sealed, batch_path, read_outcomes, write_outcomes
+from ambiforge.checkpoints import (
+    GENERATED_FILE,
+    Sealed,
+    batch_path,
+    read_outcomes,
+    write_candidates,
+    write_outcomes,
+)
 from ambiforge.generation.run import (
     BuildOptions,
+    Generator,
     Outcome,
     PairSpec,
     batches,
@@ -30,6 +38,19 @@ from ambiforge.generation.run import (
 )
 from ambiforge.runs import run_dir
 from flows.retries import retry_transient
+
+
+def cross_worker_limits(options: BuildOptions) -> bool:
+    """LLM calls from Dask workers share one limiter through Prefect; threads share the process's own."""
+    return options.llm is not None and options.provider != "offline" and options.task_runner == "dask"
+
+
+def generator_for(options: BuildOptions) -> Generator:
+    if cross_worker_limits(options):
+        from flows.llm_limits import PrefectLimiter
+
+        return make_generator(options, PrefectLimiter(options.run_id, options.llm))  # type: ignore[arg-type]
+    return make_generator(options)
 
 
 @task(
@@ -46,14 +67,14 @@ def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int
     done = read_outcomes(checkpoint)
     if done is not None and [o.index for o in done] == [s.index for s in specs]:
         return Sealed(done)
-    outcomes = generate_batch(make_generator(options), specs)
+    outcomes = generate_batch(generator_for(options), specs)
     write_outcomes(checkpoint, outcomes)
     return Sealed(outcomes)
 
 
 @task(name="resolve-duplicates", cache_policy=NO_CACHE)
 def resolve_duplicates_task(options: BuildOptions, outcomes: list[Outcome]) -> Sealed:
-    return Sealed(resolve_duplicates(outcomes, regenerator(make_generator(options))))
+    return Sealed(resolve_duplicates(outcomes, regenerator(generator_for(options))))
 
 
 @task(name="schema-gate", cache_policy=NO_CACHE)
@@ -80,6 +101,10 @@ def generate_flow(options: BuildOptions) -> dict[str, int]:
             progress.finish("generate")
             return counts(finished)
     run_state.mark(directory, "generate", "running")
+    if cross_worker_limits(options):
+        from flows.llm_limits import ensure_limits
+
+        ensure_limits(options.run_id, options.llm)  # type: ignore[arg-type]
     futures = [
         generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
         for batch in batches(specs, options.batch_size)
@@ -93,6 +118,7 @@ def generate_flow(options: BuildOptions) -> dict[str, int]:
     # quote(): Prefect would otherwise walk every nested field of every item looking for futures.
     outcomes = resolve_duplicates_task(options, quote(outcomes)).outcomes
     outcomes = schema_gate_task(quote(outcomes)).outcomes
+    write_candidates(directory, outcomes)
     write_outcomes(generated_path(options), outcomes)
     run_state.mark(directory, "generate", "done")
     return counts(outcomes)

@@ -17,6 +17,8 @@ from ambiforge import progress, run_state
 from ambiforge.checkpoints import GENERATED_FILE, Sealed, read_outcomes
 from ambiforge.errors import InputError
 from ambiforge.generation.run import BuildOptions, Outcome, cached_catalog
+from ambiforge.llm.calls import CALLS_FILE
+from ambiforge.llm.summary import summarize_calls
 from ambiforge.runs import run_dir, write_run
 from flows.naming import run_name
 
@@ -69,6 +71,9 @@ def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None
         "validation": report,
         "reports": {"validation": str(run_dir(options.out, options.run_id) / "validation")},
     }
+    llm = summarize_calls(directory / CALLS_FILE)
+    if llm is not None:
+        extra["llm"] = llm
     summary = write_run_task(options, quote(outcomes), timings, extra)
     run_state.mark(directory, "validate", "done")
     return summary

@@ -9,11 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from ambiforge.cli.common import config_from, console, quiet_prefect
+from ambiforge.config import Config
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix
+from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.runs import check_run_id, new_run_id
 
-PROVIDERS = ("offline",)
+PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
 
 
 def parse_mix(text: str) -> dict[str, float]:
@@ -30,8 +32,30 @@ def parse_mix(text: str) -> dict[str, float]:
     return check_mix(mix)
 
 
+def llm_settings(requested: str, cfg: Config, max_cost: float | None = None) -> tuple[str, LLMConfig | None]:
+    """The provider a build runs with and its LLM settings, checked before any work starts: every key the
+    steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
+    if requested not in PROVIDERS:
+        raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {requested!r}")
+    llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
+    provider, resolved, note = resolve_provider(requested, llm)
+    if note:
+        console.print(f"[yellow]{note}[/]")
+    if resolved is not None:
+        resolved.require_keys()
+        if resolved.max_cost is not None:
+            resolved.require_prices()
+    return provider, resolved
+
+
 def build(
-    provider: Annotated[str, typer.Option(help="offline (no key needed)")] = "",
+    provider: Annotated[str, typer.Option(help="offline (no key) | llm ([llm.steps]) | openai | mistral | auto")] = "",
+    candidates: Annotated[
+        int | None, typer.Option(help="ambiguous variants per pair (LLM); the validators keep the best")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option("--max-cost", help="USD; no new LLM call starts once the run spent it")
+    ] = None,
     pairs: Annotated[int | None, typer.Option(help="number of pairs to generate")] = None,
     seed: Annotated[int | None, typer.Option(help="random seed; same seed and run id give the same items")] = None,
     out: Annotated[Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")] = None,
@@ -50,9 +74,10 @@ def build(
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema, and write
     raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json."""
     cfg = config_from(config)
-    provider = provider or cfg.build.provider
-    if provider not in PROVIDERS:
-        raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
+    provider, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost)
+    k = candidates if candidates is not None else cfg.build.candidates
+    if k < 1:
+        raise ConfigError(f"--candidates must be at least 1, got {k}")
     n = pairs if pairs is not None else cfg.build.pairs
     if n < 1:
         raise ConfigError(f"--pairs must be at least 1, got {n}")
@@ -83,6 +108,8 @@ def build(
         config_path=str(config) if config else cfg.source,
         task_runner=runner,
         dask_address=dask_address,
+        llm=llm,
+        candidates=k,
     )
     if not verbose:
         quiet_prefect()
@@ -108,3 +135,36 @@ def print_summary(summary: dict[str, Any]) -> None:
     )
     if summary["rejected_count"]:
         console.print(f"  rejected by stage: {json.dumps(summary['rejected_by_stage'])} (see rejected.jsonl)")
+    llm = summary.get("llm")
+    if llm:
+        print_llm(llm)
+
+
+def print_llm(llm: dict[str, Any]) -> None:
+    """Calls, cache hits, tokens and cost per step and model, then faults: what a maintainer checks first."""
+    from rich.table import Table
+
+    table = Table(title="LLM calls", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("step / model", no_wrap=True)
+    for column in ("calls", "cached", "in tok", "out tok", "USD", "failed"):
+        table.add_column(column, justify="right", no_wrap=True)
+    sections = [llm["per_step"], llm["per_model"], {"total": llm["totals"]}]
+    for number, section in enumerate(sections):
+        for name, v in section.items():
+            table.add_row(
+                name,
+                str(v["calls"]),
+                str(v["cache_hits"]),
+                str(v["input_tokens"]),
+                str(v["output_tokens"]),
+                f"{v['cost_usd']:.4f}",
+                str(v["failed"]),
+                end_section=number < len(sections) - 1 and name == list(section)[-1],
+            )
+    console.print(table)
+    faults = llm.get("faults") or {}
+    if faults:
+        console.print(
+            f"  faults met: {json.dumps(faults)}; retried {llm['totals']['retries']} times, "
+            f"{llm['totals']['repairs']} repair request(s); see calls.jsonl"
+        )

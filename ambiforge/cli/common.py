@@ -15,7 +15,13 @@ console = Console(stderr=True, highlight=False)
 def quiet_prefect() -> None:
     """Prefect logs every flow and task run at INFO; a CLI user wants the progress bars and the summary.
     ``--verbose`` or an explicit PREFECT_LOGGING_LEVEL brings them back."""
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    if "PREFECT_LOGGING_LEVEL" in os.environ:
+        return
+    os.environ["PREFECT_LOGGING_LEVEL"] = "WARNING"
+    # Prefect configured its logging when it was imported; apply the new level to its loggers now.
+    from prefect.logging.configuration import setup_logging
+
+    setup_logging()
 
 
 def prefect_defaults() -> None:

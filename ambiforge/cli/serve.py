@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from prefect.client.schemas.schedules import CronSchedule
 
-from ambiforge.cli.build import parse_mix
+from ambiforge.cli.build import llm_settings, parse_mix
 from ambiforge.cli.common import config_from, console
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix
@@ -26,7 +26,9 @@ def serve(
     cron: Annotated[str, typer.Option(help="schedule, e.g. '0 3 * * *' (03:00 UTC daily)")],
     pairs: Annotated[int | None, typer.Option(help="pairs per scheduled build")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of every scheduled build")] = None,
-    provider: Annotated[str, typer.Option(help="generator provider")] = "",
+    provider: Annotated[str, typer.Option(help="offline | llm | openai | mistral | auto")] = "",
+    candidates: Annotated[int | None, typer.Option(help="ambiguous variants per pair (LLM)")] = None,
+    max_cost: Annotated[float | None, typer.Option("--max-cost", help="USD per scheduled build")] = None,
     out: Annotated[Path | None, typer.Option(help="folder that holds run folders (default: paths.raw)")] = None,
     type_mix: Annotated[str | None, typer.Option(help="TYPE=SHARE,...")] = None,
     task_runner: Annotated[str | None, typer.Option(help="thread | dask")] = None,
@@ -46,9 +48,12 @@ def serve(
         raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
     catalog_path = cfg.paths.catalog
     cached_catalog(catalog_path)
+    chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost)
     options = BuildOptions(
         run_id="",
-        provider=provider or cfg.build.provider,
+        provider=chosen,
+        llm=llm,
+        candidates=candidates if candidates is not None else cfg.build.candidates,
         pairs=pairs if pairs is not None else cfg.build.pairs,
         seed=seed if seed is not None else cfg.build.seed,
         out=str(out or cfg.paths.raw),

@@ -5,8 +5,10 @@ gate on the schema. Flows call these; they never touch Prefect.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -15,6 +17,8 @@ from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.environment import SamplerLimits
 from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+from ambiforge.llm.config import LLMConfig
+from ambiforge.llm.limiter import Limiter
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
 from ambiforge.textnorm import signature
@@ -37,6 +41,8 @@ class BuildOptions(BaseModel):
     config_path: str | None = None
     task_runner: str = "thread"  # thread | dask
     dask_address: str | None = None  # an existing Dask cluster; None: a local one
+    llm: LLMConfig | None = None  # steps, models and limits for LLM providers (no keys: those stay in the env)
+    candidates: int = Field(default=1, ge=1)  # ambiguous variants per pair; the validators pick one
 
 
 @dataclass(frozen=True)
@@ -68,11 +74,19 @@ class Outcome:
 
 
 class Generator(Protocol):
+    """``generate`` gives the pair at ``index`` and the attempt that made it; ``generate_outcome`` also
+    gives what the pipeline keeps beside the item in raw/ (the LLM generator's scored candidates)."""
+
     name: str
+    parallelism: int
 
     def generate(
         self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int]: ...
+
+    def generate_outcome(
+        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+    ) -> tuple[Item, int, dict[str, Any]]: ...
 
 
 @lru_cache(maxsize=8)
@@ -80,15 +94,40 @@ def cached_catalog(path: str) -> Catalog:
     return load_catalog(path or None)
 
 
-def make_generator(options: BuildOptions) -> Generator:
-    """The generator for ``options.provider`` (offline is embedded; LLM providers plug in here)."""
+def llm_cache_dir(options: BuildOptions) -> Path:
+    """Shared by every run under ``options.out``, so a request paid for in one run is free in the next."""
+    if options.llm is not None and options.llm.cache_dir:
+        return Path(options.llm.cache_dir)
+    return Path(options.out) / ".llm-cache"
+
+
+def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Generator:
+    """The generator for ``options.provider``: the embedded offline one, or the LLM one (``openai``,
+    ``mistral`` or ``llm`` differ only in ``options.llm.steps``). ``limiter`` replaces the process-wide
+    LLM limiter (the flow passes one shared across Dask workers)."""
     catalog = cached_catalog(options.catalog)
     limits = SamplerLimits(options.food_groups, options.item_groups, options.per_group)
     if options.provider == "offline":
         from ambiforge.generation.offline import OfflineGenerator
 
         return OfflineGenerator(catalog, options.seed, options.run_id, limits)
-    raise ConfigError(f"unknown provider {options.provider!r} (known: offline)")
+    if options.provider in ("llm", "openai", "mistral"):
+        if options.llm is None:
+            raise ConfigError(f"provider {options.provider!r} needs LLM settings ([llm] in ambiforge.toml)")
+        from ambiforge.generation.llm import LLMGenerator
+
+        return LLMGenerator(
+            catalog,
+            options.seed,
+            options.run_id,
+            options.llm,
+            Path(options.out) / options.run_id,
+            llm_cache_dir(options),
+            limits,
+            candidates=options.candidates,
+            limiter=limiter,
+        )
+    raise ConfigError(f"unknown provider {options.provider!r} (known: offline, llm, openai, mistral)")
 
 
 def plan_pairs(options: BuildOptions) -> list[PairSpec]:
@@ -100,16 +139,27 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
     return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
 
 
+def generate_one(generator: Generator, spec: PairSpec) -> Outcome:
+    """One pair; its failure is an outcome with the stage that failed (``llm_call``, ``budget``...)."""
+    try:
+        item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type)
+        return Outcome(spec.index, spec.ambiguity_type, item, attempt, meta=meta)
+    except AmbiforgeError as exc:
+        stage = getattr(exc, "stage", "generate")
+        return Outcome(spec.index, spec.ambiguity_type, stage=stage, reason=str(exc))
+
+
 def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:
-    """Generate each pair on its own: one pair's failure is recorded, never fatal to the batch."""
-    outcomes = []
-    for spec in specs:
-        try:
-            item, attempt = generator.generate(spec.index, spec.ambiguity_type)
-            outcomes.append(Outcome(spec.index, spec.ambiguity_type, item, attempt))
-        except AmbiforgeError as exc:
-            outcomes.append(Outcome(spec.index, spec.ambiguity_type, stage="generate", reason=str(exc)))
-    return outcomes
+    """Generate each pair on its own: one pair's failure is recorded, never fatal to the batch.
+
+    An LLM generator waits on the network, so its pairs run on ``generator.parallelism`` threads (its
+    limiter keeps the calls within the configured concurrency and rate); results keep the specs' order.
+    """
+    workers = max(1, getattr(generator, "parallelism", 1))
+    if workers == 1 or len(specs) == 1:
+        return [generate_one(generator, spec) for spec in specs]
+    with ThreadPoolExecutor(max_workers=min(workers, len(specs)), thread_name_prefix="pair") as pool:
+        return list(pool.map(lambda spec: generate_one(generator, spec), specs))
 
 
 def resolve_duplicates(
@@ -146,12 +196,13 @@ def resolve_duplicates(
 def regenerator(generator: Generator) -> Callable[[Outcome, set[str]], Outcome]:
     def regenerate(outcome: Outcome, taken: set[str]) -> Outcome:
         try:
-            item, attempt = generator.generate(
+            item, attempt, meta = generator.generate_outcome(
                 outcome.index, outcome.ambiguity_type, taken, first_attempt=outcome.attempt + 1
             )
-            return Outcome(outcome.index, outcome.ambiguity_type, item, attempt)
+            return Outcome(outcome.index, outcome.ambiguity_type, item, attempt, meta=meta)
         except AmbiforgeError as exc:
-            return Outcome(outcome.index, outcome.ambiguity_type, stage="duplicates", reason=str(exc))
+            stage = getattr(exc, "stage", "duplicates")
+            return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc))
 
     return regenerate
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ambiforge import __version__
 from ambiforge.catalog import Catalog, CatalogObject
@@ -61,6 +62,7 @@ def sane(draft: Draft) -> str | None:
 
 class OfflineGenerator:
     name = "offline"
+    parallelism = 1
 
     def __init__(
         self,
@@ -82,15 +84,23 @@ class OfflineGenerator:
                     per_key[key] = groups
             self.steering[ambiguity_type] = per_key
 
-    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, Draft] | None:
-        """One attempt: a scene and a draft of the wanted type, or None when the scene offers none."""
-        rng = random.Random(f"{self.seed}:{index}:{attempt}")
-        # Template first, then a scene that can hold it: without steering, the templates that fit almost
-        # any scene ("put the milk away") would crowd out the ones that need a toaster and bread.
+    def steered_scene(self, rng: random.Random, ambiguity_type: str) -> tuple[Scene, str | None]:
+        """A scene that can hold a pair of the type, and the template it was steered towards.
+
+        Template first, then a scene that can hold it: without steering, the templates that fit almost any
+        scene ("put the milk away") would crowd out the ones that need a toaster and bread. The LLM
+        generator samples its scenes here too, so an LLM is never asked for a preference pair in a kitchen
+        without two objects of a kind.
+        """
         steering = self.steering[ambiguity_type]
         wanted = sorted(steering)[rng.randrange(len(steering))] if steering else None
         include = [groups[rng.randrange(len(groups))] for groups in steering.get(wanted, [])] if wanted else []
-        scene = sample_scene(self.catalog, rng, self.limits, include=include)
+        return sample_scene(self.catalog, rng, self.limits, include=include), wanted
+
+    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, Draft] | None:
+        """One attempt: a scene and a draft of the wanted type, or None when the scene offers none."""
+        rng = random.Random(f"{self.seed}:{index}:{attempt}")
+        scene, wanted = self.steered_scene(rng, ambiguity_type)
         by_key: dict[str, list[Candidate]] = {}
         for candidate in FINDERS[ambiguity_type](scene, self.catalog):
             by_key.setdefault(candidate.key, []).append(candidate)
@@ -103,6 +113,12 @@ class OfflineGenerator:
             if isinstance(draft, Draft) and sane(draft) is None:
                 return scene, draft
         return None
+
+    def generate_outcome(
+        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+    ) -> tuple[Item, int, dict[str, Any]]:
+        item, attempt = self.generate(index, ambiguity_type, taken, first_attempt)
+        return item, attempt, {}
 
     def generate(
         self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0

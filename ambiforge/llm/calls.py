@@ -1,0 +1,74 @@
+"""The record of every call (``raw/<run-id>/calls.jsonl``) and the cache that keeps a call from being paid
+for twice (``<raw>/.llm-cache/``, shared by all runs).
+
+The log is append-only: each record is one ``write`` on a file opened with O_APPEND, so threads and worker
+processes appending at once never interleave lines, and a killed run leaves at worst its last line torn
+(readers skip it). The cache holds one file per request hash, written to a temporary name and renamed: a
+reply is cached as soon as it arrives and before it is used, so a run killed right after a paid call
+finds it on restart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ambiforge.atomic import write_json_atomic
+
+CALLS_FILE = "calls.jsonl"
+
+
+class CallLog:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def append(self, record: dict[str, Any]) -> None:
+        line = (json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+
+
+def read_calls(path: Path) -> Iterator[dict[str, Any]]:
+    """The records in a call log; a torn last line (a killed run) is skipped."""
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                continue
+
+
+class CallCache:
+    """Successful replies by request hash."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, digest: str) -> Path:
+        return self.directory / digest[:2] / f"{digest}.json"
+
+    def get(self, digest: str) -> dict[str, Any] | None:
+        path = self._path(digest)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, OSError):
+            return None  # a damaged entry is a miss, never an error
+
+    def put(self, digest: str, entry: dict[str, Any]) -> None:
+        write_json_atomic(self._path(digest), entry)

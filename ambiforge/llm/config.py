@@ -1,0 +1,181 @@
+"""``[llm]`` in ambiforge.toml: which provider and model serves each step, limits, retries, prices.
+
+Secrets are not configuration: keys come only from the environment variable each provider names, and no
+model of this module ever holds one, so dumping options into a summary or a Prefect parameter is safe.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ambiforge.errors import ConfigError
+
+PROVIDER_NAMES = ("openai", "mistral")
+
+#: The generation steps, in the order a pair goes through them.
+STEPS = ("unambiguous_task", "indirect", "plan_clear", "ambiguous_variant", "plan_ambiguous", "intent")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProviderSettings(_Section):
+    api_key_env: str
+    base_url_env: str
+    base_url: str = ""  # empty: $<base_url_env>, else the SDK's own default endpoint
+    default_model: str
+
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) or None
+
+    def endpoint(self) -> str | None:
+        return self.base_url or os.environ.get(self.base_url_env) or None
+
+
+class StepSettings(_Section):
+    provider: str
+    model: str
+    temperature: float = Field(default=0.2, ge=0, le=2)
+    max_tokens: int = Field(default=800, ge=1)
+
+
+class Price(_Section):
+    """USD per million tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+def _default_providers() -> dict[str, ProviderSettings]:
+    return {
+        "openai": ProviderSettings(
+            api_key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL", default_model="gpt-4o"
+        ),
+        "mistral": ProviderSettings(
+            api_key_env="MISTRAL_API_KEY", base_url_env="MISTRAL_BASE_URL", default_model="mistral-large-latest"
+        ),
+    }
+
+
+def _default_steps() -> dict[str, StepSettings]:
+    """As AmbiK was made: Mistral wrote the unambiguous tasks, ChatGPT the rest."""
+    openai = {"provider": "openai", "model": "gpt-4o"}
+    return {
+        "unambiguous_task": StepSettings(provider="mistral", model="mistral-large-latest", temperature=0.9),
+        "indirect": StepSettings(**openai, temperature=0.7),
+        "plan_clear": StepSettings(**openai),
+        "ambiguous_variant": StepSettings(**openai, temperature=0.8),
+        "plan_ambiguous": StepSettings(**openai),
+        "intent": StepSettings(**openai),
+    }
+
+
+def _default_prices() -> dict[str, Price]:
+    """List prices per million tokens when this table was written; edit them in ambiforge.toml."""
+    return {
+        "gpt-4o": Price(input=2.5, output=10.0),
+        "gpt-4o-mini": Price(input=0.15, output=0.6),
+        "mistral-large-latest": Price(input=2.0, output=6.0),
+        "mistral-small-latest": Price(input=0.1, output=0.3),
+    }
+
+
+class LLMConfig(_Section):
+    concurrency: int = Field(default=8, ge=1, description="calls in flight at once, across all workers")
+    rpm: int = Field(default=300, ge=0, description="requests per minute across all workers; 0: no limit")
+    max_retries: int = Field(default=4, ge=0, description="retries of a call on 429, 5xx, timeouts")
+    backoff_seconds: float = Field(default=1.0, ge=0, description="first retry wait; doubles each retry")
+    max_backoff_seconds: float = Field(default=30.0, ge=0)
+    timeout_seconds: float = Field(default=60.0, gt=0)
+    max_repairs: int = Field(default=2, ge=0, description="re-asks with the error when a reply is not valid")
+    response_format: Literal["json_schema", "json_object"] = "json_schema"
+    max_cost: float | None = Field(default=None, ge=0, description="USD; no new paid call once reached")
+    cache_dir: str = ""  # empty: <paths.raw>/.llm-cache (shared by all runs)
+    prompts_dir: str = ""  # empty: the repository's prompts/
+    providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
+    steps: dict[str, StepSettings] = Field(default_factory=_default_steps)
+    prices: dict[str, Price] = Field(default_factory=_default_prices)
+
+    def check(self) -> LLMConfig:
+        """Every step configured, with a known provider."""
+        missing = [s for s in STEPS if s not in self.steps]
+        if missing:
+            raise ConfigError(f"[llm.steps]: no settings for step(s) {', '.join(missing)}")
+        unknown = sorted(set(self.steps) - set(STEPS))
+        if unknown:
+            raise ConfigError(f"[llm.steps]: unknown step(s) {', '.join(unknown)} (known: {', '.join(STEPS)})")
+        for step, settings in self.steps.items():
+            if settings.provider not in self.providers:
+                raise ConfigError(
+                    f"[llm.steps.{step}]: provider {settings.provider!r} is not configured "
+                    f"(known: {', '.join(sorted(self.providers))})"
+                )
+        return self
+
+    def providers_used(self) -> list[str]:
+        return sorted({s.provider for s in self.steps.values()})
+
+    def all_on(self, provider: str) -> LLMConfig:
+        """Every step on one provider (``--provider openai``), each with that provider's default model."""
+        if provider not in self.providers:
+            raise ConfigError(f"provider {provider!r} is not configured in [llm.providers]")
+        model = self.providers[provider].default_model
+        steps = {
+            name: s.model_copy(update={"provider": provider, "model": model if s.provider != provider else s.model})
+            for name, s in self.steps.items()
+        }
+        return self.model_copy(update={"steps": steps})
+
+    def missing_keys(self) -> dict[str, list[str]]:
+        """Environment variable -> the steps that need it, for each key that is not set."""
+        missing: dict[str, list[str]] = {}
+        for step, settings in self.steps.items():
+            provider = self.providers[settings.provider]
+            if provider.api_key() is None:
+                missing.setdefault(provider.api_key_env, []).append(step)
+        return missing
+
+    def require_keys(self) -> None:
+        """Fail before any work when a configured provider has no key."""
+        missing = self.missing_keys()
+        if missing:
+            parts = [f"{env} is not set (needed by {', '.join(steps)})" for env, steps in sorted(missing.items())]
+            raise ConfigError("; ".join(parts) + ". Set it, or use --provider offline.")
+
+    def require_prices(self) -> None:
+        """A budget cap needs a price for every model that may be called."""
+        unpriced = sorted({s.model for s in self.steps.values() if s.model not in self.prices})
+        if unpriced:
+            raise ConfigError(
+                f"--max-cost needs a price for every model; add [llm.prices] entries for {', '.join(unpriced)}"
+            )
+
+
+def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | None, str]:
+    """``(provider, llm settings or None, note)`` for a build's ``--provider``.
+
+    ``llm`` follows ``[llm.steps]``; ``openai``/``mistral`` put every step on that provider; ``auto``
+    takes ``llm`` when every key it needs is set, else one provider whose key is set, else ``offline``,
+    and the note says which and why.
+    """
+    llm = llm.check()
+    if requested == "offline":
+        return "offline", None, ""
+    if requested == "llm":
+        return "llm", llm, ""
+    if requested in PROVIDER_NAMES:
+        return requested, llm.all_on(requested), ""
+    if requested != "auto":
+        raise ConfigError(f"--provider must be one of offline, llm, openai, mistral, auto; got {requested!r}")
+    if not llm.missing_keys():
+        return "llm", llm, "--provider auto: every key is set; steps follow [llm.steps]"
+    for name in llm.providers_used():
+        if llm.providers[name].api_key():
+            missing = ", ".join(sorted(llm.missing_keys()))
+            return name, llm.all_on(name), f"--provider auto: {missing} not set; every step runs on {name}"
+    keys = ", ".join(sorted({p.api_key_env for p in llm.providers.values()}))
+    return "offline", None, f"--provider auto: no API key set ({keys}); using the offline generator"

@@ -1,0 +1,88 @@
+"""Prompt templates: ``prompts/<id>.yaml``, one per step (and per ambiguity type for the ambiguous variant).
+
+Each file has an ``id``, a ``version`` (bump it whenever the wording changes: the version goes into every
+call record and every item's provenance, and a new version is a new cache key), the ``schema`` its reply
+must satisfy, and Jinja2 templates for the ``system`` and ``user`` messages. Jinja2 with StrictUndefined:
+a variable the code forgot to pass is an error, not an empty string in a paid prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from ambiforge.errors import ConfigError
+from ambiforge.models import PromptRef
+
+_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, autoescape=False)
+REQUIRED = ("id", "version", "schema", "system", "user")
+
+
+def default_prompts_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "prompts"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    id: str
+    version: str
+    schema: str
+    description: str
+    system: jinja2.Template
+    user: jinja2.Template
+    path: str
+
+    @property
+    def ref(self) -> PromptRef:
+        return PromptRef(id=self.id, version=self.version)
+
+    def render(self, variables: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        try:
+            return (
+                ("system", self.system.render(variables).strip()),
+                ("user", self.user.render(variables).strip()),
+            )
+        except jinja2.UndefinedError as exc:
+            raise ConfigError(f"{self.path}: {exc}") from None
+
+
+def parse_prompt(text: str, path: str) -> Prompt:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping with {', '.join(REQUIRED)}")
+    missing = [k for k in REQUIRED if not data.get(k)]
+    if missing:
+        raise ConfigError(f"{path}: missing {', '.join(missing)}")
+    try:
+        system, user = _ENV.from_string(str(data["system"])), _ENV.from_string(str(data["user"]))
+    except jinja2.TemplateSyntaxError as exc:
+        raise ConfigError(f"{path}: template error on line {exc.lineno}: {exc.message}") from None
+    return Prompt(
+        id=str(data["id"]),
+        version=str(data["version"]),
+        schema=str(data["schema"]),
+        description=str(data.get("description", "")),
+        system=system,
+        user=user,
+        path=path,
+    )
+
+
+@lru_cache(maxsize=64)
+def load_prompt(prompt_id: str, directory: str = "") -> Prompt:
+    folder = Path(directory) if directory else default_prompts_dir()
+    path = folder / f"{prompt_id}.yaml"
+    if not path.exists():
+        raise ConfigError(f"{path}: prompt template not found")
+    prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))
+    if prompt.id != prompt_id:
+        raise ConfigError(f"{path}: id is {prompt.id!r}, expected {prompt_id!r} (the file name)")
+    return prompt

@@ -1,0 +1,66 @@
+"""Structured replies: parse a step's reply as JSON and check it against ``schemas/llm/<schema>.schema.json``.
+
+The errors are written for the model as much as for the log: they go back verbatim in the repair prompt,
+so they say where (the JSON path) and what (jsonschema's message).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from ambiforge.errors import ConfigError
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def schemas_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "schemas" / "llm"
+
+
+@lru_cache(maxsize=32)
+def load_schema(name: str) -> dict[str, Any]:
+    path = schemas_dir() / f"{name}.schema.json"
+    if not path.exists():
+        raise ConfigError(f"{path}: schema for LLM step output not found")
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+@lru_cache(maxsize=32)
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+def parse_reply(text: str, schema: str) -> tuple[dict[str, Any] | None, str | None]:
+    """``(parsed, None)`` or ``(None, why it is unusable)``. A ```json fence around the object is tolerated
+    (models add one even in JSON mode)."""
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError as exc:
+        return None, f"the reply is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+    errors = sorted(_validator(schema).iter_errors(value), key=lambda e: list(e.absolute_path))
+    if errors:
+        parts = []
+        for error in errors[:5]:
+            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+            parts.append(f"{where}: {error.message}")
+        return None, "the JSON does not match the schema: " + "; ".join(parts)
+    return value, None
+
+
+def response_format(mode: str, schema: str) -> dict[str, Any]:
+    """The ``response_format`` a request carries: JSON schema mode (OpenAI structured outputs, Mistral
+    ``json_schema``) or plain JSON mode for servers that only have that."""
+    if mode == "json_object":
+        return {"type": "json_object"}
+    body = {k: v for k, v in load_schema(schema).items() if not k.startswith("$")}  # $schema/$id: ours only
+    return {"type": "json_schema", "json_schema": {"name": schema, "schema": body, "strict": True}}
