@@ -79,7 +79,9 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
         "--out",
         str(out),
     ]
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # stderr to a file, not a pipe: the killed build's Prefect API server outlives it and holds the pipe
+    log = (tmp_path / "killed.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=log)
     state_file = out / "k" / "state.json"
     deadline = time.monotonic() + 240
     killed_in = None
@@ -95,7 +97,8 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
                 break
         time.sleep(0.01)
     proc.wait(timeout=60)
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    log.close()
+    stderr = (tmp_path / "killed.log").read_text()
     assert killed_in == "validate", f"the build ended (exit {proc.returncode}) before validation: {stderr}"
     assert not (out / "k" / "items.jsonl").exists()  # killed before the run was written
 

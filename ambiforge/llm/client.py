@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -69,6 +70,7 @@ class LLMClient:
         self.llm, self.log, self.cache, self.limiter, self.budget = llm, log, cache, limiter, budget
         self._providers: dict[str, Provider] = dict(providers or {})
         self._lock = threading.Lock()
+        self.sleep: Callable[[float], None] = time.sleep  # tests record the backoff instead
 
     def provider(self, name: str) -> Provider:
         with self._lock:
@@ -144,6 +146,7 @@ class LLMClient:
             wait=self._wait,
             retry=retry_if_exception_type(TransientError),
             reraise=True,
+            sleep=lambda seconds: self.sleep(seconds),
         )
         try:
             reply = retrying(attempt)

@@ -42,6 +42,7 @@ class Faults:
     seed: int = 0
     retry_after: float = 1.0  # seconds, sent as the Retry-After header
     hang_seconds: float = 3.0  # a "timeout" holds the reply this long; set the client timeout below it
+    faulty_occurrences: int | None = None  # fault only the first N sends of a body (None: any)
 
 
 @dataclass
@@ -169,7 +170,7 @@ class ScriptedLLMServer:
 
     def _fault(self, digest: str, occurrence: int) -> str | None:
         f = self.faults
-        if f.rate <= 0:
+        if f.rate <= 0 or (f.faulty_occurrences is not None and occurrence >= f.faulty_occurrences):
             return None
         rng = random.Random(f"{f.seed}:{digest}:{occurrence}")
         if rng.random() >= f.rate:
