@@ -7,6 +7,7 @@ build does not regenerate, and with an LLM provider does not pay twice.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from prefect import flow, task
@@ -41,8 +42,15 @@ from flows.retries import retry_transient
 
 
 def cross_worker_limits(options: BuildOptions) -> bool:
-    """LLM calls from Dask workers share one limiter through Prefect; threads share the process's own."""
-    return options.llm is not None and options.provider != "offline" and options.task_runner == "dask"
+    """LLM calls from Dask workers share one limiter through Prefect global concurrency limits when the
+    workers share a Prefect server (PREFECT_API_URL set). Without one, each worker process would start
+    its own temporary API and never see the limits, so the per-process limiter is used (see README)."""
+    return (
+        options.llm is not None
+        and options.provider != "offline"
+        and options.task_runner == "dask"
+        and bool(os.environ.get("PREFECT_API_URL"))
+    )
 
 
 def generator_for(options: BuildOptions) -> Generator:
