@@ -44,6 +44,18 @@ class ChatRequest:
         canonical = json.dumps(self.payload(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
+    def sdk_arguments(self) -> dict[str, Any]:
+        """The keyword arguments both SDKs name alike (the seed's name differs: ``seed`` / ``random_seed``)."""
+        arguments: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": r, "content": c} for r, c in self.messages],
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        if self.response_format:
+            arguments["response_format"] = self.response_format
+        return arguments
+
     def params(self) -> dict[str, Any]:
         return {
             "temperature": self.temperature,
@@ -120,19 +132,9 @@ class OpenAIProvider:
 
     def complete(self, request: ChatRequest) -> ChatReply:
         openai = self._openai
-        kwargs: dict[str, Any] = {}
-        if request.response_format:
-            kwargs["response_format"] = request.response_format
         started = time.perf_counter()
         try:
-            response = self.client.chat.completions.create(
-                model=request.model,
-                messages=[{"role": r, "content": c} for r, c in request.messages],  # type: ignore[misc]
-                temperature=request.temperature,
-                max_tokens=request.max_tokens,
-                seed=request.seed,
-                **kwargs,
-            )
+            response = self.client.chat.completions.create(**request.sdk_arguments(), seed=request.seed)
         except openai.APITimeoutError as exc:
             raise TransientError("timeout", f"timed out: {exc}") from None
         except openai.APIConnectionError as exc:
@@ -166,19 +168,9 @@ class MistralProvider:
         import httpx2
         from mistralai.client.errors import MistralError
 
-        kwargs: dict[str, Any] = {}
-        if request.response_format:
-            kwargs["response_format"] = request.response_format
         started = time.perf_counter()
         try:
-            response = self.client.chat.complete(
-                model=request.model,
-                messages=[{"role": r, "content": c} for r, c in request.messages],  # type: ignore[misc]
-                temperature=request.temperature,
-                max_tokens=request.max_tokens,
-                random_seed=request.seed,
-                **kwargs,
-            )
+            response = self.client.chat.complete(**request.sdk_arguments(), random_seed=request.seed)
         except httpx2.TimeoutException as exc:
             raise TransientError("timeout", f"timed out: {exc}") from None
         except httpx2.TransportError as exc:
