@@ -7,7 +7,6 @@ build does not regenerate, and with an LLM provider does not pay twice.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from prefect import flow, task
@@ -38,26 +37,15 @@ from ambiforge.generation.run import (
     schema_gate,
 )
 from ambiforge.runs import run_dir
+from flows.dask_limiter import dask_limiter, in_dask_worker
 from flows.retries import retry_transient
 
 
-def cross_worker_limits(options: BuildOptions) -> bool:
-    """LLM calls from Dask workers share one limiter through Prefect global concurrency limits when the
-    workers share a Prefect server (PREFECT_API_URL set). Without one, each worker process would start
-    its own temporary API and never see the limits, so the per-process limiter is used (see README)."""
-    return (
-        options.llm is not None
-        and options.provider != "offline"
-        and options.task_runner == "dask"
-        and bool(os.environ.get("PREFECT_API_URL"))
-    )
-
-
 def generator_for(options: BuildOptions) -> Generator:
-    if cross_worker_limits(options):
-        from flows.llm_limits import PrefectLimiter
-
-        return make_generator(options, PrefectLimiter(options.run_id, options.llm))  # type: ignore[arg-type]
+    """On a Dask worker, LLM calls take their slots from semaphores on the Dask scheduler, so the
+    configured concurrency and rate hold for the whole cluster; elsewhere the process's limiter does."""
+    if options.llm is not None and options.provider != "offline" and in_dask_worker():
+        return make_generator(options, dask_limiter(options.run_id, options.llm))
     return make_generator(options)
 
 
@@ -109,10 +97,6 @@ def generate_flow(options: BuildOptions) -> dict[str, int]:
             progress.finish("generate")
             return counts(finished)
     run_state.mark(directory, "generate", "running")
-    if cross_worker_limits(options):
-        from flows.llm_limits import ensure_limits
-
-        ensure_limits(options.run_id, options.llm)  # type: ignore[arg-type]
     futures = [
         generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
         for batch in batches(specs, options.batch_size)

@@ -251,3 +251,21 @@ def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_sa
     resumed = (tmp_path / "a" / "k" / "items.jsonl").read_bytes()
     assert resumed == (tmp_path / "b" / "k" / "items.jsonl").read_bytes()
     assert len(resumed.splitlines()) >= 35
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_on_dask_the_concurrency_limit_holds_for_the_whole_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.build import build_flow
+
+    # two worker processes, each running a batch on `concurrency` pair threads: 4 calls could be in flight
+    opts = options(tmp_path, "openai", 8, concurrency=2, rpm=0)
+    opts = opts.model_copy(update={"task_runner": "dask", "batch_size": 4})
+    with ScriptedLLMServer(RESPONDER, latency=0.1, api_key=KEY) as server:
+        set_keys(monkeypatch, server)
+        summary = build_flow(opts)
+        peak, answered = server.peak_in_flight, len(server.requests)
+    assert summary["items_written"] + summary["rejected_count"] == 8 and summary["items_written"] >= 6
+    assert answered >= 8 * 6
+    assert peak == 2

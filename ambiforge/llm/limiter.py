@@ -2,8 +2,8 @@
 
 One limiter per process is shared by every generator in it (``shared_limiter``), so Prefect's thread
 runner, which runs several batch tasks at once, still keeps to the configured totals. Across processes
-(Dask workers) the flow injects a limiter backed by Prefect global concurrency limits instead
-(``flows/llm_limits.py``); both satisfy :class:`Limiter`.
+(Dask workers) the flow injects a limiter backed by semaphores on the Dask scheduler instead
+(``flows/dask_limiter.py``); both satisfy :class:`Limiter`.
 
 Written here rather than taken from a library: the rate limiters on PyPI are asyncio-only (aiolimiter) or
 pull in storage backends (limits); this is a semaphore and a sliding window.
