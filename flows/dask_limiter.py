@@ -15,13 +15,14 @@ worker cannot starve the others. No Prefect server is needed (ephemeral runs hav
 
 from __future__ import annotations
 
+import functools
+import queue
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from distributed import Semaphore, get_worker
-
-from ambiforge.llm.config import LLMConfig
 
 PREFIX = "ambiforge-llm"
 WINDOW_SECONDS = 60.0
@@ -40,35 +41,39 @@ class DaskLimiter:
     LLM generator's pair threads do not inherit the worker context, so the scheduler and the event loop
     are bound here, once)."""
 
-    def __init__(self, run_id: str, llm: LLMConfig, window: float = WINDOW_SECONDS) -> None:
+    def __init__(self, run_id: str, concurrency: int, rpm: int, window: float = WINDOW_SECONDS) -> None:
         worker = get_worker()
         bind = {"scheduler_rpc": worker.scheduler, "loop": worker.loop}
         self.window = window
-        self.calls = Semaphore(max_leases=llm.concurrency, name=f"{PREFIX}-{run_id}-c{llm.concurrency}", **bind)
-        self.starts = (
-            Semaphore(max_leases=llm.rpm, name=f"{PREFIX}-{run_id}-r{llm.rpm}", **bind) if llm.rpm > 0 else None
-        )
+        self.calls = Semaphore(max_leases=concurrency, name=f"{PREFIX}-{run_id}-c{concurrency}", **bind)
+        self.starts: Semaphore | None = None
+        if rpm > 0:
+            self.starts = Semaphore(max_leases=rpm, name=f"{PREFIX}-{run_id}-r{rpm}", **bind)
+            self._due: queue.SimpleQueue[float] = queue.SimpleQueue()
+            threading.Thread(target=self._return_starts, name="llm-rate-window", daemon=True).start()
+
+    def _return_starts(self) -> None:
+        """One thread gives every start lease back ``window`` seconds after it was taken (rather than a
+        timer thread per call: at 300 rpm that would be 300 sleeping threads). Leases are taken in time
+        order, so their due times come out of the queue in order too."""
+        assert self.starts is not None
+        while True:
+            due = self._due.get()
+            time.sleep(max(0.0, due - time.monotonic()))
+            self.starts.release()
 
     @contextmanager
     def slot(self) -> Iterator[None]:
         with self.calls:
             if self.starts is not None:
                 self.starts.acquire()
-                timer = threading.Timer(self.window, self.starts.release)
-                timer.daemon = True
-                timer.start()
+                self._due.put(time.monotonic() + self.window)
             yield
 
 
-_limiters: dict[tuple[str, int, int], DaskLimiter] = {}
-_lock = threading.Lock()
-
-
-def dask_limiter(run_id: str, llm: LLMConfig) -> DaskLimiter:
+@functools.cache
+def dask_limiter(run_id: str, concurrency: int, rpm: int) -> DaskLimiter:
     """The worker process's limiter for this run: one set of semaphore handles per process keeps the
-    lease refreshes (one periodic callback per handle) from growing with the number of batches."""
-    key = (run_id, llm.concurrency, llm.rpm)
-    with _lock:
-        if key not in _limiters:
-            _limiters[key] = DaskLimiter(run_id, llm)
-        return _limiters[key]
+    lease refreshes (one periodic callback per handle) from growing with the number of batches. The
+    limit itself lives on the scheduler, so even two handles made by a race would still share it."""
+    return DaskLimiter(run_id, concurrency, rpm)

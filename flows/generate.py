@@ -45,7 +45,7 @@ def generator_for(options: BuildOptions) -> Generator:
     """On a Dask worker, LLM calls take their slots from semaphores on the Dask scheduler, so the
     configured concurrency and rate hold for the whole cluster; elsewhere the process's limiter does."""
     if options.llm is not None and options.provider != "offline" and in_dask_worker():
-        return make_generator(options, dask_limiter(options.run_id, options.llm))
+        return make_generator(options, dask_limiter(options.run_id, options.llm.concurrency, options.llm.rpm))
     return make_generator(options)
 
 

@@ -8,8 +8,6 @@ from collections.abc import Iterator
 import pytest
 from distributed import Client, LocalCluster
 
-from ambiforge.llm.config import LLMConfig
-
 
 def calls_through_the_limiter(run_id: str, concurrency: int, rpm: int, calls: int) -> list[tuple[float, float]]:
     """Runs on a worker: ``calls`` slots from two threads of that process, each held 0.2 s."""
@@ -17,7 +15,7 @@ def calls_through_the_limiter(run_id: str, concurrency: int, rpm: int, calls: in
 
     from flows.dask_limiter import DaskLimiter
 
-    limiter = DaskLimiter(run_id, LLMConfig(concurrency=concurrency, rpm=rpm), window=1.0)
+    limiter = DaskLimiter(run_id, concurrency, rpm, window=1.0)
 
     def one(_: int) -> tuple[float, float]:
         with limiter.slot():
