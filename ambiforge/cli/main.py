@@ -12,7 +12,7 @@ from typer._click import exceptions as click_exceptions
 
 from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
-from ambiforge.cli.common import prefect_defaults, quiet_prefect
+from ambiforge.cli.common import quiet_prefect
 from ambiforge.cli.release import diff, release, verify
 from ambiforge.cli.review import review_app
 from ambiforge.cli.schema import schema
@@ -40,7 +40,6 @@ app.command("export-ambik")(export_ambik)
 
 
 def main(argv: list[str] | None = None) -> int:
-    prefect_defaults()
     if "--verbose" not in (sys.argv[1:] if argv is None else argv):
         quiet_prefect()  # before any flow configures Prefect's logging from the environment
     try:
