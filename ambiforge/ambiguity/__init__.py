@@ -1,0 +1,27 @@
+"""Ambiguity types as units: a registry of folders, each with its definition, offline templates and prompts."""
+
+from ambiforge.ambiguity.definition import AmbiguityType
+from ambiforge.ambiguity.registry import (
+    default_mix,
+    get,
+    load_definition,
+    names,
+    register,
+    register_folder,
+    register_folders,
+    types,
+    unregister,
+)
+
+__all__ = [
+    "AmbiguityType",
+    "default_mix",
+    "get",
+    "load_definition",
+    "names",
+    "register",
+    "register_folder",
+    "register_folders",
+    "types",
+    "unregister",
+]
