@@ -6,6 +6,7 @@ from ambiforge.catalog.loader import (
     Catalog,
     CatalogObject,
     Group,
+    cached_catalog,
     default_catalog_path,
     load_catalog,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "Catalog",
     "CatalogObject",
     "Group",
+    "cached_catalog",
     "default_catalog_path",
     "load_catalog",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -246,3 +247,10 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     except OSError as exc:
         raise CatalogError(str(p), "file", f"cannot be read: {exc.strerror or exc}") from None
     return parse_catalog(text, str(p))
+
+
+@lru_cache(maxsize=8)
+def cached_catalog(path: str = "") -> Catalog:
+    """The catalog at ``path`` ('' for the packaged one), loaded once per process: every pair, rule and
+    worker of a run reads the same catalog, and parsing 900 lines of YAML per call would dominate."""
+    return load_catalog(path or None)

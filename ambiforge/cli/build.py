@@ -90,7 +90,8 @@ def build(
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
 
     # Fail on a bad catalog before any flow starts, with the file and entry.
-    from ambiforge.generation.run import BuildOptions, cached_catalog
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.generation.run import BuildOptions
 
     cached_catalog(catalog_path)
     options = BuildOptions(

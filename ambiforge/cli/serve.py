@@ -38,7 +38,8 @@ def serve(
 ) -> None:
     """Serve the scheduled build until interrupted; every run gets its own run id. Runs show in the Prefect
     UI (`prefect server start`, then set PREFECT_API_URL=http://127.0.0.1:4200/api before serving)."""
-    from ambiforge.generation.run import BuildOptions, cached_catalog
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.generation.run import BuildOptions
     from flows.deployments import serve_build
     from flows.runners import RUNNERS
 

@@ -44,7 +44,7 @@ def validate(
 ) -> None:
     """Check every item rule and the dataset expectations; write report.json, report.html and the Great
     Expectations results. Exit 0: no error-severity rule failed; 1: some did; 2: unreadable input."""
-    from ambiforge.generation.run import cached_catalog
+    from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext, validate_items
     from ambiforge.validation.expectations import run_expectations
     from ambiforge.validation.report import build_report, write_report

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ambiforge.catalog import Catalog, load_catalog
+from ambiforge.catalog import cached_catalog
 from ambiforge.environment import SamplerLimits
 from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, type_sequence
@@ -87,11 +86,6 @@ class Generator(Protocol):
     def generate_outcome(
         self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int, dict[str, Any]]: ...
-
-
-@lru_cache(maxsize=8)
-def cached_catalog(path: str) -> Catalog:
-    return load_catalog(path or None)
 
 
 def llm_cache_dir(options: BuildOptions) -> Path:

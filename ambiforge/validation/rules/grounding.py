@@ -5,8 +5,7 @@ Objects outside the catalog (imported free text) are grounded against the scene'
 
 from __future__ import annotations
 
-from ambiforge.catalog import Catalog
-from ambiforge.generation.run import cached_catalog
+from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import Lexicon, lexicon_for
