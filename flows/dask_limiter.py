@@ -5,8 +5,9 @@ processes (possibly machines), so a per-process limiter would let each of them r
 The workers already share the scheduler, and distributed's :class:`~distributed.Semaphore` lives there:
 
 - ``ambiforge-llm-<run>-c<concurrency>`` has ``concurrency`` leases, one per call in flight;
-- ``ambiforge-llm-<run>-r<rpm>`` has ``rpm`` leases; each call start takes one and gives it back 60 s
-  later, so at most ``rpm`` calls start in any 60 s window (the sliding window of ``LocalLimiter``).
+- ``ambiforge-llm-<run>-r<rpm>`` has one lease; each call start takes it and it is given back
+  ``60 / rpm`` seconds later, so call starts are spaced evenly across the cluster (the equal spacing of
+  ``LocalLimiter``): at most ``rpm`` starts in any 60 s window, and no burst followed by a stall.
 
 Names carry the settings because the scheduler refuses a second semaphore of the same name with another
 size. A worker that dies loses its leases after distributed's lease timeout (30 s by default), so a killed
@@ -48,14 +49,14 @@ class DaskLimiter:
         self.calls = Semaphore(max_leases=concurrency, name=f"{PREFIX}-{run_id}-c{concurrency}", **bind)
         self.starts: Semaphore | None = None
         if rpm > 0:
-            self.starts = Semaphore(max_leases=rpm, name=f"{PREFIX}-{run_id}-r{rpm}", **bind)
+            self.interval = window / rpm
+            self.starts = Semaphore(max_leases=1, name=f"{PREFIX}-{run_id}-r{rpm}", **bind)
             self._due: queue.SimpleQueue[float] = queue.SimpleQueue()
             threading.Thread(target=self._return_starts, name="llm-rate-window", daemon=True).start()
 
     def _return_starts(self) -> None:
-        """One thread gives every start lease back ``window`` seconds after it was taken (rather than a
-        timer thread per call: at 300 rpm that would be 300 sleeping threads). Leases are taken in time
-        order, so their due times come out of the queue in order too."""
+        """One thread gives the start lease back ``interval`` seconds after it was taken (rather than a
+        timer thread per call). Leases are taken in time order, so their due times come out in order too."""
         assert self.starts is not None
         while True:
             due = self._due.get()
@@ -67,7 +68,7 @@ class DaskLimiter:
         with self.calls:
             if self.starts is not None:
                 self.starts.acquire()
-                self._due.put(time.monotonic() + self.window)
+                self._due.put(time.monotonic() + self.interval)
             yield
 
 
