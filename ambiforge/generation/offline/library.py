@@ -129,8 +129,9 @@ def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
             spec = mechanism.spec(**{**merged, "ambiguity_type": type_name})
         except ValidationError as exc:
             first = exc.errors()[0]
-            loc = ".".join(str(x) for x in first["loc"]) or "(template)"
-            raise ConfigError(f"{where}: {loc}: {first['msg']}") from None
+            loc = ".".join(str(x) for x in first["loc"])
+            message = first["msg"].removeprefix("Value error, ")
+            raise ConfigError(f"{where}: {loc}: {message}" if loc else f"{where}: {message}") from None
         if spec.key in seen:
             raise ConfigError(f"{where}: key: {spec.key!r} is used twice")
         seen.add(spec.key)
