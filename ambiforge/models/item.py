@@ -136,7 +136,8 @@ class Item(_Strict):
     ambiguous_task: str = Field(min_length=1, description="minimal rewrite that is ambiguous in this scene")
     ambiguity_type: AmbiguityTypeName
     amb_shortlist: list[str] = Field(
-        default_factory=list, description="preferences over objects: the >=2 scene objects to choose from"
+        default_factory=list,
+        description="types with a shortlist (preferences over objects): the >=2 scene objects to choose from",
     )
     # Empty text and plans are representable (a published file may have empty cells); the validation
     # rules, not the schema, judge them, so an audit reports them per row instead of refusing the file.

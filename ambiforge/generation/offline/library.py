@@ -167,3 +167,11 @@ def requirements(type_name: str) -> dict[str, list[Predicate]]:
     if not has_templates(type_name):
         return {}
     return {spec.id: mechanisms.get(spec.mechanism).requirements(spec) for spec in templates_for(type_name)}
+
+
+def check_templates(type_names: tuple[str, ...] | None = None) -> None:
+    """Load every (or the named) registered type's templates now, so a bad file stops a command before any
+    work (ConfigError naming the file and key) instead of failing pair by pair."""
+    for name in type_names if type_names is not None else ambiguity.names():
+        if has_templates(name):
+            templates_for(name)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ambiforge.catalog import CatalogObject, Group
+from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.spec import TemplateSpec as Template
 
@@ -117,3 +118,29 @@ class Candidate:
 
     key: str
     build: Callable[[random.Random], object]
+
+
+def draft_of(
+    template: Template,
+    rendered: Rendered,
+    *,
+    question: str,
+    answer: str,
+    intent: list[str],
+    variants: list[str],
+    shortlist: list[str] | None = None,
+) -> Draft:
+    """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
+    return Draft(
+        template=template.id,
+        unambiguous_direct=rendered.direct,
+        unambiguous_indirect=rendered.indirect,
+        ambiguous_task=rendered.ambiguous,
+        question=question,
+        answer=answer,
+        plan_for_clear_task=rendered.plan_clear,
+        plan_for_amb_task=rendered.plan_amb,
+        user_intent=intent,
+        variants=variants,
+        amb_shortlist=shortlist or [],
+    )

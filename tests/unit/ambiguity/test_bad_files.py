@@ -115,3 +115,18 @@ def test_a_type_without_templates_cannot_be_generated_offline(tmp_path: Path, ca
             OfflineGenerator(catalog, 1, "t").generate(0, "quantity")
     finally:
         ambiguity.unregister("quantity")
+
+
+def test_check_templates_loads_every_registered_types_file_up_front(tmp_path: Path) -> None:
+    from ambiforge.generation.offline.library import check_templates
+
+    check_templates()  # the built-in files are fine
+    folder = type_folder(tmp_path)
+    path = folder / "templates.yaml"
+    path.write_text(path.read_text().replace("intent: little", "intent: little\n    colour: red"))
+    ambiguity.register_folder(folder)
+    try:
+        with pytest.raises(ConfigError, match=r"templates\[0\] \(pour_little\): colour: Extra inputs"):
+            check_templates()
+    finally:
+        ambiguity.unregister("quantity")

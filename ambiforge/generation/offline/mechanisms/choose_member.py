@@ -18,7 +18,7 @@ from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, render
+from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
 
 
@@ -82,18 +82,9 @@ def build(
     if any(phrases.mentions(rendered.ambiguous, m.modifier) for m in members):
         return None
     question, answer = question_and_answer(spec, group, target, members, rng)
-    return Draft(
-        template=spec.id,
-        unambiguous_direct=rendered.direct,
-        unambiguous_indirect=rendered.indirect,
-        ambiguous_task=rendered.ambiguous,
-        question=question,
-        answer=answer,
-        plan_for_clear_task=rendered.plan_clear,
-        plan_for_amb_task=rendered.plan_amb,
-        user_intent=[target.modifier],
-        variants=[m.name for m in members],
-        amb_shortlist=[m.name for m in members],
+    names = [m.name for m in members]
+    return draft_of(
+        spec, rendered, question=question, answer=answer, intent=[target.modifier], variants=names, shortlist=names
     )
 
 

@@ -18,7 +18,7 @@ from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, render, render_text
+from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render, render_text
 from ambiforge.generation.offline.spec import CO_SUFFIXES, TemplateSpec, check_format
 
 
@@ -48,16 +48,12 @@ def build(spec: OmissionSpec, scene: Scene, rng: random.Random) -> Draft | None:
     rendered = render(spec, slots, rng)
     if phrases.mentions(rendered.ambiguous, spec.intent):
         return None
-    return Draft(
-        template=spec.id,
-        unambiguous_direct=rendered.direct,
-        unambiguous_indirect=rendered.indirect,
-        ambiguous_task=rendered.ambiguous,
+    return draft_of(
+        spec,
+        rendered,
         question=render_text(spec.question, slots),
         answer=render_text(spec.answer, slots),
-        plan_for_clear_task=rendered.plan_clear,
-        plan_for_amb_task=rendered.plan_amb,
-        user_intent=[spec.intent],
+        intent=[spec.intent],
         variants=[render_text(spec.variant, slots) if spec.variant else spec.intent],
     )
 

@@ -20,7 +20,7 @@ from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, render
+from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
 
 
@@ -58,16 +58,12 @@ def build(
         return None
     intent = ["|".join(dict.fromkeys(o.modifier for o in safe)), *(f"-{n}" for n in negatives)]
     wrong = unsafe[rng.randrange(len(unsafe))]
-    return Draft(
-        template=spec.id,
-        unambiguous_direct=rendered.direct,
-        unambiguous_indirect=rendered.indirect,
-        ambiguous_task=rendered.ambiguous,
+    return draft_of(
+        spec,
+        rendered,
         question=spec.question.format(noun=group.noun),
         answer=spec.answer.format(name=target.name, unsafe=wrong.name),
-        plan_for_clear_task=rendered.plan_clear,
-        plan_for_amb_task=rendered.plan_amb,
-        user_intent=intent,
+        intent=intent,
         variants=[o.name for o in safe],
     )
 

@@ -17,7 +17,7 @@ from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, render
+from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
 
 
@@ -38,16 +38,12 @@ def build(spec: ToolForUseSpec, group: Group, tool: CatalogObject, scene: Scene,
     if co is None:
         return None
     rendered = render(spec, Slots(tool, group, co), rng)
-    return Draft(
-        template=spec.id,
-        unambiguous_direct=rendered.direct,
-        unambiguous_indirect=rendered.indirect,
-        ambiguous_task=rendered.ambiguous,
+    return draft_of(
+        spec,
+        rendered,
         question=spec.question.format(noun=group.noun),
         answer=spec.answer.format(name=tool.name),
-        plan_for_clear_task=rendered.plan_clear,
-        plan_for_amb_task=rendered.plan_amb,
-        user_intent=[tool.name],
+        intent=[tool.name],
         variants=[tool.name],
     )
 
