@@ -126,7 +126,7 @@ def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
         except KeyError as exc:
             raise ConfigError(f"{where}: mechanism: {exc.args[0]}") from None
         try:
-            spec = mechanism.spec(**{**merged, "ambiguity_type": type_name})
+            spec = mechanism.spec.model_validate({**merged, "ambiguity_type": type_name})
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(x) for x in first["loc"])
