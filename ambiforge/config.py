@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import AMBIK_MIX, check_mix
+from ambiforge.generation.mix import check_mix, default_mix
 from ambiforge.llm.config import LLMConfig
 from ambiforge.validation.context import ValidationConfig
 
@@ -36,7 +36,7 @@ class BuildConfig(_Section):
     seed: int = 1
     batch_size: int = Field(default=200, ge=1)
     task_runner: str = "thread"
-    type_mix: dict[str, float] = Field(default_factory=lambda: dict(AMBIK_MIX))
+    type_mix: dict[str, float] = Field(default_factory=default_mix)
 
     @field_validator("type_mix")
     @classmethod

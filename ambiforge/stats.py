@@ -8,7 +8,8 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.ambiguity import names
+from ambiforge.models import Item
 
 _TOKEN = re.compile(r"[a-z0-9']+")
 
@@ -39,8 +40,8 @@ def dataset_stats(items: Sequence[Item]) -> dict[str, object]:
     tasks = [i.unambiguous_direct for i in items] + [i.ambiguous_task for i in items]
     return {
         "items": len(items),
-        "per_type": {t: counts.get(t, 0) for t in AMBIGUITY_TYPES},
-        "type_share": {t: round(counts.get(t, 0) / n, 4) for t in AMBIGUITY_TYPES},
+        "per_type": {t: counts.get(t, 0) for t in names()},
+        "type_share": {t: round(counts.get(t, 0) / n, 4) for t in names()},
         "distinct_unambiguous_tasks": len({i.unambiguous_direct for i in items}),
         "distinct_ambiguous_tasks": len({i.ambiguous_task for i in items}),
         "type_token_ratio": type_token_ratio(tasks),

@@ -21,13 +21,13 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+    from ambiforge.generation.mix import default_mix, type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.generation.run import BuildOptions
 
     catalog = load_catalog()
     gen = OfflineGenerator(catalog, 1, "bench")
-    types = type_sequence(args.pairs, AMBIK_MIX, 1)
+    types = type_sequence(args.pairs, default_mix(), 1)
     t = time.perf_counter()
     for i, ty in enumerate(types):
         gen.generate(i, ty)

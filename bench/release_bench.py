@@ -20,14 +20,14 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+    from ambiforge.generation.mix import default_mix, type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.release.verify import verify_release
     from ambiforge.release.writer import ReleaseOptions, release
     from ambiforge.storage import write_items_jsonl
 
     gen = OfflineGenerator(load_catalog(), 1, "bench")
-    base = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.distinct, AMBIK_MIX, 1))]
+    base = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.distinct, default_mix(), 1))]
     items = [base[k % len(base)].model_copy(update={"id": f"{base[k % len(base)].id}-{k}"}) for k in range(args.items)]
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -39,7 +39,7 @@ def main() -> None:
             curated=root / "curated",
             annotation=root / "annotation",
             allow_unreviewed=True,
-            target_mix=AMBIK_MIX,
+            target_mix=default_mix(),
         )
         t = time.perf_counter()
         folder = release(opts)

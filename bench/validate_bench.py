@@ -18,7 +18,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+    from ambiforge.generation.mix import default_mix, type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.validation import RuleContext, validate_items
     from ambiforge.validation.expectations import run_expectations
@@ -26,7 +26,7 @@ def main() -> None:
     catalog = load_catalog()
     gen = OfflineGenerator(catalog, 1, "bench")
     t = time.perf_counter()
-    base = [gen.generate(i, ty)[0] for i, ty in enumerate(type_sequence(args.distinct, AMBIK_MIX, 1))]
+    base = [gen.generate(i, ty)[0] for i, ty in enumerate(type_sequence(args.distinct, default_mix(), 1))]
     items = []
     for k in range(args.items):
         item = base[k % len(base)]
@@ -39,7 +39,7 @@ def main() -> None:
     judged = validate_items(items, RuleContext(catalog=catalog))
     rules_s = time.perf_counter() - t
     t = time.perf_counter()
-    result = run_expectations(judged, target_mix=AMBIK_MIX)
+    result = run_expectations(judged, target_mix=default_mix())
     gx_s = time.perf_counter() - t
     total = rules_s + gx_s
     dups = sum(1 for i in judged for f in i.validation.failed if "duplicate" in f.rule)  # type: ignore[union-attr]

@@ -36,7 +36,7 @@ def load_definition(folder: Path) -> AmbiguityType:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of definition keys")
     try:
-        return AmbiguityType(**data, folder=folder.resolve())
+        return AmbiguityType.model_validate({**data, "folder": folder.resolve()})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "(definition)"

@@ -19,12 +19,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from ambiforge import __version__
+from ambiforge.ambiguity import names
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog
 from ambiforge.errors import InputError
-from ambiforge.generation.offline.generator import env_object
+from ambiforge.generation.draft import env_object
 from ambiforge.generation.run import cached_catalog
-from ambiforge.models import AMBIGUITY_TYPES, EnvObject, Item, Provenance
+from ambiforge.models import EnvObject, Item, Provenance
 
 AMBIK_COLUMNS: tuple[str, ...] = (
     "id",
@@ -98,11 +99,11 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
     for column in ("id", "environment_short", *TEXT_FIELDS, "ambiguity_type"):
         if column in row:
             fields[column] = row[column] or ""
-    if fields.get("ambiguity_type") not in AMBIGUITY_TYPES:
+    if fields.get("ambiguity_type") not in names():
         raise InputError(
             str(path),
             where,
-            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(AMBIGUITY_TYPES)}",
+            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(names())}",
         )
     for column, parse in PARSERS.items():
         try:

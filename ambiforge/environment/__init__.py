@@ -1,6 +1,15 @@
-"""Scenes: seeded sampling of objects from the catalog and their rendering as text."""
+"""Scenes: seeded sampling of objects from the catalog, steering towards a type, and rendering as text."""
 
 from ambiforge.environment.articles import indefinite, with_article
 from ambiforge.environment.sampler import SamplerLimits, Scene, render_environment, sample_scene
+from ambiforge.environment.steering import SceneSteering
 
-__all__ = ["Scene", "SamplerLimits", "indefinite", "render_environment", "sample_scene", "with_article"]
+__all__ = [
+    "SamplerLimits",
+    "Scene",
+    "SceneSteering",
+    "indefinite",
+    "render_environment",
+    "sample_scene",
+    "with_article",
+]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.environment.articles import with_article
@@ -29,11 +30,19 @@ class Scene:
 
     objects: tuple[CatalogObject, ...]
 
+    @cached_property
+    def _by_group(self) -> dict[str, tuple[CatalogObject, ...]]:
+        """Objects per group, in scene order (generators ask for every group once per template)."""
+        out: dict[str, list[CatalogObject]] = {}
+        for o in self.objects:
+            out.setdefault(o.group, []).append(o)
+        return {g: tuple(objs) for g, objs in out.items()}
+
     def in_group(self, group: str) -> list[CatalogObject]:
-        return [o for o in self.objects if o.group == group]
+        return list(self._by_group.get(group, ()))
 
     def groups(self) -> list[str]:
-        return list(dict.fromkeys(o.group for o in self.objects))
+        return list(self._by_group)
 
     def with_tag(self, tag: str) -> list[CatalogObject]:
         return [o for o in self.objects if o.has(tag)]

@@ -1,15 +1,32 @@
-"""A generated pair before it becomes an :class:`~ambiforge.models.Item` (no id, scene or provenance yet).
+"""A generated pair before it becomes an :class:`~ambiforge.models.Item`, and the one way it becomes one.
 
-Every generator (offline templates, LLM steps) produces drafts; turning them into items is shared.
+Every generator (offline templates, LLM steps) produces drafts; :func:`to_item` adds the scene, the content
+id and the provenance, so the item's sixteen fields are mapped in one place for all generators.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+
+from ambiforge.catalog import CatalogObject
+from ambiforge.environment import Scene, render_environment
+from ambiforge.models import EnvObject, Item, Provenance
+
+
+def first_difference(clear: list[str], ambiguous: list[str]) -> int:
+    """The first step where the two plans part (both plans agree before it)."""
+    for i, (a, b) in enumerate(zip(clear, ambiguous, strict=False)):
+        if a != b:
+            return i
+    return min(len(clear), len(ambiguous)) - 1
 
 
 @dataclass
 class Draft:
+    """``end_of_ambiguity``: given by the generator (an LLM says where the plans part) or, when None, the
+    first step where the plans differ."""
+
     template: str
     unambiguous_direct: str
     unambiguous_indirect: str
@@ -21,11 +38,43 @@ class Draft:
     user_intent: list[str]
     variants: list[str]
     amb_shortlist: list[str] = field(default_factory=list)
+    end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
 
-    @property
-    def end_of_ambiguity(self) -> int:
-        """The first step where the two plans part (both plans agree before it)."""
-        for i, (a, b) in enumerate(zip(self.plan_for_clear_task, self.plan_for_amb_task, strict=False)):
-            if a != b:
-                return i
-        return min(len(self.plan_for_clear_task), len(self.plan_for_amb_task)) - 1
+    def __post_init__(self) -> None:
+        if self.end_of_ambiguity is None:
+            self.end_of_ambiguity = first_difference(self.plan_for_clear_task, self.plan_for_amb_task)
+
+
+def env_object(obj: CatalogObject) -> EnvObject:
+    """The scene object as stored in an item: the catalog attributes the item schema carries."""
+    return EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields})
+
+
+def item_id(ambiguity_type: str, environment_short: str, unambiguous_direct: str) -> str:
+    """A content id: the same pair in the same scene gets the same id in any run."""
+    digest = hashlib.sha256(f"{ambiguity_type}\n{environment_short}\n{unambiguous_direct}".encode()).hexdigest()
+    return f"amb-{digest[:12]}"
+
+
+def to_item(draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provenance) -> Item:
+    """The item of a draft made in ``scene``; ``provenance`` says which generator made it and how."""
+    short, full = render_environment(scene)
+    return Item(
+        id=item_id(ambiguity_type, short, draft.unambiguous_direct),
+        environment=[env_object(o) for o in scene.objects],
+        environment_short=short,
+        environment_full=full,
+        unambiguous_direct=draft.unambiguous_direct,
+        unambiguous_indirect=draft.unambiguous_indirect,
+        ambiguous_task=draft.ambiguous_task,
+        ambiguity_type=ambiguity_type,
+        amb_shortlist=draft.amb_shortlist,
+        question=draft.question,
+        answer=draft.answer,
+        plan_for_clear_task=draft.plan_for_clear_task,
+        plan_for_amb_task=draft.plan_for_amb_task,
+        end_of_ambiguity=draft.end_of_ambiguity,
+        user_intent=draft.user_intent,
+        variants=draft.variants,
+        provenance=provenance,
+    )

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from ambiforge.catalog import cached_catalog
 from ambiforge.environment import SamplerLimits
 from ambiforge.errors import AmbiforgeError, ConfigError
-from ambiforge.generation.mix import AMBIK_MIX, type_sequence
+from ambiforge.generation.mix import default_mix, type_sequence
 from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models import Item
@@ -32,7 +32,7 @@ class BuildOptions(BaseModel):
     seed: int = 1
     out: str = "raw"
     catalog: str = ""
-    type_mix: dict[str, float] = Field(default_factory=lambda: dict(AMBIK_MIX))
+    type_mix: dict[str, float] = Field(default_factory=default_mix)
     batch_size: int = Field(default=200, ge=1)
     food_groups: tuple[int, int] = (2, 5)
     item_groups: tuple[int, int] = (2, 5)

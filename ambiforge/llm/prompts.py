@@ -77,9 +77,13 @@ def parse_prompt(text: str, path: str) -> Prompt:
 
 
 @lru_cache(maxsize=64)
-def load_prompt(prompt_id: str, directory: str = "") -> Prompt:
+def load_prompt(prompt_id: str, directory: str = "", fallback: str = "") -> Prompt:
+    """``fallback``: a folder tried when ``directory`` lacks the prompt (an ambiguity type registered from a
+    folder keeps its ``ambiguous_<name>.yaml`` in its own ``prompts/``)."""
     folder = Path(directory) if directory else default_prompts_dir()
     path = folder / f"{prompt_id}.yaml"
+    if not path.exists() and fallback and (Path(fallback) / f"{prompt_id}.yaml").exists():
+        path = Path(fallback) / f"{prompt_id}.yaml"
     if not path.exists():
         raise ConfigError(f"{path}: prompt template not found")
     prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))

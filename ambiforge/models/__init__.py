@@ -1,7 +1,7 @@
 """The item schema in code: one record per ambiguous/unambiguous pair (see design.md, 'The item')."""
 
 from ambiforge.models.item import (
-    AMBIGUITY_TYPES,
+    AmbiguityTypeName,
     Annotation,
     AppliedCorrection,
     EnvObject,
@@ -15,7 +15,7 @@ from ambiforge.models.item import (
 )
 
 __all__ = [
-    "AMBIGUITY_TYPES",
+    "AmbiguityTypeName",
     "Annotation",
     "AppliedCorrection",
     "EnvObject",

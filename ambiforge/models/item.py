@@ -7,12 +7,30 @@ not appear in the correct action.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-AmbiguityType = Literal["preferences", "common_sense_knowledge", "safety"]
-AMBIGUITY_TYPES: tuple[str, ...] = ("preferences", "common_sense_knowledge", "safety")
+from ambiforge import ambiguity
+
+
+def _registered(name: str) -> str:
+    if name not in ambiguity.names():
+        raise ValueError(f"unknown ambiguity type {name!r} (known: {', '.join(ambiguity.names())})")
+    return name
+
+
+def _type_enum(schema: dict[str, Any]) -> None:
+    """The JSON Schema lists the types registered when it is generated."""
+    schema["enum"] = list(ambiguity.names())
+
+
+#: An ambiguity type's name, checked against the registry (:mod:`ambiforge.ambiguity`) on validation.
+AmbiguityTypeName = Annotated[
+    str,
+    AfterValidator(_registered),
+    Field(json_schema_extra=_type_enum, description="a registered ambiguity type"),
+]
 Severity = Literal["error", "warning"]
 Verdict = Literal["accept", "accept_with_fixes", "reject"]
 
@@ -81,7 +99,7 @@ class Annotation(_Strict):
 
     annotator: str
     verdict: Verdict | None = None
-    ambiguity_type: AmbiguityType | None = None
+    ambiguity_type: AmbiguityTypeName | None = None
     failed_checks: list[str] = Field(default_factory=list)
     corrections: dict[str, str] = Field(default_factory=dict)
     task_id: int | None = None
@@ -99,7 +117,7 @@ class Review(_Strict):
 
     status: Literal["pending", "unanimous", "majority", "split", "adjudicated"] = "pending"
     verdict: Verdict | None = None
-    ambiguity_type: AmbiguityType | None = None
+    ambiguity_type: AmbiguityTypeName | None = None
     annotations: list[Annotation] = Field(default_factory=list)
     applied_corrections: list[AppliedCorrection] = Field(default_factory=list)
     queued_for_adjudication: bool = False
@@ -116,9 +134,10 @@ class Item(_Strict):
     unambiguous_direct: str = Field(min_length=1, description="task naming objects exactly")
     unambiguous_indirect: str = Field(default="", description="same task paraphrased ('' when unknown)")
     ambiguous_task: str = Field(min_length=1, description="minimal rewrite that is ambiguous in this scene")
-    ambiguity_type: AmbiguityType
+    ambiguity_type: AmbiguityTypeName
     amb_shortlist: list[str] = Field(
-        default_factory=list, description="preferences over objects: the >=2 scene objects to choose from"
+        default_factory=list,
+        description="types with a shortlist (preferences over objects): the >=2 scene objects to choose from",
     )
     # Empty text and plans are representable (a published file may have empty cells); the validation
     # rules, not the schema, judge them, so an audit reports them per row instead of refusing the file.

@@ -14,12 +14,15 @@ from typing import Any
 
 import jsonschema_rs
 
+from ambiforge import ambiguity
 from ambiforge.models.item import Item
 
 SCHEMA_ID = "https://ambiforge.dev/schemas/item.schema.json"
 
 
 def item_json_schema() -> dict[str, Any]:
+    """The schema as of now: ``ambiguity_type`` is an enum of the registered types (built-in ones for the
+    published file; a build that registers a type's folder validates against a schema that knows it)."""
     schema = Item.model_json_schema()
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema}
 
@@ -32,8 +35,13 @@ def repo_schema_path() -> Path:
     return Path(__file__).resolve().parents[2] / "schemas" / "item.schema.json"
 
 
-@lru_cache(maxsize=1)
 def item_validator() -> Any:
+    """Validator over the schema for the types registered now (compiled once per set of types)."""
+    return _validator(ambiguity.names())
+
+
+@lru_cache(maxsize=8)
+def _validator(type_names: tuple[str, ...]) -> Any:
     """Validator over the generated schema (the same text as the file, which a test keeps in step).
 
     jsonschema-rs (Rust) rather than the pure-Python ``jsonschema``: it checks draft 2020-12 about 400

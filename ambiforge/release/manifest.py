@@ -12,7 +12,8 @@ from typing import Any
 
 import jsonschema_rs
 
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.ambiguity import names
+from ambiforge.models import Item
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "manifest.schema.json"
 
@@ -50,7 +51,7 @@ def git_state(repo: Path) -> tuple[str | None, bool | None]:
 
 def per_type(items: Sequence[Item]) -> dict[str, int]:
     counts = Counter(i.ambiguity_type for i in items)
-    return {t: counts.get(t, 0) for t in AMBIGUITY_TYPES}
+    return {t: counts.get(t, 0) for t in names()}
 
 
 def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]:

@@ -11,9 +11,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ambiforge.ambiguity import names
 from ambiforge.atomic import write_json_atomic, write_jsonl_atomic, write_text_atomic
 from ambiforge.errors import InputError
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.models import Item
 from ambiforge.models.item import Annotation
 from ambiforge.review.adjudication import adjudicate
 from ambiforge.review.agreement import annotator_stats, field_agreement, item_status
@@ -36,7 +37,7 @@ def read_decisions(path: Path) -> dict[str, dict[str, str]]:
     for n, entry in enumerate(read_records(path), start=1):  # read_records names a line that is not JSON
         if entry.get("verdict") is None:
             continue
-        if entry["verdict"] not in VERDICTS or entry.get("ambiguity_type") not in (None, *AMBIGUITY_TYPES):
+        if entry["verdict"] not in VERDICTS or entry.get("ambiguity_type") not in (None, *names()):
             raise InputError(str(path), f"entry {n}", f"verdict must be one of {', '.join(VERDICTS)}, type known")
         decisions[entry["item_id"]] = {k: entry[k] for k in ("verdict", "ambiguity_type") if entry.get(k)}
     return decisions
@@ -113,7 +114,7 @@ def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
             s: sum(1 for v in statuses.values() if v == s) for s in ("unanimous", "majority", "split", "pending")
         },
         "verdict": field_agreement(verdicts, VERDICTS, required),
-        "ambiguity_type": field_agreement(types, AMBIGUITY_TYPES, required),
+        "ambiguity_type": field_agreement(types, names(), required),
         "annotators": annotator_stats(verdicts),
         "per_item": dict(sorted(statuses.items())),
     }

@@ -20,7 +20,8 @@ from typing import Any
 from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.offline.generator import FINDERS, sane
+from ambiforge.generation.offline.generator import sane
+from ambiforge.generation.offline.library import candidates, has_templates
 
 _FIELD = {
     "objects": re.compile(r"^Objects in the kitchen: (.*)$", re.MULTILINE),
@@ -62,7 +63,8 @@ class KitchenResponder:
         objects = tuple(self.catalog.objects[n] for n in names if n in self.catalog.objects)
         scene = Scene(objects)
         found: list[Draft] = []
-        for i, candidate in enumerate(FINDERS.get(ambiguity_type, lambda s, c: [])(scene, self.catalog)):
+        offered = candidates(scene, self.catalog, ambiguity_type) if has_templates(ambiguity_type) else []
+        for i, candidate in enumerate(offered):
             draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
             if isinstance(draft, Draft) and sane(draft) is None:
                 found.append(draft)

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ambiforge.ambiguity import names
 from ambiforge.atomic import write_json_atomic, write_text_atomic
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.models import Item
 from ambiforge.reports import render
 from ambiforge.reports.html import bar_chart, histogram
 from ambiforge.validation.rules import ALL_RULES
@@ -52,7 +53,7 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
 def _plots(items: Sequence[Item]) -> dict[str, str]:
     counts = Counter(i.ambiguity_type for i in items)
     return {
-        "Type mix": bar_chart("Ambiguity types", list(AMBIGUITY_TYPES), [counts.get(t, 0) for t in AMBIGUITY_TYPES]),
+        "Type mix": bar_chart("Ambiguity types", list(names()), [counts.get(t, 0) for t in names()]),
         "Plan lengths": histogram(
             "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", bins=13
         ),

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from ambiforge.catalog import APPLIANCES
-from ambiforge.generation.mix import AMBIK_MIX, type_quotas, type_sequence
+from ambiforge.generation.mix import default_mix, type_quotas, type_sequence
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.generation.offline.phrases import mentions
 from ambiforge.models import Item
@@ -138,8 +138,8 @@ def test_taken_tasks_are_skipped(catalog) -> None:
 
 
 def test_type_quotas_follow_the_mix_exactly() -> None:
-    assert type_quotas(1000, AMBIK_MIX) == {"preferences": 472, "common_sense_knowledge": 398, "safety": 130}
-    assert sum(type_quotas(7, AMBIK_MIX).values()) == 7
+    assert type_quotas(1000, default_mix()) == {"preferences": 472, "common_sense_knowledge": 398, "safety": 130}
+    assert sum(type_quotas(7, default_mix()).values()) == 7
     seq = type_sequence(100, {"preferences": 1, "safety": 1}, seed=1)
     assert seq.count("preferences") == 50 and seq.count("safety") == 50
     assert seq != sorted(seq)

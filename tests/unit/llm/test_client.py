@@ -122,7 +122,14 @@ def test_a_malformed_reply_is_repaired_by_asking_again_with_the_error(tmp_path: 
     with ScriptedLLMServer(responder, api_key=KEY) as server:
         client, _ = make_client(tmp_path, server, max_repairs=2)
         settings = StepSettings(provider="openai", model="gpt-4o")
-        answer = ask(client, prompt, {"environment_short": "mug", "ambiguity_type": "safety"}, settings, PURPOSE, 5)
+        answer = ask(
+            client,
+            prompt,
+            {"environment_short": "mug", "ambiguity_type": "safety", "ambiguity_steering": ""},
+            settings,
+            PURPOSE,
+            5,
+        )
     assert answer.value == {"task": "Bring me the mug."} and len(answer.call_ids) == 3
     assert "not valid JSON" in seen[1][-1]["content"] and seen[1][-2]["role"] == "assistant"
     assert "is too short" in seen[2][-1]["content"]
@@ -140,7 +147,7 @@ def test_replies_that_never_validate_fail_the_step_with_the_last_error(tmp_path:
             ask(
                 client,
                 load_prompt("unambiguous_task"),
-                {"environment_short": "mug", "ambiguity_type": "safety"},
+                {"environment_short": "mug", "ambiguity_type": "safety", "ambiguity_steering": ""},
                 settings,
                 PURPOSE,
                 5,

@@ -1,37 +1,20 @@
-"""Action templates and their rendering into a draft pair.
+"""Rendering a template's texts for concrete objects, and binding co-slots to objects of a scene.
 
-A template is text with slots: ``{t}`` the target (the object the ambiguity is about), ``{f}``/``{g}``
-co-objects, ``{ti}``/``{fi}``/``{gi}`` their paraphrases, ``{tb}``/``{fb}`` bare names, ``{p}``/``{fp}`` the
-preposition a container takes, ``{fit}``/``{fis}`` pronouns for ``{f}`` ("it"/"them", "it is"/"they are").
-The ambiguous task is the direct task with only the target slot rewritten (preferences, safety: "the glass
-mug" -> "a mug") or an explicit ambiguous wording (common sense: "Put the milk away."). Plans are rendered
-the same way, so the two plans agree until the step the ambiguity touches.
+The ambiguous task is the direct task with only the target slot rewritten ("the glass mug" -> "a mug")
+or an explicit ambiguous wording ("Put the milk away."). Plans are rendered the same way, so the two plans
+agree until the step the ambiguity touches. Slot names are documented in :mod:`.spec`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ambiforge.catalog import CatalogObject, Group
+from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
-
-Predicate = Callable[[CatalogObject], bool]
-
-
-@dataclass(frozen=True)
-class Template:
-    key: str
-    direct: tuple[str, ...]
-    indirect: tuple[str, ...]
-    plan: tuple[str, ...]
-    ambiguous: tuple[str, ...] = ()  # aligned with ``direct``; empty: rewrite the target slot
-    plan_amb: tuple[str, ...] = ()  # empty: rewrite the target slot
-    target_tags: tuple[str, ...] = ()  # the target needs any of these tags ('' = any object)
-    target_ok: Predicate = field(default=lambda o: True)
-    co: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # slot -> any of these tags
-    co_ok: Mapping[str, Predicate] = field(default_factory=dict)
+from ambiforge.generation.offline.spec import TemplateSpec as Template
 
 
 @dataclass(frozen=True)
@@ -110,14 +93,11 @@ def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
 def bind_co(
     template: Template, pool: list[CatalogObject], rng: random.Random, exclude_group: str | None
 ) -> dict[str, CatalogObject] | None:
-    """Pick an object for each co-slot from the scene, or None when the scene lacks one."""
+    """Pick an object for each co-slot from the scene (each from another group), or None when one lacks."""
     bound: dict[str, CatalogObject] = {}
     used_groups = {exclude_group}
-    for slot, tags in template.co.items():
-        ok = template.co_ok.get(slot, lambda o: True)
-        options = [
-            o for o in pool if o.group not in used_groups and (not tags or any(o.has(t) for t in tags)) and ok(o)
-        ]
+    for slot, condition in template.co.items():
+        options = [o for o in pool if o.group not in used_groups and condition.matches(o)]
         if not options:
             return None
         bound[slot] = options[rng.randrange(len(options))]
@@ -127,28 +107,9 @@ def bind_co(
 
 def bindable(template: Template, pool: list[CatalogObject], exclude_group: str | None = None) -> bool:
     """Whether every co-slot has at least one object in the scene (a cheap pre-check before building)."""
-    for slot, tags in template.co.items():
-        ok = template.co_ok.get(slot, lambda o: True)
-        if not any(o.group != exclude_group and (not tags or any(o.has(t) for t in tags)) and ok(o) for o in pool):
-            return False
-    return True
-
-
-def target_predicate(template: Template) -> Predicate:
-    return lambda o: template.target_ok(o) and (not template.target_tags or any(o.has(t) for t in template.target_tags))
-
-
-def co_predicates(template: Template) -> list[Predicate]:
-    """One predicate per co-slot: what a scene object must be to fill it."""
-
-    def make(tags: tuple[str, ...], ok: Predicate) -> Predicate:
-        return lambda o: (not tags or any(o.has(t) for t in tags)) and ok(o)
-
-    return [make(tags, template.co_ok.get(slot, lambda o: True)) for slot, tags in template.co.items()]
-
-
-def is_clean(obj: CatalogObject) -> bool:
-    return obj.clean is not False
+    return all(
+        any(o.group != exclude_group and condition.matches(o) for o in pool) for condition in template.co.values()
+    )
 
 
 @dataclass(frozen=True)
@@ -157,3 +118,29 @@ class Candidate:
 
     key: str
     build: Callable[[random.Random], object]
+
+
+def draft_of(
+    template: Template,
+    rendered: Rendered,
+    *,
+    question: str,
+    answer: str,
+    intent: list[str],
+    variants: list[str],
+    shortlist: list[str] | None = None,
+) -> Draft:
+    """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
+    return Draft(
+        template=template.id,
+        unambiguous_direct=rendered.direct,
+        unambiguous_indirect=rendered.indirect,
+        ambiguous_task=rendered.ambiguous,
+        question=question,
+        answer=answer,
+        plan_for_clear_task=rendered.plan_clear,
+        plan_for_amb_task=rendered.plan_amb,
+        user_intent=intent,
+        variants=variants,
+        amb_shortlist=shortlist or [],
+    )

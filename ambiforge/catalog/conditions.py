@@ -1,0 +1,118 @@
+"""Declarative conditions on catalog objects, as written in a type's ``templates.yaml``.
+
+A condition is a mapping; an object matches when every key holds (an empty mapping matches anything):
+
+- ``tags_any: [drinkware, drink_server]``: the object's group tags or own ``uses`` include one of them;
+- ``uses_any: [slice_bread]``: the object's own ``uses`` include one of them (what a tool is made for);
+- ``where: {microwave_safe: true, noun: knife}``: each attribute equals the value (a list: one of them);
+- ``where_not: {heat_resistant: false}``: each attribute differs from the value (``None``, unknown, differs);
+- ``known: [microwave_safe]``: each attribute is set (not ``None``: the attribute applies to the object);
+- ``clean: true`` (not marked dirty) or ``clean: false`` (marked dirty).
+
+Data instead of lambdas, so a template file can be written, checked (unknown attribute names are a
+ConfigError naming the key) and read without Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ConfigDict, Field, field_validator
+from pydantic.dataclasses import dataclass
+
+from ambiforge.catalog.loader import CatalogObject
+
+Scalar = str | bool | int | float | None
+
+#: Attributes a condition may test: every single-valued field of a catalog object.
+ATTRIBUTES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(CatalogObject) if f.name not in ("uses", "tags"))
+
+
+def _check_attributes(names: Any) -> Any:
+    for name in names:
+        if name not in ATTRIBUTES:
+            raise ValueError(f"unknown catalog attribute {name!r} (known: {', '.join(ATTRIBUTES)})")
+    return names
+
+
+@dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class Condition:
+    """What a catalog object must be to fill a template slot; ``matches(obj)`` tests it.
+
+    A pydantic dataclass (validated like a model, so a bad key names its path) with plain attribute
+    access: a build evaluates conditions hundreds of thousands of times.
+    """
+
+    tags_any: tuple[str, ...] = Field(default=(), description="group tags or uses, any of them")
+    uses_any: tuple[str, ...] = Field(default=(), description="the object's own uses, any of them")
+    where: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict, description="attribute equals value")
+    where_not: dict[str, Scalar] = Field(default_factory=dict, description="attribute differs from value")
+    known: tuple[str, ...] = Field(default=(), description="attributes that must be set")
+    clean: bool | None = Field(default=None, description="true: not dirty; false: dirty")
+
+    @field_validator("where", "where_not")
+    @classmethod
+    def _known_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return _check_attributes(value)
+
+    @field_validator("known")
+    @classmethod
+    def _known_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return _check_attributes(value)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "matches", _compile(self))
+
+    def matches(self, obj: CatalogObject) -> bool:  # replaced per instance by the compiled test
+        return _compile(self)(obj)
+
+    def __call__(self, obj: CatalogObject) -> bool:
+        return self.matches(obj)
+
+
+def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
+    tests: list[Callable[[CatalogObject], bool]] = []
+    if c.tags_any:
+        tags = frozenset(c.tags_any)
+        tests.append(lambda o: not tags.isdisjoint(o.tags) or not tags.isdisjoint(o.uses))
+    if c.uses_any:
+        uses = frozenset(c.uses_any)
+        tests.append(lambda o: not uses.isdisjoint(o.uses))
+    for attr, value in c.where.items():
+        if isinstance(value, list):
+            tests.append(lambda o, a=attr, v=tuple(value): any(_same(getattr(o, a), x) for x in v))
+        else:
+            tests.append(lambda o, a=attr, v=value: _same(getattr(o, a), v))
+    for attr, value in c.where_not.items():
+        tests.append(lambda o, a=attr, v=value: not _same(getattr(o, a), v))
+    for attr in c.known:
+        tests.append(lambda o, a=attr: getattr(o, a) is not None)
+    if c.clean is True:
+        tests.append(lambda o: o.clean is not False)
+    elif c.clean is False:
+        tests.append(lambda o: o.clean is False)
+    if not tests:
+        return lambda o: True
+    if len(tests) == 1:
+        return tests[0]
+    checks = tuple(tests)
+
+    def every(o: CatalogObject) -> bool:
+        for test in checks:  # noqa: SIM110 - a plain loop: no generator per call on a hot path
+            if not test(o):
+                return False
+        return True
+
+    return every
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    """Equality that keeps booleans apart from numbers and None (``True == 1`` must not match)."""
+    if isinstance(expected, bool) or expected is None or isinstance(actual, bool) or actual is None:
+        return actual is expected
+    return bool(actual == expected)
+
+
+ANY = Condition()

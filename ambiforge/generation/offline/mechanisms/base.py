@@ -1,0 +1,32 @@
+"""The contract of a mechanism: how one kind of ambiguity arises in a scene.
+
+A mechanism reads its templates' fields (a :class:`~ambiforge.generation.offline.spec.TemplateSpec`
+subclass), finds where a template applies in a scene (``candidates``), and says which objects a scene must
+hold for it (``requirements``, used to steer scene sampling). Types only choose mechanisms and write data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.environment import Scene
+from ambiforge.generation.offline.rendering import Candidate
+from ambiforge.generation.offline.spec import TemplateSpec
+
+Predicate = Callable[[CatalogObject], bool]
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    name: str
+    spec: type[TemplateSpec]
+    candidates: Callable[[Any, Scene, Catalog], list[Candidate]]
+    requirements: Callable[[Any], list[Predicate]]
+    description: str = ""
+
+
+def default_requirements(spec: TemplateSpec) -> list[Predicate]:
+    return [c.matches for c in spec.requirements()]

@@ -1,0 +1,73 @@
+"""Declarative catalog conditions (templates.yaml): each key on objects of the packaged catalog."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from ambiforge.catalog.conditions import Condition
+
+
+def matching(catalog, condition: Condition, names: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+    return [n for n in names if condition.matches(catalog.objects[n])]
+
+
+def test_an_empty_condition_matches_anything(catalog) -> None:
+    assert matching(catalog, Condition(), ["glass mug", "oat milk", "bread knife"]) == [
+        "glass mug",
+        "oat milk",
+        "bread knife",
+    ]
+
+
+def test_tags_any_reads_group_tags_and_own_uses_while_uses_any_reads_only_uses(catalog) -> None:
+    names = ["glass mug", "oat milk", "bread knife", "butter knife", "rye bread"]
+    assert matching(catalog, Condition(tags_any=("drinkware", "drink")), names) == ["glass mug", "oat milk"]
+    assert matching(catalog, Condition(tags_any=("spread",)), names) == ["butter knife"]
+    assert matching(catalog, Condition(uses_any=("slice_bread",)), names) == ["bread knife"]
+    assert matching(catalog, Condition(uses_any=("cutlery",)), names) == []  # a group tag, not a use
+
+
+def test_where_where_not_and_known_on_booleans_that_may_not_apply(catalog) -> None:
+    names = ["ceramic bowl", "metal bowl", "plastic mug", "glass mug", "oat milk"]
+    assert matching(catalog, Condition(where={"microwave_safe": True}), names) == [
+        "ceramic bowl",
+        "plastic mug",
+        "glass mug",
+    ]
+    # not False: True and "does not apply" (None, a food) both pass
+    assert matching(catalog, Condition(where_not={"heat_resistant": False}), names) == [
+        "ceramic bowl",
+        "metal bowl",
+        "glass mug",
+        "oat milk",
+    ]
+    assert matching(catalog, Condition(known=("microwave_safe",)), names) == names[:4]
+    assert matching(catalog, Condition(where={"material": ["glass", "metal"]}), names) == ["metal bowl", "glass mug"]
+    assert matching(catalog, Condition(where={"noun": "mug", "material": "plastic"}), names) == ["plastic mug"]
+    assert matching(catalog, Condition(where={"microwave_safe": 1}), names) == []  # booleans are not numbers
+
+
+def test_clean_true_means_not_marked_dirty(catalog) -> None:
+    names = ["ceramic mug", "dirty ceramic mug", "oat milk"]
+    assert matching(catalog, Condition(clean=True), names) == ["ceramic mug", "oat milk"]
+    assert matching(catalog, Condition(clean=False), names) == ["dirty ceramic mug"]
+
+
+def test_all_keys_must_hold(catalog) -> None:
+    c = Condition(tags_any=("tableware",), where={"microwave_safe": True}, clean=True)
+    assert matching(catalog, c, ["ceramic bowl", "metal bowl", "dirty glass bowl", "glass mug"]) == ["ceramic bowl"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"where": {"colour": "red"}}, "unknown catalog attribute 'colour'"),
+        ({"known": ["uses"]}, "unknown catalog attribute 'uses'"),
+        ({"tags": ["drinkware"]}, "tags"),
+        ({"clean": "yes please"}, "clean"),
+    ],
+)
+def test_bad_conditions_are_refused_naming_the_key(data: dict, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ValidationError, match=message):
+        Condition(**data)

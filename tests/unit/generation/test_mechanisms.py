@@ -1,0 +1,145 @@
+"""Each offline mechanism fires on a small hand-made scene that holds what it needs, and not otherwise."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ambiforge.catalog.conditions import Condition
+from ambiforge.environment import Scene
+from ambiforge.generation.draft import Draft
+from ambiforge.generation.offline import mechanisms
+from ambiforge.generation.offline.mechanisms.choose_member import ChooseMemberSpec
+from ambiforge.generation.offline.mechanisms.omission import OmissionSpec
+from ambiforge.generation.offline.mechanisms.partition import PartitionSpec
+from ambiforge.generation.offline.mechanisms.tool_for_use import ToolForUseSpec
+from ambiforge.generation.offline.phrases import mentions
+
+TEXTS = {"indirect": ("Use {ti}.",), "plan": ("Pick up {t}.", "Use {t}.")}
+
+
+def scene(catalog, *names: str) -> Scene:  # type: ignore[no-untyped-def]
+    return Scene(tuple(catalog.objects[n] for n in names))
+
+
+def drafts(spec, catalog, sc: Scene) -> list[Draft]:  # type: ignore[no-untyped-def]
+    found = mechanisms.get(spec.mechanism).candidates(spec, sc, catalog)
+    out = [c.build(random.Random(i)) for i, c in enumerate(found)]
+    return [d for d in out if d is not None]
+
+
+def test_the_registry_knows_each_mechanism_by_name() -> None:
+    assert set(mechanisms.MECHANISMS) == {"choose_member", "omission", "tool_for_use", "partition"}
+    with pytest.raises(KeyError, match="unknown mechanism 'irony'"):
+        mechanisms.get("irony")
+
+
+def test_choose_member_needs_two_fitting_members_of_a_group(catalog) -> None:
+    spec = ChooseMemberSpec(
+        key="pour",
+        ambiguity_type="t",
+        target=Condition(tags_any=("drinkware",), clean=True),
+        co={"f": Condition(tags_any=("drink",))},
+        direct=("Pour {f} into {t}.",),
+        indirect=("Fill {ti} with {fi}.",),
+        plan=("Pick up {t}.", "Pour {f} into {t}."),
+        questions={"default": ("Which {noun}: {options}?",)},
+        answers={"default": ("The {modifier} one.",)},
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "glass mug", "ceramic mug", "dirty ceramic mug", "oat milk"))
+    assert draft.template == "t/pour" and sorted(draft.amb_shortlist) == ["ceramic mug", "glass mug"]
+    assert mentions(draft.ambiguous_task, "mug") and not mentions(draft.ambiguous_task, draft.user_intent[0])
+    assert draft.question == "Which mug: the glass mug or the ceramic mug?"
+    assert draft.end_of_ambiguity == 0
+    assert drafts(spec, catalog, scene(catalog, "glass mug", "dirty ceramic mug", "oat milk")) == []  # one clean
+    assert drafts(spec, catalog, scene(catalog, "glass mug", "ceramic mug")) == []  # nothing to pour
+    excluded = spec.model_copy(update={"exclude_group_tags": ("hot_drinkware",)})
+    assert drafts(excluded, catalog, scene(catalog, "glass mug", "ceramic mug", "oat milk")) == []
+
+
+def test_omission_drops_the_place_and_needs_its_co_objects(catalog) -> None:
+    spec = OmissionSpec(
+        key="away",
+        ambiguity_type="t",
+        co={"f": Condition(where={"needs_refrigeration": True})},
+        direct=("Put {f} in the fridge.",),
+        ambiguous=("Put {f} away.",),
+        indirect=("Keep {fi} cold.",),
+        plan=("Pick up {f}.", "Put {f} in the fridge."),
+        plan_amb=("Pick up {f}.", "Put {f} away."),
+        intent="fridge",
+        question="Where should {f} go?",
+        answer="In the fridge.",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "oat milk", "glass mug"))
+    assert draft.unambiguous_direct.endswith("the oat milk in the fridge.") and draft.user_intent == ["fridge"]
+    assert (
+        draft.variants == ["fridge"]
+        and draft.end_of_ambiguity == 1
+        and draft.question == "Where should the oat milk go?"
+    )
+    assert drafts(spec, catalog, scene(catalog, "rye bread", "glass mug")) == []
+    with pytest.raises(ValueError, match="explicit 'ambiguous'"):
+        OmissionSpec(**{**spec.model_dump(), "ambiguous": ()})
+
+
+def test_tool_for_use_needs_exactly_one_fitting_tool_among_several(catalog) -> None:
+    spec = ToolForUseSpec(
+        key="slice",
+        ambiguity_type="t",
+        target=Condition(uses_any=("slice_bread",)),
+        co={"f": Condition(tags_any=("bread",))},
+        direct=("Slice {f} with {t}.",),
+        indirect=("Use {ti} on {fi}.",),
+        plan=("Pick up {t}.", "Slice {f} with {t}."),
+        question="Which {noun}?",
+        answer="The {name}.",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "bread knife", "butter knife", "rye bread"))
+    assert (
+        draft.user_intent == ["bread knife"] and draft.answer == "The bread knife." and draft.question == "Which knife?"
+    )
+    assert mentions(draft.ambiguous_task, "a knife")
+    assert drafts(spec, catalog, scene(catalog, "bread knife", "rye bread")) == []  # no other knife: no choice
+    assert drafts(spec, catalog, scene(catalog, "butter knife", "paring knife", "rye bread")) == []  # none fits
+
+
+def test_partition_names_a_safe_member_and_forbids_the_unsafe_ones(catalog) -> None:
+    spec = PartitionSpec(
+        key="microwave",
+        ambiguity_type="t",
+        target=Condition(tags_any=("tableware",), clean=True, known=("microwave_safe",)),
+        safe=Condition(where={"microwave_safe": True}),
+        co={"f": Condition(tags_any=("heatable",))},
+        direct=("Heat {f} in the microwave {p} {t}.",),
+        indirect=("Warm {fi} in {ti}.",),
+        plan=("Put {f} {p} {t}.", "Put {t} in the microwave."),
+        question="Which {noun} should I use?",
+        answer="The {name}; not the {unsafe}.",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "ceramic bowl", "metal bowl", "dirty glass bowl", "tomato soup"))
+    assert draft.user_intent == ["ceramic", "-metal"] and draft.variants == ["ceramic bowl"]
+    assert draft.answer == "The ceramic bowl; not the metal bowl."
+    assert drafts(spec, catalog, scene(catalog, "ceramic bowl", "glass bowl", "tomato soup")) == []  # all safe
+    assert drafts(spec, catalog, scene(catalog, "ceramic bowl", "metal bowl", "glass mug")) == []  # nothing to heat
+    requirement, co = mechanisms.get("partition").requirements(spec)
+    assert requirement(catalog.objects["metal bowl"]) and not requirement(catalog.objects["ceramic bowl"])
+    assert co(catalog.objects["tomato soup"])
+
+
+def test_partition_by_cleanliness(catalog) -> None:
+    spec = PartitionSpec(
+        key="clean",
+        ambiguity_type="t",
+        target=Condition(tags_any=("drinkware",)),
+        safe=Condition(clean=True),
+        direct=("Bring me {t}.",),
+        indirect=("Fetch {ti}.",),
+        plan=("Find {t}.", "Bring {t}."),
+        question="Which {noun}?",
+        answer="A clean one, like the {name}.",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))
+    assert draft.user_intent == ["ceramic", "-dirty"]
+    assert drafts(spec, catalog, scene(catalog, "ceramic mug", "glass mug")) == []
