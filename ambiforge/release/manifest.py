@@ -13,8 +13,9 @@ from typing import Any
 import jsonschema_rs
 
 from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.resources import schema_path
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "manifest.schema.json"
+SCHEMA_PATH = schema_path("manifest.schema.json")
 
 
 @lru_cache(maxsize=1)
