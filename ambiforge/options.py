@@ -19,6 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from ambiforge.ambiguity import get as get_type
+from ambiforge.ambiguity import types
 from ambiforge.config import AmbiguityConfig, Config, SamplerConfig
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import AMBIK_MIX, check_mix
@@ -123,7 +125,6 @@ def build_options(cfg: Config, **overrides: Any) -> BuildOptions:
 def required_prompts(options: BuildOptions) -> dict[str, str]:
     """Prompt id -> the configuration key that needs it, for an LLM build: one per step, and the
     ambiguous-variant prompt of every type the mix asks for."""
-    from ambiforge.ambiguity import get
     from ambiforge.llm.config import STEPS
 
     needed: dict[str, str] = {}
@@ -131,7 +132,7 @@ def required_prompts(options: BuildOptions) -> dict[str, str]:
         if step == "ambiguous_variant":
             for name, share in options.type_mix.items():
                 if share > 0:
-                    needed[get(name).variant_prompt_id] = f"build.type_mix.{name}"
+                    needed[get_type(name).variant_prompt_id] = f"build.type_mix.{name}"
         else:
             needed[step] = f"llm.steps.{step}"
     return needed
@@ -142,10 +143,8 @@ def check_options(options: BuildOptions, source: str | None = None) -> BuildOpti
     exist, a prompt file missing for a step or a type. One line naming the file and the key."""
     where = f"{source}: " if source else ""
     for name in options.type_mix:
-        from ambiforge.ambiguity import get
-
         try:
-            get(name)
+            get_type(name)
         except ConfigError as exc:
             raise ConfigError(f"{where}build.type_mix.{name}: {exc}") from None
     if options.llm is None:
@@ -155,9 +154,14 @@ def check_options(options: BuildOptions, source: str | None = None) -> BuildOpti
         raise ConfigError(f"{where}llm.prompts_dir: {prompts_dir} is not a folder")
     from ambiforge.llm.prompts import load_prompt
 
+    own = {t.variant_prompt_id: t.prompts_dir for t in types().values()}  # a type folder's own prompts
     for prompt_id, key in required_prompts(options).items():
         try:
             load_prompt(prompt_id, prompts_dir)
         except ConfigError as exc:
+            folder = own.get(prompt_id)
+            if folder is not None and (folder / f"{prompt_id}.yaml").is_file():
+                load_prompt(prompt_id, str(folder))  # a bad file there is an error of its own
+                continue
             raise ConfigError(f"{exc} (needed by {key})") from None
     return options

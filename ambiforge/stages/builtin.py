@@ -35,10 +35,10 @@ def _validate(outcomes: Sequence[Any], context: StageContext) -> list[Any]:
 
 def _review(run_ids: Sequence[str], context: StageContext) -> list[Any]:
     """Run ids -> one push report per run (tasks created in Label Studio); ``extras['paths']`` is a
-    :class:`~ambiforge.review.push.ReviewPaths`."""
+    :class:`~ambiforge.review.push.ReviewPaths`, ``extras['project']`` an optional project title."""
     from ambiforge.review.push import push
 
-    return [push(run_id, context.extras["paths"]) for run_id in run_ids]
+    return [push(run_id, context.extras["paths"], context.extras.get("project")) for run_id in run_ids]
 
 
 def _release(options: Sequence[Any], context: StageContext) -> list[Any]:
