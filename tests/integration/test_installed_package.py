@@ -77,15 +77,22 @@ def test_schema_check_passes_from_an_empty_directory(installed: Path, tmp_path: 
 
 
 def test_llm_build_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
+    """With ``--model`` (every step) and ``--step-model`` (one step) for a local OpenAI-compatible server."""
     work = tmp_path / "empty"
     work.mkdir()
     with ScriptedLLMServer(KitchenResponder(), api_key=KEY) as server:
         env = clean_env(tmp_path) | {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.openai_url}
         cmd = [str(installed / "ambiforge"), "build", "--provider", "openai", "--pairs", "6", "--run-id", "inst"]
+        cmd += ["--model", "local-small", "--step-model", "intent=local-intent"]
         proc = run(cmd, work, env, timeout=600)
+        served = {r.model for r in server.requests}
     assert proc.returncode == 0, proc.stderr
     folder = work / "raw" / "inst"
     items = (folder / "items.jsonl").read_text().splitlines()
     assert len(items) >= 5
     rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
     assert not any("prompt template not found" in str(r["reason"]) for r in rejected)
+    assert served == {"local-small", "local-intent"}
+    calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
+    assert {c["model"] for c in calls if c["step"] == "intent"} == {"local-intent"}
+    assert {c["model"] for c in calls if c["step"] != "intent"} == {"local-small"}
