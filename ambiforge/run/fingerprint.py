@@ -22,7 +22,12 @@ BUILD_STAGES = ("generation", "validation")
 
 
 def fingerprint_material(options: BuildOptions, stages: tuple[str, ...] = BUILD_STAGES) -> dict[str, Any]:
-    return {"options": options.output_options(), "stages": versions(stages)}
+    """The options, the stage versions, and the catalog's content (an edited catalog at the same path
+    changes the output as much as another path does)."""
+    from ambiforge.catalog import cached_catalog
+
+    output = options.output_options() | {"catalog_sha256": cached_catalog(options.catalog).sha256}
+    return {"options": output, "stages": versions(stages)}
 
 
 def digest(material: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ import pytest
 from ambiforge.config import load_config
 from ambiforge.errors import ConfigError
 from ambiforge.options import BuildOptions, build_options
-from ambiforge.run.fingerprint import fingerprint
+from ambiforge.run.fingerprint import fingerprint, fingerprint_material
 from ambiforge.run.state import check_options
 from ambiforge.stages import FunctionStage, Stage, StageContext, get, names, register, unregister, versions
 from ambiforge.validation.context import ValidationConfig
@@ -120,3 +120,16 @@ def test_a_run_folder_from_before_fingerprints_is_still_guarded(tmp_path: Path) 
     check_options(tmp_path, BuildOptions(pairs=10, seed=1, batch_size=5))
     with pytest.raises(ConfigError, match=r"run exists with different pairs"):
         check_options(tmp_path, BuildOptions(pairs=11, seed=1))
+
+
+def test_the_catalog_content_goes_into_the_fingerprint(tmp_path: Path) -> None:
+    from ambiforge.catalog import cached_catalog, default_catalog_path
+
+    one, two = tmp_path / "one" / "kitchen.yaml", tmp_path / "two" / "kitchen.yaml"
+    for path, extra in ((one, ""), (two, "# edited\n")):
+        path.parent.mkdir()
+        path.write_text(default_catalog_path().read_text() + extra)
+    options = BuildOptions(pairs=5, catalog=str(one))
+    assert cached_catalog(str(one)).sha256 != cached_catalog(str(two)).sha256
+    assert fingerprint(options) != fingerprint(options.model_copy(update={"catalog": str(two)}))
+    assert fingerprint_material(options)["options"]["catalog_sha256"] == cached_catalog(str(one)).sha256
