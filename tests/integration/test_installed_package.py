@@ -22,13 +22,15 @@ import pytest
 from ambiforge.testing.kitchen_responder import KitchenResponder
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from tests.conftest import REPO
+from tests.integration import processes
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 KEY = "sk-test-installed-0123456789"
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    """In its own process group, killed whole afterwards (a build's Prefect API server with it)."""
+    return processes.run(cmd, timeout=timeout, cwd=cwd, env=env)
 
 
 @pytest.fixture(scope="module")
