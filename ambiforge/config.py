@@ -2,6 +2,8 @@
 
 Looked up in this order: ``--config PATH``, ``$AMBIFORGE_CONFIG``, ``./ambiforge.toml``; missing means
 defaults. Each stage owns a section; unknown keys are errors so a typo does not silently change a build.
+Sections are nested as they are into the options of every command (:mod:`ambiforge.options`), never
+copied field by field, so no setting is lost on the way to a stage.
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ambiforge.ambiguity import register_folders
+from ambiforge.environment import SamplerLimits
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix, default_mix
 from ambiforge.llm.config import LLMConfig
@@ -41,14 +46,40 @@ class BuildConfig(_Section):
     @field_validator("type_mix")
     @classmethod
     def _mix(cls, value: dict[str, float]) -> dict[str, float]:
-        check_mix(value)
+        try:
+            check_mix(value)
+        except ConfigError as exc:  # a ValueError for pydantic, so the message names the key
+            raise ValueError(str(exc)) from None
         return value
 
 
 class SamplerConfig(_Section):
-    food_groups: tuple[int, int] = (2, 5)
-    item_groups: tuple[int, int] = (2, 5)
-    per_group: tuple[int, int] = (3, 5)
+    """``[sampler]``: how scenes are drawn. The defaults are the sampler's own (declared once, there)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    food_groups: tuple[int, int] = SamplerLimits.food_groups
+    item_groups: tuple[int, int] = SamplerLimits.item_groups
+    per_group: tuple[int, int] = SamplerLimits.per_group
+
+    def limits(self) -> SamplerLimits:
+        return SamplerLimits(self.food_groups, self.item_groups, self.per_group)
+
+
+class AmbiguityConfig(_Section):
+    """``[ambiguity]``: folders of ambiguity types beyond the built-in ones (definition, templates, prompts).
+
+    Relative folders are resolved against the configuration file's folder when it is loaded, so the
+    options carry absolute paths to every process that registers them again (a Dask worker, a subprocess).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    folders: tuple[str, ...] = ()
+
+    def register(self) -> None:
+        """Register the folders' types in this process (idempotent: the same folder twice is a no-op)."""
+        register_folders(self.folders)
 
 
 class ReleaseConfig(_Section):
@@ -63,9 +94,42 @@ class Config(_Section):
     build: BuildConfig = Field(default_factory=BuildConfig)
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    ambiguity: AmbiguityConfig = Field(default_factory=AmbiguityConfig)
     release: ReleaseConfig = Field(default_factory=ReleaseConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     source: str | None = None  # the file it came from, for messages
+
+    def where(self, key: str) -> str:
+        """``ambiforge.toml: llm.prompts_dir`` (or just the key for defaults), for one-line errors."""
+        return f"{self.source}: {key}" if self.source else key
+
+
+def _first_error(path: Path, exc: ValidationError, prefix: str = "") -> ConfigError:
+    first = exc.errors()[0]
+    where = ".".join(str(x) for x in (prefix, *first["loc"]) if x != "")
+    message = first["msg"].removeprefix("Value error, ")
+    return ConfigError(f"{path}: {where}: {message}")
+
+
+def _register_ambiguity(path: Path, data: dict[str, Any]) -> None:
+    """Types from ``[ambiguity] folders`` must be known before ``[build] type_mix`` is checked."""
+    section = data.get("ambiguity")
+    if section is None:
+        return
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: ambiguity: expected a table")
+    try:
+        ambiguity = AmbiguityConfig(**section)
+    except ValidationError as exc:
+        raise _first_error(path, exc, "ambiguity") from None
+    folders = []
+    for i, folder in enumerate(ambiguity.folders):
+        resolved = (path.parent / folder).resolve()
+        if not resolved.is_dir():
+            raise ConfigError(f"{path}: ambiguity.folders.{i}: {folder} is not a folder")
+        folders.append(str(resolved))
+    data["ambiguity"] = {**section, "folders": folders}
+    register_folders(folders)
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
@@ -79,9 +143,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    _register_ambiguity(p, data)
     try:
         return Config(**data, source=str(p))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise ConfigError(f"{p}: {where}: {first['msg']}") from None
+        raise _first_error(p, exc) from None

@@ -15,8 +15,8 @@ from typing import Any
 
 from prefect import flow
 
-from ambiforge.generation.run import BuildOptions
-from ambiforge.runs import new_run_id, run_dir
+from ambiforge.options import BuildOptions
+from ambiforge.run.layout import VALIDATION_DIR, new_run_id, run_dir
 from flows.artifacts import publish_run_artifacts
 from flows.generate import generate_flow
 from flows.naming import run_name
@@ -46,7 +46,7 @@ def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "a
     summary = validate_flow(options, seconds)
     summary["seconds"]["total"] = round(time.perf_counter() - started, 3)
     directory = run_dir(options.out, options.run_id)
-    report_dir = directory / "validation"
+    report_dir = directory / VALIDATION_DIR
     report = None
     if (report_dir / "report.json").exists():
         report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ from typing import Any
 
 from prefect.deployments.runner import RunnerDeployment
 
-from ambiforge.generation.run import BuildOptions
+from ambiforge.options import BuildOptions
 
 DEPLOYMENT_NAME = "scheduled-build"
 

@@ -14,29 +14,23 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.utilities.annotations import quote
 
-from ambiforge import progress, run_state
-from ambiforge.checkpoints import (
-    GENERATED_FILE,
-    Sealed,
-    batch_path,
-    read_outcomes,
-    write_candidates,
-    write_outcomes,
-)
+from ambiforge import progress
 from ambiforge.generation.run import (
-    BuildOptions,
     Generator,
     Outcome,
     PairSpec,
     batches,
-    generate_batch,
     make_generator,
     plan_pairs,
     regenerator,
     resolve_duplicates,
     schema_gate,
 )
-from ambiforge.runs import run_dir
+from ambiforge.options import BuildOptions
+from ambiforge.run import state
+from ambiforge.run.checkpoints import Sealed, read_outcomes, write_candidates, write_outcomes
+from ambiforge.run.layout import GENERATED_FILE, batch_path, run_dir
+from ambiforge.stages import StageContext, get
 from flows.dask_limiter import dask_limiter, in_dask_worker
 from flows.retries import retry_transient
 
@@ -44,6 +38,7 @@ from flows.retries import retry_transient
 def generator_for(options: BuildOptions) -> Generator:
     """On a Dask worker, LLM calls take their slots from semaphores on the Dask scheduler, so the
     configured concurrency and rate hold for the whole cluster; elsewhere the process's limiter does."""
+    options.prepare()  # options may have come unpickled to another process: register its ambiguity types
     if options.llm is not None and options.provider != "offline" and in_dask_worker():
         return make_generator(options, dask_limiter(options.run_id, options.llm.concurrency, options.llm.rpm))
     return make_generator(options)
@@ -63,7 +58,8 @@ def generate_batch_task(options: BuildOptions, specs: list[PairSpec], first: int
     done = read_outcomes(checkpoint)
     if done is not None and [o.index for o in done] == [s.index for s in specs]:
         return Sealed(done)
-    outcomes = generate_batch(generator_for(options), specs)
+    context = StageContext(options, {"generator": generator_for(options)})
+    outcomes = get("generation").run(specs, context)
     write_outcomes(checkpoint, outcomes)
     return Sealed(outcomes)
 
@@ -88,15 +84,15 @@ def generate_flow(options: BuildOptions) -> dict[str, int]:
     The outcomes are in ``generated.jsonl``."""
     directory = run_dir(options.out, options.run_id)
     directory.mkdir(parents=True, exist_ok=True)
-    run_state.check_options(directory, options.model_dump(mode="json"))
+    state.check_options(directory, options)
     specs = plan_pairs(options)
     progress.start("generate", len(specs))
-    if run_state.is_done(directory, "generate"):
+    if state.is_done(directory, "generate"):
         finished = read_outcomes(generated_path(options))
         if finished is not None:
             progress.finish("generate")
             return counts(finished)
-    run_state.mark(directory, "generate", "running")
+    state.mark(directory, "generate", "running")
     futures = [
         generate_batch_task.submit(options, batch, batch[0].index, batch[-1].index)
         for batch in batches(specs, options.batch_size)
@@ -112,7 +108,7 @@ def generate_flow(options: BuildOptions) -> dict[str, int]:
     outcomes = schema_gate_task(quote(outcomes)).outcomes
     write_candidates(directory, outcomes)
     write_outcomes(generated_path(options), outcomes)
-    run_state.mark(directory, "generate", "done")
+    state.mark(directory, "generate", "done")
     return counts(outcomes)
 
 

@@ -10,13 +10,14 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
-from ambiforge.release.writer import ReleaseOptions, release
+from ambiforge.release.writer import ReleaseOptions
+from ambiforge.stages import StageContext, get
 from flows.artifacts import artifact_key
 
 
 @task(name="write-release", task_run_name="release {opts.version}", cache_policy=NO_CACHE)
 def release_task(opts: ReleaseOptions) -> str:
-    return str(release(opts))
+    return str(get("release").run([opts], StageContext(opts))[0])
 
 
 @flow(name="release", flow_run_name="release-{opts.version}", validate_parameters=False)

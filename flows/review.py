@@ -9,7 +9,8 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from ambiforge.review.pull import pull
-from ambiforge.review.push import ReviewPaths, push
+from ambiforge.review.push import ReviewPaths
+from ambiforge.stages import StageContext, get
 from flows.artifacts import artifact_key
 from flows.retries import retry_transient
 
@@ -22,7 +23,7 @@ from flows.retries import retry_transient
     retry_condition_fn=retry_transient,
 )
 def push_task(run_id: str, paths: ReviewPaths, project: str | None) -> dict[str, Any]:
-    return push(run_id, paths, project)
+    return get("review").run([run_id], StageContext(extras={"paths": paths, "project": project}))[0]
 
 
 @task(

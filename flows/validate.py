@@ -13,22 +13,26 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from ambiforge import progress, run_state
-from ambiforge.checkpoints import GENERATED_FILE, Sealed, read_outcomes
+from ambiforge import progress
+from ambiforge.catalog import cached_catalog
 from ambiforge.errors import InputError
-from ambiforge.generation.run import BuildOptions, Outcome, cached_catalog
+from ambiforge.generation.run import Outcome
 from ambiforge.llm.calls import CALLS_FILE
 from ambiforge.llm.summary import summarize_calls
-from ambiforge.runs import run_dir, write_run
+from ambiforge.options import BuildOptions
+from ambiforge.run import state
+from ambiforge.run.checkpoints import Sealed, read_outcomes
+from ambiforge.run.fingerprint import fingerprint
+from ambiforge.run.layout import GENERATED_FILE, VALIDATION_DIR, run_dir
+from ambiforge.run.summary import write_run
+from ambiforge.stages import StageContext, get
 from flows.naming import run_name
 
 
 @task(name="check-rules", task_run_name="check item rules on {count} items", cache_policy=NO_CACHE)
 def rules_task(options: BuildOptions, outcomes: list[Outcome], count: int) -> Sealed:
-    from ambiforge.validation import gate
-    from ambiforge.validation.context import RuleContext
-
-    return Sealed(gate(outcomes, RuleContext(catalog=cached_catalog(options.catalog))))
+    options.prepare()
+    return Sealed(get("validation").run(outcomes, StageContext(options)))
 
 
 @task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)
@@ -38,8 +42,13 @@ def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any
 
     judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
     passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
-    expectations = run_expectations(passed, target_mix=options.type_mix)  # type: ignore[arg-type]
-    folder = run_dir(options.out, options.run_id) / "validation"
+    expectations = run_expectations(
+        passed,  # type: ignore[arg-type]
+        target_mix=options.type_mix,
+        tolerance=options.validation.type_mix_tolerance,
+        max_plan_steps=options.validation.max_plan_steps,
+    )
+    folder = run_dir(options.out, options.run_id) / VALIDATION_DIR
     report = build_report(judged, expectations.to_dict(), f"run {options.run_id}")  # type: ignore[arg-type]
     write_report(report, judged, folder)  # type: ignore[arg-type]
     expectations.save(folder)
@@ -51,7 +60,7 @@ def write_run_task(
     options: BuildOptions, outcomes: list[Outcome], seconds: dict[str, float], extra: dict[str, Any]
 ) -> dict[str, Any]:
     catalog = cached_catalog(options.catalog)
-    return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra)
+    return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
 @flow(name="validate", flow_run_name=run_name("validate"), validate_parameters=False)
@@ -60,7 +69,7 @@ def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None
     outcomes = read_outcomes(directory / GENERATED_FILE)
     if outcomes is None:
         raise InputError(str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first")
-    run_state.mark(directory, "validate", "running")
+    state.mark(directory, "validate", "running")
     started = time.perf_counter()
     progress.start("validate", len(outcomes))
     outcomes = rules_task(options, quote(outcomes), len(outcomes)).outcomes
@@ -69,11 +78,11 @@ def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None
     timings = dict(seconds or {}) | {"validate": time.perf_counter() - started}
     extra = {
         "validation": report,
-        "reports": {"validation": str(run_dir(options.out, options.run_id) / "validation")},
+        "reports": {"validation": str(directory / VALIDATION_DIR)},
     }
     llm = summarize_calls(directory / CALLS_FILE)
     if llm is not None:
         extra["llm"] = llm
     summary = write_run_task(options, quote(outcomes), timings, extra)
-    run_state.mark(directory, "validate", "done")
+    state.mark(directory, "validate", "done")
     return summary

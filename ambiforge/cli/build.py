@@ -13,7 +13,8 @@ from ambiforge.config import Config
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix
 from ambiforge.llm.config import LLMConfig, resolve_provider
-from ambiforge.runs import check_run_id, new_run_id
+from ambiforge.options import BuildOptions, build_options, check_options
+from ambiforge.run.layout import check_run_id, new_run_id
 
 PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
 
@@ -32,7 +33,37 @@ def parse_mix(text: str) -> dict[str, float]:
     return check_mix(mix)
 
 
-def llm_settings(requested: str, cfg: Config, max_cost: float | None = None) -> tuple[str, LLMConfig | None]:
+def parse_step_models(values: list[str] | None) -> dict[str, str]:
+    """``['plan_clear=gpt-4o-mini', ...]`` -> {step: model}; steps are checked against the LLM settings."""
+    models: dict[str, str] = {}
+    for value in values or []:
+        step, sep, model = value.partition("=")
+        if not sep or not step.strip() or not model.strip():
+            raise ConfigError(f"--step-model: expected STEP=MODEL, got {value!r}")
+        models[step.strip()] = model.strip()
+    return models
+
+
+def with_models(llm: LLMConfig, model: str | None, step_models: dict[str, str]) -> LLMConfig:
+    """``--model`` puts one model on every step; ``--step-model STEP=MODEL`` then overrides single steps
+    (both override ``[llm.steps.*].model``)."""
+    unknown = sorted(set(step_models) - set(llm.steps))
+    if unknown:
+        raise ConfigError(f"--step-model: unknown step {unknown[0]!r} (known: {', '.join(llm.steps)})")
+    steps = {}
+    for name, settings in llm.steps.items():
+        chosen = step_models.get(name) or model
+        steps[name] = settings.model_copy(update={"model": chosen}) if chosen else settings
+    return llm.model_copy(update={"steps": steps})
+
+
+def llm_settings(
+    requested: str,
+    cfg: Config,
+    max_cost: float | None = None,
+    model: str | None = None,
+    step_models: dict[str, str] | None = None,
+) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
     if requested not in PROVIDERS:
@@ -41,15 +72,26 @@ def llm_settings(requested: str, cfg: Config, max_cost: float | None = None) -> 
     provider, resolved, note = resolve_provider(requested, llm)
     if note:
         console.print(f"[yellow]{note}[/]")
-    if resolved is not None:
-        resolved.require_keys()
-        if resolved.max_cost is not None:
-            resolved.require_prices()
+    if resolved is None:
+        if model or step_models:
+            raise ConfigError(f"--model/--step-model need an LLM provider; --provider is {provider}")
+        return provider, None
+    resolved = with_models(resolved, model, step_models or {})
+    resolved.require_keys()
+    if resolved.max_cost is not None:
+        resolved.require_prices()
     return provider, resolved
 
 
 def build(
     provider: Annotated[str, typer.Option(help="offline (no key) | llm ([llm.steps]) | openai | mistral | auto")] = "",
+    model: Annotated[
+        str | None, typer.Option(help="one model for every LLM step (overrides [llm.steps.*].model)")
+    ] = None,
+    step_model: Annotated[
+        list[str] | None,
+        typer.Option("--step-model", help="STEP=MODEL, the model of one LLM step; repeatable; wins over --model"),
+    ] = None,
     candidates: Annotated[
         int | None, typer.Option(help="ambiguous variants per pair (LLM); the validators keep the best")
     ] = None,
@@ -70,57 +112,99 @@ def build(
     task_runner: Annotated[str | None, typer.Option(help="thread (default) or dask")] = None,
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler, e.g. tcp://host:8786")] = None,
     verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
-) -> None:
-    """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema, and write
-    raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json."""
+) -> int:
+    """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
+    and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
+    item was written."""
     cfg = config_from(config)
-    provider, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost)
-    k = candidates if candidates is not None else cfg.build.candidates
-    if k < 1:
-        raise ConfigError(f"--candidates must be at least 1, got {k}")
-    n = pairs if pairs is not None else cfg.build.pairs
-    if n < 1:
-        raise ConfigError(f"--pairs must be at least 1, got {n}")
-    seed_value = seed if seed is not None else cfg.build.seed
-    mix = parse_mix(type_mix) if type_mix else check_mix(cfg.build.type_mix)
-    rid = check_run_id(run_id) if run_id else new_run_id(provider, seed_value)
-    runner = task_runner or cfg.build.task_runner
-    if runner not in ("thread", "dask"):
-        raise ConfigError(f"--task-runner must be thread or dask, got {runner!r}")
-    catalog_path = str(catalog) if catalog else cfg.paths.catalog
-
-    # Fail on a bad catalog before any flow starts, with the file and entry.
-    from ambiforge.catalog import cached_catalog
-    from ambiforge.generation.run import BuildOptions
-
-    cached_catalog(catalog_path)
-    options = BuildOptions(
-        run_id=rid,
+    options = command_options(
+        cfg,
         provider=provider,
-        pairs=n,
-        seed=seed_value,
-        out=str(out or cfg.paths.raw),
-        catalog=catalog_path,
-        type_mix=mix,
-        batch_size=cfg.build.batch_size,
-        food_groups=cfg.sampler.food_groups,
-        item_groups=cfg.sampler.item_groups,
-        per_group=cfg.sampler.per_group,
-        config_path=str(config) if config else cfg.source,
-        task_runner=runner,
+        model=model,
+        step_models=parse_step_models(step_model),
+        max_cost=max_cost,
+        candidates=candidates,
+        pairs=pairs,
+        seed=seed,
+        out=out,
+        type_mix=type_mix,
+        catalog=catalog,
+        task_runner=task_runner,
         dask_address=dask_address,
-        llm=llm,
-        candidates=k,
+        config_path=str(config) if config else cfg.source,
     )
+    rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
+    options = options.model_copy(update={"run_id": rid})
     if not verbose:
         quiet_prefect()
     from ambiforge.progress import RichReporter
     from flows.build import build_flow
 
-    console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {n} pairs, provider {provider}, seed {seed_value}")
+    console.print(
+        f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, provider {options.provider}, "
+        f"seed {options.seed}"
+    )
     with RichReporter().shown():
         summary = build_flow(options, cfg.paths.annotation)
     print_summary(summary)
+    return build_exit_code(summary)
+
+
+def command_options(
+    cfg: Config,
+    *,
+    provider: str = "",
+    model: str | None = None,
+    step_models: dict[str, str] | None = None,
+    max_cost: float | None = None,
+    candidates: int | None = None,
+    pairs: int | None = None,
+    seed: int | None = None,
+    out: Path | None = None,
+    type_mix: str | None = None,
+    catalog: Path | None = None,
+    task_runner: str | None = None,
+    dask_address: str | None = None,
+    config_path: str | None = None,
+) -> BuildOptions:
+    """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
+    any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
+    from ambiforge.catalog import cached_catalog
+    from flows.runners import RUNNERS
+
+    if candidates is not None and candidates < 1:
+        raise ConfigError(f"--candidates must be at least 1, got {candidates}")
+    if pairs is not None and pairs < 1:
+        raise ConfigError(f"--pairs must be at least 1, got {pairs}")
+    runner = task_runner or cfg.build.task_runner
+    if runner not in RUNNERS:
+        raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
+    chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost, model, step_models)
+    catalog_path = str(catalog) if catalog else cfg.paths.catalog
+    cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
+    options = build_options(
+        cfg,
+        provider=chosen,
+        llm=llm,
+        candidates=candidates,
+        pairs=pairs,
+        seed=seed,
+        out=str(out) if out else None,
+        type_mix=parse_mix(type_mix) if type_mix else None,
+        catalog=catalog_path,
+        task_runner=runner,
+        dask_address=dask_address,
+        config_path=config_path,
+    )
+    return check_options(options, cfg.source)
+
+
+def build_exit_code(summary: dict[str, Any]) -> int:
+    """1 when the build wrote no item (every pair rejected, by generation or a gate), else 0."""
+    if summary["items_written"] == 0:
+        console.print(f"[red]no item written: all {summary['pairs_requested']} pairs were rejected[/]")
+        return 1
+    return 0
 
 
 def print_summary(summary: dict[str, Any]) -> None:

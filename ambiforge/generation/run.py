@@ -8,40 +8,27 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ambiforge.catalog import cached_catalog
-from ambiforge.environment import SamplerLimits
 from ambiforge.errors import AmbiforgeError, ConfigError
-from ambiforge.generation.mix import default_mix, type_sequence
-from ambiforge.llm.config import LLMConfig
+from ambiforge.generation.mix import type_sequence
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
 from ambiforge.textnorm import signature
 
+if TYPE_CHECKING:  # options import the configuration, which imports validation, which imports Outcome from here
+    from ambiforge.options import BuildOptions
 
-class BuildOptions(BaseModel):
-    """Everything that decides a build's output (and so goes into its summary)."""
 
-    run_id: str = ""  # empty: a new time-based id when the flow starts (scheduled runs)
-    provider: str = "offline"
-    pairs: int = Field(ge=1)
-    seed: int = 1
-    out: str = "raw"
-    catalog: str = ""
-    type_mix: dict[str, float] = Field(default_factory=default_mix)
-    batch_size: int = Field(default=200, ge=1)
-    food_groups: tuple[int, int] = (2, 5)
-    item_groups: tuple[int, int] = (2, 5)
-    per_group: tuple[int, int] = (3, 5)
-    config_path: str | None = None
-    task_runner: str = "thread"  # thread | dask
-    dask_address: str | None = None  # an existing Dask cluster; None: a local one
-    llm: LLMConfig | None = None  # steps, models and limits for LLM providers (no keys: those stay in the env)
-    candidates: int = Field(default=1, ge=1)  # ambiguous variants per pair; the validators pick one
+def __getattr__(name: str) -> Any:
+    """``BuildOptions`` used to live here; it is :class:`ambiforge.options.BuildOptions` now."""
+    if name == "BuildOptions":
+        from ambiforge.options import BuildOptions
+
+        return BuildOptions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -99,8 +86,9 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
     """The generator for ``options.provider``: the embedded offline one, or the LLM one (``openai``,
     ``mistral`` or ``llm`` differ only in ``options.llm.steps``). ``limiter`` replaces the process-wide
     LLM limiter (the flow passes one shared across Dask workers)."""
+    options.prepare()
     catalog = cached_catalog(options.catalog)
-    limits = SamplerLimits(options.food_groups, options.item_groups, options.per_group)
+    limits = options.sampler.limits()
     if options.provider == "offline":
         from ambiforge.generation.offline import OfflineGenerator
 

@@ -24,7 +24,9 @@ REQUIRED = ("id", "version", "schema", "system", "user")
 
 
 def default_prompts_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "prompts"
+    from ambiforge.resources import prompts_dir
+
+    return prompts_dir()
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
 
 def schemas_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "schemas" / "llm"
+    from ambiforge.resources import schema_path
+
+    return schema_path("llm")
 
 
 @lru_cache(maxsize=32)

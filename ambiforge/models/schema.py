@@ -32,7 +32,9 @@ def render_item_schema() -> str:
 
 
 def repo_schema_path() -> Path:
-    return Path(__file__).resolve().parents[2] / "schemas" / "item.schema.json"
+    from ambiforge.resources import schema_path
+
+    return schema_path("item.schema.json")
 
 
 def item_validator() -> Any:

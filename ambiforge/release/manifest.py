@@ -14,8 +14,9 @@ import jsonschema_rs
 
 from ambiforge.ambiguity import names
 from ambiforge.models import Item
+from ambiforge.resources import schema_path
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "manifest.schema.json"
+SCHEMA_PATH = schema_path("manifest.schema.json")
 
 
 @lru_cache(maxsize=1)

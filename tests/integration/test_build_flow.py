@@ -11,8 +11,8 @@ import pytest
 
 from ambiforge.catalog import APPLIANCES
 from ambiforge.generation.offline.phrases import mentions
-from ambiforge.generation.run import BuildOptions
 from ambiforge.models.schema import schema_errors
+from ambiforge.options import BuildOptions
 from ambiforge.storage import read_items
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.integration import processes
 
 
 @pytest.mark.slow
 def test_build_command_end_to_end(tmp_path: Path) -> None:
     env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect")}
-    proc = subprocess.run(
+    proc = processes.run(
         [
             sys.executable,
             "-m",
@@ -33,8 +33,6 @@ def test_build_command_end_to_end(tmp_path: Path) -> None:
         ],
         cwd=REPO,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
@@ -54,5 +52,27 @@ def test_the_cli_prefect_defaults_reach_prefect() -> None:
         "s = get_current_settings().server\n"
         "print(s.ephemeral.startup_timeout_seconds, s.analytics_enabled)"
     )
-    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    out = processes.run([sys.executable, "-c", probe], cwd=REPO, env=env)
+    assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["120", "False"]
+
+
+@pytest.mark.slow
+def test_validation_thresholds_of_the_config_apply_inside_the_build(tmp_path: Path) -> None:
+    """``[validation] max_plan_steps = 1``: every pair is rejected at the validate stage (the same file
+    makes ``ambiforge validate`` fail the items), and a build that writes no item exits 1."""
+    config = tmp_path / "ambiforge.toml"
+    config.write_text("[validation]\nmax_plan_steps = 1\n")
+    env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect")}
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--config", str(config), "--pairs", "10"]
+    cmd += ["--seed", "2", "--run-id", "strict", "--out", str(tmp_path / "raw")]
+    proc = processes.run(cmd, cwd=REPO, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert "no item written" in proc.stderr
+    folder = tmp_path / "raw" / "strict"
+    rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
+    assert len(rejected) == 10 and {r["stage"] for r in rejected} == {"validate"}
+    assert all("allowed 1 to 1" in r["reason"] for r in rejected)
+    assert (folder / "items.jsonl").read_text() == ""
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["items_written"] == 0 and summary["rejected_by_stage"] == {"validate": 10}

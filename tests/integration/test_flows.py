@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -13,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.generation.run import BuildOptions
+from ambiforge.options import BuildOptions
 from tests.conftest import REPO
+from tests.integration import processes
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
@@ -79,30 +79,29 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
         "--out",
         str(out),
     ]
-    # stderr to a file, not a pipe: the killed build's Prefect API server outlives it and holds the pipe
+    # stderr to a file, not a pipe: the killed build's Prefect API server would hold a pipe open. The build
+    # runs in its own process group, killed whole (the server with it) when the block ends.
     log = (tmp_path / "killed.log").open("w")
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=log)
     state_file = out / "k" / "state.json"
-    deadline = time.monotonic() + 240
     killed_in = None
-    while time.monotonic() < deadline and proc.poll() is None:
-        if state_file.exists():
-            try:
-                stages = json.loads(state_file.read_text())["stages"]
-            except (json.JSONDecodeError, KeyError):
-                stages = {}
-            if stages.get("validate") == "running":
-                proc.send_signal(signal.SIGKILL)
-                killed_in = "validate"
-                break
-        time.sleep(0.01)
-    proc.wait(timeout=60)
+    with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=log) as proc:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            if state_file.exists():
+                try:
+                    stages = json.loads(state_file.read_text())["stages"]
+                except (json.JSONDecodeError, KeyError):
+                    stages = {}
+                if stages.get("validate") == "running":
+                    killed_in = "validate"
+                    break
+            time.sleep(0.01)
     log.close()
     stderr = (tmp_path / "killed.log").read_text()
     assert killed_in == "validate", f"the build ended (exit {proc.returncode}) before validation: {stderr}"
     assert not (out / "k" / "items.jsonl").exists()  # killed before the run was written
 
-    rerun = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    rerun = processes.run(cmd, cwd=REPO, env=env, timeout=300)
     assert rerun.returncode == 0, rerun.stderr
     assert (out / "k" / "items.jsonl").read_bytes() == expected
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.checkpoints import batch_path
-from ambiforge.generation.run import BuildOptions
-from ambiforge.run_state import is_done, mark
+from ambiforge.options import BuildOptions
+from ambiforge.run.layout import batch_path
+from ambiforge.run.state import is_done, mark
 
 
 @pytest.mark.usefixtures("prefect_harness")

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.checkpoints import outcome_from_record, outcome_to_record
 from ambiforge.errors import ConfigError
-from ambiforge.generation.run import BuildOptions, Outcome
-from ambiforge.run_report import summary_markdown, top_reasons, worst_items_table
-from ambiforge.run_state import check_options, is_done, mark, read_state
+from ambiforge.generation.run import Outcome
+from ambiforge.options import BuildOptions
+from ambiforge.run.checkpoints import outcome_from_record, outcome_to_record
+from ambiforge.run.report import summary_markdown, top_reasons, worst_items_table
+from ambiforge.run.state import check_options, is_done, mark, read_state
 
 
 def test_deployment_built_by_serve_has_the_cron_schedule() -> None:
@@ -36,7 +37,7 @@ def test_serve_rejects_a_bad_cron(capsys: pytest.CaptureFixture[str]) -> None:
 def test_new_run_ids_are_distinct_on_the_same_day() -> None:
     from datetime import UTC, datetime
 
-    from ambiforge.runs import new_run_id
+    from ambiforge.run.layout import new_run_id
 
     now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
     ids = {new_run_id("offline", 1, now) for _ in range(50)}

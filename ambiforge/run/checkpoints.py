@@ -15,9 +15,18 @@ from typing import Any
 from ambiforge.atomic import write_jsonl_atomic
 from ambiforge.generation.run import Outcome
 from ambiforge.models import Item
+from ambiforge.run.layout import CANDIDATES_FILE, GENERATED_FILE, batch_path
 
-GENERATED_FILE = "generated.jsonl"
-CANDIDATES_FILE = "candidates.jsonl"
+__all__ = [
+    "GENERATED_FILE",
+    "Sealed",
+    "batch_path",
+    "outcome_from_record",
+    "outcome_to_record",
+    "read_outcomes",
+    "write_candidates",
+    "write_outcomes",
+]
 
 
 class Sealed:
@@ -57,10 +66,6 @@ def outcome_from_record(record: dict[str, Any]) -> Outcome:
         reason=record.get("reason"),
         meta=record.get("meta") or {},
     )
-
-
-def batch_path(directory: Path, first: int, last: int) -> Path:
-    return directory / "checkpoints" / f"generate-{first:07d}-{last:07d}.jsonl"
 
 
 def write_outcomes(path: Path, outcomes: Sequence[Outcome]) -> Path:

@@ -1,0 +1,83 @@
+"""``raw/<run-id>/state.json``: which stage a run is in and which are done; ``options.json``: what the run
+was started with, and its fingerprint.
+
+Maintainers read the state to see where a run is (and the Prefect UI shows the same); a rerun with the same
+run id reads it to skip finished stages. A rerun whose fingerprint differs from the recorded one is refused,
+naming what changed, instead of silently mixing two datasets in one folder.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ambiforge.atomic import write_json_atomic
+from ambiforge.errors import ConfigError
+from ambiforge.run.fingerprint import BUILD_STAGES, differences, digest, fingerprint_material
+from ambiforge.run.layout import OPTIONS_FILE, STATE_FILE
+
+if TYPE_CHECKING:
+    from ambiforge.options import BuildOptions
+
+
+def read_state(directory: Path) -> dict[str, Any]:
+    path = directory / STATE_FILE
+    if not path.exists():
+        return {"stages": {}}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def mark(directory: Path, stage: str, status: str) -> dict[str, Any]:
+    """Record ``stage`` as ``running`` or ``done`` (atomically)."""
+    state = read_state(directory)
+    state.setdefault("stages", {})[stage] = status
+    state["stage"] = stage
+    state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    write_json_atomic(directory / STATE_FILE, state)
+    return state
+
+
+def is_done(directory: Path, stage: str) -> bool:
+    return read_state(directory).get("stages", {}).get(stage) == "done"
+
+
+def _recorded(path: Path) -> dict[str, Any]:
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    if "fingerprint" in recorded:
+        return recorded
+    # A run folder from before fingerprints kept a flat subset of the options; compare those only.
+    return {"options": {k: v for k, v in recorded.items() if k != "llm_steps"}, "stages": None}
+
+
+def check_options(
+    directory: Path, options: BuildOptions | dict[str, Any], stages: tuple[str, ...] = BUILD_STAGES
+) -> str:
+    """First run: record the options and fingerprint. Rerun: refuse when the fingerprint changed. Returns
+    the fingerprint."""
+    from ambiforge.options import BuildOptions
+
+    opts = options if isinstance(options, BuildOptions) else BuildOptions.model_validate(options)
+    wanted = fingerprint_material(opts, stages)
+    value = digest(wanted)
+    path = directory / OPTIONS_FILE
+    if not path.exists():
+        write_json_atomic(path, {"fingerprint": value, **wanted})
+        return value
+    recorded = _recorded(path)
+    if recorded.get("fingerprint") == value:
+        return value
+    if recorded["stages"] is None:  # old format: only the keys it recorded can have changed
+        wanted = {"options": {k: wanted["options"].get(k) for k in recorded["options"]}, "stages": {}}
+        recorded["stages"] = {}
+    changed = differences(recorded, wanted)
+    if changed:
+        old = recorded["options"]
+        was = ", ".join(f"{k}={old.get(k)!r}" for k in changed if not k.startswith("stage "))
+        raise ConfigError(
+            f"{directory}: run exists with different {', '.join(changed)}"
+            + (f" (was {was})" if was else "")
+            + "; use another --run-id"
+        )
+    return value

@@ -1,0 +1,120 @@
+"""No import cycles between the modules of ambiforge and flows.
+
+The graph is built statically with ``ast`` from module-level imports (imports inside functions and under
+``if TYPE_CHECKING:`` run later or never, and are how a cycle is legitimately broken). Importing
+``a.b.c`` also runs ``a`` and ``a.b``, so a module depends on the parents of what it imports: that is
+how ``validation.rules`` -> ``generation.run`` -> ... -> ``validation`` deadlocks at import time.
+A module's dependency on its own parent package is not an edge (Python has already started importing it).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PACKAGES = ("ambiforge", "flows")
+
+
+def module_files() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def module_level_imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ours that importing ``module`` runs, directly (with their parent packages)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    targets: set[str] = set()
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    anchor = base[: len(base) - node.level + 1]
+                    source = ".".join(anchor + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                targets.add(source)
+                targets.update(f"{source}.{alias.name}" for alias in node.names)  # submodules imported by name
+            elif isinstance(node, ast.If) and not _is_type_checking(node.test):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+
+    visit(tree.body)
+    deps: set[str] = set()
+    for target in targets:
+        parts = target.split(".")
+        for i in range(1, len(parts) + 1):
+            name = ".".join(parts[:i])
+            if name in known and name != module and not module.startswith(name + "."):
+                deps.add(name)
+    return deps
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    stack: list[str] = []
+
+    def dfs(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == 1:
+                return stack[stack.index(dep) :] + [dep]
+            if dep not in state and (cycle := dfs(dep)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := dfs(node)):
+            return cycle
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_cycles() -> None:
+    modules = module_files()
+    known = set(modules)
+    graph = {name: module_level_imports(name, path, known) for name, path in modules.items()}
+    assert len(graph) > 50
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_validation_rules_import_alone() -> None:
+    """The issue's reproduction: the rules imported first in a fresh interpreter."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import ambiforge.validation.rules"], cwd=REPO, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
