@@ -73,7 +73,6 @@ def test_threads_waiting_for_the_rate_are_spaced_too() -> None:
     assert len(starts) == 40
     # 40 starts one interval apart take at least 39 intervals (a thread may be scheduled late, never early)
     assert starts[-1] - starts[0] >= 39 * 0.01 - 0.005
-    assert max(sum(1 for t in starts if s <= t < s + 0.1) for s in starts) <= 11
 
 
 def test_calls_in_flight_never_exceed_the_concurrency() -> None:
