@@ -49,7 +49,9 @@ def check_methods(methods: list[str]) -> tuple[str, ...]:
     known = names()
     unknown = [m for m in methods if m not in known]
     if not methods or unknown:
-        raise ConfigError(f"--method: unknown method(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(known)})")
+        raise ConfigError(
+            f"--method: unknown method(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(known)})"
+        )
     return tuple(dict.fromkeys(methods))
 
 

@@ -32,8 +32,13 @@ class Calibration:
         return 1.0 - self.qhat
 
     def to_record(self) -> dict[str, float | int]:
-        return {"epsilon": self.epsilon, "n": self.n, "qhat": self.qhat, "level": self.level,
-                "threshold": self.threshold}
+        return {
+            "epsilon": self.epsilon,
+            "n": self.n,
+            "qhat": self.qhat,
+            "level": self.level,
+            "threshold": self.threshold,
+        }
 
 
 def nonconformity(scores: Sequence[float], correct: Sequence[bool]) -> float:

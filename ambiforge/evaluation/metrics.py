@@ -100,9 +100,7 @@ def summarise(rows: Sequence[dict[str, Any]], groups: Callable[[dict[str, Any]],
     for row in rows:
         by_group.setdefault(groups(row), []).append(row)
     by_group[ALL] = list(rows)
-    return {
-        g: {"n": len(rs), **{m: mean(r["metrics"][m] for r in rs) for m in METRICS}} for g, rs in by_group.items()
-    }
+    return {g: {"n": len(rs), **{m: mean(r["metrics"][m] for r in rs) for m in METRICS}} for g, rs in by_group.items()}
 
 
 def pair_ambdif(rows: Sequence[dict[str, Any]], uses_sets: bool) -> dict[str, Any]:
@@ -116,7 +114,11 @@ def pair_ambdif(rows: Sequence[dict[str, Any]], uses_sets: bool) -> dict[str, An
             continue
         a, c = pair["ambiguous"], pair[UNAMBIGUOUS]
         value = ambdif(
-            a["metrics"]["set_size"], c["metrics"]["set_size"], bool(a["metrics"]["HR"]), bool(c["metrics"]["HR"]), uses_sets
+            a["metrics"]["set_size"],
+            c["metrics"]["set_size"],
+            bool(a["metrics"]["HR"]),
+            bool(c["metrics"]["HR"]),
+            uses_sets,
         )
         per_type.setdefault(a["ambiguity_type"], []).append(value)
     every = [v for vs in per_type.values() for v in vs]

@@ -57,7 +57,9 @@ class EvalModel(Protocol):
         self, messages: Messages, tag: CallTag, *, temperature: float = 0.0, max_tokens: int = 128, seed: int = 0
     ) -> Completion: ...
 
-    def next_token_logprobs(self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0) -> TokenLogprobs: ...
+    def next_token_logprobs(
+        self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0
+    ) -> TokenLogprobs: ...
 
 
 def softmax(logprobs: dict[str, float]) -> dict[str, float]:

@@ -21,7 +21,10 @@ from ambiforge.reports.html import figure_uri
 
 _ENV = jinja2.Environment(
     loader=jinja2.ChoiceLoader(
-        [jinja2.PackageLoader("ambiforge.evaluation", "templates"), jinja2.PackageLoader("ambiforge.reports", "templates")]
+        [
+            jinja2.PackageLoader("ambiforge.evaluation", "templates"),
+            jinja2.PackageLoader("ambiforge.reports", "templates"),
+        ]
     ),
     autoescape=True,
     trim_blocks=True,

@@ -62,7 +62,9 @@ def respond(body: dict[str, Any]) -> str:
     objects = [o.strip() for o in scene.split(",") if o.strip()] or ["sponge"]
     if kind == "options":
         others = [f"Pick up the {objects[k % len(objects)]}." for k in range(3)]
-        return "\n".join(f"{letter}) {text}" for letter, text in zip("ABCD", [first_sentence(task), *others], strict=True))
+        return "\n".join(
+            f"{letter}) {text}" for letter, text in zip("ABCD", [first_sentence(task), *others], strict=True)
+        )
     if kind == "choose":
         return "A"
     if kind == "affordance":

@@ -93,8 +93,10 @@ class DirectDetector:
 
 
 def calibration_score(detection: Detection, task: EvalTask) -> float:
-    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.evaluation.conformal`)."""
-    correct = [is_correct(o, task.intent, task.variants) for o in detection.options]
+    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.evaluation.conformal`). The
+    variants (correct before disambiguation) count on the ambiguous half only; the clear task has one answer."""
+    variants = task.variants if task.ambiguous else ()
+    correct = [is_correct(o, task.intent, variants) for o in detection.options]
     return nonconformity(detection.scores, correct)
 
 

@@ -57,5 +57,12 @@ class Binary(DirectDetector):
         details = {"label": None if uncertain is None else ("Uncertain" if uncertain else "Certain")}
         error = None if uncertain is not None else f"no Certain/Uncertain in the reply: {reply.text[:60]!r}"
         return Detection(
-            [action], [1.0], [0], bool(uncertain), [call_id, reply.call_id], int(cached) + int(reply.cached), details, error
+            [action],
+            [1.0],
+            [0],
+            bool(uncertain),
+            [call_id, reply.call_id],
+            int(cached) + int(reply.cached),
+            details,
+            error,
         )

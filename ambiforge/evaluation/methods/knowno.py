@@ -16,7 +16,9 @@ def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: Met
     """The two KnowNo calls; LAP reuses them (same prompts, so the same cached replies)."""
     prompt, messages = prompts.render("eval_options", task, settings.with_plan)
     seed = call_seed(settings.seed, task.key, "options")
-    reply = model.complete(messages, CallTag(f"{name}.options", prompt.id, prompt.version, task.key), max_tokens=200, seed=seed)
+    reply = model.complete(
+        messages, CallTag(f"{name}.options", prompt.id, prompt.version, task.key), max_tokens=200, seed=seed
+    )
     calls, cached = [reply.call_id], int(reply.cached)
     lettered = parse_options(reply.text)
     if not lettered:

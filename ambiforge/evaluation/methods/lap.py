@@ -34,7 +34,10 @@ class LAP(ScoredDetector):
             prompt, messages = prompts.render("eval_affordance", task, settings.with_plan, action=option)
             seed = call_seed(settings.seed, task.key, "affordance", n)
             top = model.next_token_logprobs(
-                messages, CallTag("lap.affordance", prompt.id, prompt.version, task.key), top=settings.top_logprobs, seed=seed
+                messages,
+                CallTag("lap.affordance", prompt.id, prompt.version, task.key),
+                top=settings.top_logprobs,
+                seed=seed,
             )
             calls.append(top.call_id)
             cached += int(top.cached)
