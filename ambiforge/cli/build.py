@@ -15,7 +15,7 @@ from ambiforge.generation.mix import check_mix
 from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.runs import check_run_id, new_run_id
 
-PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
+PROVIDERS = ("offline", "llm", *LLMConfig().providers, "auto")  # providers: ambiforge.llm.providers.names()
 
 
 def parse_mix(text: str) -> dict[str, float]:

@@ -43,6 +43,9 @@ def step_of(body: dict[str, Any], user: str) -> str | None:
     schema = fmt.get("json_schema") if isinstance(fmt, dict) else None
     if isinstance(schema, dict) and schema.get("name"):
         return str(schema["name"])
+    inline = fmt.get("schema") if isinstance(fmt, dict) else None  # json_object mode with the schema
+    if isinstance(inline, dict) and inline.get("title"):
+        return str(inline["title"])
     return next((step for marker, step in _SHAPES if marker in user), None)
 
 
