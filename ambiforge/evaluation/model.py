@@ -8,9 +8,9 @@ or grammar: a constrained decoder would distort the distribution the methods rea
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import math
+import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -93,6 +93,20 @@ class ClientModel:
     def __init__(self, client: Any, provider: str, model: str, run_id: str) -> None:
         self.client, self.provider, self.model, self.run_id = client, provider, model, run_id
         self.name = model
+        self._flights: dict[str, threading.Lock] = {}
+        self._flights_lock = threading.Lock()
+
+    def _call(self, request: Any, tag: CallTag) -> Any:
+        """One request in flight per cache key: methods that share a call (LAP reuses KnowNo's, NoHelp
+        Binary's action) run concurrently, and the second must find the first's reply in the cache
+        rather than pay for it again."""
+        from ambiforge.llm.client import plain_text
+
+        digest = request.digest()
+        with self._flights_lock:
+            lock = self._flights.setdefault(digest, threading.Lock())
+        with lock:
+            return self.client.call(request, self._purpose(tag), plain_text)
 
     def _purpose(self, tag: CallTag) -> Any:
         from ambiforge.llm.client import CallPurpose
@@ -105,23 +119,19 @@ class ClientModel:
         from ambiforge.llm.providers import ChatRequest
 
         request = ChatRequest(self.provider, self.model, messages, temperature, max_tokens, seed)
-        result = self.client.call(request, self._purpose(tag), lambda text: ({"text": text}, None))
+        result = self._call(request, tag)
         return Completion(result.text, result.call_id, result.cached)
 
     def next_token_logprobs(self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0) -> TokenLogprobs:
+        """One token at temperature 0 with its ``top`` alternatives. An endpoint that returns none fails in
+        the client with one line (:class:`~ambiforge.errors.LLMCallError`)."""
         from ambiforge.llm.providers import ChatRequest
 
-        fields = {f.name for f in dataclasses.fields(ChatRequest)}
-        if not {"logprobs", "top_logprobs"} <= fields:
-            raise NoLogprobsError(
-                f"{tag.step}: the LLM client cannot request log-probabilities yet; use a method without them "
-                "(lofreecp, binary, nohelp)"
-            )
-        request = ChatRequest(  # type: ignore[call-arg]
-            self.provider, self.model, messages, 0.0, 1, seed, logprobs=True, top_logprobs=top
+        request = ChatRequest(
+            self.provider, self.model, messages, 0.0, 1, seed, logprobs=True, top_logprobs=min(top, 20)
         )
-        result = self.client.call(request, self._purpose(tag), lambda text: ({"text": text}, None))
-        top_tokens = _first_token_top(result)
+        result = self._call(request, tag)
+        top_tokens = first_token_top(result.logprobs)
         if not top_tokens:
             raise NoLogprobsError(
                 f"{tag.step}: {self.provider} model {self.model} returned no log-probabilities "
@@ -130,18 +140,11 @@ class ClientModel:
         return TokenLogprobs(result.text, top_tokens, result.call_id, result.cached)
 
 
-def _first_token_top(result: Any) -> dict[str, float]:
-    """The first token's ``{token: logprob}`` from a call result, whatever shape the client keeps them in:
-    a list of per-token entries with ``top_logprobs`` (OpenAI's shape), as objects or dicts."""
-    entries = getattr(result, "logprobs", None)
-    if not entries:
+def first_token_top(tokens: Any) -> dict[str, float]:
+    """The first generated token's alternatives as ``{token: logprob}`` (the token itself included)."""
+    if not tokens:
         return {}
-    first = entries[0]
-    tops = first.get("top_logprobs") if isinstance(first, dict) else getattr(first, "top_logprobs", None)
-    out: dict[str, float] = {}
-    for alt in tops or []:
-        token = alt.get("token") if isinstance(alt, dict) else getattr(alt, "token", None)
-        lp = alt.get("logprob") if isinstance(alt, dict) else getattr(alt, "logprob", None)
-        if token is not None and lp is not None:
-            out[str(token)] = max(out.get(str(token), -math.inf), float(lp))
+    first = tokens[0]
+    out: dict[str, float] = {str(t): float(lp) for t, lp in first.top}
+    out.setdefault(str(first.token), float(first.logprob))
     return out

@@ -131,3 +131,16 @@ class ScriptedModel:
                 self._memo[key] = (respond(body), first_token_logprobs(body))
             text, tops = self._memo[key]
             return TokenLogprobs(text, dict(tops), key, cached)
+
+
+def server_responder(body: dict[str, Any]) -> Any:
+    """:func:`respond` for :class:`ambiforge.testing.llm_server.ScriptedLLMServer`, with the first token's
+    log-probabilities of :func:`first_token_logprobs` on the calls that ask for them."""
+    from ambiforge.testing.llm_server import ScriptedReply
+
+    text = respond(body)
+    if not body.get("logprobs"):
+        return text
+    tops = sorted(first_token_logprobs(body).items(), key=lambda kv: -kv[1])
+    token, logprob = tops[0]
+    return ScriptedReply(token, logprobs=[(token, logprob, tops)])
