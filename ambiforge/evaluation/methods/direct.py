@@ -19,7 +19,7 @@ def next_action(name: str, task: EvalTask, model: EvalModel, settings: MethodSet
     reply = model.complete(
         messages,
         CallTag(f"{name}.action", prompt.id, prompt.version, task.key),
-        max_tokens=60,
+        max_tokens=100,
         seed=call_seed(settings.seed, task.key, "action"),
     )
     return first_line(reply.text), reply.call_id, reply.cached

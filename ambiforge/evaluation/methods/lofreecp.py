@@ -61,7 +61,7 @@ class LofreeCP(ScoredDetector):
                 messages,
                 CallTag("lofreecp.sample", prompt.id, prompt.version, task.key),
                 temperature=settings.temperature,
-                max_tokens=60,
+                max_tokens=100,
                 seed=call_seed(settings.seed, task.key, "sample", n),
             )
             samples.append(first_line(reply.text))
