@@ -75,6 +75,9 @@ def evaluate(
             keys = {t.key for t in tasks}
             tasks += [t for t in dataset.calibration if t.key not in keys]
         jobs += [(n, t) for t in tasks]
+    # Longest jobs first (LAP's six sequential calls, LofreeCP's samples), so the pool does not end on a
+    # tail of long jobs with idle workers; the sort is stable, so the order within a method is the data's.
+    jobs.sort(key=lambda job: -getattr(detectors[job[0]], "sequential_calls", 1))
 
     def run(job: tuple[int, EvalTask]) -> Detection:
         n, task = job

@@ -9,7 +9,6 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from ambiforge.errors import LLMCallError
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.evaluation.scripted import ScriptedModel, server_responder
 from ambiforge.generation.mix import type_sequence
@@ -92,14 +91,3 @@ def test_release_eval_via_server_is_attached_and_reruns_from_the_cache(
         "eval_certainty",
     }
     assert sum(1 for c in calls if not c["cached"]) == asked
-
-
-def test_knowno_on_an_endpoint_without_logprobs_fails_with_one_line(
-    release_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with ScriptedLLMServer(server_responder, api_key="sk-eval", give_logprobs=False) as server:
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-eval")
-        monkeypatch.setenv("OPENAI_BASE_URL", server.openai_url)
-        with pytest.raises(LLMCallError, match="no log-probabilities") as caught:
-            run_eval(options(tmp_path, release_folder, methods=("knowno",), limit=1))
-    assert "\n" not in str(caught.value)

@@ -65,6 +65,7 @@ class Detector(Protocol):
     name: ClassVar[str]
     needs_logprobs: ClassVar[bool]
     calibrated: ClassVar[bool]
+    sequential_calls: ClassVar[int]  # calls one task makes one after another (schedules long jobs first)
 
     def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection: ...
 

@@ -33,6 +33,7 @@ def parse_certainty(text: str) -> bool | None:
 
 class NoHelp(DirectDetector):
     name: ClassVar[str] = "nohelp"
+    sequential_calls: ClassVar[int] = 1
     needs_logprobs: ClassVar[bool] = False
 
     def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
@@ -42,6 +43,7 @@ class NoHelp(DirectDetector):
 
 class Binary(DirectDetector):
     name: ClassVar[str] = "binary"
+    sequential_calls: ClassVar[int] = 2
     needs_logprobs: ClassVar[bool] = False
 
     def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:

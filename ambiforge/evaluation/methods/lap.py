@@ -21,6 +21,7 @@ from ambiforge.evaluation.tasks import EvalTask
 
 class LAP(ScoredDetector):
     name: ClassVar[str] = "lap"
+    sequential_calls: ClassVar[int] = 6  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
 
     def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
