@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ambiforge.cli.common import config_from, console
+from ambiforge.errors import InputError
 
 
 def eval_command(
@@ -40,6 +41,9 @@ def eval_command(
     from ambiforge.progress import RichReporter
     from flows.eval import eval_flow
 
+    for path in (data, calibration, attach):
+        if path is not None and not path.exists():
+            raise InputError(str(path), "", "not found")
     cfg = config_from(config)
     llm = cfg.llm
     cache = Path(llm.cache_dir) if llm.cache_dir else Path(cfg.paths.raw) / ".llm-cache"

@@ -44,6 +44,12 @@ class EvalOptions:
     cache_dir: Path | None = None
     llm: LLMConfig = field(default_factory=LLMConfig)
 
+    def __post_init__(self) -> None:
+        if not 0 < self.epsilon < 1:
+            raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
+        if self.samples < 1:
+            raise ConfigError(f"--samples must be at least 1, got {self.samples}")
+
 
 def check_methods(methods: list[str]) -> tuple[str, ...]:
     known = names()
@@ -78,8 +84,6 @@ def make_model(opts: EvalOptions, folder: Path) -> EvalModel:
 def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any]:
     """Run it and return ``results.json``'s content (plus ``folder``)."""
     methods = check_methods(list(opts.methods))
-    if not 0 < opts.epsilon < 1:
-        raise ConfigError(f"--epsilon must be between 0 and 1, got {opts.epsilon}")
     dataset = load_dataset(opts.data, opts.calibration, opts.calibration_size)
     if opts.limit is not None:
         dataset.items = dataset.items[: opts.limit]
