@@ -42,6 +42,7 @@ from ambiforge.llm.providers import (
 )
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
+TRUNCATED = "the reply was cut off at max_tokens"
 log = logging.getLogger("ambiforge.llm")
 
 
@@ -338,7 +339,11 @@ class LLMClient:
         fields: dict[str, Any],
     ) -> _Outcome:
         first = choices[0] if choices else Choice("")
-        parsed, error = parse(first.text)
+        if first.finish_reason == "length" and request.response_format:
+            # cut off at max_tokens: its own fault, whatever the cut text looks like (ambiforge.llm.ask)
+            parsed, error = None, f"{TRUNCATED} ({request.max_tokens} tokens)"
+        else:
+            parsed, error = parse(first.text)
         record = {
             "response": first.text,
             "parsed": parsed,

@@ -30,11 +30,11 @@ _FIELD = {
 # The step, from the reply shape the prompt asks for (when no JSON schema name came with the request).
 _SHAPES = (
     ('"ambiguity_starts_at_step"', "plan_ambiguous"),
-    ('{"task"', "unambiguous_task"),
-    ('{"paraphrase"', "indirect"),
-    ('{"ambiguous_task"', "ambiguous_variant"),
-    ('{"user_intent"', "intent"),
-    ('{"plan"', "plan"),
+    ('only key is "task"', "unambiguous_task"),
+    ('only key is "paraphrase"', "indirect"),
+    ('"ambiguous_task", the rewritten', "ambiguous_variant"),
+    ('"user_intent"', "intent"),
+    ('only key is "plan"', "plan"),
 )
 
 
