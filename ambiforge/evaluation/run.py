@@ -32,6 +32,7 @@ class MethodResult:
     calibration_coverage: float | None = None
     summary: dict[str, Any] = field(default_factory=dict)
     ambdif: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the method's own figures (``summarise``)
 
 
 def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
@@ -99,6 +100,9 @@ def evaluate(
             covered = [calibration_score(d, t) <= calibration.qhat for t, d in cal]
             coverage = round(sum(covered) / len(covered), 4)
         rows = [_row(detector.name, t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
+        # a method with figures of its own (a debate's consensus rate, a dialogue's query discrepancy)
+        # defines summarise(rows); they go into results.json beside the AmbiK metrics
+        own = getattr(detector, "summarise", None)
         results.append(
             MethodResult(
                 detector.name,
@@ -108,6 +112,7 @@ def evaluate(
                 coverage,
                 metrics.summarise(rows),
                 metrics.pair_ambdif(rows, uses_sets=detector.calibrated),
+                own(rows) if callable(own) else {},
             )
         )
     return results
@@ -132,6 +137,7 @@ def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: di
                 "by_group": r.summary,
                 "errors": sum(1 for row in r.rows if row["error"]),
                 "calls": sum(len(row["calls"]) for row in r.rows),
+                "method_figures": r.extra,
             }
             for r in results
         },

@@ -108,6 +108,11 @@ def register(name: str, factory: Callable[[], Detector]) -> None:
     _REGISTRY[name] = factory
 
 
+def unregister(name: str) -> None:
+    """Remove a method added with :func:`register` (tests, plug-ins that are unloaded)."""
+    _REGISTRY.pop(name, None)
+
+
 def names() -> list[str]:
     _load_builtins()
     return list(_REGISTRY)

@@ -116,3 +116,32 @@ def test_a_method_needing_logprobs_fails_with_one_line() -> None:
 def test_unknown_method_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown method 'maybe'"):
         get("maybe")
+
+
+def test_a_registered_detector_plugs_in_with_its_own_figures() -> None:
+    """The shape a debate or dialogue detector takes: decides without calibration, keeps its findings in
+    details, and reports figures of its own next to AmbiK's metrics."""
+    from typing import ClassVar
+
+    from ambiforge.evaluation.methods import Detection, register, unregister
+    from ambiforge.evaluation.methods.base import DirectDetector
+
+    class AlwaysAsk(DirectDetector):
+        name: ClassVar[str] = "always_ask"
+        needs_logprobs: ClassVar[bool] = False
+        sequential_calls: ClassVar[int] = 1
+
+        def detect(self, task, model, settings):  # type: ignore[no-untyped-def]
+            return Detection(["Which one?"], [1.0], [0], True, details={"rounds": 2})
+
+        def summarise(self, rows):  # type: ignore[no-untyped-def]
+            return {"mean_rounds": sum(r["details"]["rounds"] for r in rows) / len(rows)}
+
+    register("always_ask", AlwaysAsk)
+    try:
+        (r,) = evaluate(dataset(), ["always_ask"], TableModel(), MethodSettings(), epsilon=0.2)
+    finally:
+        unregister("always_ask")
+    assert r.extra == {"mean_rounds": 2.0}
+    assert r.summary["preferences"]["CHR"] == 1.0 and r.summary["unambiguous"]["CHR"] == 0.0
+    assert r.ambdif["all"] == 0.0  # asks on both halves: tells nothing apart
