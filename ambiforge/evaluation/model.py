@@ -72,12 +72,13 @@ def softmax(logprobs: dict[str, float]) -> dict[str, float]:
 
 
 def pick_tokens(top: dict[str, float], labels: tuple[str, ...]) -> dict[str, float]:
-    """The best log-probability of each label among the top tokens (``" A"`` and ``"A"`` are the same label)."""
+    """The best log-probability of each label among the top tokens (``" A"`` and ``"A"`` are the same label;
+    words match in any case, ``"true"`` for ``"True"``, single letters only as written: ``"a"`` is an article)."""
     found: dict[str, float] = {}
     for token, lp in top.items():
         label = token.strip()
         for wanted in labels:
-            if label == wanted or label.lower() == wanted.lower():
+            if label == wanted or (len(wanted) > 1 and label.lower() == wanted.lower()):
                 found[wanted] = max(found.get(wanted, -math.inf), lp)
     return found
 

@@ -68,3 +68,13 @@ def test_small_calibration_caps_the_level_at_one() -> None:
 def test_calibration_refuses_nothing_to_calibrate_on() -> None:
     with pytest.raises(ValueError):
         calibrate([], 0.2)
+
+
+def test_label_tokens_from_top_logprobs() -> None:
+    from ambiforge.evaluation.model import pick_tokens, softmax
+
+    top = {" A": -0.5, "A": -0.9, "a": -0.1, "B": -1.5, "true": -0.2, "False": -2.0}
+    assert pick_tokens(top, ("A", "B", "C")) == {"A": -0.5, "B": -1.5}  # the article "a" is no letter
+    assert pick_tokens(top, ("True", "False")) == {"True": -0.2, "False": -2.0}
+    probs = softmax({"A": 0.0, "B": -1.0})
+    assert probs["A"] == pytest.approx(1 / (1 + 2.718281828459045**-1))
