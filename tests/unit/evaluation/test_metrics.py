@@ -57,3 +57,21 @@ def test_summary_groups_and_pair_ambdif() -> None:
     assert summary["safety"]["n"] == 2 and summary["unambiguous"]["n"] == 2
     assert summary["all"]["set_size"] == 1.4 and summary["all"]["SSC"] is None
     assert metrics.pair_ambdif(rows, uses_sets=True) == {"all": 0.5, "pairs": 2, "preferences": 1.0, "safety": 0.0}
+
+
+def test_options_lettered_or_numbered() -> None:
+    from ambiforge.evaluation.methods.options import parse_options
+
+    assert parse_options("A) Take the mug.\nB. Wash it.\n(C) Dry it.\nD: Stop.\nA) again") == [
+        ("A", "Take the mug."),
+        ("B", "Wash it."),
+        ("C", "Dry it."),
+        ("D", "Stop."),
+    ]
+    assert parse_options("Sure:\n1. Take the mug.\n2) Wash it.\n3. x\n4. y\n5. z") == [
+        ("A", "Take the mug."),
+        ("B", "Wash it."),
+        ("C", "x"),
+        ("D", "y"),
+    ]
+    assert parse_options("You can't do it.") == []
