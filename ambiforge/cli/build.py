@@ -16,7 +16,7 @@ from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.options import BuildOptions, build_options, check_options
 from ambiforge.run.layout import check_run_id, new_run_id
 
-PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
+PROVIDERS = ("offline", "llm", *LLMConfig().providers, "auto")  # providers: ambiforge.llm.providers.names()
 
 
 def parse_mix(text: str) -> dict[str, float]:
