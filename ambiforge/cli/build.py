@@ -69,6 +69,9 @@ def llm_settings(
     if requested not in PROVIDERS:
         raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {requested!r}")
     llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
+    if llm.prompts_dir and not Path(llm.prompts_dir).is_dir():  # before the prompt files are read for steps
+        where = f"{cfg.source}: " if cfg.source else ""
+        raise ConfigError(f"{where}llm.prompts_dir: {llm.prompts_dir} is not a folder")
     provider, resolved, note = resolve_provider(requested, llm)
     if note:
         console.print(f"[yellow]{note}[/]")
