@@ -6,20 +6,20 @@ import json
 import subprocess
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge import ambiguity
+from ambiforge.models import Item
+from ambiforge.release.manifest_schema import manifest_json_schema
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "manifest.schema.json"
 
-
-@lru_cache(maxsize=1)
 def _validator() -> Any:
-    return jsonschema_rs.validator_for(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    """Over the schema for the types registered now (``schemas/manifest.schema.json`` is its rendering for
+    the built-in types)."""
+    return jsonschema_rs.validator_for(manifest_json_schema())
 
 
 def manifest_errors(manifest: dict[str, Any]) -> list[str]:
@@ -50,7 +50,7 @@ def git_state(repo: Path) -> tuple[str | None, bool | None]:
 
 def per_type(items: Sequence[Item]) -> dict[str, int]:
     counts = Counter(i.ambiguity_type for i in items)
-    return {t: counts.get(t, 0) for t in AMBIGUITY_TYPES}
+    return {t: counts.get(t, 0) for t in (*ambiguity.names(), *sorted(set(counts) - set(ambiguity.names())))}
 
 
 def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]:
