@@ -66,7 +66,9 @@ def invite_cmd() -> None:
     from ambiforge.review.push import invite_link
 
     typer.echo(invite_link())
-    console.print("send this link to each annotator; anyone with it can join, reset it in Label Studio's Organization page")
+    console.print(
+        "send this link to each annotator; anyone with it can join, reset it in Label Studio's Organization page"
+    )
 
 
 @review_app.command("config")

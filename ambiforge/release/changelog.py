@@ -58,9 +58,9 @@ def compare_releases(old: Path, new: Path) -> Changes:
     changes = compare(read_records(old / "data.jsonl"), read_records(new / "data.jsonl"), old.name, new.name)
     manifest = new / "manifest.json"
     if manifest.exists():  # the reasons the release recorded (only meaningful against its previous version)
-        recorded = json.loads(manifest.read_text(encoding="utf-8")).get("changes", {})
-        if recorded.get("previous") == old.name:
-            changes.reasons = recorded.get("reasons") or {}
+        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+        if recorded.get("changes", {}).get("previous") == old.name:
+            changes.reasons = recorded.get("change_reasons") or {}
     return changes
 
 

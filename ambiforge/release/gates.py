@@ -32,11 +32,14 @@ def _examples(observed: Any) -> str:
     return f" (e.g. {', '.join(map(str, examples[:3]))})" if examples else ""
 
 
-def expectation_message(
-    result: Mapping[str, Any], target_mix: Mapping[str, float] | None, tolerance: float
-) -> str:
+def expectation_message(result: Mapping[str, Any], target_mix: Mapping[str, float] | None, tolerance: float) -> str:
     """One failed expectation as a sentence with its numbers."""
-    kind, column, observed, kwargs = result["expectation"], result.get("column"), result.get("observed"), result["kwargs"]
+    kind, column, observed, kwargs = (
+        result["expectation"],
+        result.get("column"),
+        result.get("observed"),
+        result["kwargs"],
+    )
     if kind == "expect_column_mean_to_be_between" and column and column.startswith("is_") and target_mix:
         type_name = column.removeprefix("is_")
         total = sum(target_mix.values()) or 1.0
@@ -55,7 +58,9 @@ def expectation_message(
     if kind == "expect_column_values_to_be_in_set":
         return f"{column}: {n} items with a value outside {', '.join(map(str, kwargs.get('value_set', [])))}{_examples(observed)}"
     if kind == "expect_column_values_to_be_between":
-        return f"{column}: {n} items outside {kwargs.get('min_value')} to {kwargs.get('max_value')}{_examples(observed)}"
+        return (
+            f"{column}: {n} items outside {kwargs.get('min_value')} to {kwargs.get('max_value')}{_examples(observed)}"
+        )
     return f"{kind} on {column or 'the table'} failed (observed {observed})"
 
 

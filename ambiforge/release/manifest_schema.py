@@ -48,8 +48,21 @@ def manifest_json_schema() -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "required": [
-            "version", "created_at", "git_commit", "git_dirty", "ambiforge_version", "catalog", "prompts",
-            "models", "run_ids", "allow_unreviewed", "counts", "splits", "review", "changes", "files",
+            "version",
+            "created_at",
+            "git_commit",
+            "git_dirty",
+            "ambiforge_version",
+            "catalog",
+            "prompts",
+            "models",
+            "run_ids",
+            "allow_unreviewed",
+            "counts",
+            "splits",
+            "review",
+            "changes",
+            "files",
         ],  # fmt: skip
         "properties": {
             "version": {"type": "string", "pattern": "^[0-9]+\\.[0-9]+\\.[0-9]+$"},
@@ -97,7 +110,11 @@ def manifest_json_schema() -> dict[str, Any]:
                 ["seed", "calibration_size", "stratified_by"],
                 {
                     "seed": integer,
-                    "calibration_size": {"type": "integer", "minimum": 0, "description": "items in the calibration split"},
+                    "calibration_size": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "items in the calibration split",
+                    },
                     "calibration_size_requested": {"type": "integer", "description": "the size asked for"},
                     "note": {"type": "string", "description": "why the size differs from the one asked for"},
                     "stratified_by": {"const": "ambiguity_type"},
@@ -129,13 +146,13 @@ def manifest_json_schema() -> dict[str, Any]:
                     "added": integer,
                     "removed": integer,
                     "changed": integer,
-                    "reasons": {
-                        "type": "object",
-                        "description": "item id -> why it was removed, or that it was added unreviewed",
-                        "additionalProperties": string,
-                    },
                 },
             ),
+            "change_reasons": {
+                "type": "object",
+                "description": "item id -> why it was removed since the previous release, or that it was added unreviewed",
+                "additionalProperties": string,
+            },
             "statistics": {"type": "object"},
             "files": {
                 "type": "array",

@@ -46,7 +46,9 @@ def _quotas(size: int, counts: dict[str, int]) -> dict[str, int]:
     exact = {t: size * n / total for t, n in counts.items()}
     quotas = {t: int(v) for t, v in exact.items()}
     order = {t: k for k, t in enumerate(ambiguity.names())}
-    for t in sorted(exact, key=lambda t: (-(exact[t] - quotas[t]), order.get(t, len(order)), t))[: size - sum(quotas.values())]:
+    for t in sorted(exact, key=lambda t: (-(exact[t] - quotas[t]), order.get(t, len(order)), t))[
+        : size - sum(quotas.values())
+    ]:
         quotas[t] += 1
     return quotas
 

@@ -160,7 +160,8 @@ def _release(opts: ReleaseOptions) -> Path:
             "agreement": agreement_summary(opts.annotation, opts.run_ids),
         },
         "citation": {"title": opts.title, "authors": list(opts.authors), "repository_url": opts.repository_url},
-        "changes": {"previous": previous, **changes.counts(), "reasons": changes.reasons},
+        "changes": {"previous": previous, **changes.counts()},
+        "change_reasons": changes.reasons,
         "statistics": dataset_stats(items),
     }
 
@@ -180,7 +181,9 @@ def _release(opts: ReleaseOptions) -> Path:
         for name, ids in splits.items():
             rows = [position[i] for i in ids]
             # typed indices: an empty split is an empty table (an untyped [] is a null array Arrow cannot take)
-            pq.write_table(table.take(pa.array(rows, type=pa.int64())), tmp / "splits" / f"{name}.parquet", compression="zstd")
+            pq.write_table(
+                table.take(pa.array(rows, type=pa.int64())), tmp / "splits" / f"{name}.parquet", compression="zstd"
+            )
             write_lines(tmp / "splits" / f"{name}.csv", header, [csv_rows[r] for r in rows])
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())

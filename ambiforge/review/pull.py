@@ -47,10 +47,14 @@ def read_decisions(path: Path) -> dict[str, dict[str, Any]]:
             continue
         where = f"line {n} (item {entry.get('item_id')!r})"
         if entry["verdict"] not in VERDICTS:
-            raise InputError(str(path), where, f"verdict must be one of {', '.join(VERDICTS)}, not {entry['verdict']!r}")
+            raise InputError(
+                str(path), where, f"verdict must be one of {', '.join(VERDICTS)}, not {entry['verdict']!r}"
+            )
         if entry.get("ambiguity_type") not in (None, "", *known_types):
             raise InputError(
-                str(path), where, f"ambiguity_type must be one of {', '.join(known_types)}, not {entry['ambiguity_type']!r}"
+                str(path),
+                where,
+                f"ambiguity_type must be one of {', '.join(known_types)}, not {entry['ambiguity_type']!r}",
             )
         corrections = entry.get("corrections") or {}
         if not isinstance(corrections, dict) or set(corrections) - set(CORRECTABLE):
@@ -94,7 +98,11 @@ def queue_entry(item: Item, reasons: list[str], decision: dict[str, Any] | None,
             **{f: shown_value(item, f) for f in CORRECTABLE},
         },
         "annotations": [
-            {k: v for k, v in a.model_dump().items() if k in ("annotator", "verdict", "ambiguity_type", "failed_checks", "corrections")}
+            {
+                k: v
+                for k, v in a.model_dump().items()
+                if k in ("annotator", "verdict", "ambiguity_type", "failed_checks", "corrections")
+            }
             for a in item.review.annotations
         ],
     }
