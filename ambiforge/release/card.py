@@ -21,7 +21,8 @@ from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, item_arrow_schema
 
 AMBIK_BIBTEX = """@inproceedings{ivanova2025ambik,
   title     = {{AmbiK}: Dataset of Ambiguous Tasks in Kitchen Environment},
-  author    = {Ivanova, Anastasiia and Bakaeva, Eva and Volovikova, Zoya and Kovalev, Alexey K. and Panov, Aleksandr I.},
+  author    = {Ivanova, Anastasiia and Bakaeva, Eva and Volovikova, Zoya and Kovalev, Alexey K.
+               and Panov, Aleksandr I.},
   booktitle = {Proceedings of the 63rd Annual Meeting of the Association for Computational Linguistics (ACL 2025)},
   year      = {2025},
   eprint    = {2506.04089},

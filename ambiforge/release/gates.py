@@ -56,7 +56,8 @@ def expectation_message(result: Mapping[str, Any], target_mix: Mapping[str, floa
             f"{kwargs.get('max_value')} characters{_examples(observed)}"
         )
     if kind == "expect_column_values_to_be_in_set":
-        return f"{column}: {n} items with a value outside {', '.join(map(str, kwargs.get('value_set', [])))}{_examples(observed)}"
+        allowed = ", ".join(map(str, kwargs.get("value_set", [])))
+        return f"{column}: {n} items with a value outside {allowed}{_examples(observed)}"
     if kind == "expect_column_values_to_be_between":
         return (
             f"{column}: {n} items outside {kwargs.get('min_value')} to {kwargs.get('max_value')}{_examples(observed)}"

@@ -125,7 +125,7 @@ def manifest_json_schema() -> dict[str, Any]:
                 {
                     "status": {
                         "type": "object",
-                        "description": "source items per review state (accepted, rejected, queued, pending, unreviewed)",
+                        "description": "items per review state (accepted, rejected, queued, pending, unreviewed)",
                         "additionalProperties": integer,
                     },
                     "released_unreviewed": {**ids, "description": "ids released without a review decision"},
@@ -150,7 +150,7 @@ def manifest_json_schema() -> dict[str, Any]:
             ),
             "change_reasons": {
                 "type": "object",
-                "description": "item id -> why it was removed since the previous release, or that it was added unreviewed",
+                "description": "item id -> why it left since the previous release, or that it was added unreviewed",
                 "additionalProperties": string,
             },
             "statistics": {"type": "object"},
