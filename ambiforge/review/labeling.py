@@ -37,7 +37,7 @@ CHECKS: dict[str, str] = {
 }
 #: correction box -> (item field, placeholder, rows)
 CORRECTIONS: dict[str, tuple[str, str, int]] = {
-    "fix_ambiguous_task": ("ambiguous_task", "ambiguous task", 2),
+    "fix_ambiguous_task": ("ambiguous_task", "ambiguous task", 1),
     "fix_question": ("question", "question", 1),
     "fix_answer": ("answer", "answer", 1),
     "fix_amb_shortlist": ("amb_shortlist", "shortlist, comma-separated", 1),
