@@ -56,7 +56,15 @@ def pull_cmd(
         f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "
         f"Fleiss' kappa {v['fleiss_kappa']}, Krippendorff's alpha {v['krippendorff_alpha']}"
     )
-    console.print(f"wrote {paths.folder(run)}/agreement.json, agreement.html, export.json, adjudication_queue.jsonl")
+    if a.get("queued"):
+        console.print(
+            f"[yellow]{a['queued']} items wait in {paths.folder(run)}/adjudication_queue.jsonl[/]: set verdict "
+            "(and ambiguity_type, corrections) on their lines and pull again; they are not released until then"
+        )
+    console.print(
+        f"wrote {paths.folder(run)}/agreement.json, agreement.html, export.json, adjudication_queue.jsonl "
+        "(annotators as pseudonyms; who is who: annotators.json, never published)"
+    )
 
 
 @review_app.command("invite")
