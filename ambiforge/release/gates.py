@@ -7,7 +7,8 @@ The checks themselves are the item schema (per row) and the Great Expectations s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ambiforge import ambiguity
@@ -80,6 +81,24 @@ def expectations_message(
         )
     parts += [expectation_message(r, target_mix, tolerance) for r in other]
     return "; ".join(parts)
+
+
+PSEUDONYM = re.compile(r"^(annotator-[0-9]+|maintainer)$")
+
+
+def unpseudonymous(records: Sequence[Mapping[str, Any]]) -> str | None:
+    """The first item whose review names someone other than by pseudonym (a review pulled before
+    pseudonyms existed), as a message that does not repeat the name; None when all are pseudonymous."""
+    for record in records:
+        review = record.get("review") or {}
+        names = [a.get("annotator") for a in review.get("annotations") or []]
+        names += [n for c in review.get("applied_corrections") or [] for n in c.get("annotators") or []]
+        if any(not PSEUDONYM.match(str(n)) for n in names):
+            return (
+                f"item {record['id']}: its review names an annotator who is not a pseudonym (annotator-N); "
+                "pull the run again (ambiforge review pull) so that no name or e-mail is published"
+            )
+    return None
 
 
 def schema_message(failures: list[dict[str, Any]]) -> str:

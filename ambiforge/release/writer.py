@@ -105,6 +105,9 @@ def _release(opts: ReleaseOptions) -> Path:
 
     if selection.schema_failures:
         raise refuse(gates.schema_message(selection.schema_failures), {"schema_failures": selection.schema_failures})
+    leak = gates.unpseudonymous(records)
+    if leak:
+        raise refuse(leak, {})
     if not items:
         message = gates.nothing_to_release(opts.run_ids, selection.review_counts, opts.allow_unreviewed)
         raise refuse(message, {"review_status": selection.review_counts})

@@ -64,8 +64,15 @@ def queue_reasons(annotations: Sequence[Annotation], required: int = 3) -> list[
     return reasons
 
 
-def adjudicate(item: Item, annotations: Sequence[Annotation], required: int = 3) -> Item:
-    """The item with ``review`` set, the majority type and agreed corrections applied."""
+def adjudicate(
+    item: Item, annotations: Sequence[Annotation], required: int = 3, shown_type: str | None = None
+) -> Item:
+    """The item with ``review`` set, the majority type and agreed corrections applied.
+
+    ``shown_type`` is the type annotators were shown (the task's ``pipeline_type``): the majority type is
+    recorded as a correction when it differs from that, also on a later pull, when the item already has it.
+    """
+    original_type = shown_type or item.ambiguity_type
     if len(annotations) < required:
         return item.model_copy(update={"review": Review(status="pending", annotations=list(annotations))})
     verdicts = [a.verdict for a in annotations if a.verdict]
@@ -74,7 +81,7 @@ def adjudicate(item: Item, annotations: Sequence[Annotation], required: int = 3)
     majority_type = majority(types)
     updates: dict[str, object] = {}
     applied: list[AppliedCorrection] = []
-    if verdict in ACCEPT_VERDICTS and majority_type is not None and majority_type != item.ambiguity_type:
+    if verdict in ACCEPT_VERDICTS and majority_type is not None and majority_type != original_type:
         voters = sorted(a.annotator for a in annotations if a.ambiguity_type == majority_type)
         updates["ambiguity_type"] = majority_type
         applied.append(AppliedCorrection(field="ambiguity_type", value=majority_type, annotators=voters))
@@ -94,7 +101,7 @@ def adjudicate(item: Item, annotations: Sequence[Annotation], required: int = 3)
     return item.model_copy(update={**updates, "review": review})
 
 
-def apply_decision(item: Item, decision: Mapping[str, Any] | None) -> Item:
+def apply_decision(item: Item, decision: Mapping[str, Any] | None, shown_type: str | None = None) -> Item:
     """The maintainer's decision from the queue file: verdict, and optionally type and corrected fields."""
     if decision is None or item.review is None:
         return item
@@ -102,9 +109,11 @@ def apply_decision(item: Item, decision: Mapping[str, Any] | None) -> Item:
     applied = list(item.review.applied_corrections)
     chosen_type = decision.get("ambiguity_type") or item.review.ambiguity_type
     if decision["verdict"] in ACCEPT_VERDICTS:
-        if chosen_type and chosen_type != item.ambiguity_type:
+        if decision.get("ambiguity_type"):
             updates["ambiguity_type"] = chosen_type
-            applied.append(AppliedCorrection(field="ambiguity_type", value=chosen_type, annotators=[MAINTAINER]))
+            applied = [c for c in applied if c.field != "ambiguity_type"]
+            if chosen_type != (shown_type or item.ambiguity_type):
+                applied.append(AppliedCorrection(field="ambiguity_type", value=chosen_type, annotators=[MAINTAINER]))
         for field, text in sorted((decision.get("corrections") or {}).items()):
             value = " ".join(str(text).split())
             updates[field] = field_value(field, value)

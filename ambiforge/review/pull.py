@@ -164,7 +164,9 @@ def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
             reviewed.append(item)
             continue
         anns = annotations.get(item.id, [])
-        decided = apply_decision(adjudicate(item, anns, required), decisions.get(item.id))
+        shown_type = shown.get(mapping["tasks"][item.id], {}).get("pipeline_type")
+        adjudicated = adjudicate(item, anns, required, shown_type)
+        decided = apply_decision(adjudicated, decisions.get(item.id), shown_type)
         reasons = queue_reasons(anns, required)
         if reasons or item.id in decisions:
             link = task_url(url, project_id, mapping["tasks"][item.id])

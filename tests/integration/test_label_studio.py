@@ -284,7 +284,13 @@ def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators,
     ]
     queue_path.write_text("".join(json.dumps(q) + "\n" for q in decided))
     pull("rev5", paths)
-    second = {r["id"]: r for r in read_records(release(opts("1.1.0")) / "data.jsonl")}
+    items_after = paths.items("rev5").read_bytes()
+    pull("rev5", paths)  # decisions are applied the same way on every pull
+    assert paths.items("rev5").read_bytes() == items_after
+    second_folder = release(opts("1.1.0"))
+    second = {r["id"]: r for r in read_records(second_folder / "data.jsonl")}
+    changes = json.loads((second_folder / "manifest.json").read_text())["changes"]
+    assert (changes["added"], changes["removed"], changes["changed"]) == (2, 0, 0)
     assert set(second) == {order[0], order[1], order[2], order[3], order[5]}
     assert second[order[1]]["ambiguity_type"] == C and second[order[1]]["review"]["status"] == "adjudicated"
     assert second[order[2]]["question"] == "Which mug would you like?"

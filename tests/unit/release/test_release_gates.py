@@ -112,3 +112,15 @@ def test_agreement_summary_keeps_only_pseudonyms(tmp_path: Path) -> None:
     (tmp_path / "r" / "agreement.json").write_text(json.dumps(agreement))
     text = json.dumps(agreement_summary(tmp_path, ["r"]))
     assert "ann1@x.org" not in text and "annotator-1|annotator-2" in text and "annotator-2" in text
+
+
+def test_a_review_with_real_names_is_refused_without_repeating_them(tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.models.item import Annotation
+
+    named = Review(
+        status="unanimous", verdict="accept", annotations=[Annotation(annotator="ann1@x.org", verdict="accept")]
+    )
+    write_run(tmp_path / "raw", "r", reviewed(make_items(catalog, 5, 10, "r"), named))
+    with pytest.raises(ReleaseGateError, match="not a pseudonym") as err:
+        release(options(tmp_path, "1.0.0", ["r"], allow_unreviewed=False, target_mix=None))
+    assert "ann1@x.org" not in str(err.value)

@@ -105,3 +105,17 @@ def test_labeling_config_is_generated_from_the_registry(tmp_path: Path) -> None:
         assert '<Choice value="Accept with fixes" alias="accept_with_fixes"' in config
     finally:
         ambiguity.unregister("wrong_tool")
+
+
+def test_decisions_are_the_same_on_every_pull(item) -> None:  # type: ignore[no-untyped-def]
+    anns = [ann("a1", A, "safety"), ann("a2", A, "safety"), ann("a3", A)]
+    first = adjudicate(item, anns, shown_type="preferences")
+    again = adjudicate(first.model_copy(update={"review": None}), anns, shown_type="preferences")
+    assert again == first  # the item already has the majority type; the correction is still recorded
+    split = [ann("a1", A), ann("a2", A, "safety"), ann("a3", A, "common_sense_knowledge")]
+    decision = {"verdict": "accept", "ambiguity_type": "safety", "corrections": {}}
+    decided = apply_decision(adjudicate(item, split, shown_type="preferences"), decision, "preferences")
+    redone = apply_decision(adjudicate(decided, split, shown_type="preferences"), decision, "preferences")
+    assert redone == decided and decided.ambiguity_type == "safety"
+    back = apply_decision(first, {"verdict": "accept", "ambiguity_type": "preferences"}, "preferences")
+    assert back.ambiguity_type == "preferences" and back.review.applied_corrections == []  # type: ignore[union-attr]
