@@ -64,9 +64,7 @@ def queue_reasons(annotations: Sequence[Annotation], required: int = 3) -> list[
     return reasons
 
 
-def adjudicate(
-    item: Item, annotations: Sequence[Annotation], required: int = 3, shown_type: str | None = None
-) -> Item:
+def adjudicate(item: Item, annotations: Sequence[Annotation], required: int = 3, shown_type: str | None = None) -> Item:
     """The item with ``review`` set, the majority type and agreed corrections applied.
 
     ``shown_type`` is the type annotators were shown (the task's ``pipeline_type``): the majority type is

@@ -81,7 +81,9 @@ def _annotation(raw: Any, task_id: int, shown: dict[str, Any], who: str) -> Anno
     return Annotation(annotator=who, task_id=task_id, annotation_id=raw.id, **parsed)
 
 
-def queue_entry(item: Item, reasons: list[str], decision: dict[str, Any] | None, link: str) -> dict[str, Any]:
+def queue_entry(
+    item: Item, reasons: list[str], decision: dict[str, Any] | None, link: str, shown_type: str | None = None
+) -> dict[str, Any]:
     """One line of the queue: what to decide, then everything needed to decide it."""
     assert item.review is not None
     return {
@@ -94,7 +96,7 @@ def queue_entry(item: Item, reasons: list[str], decision: dict[str, Any] | None,
         "label_studio": link,
         "text": {
             "unambiguous_direct": item.unambiguous_direct,
-            "pipeline_type": item.ambiguity_type,
+            "pipeline_type": shown_type or item.ambiguity_type,  # what the annotators were shown
             **{f: shown_value(item, f) for f in CORRECTABLE},
         },
         "annotations": [
@@ -170,7 +172,7 @@ def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
         reasons = queue_reasons(anns, required)
         if reasons or item.id in decisions:
             link = task_url(url, project_id, mapping["tasks"][item.id])
-            queue.append(queue_entry(decided, reasons, decisions.get(item.id), link))
+            queue.append(queue_entry(decided, reasons, decisions.get(item.id), link, shown_type))
         reviewed.append(decided)
     agreement = {
         "run_id": run_id,
