@@ -372,3 +372,17 @@ def choices_of(entry: dict[str, Any]) -> tuple[Choice, ...]:
     if entry.get("choices"):
         return tuple(Choice.from_json(c) for c in entry["choices"])
     return (Choice(str(entry.get("response") or ""), entry.get("finish_reason")),)
+
+
+def sample_seeds(seed: int, n: int) -> list[int]:
+    """The seeds of ``n`` separate samples: ``seed``, then seeds derived from it (int32, the same in every run)."""
+    import hashlib
+
+    derived = (int(hashlib.sha256(f"{seed}:sample:{i}".encode()).hexdigest()[:8], 16) % 2**31 for i in range(1, n))
+    return [seed, *derived]
+
+
+def sample(client: LLMClient, request: ChatRequest, n: int, purpose: CallPurpose, parse: Parser) -> list[CallResult]:
+    """``n`` samples as ``n`` requests with different seeds, for servers that refuse ``n`` > 1 (llama.cpp's
+    llama-server allows ``n`` up to its ``--parallel`` slots). Each is cached and recorded on its own."""
+    return [client.call(replace(request, seed=s, n=1), purpose, parse) for s in sample_seeds(request.seed, n)]

@@ -39,6 +39,7 @@ _LETTERS = re.compile(r"[^\W_]")
 _LABEL = re.compile(r"^([A-Z][A-Za-z ,()-]{2,60}):", re.MULTILINE)
 _ARTICLES = frozenset({"a", "an", "the", "some", "any"})
 _MIN_ECHO_WORDS = 5
+_ECHO_RUN = 6  # this many words in a row from the instructions (not from the data) is an echo
 
 
 def normalize(text: str) -> str:
@@ -94,6 +95,11 @@ def placeholder(text: str) -> str | None:
     return None
 
 
+def _runs(text: str, n: int = _ECHO_RUN) -> set[tuple[str, ...]]:
+    words = text.split()
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
 def _grounded(example: str, data: str) -> bool:
     """Every word of the example but its articles occurs in the request's own data."""
     words = [w for w in normalize(example).split() if w not in _ARTICLES]
@@ -119,6 +125,7 @@ def check_reply(
     key_names = {normalize(k) for k in _keys(value)} | {normalize(k) for k in _schema_keys(schema or {})}
     labels = {normalize(m) for m in _LABEL.findall(instructions)}
     prompt_text = normalize(instructions)
+    echo_runs = _runs(prompt_text) - _runs(data_text)
     example_forms = [(e, normalize(e)) for e in examples if normalize(e) and not _grounded(e, data_text)]
     problems: list[str] = []
     for path, text in strings(value):
@@ -134,7 +141,8 @@ def check_reply(
             label = next((lb for lb in labels if lb and norm.startswith(lb + " ") and lb not in data_text), None)
             if label is not None:
                 why = f"repeats the prompt's heading {label!r}"
-        if why is None and len(norm.split()) >= _MIN_ECHO_WORDS and norm in prompt_text and norm not in data_text:
+        whole = len(norm.split()) >= _MIN_ECHO_WORDS and norm in prompt_text and norm not in data_text
+        if why is None and (whole or not _runs(norm).isdisjoint(echo_runs)):
             why = "repeats the prompt's instructions instead of answering them"
         if why is not None:
             problems.append(f"{path}: {why}")

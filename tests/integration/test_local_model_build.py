@@ -91,3 +91,40 @@ def test_a_build_against_the_real_local_model_ends_honestly(tmp_path: Path, loca
     assert all(c["cost_usd"] == 0.0 for c in calls)  # an unpriced local model is free, never gpt-4o's price
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["llm"]["models_without_price"] == [local_model.model]
+
+
+def test_the_real_local_model_gives_logprobs_and_honours_a_schema(
+    tmp_path: Path, local_model: LocalModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ambiforge.llm.budget import Budget
+    from ambiforge.llm.calls import CallCache, CallLog
+    from ambiforge.llm.client import CallPurpose, LLMClient, plain_text
+    from ambiforge.llm.config import LLMConfig
+    from ambiforge.llm.limiter import LocalLimiter
+    from ambiforge.llm.providers import ChatRequest
+    from ambiforge.llm.structured import parse_reply, response_format
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local-dummy")
+    monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
+    llm = LLMConfig(timeout_seconds=120, max_retries=0)
+    log = CallLog(tmp_path / "calls.jsonl")
+    client = LLMClient(llm, log, CallCache(tmp_path / "cache"), LocalLimiter(1, 0), Budget(log.path, None))
+    purpose = CallPurpose("local", "probe", "probe", "1")
+    question = (("user", "Which one is a fruit? A) apple B) chair C) spoon D) cup. Answer with one letter."),)
+    letter = client.call(
+        ChatRequest("openai", local_model.model, question, 0.0, 2, 1, logprobs=True, top_logprobs=4),
+        purpose,
+        plain_text,
+    )
+    assert letter.logprobs and letter.finish_reason in ("stop", "length")
+    first = letter.logprobs[0]
+    assert first.top and first.top[0][1] >= first.top[-1][1] and all(p <= 0 for _, p in first.top)
+    ask = (("user", 'Write a short task for a kitchen robot. Reply with a JSON object whose only key is "task".'),)
+    fmt = response_format("json_schema", "unambiguous_task")
+    task = client.call(
+        ChatRequest("openai", local_model.model, ask, 0.0, 96, 1, response_format=fmt),
+        purpose,
+        lambda text: parse_reply(text, "unambiguous_task"),
+    )
+    # the grammar holds the reply to the schema, or the reply was cut off (and says so)
+    assert task.parsed is not None or task.finish_reason == "length", task.text

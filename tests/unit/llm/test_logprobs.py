@@ -109,3 +109,16 @@ def test_a_plain_text_call_carries_no_response_format(tmp_path: Path) -> None:
     assert result.parsed == {"text": "Put the mug in the sink."}
     assert "response_format" not in seen[0] and "logprobs" not in seen[0]
     assert json.loads(json.dumps(result.parsed))["text"].startswith("Put")
+
+
+def test_samples_as_separate_requests_for_servers_that_refuse_n(tmp_path: Path) -> None:
+    from ambiforge.llm.client import sample
+
+    with ScriptedLLMServer(lambda body: f"seed {body['seed']}", api_key=KEY) as server:
+        client, _ = make_client(tmp_path, server)
+        request = ChatRequest("openai", "tiny", MESSAGES, 0.8, 5, 7)
+        results = sample(client, request, 3, PURPOSE, plain_text)
+        again = sample(client, request, 3, PURPOSE, plain_text)
+        assert len(server.requests) == 3  # the second time from the cache
+    assert results[0].text == "seed 7" and len({r.text for r in results}) == 3
+    assert [r.text for r in again] == [r.text for r in results] and all(r.cached for r in again)

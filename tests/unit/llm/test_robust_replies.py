@@ -82,6 +82,9 @@ def test_the_reply_check_knows_examples_from_data_and_echoes_from_answers() -> N
     instructions = "Objects in the kitchen: mug\nWrite one short task that the user could ask the robot to do."
     echo = {"task": "Write one short task that the user could ask the robot to do."}
     assert "repeats the prompt's instructions" in (check_reply(echo, instructions=instructions) or "")
+    steering = "Choose a task about an object that has look-alikes in the kitchen (several objects of the same kind)"
+    echoed = {"task": "Pick a task from the list of items that have look-alikes in the kitchen (several objects"}
+    assert "repeats the prompt's instructions" in (check_reply(echoed, instructions=steering) or "")
     heading = {"task": "Objects in the kitchen: mug"}
     assert "heading" in (check_reply(heading, instructions=instructions) or "")
     assert "is empty" in (check_reply({"plan": ["Find the mug.", " "]}) or "")
