@@ -13,11 +13,13 @@ same figures for generated items and for a reference dataset (the AmbiK calibrat
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ambiforge.models import Item
@@ -123,3 +125,24 @@ def table(comparison: dict[str, Any]) -> list[tuple[str, str, str]]:
 
     rows.append(("end_of_ambiguity at step 0 / 1 / 2 / 3+", eoa(ours), eoa(ref)))
     return rows
+
+
+def read_reference(path: str | Path) -> list[Item]:
+    """A reference dataset in AmbiK's CSV layout (InputError naming the file/row when it is not)."""
+    from ambiforge.ambik.csv_io import read_ambik_csv
+
+    return read_ambik_csv(path)
+
+
+def attach_reference(summary_path: str | Path, reference: Sequence[Item], reference_path: str) -> dict[str, Any]:
+    """Add ``diversity_vs_reference`` (both datasets' figures on equal-sized samples) to a build's
+    summary.json, rewritten atomically; returns the section."""
+    from ambiforge.atomic import write_json_atomic
+    from ambiforge.storage.items import read_items
+
+    summary = json.loads(Path(summary_path).read_text(encoding="utf-8"))
+    items = read_items(summary["files"]["items_jsonl"])
+    section = {"reference_file": reference_path, **compare(items, reference)}
+    summary["diversity_vs_reference"] = section
+    write_json_atomic(summary_path, summary)
+    return section

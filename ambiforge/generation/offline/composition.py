@@ -30,11 +30,6 @@ from ambiforge.generation.offline.rendering import Slots, slot_values
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
-#: Words an answer shares with everything; the rest of its words tell the options apart.
-_PLAIN = frozenset(
-    "a an the one any some it is are be in on of to for with and or not but no yes please i i'd you use "
-    "like want mean just this that these those should would must can cannot its into from there here".split()
-)
 
 
 class ContextAction(BaseModel):
@@ -49,6 +44,17 @@ class ContextAction(BaseModel):
     plan: tuple[str, ...] = Field(min_length=1)
 
 
+class Frames(BaseModel):
+    """Scene-setting sentences put before or after a task ("I'm having friends over for dinner tonight.")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
+    max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
+    before: tuple[str, ...] = Field(min_length=1)
+    after: tuple[str, ...] = Field(min_length=1)
+
+
 class CompositionData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,6 +65,10 @@ class CompositionData(BaseModel):
     joiners: dict[int, tuple[str, ...]]
     values: dict[str, tuple[str, ...]]
     actions: tuple[ContextAction, ...] = Field(min_length=1)
+    frames: Frames
+    plain_words: frozenset[str] = Field(
+        description="words an answer shares with any answer; its other words tell the options apart"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> CompositionData:
@@ -123,14 +133,15 @@ def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
     return groups | {g for g in scene.groups() if phrases.mentions(text, catalog.groups[g].noun)}
 
 
-def forbidden_words(draft: Draft) -> list[str]:
+def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
     """What a context action must not mention: the intent's concepts, the options, and the answer's words
     that the ambiguous focus action does not already use (they would resolve or contradict the ambiguity)."""
+    plain = (data or load()).plain_words
     words = [w.lstrip("-") for concept in draft.user_intent for w in concept.split("|")]
     words += draft.variants + draft.amb_shortlist
     amb = " ".join([draft.ambiguous_task, *draft.plan_for_amb_task, draft.question])
     for token in phrases.words(draft.answer):
-        if token not in _PLAIN and not phrases.mentions(amb, token):
+        if token not in plain and not phrases.mentions(amb, token):
             words.append(token)
     return [w for w in dict.fromkeys(words) if w.strip()]
 
@@ -170,7 +181,9 @@ def _word_count(text: str) -> int:
     return len(text.split())
 
 
-def compose(draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, data: CompositionData | None = None) -> Draft:
+def compose(
+    draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, data: CompositionData | None = None
+) -> Draft:
     """The focus draft (bare sentences from a template) as a framed task of one to three actions."""
     data = data or load()
     focus = Clause(
@@ -184,7 +197,7 @@ def compose(draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, da
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
     excluded = focus_groups(draft, scene, catalog)
-    forbidden = forbidden_words(draft)
+    forbidden = forbidden_words(draft, data)
     contexts: list[Clause] = []
     steps = min(len(focus.plan_clear), len(focus.plan_amb))
     longest = max(len(focus.plan_clear), len(focus.plan_amb))
@@ -212,11 +225,25 @@ def compose(draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, da
     joiner = phrases.pick(rng, data.joiners[len(clauses)])
     joiner_indirect = phrases.pick(rng, data.joiners[len(clauses)])
     style = _style(rng, [joiner, joiner_indirect])
+    direct = _frame(joiner, [c.direct for c in clauses], style)
+    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], style)
+    ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
+    frames = data.frames
+    if rng.random() < frames.share:
+        first = rng.random() < 0.75
+        sentence = phrases.pick(rng, frames.before if first else frames.after)
+        longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
+        if longest_task + _word_count(sentence) <= frames.max_task_words and not any(
+            phrases.mentions(sentence, w) for w in forbidden
+        ):
+            direct, indirect, ambiguous = (
+                f"{sentence} {t}" if first else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
+            )
     return Draft(
         template=draft.template,
-        unambiguous_direct=_frame(joiner, [c.direct for c in clauses], style),
-        unambiguous_indirect=_frame(joiner_indirect, [c.indirect for c in clauses], style),
-        ambiguous_task=_frame(joiner, [c.ambiguous for c in clauses], style),
+        unambiguous_direct=direct,
+        unambiguous_indirect=indirect,
+        ambiguous_task=ambiguous,
         question=draft.question,
         answer=draft.answer,
         plan_for_clear_task=[*before, *focus.plan_clear, *after],

@@ -1,5 +1,8 @@
 """How the offline generator refers to things: definite, ambiguous and paraphrased references, a/an,
 prepositions, plurals, and the politeness styles that frame a task ("Robot, please ...").
+
+The styles and the phrase table a paraphrase names objects with ("the loaf of rye bread", "that glass mug")
+are data, ``data/phrases.yaml``: forms per kind and attribute, overridden per catalog group.
 """
 
 from __future__ import annotations
