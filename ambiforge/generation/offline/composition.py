@@ -125,12 +125,14 @@ def as_clause(sentence: str) -> str:
 
 def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
     """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
-    text = " \n ".join(
-        [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
+    grams = phrases.word_grams(
+        " \n ".join(
+            [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
+        )
     )
-    named = {o.name for o in scene.objects if phrases.mentions(text, o.name)} | set(draft.amb_shortlist)
+    named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g in scene.groups() if phrases.mentions(text, catalog.groups[g].noun)}
+    return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
@@ -139,9 +141,9 @@ def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[s
     plain = (data or load()).plain_words
     words = [w.lstrip("-") for concept in draft.user_intent for w in concept.split("|")]
     words += draft.variants + draft.amb_shortlist
-    amb = " ".join([draft.ambiguous_task, *draft.plan_for_amb_task, draft.question])
+    amb = set(phrases.words(" ".join([draft.ambiguous_task, *draft.plan_for_amb_task, draft.question])))
     for token in phrases.words(draft.answer):
-        if token not in plain and not phrases.mentions(amb, token):
+        if token not in plain and token not in amb:
             words.append(token)
     return [w for w in dict.fromkeys(words) if w.strip()]
 
@@ -212,8 +214,8 @@ def compose(
         n = len(clause.plan_clear)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
-        texts = [clause.direct, clause.indirect, *clause.plan_clear]
-        if any(phrases.mentions(t, w) for t in texts for w in forbidden):
+        grams = phrases.word_grams(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]))
+        if any(phrases.mentioned(grams, w) for w in forbidden):
             continue
         contexts.append(clause)
         excluded |= groups
@@ -233,8 +235,9 @@ def compose(
         first = rng.random() < 0.75
         sentence = phrases.pick(rng, frames.before if first else frames.after)
         longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
+        grams = phrases.word_grams(sentence)
         if longest_task + _word_count(sentence) <= frames.max_task_words and not any(
-            phrases.mentions(sentence, w) for w in forbidden
+            phrases.mentioned(grams, w) for w in forbidden
         ):
             direct, indirect, ambiguous = (
                 f"{sentence} {t}" if first else f"{t} {sentence}" for t in (direct, indirect, ambiguous)

@@ -125,6 +125,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+def word_grams(text: str, longest: int = 6) -> frozenset[tuple[str, ...]]:
+    """Every run of up to ``longest`` words of ``text``: one pass, then :func:`mentioned` is a set lookup
+    (many phrases tested against one text, without a regular expression per phrase)."""
+    toks = words(text)
+    return frozenset(tuple(toks[i : i + n]) for n in range(1, longest + 1) for i in range(len(toks) - n + 1))
+
+
+def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
+    """Whole-word containment of ``phrase`` in the text ``grams`` was made from."""
+    return tuple(words(phrase)) in grams
+
+
 def mentions(text: str, phrase: str) -> bool:
     """Whole-word, case-insensitive containment (so 'glass' is not found in 'glasses')."""
     return re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text.lower()) is not None
