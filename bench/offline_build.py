@@ -18,6 +18,9 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=5000)
+    parser.add_argument(
+        "--no-flow", action="store_true", help="only the generator and duplicate resolution (no Prefect flow)"
+    )
     args = parser.parse_args()
 
     from ambiforge.catalog import load_catalog
@@ -33,6 +36,19 @@ def main() -> None:
         gen.generate(i, ty)
     gen_s = time.perf_counter() - t
     print(f"generator only : {args.pairs} pairs in {gen_s:.2f} s = {args.pairs / gen_s:,.0f} pairs/s")
+
+    from ambiforge.generation.run import generate_batch, plan_pairs, regenerator, resolve_duplicates
+
+    t = time.perf_counter()
+    specs = plan_pairs(BuildOptions(run_id="bench", pairs=args.pairs, seed=1, out="unused"))
+    resolved = resolve_duplicates(generate_batch(gen, specs), regenerator(gen))
+    items = sum(1 for o in resolved if o.item is not None and o.stage is None)
+    print(
+        f"items          : {items} of {args.pairs} pairs ({items / args.pairs:.2%}) after duplicate "
+        f"resolution, {time.perf_counter() - t:.2f} s"
+    )
+    if args.no_flow:
+        return
 
     from prefect.testing.utilities import prefect_test_harness
 
