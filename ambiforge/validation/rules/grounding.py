@@ -26,7 +26,7 @@ NUMBERS = frozenset(
 #: Verbs whose object is what the task produces, not a scene object: "make granola", "prepare a smoothie".
 PRODUCT_VERBS = frozenset(
     "make making made prepare preparing create creating brew brewing bake baking form forming whip "
-    "blend cook cooking serve squeeze squeezing simmer".split()
+    "blend cook cooking serve simmer".split()
 )
 PRODUCT_WINDOW = 6
 
@@ -47,13 +47,15 @@ class Scene:
     keys: frozenset[tuple[str, ...]]
     heads: frozenset[str]
     modifiers: frozenset[str]  # every word of every scene name
+    groups: frozenset[str] = frozenset()  # catalog groups of the scene's objects ("the fish": a salmon fillet)
 
     @classmethod
     def of(cls, item: Item) -> Scene:
         names = [o.name for o in item.environment]
         names += [n for n in item.environment_short.split(",") if n.strip()]
         keys = frozenset(k for k in (key_of(n) for n in names) if k)
-        return cls(keys, frozenset(k[-1] for k in keys), frozenset(w for k in keys for w in k))
+        groups = frozenset(o.group for o in item.environment if o.group)
+        return cls(keys, frozenset(k[-1] for k in keys), frozenset(w for k in keys for w in k), groups)
 
     def grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
@@ -90,8 +92,10 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     if key[-1] in made:
         return True
     window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
-    derived = before in scene.heads or any(w in scene.heads for w in key[:-1])  # "orange juice" from the orange
-    product = any(w in PRODUCT_VERBS for w in window) and not any(w in _INPUT_MARKERS for w in window)
+    # "orange juice" beside the oranges; "the juice from a lemon"
+    derived = before in scene.heads or any(w in scene.heads for w in key[:-1]) or after in ("from", "out")
+    verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
+    product = verb >= 0 and not any(w in _INPUT_MARKERS for w in window[verb + 1 :])
     if derived or product:
         made.add(key[-1])
         return True
@@ -141,7 +145,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if m.kind == "fixture":
                 continue
             key = tuple(toks[m.start : m.end])
-            if scene.grounds(key):
+            if (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key):
                 if len(key) > 1 and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
