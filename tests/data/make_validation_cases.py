@@ -141,6 +141,9 @@ CASES = {
     "d_question": dict(question="Which mug should I use.", expect_errors="question"),
     "d_intent": dict(user_intent="crystal", answer="The crystal one.", expect_errors="intent variants plan_divergence"),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
+    "d_environment_repeats": dict(
+        environment_short=ENV + ", honey", expect_warnings="environment"
+    ),
     "d_shortlist": dict(amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"),
 }
 

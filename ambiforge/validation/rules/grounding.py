@@ -26,7 +26,7 @@ NUMBERS = frozenset(
 #: Verbs whose object is what the task produces, not a scene object: "make granola", "prepare a smoothie".
 PRODUCT_VERBS = frozenset(
     "make making made prepare preparing create creating brew brewing bake baking form forming whip "
-    "blend cook cooking serve simmer".split()
+    "blend serve simmer".split()
 )
 PRODUCT_WINDOW = 6
 
@@ -93,7 +93,11 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
         return True
     window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
     # "orange juice" beside the oranges; "the juice from a lemon"
-    derived = before in scene.heads or any(w in scene.heads for w in key[:-1]) or after in ("from", "out")
+    derived = (
+        before in scene.heads
+        or any(w in scene.heads for w in key[:-1])
+        or (after in ("from", "out") and key[-1] in _PARTS)
+    )
     verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
     product = verb >= 0 and not any(w in _INPUT_MARKERS for w in window[verb + 1 :])
     if derived or product:
@@ -102,6 +106,8 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     return False
 
 
+#: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
+_PARTS = frozenset({"juice", "zest", "peel", "seed", "yolk", "white", "pulp", "flesh", "skin", "rind", "water"})
 _INPUT_MARKERS = frozenset({"with", "using", "in", "into", "from", "on"})
 _AMBIENT: dict[tuple[str, ...], frozenset[str]] = {}
 _UNITS: dict[tuple[str, ...], frozenset[str]] = {}

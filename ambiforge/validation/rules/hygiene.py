@@ -58,7 +58,16 @@ def check_lengths(item: Item, ctx: RuleContext) -> list[str]:
     return problems
 
 
+def check_environment(item: Item, ctx: RuleContext) -> list[str]:
+    """The scene list names each object once (a repeated name is a copy-paste slip or two objects that
+    need telling apart)."""
+    names = [n.strip().lower() for n in item.environment_short.split(",") if n.strip()]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    return [f"environment_short: lists {', '.join(repr(r) for r in repeated)} more than once"] if repeated else []
+
+
 RULES = (
+    Rule("environment", "warning", check_environment, "the environment names each object once"),
     Rule("question", "error", check_question, "the clarifying question has a '?'"),
     Rule("hygiene", "error", check_placeholders, "no template placeholders or model refusals"),
     Rule("length", "warning", check_lengths, "task, question and answer lengths within bounds"),

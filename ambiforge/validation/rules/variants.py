@@ -1,5 +1,5 @@
-"""variants: when an item lists variants (the options open before the question), they include the intended
-option (error), and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only
+"""variants: when an item lists variants (the options open before the question), one of them is the intended
+option, i.e. matches an intent concept (error), and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only
 the plausible few)."""
 
 from __future__ import annotations
@@ -19,12 +19,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
     variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
     if not variants:
         return []
-    problems = []
     positives, _ = intent_concepts(item.user_intent)
-    for alternatives in positives:
-        if not any(_matches(v, a) for v in variants for a in alternatives):
-            problems.append(f"variants: none is the intended '{'|'.join(alternatives)}'")
-    return problems
+    wanted = [a for alternatives in positives for a in alternatives]
+    if wanted and not any(_matches(v, a) for v in variants for a in wanted):
+        return [f"variants: none is the intended option ({', '.join(wanted)})"]
+    return []
 
 
 def check_cover(item: Item, ctx: RuleContext) -> list[str]:

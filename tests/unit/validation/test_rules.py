@@ -74,6 +74,9 @@ BREAKERS: dict[str, Breaker] = {
     "corruption": lambda g: edit(
         g["safety"], plan_for_clear_task=["0: " + g["safety"].plan_for_clear_task[0], *g["safety"].plan_for_clear_task[1:]]
     ),
+    "environment": lambda g: edit(
+        g["safety"], environment_short=g["safety"].environment_short + ", " + g["safety"].environment[0].name
+    ),
     "fragment": lambda g: edit(g["preferences"], answer="d like the the oat milk, please."),
 }
 
