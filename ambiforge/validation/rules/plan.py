@@ -69,18 +69,18 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
         return []  # the plan rule reports it
     if normalise(clear[eoa]) == normalise(amb[eoa]):
         return [f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity"]
-    if m := _OPEN_CHOICE.search(clear[eoa]):
-        return [f"plan_for_clear_task[{eoa}]: still leaves the choice open ({m.group(0)!r})"]
     positives, _ = intent_concepts(item.user_intent)
-    if not positives:
-        return []
     resolving = [
         a
         for alts in positives
         for a in alts
         if count(clear[eoa], a) > max(count(amb[eoa], a), count(item.ambiguous_task, a))
     ]
-    if not resolving:
+    if resolving:
+        return []
+    if m := _OPEN_CHOICE.search(clear[eoa]):
+        return [f"plan_for_clear_task[{eoa}]: still leaves the choice open ({m.group(0)!r})"]
+    if positives:
         concepts = ", ".join("|".join(a) for a in positives)
         return [
             f"plan_for_clear_task[{eoa}]: the step at end_of_ambiguity adds no intent concept ({concepts}) "
