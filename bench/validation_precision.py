@@ -116,13 +116,17 @@ def main() -> None:
     unflagged = []
     for item in items:
         has_error = any(f.severity == "error" for f in item.validation.failed)  # type: ignore[union-attr]
-        same = [s.strip().lower() for s in item.plan_for_clear_task] == [s.strip().lower() for s in item.plan_for_amb_task]
+        same = [s.strip().lower() for s in item.plan_for_clear_task] == [
+            s.strip().lower() for s in item.plan_for_amb_task
+        ]
         cells = raw.get(item.id, {})
         stray = any(_STRAY.search(cells.get(c, "")) for c in ("plan_for_clear_task", "plan_for_amb_task"))
         if (same or stray) and not has_error:
             unflagged.append(item.id)
     identical = sum(
-        1 for i in items if [s.strip().lower() for s in i.plan_for_clear_task] == [s.strip().lower() for s in i.plan_for_amb_task]
+        1
+        for i in items
+        if [s.strip().lower() for s in i.plan_for_clear_task] == [s.strip().lower() for s in i.plan_for_amb_task]
     )
     print(f"check: error flags naming a measure or an object the scene lists in another number: {len(bad_names)}")
     for row_id, message in bad_names:

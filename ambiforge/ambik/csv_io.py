@@ -18,13 +18,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge import __version__
+from ambiforge import __version__, ambiguity
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog
 from ambiforge.errors import InputError
 from ambiforge.generation.offline.generator import env_object
 from ambiforge.generation.run import cached_catalog
-from ambiforge.models import AMBIGUITY_TYPES, EnvObject, Item, Provenance
+from ambiforge.models import EnvObject, Item, Provenance
 
 AMBIK_COLUMNS: tuple[str, ...] = (
     "id",
@@ -98,11 +98,12 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
     for column in ("id", "environment_short", *TEXT_FIELDS, "ambiguity_type"):
         if column in row:
             fields[column] = row[column] or ""
-    if fields.get("ambiguity_type") not in AMBIGUITY_TYPES:
+    known = ambiguity.names()
+    if fields.get("ambiguity_type") not in known:
         raise InputError(
             str(path),
             where,
-            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(AMBIGUITY_TYPES)}",
+            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(known)}",
         )
     for column, parse in PARSERS.items():
         try:
@@ -110,8 +111,8 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
         except ValueError as exc:
             raise InputError(str(path), where, f"{column}: {exc}") from None
     fields["environment"] = _environment(row.get("environment_short", ""), catalog)
-    known = set(AMBIK_COLUMNS) | {INDIRECT}
-    extra = {c: row[c] or "" for c in columns if c not in known}
+    known_columns = set(AMBIK_COLUMNS) | {INDIRECT}
+    extra = {c: row[c] or "" for c in columns if c not in known_columns}
     extra[RAW_KEY] = json.dumps({c: row.get(c) or "" for c in columns}, ensure_ascii=False)
     extra[COLUMNS_KEY] = json.dumps(columns)
     fields["extra"] = extra

@@ -43,7 +43,8 @@ def validate(
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
     """Check every item rule and the dataset expectations; write report.json, issues.csv, report.html and the
-    Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no error-severity rule failed; 1: some did; 2: unreadable input."""
+    Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no
+    error-severity rule failed; 1: some did; 2: unreadable input."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext, validate_items
     from ambiforge.validation.expectations import run_expectations

@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
+from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic
-from ambiforge.models import AMBIGUITY_TYPES, Item
+from ambiforge.models import Item
 
 REQUIRED = (
     "id",
@@ -53,7 +54,7 @@ def item_table(items: Sequence[Item]) -> pd.DataFrame:
             "plan_steps_amb": [len(i.plan_for_amb_task) for i in items],
         }
     )
-    for t in AMBIGUITY_TYPES:
+    for t in ambiguity.names():
         frame[f"is_{t}"] = (frame["ambiguity_type"] == t).astype(float)
     return frame
 
@@ -135,12 +136,12 @@ def run_expectations(
         suite.add_expectation(E.ExpectColumnValuesToNotBeNull(column=column))
     for column, (low, high) in TEXT_BOUNDS.items():
         suite.add_expectation(E.ExpectColumnValueLengthsToBeBetween(column=column, min_value=low, max_value=high))
-    suite.add_expectation(E.ExpectColumnValuesToBeInSet(column="ambiguity_type", value_set=list(AMBIGUITY_TYPES)))
+    suite.add_expectation(E.ExpectColumnValuesToBeInSet(column="ambiguity_type", value_set=list(ambiguity.names())))
     for column in ("plan_steps_clear", "plan_steps_amb"):
         suite.add_expectation(E.ExpectColumnValuesToBeBetween(column=column, min_value=1, max_value=max_plan_steps))
     if target_mix:
         total = sum(target_mix.values()) or 1.0
-        for t in AMBIGUITY_TYPES:
+        for t in ambiguity.names():
             share = target_mix.get(t, 0.0) / total
             suite.add_expectation(
                 E.ExpectColumnMeanToBeBetween(

@@ -72,9 +72,7 @@ class Lexicon:
             for n in range(min(MAX_WORDS, len(toks) - i), 0, -1):
                 entry = self.entries.get(tuple(toks[i : i + n]))
                 if entry is not None:
-                    found.append(
-                        Mention(entry.kind, entry.name, " ".join(raw[i : i + n]), entry.food, i, i + n)
-                    )
+                    found.append(Mention(entry.kind, entry.name, " ".join(raw[i : i + n]), entry.food, i, i + n))
                     i += n
                     break
             else:
@@ -107,7 +105,12 @@ def _build(catalog: Catalog) -> Lexicon:
             entries[key] = mention
 
     extra = kitchen_words()
-    for name in (*APPLIANCES, *(a.name for a in catalog.appliances), *extra.get("fixture", ()), *extra.get("product", ())):
+    for name in (
+        *APPLIANCES,
+        *(a.name for a in catalog.appliances),
+        *extra.get("fixture", ()),
+        *extra.get("product", ()),
+    ):
         add(name, Mention("fixture", name, name))
     for word in extra.get("category", ()):
         add(word, Mention("fixture", word, word))

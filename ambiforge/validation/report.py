@@ -179,7 +179,10 @@ def _plots(items: Sequence[Item], target_mix: Mapping[str, float] | None) -> dic
     targets = [len(items) * mix.get(t, 0.0) / total for t in names]
     return {
         "Type mix": bar_chart(
-            "Ambiguity types (bars: items; marks: target mix)", names, [counts.get(t, 0) for t in names], targets=targets
+            "Ambiguity types (bars: items; marks: target mix)",
+            names,
+            [counts.get(t, 0) for t in names],
+            targets=targets,
         ),
         "Plan lengths": histogram(
             "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", integer=True

@@ -1,10 +1,28 @@
 """Writes tests/data/validation_cases.csv (run from the repo root): one small AmbiK-style row per defect class
 and per false-alarm class; the columns expect_errors, expect_warnings and not_warnings say what it must raise."""
+
 import csv
 
-COLUMNS = ["id", "environment_short", "environment_full", "unambiguous_direct", "ambiguity_type", "amb_shortlist",
-           "ambiguous_task", "question", "answer", "plan_for_clear_task", "plan_for_amb_task", "end_of_ambiguity",
-           "user_intent", "variants", "case", "expect_errors", "expect_warnings", "not_warnings"]
+COLUMNS = [
+    "id",
+    "environment_short",
+    "environment_full",
+    "unambiguous_direct",
+    "ambiguity_type",
+    "amb_shortlist",
+    "ambiguous_task",
+    "question",
+    "answer",
+    "plan_for_clear_task",
+    "plan_for_amb_task",
+    "end_of_ambiguity",
+    "user_intent",
+    "variants",
+    "case",
+    "expect_errors",
+    "expect_warnings",
+    "not_warnings",
+]
 ENV = "ceramic mug, glass mug, oat milk, whole milk, onions, chicken breasts, sourdough, kitchen towel, oranges, honey"
 BASE = dict(
     environment_short=ENV,
@@ -20,7 +38,9 @@ BASE = dict(
     end_of_ambiguity="0",
     user_intent="glass",
     variants="ceramic mug, glass mug",
-    expect_errors="", expect_warnings="", not_warnings="",
+    expect_errors="",
+    expect_warnings="",
+    not_warnings="",
 )
 CASES = {
     # ---- false alarms: legitimate content that must raise no error
@@ -52,7 +72,11 @@ CASES = {
     "fa_product": dict(
         unambiguous_direct="Squeeze the oranges to make fresh juice and pour the juice into the glass mug.",
         ambiguous_task="Squeeze the oranges to make fresh juice and pour the juice into a mug.",
-        plan_for_clear_task=["Pick up the glass mug.", "Squeeze the oranges.", "Pour the orange juice into the glass mug."],
+        plan_for_clear_task=[
+            "Pick up the glass mug.",
+            "Squeeze the oranges.",
+            "Pour the orange juice into the glass mug.",
+        ],
         plan_for_amb_task=["Pick up a mug.", "Squeeze the oranges.", "Pour the orange juice into the mug."],
         not_warnings="grounding_noun",
     ),
@@ -69,7 +93,7 @@ CASES = {
     ),
     "fa_question_then_sentence": dict(question="Which mug? The ceramic one is chipped."),
     "fa_deletion_rewrite": dict(
-        unambiguous_direct="Pour the oat milk slowly into the glass mug that stands on the kitchen table by the window.",
+        unambiguous_direct="Pour the oat milk slowly into the glass mug that stands on the kitchen table by the door.",
         ambiguous_task="Pour the oat milk into a mug.",
         not_warnings="rewrite",
     ),
@@ -141,14 +165,16 @@ CASES = {
     "d_question": dict(question="Which mug should I use.", expect_errors="question"),
     "d_intent": dict(user_intent="crystal", answer="The crystal one.", expect_errors="intent variants plan_divergence"),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
-    "d_environment_repeats": dict(
-        environment_short=ENV + ", honey", expect_warnings="environment"
+    "d_environment_repeats": dict(environment_short=ENV + ", honey", expect_warnings="environment"),
+    "d_shortlist": dict(
+        amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"
     ),
-    "d_shortlist": dict(amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"),
 }
+
 
 def numbered(steps):
     return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
+
 
 with open("tests/data/validation_cases.csv", "w", newline="", encoding="utf-8") as fh:
     w = csv.DictWriter(fh, fieldnames=COLUMNS)

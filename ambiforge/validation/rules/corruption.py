@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
@@ -19,6 +20,7 @@ _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d{1,2}\s*[:.)-](?:\s|$)", re.I)
 _SEVERAL_STEPS = re.compile(r"[.!?;]\s+(?:step\s*)?\d{1,2}\s*[.):]\s+[A-Za-z]", re.I)
 _LATIN = r"A-Za-z"
 _OTHER = r"\u0370-\u03ff\u0400-\u04ff"  # Greek, Cyrillic: the look-alike alphabets
+_FOREIGN = re.compile(rf"[{_OTHER}]")
 _MIXED = re.compile(rf"[{_LATIN}][{_OTHER}]|[{_OTHER}][{_LATIN}]")
 _MIXED_WORD = re.compile(rf"\b\w*(?:[{_LATIN}][{_OTHER}]|[{_OTHER}][{_LATIN}])\w*")
 _NOTE = re.compile(r"(?:^|[\s(\[])(?:note|nb|n\.b\.|todo|fixme|edit|comment)\s*:|\[(?:note|sic|edit)[^\]]*\]", re.I)
@@ -47,7 +49,9 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if _MIXED.search(text):
             word = _MIXED_WORD.search(text)
             shown = word.group(0) if word else text[:40]
-            found.append(("corruption", f"{field}: mixes alphabets in {shown!r} (a look-alike letter)"))
+            odd = next((c for c in shown if _FOREIGN.match(c)), "")
+            name = unicodedata.name(odd, "?").lower() if odd else "a look-alike letter"
+            found.append(("corruption", f"{field}: mixes alphabets in {shown!r} ({name})"))
         first = text.lstrip(" \"'(")
         if first[:1].islower() and not field.startswith("variants"):
             found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))

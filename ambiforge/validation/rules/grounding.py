@@ -21,12 +21,13 @@ from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 
 NUMBERS = frozenset(
-    "a an one two three four five six seven eight nine ten twelve half quarter few couple several".split()
+    {"a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}
+    | {"half", "quarter", "few", "couple", "several"}
 )
 #: Verbs whose object is what the task produces, not a scene object: "make granola", "prepare a smoothie".
 PRODUCT_VERBS = frozenset(
-    "make making made prepare preparing create creating brew brewing bake baking form forming whip "
-    "blend serve simmer".split()
+    {"make", "making", "made", "prepare", "preparing", "create", "creating", "brew", "brewing", "bake", "baking"}
+    | {"form", "forming", "whip", "blend", "serve", "simmer"}
 )
 PRODUCT_WINDOW = 6
 
@@ -173,9 +174,13 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     )
                 )
             elif m.kind == "object" or m.food:
-                out.append(Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment"))
+                out.append(
+                    Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
+                )
             elif key[-1] not in scene.heads:
-                out.append(Ungrounded("grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none"))
+                out.append(
+                    Ungrounded("grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none")
+                )
     return out
 
 

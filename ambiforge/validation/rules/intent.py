@@ -60,5 +60,10 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
 RULES = (
     Rule("intent", "error", check_intent, "positive intent in the clear task/plan, negative absent"),
     Rule("answer", "warning", check_answer, "the answer contains an intent concept"),
-    Rule("qa_fit", "error", check_fit, "the answer answers the question (not empty, not a question, not yes/no to 'which')"),
+    Rule(
+        "qa_fit",
+        "error",
+        check_fit,
+        "the answer answers the question (not empty, not a question, not yes/no to 'which')",
+    ),
 )

@@ -55,8 +55,8 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
     ratio = new_word_ratio(item.unambiguous_direct, item.ambiguous_task)
     if ratio > ctx.config.max_edit_ratio:
         return [
-            f"ambiguous_task: rewrites {ratio:.0%} of its words, new or replaced (limit {ctx.config.max_edit_ratio:.0%}); "
-            "a minimal pair changes as little as possible"
+            f"ambiguous_task: rewrites {ratio:.0%} of its words, new or replaced "
+            f"(limit {ctx.config.max_edit_ratio:.0%}); a minimal pair changes as little as possible"
         ]
     return []
 

@@ -19,7 +19,7 @@ import re
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
-from ambiforge.validation.rules.text import count, has, has_any, intent_concepts, normalise
+from ambiforge.validation.rules.text import count, has_any, intent_concepts, normalise
 
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
-from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 
 
@@ -42,7 +42,9 @@ def check_shortlist_unexpected(item: Item, ctx: RuleContext) -> list[str]:
 
 def check_shortlist_present(item: Item, ctx: RuleContext) -> list[str]:
     if has_shortlist(item.ambiguity_type) and not [s for s in item.amb_shortlist if s.strip()]:
-        return [f"amb_shortlist: empty for a {item.ambiguity_type} item (fine only when the choice is not over objects)"]
+        return [
+            f"amb_shortlist: empty for a {item.ambiguity_type} item (fine only when the choice is not over objects)"
+        ]
     return []
 
 

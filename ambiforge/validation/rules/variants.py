@@ -1,6 +1,6 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
-option, i.e. matches an intent concept (error), and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only
-the plausible few)."""
+option, i.e. matches an intent concept (error), and for types with a shortlist they cover the shortlist
+(warning: AmbiK often lists only the plausible few)."""
 
 from __future__ import annotations
 

@@ -44,7 +44,9 @@ def test_case_raises_exactly_its_errors(case: str, cases: dict[str, Item], ctx: 
 
 
 def test_the_cases_cover_every_item_rule_but_schema_and_its_false_alarms(cases: dict[str, Item]) -> None:
-    named = {r for item in cases.values() for key in ("expect_errors", "expect_warnings") for r in item.extra[key].split()}
+    named = {
+        r for item in cases.values() for key in ("expect_errors", "expect_warnings") for r in item.extra[key].split()
+    }
     uncovered = set(ALL_RULES) - named - {"schema", "shortlist_missing", "shortlist_unexpected", "length"}
     assert uncovered == {"duplicate", "duplicate_id", "near_duplicate", "released_before"}  # dataset rules: below
     assert sum(1 for c in cases if c.startswith("fa_")) >= 10
@@ -66,7 +68,9 @@ def test_duplicate_ids_are_errors(cases: dict[str, Item], ctx: RuleContext) -> N
 
 
 def test_severity_is_configurable_per_rule(cases: dict[str, Item], catalog) -> None:  # type: ignore[no-untyped-def]
-    strict = RuleContext(catalog=catalog, config=ValidationConfig(severity={"plan_length": "error", "corruption": "off"}))
+    strict = RuleContext(
+        catalog=catalog, config=ValidationConfig(severity={"plan_length": "error", "corruption": "off"})
+    )
     long = check_item(cases["fa_long_recipe"], strict)
     assert {f.rule: f.severity for f in long}["plan_length"] == "error"
     assert not [f for f in check_item(cases["d_stray_prefix"], strict) if f.rule == "corruption"]

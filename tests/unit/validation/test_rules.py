@@ -72,7 +72,8 @@ BREAKERS: dict[str, Breaker] = {
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
     "qa_fit": lambda g: edit(g["preferences"], answer="Yes."),
     "corruption": lambda g: edit(
-        g["safety"], plan_for_clear_task=["0: " + g["safety"].plan_for_clear_task[0], *g["safety"].plan_for_clear_task[1:]]
+        g["safety"],
+        plan_for_clear_task=["0: " + g["safety"].plan_for_clear_task[0], *g["safety"].plan_for_clear_task[1:]],
     ),
     "environment": lambda g: edit(
         g["safety"], environment_short=g["safety"].environment_short + ", " + g["safety"].environment[0].name
