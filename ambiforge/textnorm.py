@@ -4,6 +4,7 @@ both agree on when two tasks are the same task."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SPACE = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s'|-]")
@@ -62,6 +63,7 @@ _ALREADY_SINGULAR = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
     """The singular of one lowercase English noun, by rule: 'breasts' -> 'breast', 'berries' -> 'berry'.
 

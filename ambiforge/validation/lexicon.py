@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import yaml
@@ -28,6 +28,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@lru_cache(maxsize=65536)
 def key_of(phrase: str) -> tuple[str, ...]:
     """The lookup key of a name: its words in the singular."""
     return tuple(singular(w) for w in words(phrase))

@@ -34,16 +34,25 @@ def severity(rule_id: str, ctx: RuleContext) -> str:
     return ctx.severity(rule_id, ALL_RULES[rule_id].severity)
 
 
+_ACTIVE: dict[tuple[tuple[str, str], ...], list[tuple[Rule, str]]] = {}
+
+
+def _active(ctx: RuleContext) -> list[tuple[Rule, str]]:
+    """The item rules to run and their severities, worked out once per configuration."""
+    key = tuple(sorted(ctx.config.severity.items()))
+    if key not in _ACTIVE:
+        levels = [(rule, severity(rule.id, ctx)) for rule in ITEM_RULES.values()]
+        _ACTIVE[key] = [(rule, level) for rule, level in levels if level != "off"]
+    return _ACTIVE[key]
+
+
 def check_item(item: Item, ctx: RuleContext, only: Iterable[str] | None = None) -> list[RuleFailure]:
     """Every failure of the item rules (``only`` to run a subset, e.g. for scoring LLM candidates)."""
     wanted = set(only) if only is not None else None
     failures = []
     families: dict[int, list[tuple[str, str]]] = {}
-    for rule in ITEM_RULES.values():
+    for rule, level in _active(ctx):
         if wanted is not None and rule.id not in wanted:
-            continue
-        level = severity(rule.id, ctx)
-        if level == "off":
             continue
         if rule.family is not None:
             key = id(rule.family)

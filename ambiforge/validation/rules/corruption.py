@@ -25,6 +25,7 @@ _MIXED = re.compile(rf"[{_LATIN}][{_OTHER}]|[{_OTHER}][{_LATIN}]")
 _MIXED_WORD = re.compile(rf"\b\w*(?:[{_LATIN}][{_OTHER}]|[{_OTHER}][{_LATIN}])\w*")
 _NOTE = re.compile(r"(?:^|[\s(\[])(?:note|nb|n\.b\.|todo|fixme|edit|comment)\s*:|\[(?:note|sic|edit)[^\]]*\]", re.I)
 _DOUBLED = re.compile(r"\b([a-z]+)\s+\1\b", re.I)
+_NOTE_WORDS = ("note", "nb", "n.b.", "todo", "fixme", "edit", "comment", "[sic")
 _DOUBLE_OK = frozenset({"had", "that", "very", "bye", "knock", "so", "no"})
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
@@ -38,15 +39,24 @@ def _texts(item: Item) -> list[tuple[str, str]]:
 
 
 def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    texts = _texts(item)
+    # The slow patterns run once over all texts; only a hit sends them field by field (most items: none).
+    joined = "\n".join(t for _, t in texts)
+    several = _SEVERAL_STEPS.search(joined) is not None
+    mixed = not joined.isascii() and _MIXED.search(joined) is not None
+    lower = joined.lower()
+    tokens = lower.split()
+    doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
+    note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
     found: list[tuple[str, str]] = []
-    for field, text in _texts(item):
+    for field, text in texts:
         if not text.strip():
             continue
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
-        if field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):
+        if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):
             found.append(("corruption", f"{field}: several numbered steps on one line ({m.group(0).strip()!r})"))
-        if _MIXED.search(text):
+        if mixed and _MIXED.search(text):
             word = _MIXED_WORD.search(text)
             shown = word.group(0) if word else text[:40]
             odd = next((c for c in shown if _FOREIGN.match(c)), "")
@@ -55,9 +65,9 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         first = text.lstrip(" \"'(")
         if first[:1].islower() and not field.startswith("variants"):
             found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
-        if (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
+        if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("fragment", f"{field}: doubled word {m.group(0)!r}"))
-        if m := _NOTE.search(text):
+        if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
 

@@ -13,6 +13,7 @@ warnings; food the scene lacks ("the lemon") is an error. Each (item, thing) is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
@@ -43,36 +44,58 @@ def _catalog(ctx: RuleContext) -> Catalog:
     return ctx.catalog or cached_catalog("")
 
 
-@dataclass(frozen=True)
 class Scene:
-    keys: frozenset[tuple[str, ...]]
-    heads: frozenset[str]
-    modifiers: frozenset[str]  # every word of every scene name
-    groups: frozenset[str] = frozenset()  # catalog groups of the scene's objects ("the fish": a salmon fillet)
+    """A scene's names as lookup keys. Most mentions are grounded by one set lookup; the head-noun index the
+    others need is built on first use."""
+
+    __slots__ = ("_by_head", "groups", "keys")
+
+    def __init__(self, keys: frozenset[tuple[str, ...]], groups: frozenset[str] = frozenset()) -> None:
+        self.keys = keys
+        self.groups = groups  # catalog groups of the scene's objects ("the fish": a salmon fillet)
+        self._by_head: dict[str, list[frozenset[str]]] | None = None
 
     @classmethod
     def of(cls, item: Item) -> Scene:
-        names = [o.name for o in item.environment]
-        names += [n for n in item.environment_short.split(",") if n.strip()]
-        keys = frozenset(k for k in (key_of(n) for n in names) if k)
+        names = tuple(o.name for o in item.environment)
         groups = frozenset(o.group for o in item.environment if o.group)
-        return cls(keys, frozenset(k[-1] for k in keys), frozenset(w for k in keys for w in k), groups)
+        return _scene(item.environment_short, names, groups)
+
+    @property
+    def by_head(self) -> dict[str, list[frozenset[str]]]:
+        if self._by_head is None:
+            self._by_head = {}
+            for k in self.keys:
+                self._by_head.setdefault(k[-1], []).append(frozenset(k))
+        return self._by_head
+
+    @property
+    def heads(self) -> dict[str, list[frozenset[str]]]:
+        return self.by_head  # (a dict: "in" and iteration give the head nouns)
 
     def grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
             return True
         words = set(key)
+        for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
+            if words <= scene or scene <= words:
+                return True
+        if len(key) > 1:
+            for scene in self.by_head.get(key[-2], ()):  # the scene name modifies: "sourdough bread"
+                if scene <= words:
+                    return True
         n = len(key)
-        for scene in self.keys:
-            if any(scene[i : i + n] == key for i in range(len(scene) - n + 1)):  # "cheddar cheese" slices
-                return True
-            if scene[-1] == key[-1] and (words <= set(scene) or set(scene) <= words):
-                return True
-            if len(key) > 1 and scene[-1] == key[-2] and set(scene) <= words:  # "sourdough bread"
-                return True
-            if n == 1 and len(key[0]) >= 4 and scene[-1].endswith(key[0]):  # "berries": the blueberries
-                return True
-        return False
+        if n == 1 and len(key[0]) >= 4 and any(h.endswith(key[0]) for h in self.by_head):  # "berries"
+            return True
+        # a run of consecutive words of a scene name: "cheddar cheese" of the cheddar cheese slices
+        return any(k[i : i + n] == key for k in self.keys if len(k) > n for i in range(len(k) - n + 1))
+
+
+@lru_cache(maxsize=2048)
+def _scene(short: str, names: tuple[str, ...], groups: frozenset[str]) -> Scene:
+    """Scenes repeat across items (copies, shared set-ups), so each is keyed once."""
+    every = {*names, *(n.strip() for n in short.split(","))}
+    return Scene(frozenset(k for k in map(key_of, every) if k), groups)
 
 
 def _is_number(word: str) -> bool:
@@ -153,7 +176,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             key = tuple(toks[m.start : m.end])
             if (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key):
-                if len(key) > 1 and key[-1] not in scene.heads:
+                if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
             if _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):

@@ -4,6 +4,7 @@ recipes are legitimate)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
@@ -17,6 +18,9 @@ _PLACEHOLDER = re.compile(
 _REFUSAL = re.compile(
     r"\bas an ai\b|\blanguage model\b|\bi(?:'m| am) sorry\b|\bi can(?:not|'t) (?:help|assist|do)\b", re.I
 )
+#: Cheap substring tests that every match of the patterns above contains (most items have none).
+_PLACEHOLDER_HINTS = ("{", "}", "<", "[", "todo", "xxx", "lorem")
+_REFUSAL_HINTS = ("as an ai", "language model", "sorry", "i can")
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
 
@@ -33,8 +37,15 @@ def check_question(item: Item, ctx: RuleContext) -> list[str]:
 
 
 def check_placeholders(item: Item, ctx: RuleContext) -> list[str]:
+    texts = _texts(item)
+    joined = "\n".join(t for _, t in texts)  # one search over all texts; field by field only on a hit
+    lower = joined.lower()
+    if not any(c in lower for c in _PLACEHOLDER_HINTS) and not any(w in lower for w in _REFUSAL_HINTS):
+        return []
+    if not _PLACEHOLDER.search(joined) and not _REFUSAL.search(joined):
+        return []
     problems = []
-    for field, text in _texts(item):
+    for field, text in texts:
         if m := _PLACEHOLDER.search(text):
             problems.append(f"{field}: template placeholder left in the text: {m.group(0)!r}")
         if m := _REFUSAL.search(text):
@@ -62,7 +73,7 @@ def check_environment(item: Item, ctx: RuleContext) -> list[str]:
     """The scene list names each object once (a repeated name is a copy-paste slip or two objects that
     need telling apart)."""
     names = [n.strip().lower() for n in item.environment_short.split(",") if n.strip()]
-    repeated = sorted({n for n in names if names.count(n) > 1})
+    repeated = sorted(n for n, k in Counter(names).items() if k > 1)
     return [f"environment_short: lists {', '.join(repr(r) for r in repeated)} more than once"] if repeated else []
 
 

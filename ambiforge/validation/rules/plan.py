@@ -63,7 +63,7 @@ def check_plan_length(item: Item, ctx: RuleContext) -> list[str]:
 
 def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
-    if clear and [normalise(s) for s in clear] == [normalise(s) for s in amb]:
+    if clear and len(clear) == len(amb) and all(normalise(c) == normalise(a) for c, a in zip(clear, amb, strict=True)):
         return ["plan_for_amb_task: identical to plan_for_clear_task; the clear plan resolves nothing"]
     if eoa >= len(clear) or eoa >= len(amb):
         return []  # the plan rule reports it

@@ -44,6 +44,12 @@ def has_any(text: str, alternatives: list[str]) -> bool:
 
 def intent_concepts(user_intent: list[str]) -> tuple[list[list[str]], list[str]]:
     """``['ceramic|glass', '-metal']`` -> ([['ceramic', 'glass']], ['metal'])."""
+    positives, negatives = _concepts(tuple(user_intent))
+    return [list(a) for a in positives], list(negatives)
+
+
+@lru_cache(maxsize=16384)
+def _concepts(user_intent: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     positives: list[list[str]] = []
     negatives: list[str] = []
     for concept in user_intent:
@@ -57,4 +63,4 @@ def intent_concepts(user_intent: list[str]) -> tuple[list[list[str]], list[str]]
             alternatives = [a.strip() for a in concept.split("|") if a.strip()]
             if alternatives:
                 positives.append(alternatives)
-    return positives, negatives
+    return tuple(tuple(a) for a in positives), tuple(negatives)
