@@ -30,9 +30,11 @@ REQUIRED = (
     "question",
     "answer",
 )
+#: Characters per text field. Tasks go to 1000: AmbiK's recipes run to about 100 words (600 characters) and
+#: are legitimate; a longer cell is a paste gone wrong.
 TEXT_BOUNDS = {
-    "unambiguous_direct": (5, 400),
-    "ambiguous_task": (5, 400),
+    "unambiguous_direct": (5, 1000),
+    "ambiguous_task": (5, 1000),
     "question": (3, 400),
     "answer": (1, 400),
     "environment_short": (1, 5000),

@@ -39,8 +39,9 @@ def field_of(message: str) -> str:
     return head.strip() if sep and _FIELD.match(head.strip()) else ""
 
 
-def snippet(item: Item, field: str) -> str:
-    """The text of ``field`` in ``item`` (a plan step for ``plan_x[i]``), shortened for a table cell."""
+def snippet(item: Item, field: str, message: str = "") -> str:
+    """The text of ``field`` in ``item`` (a plan step for ``plan_x[i]``), shortened for a table cell around
+    the words the message quotes, so a long recipe's cell still shows the offending word."""
     m = _FIELD.match(field)
     if not m or not hasattr(item, m.group(1)):
         return ""
@@ -51,7 +52,14 @@ def snippet(item: Item, field: str) -> str:
     if isinstance(value, list):
         value = " | ".join(map(str, value))
     text = " ".join(str(value).split())
-    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    quoted = re.search(r"'([^']{2,})'", message)
+    at = text.lower().find(quoted.group(1).lower()) if quoted else -1
+    if at < SNIPPET_CHARS - 40:
+        return text[: SNIPPET_CHARS - 1] + "…"
+    start = max(0, at - SNIPPET_CHARS // 2)
+    return "…" + text[start : start + SNIPPET_CHARS - 2] + "…"
 
 
 def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
@@ -87,7 +95,7 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
                     "severity": f["severity"],
                     "field": field,
                     "message": f["message"],
-                    "snippet": snippet(item, field),
+                    "snippet": snippet(item, field, f["message"]),
                 }
             )
     with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
@@ -129,6 +137,11 @@ def issues_csv(issues: Sequence[Mapping[str, Any]]) -> str:
     return buffer.getvalue()
 
 
+def _short(text: str, chars: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
 def _number(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
@@ -143,13 +156,13 @@ def readable(value: Any) -> str:
         return ""
     if isinstance(value, Mapping):
         if "unexpected_count" in value:
-            examples = ", ".join(map(str, value.get("examples") or []))
+            examples = "; ".join(_short(str(v)) for v in (value.get("examples") or [])[:3])
             return f"{value['unexpected_count']} unexpected" + (f", e.g. {examples}" if examples else "")
         return "; ".join(f"{k} {readable(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        shown = ", ".join(readable(v) for v in value[:12])
+        shown = ", ".join(_short(readable(v)) for v in value[:12])
         return shown + (f", … ({len(value)} in all)" if len(value) > 12 else "")
-    return _number(value)
+    return _short(_number(value), 200)
 
 
 def _expectation_rows(expectations: Mapping[str, Any] | None) -> list[dict[str, Any]]:
