@@ -35,6 +35,9 @@ class ValidationConfig(BaseModel):
     max_edit_ratio: float = Field(
         default=0.6, gt=0, le=1, description="new or replaced words / ambiguous task's words (rewrite warning)"
     )
+    max_rewrite_ratio: float = Field(
+        default=0.9, gt=0, le=1, description="more new words than this: not a rewrite at all (minimal_pair error)"
+    )
     min_task_words: int = 3
     max_task_words: int = 60
     max_question_words: int = 60

@@ -156,7 +156,12 @@ CASES = {
         ambiguous_task="Pour the oat milk into the glass mug.", expect_errors="minimal_pair plan_divergence"
     ),
     "d_placeholder": dict(question="Which {object} should I use?", expect_errors="hygiene"),
-    "d_rewrite": dict(ambiguous_task="Kindly serve something warm to drink in any vessel.", expect_warnings="rewrite"),
+    "d_rewrite": dict(ambiguous_task="Kindly serve some warm milk in any vessel.", expect_warnings="rewrite"),
+    "d_not_a_rewrite": dict(
+        ambiguous_task="Could you please deal with all of the things over there however you like?",
+        expect_errors="minimal_pair",
+        expect_warnings="rewrite",
+    ),
     "d_generic_noun": dict(
         unambiguous_direct="Pour the oat milk into the glass mug and put it on a tray.",
         ambiguous_task="Pour the oat milk into a mug and put it on a tray.",

@@ -1,7 +1,9 @@
 """minimal_pair: the ambiguous task is a rewrite of the unambiguous one that leaves the choice open.
 
-- ``minimal_pair`` (error): the tasks differ, and for types whose minimal pair drops the distinguishing word
-  (the registry's ``minimal_pair == 'drop_distinguishing_word'``) that word is gone from the ambiguous task.
+- ``minimal_pair`` (error): the tasks differ; the ambiguous task is a rewrite of the unambiguous one at all
+  (it keeps a content word and at most ``max_rewrite_ratio`` of its words are new); and for types whose
+  minimal pair drops the distinguishing word (the registry's ``minimal_pair == 'drop_distinguishing_word'``)
+  that word is gone from the ambiguous task.
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C.
@@ -16,6 +18,7 @@ from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
+from ambiforge.textnorm import signature
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
 
 
@@ -42,6 +45,14 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
     if normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
         return ["ambiguous_task: the same as unambiguous_direct"]
     problems = []
+    shared = set(signature(item.ambiguous_task).split()) & set(signature(item.unambiguous_direct).split())
+    ratio = new_word_ratio(item.unambiguous_direct, item.ambiguous_task)
+    if not shared or ratio > ctx.config.max_rewrite_ratio:
+        problems.append(
+            f"ambiguous_task: not a rewrite of unambiguous_direct ({ratio:.0%} of its words are new"
+            + ("" if shared else ", no content word kept")
+            + ")"
+        )
     if _drops_word(item.ambiguity_type):
         positives, _ = intent_concepts(item.user_intent)
         for alternatives in positives:
