@@ -15,10 +15,10 @@ from rapidfuzz.distance import Indel
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
+from ambiforge.textnorm import signature
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
-from ambiforge.textnorm import signature
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
 
 
