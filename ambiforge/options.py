@@ -70,6 +70,7 @@ class BuildOptions(BaseModel):
     config_path: str | None = execution(None)
     task_runner: str = execution("thread")  # thread | dask
     dask_address: str | None = execution(None)  # an existing Dask cluster; None: a local one
+    reference: str | None = execution(None)  # AmbiK-format CSV whose diversity figures the report shows beside ours
 
     @model_validator(mode="after")
     def _register_types(self) -> BuildOptions:

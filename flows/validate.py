@@ -50,7 +50,11 @@ def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any
     )
     folder = run_dir(options.out, options.run_id) / VALIDATION_DIR
     report = build_report(judged, expectations.to_dict(), f"run {options.run_id}")  # type: ignore[arg-type]
-    write_report(report, judged, folder)  # type: ignore[arg-type]
+    from ambiforge import diversity
+
+    reference = diversity.read_reference(options.reference) if options.reference else None
+    section = diversity.report_section(passed, reference, options.reference or "")  # type: ignore[arg-type]
+    write_report(report, judged, folder, target_mix=options.type_mix, diversity=section)  # type: ignore[arg-type]
     expectations.save(folder)
     return report["summary"]
 

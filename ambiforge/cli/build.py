@@ -140,7 +140,7 @@ def build(
         config_path=str(config) if config else cfg.source,
     )
     rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
-    options = options.model_copy(update={"run_id": rid})
+    options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
     from ambiforge import diversity
     from ambiforge.catalog import cached_catalog
     from ambiforge.generation.offline.capacity import shortfall

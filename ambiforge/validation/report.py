@@ -212,15 +212,19 @@ def write_report(
     directory: Path,
     *,
     target_mix: Mapping[str, float] | None = None,
+    diversity: dict[str, Any] | None = None,
 ) -> tuple[Path, Path]:
     """Write report.json, issues.csv and report.html into ``directory``; returns the JSON and HTML paths.
 
     Also records the HTML path in ``report["summary"]["report_path"]``, so that a build stage returning the
     summary tells its caller where the report is. The Data Docs link points at ``data_docs/index.html``
     beside the report (``ExpectationsResult.save`` writes it there)."""
+    from ambiforge.diversity import report_section
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     html_path = directory / "report.html"
+    report["diversity"] = diversity if diversity is not None else report_section(items)
     report["summary"]["report_path"] = str(html_path)
     report["summary"]["issues_csv"] = str(directory / "issues.csv")
     json_path = write_json_atomic(directory / "report.json", report)
