@@ -7,7 +7,7 @@ the rule rightly fired / those plus rows where it missed a defect of its kind). 
 split that no error names a measure or an object the environment lists in another number, and that every row
 whose clear plan equals its ambiguous plan, or that has a stray "0:" step prefix, carries an error.
 
-Usage: python bench/validation_precision.py [--csv /work/shared/data/ambik_calib_100.csv] [--labels ...]
+Usage: python bench/validation_precision.py [--csv ../shared/data/ambik_calib_100.csv] [--labels ...]
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-DEFAULT_CSV = Path("/work/shared/data/ambik_calib_100.csv")
+#: The published AmbiK calibration split, read where it lies (``shared/`` beside the checkout); never copied in.
+DEFAULT_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "ambik_calib_100.csv"
 DEFAULT_LABELS = Path(__file__).parent / "data" / "ambik_calib_labels.csv"
 _STRAY = re.compile(r"^\s*(?:\d+\s*[.)]\s*)?0\s*:", re.M)
 
