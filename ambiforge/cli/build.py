@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ambiforge.cli.common import config_from, console, quiet_prefect
-from ambiforge.config import Config
 from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import check_mix
-from ambiforge.llm.config import LLMConfig, resolve_provider
-from ambiforge.options import BuildOptions, build_options, check_options
 from ambiforge.run.layout import check_run_id, new_run_id
+
+if TYPE_CHECKING:  # imported where used: `ambiforge --help` should not load pydantic models and SDKs
+    from ambiforge.config import Config
+    from ambiforge.llm.config import LLMConfig
+    from ambiforge.options import BuildOptions
 
 PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
 
 
 def parse_mix(text: str) -> dict[str, float]:
     """'preferences=0.5,common_sense_knowledge=0.4,safety=0.1' -> dict."""
+    from ambiforge.generation.mix import check_mix
+
     mix: dict[str, float] = {}
     for part in text.split(","):
         name, sep, value = part.partition("=")
@@ -66,6 +71,8 @@ def llm_settings(
 ) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
+    from ambiforge.llm.config import resolve_provider
+
     if requested not in PROVIDERS:
         raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {requested!r}")
     llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
@@ -115,39 +122,79 @@ def build(
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
-    item was written."""
-    cfg = config_from(config)
-    options = command_options(
-        cfg,
-        provider=provider,
-        model=model,
-        step_models=parse_step_models(step_model),
-        max_cost=max_cost,
-        candidates=candidates,
-        pairs=pairs,
-        seed=seed,
-        out=out,
-        type_mix=type_mix,
-        catalog=catalog,
-        task_runner=task_runner,
-        dask_address=dask_address,
-        config_path=str(config) if config else cfg.source,
-    )
-    rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
-    options = options.model_copy(update={"run_id": rid})
-    if not verbose:
-        quiet_prefect()
-    from ambiforge.progress import RichReporter
-    from flows.build import build_flow
+    item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
+    from flows.server import prefect_api
 
-    console.print(
-        f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, provider {options.provider}, "
-        f"seed {options.seed}"
-    )
-    with RichReporter().shown():
-        summary = build_flow(options, cfg.paths.annotation)
+    # The temporary Prefect server starts first and warms up while options are checked and Prefect loads.
+    with prefect_api() as server:
+        cfg = config_from(config)
+        options = command_options(
+            cfg,
+            provider=provider,
+            model=model,
+            step_models=parse_step_models(step_model),
+            max_cost=max_cost,
+            candidates=candidates,
+            pairs=pairs,
+            seed=seed,
+            out=out,
+            type_mix=type_mix,
+            catalog=catalog,
+            task_runner=task_runner,
+            dask_address=dask_address,
+            config_path=str(config) if config else cfg.source,
+        )
+        rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
+        options = options.model_copy(update={"run_id": rid})
+        return run_build(options, cfg.paths.annotation, server, verbose)
+
+
+def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose: bool = False) -> int:
+    """Run the build flow holding the run folder's lock, with SIGINT/SIGTERM turned into a clean stop:
+    no new LLM call, ``state.json`` "interrupted", one line, exit 130/143."""
+    from ambiforge import interrupts
+    from ambiforge.run import state
+    from ambiforge.run.layout import run_dir
+    from ambiforge.run.lock import run_lock
+
+    rid = options.run_id
+    directory = run_dir(options.out, rid)
+    check_writable(Path(options.out))
+    with run_lock(directory, rid), interrupts.handled():
+        try:
+            if not verbose:
+                quiet_prefect()
+            from ambiforge.progress import RichReporter
+            from flows.build import build_flow
+
+            console.print(
+                f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
+                f"provider {options.provider}, seed {options.seed}"
+            )
+            if server is not None:
+                server.wait()
+            with RichReporter().shown():
+                summary = build_flow(options, annotation_root)
+        except BaseException as exc:
+            if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
+                raise
+            interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
+            state.mark_interrupted(directory)
+            if server is not None:
+                server.stop()
+            print(f"ambiforge: interrupted; rerun with --run-id {rid} to resume", file=sys.stderr, flush=True)
+            return interrupts.exit_code()
     print_summary(summary)
     return build_exit_code(summary)
+
+
+def check_writable(out: Path) -> None:
+    """The output folder: a file there, or a folder we cannot write, is one line before any work."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out: {out} is a file, not a folder")
+    parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"--out: cannot write in {parent}")
 
 
 def command_options(
@@ -170,15 +217,16 @@ def command_options(
     """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
     any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
     from ambiforge.catalog import cached_catalog
+    from ambiforge.options import build_options, check_options
     from flows.runners import RUNNERS
 
-    if candidates is not None and candidates < 1:
-        raise ConfigError(f"--candidates must be at least 1, got {candidates}")
-    if pairs is not None and pairs < 1:
-        raise ConfigError(f"--pairs must be at least 1, got {pairs}")
+    check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)
     runner = task_runner or cfg.build.task_runner
     if runner not in RUNNERS:
         raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
+    if dask_address and runner != "dask":
+        raise ConfigError(f"--dask-address needs --task-runner dask (the runner is {runner})")
+    check_dask_address(dask_address)
     chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost, model, step_models)
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
     cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
@@ -197,6 +245,40 @@ def command_options(
         config_path=config_path,
     )
     return check_options(options, cfg.source)
+
+
+def check_bounds(pairs: int | None = None, candidates: int | None = None, max_cost: float | None = None) -> None:
+    """Numbers from the command line, with the limit in the message (before pydantic sees them)."""
+    import math
+
+    from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS
+
+    for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
+        if value is not None and not 1 <= value <= limit:
+            raise ConfigError(f"{option} must be between 1 and {limit:,}, got {value}")
+    if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
+        raise ConfigError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
+
+
+def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
+    """An existing Dask scheduler must answer now, not after 45 s of connection retries in a task."""
+    if not address:
+        return
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname:
+        raise ConfigError(f"--dask-address: expected tcp://HOST:PORT, got {address!r}")
+    try:
+        port = parts.port or 8786
+        with socket.create_connection((parts.hostname, port), timeout=timeout):
+            pass
+    except ValueError:
+        raise ConfigError(f"--dask-address: bad port in {address!r}") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"--dask-address: no Dask scheduler answers at {address} ({reason})") from None
 
 
 def build_exit_code(summary: dict[str, Any]) -> int:

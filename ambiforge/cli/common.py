@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from ambiforge.config import Config, load_config
+if TYPE_CHECKING:
+    from ambiforge.config import Config
 
 console = Console(stderr=True, highlight=False)
 
@@ -17,11 +20,15 @@ def quiet_prefect() -> None:
     ``--verbose`` or an explicit PREFECT_LOGGING_LEVEL brings them back."""
     if "PREFECT_LOGGING_LEVEL" in os.environ:
         return
-    os.environ["PREFECT_LOGGING_LEVEL"] = "WARNING"
-    # Prefect configured its logging when it was imported; apply the new level to its loggers now.
-    from prefect.logging.configuration import setup_logging
+    # ERROR, not WARNING: Prefect's warnings and its "Finished in state Failed" tracebacks repeat what the
+    # CLI prints in one line (a bug still surfaces as the CLI's own traceback).
+    os.environ["PREFECT_LOGGING_LEVEL"] = "CRITICAL"
+    # Not imported here (``ambiforge --help`` must not load Prefect); if it was imported already, it
+    # configured its logging then: apply the new level to its loggers now.
+    if "prefect" in sys.modules:
+        from prefect.logging.configuration import setup_logging
 
-    setup_logging()
+        setup_logging()
 
 
 def prefect_defaults() -> None:
@@ -36,4 +43,6 @@ def prefect_defaults() -> None:
 
 
 def config_from(path: Path | None) -> Config:
+    from ambiforge.config import load_config
+
     return load_config(path)

@@ -9,6 +9,7 @@ import typer
 
 from ambiforge.atomic import write_text_atomic
 from ambiforge.cli.common import console
+from ambiforge.errors import ConfigError
 from ambiforge.models.schema import render_item_schema, repo_schema_path
 
 
@@ -19,12 +20,17 @@ def schema(
 ) -> None:
     """The item JSON Schema, generated from the pydantic model."""
     target = path or repo_schema_path()
+    if (write or check) and target.is_dir():
+        raise ConfigError(f"--path: {target} is a folder, not a schema file")
     text = render_item_schema()
     if write:
         write_text_atomic(target, text)
         console.print(f"wrote {target}")
     elif check:
-        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        try:
+            current = target.read_text(encoding="utf-8") if target.exists() else ""
+        except UnicodeDecodeError:
+            current = ""  # not our text: out of date
         if current != text:
             console.print(f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]")
             raise typer.Exit(1)

@@ -1,0 +1,77 @@
+"""SIGINT and SIGTERM during a build: stop starting work at once, let what is in flight end, exit 130/143.
+
+One process-wide event says "stopping". The LLM limiter, which every call passes through, checks it
+before a call starts and raises :class:`Interrupted`; so within one call's latency no new paid request
+leaves the process, calls already sent finish (their replies are cached and paid for), and the rerun of the
+same run id resumes from the checkpoints. The CLI turns :class:`Interrupted` (or the signal arriving while
+nothing was calling) into ``state.json`` "interrupted", one line and the conventional exit code.
+
+A second signal while stopping exits at once (a user pressing Ctrl-C twice means it).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+_stopping = threading.Event()
+_signal_number: list[int] = []
+
+
+class Interrupted(Exception):  # noqa: N818 - reads as what happened, like KeyboardInterrupt
+    """Raised instead of starting new work after SIGINT/SIGTERM. Not an AmbiforgeError: it is not the
+    user's input that failed, and it must not be turned into a rejected pair."""
+
+
+def stopping() -> bool:
+    return _stopping.is_set()
+
+
+def check() -> None:
+    """Raise :class:`Interrupted` when the process is stopping; called before each LLM call starts."""
+    if _stopping.is_set():
+        raise Interrupted("interrupted")
+
+
+def request_stop(signum: int = signal.SIGINT) -> None:
+    if not _signal_number:
+        _signal_number.append(signum)
+    _stopping.set()
+
+
+def exit_code() -> int:
+    """128 + the signal that stopped us: 130 for SIGINT, 143 for SIGTERM."""
+    return 128 + (_signal_number[0] if _signal_number else signal.SIGINT)
+
+
+def reset() -> None:
+    """For tests and long-lived processes (``serve``): forget an earlier stop."""
+    _stopping.clear()
+    _signal_number.clear()
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    if _stopping.is_set():
+        os._exit(128 + signum)  # second signal: no more waiting
+    request_stop(signum)
+    # The main thread usually waits on task futures; interrupt that wait too, the way Ctrl-C would.
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    """Install the handlers for SIGINT and SIGTERM for the block (main thread only), restoring the
+    previous ones after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, _handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
