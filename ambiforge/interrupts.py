@@ -6,7 +6,10 @@ leaves the process, calls already sent finish (their replies are cached and paid
 same run id resumes from the checkpoints. The CLI turns :class:`Interrupted` (or the signal arriving while
 nothing was calling) into ``state.json`` "interrupted", one line and the conventional exit code.
 
-A second signal while stopping exits at once (a user pressing Ctrl-C twice means it).
+A second signal while stopping exits at once (a user pressing Ctrl-C twice means it). And the stop is
+bounded: ``handled(finish, grace)`` calls ``finish`` from a timer thread ``grace`` seconds after the signal
+if the main thread has not reached it by then (Prefect reports task and flow states to its API before it
+lets a KeyboardInterrupt through, which took seconds on a loaded machine).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -54,24 +57,35 @@ def reset() -> None:
     _signal_number.clear()
 
 
+_finish: list[tuple[Callable[[], None], float]] = []
+
+
 def _handler(signum: int, frame: FrameType | None) -> None:
     if _stopping.is_set():
         os._exit(128 + signum)  # second signal: no more waiting
     request_stop(signum)
+    for finish, grace in _finish:
+        timer = threading.Timer(grace, finish)
+        timer.daemon = True
+        timer.start()
     # The main thread usually waits on task futures; interrupt that wait too, the way Ctrl-C would.
     raise KeyboardInterrupt
 
 
 @contextmanager
-def handled() -> Iterator[None]:
+def handled(finish: Callable[[], None] | None = None, grace: float = 3.0) -> Iterator[None]:
     """Install the handlers for SIGINT and SIGTERM for the block (main thread only), restoring the
-    previous ones after."""
+    previous ones after. ``finish`` (which should end the process) runs ``grace`` seconds after a signal
+    unless the process ended before."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if finish is not None:
+        _finish.append((finish, grace))
     previous = {s: signal.signal(s, _handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        _finish.clear()

@@ -106,12 +106,12 @@ class TemporaryServer:
         self.log.seek(max(0, self.log.tell() - size))
         return self.log.read().decode("utf-8", "replace")
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 5.0) -> None:
         process, self.process = self.process, None
         if process is not None and process.poll() is None:
             process.terminate()
             try:
-                process.wait(timeout=5)
+                process.wait(timeout=grace)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -160,7 +161,25 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
     rid = options.run_id
     directory = run_dir(options.out, rid)
     check_writable(Path(options.out))
-    with run_lock(directory, rid), interrupts.handled():
+    finished = threading.Lock()
+
+    def finish_interrupted() -> None:
+        """Mark the run, stop the server, one line, exit 130/143: from the main thread once Prefect let
+        the interrupt through, or from the grace timer if it did not in time. ``os._exit``: Prefect's exit
+        handlers would otherwise try to flush logs and events to the server just stopped. The run's files
+        are written atomically (and calls.jsonl unbuffered), so nothing of the run is lost."""
+        if not finished.acquire(blocking=False):
+            return
+        try:
+            state.mark_interrupted(directory)
+        finally:
+            if server is not None:
+                server.stop(grace=1.0)
+            print(f"ambiforge: interrupted; rerun with --run-id {rid} to resume", file=sys.stderr, flush=True)
+            sys.stdout.flush()
+            os._exit(interrupts.exit_code())
+
+    with run_lock(directory, rid), interrupts.handled(finish_interrupted, grace=3.0):
         try:
             if not verbose:
                 quiet_prefect()
@@ -179,11 +198,8 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
             interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
-            state.mark_interrupted(directory)
-            if server is not None:
-                server.stop()
-            print(f"ambiforge: interrupted; rerun with --run-id {rid} to resume", file=sys.stderr, flush=True)
-            return interrupts.exit_code()
+            finish_interrupted()
+            raise  # not reached: finish_interrupted exits (or another thread is exiting)
     print_summary(summary)
     return build_exit_code(summary)
 
