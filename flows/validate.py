@@ -23,7 +23,7 @@ from ambiforge.options import BuildOptions
 from ambiforge.run import state
 from ambiforge.run.checkpoints import Sealed, read_outcomes
 from ambiforge.run.fingerprint import fingerprint
-from ambiforge.run.layout import GENERATED_FILE, VALIDATION_DIR, run_dir
+from ambiforge.run.layout import GENERATED_FILE, SUMMARY_FILE, VALIDATION_DIR, run_dir
 from ambiforge.run.summary import write_run
 from ambiforge.stages import StageContext, get
 from flows.naming import run_name
@@ -63,9 +63,24 @@ def write_run_task(
     return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
+def finished_summary(options: BuildOptions) -> dict[str, Any] | None:
+    """The summary of a run whose validation finished with these very options (same fingerprint): a
+    rerun of a finished build returns it instead of validating, reporting and rewriting the run again
+    (seconds of Great Expectations and plots for nothing, and a rewrite of what review may have added)."""
+    directory = run_dir(options.out, options.run_id)
+    path = directory / SUMMARY_FILE
+    if not (state.is_done(directory, "validate") and path.is_file()):
+        return None
+    summary = state.read_json_file(path)
+    return summary if summary.get("fingerprint") == fingerprint(options) else None
+
+
 @flow(name="validate", flow_run_name=run_name("validate"), validate_parameters=False)
 def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None) -> dict[str, Any]:
     directory = run_dir(options.out, options.run_id)
+    finished = finished_summary(options)
+    if finished is not None:
+        return finished
     outcomes = read_outcomes(directory / GENERATED_FILE)
     if outcomes is None:
         raise InputError(str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first")

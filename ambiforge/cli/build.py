@@ -180,6 +180,9 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
             os._exit(interrupts.exit_code())
 
     with run_lock(directory, rid), interrupts.handled(finish_interrupted, grace=3.0):
+        # A rerun's own files are checked here, in one line, not inside a flow after the server started.
+        state.read_state(directory)
+        state.check_options(directory, options)
         try:
             if not verbose:
                 quiet_prefect()
@@ -245,7 +248,12 @@ def command_options(
     check_dask_address(dask_address)
     chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost, model, step_models)
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
-    cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
+    try:
+        cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{catalog_path}: catalog is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{catalog_path}: cannot read the catalog: {exc.strerror or exc}") from None
     options = build_options(
         cfg,
         provider=chosen,
