@@ -60,16 +60,47 @@ def reset() -> None:
 _finish: list[tuple[Callable[[], None], float]] = []
 
 
-def _handler(signum: int, frame: FrameType | None) -> None:
+def _begin_stop(signum: int) -> None:
+    """Set the event and arm the grace timers (once)."""
     if _stopping.is_set():
-        os._exit(128 + signum)  # second signal: no more waiting
+        return
     request_stop(signum)
     for finish, grace in _finish:
         timer = threading.Timer(grace, finish)
         timer.daemon = True
         timer.start()
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    if _stopping.is_set():  # a second signal (or Prefect re-sending SIGTERM): finish now
+        for finish, _ in _finish:
+            finish()  # exits the process; returns only if another thread is already finishing
+        if not _finish:
+            os._exit(128 + signum)
+        raise KeyboardInterrupt
+    _begin_stop(signum)
     # The main thread usually waits on task futures; interrupt that wait too, the way Ctrl-C would.
     raise KeyboardInterrupt
+
+
+def bridge_prefect_sigterm() -> None:
+    """While a flow runs, Prefect replaces the SIGTERM handler with its own (it raises TerminationSignal
+    in the main thread, reports the crash, then re-sends SIGTERM to the handler it replaced). Its crash
+    report waits for running tasks, so without this the stop would wait for the whole stage: wrap
+    Prefect's handler so that SIGTERM first sets the stopping event and arms the grace timer. Prefect looks
+    the handler up by module attribute, so replacing the attribute is enough (and idempotent)."""
+    from prefect.utilities import engine
+
+    original = engine._prefect_sigterm_handler
+    if getattr(original, "_ambiforge_bridge", False):
+        return
+
+    def bridge(signum: int, frame: FrameType | None) -> None:
+        _begin_stop(signum)
+        original(signum, frame)
+
+    bridge._ambiforge_bridge = True  # type: ignore[attr-defined]
+    engine._prefect_sigterm_handler = bridge
 
 
 @contextmanager

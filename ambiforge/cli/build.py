@@ -189,6 +189,8 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
             from ambiforge.progress import RichReporter
             from flows.build import build_flow
 
+            interrupts.bridge_prefect_sigterm()
+
             console.print(
                 f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
                 f"provider {options.provider}, seed {options.seed}"
@@ -278,8 +280,10 @@ def check_bounds(pairs: int | None = None, candidates: int | None = None, max_co
     from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS
 
     for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
-        if value is not None and not 1 <= value <= limit:
-            raise ConfigError(f"{option} must be between 1 and {limit:,}, got {value}")
+        if value is not None and value < 1:
+            raise ConfigError(f"{option} must be at least 1, got {value}")
+        if value is not None and value > limit:
+            raise ConfigError(f"{option} must be at most {limit:,}, got {value}")
     if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
         raise ConfigError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
 
