@@ -117,3 +117,28 @@ def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Pa
         assert reference.returncode == 0, reference.stderr
     assert items_of(out / "r") == items_of(tmp_path / "reference" / "r")
     assert json.loads((out / "r" / "state.json").read_text())["status"] == "done"
+
+
+def test_the_temporary_prefect_server_dies_with_its_parent(tmp_path: Path) -> None:
+    """SIGKILL to the process that started the server (no cleanup can run): the server goes too."""
+    script = (
+        "import time\nfrom flows.server import TemporaryServer\n"
+        "s = TemporaryServer().start()\nprint(s.process.pid, flush=True)\ns.wait()\nprint('up', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PREFECT_HOME": str(tmp_path / "prefect-home")}
+    with processes.group([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True) as parent:
+        assert parent.stdout is not None
+        server_pid = int(parent.stdout.readline())
+        assert parent.stdout.readline().strip() == "up"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+
+        def gone() -> bool:
+            try:
+                status = Path(f"/proc/{server_pid}/status").read_text()
+            except FileNotFoundError:
+                return True
+            return "State:\tZ" in status
+
+        wait_for(gone, 15, "the orphaned server to exit")
