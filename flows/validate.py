@@ -6,6 +6,7 @@ Rules are ambiforge's (:mod:`ambiforge.validation`); this flow only schedules th
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -23,7 +24,7 @@ from ambiforge.options import BuildOptions
 from ambiforge.run import state
 from ambiforge.run.checkpoints import Sealed, read_outcomes
 from ambiforge.run.fingerprint import fingerprint
-from ambiforge.run.layout import GENERATED_FILE, SUMMARY_FILE, VALIDATION_DIR, run_dir
+from ambiforge.run.layout import GENERATED_FILE, VALIDATION_DIR, run_dir
 from ambiforge.run.summary import write_run
 from ambiforge.stages import StageContext, get
 from flows.naming import run_name
@@ -35,10 +36,22 @@ def rules_task(options: BuildOptions, outcomes: list[Outcome], count: int) -> Se
     return Sealed(get("validation").run(outcomes, StageContext(options)))
 
 
+def quiet_great_expectations() -> None:
+    """Great Expectations sets one module's logger to INFO when it is imported, then announces a temporary
+    folder on every run: noise in a CLI build. Import it, then lower it."""
+    try:
+        import great_expectations.data_context.types.base  # noqa: F401
+    except ImportError:  # pragma: no cover - moved in another version: the line is only noise
+        return
+    logging.getLogger("great_expectations.data_context.types.base").setLevel(logging.WARNING)
+
+
 @task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)
 def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any]:
     from ambiforge.validation.expectations import run_expectations
     from ambiforge.validation.report import build_report, write_report
+
+    quiet_great_expectations()
 
     judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
     passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
@@ -63,22 +76,10 @@ def write_run_task(
     return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
-def finished_summary(options: BuildOptions) -> dict[str, Any] | None:
-    """The summary of a run whose validation finished with these very options (same fingerprint): a
-    rerun of a finished build returns it instead of validating, reporting and rewriting the run again
-    (seconds of Great Expectations and plots for nothing, and a rewrite of what review may have added)."""
-    directory = run_dir(options.out, options.run_id)
-    path = directory / SUMMARY_FILE
-    if not (state.is_done(directory, "validate") and path.is_file()):
-        return None
-    summary = state.read_json_file(path)
-    return summary if summary.get("fingerprint") == fingerprint(options) else None
-
-
 @flow(name="validate", flow_run_name=run_name("validate"), validate_parameters=False)
 def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None) -> dict[str, Any]:
     directory = run_dir(options.out, options.run_id)
-    finished = finished_summary(options)
+    finished = state.finished_summary(options)
     if finished is not None:
         return finished
     outcomes = read_outcomes(directory / GENERATED_FILE)

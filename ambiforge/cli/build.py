@@ -161,14 +161,14 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
     rid = options.run_id
     directory = run_dir(options.out, rid)
     check_writable(Path(options.out))
-    finished = threading.Lock()
+    finishing = threading.Lock()
 
     def finish_interrupted() -> None:
         """Mark the run, stop the server, one line, exit 130/143: from the main thread once Prefect let
         the interrupt through, or from the grace timer if it did not in time. ``os._exit``: Prefect's exit
         handlers would otherwise try to flush logs and events to the server just stopped. The run's files
         are written atomically (and calls.jsonl unbuffered), so nothing of the run is lost."""
-        if not finished.acquire(blocking=False):
+        if not finishing.acquire(blocking=False):
             return
         try:
             state.mark_interrupted(directory)
@@ -183,6 +183,15 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
         # A rerun's own files are checked here, in one line, not inside a flow after the server started.
         state.read_state(directory)
         state.check_options(directory, options)
+        finished = state.finished_summary(options)
+        if finished is not None:  # nothing to do: no Prefect, no server
+            if server is not None:
+                server.stop(grace=1.0)
+            console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/] is finished with these options")
+            seconds = finished.setdefault("seconds", {})
+            seconds.setdefault("total", round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3))
+            print_summary(finished)
+            return build_exit_code(finished)
         try:
             if not verbose:
                 quiet_prefect()

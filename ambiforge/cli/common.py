@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,9 @@ console = Console(stderr=True, highlight=False)
 def quiet_prefect() -> None:
     """Prefect logs every flow and task run at INFO; a CLI user wants the progress bars and the summary.
     ``--verbose`` or an explicit PREFECT_LOGGING_LEVEL brings them back."""
+    # Great Expectations logs at INFO through the handlers Prefect installs ("Created temporary directory
+    # ... for ephemeral docs site" on every build).
+    logging.getLogger("great_expectations").setLevel(logging.WARNING)
     if "PREFECT_LOGGING_LEVEL" in os.environ:
         return
     # ERROR, not WARNING: Prefect's warnings and its "Finished in state Failed" tracebacks repeat what the

@@ -118,3 +118,19 @@ def mark_interrupted(directory: Path) -> dict[str, Any]:
     state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_json_atomic(directory / STATE_FILE, state)
     return state
+
+
+def finished_summary(options: BuildOptions) -> dict[str, Any] | None:
+    """The summary of a run whose validation finished with these very options (same fingerprint), else
+    None. A rerun of a finished build returns it instead of validating, reporting and rewriting the run
+    again (seconds of Great Expectations, plots and a Prefect server for nothing, and a rewrite of what
+    review may have added to the items)."""
+    from ambiforge.run.fingerprint import fingerprint
+    from ambiforge.run.layout import SUMMARY_FILE, run_dir
+
+    directory = run_dir(options.out, options.run_id)
+    path = directory / SUMMARY_FILE
+    if not (is_done(directory, "validate") and path.is_file()):
+        return None
+    summary = read_json_file(path)
+    return summary if summary.get("fingerprint") == fingerprint(options) else None

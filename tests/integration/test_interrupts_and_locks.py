@@ -26,6 +26,7 @@ def env_for(server: ScriptedLLMServer, tmp_path: Path) -> dict[str, str]:
     env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.openai_url}
     env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
     env.pop("PREFECT_API_URL", None)
+    env.pop("PREFECT_LOGGING_LEVEL", None)  # what a user gets: Prefect quiet unless --verbose
     return env
 
 
