@@ -120,17 +120,34 @@ class TemporaryServer:
             self.log = None
 
 
+def configured_api_url() -> str | None:
+    """The API URL Prefect will use: the environment's, or, once Prefect is imported (a test process, a
+    deployment), its settings' (settings are read when Prefect is imported, not on every use)."""
+    if os.environ.get("PREFECT_API_URL"):
+        return os.environ["PREFECT_API_URL"]
+    if "prefect" in sys.modules:
+        from prefect.settings import PREFECT_API_URL
+
+        return PREFECT_API_URL.value() or None
+    return None
+
+
 @contextlib.contextmanager
 def prefect_api() -> Iterator[TemporaryServer | None]:
-    """Point Prefect at a temporary server for the block, unless ``PREFECT_API_URL`` names one already.
-    Call before Prefect is imported: its settings read the URL from the environment."""
-    if os.environ.get("PREFECT_API_URL"):
+    """Point Prefect at a temporary server for the block, unless an API URL is configured already."""
+    if configured_api_url():
         yield None
         return
     server = TemporaryServer().start()
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
-        yield server
+        if "prefect" in sys.modules:  # already imported: its settings no longer read the environment
+            from prefect.settings import PREFECT_API_URL, temporary_settings
+
+            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+                yield server
+        else:
+            yield server
     finally:
         server.stop()
         os.environ.pop("PREFECT_API_URL", None)
