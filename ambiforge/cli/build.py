@@ -195,6 +195,8 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
         try:
             if not verbose:
                 quiet_prefect()
+            if server is not None:
+                prewarm()  # while the server starts: the validate stage's heavy imports
             from ambiforge.progress import RichReporter
             from flows.build import build_flow
 
@@ -216,6 +218,26 @@ def run_build(options: BuildOptions, annotation_root: str, server: Any, verbose:
             raise  # not reached: finish_interrupted exits (or another thread is exiting)
     print_summary(summary)
     return build_exit_code(summary)
+
+
+#: Imported in the background while the temporary Prefect server starts (the build waits for it anyway):
+#: the validate stage's dataset expectations and plots, seconds of imports on a busy machine.
+PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
+
+
+def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
+    import importlib
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - only a warm-up: the stage imports (and reports) it again
+                return
+
+    thread = threading.Thread(target=load, name="prewarm-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def check_writable(out: Path) -> None:
