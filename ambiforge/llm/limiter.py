@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
+from ambiforge import interrupts
+
 
 class Limiter(Protocol):
     def slot(self) -> AbstractContextManager[None]: ...
@@ -65,6 +67,7 @@ class LocalLimiter:
         self._slots.acquire()
         try:
             self._wait_for_rate()
+            interrupts.check()  # after SIGINT/SIGTERM no new call starts (ambiforge/interrupts.py)
             with self._lock:
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)
