@@ -41,6 +41,9 @@ def release(
         raise ConfigError(f"--mix-tolerance: {mix_tolerance} is not a share between 0 and 1 (e.g. 0.05 for 5 points)")
     if calibration_size is not None and calibration_size < 0:
         raise ConfigError(f"--calibration-size: {calibration_size} is negative")
+    from ambiforge.release import versions
+
+    versions.check_new(curated or Path(cfg.paths.curated), version)  # before any work, not after the gates
     opts = ReleaseOptions(
         version=version,
         run_ids=run_ids,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
@@ -10,6 +11,10 @@ from ambiforge.errors import ConfigError
 
 
 def parse(version: str) -> Version:
+    """Exactly MAJOR.MINOR.PATCH: ``packaging`` would also accept ``v1.1.0`` and ``1.1.0rc1`` and
+    normalise them, so a folder name and the version in its manifest could disagree."""
+    if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+        raise ConfigError(f"--version: {version!r} must be MAJOR.MINOR.PATCH, e.g. 1.2.0")
     try:
         parsed = Version(version)
     except InvalidVersion:

@@ -83,10 +83,15 @@ def release(opts: ReleaseOptions) -> Path:
     Python's cyclic garbage collector is paused meanwhile: a large release holds millions of small objects,
     none of them in cycles, and at 100,000 items the collector's repeated walks over them cost 20 s.
     """
+    from ambiforge.run.lock import release_lock, remove_stale_release_tmp
+
+    versions.parse(opts.version)
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _release(opts)
+        with release_lock(opts.curated, opts.version):  # one writer per version; a killed one's folder goes
+            remove_stale_release_tmp(opts.curated, opts.version)
+            return _release(opts)
     finally:
         if enabled:
             gc.enable()

@@ -1,5 +1,5 @@
-"""One writer per folder: ``raw/<run-id>/.lock`` while a build writes a run, ``curated/.<version>.lock``
-while a release writes a version.
+"""One writer per folder: ``raw/<run-id>/.lock`` while a build writes a run, and a lock per release
+version while a release writes it (kept outside ``curated/``, which a refused release must leave untouched).
 
 The lock is ``fcntl.flock`` on the lock file. The kernel drops it when the holder's process dies, however it
 dies (SIGKILL included), so a lock left by a dead process is taken over by the next writer without any
@@ -83,9 +83,14 @@ def run_lock(directory: str | os.PathLike[str], run_id: str) -> AbstractContextM
 
 
 def release_lock(curated: str | os.PathLike[str], version: str) -> AbstractContextManager[Path]:
-    """The lock of one release version, taken in ``curated/`` before its ``.tmp-*`` folder exists
-    (``curated/.<version>.lock``), so two releases of the same version never write at once."""
-    return folder_lock(curated, f"release {version}", f".{version}.lock")
+    """The lock of one release version, taken before its ``.tmp-*`` folder exists, so two releases of the
+    same version never write at once. It lives in the machine's temporary folder, named after the
+    ``curated/`` folder and the version: a refused release leaves ``curated/`` exactly as it was."""
+    import hashlib
+    import tempfile
+
+    key = hashlib.sha256(str(Path(curated).resolve()).encode()).hexdigest()[:16]
+    return folder_lock(Path(tempfile.gettempdir()) / "ambiforge-locks", f"release {version}", f"{key}-{version}.lock")
 
 
 def remove_stale_release_tmp(curated: str | os.PathLike[str], version: str) -> list[Path]:

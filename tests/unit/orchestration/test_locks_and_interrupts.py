@@ -16,7 +16,7 @@ from ambiforge import interrupts
 from ambiforge.errors import InputError
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.run import state
-from ambiforge.run.lock import FolderBusy, folder_lock, release_lock, remove_stale_release_tmp, run_lock
+from ambiforge.run.lock import FolderBusy, release_lock, remove_stale_release_tmp, run_lock
 
 
 def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
@@ -59,11 +59,14 @@ def test_release_lock_and_stale_tmp_folders(tmp_path: Path) -> None:
     (tmp_path / ".tmp-1.0.0-abc123" / "data").mkdir(parents=True)
     (tmp_path / ".tmp-1.1.0-def456").mkdir()
     with release_lock(tmp_path, "1.0.0"):
-        with pytest.raises(FolderBusy, match="release 1.0.0"), folder_lock(tmp_path, "release 1.0.0", ".1.0.0.lock"):
+        with pytest.raises(FolderBusy, match="release 1.0.0"), release_lock(tmp_path, "1.0.0"):
+            pass
+        with release_lock(tmp_path, "1.1.0"):  # another version of the same folder is free
             pass
         removed = remove_stale_release_tmp(tmp_path, "1.0.0")
     assert [p.name for p in removed] == [".tmp-1.0.0-abc123"]
     assert (tmp_path / ".tmp-1.1.0-def456").is_dir()  # another version's folder is not ours to remove
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".tmp-1.1.0-def456"]  # the lock is not in curated/
 
 
 def test_no_call_starts_once_the_process_is_stopping() -> None:
