@@ -22,6 +22,7 @@ from ambiforge.cli.validate import validate
 from ambiforge.errors import AmbiforgeError
 
 app = typer.Typer(
+    rich_markup_mode=None,  # option help names config keys in [brackets], which Rich would eat as markup
     name="ambiforge",
     help="Generate, validate, review and release datasets of ambiguous vs unambiguous instructions.",
     add_completion=False,

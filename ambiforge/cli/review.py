@@ -10,7 +10,9 @@ import typer
 from ambiforge.cli.common import config_from, console
 
 review_app = typer.Typer(
-    help="Review items in Label Studio: push a run, pull annotations, agreement.", no_args_is_help=True
+    rich_markup_mode=None,
+    help="Review items in Label Studio: push a run, pull annotations, agreement.",
+    no_args_is_help=True,
 )
 
 
