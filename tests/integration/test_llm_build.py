@@ -22,6 +22,7 @@ from ambiforge.models.schema import schema_errors
 from ambiforge.testing.kitchen_responder import KitchenResponder
 from ambiforge.testing.llm_server import Faults, ScriptedLLMServer
 from tests.conftest import REPO
+from tests.integration.processes import group
 
 KEY = "sk-test-abcdef0123456789-never-logged"
 RESPONDER = KitchenResponder()
@@ -218,15 +219,16 @@ def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_sa
         env = llm_env(server, tmp_path)
         # stderr to a file, not a pipe: the killed build's Prefect API server outlives it and holds the pipe
         log = (tmp_path / "killed.log").open("w")
-        killed = subprocess.Popen([*cmd, "--out", str(tmp_path / "a")], cwd=REPO, env=env, stderr=log)
         calls = tmp_path / "a" / "k" / "calls.jsonl"
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and killed.poll() is None:
-            if calls.exists() and calls.read_text().count("\n") >= 80:
-                killed.send_signal(signal.SIGKILL)
-                break
-            time.sleep(0.01)
-        killed.wait(timeout=60)
+        # its own process group, killed whole afterwards: nothing the killed build started outlives the test
+        with group([*cmd, "--out", str(tmp_path / "a")], cwd=REPO, env=env, stderr=log) as killed:
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and killed.poll() is None:
+                if calls.exists() and calls.read_text().count("\n") >= 80:
+                    killed.send_signal(signal.SIGKILL)
+                    break
+                time.sleep(0.01)
+            killed.wait(timeout=60)
         log.close()
         stderr = (tmp_path / "killed.log").read_text()
         assert killed.returncode == -signal.SIGKILL, f"the build ended before it was killed: {stderr}"
