@@ -4,14 +4,15 @@ gate on the schema. Flows call these; they never touch Prefect.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ambiforge.catalog import cached_catalog
-from ambiforge.errors import AmbiforgeError, ConfigError
+from ambiforge.errors import AmbiforgeError, ConfigError, GenerationError, LLMError
 from ambiforge.generation.mix import type_sequence
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models import Item
@@ -131,35 +132,197 @@ def generate_one(generator: Generator, spec: PairSpec) -> Outcome:
         return Outcome(spec.index, spec.ambiguity_type, stage=stage, reason=str(exc))
 
 
+# Meta keys of a regeneration made before its pair's place in index order was settled (speculatively):
+# the attempt of the duplicate it replaces, and whether its failure holds whatever else is taken.
+REGENERATED_FROM = "regenerated_from_attempt"
+GAVE_UP = "regeneration_gave_up"
+
+
+def pair_workers(generator: Generator) -> int:
+    """Pairs in flight: an LLM pair is a chain of calls with client work between them, so keeping
+    ``concurrency`` calls busy takes more pairs than calls; the limiter holds the calls to the limit."""
+    return max(1, getattr(generator, "parallelism", 1)) * max(1, getattr(generator, "calls_per_pair", 1))
+
+
+class TakenBefore(AbstractSet[str]):
+    """The task signatures an original pair with an index below ``index`` holds: a view over ``claims``
+    (signature -> smallest index holding it), never a copy, so each question costs O(1).
+
+    It is always a subset of what the serial index-order pass has taken by ``index`` (every original's task
+    is taken by then, by it or by an earlier pair), and it only grows towards that while other pairs
+    finish. :func:`resolve_duplicates` checks what was regenerated against it.
+    """
+
+    def __init__(self, claims: Mapping[str, int], index: int) -> None:
+        self.claims, self.index = claims, index
+
+    def __contains__(self, sig: object) -> bool:
+        holder = self.claims.get(sig) if isinstance(sig, str) else None
+        return holder is not None and holder < self.index
+
+    def __iter__(self) -> Iterator[str]:
+        return (sig for sig, holder in list(self.claims.items()) if holder < self.index)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _keeps_task(outcome: Outcome) -> bool:
+    return outcome.item is not None and outcome.stage is None
+
+
+def _is_original(outcome: Outcome) -> bool:
+    return REGENERATED_FROM not in outcome.meta
+
+
+class Regenerator:
+    """Asks the generator for a pair again from the attempt after ``outcome.attempt``, avoiding ``taken``.
+
+    A failure that only says every attempt was used up (a :class:`GenerationError` that is not an LLM
+    failure) is marked :data:`GAVE_UP`: it would fail the same way with more taken, so it can be kept."""
+
+    def __init__(self, generator: Generator) -> None:
+        self.generator = generator
+        self.parallelism = pair_workers(generator)
+        self.max_attempts: int | None = getattr(generator, "max_attempts", None)
+
+    def __call__(self, outcome: Outcome, taken: AbstractSet[str]) -> Outcome:
+        try:
+            item, attempt, meta = self.generator.generate_outcome(
+                outcome.index,
+                outcome.ambiguity_type,
+                taken,  # type: ignore[arg-type]  # generators only ask ``in``
+                first_attempt=outcome.attempt + 1,
+            )
+            return Outcome(outcome.index, outcome.ambiguity_type, item, attempt, meta=dict(meta))
+        except AmbiforgeError as exc:
+            stage = getattr(exc, "stage", "duplicates")
+            gave_up = isinstance(exc, GenerationError) and not isinstance(exc, LLMError)
+            return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc), meta={GAVE_UP: gave_up})
+
+
+def regenerator(generator: Generator) -> Regenerator:
+    return Regenerator(generator)
+
+
+def _speculate(
+    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], outcome: Outcome, claims: Mapping[str, int]
+) -> Outcome:
+    """Regenerate a duplicate against the originals known to precede it; marked for checking."""
+    new = regenerate(outcome, TakenBefore(claims, outcome.index))
+    new.meta[REGENERATED_FROM] = outcome.attempt
+    return new
+
+
+class _Claims:
+    """Which original holds each task signature, by smallest index, as pairs finish in any order; says
+    which pair a newly finished one makes a duplicate (it, or a later original that held the task)."""
+
+    def __init__(self) -> None:
+        self.holder: dict[str, int] = {}
+        self.outcomes: dict[int, Outcome] = {}
+
+    def add(self, outcome: Outcome) -> Outcome | None:
+        self.outcomes[outcome.index] = outcome
+        if not _keeps_task(outcome):
+            return None
+        assert outcome.item is not None
+        sig = signature(outcome.item.unambiguous_direct)
+        held = self.holder.get(sig)
+        if held is None:
+            self.holder[sig] = outcome.index
+            return None
+        if held < outcome.index:
+            return outcome
+        self.holder[sig] = outcome.index
+        return self.outcomes[held]
+
+
 def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:
     """Generate each pair on its own: one pair's failure is recorded, never fatal to the batch.
 
-    An LLM generator waits on the network, so its pairs run on ``generator.parallelism`` threads (its
-    limiter keeps the calls within the configured concurrency and rate); results keep the specs' order.
+    Pairs run on :func:`pair_workers` threads (an LLM generator's limiter keeps the calls within the
+    configured concurrency and rate). A pair whose task an earlier pair of the batch already has is
+    regenerated at once in the same pool, so re-asks overlap the rest of the batch instead of following
+    it; :func:`resolve_duplicates` later checks each against the whole run, which keeps the result that
+    of the serial index-order pass. Results keep the specs' order.
     """
-    workers = max(1, getattr(generator, "parallelism", 1))
-    if workers == 1 or len(specs) == 1:
-        return [generate_one(generator, spec) for spec in specs]
-    with ThreadPoolExecutor(max_workers=min(workers, len(specs)), thread_name_prefix="pair") as pool:
-        return list(pool.map(lambda spec: generate_one(generator, spec), specs))
+    regenerate = Regenerator(generator)
+    claims = _Claims()
+    results: dict[int, Outcome] = {}
+    workers = min(pair_workers(generator), max(1, len(specs)))
+    if workers == 1:
+        for spec in specs:
+            outcome = generate_one(generator, spec)
+            results[spec.index] = outcome
+            duplicate = claims.add(outcome)
+            if duplicate is not None:
+                results[duplicate.index] = _speculate(regenerate, duplicate, claims.holder)
+        return [results[spec.index] for spec in specs]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pair") as pool:
+        pending: dict[Future[Outcome], bool] = {pool.submit(generate_one, generator, s): True for s in specs}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                is_pair = pending.pop(future)
+                outcome = future.result()
+                results[outcome.index] = outcome
+                if not is_pair:
+                    continue
+                duplicate = claims.add(outcome)  # only this thread writes the claims; workers read them
+                if duplicate is not None:
+                    pending[pool.submit(_speculate, regenerate, duplicate, claims.holder)] = False
+    return [results[spec.index] for spec in specs]
 
 
 def resolve_duplicates(
-    outcomes: Sequence[Outcome], regenerate: Callable[[Outcome, set[str]], Outcome] | None
+    outcomes: Sequence[Outcome], regenerate: Callable[[Outcome, AbstractSet[str]], Outcome] | None
 ) -> list[Outcome]:
     """Make unambiguous tasks unique, in index order (so the result never depends on batching).
 
     Tasks are compared by content words (:func:`ambiforge.textnorm.signature`), so "Please bring me the mug"
     repeats "Bring me the mug". A later pair that repeats an earlier task is regenerated from its next
     attempt when the generator can; otherwise it is rejected as a duplicate with the id it repeats.
+
+    The result is that of regenerating each duplicate in turn with every task taken before it, but the work
+    is linear: signatures live in a hash map, never copied per pair. Duplicates are regenerated in parallel
+    (``regenerate.parallelism`` threads) against the originals before them, a subset of what will be taken;
+    one pass in index order then keeps each regeneration whose task is still free (the serial pass would
+    have made the same one: every attempt it skipped was taken in the subset, so taken in the whole) and
+    continues the others from their next attempt with the whole taken set.
     """
+    ordered = sorted(outcomes, key=lambda o: o.index)
+    claims: dict[str, int] = {}
+    for outcome in ordered:
+        if _is_original(outcome) and _keeps_task(outcome):
+            assert outcome.item is not None
+            claims.setdefault(signature(outcome.item.unambiguous_direct), outcome.index)
+    speculated: dict[int, Outcome] = {}
+    if regenerate is not None:
+        duplicates = [
+            o
+            for o in ordered
+            if _is_original(o)
+            and o.item is not None
+            and claims.get(signature(o.item.unambiguous_direct), o.index) < o.index
+        ]
+        workers = min(max(1, getattr(regenerate, "parallelism", 1)), max(1, len(duplicates)))
+        if workers == 1:
+            regenerated = [_speculate(regenerate, o, claims) for o in duplicates]
+        else:
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regenerate") as pool:
+                regenerated = list(pool.map(lambda o: _speculate(regenerate, o, claims), duplicates))
+        speculated = {o.index: o for o in regenerated}
     taken: dict[str, str] = {}  # task signature -> id of the item that has it
     resolved: list[Outcome] = []
-    for outcome in sorted(outcomes, key=lambda o: o.index):
+    for outcome in ordered:
+        guess = outcome if not _is_original(outcome) else speculated.get(outcome.index)
         item = outcome.item
-        if item is not None and signature(item.unambiguous_direct) in taken:
+        if guess is not None and regenerate is not None:
+            outcome = _settle(regenerate, guess, taken)
+        elif item is not None and signature(item.unambiguous_direct) in taken:
             if regenerate is not None:
-                outcome = regenerate(outcome, set(taken))
+                outcome = regenerate(outcome, taken.keys())
             else:
                 outcome = Outcome(
                     outcome.index,
@@ -169,24 +332,39 @@ def resolve_duplicates(
                     stage="duplicates",
                     reason=f"same unambiguous task as {taken[signature(item.unambiguous_direct)]}",
                 )
-        if outcome.item is not None and outcome.stage is None:
+        outcome.meta.pop(GAVE_UP, None)
+        outcome.meta.pop(REGENERATED_FROM, None)
+        if _keeps_task(outcome):
+            assert outcome.item is not None
             taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
         resolved.append(outcome)
     return resolved
 
 
-def regenerator(generator: Generator) -> Callable[[Outcome, set[str]], Outcome]:
-    def regenerate(outcome: Outcome, taken: set[str]) -> Outcome:
-        try:
-            item, attempt, meta = generator.generate_outcome(
-                outcome.index, outcome.ambiguity_type, taken, first_attempt=outcome.attempt + 1
-            )
-            return Outcome(outcome.index, outcome.ambiguity_type, item, attempt, meta=meta)
-        except AmbiforgeError as exc:
-            stage = getattr(exc, "stage", "duplicates")
-            return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc))
+def _settle(
+    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], guess: Outcome, taken: dict[str, str]
+) -> Outcome:
+    """The regeneration the serial pass would have made, given a speculative one and the whole ``taken``."""
+    first = int(guess.meta.pop(REGENERATED_FROM))
+    base = Outcome(guess.index, guess.ambiguity_type, attempt=first)
 
-    return regenerate
+    def serial() -> Outcome:
+        return regenerate(base, taken.keys())
+
+    if guess.item is None:  # failed: kept only when every attempt was used up (more taken changes nothing)
+        return guess if guess.meta.get(GAVE_UP) else serial()
+    if signature(guess.item.unambiguous_direct) not in taken:
+        return guess
+    limit = getattr(regenerate, "max_attempts", None)
+    if limit is None:
+        return serial()
+    # The attempts up to the guess were all taken in the subset, hence in ``taken``: go on from there.
+    nxt = regenerate(Outcome(guess.index, guess.ambiguity_type, attempt=guess.attempt), taken.keys())
+    if nxt.item is not None and nxt.attempt <= first + limit:
+        return nxt
+    if nxt.item is None and nxt.meta.get(GAVE_UP):
+        return nxt  # the serial window ends before this one does, and it failed the same way
+    return serial()
 
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,10 @@ class LLMGenerator:
             limiter or shared_limiter(llm.concurrency, llm.rpm),
             Budget(log.path, llm.max_cost),
         )
+        # ``generate_batch`` keeps parallelism x calls_per_pair pairs in flight: each pair is a chain of
+        # calls, so that many chains keep ``concurrency`` calls waiting at the limiter at every moment.
         self.parallelism = llm.concurrency
+        self.calls_per_pair = 3 + 3 * candidates
         self.ctx = RuleContext(catalog=catalog, config=validation or ValidationConfig())
         self.prompts: dict[str, Prompt] = {}
 
@@ -95,13 +99,13 @@ class LLMGenerator:
         return ask(self.client, prompt, variables, self.llm.steps[step], purpose, seed)
 
     def generate(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+        self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int]:
         item, attempt, _ = self.generate_outcome(index, ambiguity_type, taken, first_attempt)
         return item, attempt
 
     def generate_outcome(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+        self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int, dict[str, Any]]:
         """A task whose signature is in ``taken`` (a duplicate) is asked for again in a new scene, up to
         ``max_attempts`` times; LLM failures are not retried with new scenes (that would pay twice)."""
