@@ -4,6 +4,7 @@ gate on the schema. Flows call these; they never touch Prefect.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -122,20 +123,71 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
     return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
 
 
-def generate_one(generator: Generator, spec: PairSpec) -> Outcome:
-    """One pair; its failure is an outcome with the stage that failed (``llm_call``, ``budget``...)."""
-    try:
-        item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type)
-        return Outcome(spec.index, spec.ambiguity_type, item, attempt, meta=meta)
-    except AmbiforgeError as exc:
-        stage = getattr(exc, "stage", "generate")
-        return Outcome(spec.index, spec.ambiguity_type, stage=stage, reason=str(exc))
-
-
-# Meta keys of a regeneration made before its pair's place in index order was settled (speculatively):
-# the attempt of the duplicate it replaces, and whether its failure holds whatever else is taken.
+# Meta keys of an outcome made before its pair's place in index order was settled (speculatively), which
+# resolve_duplicates checks and removes: the attempt of the duplicate a regeneration replaces, whether a
+# regeneration's failure holds whatever else is taken, and the tasks a pair skipped as announced by earlier
+# pairs still in flight.
 REGENERATED_FROM = "regenerated_from_attempt"
 GAVE_UP = "regeneration_gave_up"
+SKIPPED = "skipped_as_announced"
+
+
+def generate_one(generator: Generator, spec: PairSpec, board: Announcements | None = None) -> Outcome:
+    """One pair; its failure is an outcome with the stage that failed (``llm_call``, ``budget``...).
+
+    With a ``board``, the pair skips a task that an earlier pair of the batch announced (the generator asks
+    as soon as it knows the task: after the LLM's first call), so a duplicate moves to its next attempt at
+    once instead of finishing its chain of calls and being re-asked at the end."""
+    announced = board.view(spec.index) if board is not None else None
+    try:
+        item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type, announced)  # type: ignore[arg-type]
+        outcome = Outcome(spec.index, spec.ambiguity_type, item, attempt, meta=dict(meta))
+    except AmbiforgeError as exc:
+        stage = getattr(exc, "stage", "generate")
+        outcome = Outcome(spec.index, spec.ambiguity_type, stage=stage, reason=str(exc))
+    if announced is not None and announced.skipped:
+        outcome.meta[SKIPPED] = announced.skipped
+    return outcome
+
+
+class Announcements:
+    """Task signatures pairs in flight have reached, each with the smallest index that reached it."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def view(self, index: int) -> Announced:
+        return Announced(self, index)
+
+
+class Announced(AbstractSet[str]):
+    """Pair ``index``'s question "is this task taken?": yes when an earlier pair reached it first (the
+    answer is recorded in ``skipped``, to be checked against the serial pass), else the pair announces it."""
+
+    def __init__(self, board: Announcements, index: int) -> None:
+        self.board, self.index = board, index
+        self.skipped: list[str] = []
+
+    def __contains__(self, sig: object) -> bool:
+        if not isinstance(sig, str):
+            return False
+        with self.board.lock:
+            first = self.board.first.get(sig)
+            if first is None or first > self.index:
+                self.board.first[sig] = self.index
+                return False
+        if first == self.index:
+            return False
+        self.skipped.append(sig)
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        with self.board.lock:
+            return iter([sig for sig, first in self.board.first.items() if first < self.index])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def pair_workers(generator: Generator) -> int:
@@ -172,7 +224,8 @@ def _keeps_task(outcome: Outcome) -> bool:
 
 
 def _is_original(outcome: Outcome) -> bool:
-    return REGENERATED_FROM not in outcome.meta
+    """Made with nothing taken: its task is taken by the time of its index, by it or by an earlier pair."""
+    return REGENERATED_FROM not in outcome.meta and SKIPPED not in outcome.meta
 
 
 class Regenerator:
@@ -200,6 +253,13 @@ class Regenerator:
             gave_up = isinstance(exc, GenerationError) and not isinstance(exc, LLMError)
             return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc), meta={GAVE_UP: gave_up})
 
+    def again(self, outcome: Outcome, taken: AbstractSet[str]) -> Outcome:
+        """The serial pass's outcome for the pair from scratch: as first made, and regenerated if taken."""
+        first = generate_one(self.generator, PairSpec(outcome.index, outcome.ambiguity_type))
+        if first.item is not None and signature(first.item.unambiguous_direct) in taken:
+            return self(first, taken)
+        return first
+
 
 def regenerator(generator: Generator) -> Regenerator:
     return Regenerator(generator)
@@ -224,7 +284,7 @@ class _Claims:
 
     def add(self, outcome: Outcome) -> Outcome | None:
         self.outcomes[outcome.index] = outcome
-        if not _keeps_task(outcome):
+        if not (_keeps_task(outcome) and _is_original(outcome)):
             return None
         assert outcome.item is not None
         sig = signature(outcome.item.unambiguous_direct)
@@ -260,7 +320,8 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
                 results[duplicate.index] = _speculate(regenerate, duplicate, claims.holder)
         return [results[spec.index] for spec in specs]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pair") as pool:
-        pending: dict[Future[Outcome], bool] = {pool.submit(generate_one, generator, s): True for s in specs}
+        board = Announcements()
+        pending: dict[Future[Outcome], bool] = {pool.submit(generate_one, generator, s, board): True for s in specs}
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -316,9 +377,11 @@ def resolve_duplicates(
     taken: dict[str, str] = {}  # task signature -> id of the item that has it
     resolved: list[Outcome] = []
     for outcome in ordered:
-        guess = outcome if not _is_original(outcome) else speculated.get(outcome.index)
+        guess = outcome if REGENERATED_FROM in outcome.meta else speculated.get(outcome.index)
         item = outcome.item
-        if guess is not None and regenerate is not None:
+        if SKIPPED in outcome.meta and regenerate is not None:
+            outcome = _settle_announced(regenerate, outcome, taken)
+        elif guess is not None and regenerate is not None:
             outcome = _settle(regenerate, guess, taken)
         elif item is not None and signature(item.unambiguous_direct) in taken:
             if regenerate is not None:
@@ -334,11 +397,29 @@ def resolve_duplicates(
                 )
         outcome.meta.pop(GAVE_UP, None)
         outcome.meta.pop(REGENERATED_FROM, None)
+        outcome.meta.pop(SKIPPED, None)
         if _keeps_task(outcome):
             assert outcome.item is not None
             taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
         resolved.append(outcome)
     return resolved
+
+
+def _settle_announced(
+    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], outcome: Outcome, taken: dict[str, str]
+) -> Outcome:
+    """A pair that skipped tasks earlier pairs announced is the serial pass's outcome when every task it
+    skipped was taken and its own is free; otherwise (an announcing pair failed, or its task was taken
+    meanwhile) it is made again in order, from the LLM call cache where calls were already paid."""
+    skipped = outcome.meta.pop(SKIPPED)
+    item = outcome.item
+    if item is not None and signature(item.unambiguous_direct) not in taken and all(s in taken for s in skipped):
+        return outcome
+    again = getattr(regenerate, "again", None)
+    if again is None:
+        raise TypeError("outcomes made with announcements need a Regenerator to settle them")
+    result: Outcome = again(outcome, taken.keys())
+    return result
 
 
 def _settle(

@@ -4,7 +4,8 @@ Pair ``index`` at ``attempt`` has a task drawn from ``random.Random(f"{index}:{a
 ``space`` tasks, so with many pairs most tasks repeat; some attempts draw nothing (skipped, like an
 offline scene without a fitting template) and, when ``llm_failures`` is set, some fail the way an LLM step
 does (after the task is known). Each ``generate_outcome`` takes ``calls`` slots of ``limiter``, ``delay``
-seconds each, like a chain of LLM calls.
+seconds each, like a chain of LLM calls; ``on_call`` is told of each call (index, first attempt) and
+``on_skip`` of each task skipped as taken.
 """
 
 from __future__ import annotations
@@ -42,10 +43,13 @@ class FakeGenerator:
         limiter: LocalLimiter | None = None,
         delay: float = 0.0,
         on_call: Callable[[int, int], None] | None = None,
+        on_skip: Callable[[int], None] | None = None,
     ) -> None:
         self.space, self.max_attempts = space, max_attempts
         self.parallelism, self.calls_per_pair = parallelism, calls_per_pair
-        self.llm_failures, self.limiter, self.delay, self.on_call = llm_failures, limiter, delay, on_call
+        self.llm_failures, self.limiter, self.delay = llm_failures, limiter, delay
+        self.on_call, self.on_skip = on_call, on_skip
+        self.finished: set[int] = set()
         self.lock = threading.Lock()
         self.regenerations_in_flight = self.pairs_in_flight = 0
         self.peak_regenerations = self.peak_pairs = 0
@@ -78,7 +82,11 @@ class FakeGenerator:
             self.calls()
             for attempt in range(first_attempt, first_attempt + self.max_attempts):
                 task, fails = self.task(index, attempt)
-                if task is None or (taken is not None and signature(task) in taken):
+                if task is None:
+                    continue
+                if taken is not None and signature(task) in taken:
+                    if self.on_skip is not None:
+                        self.on_skip(index)
                     continue
                 if fails:  # like an LLM step after the task: the pair stops, no new scene
                     raise LLMError(f"pair {index}: attempt {attempt} failed")
@@ -88,6 +96,7 @@ class FakeGenerator:
             with self.lock:
                 self.regenerations_in_flight -= regenerating
                 self.pairs_in_flight -= 1
+                self.finished.add(index)
 
     def generate(self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0):  # type: ignore[no-untyped-def]
         item, attempt, _ = self.generate_outcome(index, ambiguity_type, taken, first_attempt)

@@ -4,6 +4,7 @@ re-asked in the same pool while the batch runs, and the same outcomes as one pai
 from __future__ import annotations
 
 import threading
+import time
 
 from ambiforge.generation.run import (
     Outcome,
@@ -31,21 +32,44 @@ def test_calls_in_flight_reach_the_concurrency_with_more_pairs_than_calls() -> N
     assert generator.peak_pairs > 4  # pairs waiting for a call slot stand by, so no slot waits for a pair
 
 
-def test_a_duplicate_is_re_asked_while_the_other_pairs_of_the_batch_still_run() -> None:
-    """Pairs 2-5 wait for a regeneration to start: if re-asks waited for the batch to end, none would."""
-    started = threading.Event()
-    saw_regeneration: list[bool] = []
+def test_a_pair_skips_a_task_an_earlier_pair_in_flight_announced() -> None:
+    """Pairs 2-5 wait for a duplicate to be skipped: if re-asks waited for the batch to end, none would."""
+    skipped = threading.Event()
+    saw_skip: list[bool] = []
+
+    def on_call(index: int, first_attempt: int) -> None:
+        if index >= 2:
+            saw_skip.append(skipped.wait(timeout=20))
+
+    generator = FakeGenerator(1, parallelism=2, calls_per_pair=3, on_call=on_call, on_skip=lambda i: skipped.set())
+    outcomes = generate_batch(generator, specs(6))  # one task in the space: every pair after the first repeats
+    assert saw_skip == [True] * 4
+    resolved = resolve_duplicates(outcomes, regenerator(generator))
+    assert resolved[0].item is not None and all(o.stage == "duplicates" for o in resolved[1:])
+
+
+def test_a_later_pair_that_announced_first_is_re_asked_in_the_same_pool() -> None:
+    """Pair 1 reaches the only task first and finishes; pair 0 then takes it (the earlier index keeps its
+    task), so pair 1 is re-asked while pairs 2-5, which wait for that re-ask, are still in the pool."""
+    reasked = threading.Event()
+    saw_reask: list[bool] = []
+    generator = FakeGenerator(1, parallelism=2, calls_per_pair=3)
 
     def on_call(index: int, first_attempt: int) -> None:
         if first_attempt > 0:
-            started.set()
+            reasked.set()
+        elif index == 0:
+            deadline = time.monotonic() + 20
+            while 1 not in generator.finished and time.monotonic() < deadline:
+                time.sleep(0.005)
         elif index >= 2:
-            saw_regeneration.append(started.wait(timeout=20))
+            saw_reask.append(reasked.wait(timeout=20))
 
-    generator = FakeGenerator(1, parallelism=2, calls_per_pair=3, on_call=on_call)  # one task: all repeat
+    generator.on_call = on_call
     outcomes = generate_batch(generator, specs(6))
-    assert saw_regeneration == [True] * 4
-    assert outcomes[0].item is not None and all(o.stage == "duplicates" for o in outcomes[1:])
+    assert saw_reask == [True] * 4
+    resolved = resolve_duplicates(outcomes, regenerator(generator))
+    assert resolved[0].item is not None and all(o.stage == "duplicates" for o in resolved[1:])
 
 
 def test_duplicates_are_regenerated_in_parallel() -> None:
