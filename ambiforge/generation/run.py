@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import AmbiforgeError, ConfigError, GenerationError, LLMError
 from ambiforge.generation.mix import type_sequence
-from ambiforge.llm.limiter import Limiter
+from ambiforge.llm.limiter import Limiter, call_priority
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
 from ambiforge.textnorm import signature
@@ -140,7 +140,8 @@ def generate_one(generator: Generator, spec: PairSpec, board: Announcements | No
     once instead of finishing its chain of calls and being re-asked at the end."""
     announced = board.view(spec.index) if board is not None else None
     try:
-        item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type, announced)  # type: ignore[arg-type]
+        with call_priority(spec.index):  # earlier pairs' calls first: pairs finish in order, not in lockstep
+            item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type, announced)  # type: ignore[arg-type]
         outcome = Outcome(spec.index, spec.ambiguity_type, item, attempt, meta=dict(meta))
     except AmbiforgeError as exc:
         stage = getattr(exc, "stage", "generate")
@@ -241,12 +242,13 @@ class Regenerator:
 
     def __call__(self, outcome: Outcome, taken: AbstractSet[str]) -> Outcome:
         try:
-            item, attempt, meta = self.generator.generate_outcome(
-                outcome.index,
-                outcome.ambiguity_type,
-                taken,  # type: ignore[arg-type]  # generators only ask ``in``
-                first_attempt=outcome.attempt + 1,
-            )
+            with call_priority(outcome.index):
+                item, attempt, meta = self.generator.generate_outcome(
+                    outcome.index,
+                    outcome.ambiguity_type,
+                    taken,  # type: ignore[arg-type]  # generators only ask ``in``
+                    first_attempt=outcome.attempt + 1,
+                )
             return Outcome(outcome.index, outcome.ambiguity_type, item, attempt, meta=dict(meta))
         except AmbiforgeError as exc:
             stage = getattr(exc, "stage", "duplicates")

@@ -10,17 +10,37 @@ generic cell rate algorithm with no burst). A sliding window of ``rpm`` starts p
 300 calls in its first 8 s and then none until the minute was over; spaced starts keep the provider's
 limit in every window and keep the calls flowing.
 
+Calls waiting for a slot are served by priority, then in arrival order: a generation stage sets each pair's
+index as the priority of its calls (:func:`call_priority`), so the earliest pairs advance first and finish
+in index order while later pairs' calls stand by to fill every free slot. Without that, dozens of pairs in
+flight would advance in lockstep and the pairs started last would finish alone, with the slots idle.
+
 Written here rather than taken from a library: the rate limiters on PyPI are asyncio-only (aiolimiter) or
 pull in storage backends (limits); this is a semaphore and one "next start" time.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from typing import Protocol
+
+_priority: ContextVar[float] = ContextVar("ambiforge_call_priority", default=float("inf"))
+
+
+@contextmanager
+def call_priority(priority: float) -> Iterator[None]:
+    """Calls made inside (in this thread) wait for a slot ahead of calls with a larger priority number."""
+    token = _priority.set(priority)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
 
 
 class Limiter(Protocol):
@@ -42,7 +62,10 @@ class LocalLimiter:
         self.concurrency, self.rpm, self.window = concurrency, rpm, window
         self.interval = window / rpm if rpm > 0 else 0.0
         self._clock, self._sleep = clock, sleep
-        self._slots = threading.BoundedSemaphore(concurrency)
+        self._free = concurrency
+        self._waiting: list[tuple[float, int]] = []  # a heap of (priority, arrival) of waiting callers
+        self._arrivals = itertools.count()
+        self._slots = threading.Condition()
         self._next_start = float("-inf")
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -60,9 +83,25 @@ class LocalLimiter:
         if wait > 0:
             self._sleep(wait)
 
+    def _acquire(self) -> None:
+        ticket = (_priority.get(), next(self._arrivals))
+        with self._slots:
+            heapq.heappush(self._waiting, ticket)
+            while self._free == 0 or self._waiting[0] != ticket:
+                self._slots.wait()
+            heapq.heappop(self._waiting)
+            self._free -= 1
+            if self._free and self._waiting:
+                self._slots.notify_all()  # the next in line may take the next free slot
+
+    def _release(self) -> None:
+        with self._slots:
+            self._free += 1
+            self._slots.notify_all()
+
     @contextmanager
     def slot(self) -> Iterator[None]:
-        self._slots.acquire()
+        self._acquire()
         try:
             self._wait_for_rate()
             with self._lock:
@@ -74,7 +113,7 @@ class LocalLimiter:
                 with self._lock:
                     self.in_flight -= 1
         finally:
-            self._slots.release()
+            self._release()
 
 
 _shared: dict[tuple[int, int], LocalLimiter] = {}

@@ -14,7 +14,7 @@ from ambiforge.generation.run import (
     regenerator,
     resolve_duplicates,
 )
-from ambiforge.llm.limiter import LocalLimiter
+from ambiforge.llm.limiter import LocalLimiter, call_priority
 from tests.unit.generation.fake_generator import FakeGenerator
 from tests.unit.generation.test_run_duplicates import view
 
@@ -90,3 +90,25 @@ def test_scheduled_batch_gives_the_outcomes_of_the_serial_order() -> None:
         return resolve_duplicates(generate_batch(generator, specs(150)), regenerator(generator))
 
     assert view(build(3)) == view(build(1))
+
+
+def test_waiting_calls_are_served_earliest_pair_first() -> None:
+    """Pairs finish in index order rather than in lockstep: a free slot goes to the smallest pair index
+    waiting, whatever the order the calls arrived in."""
+    limiter = LocalLimiter(1, 0)
+    served: list[int] = []
+
+    def call(pair: int) -> None:
+        with call_priority(pair), limiter.slot():
+            served.append(pair)
+
+    with limiter.slot():
+        threads = [threading.Thread(target=call, args=(pair,)) for pair in (5, 1, 3)]
+        for thread in threads:
+            thread.start()
+            deadline = time.monotonic() + 20
+            while len(limiter._waiting) < threads.index(thread) + 1 and time.monotonic() < deadline:
+                time.sleep(0.001)
+    for thread in threads:
+        thread.join(timeout=20)
+    assert served == [1, 3, 5]
