@@ -10,10 +10,11 @@ generic cell rate algorithm with no burst). A sliding window of ``rpm`` starts p
 300 calls in its first 8 s and then none until the minute was over; spaced starts keep the provider's
 limit in every window and keep the calls flowing.
 
-Calls waiting for a slot are served by priority, then in arrival order: a generation stage sets each pair's
-index as the priority of its calls (:func:`call_priority`), so the earliest pairs advance first and finish
-in index order while later pairs' calls stand by to fill every free slot. Without that, dozens of pairs in
-flight would advance in lockstep and the pairs started last would finish alone, with the slots idle.
+Calls waiting for a slot are served by priority, then in arrival order. A generation stage runs each pair,
+a chain of calls, inside :func:`call_priority`: the chain that has made the fewest calls goes first (the
+longest remaining chain, the classic rule for the shortest overall time), so pairs started late catch up
+and all chains end together. Served in arrival order, the pairs started last finished alone at the end of
+a build with most slots idle.
 
 Written here rather than taken from a library: the rate limiters on PyPI are asyncio-only (aiolimiter) or
 pull in storage backends (limits); this is a semaphore and one "next start" time.
@@ -30,17 +31,32 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Protocol
 
-_priority: ContextVar[float] = ContextVar("ambiforge_call_priority", default=float("inf"))
+
+class Chain:
+    """The priority of a chain of calls: fewer calls made first, then the smaller ``index``."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self.calls = index, 0
+
+    def next_key(self) -> tuple[float, float]:
+        key = (float(self.calls), float(self.index))
+        self.calls += 1
+        return key
+
+
+_chain: ContextVar[Chain | None] = ContextVar("ambiforge_call_chain", default=None)
+_UNRANKED = (float("inf"), float("inf"))  # calls outside any chain: after ranked ones, in arrival order
 
 
 @contextmanager
-def call_priority(priority: float) -> Iterator[None]:
-    """Calls made inside (in this thread) wait for a slot ahead of calls with a larger priority number."""
-    token = _priority.set(priority)
+def call_priority(index: int) -> Iterator[Chain]:
+    """Calls made inside (in this thread) are one chain, ranked against other chains for a free slot."""
+    chain = Chain(index)
+    token = _chain.set(chain)
     try:
-        yield
+        yield chain
     finally:
-        _priority.reset(token)
+        _chain.reset(token)
 
 
 class Limiter(Protocol):
@@ -63,7 +79,7 @@ class LocalLimiter:
         self.interval = window / rpm if rpm > 0 else 0.0
         self._clock, self._sleep = clock, sleep
         self._free = concurrency
-        self._waiting: list[tuple[float, int]] = []  # a heap of (priority, arrival) of waiting callers
+        self._waiting: list[tuple[tuple[float, float], int]] = []  # a heap of (rank, arrival) of waiting calls
         self._arrivals = itertools.count()
         self._slots = threading.Condition()
         self._next_start = float("-inf")
@@ -84,7 +100,8 @@ class LocalLimiter:
             self._sleep(wait)
 
     def _acquire(self) -> None:
-        ticket = (_priority.get(), next(self._arrivals))
+        chain = _chain.get()
+        ticket = (chain.next_key() if chain is not None else _UNRANKED, next(self._arrivals))
         with self._slots:
             heapq.heappush(self._waiting, ticket)
             while self._free == 0 or self._waiting[0] != ticket:

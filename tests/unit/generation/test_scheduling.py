@@ -92,18 +92,20 @@ def test_scheduled_batch_gives_the_outcomes_of_the_serial_order() -> None:
     assert view(build(3)) == view(build(1))
 
 
-def test_waiting_calls_are_served_earliest_pair_first() -> None:
-    """Pairs finish in index order rather than in lockstep: a free slot goes to the smallest pair index
-    waiting, whatever the order the calls arrived in."""
+def test_a_free_slot_goes_to_the_chain_with_the_fewest_calls_made_then_the_smallest_pair() -> None:
+    """Longest remaining chain first: pairs started late catch up, so all chains end together instead of
+    the last ones running alone with the slots idle."""
     limiter = LocalLimiter(1, 0)
     served: list[int] = []
 
-    def call(pair: int) -> None:
-        with call_priority(pair), limiter.slot():
-            served.append(pair)
+    def call(pair: int, made: int) -> None:
+        with call_priority(pair) as chain:
+            chain.calls = made
+            with limiter.slot():
+                served.append(pair)
 
     with limiter.slot():
-        threads = [threading.Thread(target=call, args=(pair,)) for pair in (5, 1, 3)]
+        threads = [threading.Thread(target=call, args=args) for args in ((5, 0), (1, 2), (3, 0), (0, 1))]
         for thread in threads:
             thread.start()
             deadline = time.monotonic() + 20
@@ -111,4 +113,4 @@ def test_waiting_calls_are_served_earliest_pair_first() -> None:
                 time.sleep(0.001)
     for thread in threads:
         thread.join(timeout=20)
-    assert served == [1, 3, 5]
+    assert served == [3, 5, 0, 1]
