@@ -19,37 +19,40 @@ from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 
 from ambiforge.errors import AmbiforgeError, GenerationError, LLMError
-from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
+from ambiforge.generation.records import Generator, Outcome, pair_workers
 from ambiforge.llm.limiter import call_priority
 from ambiforge.textnorm import signature
 
-# Meta keys of an outcome made before its pair's place in index order was settled (speculatively), which
-# resolve_duplicates checks and removes: the attempt of the duplicate a regeneration replaces, whether a
-# regeneration's failure holds whatever else is taken, and the tasks a pair skipped as announced by earlier
-# pairs still in flight.
+# Meta keys of a regeneration made before its pair's place in index order was settled (speculatively),
+# which resolve_duplicates checks and removes: the attempt of the duplicate it replaces, and whether its
+# failure holds whatever else is taken.
 REGENERATED_FROM = "regenerated_from_attempt"
 GAVE_UP = "regeneration_gave_up"
-SKIPPED = "skipped_as_announced"
 
 
 class Announcements:
-    """Task signatures pairs in flight have reached, each with the smallest index that reached it."""
+    """Task signatures the pairs in flight have reached, each with the smallest index that reached it.
 
-    def __init__(self) -> None:
+    A pair asks about its task as soon as it knows it (an LLM pair after its first call); when an earlier
+    pair of the batch reached the same task, ``foresee`` is told which pair is likely a duplicate, so its
+    regeneration can start then rather than after its whole chain of calls. The answer is always "not
+    taken": the pair itself goes on exactly as if nothing were taken (it may yet be the one that keeps the
+    task, if the earlier pair fails), so the outcome stays the serial pass's."""
+
+    def __init__(self, foresee: Callable[[int], None]) -> None:
         self.first: dict[str, int] = {}
         self.lock = threading.Lock()
+        self.foresee = foresee
 
     def view(self, index: int) -> Announced:
         return Announced(self, index)
 
 
 class Announced(AbstractSet[str]):
-    """Pair ``index``'s question "is this task taken?": yes when an earlier pair reached it first (the
-    answer is recorded in ``skipped``, to be checked against the serial pass), else the pair announces it."""
+    """Pair ``index``'s question "is this task taken?", answered "no" after announcing the task."""
 
     def __init__(self, board: Announcements, index: int) -> None:
         self.board, self.index = board, index
-        self.skipped: list[str] = []
 
     def __contains__(self, sig: object) -> bool:
         if not isinstance(sig, str):
@@ -58,18 +61,15 @@ class Announced(AbstractSet[str]):
             first = self.board.first.get(sig)
             if first is None or first > self.index:
                 self.board.first[sig] = self.index
-                return False
-        if first == self.index:
-            return False
-        self.skipped.append(sig)
-        return True
+        if first is not None and first != self.index:
+            self.board.foresee(max(first, self.index))  # the later of the two is the likely duplicate
+        return False
 
     def __iter__(self) -> Iterator[str]:
-        with self.board.lock:
-            return iter([sig for sig, first in self.board.first.items() if first < self.index])
+        return iter(())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        return 0
 
 
 class TakenBefore(AbstractSet[str]):
@@ -101,7 +101,7 @@ def _keeps_task(outcome: Outcome) -> bool:
 
 def _is_original(outcome: Outcome) -> bool:
     """Made with nothing taken: its task is taken by the time of its index, by it or by an earlier pair."""
-    return REGENERATED_FROM not in outcome.meta and SKIPPED not in outcome.meta
+    return REGENERATED_FROM not in outcome.meta
 
 
 class Regenerator:
@@ -129,13 +129,6 @@ class Regenerator:
             stage = getattr(exc, "stage", "duplicates")
             gave_up = isinstance(exc, GenerationError) and not isinstance(exc, LLMError)
             return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc), meta={GAVE_UP: gave_up})
-
-    def again(self, outcome: Outcome, taken: AbstractSet[str]) -> Outcome:
-        """The serial pass's outcome for the pair from scratch: as first made, and regenerated if taken."""
-        first = generate_one(self.generator, PairSpec(outcome.index, outcome.ambiguity_type))
-        if first.item is not None and signature(first.item.unambiguous_direct) in taken:
-            return self(first, taken)
-        return first
 
 
 def regenerator(generator: Generator) -> Regenerator:
@@ -218,9 +211,7 @@ def resolve_duplicates(
     for outcome in ordered:
         guess = outcome if REGENERATED_FROM in outcome.meta else speculated.get(outcome.index)
         item = outcome.item
-        if SKIPPED in outcome.meta and regenerate is not None:
-            outcome = _settle_announced(regenerate, outcome, taken)
-        elif guess is not None and regenerate is not None:
+        if guess is not None and regenerate is not None:
             outcome = _settle(regenerate, guess, taken)
         elif item is not None and signature(item.unambiguous_direct) in taken:
             if regenerate is not None:
@@ -236,29 +227,11 @@ def resolve_duplicates(
                 )
         outcome.meta.pop(GAVE_UP, None)
         outcome.meta.pop(REGENERATED_FROM, None)
-        outcome.meta.pop(SKIPPED, None)
         if _keeps_task(outcome):
             assert outcome.item is not None
             taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
         resolved.append(outcome)
     return resolved
-
-
-def _settle_announced(
-    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], outcome: Outcome, taken: dict[str, str]
-) -> Outcome:
-    """A pair that skipped tasks earlier pairs announced is the serial pass's outcome when every task it
-    skipped was taken and its own is free; otherwise (an announcing pair failed, or its task was taken
-    meanwhile) it is made again in order, from the LLM call cache where calls were already paid."""
-    skipped = outcome.meta.pop(SKIPPED)
-    item = outcome.item
-    if item is not None and signature(item.unambiguous_direct) not in taken and all(s in taken for s in skipped):
-        return outcome
-    again = getattr(regenerate, "again", None)
-    if again is None:
-        raise TypeError("outcomes made with announcements need a Regenerator to settle them")
-    result: Outcome = again(outcome, taken.keys())
-    return result
 
 
 def _settle(

@@ -16,7 +16,6 @@ from ambiforge.errors import ConfigError
 from ambiforge.generation.duplicates import (
     GAVE_UP,
     REGENERATED_FROM,
-    SKIPPED,
     Regenerator,
     TakenBefore,
     regenerator,
@@ -31,7 +30,6 @@ from ambiforge.models.schema import schema_errors
 __all__ = [
     "GAVE_UP",
     "REGENERATED_FROM",
-    "SKIPPED",
     "Generator",
     "Outcome",
     "PairSpec",

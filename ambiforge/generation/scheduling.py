@@ -4,23 +4,12 @@ duplicates re-asked in the same pool while the batch runs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
-from ambiforge.generation.duplicates import SKIPPED, Announcements, Claims, Regenerator, speculate
+from ambiforge.generation.duplicates import Announcements, Claims, Regenerator, speculate
 from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
-
-
-def announced_pair(generator: Generator, spec: PairSpec, board: Announcements) -> Outcome:
-    """One pair that skips a task an earlier pair of the batch announced: the generator asks as soon as it
-    knows the task (after the LLM's first call), so a duplicate moves to its next attempt at once instead
-    of finishing its chain of calls and being re-asked at the end. The skipped tasks are kept for
-    :func:`ambiforge.generation.duplicates.resolve_duplicates` to check."""
-    view = board.view(spec.index)
-    outcome = generate_one(generator, spec, view)
-    if view.skipped:
-        outcome.meta[SKIPPED] = view.skipped
-    return outcome
 
 
 def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:
@@ -28,9 +17,10 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
 
     Pairs run on :func:`pair_workers` threads (an LLM generator's limiter keeps the calls within the
     configured concurrency and rate). A pair whose task an earlier pair of the batch already has is
-    regenerated at once in the same pool, so re-asks overlap the rest of the batch instead of following
-    it; :func:`resolve_duplicates` later checks each against the whole run, which keeps the result that
-    of the serial index-order pass. Results keep the specs' order.
+    regenerated in the same pool, from the moment it announces the task (an LLM pair: after its first
+    call), so re-asks overlap the rest of the batch instead of following it; the pair itself still runs as
+    the serial pass would run it. :func:`resolve_duplicates` later checks each regeneration against the
+    whole run, which keeps the result that of the serial index-order pass. Results keep the specs' order.
     """
     regenerate = Regenerator(generator)
     claims = Claims()
@@ -44,9 +34,22 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
             if duplicate is not None:
                 results[duplicate.index] = speculate(regenerate, duplicate, claims.holder)
         return [results[spec.index] for spec in specs]
+    types = {spec.index: spec.ambiguity_type for spec in specs}
+    early: dict[int, Future[Outcome]] = {}  # regenerations started when a pair announced a repeated task
+    lock = threading.Lock()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pair") as pool:
-        board = Announcements()
-        pending: dict[Future[Outcome], bool] = {pool.submit(announced_pair, generator, s, board): True for s in specs}
+
+        def foresee(index: int) -> None:
+            """Pair ``index`` (first attempt, as every LLM pair's) likely repeats an earlier pair's task."""
+            with lock:
+                if index not in early:
+                    first = Outcome(index, types[index], attempt=0)
+                    early[index] = pool.submit(speculate, regenerate, first, claims.holder)
+
+        board = Announcements(foresee)
+        pending: dict[Future[Outcome], bool] = {
+            pool.submit(generate_one, generator, s, board.view(s.index)): True for s in specs
+        }
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -57,5 +60,10 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
                     continue
                 duplicate = claims.add(outcome)  # only this thread writes the claims; workers read them
                 if duplicate is not None:
-                    pending[pool.submit(speculate, regenerate, duplicate, claims.holder)] = False
+                    with lock:
+                        ahead = early.pop(duplicate.index, None) if duplicate.attempt == 0 else None
+                    pending[ahead or pool.submit(speculate, regenerate, duplicate, claims.holder)] = False
+        with lock:
+            for future in early.values():  # foreseen, but the pair kept its task (the earlier one failed)
+                future.cancel()
     return [results[spec.index] for spec in specs]

@@ -4,6 +4,8 @@ which pairs finished."""
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -114,3 +116,17 @@ def test_the_pass_asks_the_generator_about_as_often_as_the_serial_one() -> None:
     resolve_duplicates(originals(gen, 400), regenerator(gen))
     counts.append(linear_calls())
     assert counts[1] <= 2 * counts[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_interleaving_gives_the_serial_result(seed: int) -> None:
+    """Pairs finishing in random order (calls of random length) with failing steps after the task is known:
+    a pair that repeats an earlier task but whose own chain fails stays failed, as in the serial pass."""
+    rng = random.Random(seed)
+    generator = FakeGenerator(rng.choice([60, 150, 300]), max_attempts=rng.choice([2, 4]), llm_failures=0.1)
+    expected = view(serial_reference(generator, originals(generator, 200)))
+    generator.parallelism, generator.calls_per_pair = rng.choice([2, 4, 8]), 2
+    jitter = random.Random(seed + 100)
+    generator.calls = lambda: time.sleep(jitter.random() * 0.001)  # type: ignore[method-assign]
+    made = [o for part in batches(specs(200), rng.choice([17, 64, 200])) for o in generate_batch(generator, part)]
+    assert view(resolve_duplicates(made, regenerator(generator))) == expected

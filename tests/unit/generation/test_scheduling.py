@@ -32,18 +32,21 @@ def test_calls_in_flight_reach_the_concurrency_with_more_pairs_than_calls() -> N
     assert generator.peak_pairs > 4  # pairs waiting for a call slot stand by, so no slot waits for a pair
 
 
-def test_a_pair_skips_a_task_an_earlier_pair_in_flight_announced() -> None:
-    """Pairs 2-5 wait for a duplicate to be skipped: if re-asks waited for the batch to end, none would."""
-    skipped = threading.Event()
-    saw_skip: list[bool] = []
+def test_a_repeated_task_is_re_asked_as_soon_as_it_is_announced() -> None:
+    """Pairs 2-5 wait for a re-ask to start: if re-asks waited for the batch to end (or for the repeating
+    pair to finish its chain), none would. The repeating pair itself runs on as the serial pass runs it."""
+    reasked = threading.Event()
+    saw_reask: list[bool] = []
 
     def on_call(index: int, first_attempt: int) -> None:
-        if index >= 2:
-            saw_skip.append(skipped.wait(timeout=20))
+        if first_attempt > 0:
+            reasked.set()
+        elif index >= 2:
+            saw_reask.append(reasked.wait(timeout=20))
 
-    generator = FakeGenerator(1, parallelism=2, calls_per_pair=3, on_call=on_call, on_skip=lambda i: skipped.set())
-    outcomes = generate_batch(generator, specs(6))  # one task in the space: every pair after the first repeats
-    assert saw_skip == [True] * 4
+    generator = FakeGenerator(1, parallelism=2, calls_per_pair=3, on_call=on_call)  # one task: all repeat
+    outcomes = generate_batch(generator, specs(6))
+    assert saw_reask == [True] * 4
     resolved = resolve_duplicates(outcomes, regenerator(generator))
     assert resolved[0].item is not None and all(o.stage == "duplicates" for o in resolved[1:])
 
