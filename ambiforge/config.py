@@ -87,6 +87,9 @@ class ReleaseConfig(_Section):
     seed: int = 1
     license: str = "cc-by-4.0"
     mix_tolerance: float = Field(default=0.05, ge=0, le=1)  # the release's type mix against [build.type_mix]
+    repository_url: str = ""  # where the dataset's code lives; the card links it and cites it
+    title: str = "ambiforge kitchen ambiguity dataset"  # the card's title and the citation's
+    authors: list[str] = Field(default_factory=lambda: ["ambiforge maintainers"])  # for the citation
 
 
 class Config(_Section):

@@ -125,10 +125,10 @@ def build_options(cfg: Config, **overrides: Any) -> BuildOptions:
 def required_prompts(options: BuildOptions) -> dict[str, str]:
     """Prompt id -> the configuration key that needs it, for an LLM build: one per step, and the
     ambiguous-variant prompt of every type the mix asks for."""
-    from ambiforge.llm.config import STEPS
+    from ambiforge.llm.prompts import known_steps
 
     needed: dict[str, str] = {}
-    for step in STEPS:
+    for step in known_steps(options.llm.prompts_dir if options.llm else ""):
         if step == "ambiguous_variant":
             for name, share in options.type_mix.items():
                 if share > 0:

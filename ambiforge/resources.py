@@ -1,4 +1,5 @@
-"""Where ambiforge's own files are: the top-level ``prompts/`` and ``schemas/`` of the repository.
+"""Where ambiforge's own files are: the top-level ``prompts/``, ``schemas/`` and ``annotation/`` (labeling
+config template, guidelines) of the repository.
 
 In a wheel they are package data under ``ambiforge/_resources/`` (``setup.py`` copies them there at build
 time, so the repository keeps the layout its users were promised), found with :mod:`importlib.resources`;
@@ -17,12 +18,13 @@ from pathlib import Path
 
 #: The packaged copies live here inside the wheel; the names match the repository's top-level folders.
 PACKAGE_DATA = "_resources"
-RESOURCE_NAMES = ("prompts", "schemas")
+RESOURCE_NAMES = ("prompts", "schemas", "annotation")
 
 
 @cache
 def resource_dir(name: str) -> Path:
-    """The folder holding resource ``name`` (``prompts`` or ``schemas``): packaged, else the checkout's.
+    """The folder holding resource ``name`` (``prompts``, ``schemas``, ``annotation``): packaged, else the
+    checkout's.
 
     ``importlib.resources.files`` gives a real directory for a normal install (a wheel unpacked into
     site-packages); ambiforge is not zip-safe, so ``as_file`` is not needed.

@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from ambiforge import diversity
 from ambiforge.ambiguity import names
 from ambiforge.models import Item
 
@@ -48,4 +49,5 @@ def dataset_stats(items: Sequence[Item]) -> dict[str, object]:
         "words_per_task": _summary([len(tokens(t)) for t in tasks]),
         "plan_steps": _summary([len(i.plan_for_clear_task) for i in items]),
         "environment_objects": _summary([len(i.environment) for i in items]),
+        "diversity": diversity.figures(items),
     }

@@ -21,7 +21,9 @@ from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import LocalLimiter
-from ambiforge.llm.providers import ChatRequest, MistralProvider, OpenAIProvider
+from ambiforge.llm.providers import ChatRequest
+from ambiforge.llm.providers.mistral import MistralProvider
+from ambiforge.llm.providers.openai import OpenAIProvider
 from ambiforge.testing.llm_server import ScriptedLLMServer, echo_responder
 
 

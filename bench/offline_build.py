@@ -12,7 +12,7 @@ say which one it is.
 labelled as such: it includes validation and reports, so it is not a generation figure.
 
 Prints figures, never asserts: speed targets are read by people, not enforced by the test suite.
-Usage: python bench/offline_build.py [--sizes 1000 5000 10000 50000] [--batch-size 200] [--flow]
+Usage: python bench/offline_build.py [--sizes 1000 5000 10000 50000 | --pairs N] [--batch-size 200] [--flow]
 """
 
 from __future__ import annotations
@@ -97,8 +97,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000, 50000])
     parser.add_argument("--batch-size", type=int, default=200)
+    parser.add_argument("--pairs", type=int, help="one size only (instead of --sizes)")
     parser.add_argument("--flow", action="store_true", help="also one whole build at the smallest size")
+    parser.add_argument("--no-flow", action="store_true", help="no whole build (the default; kept for old scripts)")
     args = parser.parse_args()
+    if args.pairs:
+        args.sizes = [args.pairs]
     print(f"offline generate stage (batches of {args.batch_size}, resolve duplicates, schema gate)")
     print("(cpu ms/pair: process CPU time, steady on a shared machine; ms/draw: cost per sampled scene)")
     head = f"{'pairs':>7} {'batches s':>9} {'resolve s':>9} {'gate s':>7} {'wall s':>7} {'cpu ms/pair':>11}"

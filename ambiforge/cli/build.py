@@ -16,7 +16,7 @@ from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.options import BuildOptions, build_options, check_options
 from ambiforge.run.layout import check_run_id, new_run_id
 
-PROVIDERS = ("offline", "llm", "openai", "mistral", "auto")
+PROVIDERS = ("offline", "llm", *LLMConfig().providers, "auto")  # providers: ambiforge.llm.providers.names()
 
 
 def parse_mix(text: str) -> dict[str, float]:
@@ -69,6 +69,9 @@ def llm_settings(
     if requested not in PROVIDERS:
         raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {requested!r}")
     llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
+    if llm.prompts_dir and not Path(llm.prompts_dir).is_dir():  # before the prompt files are read for steps
+        where = f"{cfg.source}: " if cfg.source else ""
+        raise ConfigError(f"{where}llm.prompts_dir: {llm.prompts_dir} is not a folder")
     provider, resolved, note = resolve_provider(requested, llm)
     if note:
         console.print(f"[yellow]{note}[/]")
@@ -112,6 +115,9 @@ def build(
     task_runner: Annotated[str | None, typer.Option(help="thread (default) or dask")] = None,
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler, e.g. tcp://host:8786")] = None,
     verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
+    reference: Annotated[
+        Path | None, typer.Option(help="AmbiK-format CSV whose diversity figures the summary shows next to ours")
+    ] = None,
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
@@ -135,6 +141,15 @@ def build(
     )
     rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
     options = options.model_copy(update={"run_id": rid})
+    from ambiforge import diversity
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.generation.offline.capacity import shortfall
+
+    ref_items = diversity.read_reference(reference) if reference else None
+    if options.provider == "offline" and (
+        short := shortfall(options.pairs, options.type_mix, cached_catalog(options.catalog))
+    ):
+        console.print(f"[yellow]warning:[/] {short}")
     if not verbose:
         quiet_prefect()
     from ambiforge.progress import RichReporter
@@ -146,6 +161,10 @@ def build(
     )
     with RichReporter().shown():
         summary = build_flow(options, cfg.paths.annotation)
+    if ref_items is not None:
+        summary["diversity_vs_reference"] = diversity.attach_reference(
+            Path(summary["files"]["items_jsonl"]).parent / "summary.json", ref_items, str(reference)
+        )
     print_summary(summary)
     return build_exit_code(summary)
 
@@ -218,6 +237,12 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"type-token ratio {summary['type_token_ratio']}, rejected {summary['rejected_count']}, "
         f"{summary['seconds']['total']} s"
     )
+    if d := summary.get("diversity"):
+        console.print(
+            f"  diversity: {d['words_per_task']} words/task, vocabulary {d['vocabulary']}, distinct 3-grams "
+            f"{d['distinct_3']}, plan steps {d['plan_steps_mean']}, "
+            f"end_of_ambiguity >= 3: {d['end_of_ambiguity']['3+']:.0%}"
+        )
     if summary["rejected_count"]:
         console.print(f"  rejected by stage: {json.dumps(summary['rejected_by_stage'])} (see rejected.jsonl)")
     llm = summary.get("llm")

@@ -14,8 +14,16 @@ from ambiforge.errors import ConfigError
 def release(
     version: Annotated[str, typer.Option(help="MAJOR.MINOR.PATCH, greater than the last release")],
     from_runs: Annotated[str, typer.Option("--from", help="run id(s), comma-separated")],
-    allow_unreviewed: Annotated[bool, typer.Option(help="release items not accepted in review (recorded)")] = False,
-    calibration_size: Annotated[int | None, typer.Option(help="items in the calibration split")] = None,
+    allow_unreviewed: Annotated[
+        bool,
+        typer.Option(help="also release items not (yet) reviewed, listed in the card; never rejected or queued ones"),
+    ] = False,
+    calibration_size: Annotated[
+        int | None, typer.Option(help="items in the calibration split (capped to a tenth when too large)")
+    ] = None,
+    mix_tolerance: Annotated[
+        float | None, typer.Option(help="allowed distance of each type's share from [build.type_mix], e.g. 0.05")
+    ] = None,
     raw: Annotated[Path | None, typer.Option(help="run folders (default: paths.raw)")] = None,
     curated: Annotated[Path | None, typer.Option(help="releases folder (default: paths.curated)")] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
@@ -23,12 +31,16 @@ def release(
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
     from ambiforge.cli.common import quiet_prefect
     from ambiforge.release.writer import ReleaseOptions
-    from flows.release import release_flow
+    from flows.release import run_release
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
     if not run_ids:
         raise ConfigError("--from: give at least one run id")
+    if mix_tolerance is not None and not 0 <= mix_tolerance <= 1:
+        raise ConfigError(f"--mix-tolerance: {mix_tolerance} is not a share between 0 and 1 (e.g. 0.05 for 5 points)")
+    if calibration_size is not None and calibration_size < 0:
+        raise ConfigError(f"--calibration-size: {calibration_size} is negative")
     opts = ReleaseOptions(
         version=version,
         run_ids=run_ids,
@@ -40,18 +52,26 @@ def release(
         seed=cfg.release.seed,
         license=cfg.release.license,
         target_mix=dict(cfg.build.type_mix),
-        mix_tolerance=cfg.release.mix_tolerance,
+        mix_tolerance=cfg.release.mix_tolerance if mix_tolerance is None else mix_tolerance,
+        repository_url=cfg.release.repository_url,
+        title=cfg.release.title,
+        authors=tuple(cfg.release.authors),
     )
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
     )
     quiet_prefect()
-    result = release_flow(opts)
+    result = run_release(opts)
     folder = Path(result["folder"])
     import json
 
     manifest = json.loads((folder / "manifest.json").read_text())
     counts = manifest["counts"]
+    if manifest["splits"].get("note"):
+        console.print(f"[yellow]{manifest['splits']['note']}[/]")
+    unreviewed = manifest["review"].get("released_unreviewed") or []
+    if unreviewed:
+        console.print(f"[yellow]{len(unreviewed)} items released without review (listed in the card and manifest)[/]")
     console.print(
         f"[green]released {folder}[/]: {counts['total']} items "
         f"({', '.join(f'{k} {v}' for k, v in counts['per_split'].items() for v in [v['total']])}); "

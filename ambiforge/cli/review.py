@@ -56,4 +56,43 @@ def pull_cmd(
         f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "
         f"Fleiss' kappa {v['fleiss_kappa']}, Krippendorff's alpha {v['krippendorff_alpha']}"
     )
-    console.print(f"wrote {paths.folder(run)}/agreement.json, agreement.html, export.json, adjudication_queue.jsonl")
+    if a.get("queued"):
+        console.print(
+            f"[yellow]{a['queued']} items wait in {paths.folder(run)}/adjudication_queue.jsonl[/]: set verdict "
+            "(and ambiguity_type, corrections) on their lines and pull again; they are not released until then"
+        )
+    console.print(
+        f"wrote {paths.folder(run)}/agreement.json, agreement.html, export.json, adjudication_queue.jsonl "
+        "(annotators as pseudonyms; who is who: annotators.json, never published)"
+    )
+
+
+@review_app.command("invite")
+def invite_cmd() -> None:
+    """Print the link annotators open to create their Label Studio account (with their own password) in
+    your organization; then they see the project and can label."""
+    from ambiforge.review.push import invite_link
+
+    typer.echo(invite_link())
+    console.print(
+        "send this link to each annotator; anyone with it can join, reset it in Label Studio's Organization page"
+    )
+
+
+@review_app.command("config")
+def config_cmd(
+    write: Annotated[bool, typer.Option(help="write annotation/labeling_config.xml")] = False,
+    check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the rendering")] = False,
+) -> None:
+    """The Label Studio labeling config, generated from its template and the registered ambiguity types."""
+    from ambiforge.review.labeling import RENDERED, render_labeling_config, write_labeling_config
+
+    if write:
+        console.print(f"wrote {write_labeling_config()}")
+    elif check:
+        if not RENDERED.exists() or RENDERED.read_text(encoding="utf-8") != render_labeling_config():
+            console.print(f"[red]{RENDERED} is out of date; run `ambiforge review config --write`[/]")
+            raise typer.Exit(1)
+        console.print(f"{RENDERED} matches the template and the registered types")
+    else:
+        typer.echo(render_labeling_config(), nl=False)

@@ -20,10 +20,19 @@ def schema(
     """The item JSON Schema, generated from the pydantic model."""
     target = path or repo_schema_path()
     text = render_item_schema()
+    from ambiforge.release.manifest_schema import SCHEMA_PATH as MANIFEST_SCHEMA
+    from ambiforge.release.manifest_schema import render_manifest_schema
+
     if write:
         write_text_atomic(target, text)
         console.print(f"wrote {target}")
+        if path is None:  # the release manifest's schema is generated too (from the ambiguity type registry)
+            write_text_atomic(MANIFEST_SCHEMA, render_manifest_schema())
+            console.print(f"wrote {MANIFEST_SCHEMA}")
     elif check:
+        if path is None and MANIFEST_SCHEMA.read_text(encoding="utf-8") != render_manifest_schema():
+            console.print(f"[red]{MANIFEST_SCHEMA} is out of date with the registry; run `ambiforge schema --write`[/]")
+            raise typer.Exit(1)
         current = target.read_text(encoding="utf-8") if target.exists() else ""
         if current != text:
             console.print(f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]")

@@ -78,7 +78,9 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
         from ambiforge.generation.offline import OfflineGenerator
 
         return OfflineGenerator(catalog, options.seed, options.run_id, limits)
-    if options.provider in ("llm", "openai", "mistral"):
+    from ambiforge.llm.config import LLMConfig
+
+    if options.provider == "llm" or options.provider in (options.llm or LLMConfig()).providers:
         if options.llm is None:
             raise ConfigError(f"provider {options.provider!r} needs LLM settings ([llm] in ambiforge.toml)")
         from ambiforge.generation.llm import LLMGenerator

@@ -4,15 +4,21 @@ Retries use tenacity (exponential backoff, at least as long as the server's Retr
 not in the SDKs, so each attempt takes a limiter slot and every fault is counted in the call's record.
 A reply is cached when it arrives, whatever it says: a malformed reply is a paid reply too, and serving it
 again on a restart makes the restarted run take the same repair path as the first.
+
+A server that refuses the request's response format (llama-cpp-python's server answers ``json_schema``
+with HTTP 500) is not retried: the client falls back, for that provider and model and for the rest of the
+run, to ``json_object`` with the schema in it, then to plain ``json_object``. Each refused request is one
+record with its fault, so the count of requests stays visible.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,9 +29,26 @@ from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import Limiter
-from ambiforge.llm.providers import ChatReply, ChatRequest, PermanentError, Provider, TransientError, make_provider
+from ambiforge.llm.providers import (
+    ChatReply,
+    ChatRequest,
+    Choice,
+    PermanentError,
+    Provider,
+    TokenLogprob,
+    TransientError,
+    UnsupportedRequest,
+    make_provider,
+)
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
+TRUNCATED = "the reply was cut off at max_tokens"
+log = logging.getLogger("ambiforge.llm")
+
+
+def plain_text(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The parser of a call that wants text, not JSON: ``{"text": ...}``."""
+    return {"text": text}, None
 
 
 @dataclass(frozen=True)
@@ -48,13 +71,55 @@ class CallResult:
     parsed: dict[str, Any] | None
     parse_error: str | None
     cached: bool
+    finish_reason: str | None = None
+    choices: tuple[Choice, ...] = ()
+
+    @property
+    def texts(self) -> list[str]:
+        """Every sample's text (``n`` > 1)."""
+        return [c.text for c in self.choices] or [self.text]
+
+    @property
+    def logprobs(self) -> tuple[TokenLogprob, ...] | None:
+        """The first sample's tokens with their top log-probabilities (when asked for)."""
+        return self.choices[0].logprobs if self.choices else None
 
 
 def cost_usd(llm: LLMConfig, model: str, input_tokens: int, output_tokens: int) -> float | None:
+    """None for a model without a price (it is then counted as free, with a warning, never at another
+    model's price)."""
     price = llm.prices.get(model)
     if price is None:
         return None
     return round((input_tokens * price.input + output_tokens * price.output) / 1_000_000, 8)
+
+
+def fallback_format(response_format: dict[str, Any]) -> dict[str, Any] | None:
+    """The next weaker response format: json_schema -> json_object with the schema -> json_object."""
+    kind = response_format.get("type")
+    if kind == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        return {"type": "json_object", "schema": schema} if schema else {"type": "json_object"}
+    if kind == "json_object" and "schema" in response_format:
+        return {"type": "json_object"}
+    return None
+
+
+def _level(response_format: dict[str, Any]) -> int:
+    kind = response_format.get("type")
+    return {"json_schema": 0}.get(str(kind), 1 if "schema" in response_format else 2)
+
+
+@dataclass
+class _Outcome:
+    """One request's result: what its record says, and what the caller gets (a result, an error, or a
+    weaker request to send instead)."""
+
+    fields: dict[str, Any]
+    result: CallResult | None = None
+    error: Exception | None = None
+    instead: ChatRequest | None = None
+    choices: tuple[Choice, ...] = field(default_factory=tuple)
 
 
 class LLMClient:
@@ -70,6 +135,8 @@ class LLMClient:
         self.llm, self.log, self.cache, self.limiter, self.budget = llm, log, cache, limiter, budget
         self._providers: dict[str, Provider] = dict(providers or {})
         self._lock = threading.Lock()
+        self._formats: dict[tuple[str, str], int] = {}  # (provider, model) -> weakest format level it took
+        self._warned_unpriced: set[str] = set()
         self.sleep: Callable[[float], None] = time.sleep  # tests record the backoff instead
 
     def provider(self, name: str) -> Provider:
@@ -78,6 +145,24 @@ class LLMClient:
                 self._providers[name] = make_provider(name, self.llm)
             return self._providers[name]
 
+    def format_level(self, provider: str, model: str) -> int:
+        """0: json_schema accepted (or not tried); 1: json_object with a schema; 2: plain json_object."""
+        with self._lock:
+            return self._formats.get((provider, model), 0)
+
+    def _adapt(self, request: ChatRequest) -> ChatRequest:
+        """The request in the strongest response format its provider and model are known to accept."""
+        level = self.format_level(request.provider, request.model)
+        fmt = request.response_format
+        while fmt and _level(fmt) < level and (weaker := fallback_format(fmt)) is not None:
+            fmt = weaker
+        return request if fmt is request.response_format else replace(request, response_format=fmt)
+
+    def _remember_format(self, request: ChatRequest) -> None:
+        with self._lock:
+            key = (request.provider, request.model)
+            self._formats[key] = max(self._formats.get(key, 0), _level(request.response_format))
+
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         backoff = min(self.llm.max_backoff_seconds, self.llm.backoff_seconds * 2 ** (state.attempt_number - 1))
@@ -85,7 +170,8 @@ class LLMClient:
         after = getattr(exc, "retry_after", None)
         return max(backoff, after) if after is not None else backoff
 
-    def _record(self, request: ChatRequest, purpose: CallPurpose, digest: str, **fields: Any) -> dict[str, Any]:
+    def _record(self, request: ChatRequest, purpose: CallPurpose, fields: dict[str, Any]) -> dict[str, Any]:
+        digest = request.digest()
         return {
             "call_id": digest,
             "request_hash": digest,
@@ -105,29 +191,51 @@ class LLMClient:
         }
 
     def call(self, request: ChatRequest, purpose: CallPurpose, parse: Parser) -> CallResult:
+        """The reply to ``request``, from the cache or the provider; every request sent (and every cache
+        hit) is one record in the call log, written here and nowhere else."""
+        request = self._cached_form(self._adapt(request))
+        while True:
+            outcome = self._attempt(request, purpose, parse)
+            self.log.append(self._record(request, purpose, outcome.fields))
+            if outcome.instead is not None:
+                request = outcome.instead
+                continue
+            if outcome.error is not None:
+                raise outcome.error
+            assert outcome.result is not None
+            return outcome.result
+
+    def _cached_form(self, request: ChatRequest) -> ChatRequest:
+        """A request whose weaker format was answered in an earlier run is served in that format from the
+        cache, without asking the server again for the format it refused."""
+        if self.cache.get(request.digest()) is not None:
+            return request
+        fmt = request.response_format
+        while fmt and (fmt := fallback_format(fmt)) is not None:
+            weaker = replace(request, response_format=fmt)
+            if self.cache.get(weaker.digest()) is not None:
+                self._remember_format(weaker)
+                return weaker
+        return request
+
+    def _attempt(self, request: ChatRequest, purpose: CallPurpose, parse: Parser) -> _Outcome:
         digest = request.digest()
         hit = self.cache.get(digest)
         if hit is not None:
-            parsed, error = parse(hit["response"])
-            self.log.append(
-                self._record(
-                    request,
-                    purpose,
-                    digest,
-                    response=hit["response"],
-                    parsed=parsed,
-                    parse_error=error,
-                    input_tokens=hit.get("input_tokens", 0),
-                    output_tokens=hit.get("output_tokens", 0),
-                    cost_usd=0.0,
-                    latency_seconds=0.0,
-                    retries=0,
-                    faults=[],
-                    error=None,
-                    cached=True,
-                )
-            )
-            return CallResult(digest, hit["response"], parsed, error, cached=True)
+            choices = choices_of(hit)
+            fields = {
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "cached_input_tokens": int(hit.get("input_tokens") or 0),
+                "cached_output_tokens": int(hit.get("output_tokens") or 0),
+                "cost_usd": 0.0,
+                "latency_seconds": 0.0,
+                "retries": 0,
+                "faults": [],
+                "error": None,
+                "cached": True,
+            }
+            return self._finish(request, purpose, parse, digest, choices, fields)
 
         self.budget.check()
         provider = self.provider(request.provider)
@@ -148,34 +256,49 @@ class LLMClient:
             reraise=True,
             sleep=lambda seconds: self.sleep(seconds),
         )
+        failed = {
+            "response": None,
+            "parsed": None,
+            "parse_error": None,
+            "finish_reason": None,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cost_usd": 0.0,
+            "latency_seconds": None,
+            "cached": False,
+        }
         try:
             reply = retrying(attempt)
         except (TransientError, PermanentError) as exc:
-            kind = exc.kind
             if isinstance(exc, PermanentError):
-                faults.append(kind)
-            message = f"{request.provider} {request.model}: {kind} ({exc}) after {len(faults)} attempt(s)"
-            self.log.append(
-                self._record(
-                    request,
-                    purpose,
-                    digest,
-                    response=None,
-                    parsed=None,
-                    parse_error=None,
-                    input_tokens=0,
-                    output_tokens=0,
-                    cost_usd=0.0,
-                    latency_seconds=None,
-                    retries=max(len(faults) - 1, 0),
-                    faults=faults,
-                    error=message,
-                    cached=False,
+                faults.append("unsupported_response_format" if isinstance(exc, UnsupportedRequest) else exc.kind)
+            message = f"{request.provider} {request.model}: {exc.kind} ({exc}) after {len(faults)} attempt(s)"
+            fields = failed | {"retries": max(len(faults) - 1, 0), "faults": faults, "error": message}
+            weaker = fallback_format(request.response_format) if isinstance(exc, UnsupportedRequest) else None
+            if weaker is not None:
+                instead = replace(request, response_format=weaker)
+                self._remember_format(instead)
+                log.warning(
+                    "%s %s refused response_format %s; using %s for the rest of the run",
+                    request.provider,
+                    request.model,
+                    request.response_format.get("type"),
+                    "json_object with the schema" if "schema" in weaker else "json_object",
                 )
+                return _Outcome(fields, instead=instead)
+            return _Outcome(fields, error=LLMCallError(f"step {purpose.step}: {message}"))
+
+        if request.logprobs and any(c.logprobs is None for c in reply.choices):
+            message = (
+                f"{request.provider} {request.model}: the endpoint returned no log-probabilities although "
+                "the request asked for them (use a server that returns them: OpenAI, vLLM, llama.cpp's llama-server)"
             )
-            raise LLMCallError(f"step {purpose.step}: {message}") from None
+            fields = failed | {"retries": len(faults), "faults": [*faults, "no_logprobs"], "error": message}
+            return _Outcome(fields, error=LLMCallError(f"step {purpose.step}: {message}"))
 
         cost = cost_usd(self.llm, request.model, reply.input_tokens, reply.output_tokens)
+        if cost is None:
+            self._warn_unpriced(request.model)
         self.cache.put(
             digest,
             {
@@ -184,29 +307,82 @@ class LLMClient:
                 "model": request.model,
                 "served_by": reply.model,
                 "response": reply.text,
+                "choices": [c.to_json() for c in reply.choices],
                 "input_tokens": reply.input_tokens,
                 "output_tokens": reply.output_tokens,
                 "cost_usd": cost,
                 "run_id": purpose.run_id,
             },
         )
-        parsed, error = parse(reply.text)
-        self.log.append(
-            self._record(
-                request,
-                purpose,
-                digest,
-                response=reply.text,
-                parsed=parsed,
-                parse_error=error,
-                input_tokens=reply.input_tokens,
-                output_tokens=reply.output_tokens,
-                cost_usd=cost,
-                latency_seconds=round(reply.latency_seconds, 4),
-                retries=len(faults),
-                faults=faults,
-                error=None,
-                cached=False,
-            )
-        )
-        return CallResult(digest, reply.text, parsed, error, cached=False)
+        fields = {
+            "input_tokens": reply.input_tokens,
+            "output_tokens": reply.output_tokens,
+            "cached_input_tokens": 0,
+            "cached_output_tokens": 0,
+            "cost_usd": cost or 0.0,
+            "priced": cost is not None,
+            "latency_seconds": round(reply.latency_seconds, 4),
+            "retries": len(faults),
+            "faults": faults,
+            "error": None,
+            "cached": False,
+        }
+        return self._finish(request, purpose, parse, digest, reply.choices, fields)
+
+    def _finish(
+        self,
+        request: ChatRequest,
+        purpose: CallPurpose,
+        parse: Parser,
+        digest: str,
+        choices: tuple[Choice, ...],
+        fields: dict[str, Any],
+    ) -> _Outcome:
+        first = choices[0] if choices else Choice("")
+        if first.finish_reason == "length" and request.response_format:
+            # cut off at max_tokens: its own fault, whatever the cut text looks like (ambiforge.llm.ask)
+            parsed, error = None, f"{TRUNCATED} ({request.max_tokens} tokens)"
+        else:
+            parsed, error = parse(first.text)
+        record = {
+            "response": first.text,
+            "parsed": parsed,
+            "parse_error": error,
+            "finish_reason": first.finish_reason,
+            **fields,
+        }
+        if len(choices) > 1:
+            record["responses"] = [c.text for c in choices]
+            record["finish_reasons"] = [c.finish_reason for c in choices]
+        if request.logprobs:
+            record["logprobs"] = [[t.to_json() for t in c.logprobs or ()] for c in choices]
+        result = CallResult(digest, first.text, parsed, error, bool(fields["cached"]), first.finish_reason, choices)
+        return _Outcome(record, result=result, choices=choices)
+
+    def _warn_unpriced(self, model: str) -> None:
+        with self._lock:
+            if model in self._warned_unpriced:
+                return
+            self._warned_unpriced.add(model)
+        log.warning("model %s has no price in [llm.prices]: its calls are counted as free", model)
+
+
+def choices_of(entry: dict[str, Any]) -> tuple[Choice, ...]:
+    """The samples of a cached reply (entries written before samples existed hold only ``response``)."""
+    if entry.get("choices"):
+        return tuple(Choice.from_json(c) for c in entry["choices"])
+    return (Choice(str(entry.get("response") or ""), entry.get("finish_reason")),)
+
+
+def sample_seeds(seed: int, n: int) -> list[int]:
+    """The seeds of ``n`` separate samples: ``seed``, then seeds derived from it (int32, the same in every run)."""
+    import hashlib
+
+    derived = (int(hashlib.sha256(f"{seed}:sample:{i}".encode()).hexdigest()[:8], 16) % 2**31 for i in range(1, n))
+    return [seed, *derived]
+
+
+def sample(client: LLMClient, request: ChatRequest, n: int, purpose: CallPurpose, parse: Parser) -> list[CallResult]:
+    """``n`` samples as ``n`` requests with different seeds, for servers that refuse ``n`` > 1 (llama.cpp's
+    llama-server allows ``n`` up to its ``--parallel`` slots). Each is cached and recorded on its own."""
+    return [client.call(replace(request, seed=s, n=1), purpose, parse) for s in sample_seeds(request.seed, n)]

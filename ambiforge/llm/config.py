@@ -13,10 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ambiforge.errors import ConfigError
 
-PROVIDER_NAMES = ("openai", "mistral")
 
-#: The generation steps, in the order a pair goes through them.
-STEPS = ("unambiguous_task", "indirect", "plan_clear", "ambiguous_variant", "plan_ambiguous", "intent")
+def provider_names() -> tuple[str, ...]:
+    """The registered providers (:func:`ambiforge.llm.providers.names`)."""
+    from ambiforge.llm.providers import names
+
+    return names()
 
 
 class _Section(BaseModel):
@@ -28,6 +30,7 @@ class ProviderSettings(_Section):
     base_url_env: str
     base_url: str = ""  # empty: $<base_url_env>, else the SDK's own default endpoint
     default_model: str
+    kind: str = ""  # the registered provider that serves it (empty: the section's own name)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
@@ -51,13 +54,14 @@ class Price(_Section):
 
 
 def _default_providers() -> dict[str, ProviderSettings]:
+    """One section per registered provider (:mod:`ambiforge.llm.providers`)."""
+    from ambiforge.llm.providers import specs
+
     return {
-        "openai": ProviderSettings(
-            api_key_env="OPENAI_API_KEY", base_url_env="OPENAI_BASE_URL", default_model="gpt-4o"
-        ),
-        "mistral": ProviderSettings(
-            api_key_env="MISTRAL_API_KEY", base_url_env="MISTRAL_BASE_URL", default_model="mistral-large-latest"
-        ),
+        spec.name: ProviderSettings(
+            api_key_env=spec.api_key_env, base_url_env=spec.base_url_env, default_model=spec.default_model
+        )
+        for spec in specs().values()
     }
 
 
@@ -101,13 +105,22 @@ class LLMConfig(_Section):
     prices: dict[str, Price] = Field(default_factory=_default_prices)
 
     def check(self) -> LLMConfig:
-        """Every step configured, with a known provider."""
-        missing = [s for s in STEPS if s not in self.steps]
+        """Every step configured (the steps are those of the prompt files), with a known provider."""
+        from ambiforge.llm.prompts import known_steps
+
+        steps = known_steps(self.prompts_dir)
+        missing = [s for s in steps if s not in self.steps]
         if missing:
             raise ConfigError(f"[llm.steps]: no settings for step(s) {', '.join(missing)}")
-        unknown = sorted(set(self.steps) - set(STEPS))
+        unknown = sorted(set(self.steps) - set(steps))
         if unknown:
-            raise ConfigError(f"[llm.steps]: unknown step(s) {', '.join(unknown)} (known: {', '.join(STEPS)})")
+            raise ConfigError(f"[llm.steps]: unknown step(s) {', '.join(unknown)} (known: {', '.join(steps)})")
+        for name, provider in self.providers.items():
+            kind = provider.kind or name
+            if kind not in provider_names():
+                raise ConfigError(
+                    f"[llm.providers.{name}]: unknown provider kind {kind!r} (known: {', '.join(provider_names())})"
+                )
         for step, settings in self.steps.items():
             if settings.provider not in self.providers:
                 raise ConfigError(
@@ -167,10 +180,11 @@ def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | N
         return "offline", None, ""
     if requested == "llm":
         return "llm", llm, ""
-    if requested in PROVIDER_NAMES:
+    if requested in llm.providers:
         return requested, llm.all_on(requested), ""
     if requested != "auto":
-        raise ConfigError(f"--provider must be one of offline, llm, openai, mistral, auto; got {requested!r}")
+        known = ", ".join(("offline", "llm", *llm.providers, "auto"))
+        raise ConfigError(f"--provider must be one of {known}; got {requested!r}")
     if not llm.missing_keys():
         return "llm", llm, "--provider auto: every key is set; steps follow [llm.steps]"
     for name in llm.providers_used():

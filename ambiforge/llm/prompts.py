@@ -2,7 +2,11 @@
 
 Each file has an ``id``, a ``version`` (bump it whenever the wording changes: the version goes into every
 call record and every item's provenance, and a new version is a new cache key), the ``schema`` its reply
-must satisfy, and Jinja2 templates for the ``system`` and ``user`` messages. Jinja2 with StrictUndefined:
+must satisfy, and Jinja2 templates for the ``system`` and ``user`` messages. Optional: ``step``, the
+generation step the prompt serves (default: its id; the per-type variant prompts share
+``ambiguous_variant``) and ``order``, its place in a pair's steps: the list of steps is read from these
+files, not written anywhere else; ``examples``, phrases the prompt shows as illustrations, which a reply
+must not copy (:mod:`ambiforge.llm.reply_check`). Jinja2 with StrictUndefined:
 a variable the code forgot to pass is an error, not an empty string in a paid prompt.
 """
 
@@ -24,9 +28,15 @@ REQUIRED = ("id", "version", "schema", "system", "user")
 
 
 def default_prompts_dir() -> Path:
-    from ambiforge.resources import prompts_dir
+    """The prompts shipped with ambiforge (the one place that knows where they are)."""
+    from ambiforge.resources import prompts_dir as packaged
 
-    return prompts_dir()
+    return packaged()
+
+
+def prompts_dir(directory: str = "") -> Path:
+    """``[llm] prompts_dir`` when set, else the shipped prompts."""
+    return Path(directory) if directory else default_prompts_dir()
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,9 @@ class Prompt:
     system: jinja2.Template
     user: jinja2.Template
     path: str
+    step: str = ""
+    order: int = 0
+    examples: tuple[str, ...] = ()
 
     @property
     def ref(self) -> PromptRef:
@@ -75,15 +88,31 @@ def parse_prompt(text: str, path: str) -> Prompt:
         system=system,
         user=user,
         path=path,
+        step=str(data.get("step") or data["id"]),
+        order=_order(data.get("order", 0), path),
+        examples=_examples(data.get("examples"), path),
     )
+
+
+def _order(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{path}: order must be an integer, got {value!r}")
+    return value
+
+
+def _examples(value: Any, path: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{path}: examples must be a list of non-empty strings")
+    return tuple(value)
 
 
 @lru_cache(maxsize=64)
 def load_prompt(prompt_id: str, directory: str = "", fallback: str = "") -> Prompt:
     """``fallback``: a folder tried when ``directory`` lacks the prompt (an ambiguity type registered from a
     folder keeps its ``ambiguous_<name>.yaml`` in its own ``prompts/``)."""
-    folder = Path(directory) if directory else default_prompts_dir()
-    path = folder / f"{prompt_id}.yaml"
+    path = prompts_dir(directory) / f"{prompt_id}.yaml"
     if not path.exists() and fallback and (Path(fallback) / f"{prompt_id}.yaml").exists():
         path = Path(fallback) / f"{prompt_id}.yaml"
     if not path.exists():
@@ -92,3 +121,18 @@ def load_prompt(prompt_id: str, directory: str = "", fallback: str = "") -> Prom
     if prompt.id != prompt_id:
         raise ConfigError(f"{path}: id is {prompt.id!r}, expected {prompt_id!r} (the file name)")
     return prompt
+
+
+@lru_cache(maxsize=8)
+def known_steps(directory: str = "") -> tuple[str, ...]:
+    """The generation steps, in the order a pair goes through them, read from the prompt files (the
+    shipped ones and those of ``[llm] prompts_dir``)."""
+    folders = [default_prompts_dir(), *([Path(directory)] if directory else [])]
+    order: dict[str, int] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            raise ConfigError(f"{folder}: prompts directory not found")
+        for path in sorted(folder.glob("*.yaml")):
+            prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))
+            order[prompt.step] = min(order.get(prompt.step, prompt.order), prompt.order)
+    return tuple(sorted(order, key=lambda step: (order[step], step)))

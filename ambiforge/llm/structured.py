@@ -61,8 +61,10 @@ def parse_reply(text: str, schema: str) -> tuple[dict[str, Any] | None, str | No
 
 def response_format(mode: str, schema: str) -> dict[str, Any]:
     """The ``response_format`` a request carries: JSON schema mode (OpenAI structured outputs, Mistral
-    ``json_schema``) or plain JSON mode for servers that only have that."""
-    if mode == "json_object":
-        return {"type": "json_object"}
+    ``json_schema``) or JSON mode with the schema in it (llama.cpp, llama-cpp-python and vLLM constrain
+    the reply to it; a server that refuses the extra key gets plain JSON mode, see
+    :func:`ambiforge.llm.client.fallback_format`)."""
     body = {k: v for k, v in load_schema(schema).items() if not k.startswith("$")}  # $schema/$id: ours only
+    if mode == "json_object":
+        return {"type": "json_object", "schema": body}
     return {"type": "json_schema", "json_schema": {"name": schema, "schema": body, "strict": True}}

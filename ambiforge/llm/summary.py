@@ -1,5 +1,9 @@
 """What a run's calls cost and met, from ``calls.jsonl``: per step, per model and in total, with faults.
 
+Tokens sent to a provider (``input_tokens``/``output_tokens``, what is paid for) and tokens served from
+the cache (``cached_input_tokens``/``cached_output_tokens``) are counted apart. A model without a price
+counts as free and is listed under ``models_without_price``.
+
 Read from the log rather than counted while running, so the numbers include the part of a run that was
 killed before a restart (its records are in the same log), and any run's summary can be rebuilt later.
 """
@@ -19,6 +23,8 @@ def _empty() -> dict[str, Any]:
         "cache_hits": 0,
         "input_tokens": 0,
         "output_tokens": 0,
+        "cached_input_tokens": 0,
+        "cached_output_tokens": 0,
         "cost_usd": 0.0,
         "retries": 0,
         "repairs": 0,
@@ -31,8 +37,15 @@ def _empty() -> dict[str, Any]:
 def _add(into: dict[str, Any], record: dict[str, Any]) -> None:
     into["calls"] += 1
     into["cache_hits"] += 1 if record.get("cached") else 0
-    into["input_tokens"] += int(record.get("input_tokens") or 0)
-    into["output_tokens"] += int(record.get("output_tokens") or 0)
+    cached = bool(record.get("cached"))
+    if cached and "cached_input_tokens" not in record:  # a log written before the two were told apart
+        into["cached_input_tokens"] += int(record.get("input_tokens") or 0)
+        into["cached_output_tokens"] += int(record.get("output_tokens") or 0)
+    else:
+        into["input_tokens"] += int(record.get("input_tokens") or 0)
+        into["output_tokens"] += int(record.get("output_tokens") or 0)
+        into["cached_input_tokens"] += int(record.get("cached_input_tokens") or 0)
+        into["cached_output_tokens"] += int(record.get("cached_output_tokens") or 0)
     into["cost_usd"] += 0.0 if record.get("cached") else float(record.get("cost_usd") or 0.0)
     into["retries"] += int(record.get("retries") or 0)
     into["repairs"] += 1 if record.get("repair") else 0
@@ -57,8 +70,10 @@ def summarize_calls(path: Path) -> dict[str, Any] | None:
         faults.update(record.get("faults") or [])
         if record.get("parse_error"):
             faults["unusable_reply"] += 1
+        if record.get("finish_reason") == "length":
+            faults["truncated"] += 1
         prompts[record["prompt_id"]].add(str(record["prompt_version"]))
-        if record.get("cost_usd") is None and not record.get("error"):
+        if (record.get("priced") is False or record.get("cost_usd") is None) and not record.get("error"):
             unpriced.add(record["model"])
     if not seen:
         return None
@@ -73,4 +88,8 @@ def summarize_calls(path: Path) -> dict[str, Any] | None:
         "faults": dict(sorted(faults.items())),
         "prompts": {k: sorted(v) for k, v in sorted(prompts.items())},
         "models_without_price": sorted(unpriced),
+        "warnings": [
+            f"model {model} has no price in [llm.prices]: its calls are counted as free (USD 0)"
+            for model in sorted(unpriced)
+        ],
     }

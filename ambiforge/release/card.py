@@ -1,18 +1,33 @@
-"""The dataset card (README.md): Hugging Face YAML front matter plus the sections researchers look for."""
+"""The dataset card (README.md): Hugging Face YAML front matter (with the ``datasets`` features, so
+``ambiguity_type`` is a ClassLabel) plus the sections researchers look for: review status in plain words,
+counts, agreement, an example, every field described, the ambiguity types from their definitions, and
+citations for the release and for AmbiK."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
+import pyarrow as pa
 import yaml
 
+from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.reports import render
 from ambiforge.stats import dataset_stats
-from ambiforge.storage import ITEM_ARROW_SCHEMA
+from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, item_arrow_schema
 
-TITLE = "ambiforge kitchen ambiguity dataset"
+AMBIK_BIBTEX = """@inproceedings{ivanova2025ambik,
+  title     = {{AmbiK}: Dataset of Ambiguous Tasks in Kitchen Environment},
+  author    = {Ivanova, Anastasiia and Bakaeva, Eva and Volovikova, Zoya and Kovalev, Alexey K.
+               and Panov, Aleksandr I.},
+  booktitle = {Proceedings of the 63rd Annual Meeting of the Association for Computational Linguistics (ACL 2025)},
+  year      = {2025},
+  eprint    = {2506.04089},
+  archivePrefix = {arXiv}
+}"""
 
 
 def size_category(n: int) -> str:
@@ -27,12 +42,36 @@ def size_category(n: int) -> str:
     return "n>1M"
 
 
-def front_matter(manifest: dict[str, Any], license_id: str) -> dict[str, Any]:
-    reviewed = not manifest["allow_unreviewed"]
+def yaml_feature(name: str, type_: pa.DataType) -> dict[str, Any]:
+    """One feature in the card's ``dataset_info`` form (what ``datasets`` writes into cards)."""
+    if pa.types.is_struct(type_):
+        return {"name": name, "struct": [yaml_feature(f.name, f.type) for f in type_]}
+    if pa.types.is_list(type_):
+        inner = type_.value_type
+        if pa.types.is_struct(inner):
+            return {"name": name, "list": [yaml_feature(f.name, f.type) for f in inner]}
+        return {"name": name, "list": "bool" if pa.types.is_boolean(inner) else str(inner)}
+    return {"name": name, "dtype": "bool" if pa.types.is_boolean(type_) else str(type_)}
+
+
+def yaml_features(class_names: Sequence[str]) -> list[dict[str, Any]]:
+    features = []
+    for f in item_arrow_schema(class_names):
+        if f.name == CLASS_LABEL_COLUMN:
+            names = {str(k): n for k, n in enumerate(class_names)}
+            features.append({"name": f.name, "dtype": {"class_label": {"names": names}}})
+        else:
+            features.append(yaml_feature(f.name, f.type))
+    return features
+
+
+def front_matter(manifest: dict[str, Any], license_id: str, class_names: Sequence[str]) -> dict[str, Any]:
+    reviewed = not manifest["review"].get("released_unreviewed")
+    features = yaml_features(class_names)
     return {
         "license": license_id,
         "language": ["en"],
-        "pretty_name": TITLE,
+        "pretty_name": manifest["citation"]["title"],
         "task_categories": ["text-generation", "text-classification", "question-answering"],
         "tags": ["embodied-ai", "robotics", "ambiguity", "clarifying-questions", "ambik"],
         "size_categories": [size_category(manifest["counts"]["total"])],
@@ -49,17 +88,77 @@ def front_matter(manifest: dict[str, Any], license_id: str) -> dict[str, Any]:
             },
             {"config_name": "all", "data_files": [{"split": "train", "path": "data.parquet"}]},
         ],
+        # features only: split sizes are in the manifest and the card (datasets wants byte sizes with them)
+        "dataset_info": [
+            {"config_name": "default", "features": features},
+            {"config_name": "all", "features": features},
+        ],
     }
 
 
-def render_card(manifest: dict[str, Any], items: Sequence[Item], license_id: str) -> str:
+def release_bibtex(manifest: dict[str, Any]) -> str:
+    c = manifest["citation"]
+    key = "ambiforge" + manifest["version"].replace(".", "_")
+    lines = [
+        f"@misc{{{key},",
+        f"  title   = {{{c['title']} (version {manifest['version']})}},",
+        f"  author  = {{{' and '.join(c['authors'])}}},",
+        f"  year    = {{{manifest['created_at'][:4] or date.today().year}}},",
+        f"  version = {{{manifest['version']}}},",
+    ]
+    if c["repository_url"]:
+        lines.append(f"  url     = {{{c['repository_url']}}},")
+    lines.append("  note    = {Generated and reviewed with ambiforge; in the style of AmbiK}")
+    return "\n".join(lines) + "\n}"
+
+
+def example_instance(record: dict[str, Any]) -> str:
+    """The first row, with the scene cut to two objects (unset attributes left out) and the long scene
+    strings shortened, so the card stays readable; every field is there."""
+    shown = dict(record)
+    env = shown.get("environment") or []
+    objects: list[Any] = [{k: v for k, v in o.items() if v is not None} for o in env[:2]]
+    if len(env) > 2:
+        objects.append(f"... {len(env) - 2} more objects")
+    shown["environment"] = objects
+    for key in ("environment_short", "environment_full"):
+        text = shown.get(key) or ""
+        if len(text) > 80:
+            shown[key] = text[:80].rsplit(",", 1)[0] + ", ..."
+    return json.dumps(shown, indent=2, ensure_ascii=False)
+
+
+REVIEW_SUBFIELDS = [
+    ("review.status", "unanimous, majority or adjudicated (by the maintainer); pending when not fully reviewed"),
+    ("review.verdict", "accept or accept_with_fixes (rejected items are never released)"),
+    ("review.ambiguity_type", "the type two of three annotators chose (applied to ambiguity_type)"),
+    ("review.annotations", "each annotation: annotator pseudonym, verdict, type, failed checks, corrections"),
+    ("review.applied_corrections", "corrections applied to the item (field, value) and who made them"),
+    ("review.queued_for_adjudication", "always false in a release: queued items wait for the maintainer"),
+    ("review.adjudicated_by", "set when the maintainer decided the item"),
+]
+
+
+def render_card(
+    manifest: dict[str, Any], items: Sequence[Item], license_id: str, records: Sequence[dict[str, Any]] = ()
+) -> str:
     """``items`` are used for nothing but the manifest's statistics when it has them."""
-    fields = [(f.name, (f.metadata or {}).get(b"description", b"").decode()) for f in ITEM_ARROW_SCHEMA]
+    class_names = list(ambiguity.names())
+    class_names += sorted(set(manifest["counts"]["per_type"]) - set(class_names))
+    schema = item_arrow_schema(class_names)
+    fields = [(f.name, (f.metadata or {}).get(b"description", b"").decode()) for f in schema]
+    known = ambiguity.types()
     return render(
         "card.md.j2",
-        front_matter=yaml.safe_dump(front_matter(manifest, license_id), sort_keys=False),
-        title=TITLE,
+        front_matter=yaml.safe_dump(front_matter(manifest, license_id, class_names), sort_keys=False),
+        title=manifest["citation"]["title"],
         m=manifest,
         s=manifest.get("statistics") or dataset_stats(items),
         fields=fields,
+        review_fields=REVIEW_SUBFIELDS,
+        types=[known[n] for n in class_names if n in known],
+        class_names=class_names,
+        example=example_instance(records[0]) if records else None,
+        release_bibtex=release_bibtex(manifest),
+        ambik_bibtex=AMBIK_BIBTEX,
     )

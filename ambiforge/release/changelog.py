@@ -1,12 +1,14 @@
-"""What changed between two releases: items added, removed, and changed (by id and field).
+"""What changed between two releases: items added, removed (with the reason when the release knows it:
+rejected in review, waiting for adjudication...), and changed (by id and field).
 
 Provenance is left out of the comparison: the same pair rebuilt by another run is not a change.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ class Changes:
     added: list[str]
     removed: list[str]
     changed: dict[str, list[str]]
+    reasons: dict[str, str] = field(default_factory=dict)  # id -> why it was removed, or added unreviewed
 
     def counts(self) -> dict[str, int]:
         return {"added": len(self.added), "removed": len(self.removed), "changed": len(self.changed)}
@@ -52,7 +55,13 @@ def compare(
 
 
 def compare_releases(old: Path, new: Path) -> Changes:
-    return compare(read_records(old / "data.jsonl"), read_records(new / "data.jsonl"), old.name, new.name)
+    changes = compare(read_records(old / "data.jsonl"), read_records(new / "data.jsonl"), old.name, new.name)
+    manifest = new / "manifest.json"
+    if manifest.exists():  # the reasons the release recorded (only meaningful against its previous version)
+        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+        if recorded.get("changes", {}).get("previous") == old.name:
+            changes.reasons = recorded.get("change_reasons") or {}
+    return changes
 
 
 def render_changelog(changes: Changes) -> str:

@@ -6,22 +6,20 @@ import json
 import subprocess
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 
-from ambiforge.ambiguity import names
+from ambiforge import ambiguity
 from ambiforge.models import Item
-from ambiforge.resources import schema_path
-
-SCHEMA_PATH = schema_path("manifest.schema.json")
+from ambiforge.release.manifest_schema import manifest_json_schema
 
 
-@lru_cache(maxsize=1)
 def _validator() -> Any:
-    return jsonschema_rs.validator_for(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    """Over the schema for the types registered now (``schemas/manifest.schema.json`` is its rendering for
+    the built-in types)."""
+    return jsonschema_rs.validator_for(manifest_json_schema())
 
 
 def manifest_errors(manifest: dict[str, Any]) -> list[str]:
@@ -52,7 +50,7 @@ def git_state(repo: Path) -> tuple[str | None, bool | None]:
 
 def per_type(items: Sequence[Item]) -> dict[str, int]:
     counts = Counter(i.ambiguity_type for i in items)
-    return {t: counts.get(t, 0) for t in names()}
+    return {t: counts.get(t, 0) for t in (*ambiguity.names(), *sorted(set(counts) - set(ambiguity.names())))}
 
 
 def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]:
@@ -66,6 +64,18 @@ def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]
     }
 
 
+def _pseudonymous(stats: dict[str, Any]) -> dict[str, Any]:
+    """Agreement figures with per-annotator entries kept only under pseudonyms (``annotator-N``), so a
+    review pulled before pseudonyms existed cannot leak a name into a release."""
+
+    def ok(name: str) -> bool:
+        return all(part.startswith("annotator-") for part in name.split("|"))
+
+    out = {k: stats.get(k) for k in ("items", "percent_agreement", "fleiss_kappa", "krippendorff_alpha")}
+    out["cohen_kappa_pairwise"] = {k: v for k, v in (stats.get("cohen_kappa_pairwise") or {}).items() if ok(k)}
+    return out
+
+
 def agreement_summary(annotation_root: Path, run_ids: Sequence[str]) -> dict[str, Any]:
     """Top-level agreement figures of each run's review (``annotation/<run-id>/agreement.json``)."""
     found: dict[str, Any] = {}
@@ -73,5 +83,14 @@ def agreement_summary(annotation_root: Path, run_ids: Sequence[str]) -> dict[str
         path = annotation_root / run_id / "agreement.json"
         if path.exists():
             data = json.loads(path.read_text(encoding="utf-8"))
-            found[run_id] = {k: v for k, v in data.items() if isinstance(v, int | float | str | dict) and k != "items"}
+            found[run_id] = {
+                "items": data.get("items"),
+                "annotations_per_item": data.get("annotations_per_item"),
+                "status_counts": data.get("status_counts", {}),
+                "adjudicated": data.get("adjudicated", 0),
+                "queued": data.get("queued", 0),
+                "verdict": _pseudonymous(data.get("verdict") or {}),
+                "ambiguity_type": _pseudonymous(data.get("ambiguity_type") or {}),
+                "annotators": {k: v for k, v in (data.get("annotators") or {}).items() if k.startswith("annotator-")},
+            }
     return found

@@ -1,8 +1,9 @@
 """Writing a release: gates first, then every file into a temporary folder renamed at the end.
 
-Nothing reaches ``curated/<version>/`` unless every row passed the item schema and the dataset passed
-the Great Expectations suite; a failed gate writes its report under ``raw/release-gates/`` and leaves
-``curated/`` untouched.
+Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
+accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
+gate is one line in the maintainer's terms (:mod:`ambiforge.release.gates`), writes its report under
+``raw/release-gates/`` and leaves ``curated/`` untouched.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ambiforge import __version__
 from ambiforge.ambik.csv_io import ambik_rows, csv_lines, write_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
-from ambiforge.release import changelog, versions
+from ambiforge.release import changelog, gates, versions
 from ambiforge.release.card import render_card
 from ambiforge.release.checksums import file_entries
 from ambiforge.release.manifest import (
@@ -33,8 +35,8 @@ from ambiforge.release.manifest import (
     per_type,
     provenance_summary,
 )
-from ambiforge.release.selection import select
-from ambiforge.release.splits import stratified_splits
+from ambiforge.release.selection import EXCLUDED_BECAUSE, select
+from ambiforge.release.splits import fit_calibration_size, stratified_splits
 from ambiforge.stats import dataset_stats
 from ambiforge.storage import items_to_table, read_records
 
@@ -60,6 +62,9 @@ class ReleaseOptions:
     license: str = "cc-by-4.0"
     target_mix: dict[str, float] | None = None
     mix_tolerance: float = 0.05
+    repository_url: str = ""
+    title: str = "ambiforge kitchen ambiguity dataset"
+    authors: tuple[str, ...] = ("ambiforge maintainers",)
 
 
 def _jsonl(path: Path, lines: list[bytes]) -> None:
@@ -93,30 +98,39 @@ def _release(opts: ReleaseOptions) -> Path:
     versions.check_new(opts.curated, opts.version)
     selection = select(opts.raw, opts.run_ids, opts.allow_unreviewed)
     items, records = selection.items, selection.records
-    splits = stratified_splits(items, opts.calibration_size, opts.seed)
+
+    def refuse(message: str, report: dict[str, Any]) -> ReleaseGateError:
+        path = _gate_report(opts, {"message": message, **report})
+        return ReleaseGateError(f"release {opts.version} refused: {message} (report: {path})")
+
+    if selection.schema_failures:
+        raise refuse(gates.schema_message(selection.schema_failures), {"schema_failures": selection.schema_failures})
+    leak = gates.unpseudonymous(records)
+    if leak:
+        raise refuse(leak, {})
+    if not items:
+        message = gates.nothing_to_release(opts.run_ids, selection.review_counts, opts.allow_unreviewed)
+        raise refuse(message, {"review_status": selection.review_counts})
+    size = fit_calibration_size(opts.calibration_size, len(items))
+    splits = stratified_splits(items, size.calibration, opts.seed)
     if sorted(i for ids in splits.values() for i in ids) != sorted(i.id for i in items):
         raise ReleaseGateError(f"release {opts.version}: the splits do not cover every item exactly once")
     expectations = run_expectations(items, target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits)
-    if selection.schema_failures or not expectations.success:
-        failed = [r for r in expectations.results if not r["success"]]
-        path = _gate_report(
-            opts, {"schema_failures": selection.schema_failures, "expectations": expectations.to_dict()}
-        )
-        first = (
-            f"{selection.schema_failures[0]['row']}: {selection.schema_failures[0]['errors'][0]}"
-            if selection.schema_failures
-            else f"expectation {failed[0]['expectation']} on {failed[0]['column']} failed ({failed[0]['observed']})"
-        )
-        raise ReleaseGateError(f"release {opts.version} refused: {first} (report: {path})")
-    if not items:
-        raise ReleaseGateError(
-            f"release {opts.version}: no releasable items in {', '.join(opts.run_ids)} "
-            f"(review status: {selection.review_counts}); review them or pass --allow-unreviewed"
-        )
+    if not expectations.success:
+        message = gates.expectations_message(expectations.results, opts.target_mix, opts.mix_tolerance)
+        raise refuse(message, {"expectations": expectations.to_dict()})
 
     previous = versions.previous(opts.curated, opts.version)
     old_records = read_records(opts.curated / previous / "data.jsonl") if previous else []
     changes = changelog.compare(old_records, records, previous, opts.version)
+    unreviewed = set(selection.unreviewed)
+    changes.reasons = {
+        **{
+            i: EXCLUDED_BECAUSE[selection.excluded[i]] if i in selection.excluded else "not in the source runs"
+            for i in changes.removed
+        },
+        **{i: "not reviewed" for i in changes.added if i in unreviewed},
+    }
     commit, dirty = git_state(REPO)
     by_id = {i.id: i for i in items}
     manifest: dict[str, Any] = {
@@ -138,14 +152,19 @@ def _release(opts: ReleaseOptions) -> Path:
         },
         "splits": {
             "seed": opts.seed,
-            "calibration_size": opts.calibration_size,
+            "calibration_size": size.calibration,
+            "calibration_size_requested": size.requested,
+            **({"note": size.note} if size.note else {}),
             "stratified_by": "ambiguity_type",
         },
         "review": {
             "status": selection.review_counts,
+            "released_unreviewed": sorted(selection.unreviewed),
             "agreement": agreement_summary(opts.annotation, opts.run_ids),
         },
+        "citation": {"title": opts.title, "authors": list(opts.authors), "repository_url": opts.repository_url},
         "changes": {"previous": previous, **changes.counts()},
+        "change_reasons": changes.reasons,
         "statistics": dataset_stats(items),
     }
 
@@ -164,12 +183,15 @@ def _release(opts: ReleaseOptions) -> Path:
         position = {i.id: n for n, i in enumerate(items)}
         for name, ids in splits.items():
             rows = [position[i] for i in ids]
-            pq.write_table(table.take(rows), tmp / "splits" / f"{name}.parquet", compression="zstd")
+            # typed indices: an empty split is an empty table (an untyped [] is a null array Arrow cannot take)
+            pq.write_table(
+                table.take(pa.array(rows, type=pa.int64())), tmp / "splits" / f"{name}.parquet", compression="zstd"
+            )
             write_lines(tmp / "splits" / f"{name}.csv", header, [csv_rows[r] for r in rows])
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         manifest["files"] = []  # the card lists the same facts; filled below once every file exists
-        write_text_atomic(tmp / "README.md", render_card(manifest, items, opts.license))
+        write_text_atomic(tmp / "README.md", render_card(manifest, items, opts.license, records))
         manifest["files"] = file_entries(tmp, exclude={"manifest.json"})
         problems = manifest_errors(manifest)
         if problems:

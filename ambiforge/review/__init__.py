@@ -1,5 +1,6 @@
-"""Human review: agreement statistics and adjudication of three annotators per item.
+"""Human review in Label Studio: push items (labeling config generated from the ambiguity type registry,
+guidelines as the project's instructions), pull annotations under stable pseudonyms, agreement statistics,
+and adjudication of three annotators per item with the maintainer's queue.
 
-Open-source Label Studio stores annotations but not agreement or adjudication, so both are computed
-here. (The Label Studio push/pull client is not built yet; see the README's "Not yet".)
+Open-source Label Studio stores annotations but not agreement or adjudication, so both are computed here.
 """

@@ -44,4 +44,8 @@ def call(url: str, what: str, fn: Callable[[], T]) -> T:
             raise ReviewError(f"Label Studio at {url} refused the API key ({what}: HTTP {exc.status_code})") from None
         if exc.status_code == 404:
             raise ReviewError(f"Label Studio at {url}: not found while {what} (was the project deleted?)") from None
-        raise ReviewError(f"Label Studio at {url}: {what} failed with HTTP {exc.status_code}") from None
+        body = exc.body if isinstance(exc.body, dict) else {}
+        detail = body.get("validation_errors") or body.get("detail")
+        raise ReviewError(
+            f"Label Studio at {url}: {what} failed with HTTP {exc.status_code}" + (f": {detail}" if detail else "")
+        ) from None

@@ -1,4 +1,5 @@
-"""The agreement page: figures per field, a heatmap of pairwise Cohen's kappa, and the split items."""
+"""The agreement page: figures per field, a heatmap of pairwise Cohen's kappa, and every item in the
+adjudication queue with its text, each annotator's choices and a link to its Label Studio task."""
 
 from __future__ import annotations
 
@@ -37,8 +38,7 @@ def heatmap(pairwise: dict[str, float | None]) -> str | None:
     return figure_uri(fig)
 
 
-def agreement_html(agreement: dict[str, Any]) -> str:
-    split = [i for i, s in agreement["per_item"].items() if s == "split"]
+def agreement_html(agreement: dict[str, Any], queue: list[dict[str, Any]]) -> str:
     return render(
-        "agreement.html.j2", a=agreement, heatmap=heatmap(agreement["verdict"]["cohen_kappa_pairwise"]), split=split
+        "agreement.html.j2", a=agreement, heatmap=heatmap(agreement["verdict"]["cohen_kappa_pairwise"]), queue=queue
     )

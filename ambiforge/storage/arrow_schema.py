@@ -2,27 +2,48 @@
 
 Inferring the schema from rows would type an all-empty ``amb_shortlist`` column as null and an all-None
 attribute as null too, so a later file of the same dataset would not concatenate. Field descriptions from
-the pydantic model travel as Arrow field metadata. ``review`` is kept as a JSON string: it nests
-annotations with free-form corrections that a struct type would have to freeze.
+the pydantic model travel as Arrow field metadata.
+
+``review`` is a struct like ``provenance`` (an annotator's corrections, a mapping, become a list of
+field/value pairs). ``ambiguity_type`` is stored as a class index with the Hugging Face ``datasets``
+features in the schema metadata (key ``huggingface``), so ``datasets.load_dataset`` reads it as a
+``ClassLabel``; the class names are the registered types (``ambiforge.ambiguity``) in registry order, and
+reading the table back here gives names again. JSONL and CSV keep the names.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pyarrow as pa
 
+from ambiforge import ambiguity
 from ambiforge.models import Item
 
 _STR = pa.string()
 _BOOL = pa.bool_()
 
 
+#: descriptions of fields the model leaves undescribed (the card lists every field)
+DESCRIPTIONS = {
+    "ambiguity_type": "how the ambiguous task is ambiguous: a class label over the registered types "
+    "(see 'Ambiguity types'); stored as the class index in Parquet, as the name in JSONL and CSV",
+    "provenance": "how the item was made: generator and version, run id, seed, position, template, catalog "
+    "version and sha256, models, prompt ids and versions, LLM call ids",
+    "validation": "the item rules' verdict: passed, and each failed rule with its severity and message",
+    "review": "human review: status (unanimous, majority, adjudicated...), verdict, majority type, each "
+    "annotation by pseudonym (annotator-1...), corrections applied and who made them",
+}
+CLASS_LABEL_COLUMN = "ambiguity_type"
+HF_METADATA_KEY = b"huggingface"
+
+
 def _described(name: str, type_: pa.DataType, nullable: bool = True) -> pa.Field:
     info = Item.model_fields.get(name)
-    meta = {"description": info.description} if info is not None and info.description else None
+    description = DESCRIPTIONS.get(name) or (info.description if info is not None else None)
+    meta = {"description": description} if description else None
     return pa.field(name, type_, nullable=nullable, metadata=meta)
 
 
@@ -64,53 +85,150 @@ VALIDATION_TYPE = pa.struct(
     ]
 )
 
-ITEM_ARROW_SCHEMA = pa.schema(
+KEY_VALUE = pa.list_(pa.struct([("field", _STR), ("value", _STR)]))
+REVIEW_TYPE = pa.struct(
     [
-        _described("id", _STR, nullable=False),
-        _described("environment", pa.list_(ENV_OBJECT_TYPE)),
-        _described("environment_short", _STR),
-        _described("environment_full", _STR),
-        _described("unambiguous_direct", _STR),
-        _described("unambiguous_indirect", _STR),
-        _described("ambiguous_task", _STR),
-        _described("ambiguity_type", _STR),
-        _described("amb_shortlist", pa.list_(_STR)),
-        _described("question", _STR),
-        _described("answer", _STR),
-        _described("plan_for_clear_task", pa.list_(_STR)),
-        _described("plan_for_amb_task", pa.list_(_STR)),
-        _described("end_of_ambiguity", pa.int32()),
-        _described("user_intent", pa.list_(_STR)),
-        _described("variants", pa.list_(_STR)),
-        _described("provenance", PROVENANCE_TYPE),
-        _described("validation", VALIDATION_TYPE),
-        pa.field("review", _STR, metadata={"description": "human review outcome as JSON (see Review model)"}),
-        # A list of key/value structs rather than an Arrow map: Hugging Face datasets cannot load maps.
-        _described("extra", pa.list_(pa.struct([("key", _STR), ("value", _STR)]))),
-    ],
-    metadata={"ambiforge.item_schema": "schemas/item.schema.json"},
+        ("status", _STR),
+        ("verdict", _STR),
+        ("ambiguity_type", _STR),
+        (
+            "annotations",
+            pa.list_(
+                pa.struct(
+                    [
+                        ("annotator", _STR),
+                        ("verdict", _STR),
+                        ("ambiguity_type", _STR),
+                        ("failed_checks", pa.list_(_STR)),
+                        ("corrections", KEY_VALUE),
+                        ("task_id", pa.int64()),
+                        ("annotation_id", pa.int64()),
+                    ]
+                )
+            ),
+        ),
+        (
+            "applied_corrections",
+            pa.list_(pa.struct([("field", _STR), ("value", _STR), ("annotators", pa.list_(_STR))])),
+        ),
+        ("queued_for_adjudication", _BOOL),
+        ("adjudicated_by", _STR),
+    ]
 )
 
+_FIELDS = [
+    _described("id", _STR, nullable=False),
+    _described("environment", pa.list_(ENV_OBJECT_TYPE)),
+    _described("environment_short", _STR),
+    _described("environment_full", _STR),
+    _described("unambiguous_direct", _STR),
+    _described("unambiguous_indirect", _STR),
+    _described("ambiguous_task", _STR),
+    _described("ambiguity_type", pa.int64()),
+    _described("amb_shortlist", pa.list_(_STR)),
+    _described("question", _STR),
+    _described("answer", _STR),
+    _described("plan_for_clear_task", pa.list_(_STR)),
+    _described("plan_for_amb_task", pa.list_(_STR)),
+    _described("end_of_ambiguity", pa.int32()),
+    _described("user_intent", pa.list_(_STR)),
+    _described("variants", pa.list_(_STR)),
+    _described("provenance", PROVENANCE_TYPE),
+    _described("validation", VALIDATION_TYPE),
+    _described("review", REVIEW_TYPE),
+    # A list of key/value structs rather than an Arrow map: Hugging Face datasets cannot load maps.
+    _described("extra", pa.list_(pa.struct([("key", _STR), ("value", _STR)]))),
+]
 
-def _to_row(record: dict[str, Any]) -> dict[str, Any]:
-    row = dict(record)
-    review = row.get("review")
-    row["review"] = json.dumps(review, ensure_ascii=False, sort_keys=True) if review is not None else None
-    row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
+
+def hf_feature(type_: pa.DataType) -> dict[str, Any]:
+    """An Arrow type as a Hugging Face ``datasets`` feature (``Features.to_dict`` form)."""
+    if pa.types.is_struct(type_):
+        return {type_.field(k).name: hf_feature(type_.field(k).type) for k in range(type_.num_fields)}
+    if pa.types.is_list(type_):
+        return {"feature": hf_feature(type_.value_type), "_type": "List"}
+    return {"dtype": "bool" if pa.types.is_boolean(type_) else str(type_), "_type": "Value"}
+
+
+def hf_features(schema: pa.Schema, class_names: Sequence[str]) -> dict[str, Any]:
+    features = {f.name: hf_feature(f.type) for f in schema}
+    features[CLASS_LABEL_COLUMN] = {"names": list(class_names), "_type": "ClassLabel"}
+    return features
+
+
+def item_arrow_schema(class_names: Sequence[str] | None = None) -> pa.Schema:
+    """The item schema with the ``datasets`` features (``ambiguity_type`` a ClassLabel over
+    ``class_names``, by default the registered types) in its metadata."""
+    names = list(class_names if class_names is not None else ambiguity.names())
+    bare = pa.schema(_FIELDS)
+    features = hf_features(bare, names)
+    return bare.with_metadata(
+        {
+            "ambiforge.item_schema": "schemas/item.schema.json",
+            HF_METADATA_KEY: json.dumps({"info": {"features": features}}),
+        }
+    )
+
+
+ITEM_ARROW_SCHEMA = item_arrow_schema()
+
+
+def _pairs(mapping: dict[str, str] | None, key: str = "field") -> list[dict[str, str]]:
+    return [{key: k, "value": v} for k, v in (mapping or {}).items()]
+
+
+def _review_row(review: dict[str, Any]) -> dict[str, Any]:
+    row = dict(review)
+    row["annotations"] = [a | {"corrections": _pairs(a.get("corrections"))} for a in review.get("annotations") or []]
     return row
 
 
+def _review_record(row: dict[str, Any]) -> dict[str, Any]:
+    review = dict(row)
+    review["annotations"] = [
+        a | {"corrections": {kv["field"]: kv["value"] for kv in a.get("corrections") or []}}
+        for a in row.get("annotations") or []
+    ]
+    return review
+
+
+def class_names_of(records: Sequence[dict[str, Any]]) -> list[str]:
+    """The registered types, then any other type the records use (sorted)."""
+    names = list(ambiguity.names())
+    return names + sorted({r["ambiguity_type"] for r in records} - set(names))
+
+
 def items_to_table(items: Iterable[Item | dict[str, Any]]) -> pa.Table:
-    rows = [_to_row(i.to_record() if isinstance(i, Item) else i) for i in items]
-    return pa.Table.from_pylist(rows, schema=ITEM_ARROW_SCHEMA)
+    records = [i.to_record() if isinstance(i, Item) else i for i in items]
+    names = class_names_of(records)
+    index = {n: k for k, n in enumerate(names)}
+    rows = []
+    for record in records:
+        row = dict(record)
+        row[CLASS_LABEL_COLUMN] = index[record[CLASS_LABEL_COLUMN]]
+        if row.get("review") is not None:
+            row["review"] = _review_row(row["review"])
+        row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
+        rows.append(row)
+    return pa.Table.from_pylist(rows, schema=item_arrow_schema(names))
+
+
+def class_names_in(schema: pa.Schema) -> list[str] | None:
+    raw = (schema.metadata or {}).get(HF_METADATA_KEY)
+    if raw is None:
+        return None
+    return json.loads(raw)["info"]["features"][CLASS_LABEL_COLUMN]["names"]
 
 
 def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
     """Rows back to item records (the inverse of :func:`items_to_table`)."""
+    names = class_names_in(table.schema)
     records = []
     for row in table.to_pylist():
+        if names is not None and isinstance(row.get(CLASS_LABEL_COLUMN), int):
+            row[CLASS_LABEL_COLUMN] = names[row[CLASS_LABEL_COLUMN]]
         if row.get("review") is not None:
-            row["review"] = json.loads(row["review"])
+            row["review"] = _review_record(row["review"])
         row["extra"] = {kv["key"]: kv["value"] for kv in row.get("extra") or []}
         records.append(row)
     return records

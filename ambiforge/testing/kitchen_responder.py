@@ -31,11 +31,11 @@ _FIELD = {
 # The step, from the reply shape the prompt asks for (when no JSON schema name came with the request).
 _SHAPES = (
     ('"ambiguity_starts_at_step"', "plan_ambiguous"),
-    ('{"task"', "unambiguous_task"),
-    ('{"paraphrase"', "indirect"),
-    ('{"ambiguous_task"', "ambiguous_variant"),
-    ('{"user_intent"', "intent"),
-    ('{"plan"', "plan"),
+    ('only key is "task"', "unambiguous_task"),
+    ('only key is "paraphrase"', "indirect"),
+    ('"ambiguous_task", the rewritten', "ambiguous_variant"),
+    ('"user_intent"', "intent"),
+    ('only key is "plan"', "plan"),
 )
 
 
@@ -44,6 +44,9 @@ def step_of(body: dict[str, Any], user: str) -> str | None:
     schema = fmt.get("json_schema") if isinstance(fmt, dict) else None
     if isinstance(schema, dict) and schema.get("name"):
         return str(schema["name"])
+    inline = fmt.get("schema") if isinstance(fmt, dict) else None  # json_object mode with the schema
+    if isinstance(inline, dict) and inline.get("title"):
+        return str(inline["title"])
     return next((step for marker, step in _SHAPES if marker in user), None)
 
 

@@ -8,6 +8,16 @@ client's timeout, or a 200 whose content is malformed JSON. Whether a request is
 its body and how many times that body was seen, so runs are repeatable. Every request is logged with its
 body digest and status, which is how tests prove a resumed build repeated no successful call.
 
+Beyond the content, the server plays what real servers do:
+- ``logprobs``/``top_logprobs``: deterministic token log-probabilities (:func:`scripted_logprobs`, a
+  function of the prompt, the token's place and the candidate token, so tests can compute the expected
+  numbers), or the ones a responder scripts with :class:`ScriptedReply`;
+- ``n`` samples: the responder is asked once per sample, with ``"_sample": i`` added to the body;
+- ``max_tokens``: a reply longer than it (at 4 characters a token) is cut there, ``finish_reason: length``;
+- ``refuse_json_schema``: answer ``response_format: json_schema`` with that HTTP status, as
+  llama-cpp-python's server does (500); ``refuse_schema_in_json_object`` likewise refuses a ``schema`` key
+  in ``json_object`` mode, as OpenAI does.
+
 Run it by hand: ``python -m ambiforge.testing.llm_server --port 8088 --fault-rate 0.1``.
 """
 
@@ -17,7 +27,9 @@ import argparse
 import contextlib
 import hashlib
 import json
+import math
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -26,8 +38,54 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Responder = Callable[[dict[str, Any]], str]
 FAULT_KINDS = ("429", "500", "timeout", "malformed")
+CHARS_PER_TOKEN = 4
+#: Tokens every scripted distribution offers as alternatives (option letters, yes/no, labels).
+LOGPROB_VOCABULARY = ("A", "B", "C", "D", "E", "True", "False", "Yes", "No", "Certain", "Uncertain")
+_TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
+
+
+@dataclass(frozen=True)
+class ScriptedReply:
+    """A responder's reply with more than text: its finish reason and, optionally, its tokens'
+    log-probabilities as ``[(token, logprob, [(alternative, logprob), ...]), ...]``."""
+
+    content: str
+    finish_reason: str = "stop"
+    logprobs: list[tuple[str, float, list[tuple[str, float]]]] | None = None
+
+
+Responder = Callable[[dict[str, Any]], "str | ScriptedReply"]
+
+
+def prompt_key(body: dict[str, Any]) -> str:
+    """What the scripted log-probabilities depend on: the messages of the request."""
+    messages = [(m.get("role"), m.get("content")) for m in body.get("messages") or []]
+    return hashlib.sha256(json.dumps(messages, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def tokenize(text: str) -> list[str]:
+    """The server's tokens: words, single punctuation marks, runs of white space."""
+    return _TOKEN.findall(text)
+
+
+def _unit(*parts: object) -> float:
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def scripted_logprobs(key: str, position: int, token: str, top: int) -> tuple[float, list[tuple[str, float]]]:
+    """The log-probability of ``token`` at ``position`` and the ``top`` most likely tokens there.
+
+    Candidates are the token and :data:`LOGPROB_VOCABULARY`; the emitted token's logit is 2 + u, every
+    other's 2u (u in [0, 1) from a hash of key, position and candidate), so the emitted token is always the
+    most likely; log-probabilities are the logits' log-softmax over the candidates.
+    """
+    candidates = [token, *(v for v in LOGPROB_VOCABULARY if v != token)]
+    logits = {c: (2.0 + _unit(key, position, c)) if c == token else 2.0 * _unit(key, position, c) for c in candidates}
+    norm = math.log(sum(math.exp(v) for v in logits.values()))
+    ranked = sorted(((c, v - norm) for c, v in logits.items()), key=lambda cv: (-cv[1], cv[0]))
+    return logits[token] - norm, ranked[:top]
 
 
 def echo_responder(body: dict[str, Any]) -> str:
@@ -120,8 +178,15 @@ class ScriptedLLMServer:
         api_key: str | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        *,
+        truncate: bool = True,
+        give_logprobs: bool = True,
+        refuse_json_schema: int | None = None,
+        refuse_schema_in_json_object: bool = False,
     ) -> None:
         self.responder, self.latency, self.faults, self.api_key = responder, latency, faults or Faults(), api_key
+        self.truncate, self.give_logprobs = truncate, give_logprobs
+        self.refuse_json_schema, self.refuse_schema_in_json_object = refuse_json_schema, refuse_schema_in_json_object
         self.requests: list[LoggedRequest] = []
         self._seen: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -205,13 +270,28 @@ class ScriptedLLMServer:
             time.sleep(self.faults.hang_seconds)
         elif self.latency:
             time.sleep(self.latency)
-        content = self.responder(body)
-        if fault == "malformed":
-            content = content[: max(1, len(content) // 2)]  # cut mid-object, as a dropped stream would
+        if self.refuse_json_schema and fmt_type(body) == "json_schema":
+            self.log(LoggedRequest(digest, self.refuse_json_schema, "unsupported", model))
+            message = "response_format type json_schema is not supported; use 'text' or 'json_object'"
+            return self.refuse_json_schema, {"error": {"message": message, "type": "invalid_request_error"}}, {}
+        if (
+            self.refuse_schema_in_json_object
+            and fmt_type(body) == "json_object"
+            and "schema" in body["response_format"]
+        ):
+            self.log(LoggedRequest(digest, 400, "unsupported", model))
+            message = "Unrecognized request argument supplied: response_format.schema"
+            return 400, {"error": {"message": message, "type": "invalid_request_error"}}, {}
+        choices = []
+        completion_tokens = 0
+        for sample in range(max(1, int(body.get("n") or 1))):
+            reply = self.responder(body if sample == 0 else {**body, "_sample": sample})
+            choice, tokens = self._choice(body, reply, sample, fault)
+            choices.append(choice)
+            completion_tokens += tokens
         if fault != "timeout":
             self.log(LoggedRequest(digest, 200, fault, model))
-        prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
-        completion_tokens = len(content) // 4 + 1
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // CHARS_PER_TOKEN + 1
         return (
             200,
             {
@@ -219,9 +299,7 @@ class ScriptedLLMServer:
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-                ],
+                "choices": choices,
                 "usage": {
                     "prompt_tokens": prompt_tokens,
                     "completion_tokens": completion_tokens,
@@ -230,6 +308,49 @@ class ScriptedLLMServer:
             },
             {},
         )
+
+    def _choice(
+        self, body: dict[str, Any], reply: str | ScriptedReply, index: int, fault: str | None
+    ) -> tuple[dict[str, Any], int]:
+        scripted = reply if isinstance(reply, ScriptedReply) else ScriptedReply(reply)
+        content, finish = scripted.content, scripted.finish_reason
+        if fault == "malformed":
+            content = content[: max(1, len(content) // 2)]  # cut mid-object, as a dropped stream would
+        limit = body.get("max_tokens")
+        if self.truncate and isinstance(limit, int) and len(content) > limit * CHARS_PER_TOKEN:
+            content, finish = content[: limit * CHARS_PER_TOKEN], "length"
+        choice: dict[str, Any] = {
+            "index": index,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": finish,
+        }
+        if body.get("logprobs"):
+            choice["logprobs"] = {"content": self._logprobs(body, content, scripted)}
+        return choice, len(content) // CHARS_PER_TOKEN + 1
+
+    def _logprobs(self, body: dict[str, Any], content: str, scripted: ScriptedReply) -> list[dict[str, Any]] | None:
+        if not self.give_logprobs:
+            return None
+        top = int(body.get("top_logprobs") or 0)
+        if scripted.logprobs is not None:
+            entries = [(t, p, alternatives[:top]) for t, p, alternatives in scripted.logprobs]
+        else:
+            key = prompt_key(body)
+            entries = [(t, *scripted_logprobs(key, i, t, top)) for i, t in enumerate(tokenize(content))]
+        return [
+            {
+                "token": token,
+                "logprob": logprob,
+                "bytes": list(token.encode("utf-8")),
+                "top_logprobs": [{"token": t, "logprob": p, "bytes": list(t.encode("utf-8"))} for t, p in alternatives],
+            }
+            for token, logprob, alternatives in entries
+        ]
+
+
+def fmt_type(body: dict[str, Any]) -> str | None:
+    fmt = body.get("response_format")
+    return str(fmt.get("type")) if isinstance(fmt, dict) else None
 
 
 def main() -> None:

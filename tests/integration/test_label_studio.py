@@ -62,23 +62,28 @@ def label_studio() -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"Label Studio exited with {proc.returncode}; see {data}/server.log")
+    try:  # one server for the session, stopped at the end whatever happens
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"Label Studio exited with {proc.returncode}; see {data}/server.log")
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(1)
+        else:
+            pytest.fail("Label Studio did not become healthy in 180 s")
+        yield url
+    finally:
+        proc.terminate()
         try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        time.sleep(1)
-    else:
-        proc.kill()
-        pytest.fail("Label Studio did not become healthy in 180 s")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
-    log.close()
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
+        log.close()
 
 
 @pytest.fixture()
@@ -138,14 +143,15 @@ def test_push_annotate_pull_agreement_and_adjudication(ls_env, annotators, tmp_p
         sorted([7 / 19, 4 / 22, 10 / 22]), abs=1e-5
     )
     assert agreement["status_counts"] == {"unanimous": 3, "majority": 2, "split": 1, "pending": 0}
-    assert agreement["annotators"]["ann1@ambiforge.test"]["accept_rate"] == pytest.approx(5 / 6, abs=1e-5)
+    # annotators appear as stable pseudonyms (ann1 has the lowest user id: annotator-1)
+    assert agreement["annotators"]["annotator-1"]["accept_rate"] == pytest.approx(5 / 6, abs=1e-5)
 
     items = {i.id: i for i in read_items(paths.items("rev1"))}
     expected = [("unanimous", A), ("unanimous", A), ("majority", A), ("unanimous", R), ("majority", R), ("split", None)]
     assert [(items[i].review.status, items[i].review.verdict) for i in order] == expected  # type: ignore[union-attr]
     corrected = items[order[0]]
     assert corrected.question == "Which one should I take?"
-    assert corrected.review.applied_corrections[0].annotators == ["ann1@ambiforge.test", "ann2@ambiforge.test"]  # type: ignore[union-attr]
+    assert corrected.review.applied_corrections[0].annotators == ["annotator-1", "annotator-2"]  # type: ignore[union-attr]
     queue = [json.loads(line) for line in (paths.folder("rev1") / "adjudication_queue.jsonl").read_text().splitlines()]
     assert [q["item_id"] for q in queue] == [order[5]]
     html = (paths.folder("rev1") / "agreement.html").read_text()
@@ -193,16 +199,144 @@ def test_errors_are_clear_and_leave_files_alone(ls_env, annotators, tmp_path, ca
     assert not (paths.folder("rev2") / "agreement.json").exists()
 
 
-def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+def prefilled(item_data: dict, **edits: str) -> list[dict]:  # type: ignore[type-arg]
+    """The correction boxes as the labeling page submits them: every box with its pre-filled text, except
+    the edited ones."""
+    from ambiforge.review.tasks import CORRECTION_FIELDS
+
+    return [textarea(name, edits.get(field, item_data[field])) for name, field in CORRECTION_FIELDS.items()]
+
+
+def release_files_text(folder: Path) -> str:
+    """Every file of a release as text (Parquet decoded: its bytes are compressed)."""
+    import pyarrow.parquet as pq
+
+    parts = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if path.suffix == ".parquet":
+            table = pq.read_table(path)
+            parts.append(json.dumps(table.to_pylist(), default=str) + str(table.schema.metadata))
+        else:
+            parts.append(path.read_text(encoding="utf-8"))
+    return "\n".join(parts)
+
+
+def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.release.writer import ReleaseOptions, release
+    from ambiforge.storage import read_records
+
+    paths = make_run(tmp_path, "rev5", catalog)
+    push("rev5", paths, project="ambiforge rev5")
+    client, _ = connect()
+    mapping = json.loads((paths.folder("rev5") / "tasks.json").read_text())["tasks"]
+    order = [item_id for item_id, _ in sorted(mapping.items(), key=lambda kv: kv[1])]
+    data = {
+        t.data["item_id"]: t.data
+        for t in client.tasks.list(project=json.loads((paths.folder("rev5") / "tasks.json").read_text())["project_id"])
+    }
+    P, S, C = "preferences", "safety", "common_sense_knowledge"
+    plan = {  # item -> per annotator: (verdict, type, corrections)
+        0: [(A, P, {}), (A, S, {}), (A, S, {})],  # 2 of 3 say safety: released as safety
+        1: [(A, P, {}), (A, S, {}), (A, C, {})],  # three-way type split: queued
+        2: [(F, P, {"question": "Which one do you want?"}), (F, P, {"question": "Which mug?"}), (A, P, {})],  # conflict
+        3: [(A, P, {}), (A, P, {"answer": data[order[3]]["answer"].upper() + "  "}), (A, P, {})],  # no real change
+        4: [(R, P, {}), (R, P, {}), (A, P, {})],  # rejected
+        5: [(F, P, {"answer": "The  RED one, please."}), (F, P, {"answer": "the red one, please."}), (R, P, {})],
+    }
+    for row, votes in plan.items():
+        item_id = order[row]
+        for user, (verdict, type_, edits) in zip(annotators, votes, strict=True):
+            result = [
+                choice("verdict", [verdict]),
+                choice("ambiguity_type", [type_]),
+                *prefilled(data[item_id], **edits),
+            ]
+            client.annotations.create(id=mapping[item_id], result=result, completed_by=user)
+    pull("rev5", paths)
+    queue_path = paths.folder("rev5") / "adjudication_queue.jsonl"
+    queue = [json.loads(line) for line in queue_path.read_text().splitlines()]
+    assert [q["item_id"] for q in queue] == [order[1], order[2]]
+    assert queue[0]["reasons"] == ["type split: common_sense_knowledge, preferences, safety"]
+    assert queue[1]["reasons"] == ["different corrections of question"]
+    html = (paths.folder("rev5") / "agreement.html").read_text()
+    for q in queue:  # every queued item with its text, each annotator's choices and a link to the task
+        assert q["item_id"] in html and q["text"]["ambiguous_task"] in html
+        assert "/projects/" in q["label_studio"] and f"task={mapping[q['item_id']]}" in q["label_studio"]
+        assert q["label_studio"] in html
+    assert "Which one do you want?" in html and "annotator-3" in html
+
+    def opts(version: str) -> ReleaseOptions:
+        return ReleaseOptions(
+            version=version, run_ids=["rev5"], raw=paths.raw, curated=tmp_path / "curated",
+            annotation=paths.annotation, calibration_size=1, target_mix=None,
+        )  # fmt: skip
+
+    first = {r["id"]: r for r in read_records(release(opts("1.0.0")) / "data.jsonl")}
+    assert set(first) == {order[0], order[3], order[5]}  # queued and rejected items are not released
+    assert first[order[0]]["ambiguity_type"] == S
+    assert first[order[3]]["answer"] == data[order[3]]["answer"]  # case and spacing are no correction
+    assert first[order[5]]["answer"] == "The RED one, please."
+
+    # The maintainer decides both queued items in the queue file; the next pull applies the decisions.
+    decided = [
+        queue[0] | {"verdict": "accept", "ambiguity_type": C},
+        queue[1] | {"verdict": "accept_with_fixes", "corrections": {"question": "Which mug would you like?"}},
+    ]
+    queue_path.write_text("".join(json.dumps(q) + "\n" for q in decided))
+    pull("rev5", paths)
+    items_after = paths.items("rev5").read_bytes()
+    pull("rev5", paths)  # decisions are applied the same way on every pull
+    assert paths.items("rev5").read_bytes() == items_after
+    second_folder = release(opts("1.1.0"))
+    second = {r["id"]: r for r in read_records(second_folder / "data.jsonl")}
+    changes = json.loads((second_folder / "manifest.json").read_text())["changes"]
+    assert (changes["added"], changes["removed"], changes["changed"]) == (2, 0, 0)
+    assert set(second) == {order[0], order[1], order[2], order[3], order[5]}
+    assert second[order[1]]["ambiguity_type"] == C and second[order[1]]["review"]["status"] == "adjudicated"
+    assert second[order[2]]["question"] == "Which mug would you like?"
+
+    # No annotator e-mail or user name in any file of either release; the mapping stays in annotation/.
+    users = [u for u in client.users.list() if u.id in annotators]
+    secrets = {u.email for u in users} | {u.username for u in users} | {ADMIN}
+    for version in ("1.0.0", "1.1.0"):
+        text = release_files_text(tmp_path / "curated" / version)
+        assert "annotator-1" in text
+        assert [s for s in secrets if s in text] == []
+    private = (paths.folder("rev5") / "annotators.json").read_text()
+    assert all(u.email in private for u in users)
+
+
+def test_invite_link_lets_an_annotator_sign_up_and_log_in(ls_env, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.review.push import invite_link
+
+    link = invite_link()
+    assert link.startswith(ls_env) and "/user/signup/?token=" in link
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    paths = make_run(tmp_path, "rev3", catalog, n=1)
-    result = push("rev3", paths, project="ambiforge rev3")
-    item = read_items(paths.items("rev3"))[0]
-    task_id = json.loads((paths.folder("rev3") / "tasks.json").read_text())["tasks"][item.id]
+    driver = chrome(tmp_path / "signup")
+    try:
+        driver.get(link)
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.NAME, "email"))
+        driver.find_element(By.NAME, "email").send_keys("new.annotator@ambiforge.test")
+        driver.find_element(By.NAME, "password").send_keys("annotator-pw-123")
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
+        WebDriverWait(driver, 60).until(lambda d: "/user/signup" not in d.current_url)
+    finally:
+        driver.quit()
+    driver = chrome(tmp_path / "login")  # a fresh browser: the account logs in with its own password
+    try:
+        login(driver, ls_env, "new.annotator@ambiforge.test", "annotator-pw-123")
+    finally:
+        driver.quit()
+    client, _ = connect()
+    assert "new.annotator@ambiforge.test" in {u.email for u in client.users.list()}
+
+
+def chrome(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in (
@@ -219,29 +353,85 @@ def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, c
     ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # the page itself is 1400 x 1000 CSS pixels (the window size includes the browser's own bars)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False}
+    )
+    return driver
+
+
+def login(driver, url: str, email: str, password: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{url}/user/login/")
+    WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.NAME, "email"))
+    driver.find_element(By.NAME, "email").send_keys(email)
+    driver.find_element(By.NAME, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
+    WebDriverWait(driver, 60).until(lambda d: "/user/login" not in d.current_url)  # logged in
+
+
+SECTIONS = ("Scene", "Clear task", "Ambiguous task", "Question and answer", "Plans", "Shortlist and intent",
+            "Automatic checks", "Verdict", "Ambiguity type")  # fmt: skip
+
+
+def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    paths = make_run(tmp_path, "rev3", catalog, n=1)
+    result = push("rev3", paths, project="ambiforge rev3")
+    item = read_items(paths.items("rev3"))[0]
+    driver = chrome(tmp_path)
     try:
-        driver.get(f"{ls_env}/user/login/")
-        driver.find_element(By.NAME, "email").send_keys(ADMIN)
-        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
-        WebDriverWait(driver, 60).until(lambda d: "/user/login" not in d.current_url)  # logged in
-        page = f"{ls_env}/projects/{result['project_id']}/data?task={task_id}"
+        login(driver, ls_env, ADMIN, PASSWORD)
+        page = f"{ls_env}/projects/{result['project_id']}/data?labeling=1"  # "Label All Tasks", as annotators do
         driver.get(page)
-        deadline, text = time.monotonic() + 90, ""
+        deadline, text, instructions = time.monotonic() + 90, "", ""
         while time.monotonic() < deadline:
+            closers = driver.find_elements(By.CSS_SELECTOR, "button[aria-label='Close modal']")
+            if closers:  # the guidelines come first, as the project's instructions
+                instructions = driver.find_element(By.TAG_NAME, "body").text
+                driver.save_screenshot(str(tmp_path / "instructions.png"))
+                closers[0].click()
+                time.sleep(1)
+                continue
             text = driver.find_element(By.TAG_NAME, "body").text
-            if item.ambiguous_task in text and "Verdict" in text:
+            if item.ambiguous_task in text and "Verdict" in text and "Automatic checks" in text:
                 break
             if f"/projects/{result['project_id']}/" not in driver.current_url:
                 driver.get(page)  # a late redirect after login took us elsewhere
             time.sleep(0.5)
+        time.sleep(1)
         shot = tmp_path / "labeling_page.png"
         driver.save_screenshot(str(shot))
+        height = driver.execute_script("return window.innerHeight")
+        bottoms = {
+            label: driver.execute_script(
+                "const el = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6,span,div')].find("
+                "e => e.children.length === 0 && e.textContent.trim().startsWith(arguments[0]));"
+                "return el ? el.getBoundingClientRect().bottom : null;",
+                label,
+            )
+            for label in SECTIONS
+        }
+        verdict_inputs = driver.execute_script(
+            "return [...document.querySelectorAll('input[type=radio], input[type=checkbox]')].map(e => e.checked)"
+        )
+        readable = driver.find_elements(By.XPATH, "//*[normalize-space(text())='Accept with fixes']")
+        accept_bottom = readable[0].rect["y"] + readable[0].rect["height"] if readable else None
     finally:
         driver.quit()
+    assert "Annotator guidelines" in instructions and "Common sense knowledge" in instructions
     assert item.ambiguous_task in text
     assert item.environment[0].name in text  # the scene is on the page
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    assert height == 1000
+    missing = [label for label, bottom in bottoms.items() if bottom is None or bottom > height]
+    assert missing == [], f"not visible without scrolling at 1400x1000: {missing}"
+    assert accept_bottom is not None and accept_bottom < height  # readable choice names, the verdict in view
+    assert verdict_inputs and not any(verdict_inputs)  # nothing pre-selected in a fresh annotation
+    assert "accept_with_fixes" not in text and "Pipeline's type: Preferences" in text
 
 
 @pytest.mark.usefixtures("prefect_harness")

@@ -1,9 +1,9 @@
 """Choosing among K ambiguous candidates with the deterministic validators.
 
-Candidates are scored by the item rules that judge what the ambiguous-variant steps wrote: every object
-named exists in the scene (grounding), the ambiguous task is a minimal edit of the unambiguous one
-(minimal_pair), a preferences shortlist is inside the scene (shortlist), and the intent words appear in
-the unambiguous plan's step at ``end_of_ambiguity`` (intent). Fewer failures win; ties go to the earlier
+Candidates are scored by every item rule (the registry ``ITEM_RULES``: schema, grounding, shortlist,
+minimal pair, plan, intent, hygiene...), the same rules the validate stage applies afterwards, so a
+candidate that writes placeholders, asks no question or runs too long loses to one with real text. Errors
+weigh more than warnings: the fewest errors win, then the fewest warnings; ties go to the earlier
 candidate, so selection is deterministic.
 """
 
@@ -15,8 +15,6 @@ from typing import Any
 from ambiforge.models import Item, RuleFailure
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import check_item
-
-SELECTION_RULES = ("grounding", "minimal_pair", "shortlist", "intent")
 
 
 @dataclass
@@ -30,12 +28,20 @@ class Candidate:
 
     @property
     def score(self) -> int | None:
-        """Failed selection rules (lower is better); None for a candidate whose steps failed."""
+        """Failed rules (lower is better); None for a candidate whose steps failed."""
         return None if self.item is None else len(self.failures)
+
+    @property
+    def rank(self) -> tuple[int, int, int]:
+        """What :func:`choose` minimises: errors, then warnings, then the candidate's number."""
+        errors = sum(1 for f in self.failures if f.severity == "error")
+        return errors, len(self.failures) - errors, self.number
 
     def record(self, chosen: bool) -> dict[str, Any]:
         """What raw/<run-id>/candidates.jsonl keeps of it."""
         out: dict[str, Any] = {"candidate": self.number, "chosen": chosen, "score": self.score}
+        if self.item is not None:
+            out["errors"], out["warnings"] = self.rank[:2]
         if self.item is None:
             return out | {"stage": self.stage, "error": self.error, "call_ids": self.call_ids}
         item = self.item
@@ -55,7 +61,7 @@ class Candidate:
 
 def score(candidate: Candidate, ctx: RuleContext) -> Candidate:
     if candidate.item is not None:
-        candidate.failures = check_item(candidate.item, ctx, only=SELECTION_RULES)
+        candidate.failures = check_item(candidate.item, ctx)
     return candidate
 
 
@@ -64,4 +70,4 @@ def choose(candidates: list[Candidate]) -> Candidate | None:
     scored = [c for c in candidates if c.score is not None]
     if not scored:
         return None
-    return min(scored, key=lambda c: (c.score, c.number))
+    return min(scored, key=lambda c: c.rank)

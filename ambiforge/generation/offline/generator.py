@@ -17,6 +17,7 @@ from ambiforge.environment import SamplerLimits, Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, to_item
 from ambiforge.generation.offline import library
+from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.models import Item, PromptRef, Provenance
 from ambiforge.textnorm import signature
@@ -67,7 +68,10 @@ class OfflineGenerator:
         for key in keys:
             options = by_key[key]
             draft = options[rng.randrange(len(options))].build(rng)
-            if isinstance(draft, Draft) and sane(draft) is None:
+            if not isinstance(draft, Draft):
+                continue
+            draft = compose(draft, scene, self.catalog, rng)
+            if sane(draft) is None:
                 return scene, draft
         return None
 

@@ -1,52 +1,53 @@
 """How the offline generator refers to things: definite, ambiguous and paraphrased references, a/an,
 prepositions, plurals, and the politeness styles that frame a task ("Robot, please ...").
+
+The styles and the phrase table a paraphrase names objects with ("the loaf of rye bread", "that glass mug")
+are data, ``data/phrases.yaml``: forms per kind and attribute, overridden per catalog group.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
 
 from ambiforge.catalog import CatalogObject, Group
 from ambiforge.environment.articles import indefinite
+from ambiforge.errors import ConfigError
 
 _IRREGULAR_PLURALS = {"knife": "knives", "glass": "glasses", "dish": "dishes", "box": "boxes"}
 _ON_NOUNS = {"plate", "saucer", "serving tray", "cutting board", "baking tray"}
-_MATERIAL_WORDS = {
-    "glass": "glass",
-    "ceramic": "ceramic",
-    "metal": "metal",
-    "plastic": "plastic",
-    "wooden": "wood",
-    "paper": "paper",
-    "porcelain": "porcelain",
-    "enamel": "enamel",
-    "clay": "clay",
-    "silicone": "silicone",
-    "bamboo": "bamboo",
-    "marble": "marble",
-    "copper": "copper",
-    "aluminum": "aluminum",
-    "steel": "steel",
-    "stainless steel": "stainless steel",
-    "cast iron": "cast iron",
-    "cotton": "cotton",
-    "linen": "linen",
-    "microfiber": "microfiber",
-    "cellulose": "cellulose",
-}
+DATA_FILE = Path(__file__).parent / "data" / "phrases.yaml"
 
-#: (prefix, closing punctuation); the same style frames a pair's direct, indirect and ambiguous task.
-STYLES: tuple[tuple[str, str], ...] = (
-    ("", "."),
-    ("Please ", "."),
-    ("Robot, please ", "."),
-    ("Robot, ", "."),
-    ("Could you ", "?"),
-    ("Can you ", "?"),
-    ("I need you to ", "."),
-    ("Would you ", "?"),
-)
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    """The phrase data (styles, materials, reference forms), checked once: a broken file is a ConfigError."""
+    try:
+        data = yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{DATA_FILE}: {str(exc).splitlines()[0]}") from None
+    for key in ("styles", "materials", "references", "groups"):
+        if not isinstance(data, dict) or not isinstance(data.get(key), (dict, list)):
+            raise ConfigError(f"{DATA_FILE}: {key}: missing or not a list/mapping")
+    names = {"name", "noun", "modifier", "material"}
+    forms = [f for kind in data["references"].values() for fs in kind.values() for f in fs]
+    forms += [f for group in data["groups"].values() for fs in group.values() for f in fs]
+    for form in forms:
+        unknown = {n for _, n, _, _ in string.Formatter().parse(form) if n is not None} - names
+        if unknown:
+            raise ConfigError(f"{DATA_FILE}: {form!r}: unknown slot {{{sorted(unknown)[0]}}}")
+    return data
+
+
+def styles() -> tuple[tuple[str, str], ...]:
+    """(prefix, closing punctuation) pairs a task is framed in."""
+    return tuple((prefix, end) for prefix, end in _data()["styles"])
 
 
 def plural(noun: str) -> str:
@@ -81,13 +82,25 @@ def preposition(noun: str) -> str:
     return "on" if noun in _ON_NOUNS else "in"
 
 
-def indirect(obj: CatalogObject) -> str:
-    """A paraphrase that still picks out exactly this object: 'the mug made of glass'."""
-    if obj.kind == "kitchen_item" and obj.modifier in _MATERIAL_WORDS:
-        return f"the {obj.noun} made of {_MATERIAL_WORDS[obj.modifier]}"
-    if obj.kind == "food" and obj.modifier != obj.name and not obj.plural:
-        return f"the {obj.modifier} kind of {obj.noun}"
-    return the(obj)
+def reference_forms(obj: CatalogObject) -> list[str]:
+    """The phrase-table forms that can name ``obj`` in a paraphrase (its group's own, else its kind's)."""
+    data = _data()
+    material = data["materials"].get(obj.modifier) if obj.kind == "kitchen_item" else None
+    if obj.kind == "kitchen_item":
+        attribute = "material" if material else "other"
+    else:
+        attribute = "plural" if obj.plural else "single"
+    own = data["groups"].get(obj.group, {}).get(attribute)
+    return list(own or data["references"].get(obj.kind, {}).get(attribute) or ["the {name}"])
+
+
+def indirect(obj: CatalogObject, rng: random.Random | None = None) -> str:
+    """How a paraphrase names exactly this object ("the loaf of rye bread", "that glass mug"): a form of
+    the phrase table drawn with ``rng``, the first form without one."""
+    forms = reference_forms(obj)
+    form = forms[rng.randrange(len(forms))] if rng is not None else forms[0]
+    material = _data()["materials"].get(obj.modifier, obj.modifier)
+    return form.format(name=obj.name, noun=obj.noun, modifier=obj.modifier, material=material)
 
 
 def apply_style(sentence: str, style: tuple[str, str]) -> str:
@@ -103,6 +116,25 @@ def apply_style(sentence: str, style: tuple[str, str]) -> str:
 def join_or(names: list[str]) -> str:
     refs = [f"the {n}" for n in names]
     return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " or " + refs[-1]
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def word_grams(text: str, longest: int = 6) -> frozenset[tuple[str, ...]]:
+    """Every run of up to ``longest`` words of ``text``: one pass, then :func:`mentioned` is a set lookup
+    (many phrases tested against one text, without a regular expression per phrase)."""
+    toks = words(text)
+    return frozenset(tuple(toks[i : i + n]) for n in range(1, longest + 1) for i in range(len(toks) - n + 1))
+
+
+def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
+    """Whole-word containment of ``phrase`` in the text ``grams`` was made from."""
+    return tuple(words(phrase)) in grams
 
 
 def mentions(text: str, phrase: str) -> bool:

@@ -26,11 +26,14 @@ class Slots:
     co: Mapping[str, CatalogObject]
 
 
-def _values(slots: Slots, ambiguous: bool, first: bool) -> dict[str, str]:
+def slot_values(
+    slots: Slots, ambiguous: bool = False, first: bool = True, paraphrase: random.Random | None = None
+) -> dict[str, str]:
+    """The text of every slot for ``slots`` (see :mod:`.spec` for the names)."""
     values: dict[str, str] = {}
     for slot, obj in slots.co.items():
         values[slot] = phrases.the(obj)
-        values[f"{slot}i"] = phrases.indirect(obj)
+        values[f"{slot}i"] = phrases.indirect(obj, paraphrase)
         values[f"{slot}b"] = obj.name
         values[f"{slot}p"] = phrases.preposition(obj.noun)
         values[f"{slot}it"] = "them" if obj.plural else "it"
@@ -38,7 +41,7 @@ def _values(slots: Slots, ambiguous: bool, first: bool) -> dict[str, str]:
     if slots.target is not None and slots.group is not None:
         t, g = slots.target, slots.group
         values["p"] = phrases.preposition(g.noun)
-        values["ti"] = phrases.indirect(t)
+        values["ti"] = phrases.indirect(t, paraphrase)
         if ambiguous:
             values["t"] = phrases.some(g) if first else phrases.the_noun(g)
             values["tb"] = g.noun
@@ -48,8 +51,12 @@ def _values(slots: Slots, ambiguous: bool, first: bool) -> dict[str, str]:
     return values
 
 
-def render_text(text: str, slots: Slots, ambiguous: bool = False, first: bool = True) -> str:
-    return text.format(**_values(slots, ambiguous, first))
+def render_text(
+    text: str, slots: Slots, ambiguous: bool = False, first: bool = True, paraphrase: random.Random | None = None
+) -> str:
+    """``text`` with its slots filled; ``paraphrase``: draw the ``{ti}``/``{fi}`` references from the phrase
+    table with this generator (without it they take the table's first form)."""
+    return text.format(**slot_values(slots, ambiguous, first, paraphrase))
 
 
 def render_plan(steps: tuple[str, ...], slots: Slots, ambiguous: bool) -> list[str]:
@@ -72,15 +79,15 @@ class Rendered:
 
 
 def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
-    style = phrases.pick(rng, phrases.STYLES)
+    """The template's texts for ``slots``: bare imperative sentences; the composition
+    (:mod:`.composition`) joins them with other actions and frames the whole task in a style."""
     i = rng.randrange(len(template.direct))
-    direct = phrases.apply_style(render_text(template.direct[i], slots), style)
+    direct = render_text(template.direct[i], slots)
     if template.ambiguous:
-        amb_text = render_text(template.ambiguous[i], slots)
+        ambiguous = render_text(template.ambiguous[i], slots)
     else:
-        amb_text = render_text(template.direct[i], slots, ambiguous=True)
-    ambiguous = phrases.apply_style(amb_text, style)
-    indirect = phrases.apply_style(render_text(phrases.pick(rng, template.indirect), slots), style)
+        ambiguous = render_text(template.direct[i], slots, ambiguous=True)
+    indirect = render_text(phrases.pick(rng, template.indirect), slots, paraphrase=rng)
     plan_clear = render_plan(template.plan, slots, ambiguous=False)
     plan_amb = (
         render_plan(template.plan_amb, slots, ambiguous=False)

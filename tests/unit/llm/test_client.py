@@ -17,7 +17,9 @@ from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.config import LLMConfig, Price, StepSettings, resolve_provider
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.llm.prompts import load_prompt, parse_prompt
-from ambiforge.llm.providers import ChatRequest, MistralProvider, OpenAIProvider
+from ambiforge.llm.providers import ChatRequest
+from ambiforge.llm.providers.mistral import MistralProvider
+from ambiforge.llm.providers.openai import OpenAIProvider
 from ambiforge.llm.structured import parse_reply
 from ambiforge.llm.summary import summarize_calls
 from ambiforge.testing.llm_server import Faults, ScriptedLLMServer

@@ -1,0 +1,88 @@
+"""``ambiforge eval``: benchmark ambiguity-detection methods on a release, an AmbiK CSV or items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ambiforge.cli.common import config_from, console
+from ambiforge.errors import InputError
+
+
+def eval_command(
+    data: Annotated[Path, typer.Option(help="a release folder, an AmbiK .csv, or items .jsonl/.parquet")],
+    model: Annotated[str, typer.Option(help="model name on the provider's endpoint")],
+    method: Annotated[str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp")] = (
+        "knowno,lap,lofreecp,binary,nohelp"
+    ),
+    provider: Annotated[str, typer.Option(help="[llm.providers] entry serving the model")] = "openai",
+    epsilon: Annotated[float, typer.Option(help="conformal error rate (target success 1 - epsilon)")] = 0.2,
+    with_plan: Annotated[
+        bool, typer.Option("--with-plan/--action-only", help="show the plan steps before the ambiguity, or not")
+    ] = True,
+    out: Annotated[Path, typer.Option(help="results go to OUT/<name>/")] = Path("eval"),
+    name: Annotated[str, typer.Option(help="folder name (default: <data>-<model>-<plan|action-only>)")] = "",
+    calibration: Annotated[
+        Path | None, typer.Option(help="calibrate on this file instead of the data's calibration split")
+    ] = None,
+    calibration_size: Annotated[int, typer.Option(help="calibration pairs when the data has no split")] = 100,
+    limit: Annotated[int | None, typer.Option(help="evaluate only the first N pairs")] = None,
+    samples: Annotated[int, typer.Option(help="LofreeCP samples per task")] = 5,
+    seed: Annotated[int, typer.Option(help="seed for every call")] = 0,
+    attach: Annotated[Path | None, typer.Option(help="a release folder to link the results to")] = None,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+) -> None:
+    """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
+    results (JSONL, Parquet), results.json and report.html (AmbDif, HR, CHR, ICR, SSC per type)."""
+    from ambiforge.cli.common import quiet_prefect
+    from ambiforge.evaluation.command import EvalOptions, check_methods
+    from ambiforge.progress import RichReporter
+    from flows.eval import eval_flow
+
+    for path in (data, calibration, attach):
+        if path is not None and not path.exists():
+            raise InputError(str(path), "", "not found")
+    cfg = config_from(config)
+    llm = cfg.llm
+    cache = Path(llm.cache_dir) if llm.cache_dir else Path(cfg.paths.raw) / ".llm-cache"
+    opts = EvalOptions(
+        data=data,
+        methods=check_methods([m.strip() for m in method.split(",") if m.strip()]),
+        model=model,
+        provider=provider,
+        epsilon=epsilon,
+        with_plan=with_plan,
+        out=out,
+        name=name,
+        calibration=calibration,
+        calibration_size=calibration_size,
+        limit=limit,
+        seed=seed,
+        samples=samples,
+        attach=attach,
+        cache_dir=cache,
+        llm=llm,
+    )
+    console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
+    quiet_prefect()
+    with RichReporter().shown():
+        document = eval_flow(opts)
+    print_table(document)
+
+
+def print_table(document: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"eval {document['name']} ({document['evaluated_on']})", title_justify="left")
+    for column in ("method", "AmbDif", "HR", "CHR", "ICR", "SSC", "set size", "errors"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for method, r in document["methods"].items():
+        a = r["by_group"]["all"]
+        cells = [r["ambdif"]["all"], a["HR"], a["CHR"], a["ICR"], a["SSC"], a["set_size"], r["errors"]]
+        table.add_row(method, *("—" if v is None else str(v) for v in cells))
+    console.print(table)
+    console.print(f"[green]wrote[/] {document['folder']} (report.html, results.json, results.jsonl/.parquet)")
+    if document.get("attached_to"):
+        console.print(f"linked to the release: {document['attached_to']}")

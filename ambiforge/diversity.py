@@ -1,0 +1,148 @@
+"""How varied a dataset is: distinct n-grams, vocabulary, task length, plan lengths, where ambiguity ends,
+and how often one paraphrase pattern recurs.
+
+Pure functions over items, so a build summary, the validation report and ``bench/diversity.py`` compute the
+same figures for generated items and for a reference dataset (the AmbiK calibration split read with
+:func:`ambiforge.ambik.csv_io.read_ambik_csv`). Figures depend only on the texts, never on the generator.
+
+- ``distinct_n``: distinct n-grams / all n-grams of the unambiguous tasks (n-grams do not cross tasks);
+- ``vocabulary``: distinct words of the unambiguous tasks;
+- ``paraphrase_top_share``: the share of items whose paraphrase pattern (the words the indirect task adds
+  to the direct one, in order) is the most common one; a generator with one stock rewording scores high.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ambiforge.models import Item
+
+_TOKEN = re.compile(r"[a-z0-9']+")
+#: ``end_of_ambiguity`` buckets reported (the last one is "this step or later").
+EOA_BUCKETS = ("0", "1", "2", "3+")
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def distinct_n(texts: Iterable[str], n: int) -> float:
+    """Distinct n-grams over all n-grams, each text on its own (0.0 when no text has n words)."""
+    grams: list[tuple[str, ...]] = []
+    for text in texts:
+        toks = tokens(text)
+        grams.extend(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
+    return round(len(set(grams)) / len(grams), 4) if grams else 0.0
+
+
+def vocabulary(texts: Iterable[str]) -> int:
+    return len({t for text in texts for t in tokens(text)})
+
+
+def mean_words(texts: Sequence[str]) -> float:
+    return round(statistics.fmean(len(tokens(t)) for t in texts), 2) if texts else 0.0
+
+
+def paraphrase_pattern(direct: str, indirect: str) -> str:
+    """The words ``indirect`` adds to ``direct``, in order, each once: the shape of the rewording."""
+    have = set(tokens(direct))
+    return " ".join(dict.fromkeys(t for t in tokens(indirect) if t not in have))
+
+
+def eoa_distribution(values: Iterable[int]) -> dict[str, float]:
+    counts = Counter(str(v) if v < 3 else "3+" for v in values)
+    n = sum(counts.values()) or 1
+    return {b: round(counts.get(b, 0) / n, 4) for b in EOA_BUCKETS}
+
+
+def histogram(values: Iterable[int]) -> dict[str, int]:
+    counts = Counter(values)
+    return {str(k): counts[k] for k in sorted(counts)}
+
+
+def figures(items: Sequence[Item]) -> dict[str, Any]:
+    """The diversity figures of ``items`` (JSON-ready)."""
+    tasks = [i.unambiguous_direct for i in items]
+    patterns = Counter(paraphrase_pattern(i.unambiguous_direct, i.unambiguous_indirect) for i in items)
+    top, top_count = patterns.most_common(1)[0] if patterns else ("", 0)
+    steps = [len(i.plan_for_clear_task) for i in items]
+    return {
+        "items": len(items),
+        "words_per_task": mean_words(tasks),
+        "vocabulary": vocabulary(tasks),
+        "distinct_1": distinct_n(tasks, 1),
+        "distinct_2": distinct_n(tasks, 2),
+        "distinct_3": distinct_n(tasks, 3),
+        "question_distinct_3": distinct_n([i.question for i in items], 3),
+        "plan_steps_mean": round(statistics.fmean(steps), 2) if steps else 0.0,
+        "plan_steps": histogram(steps),
+        "end_of_ambiguity": eoa_distribution(i.end_of_ambiguity for i in items),
+        "paraphrase_top_share": round(top_count / len(items), 4) if items else 0.0,
+        "paraphrase_top_pattern": top,
+    }
+
+
+def sample(items: Sequence[Item], n: int, seed: int = 0) -> list[Item]:
+    """``n`` items drawn without replacement (all when fewer): distinct-n falls as a sample grows, so
+    datasets are compared on samples of equal size."""
+    if len(items) <= n:
+        return list(items)
+    return random.Random(seed).sample(list(items), n)
+
+
+#: Figures compared side by side (name, label).
+COMPARED: tuple[tuple[str, str], ...] = (
+    ("words_per_task", "words per unambiguous task"),
+    ("vocabulary", "vocabulary of the unambiguous tasks"),
+    ("distinct_2", "distinct 2-grams"),
+    ("distinct_3", "distinct 3-grams"),
+    ("question_distinct_3", "distinct 3-grams of questions"),
+    ("plan_steps_mean", "plan steps (mean)"),
+    ("paraphrase_top_share", "most common paraphrase pattern (share)"),
+)
+
+
+def compare(ours: Sequence[Item], reference: Sequence[Item], seed: int = 0) -> dict[str, Any]:
+    """Figures of both datasets on equal-sized samples: ``{"n", "ours", "reference"}``."""
+    n = min(len(ours), len(reference))
+    return {"n": n, "ours": figures(sample(ours, n, seed)), "reference": figures(sample(reference, n, seed))}
+
+
+def table(comparison: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Rows (label, ours, reference) for printing; the eoa distribution as 0 / 1 / 2 / 3+ shares."""
+    ours, ref = comparison["ours"], comparison["reference"]
+    rows = [(label, str(ours[key]), str(ref[key])) for key, label in COMPARED]
+
+    def eoa(f: dict[str, Any]) -> str:
+        return " / ".join(f"{f['end_of_ambiguity'][b]:.0%}" for b in EOA_BUCKETS)
+
+    rows.append(("end_of_ambiguity at step 0 / 1 / 2 / 3+", eoa(ours), eoa(ref)))
+    return rows
+
+
+def read_reference(path: str | Path) -> list[Item]:
+    """A reference dataset in AmbiK's CSV layout (InputError naming the file/row when it is not)."""
+    from ambiforge.ambik.csv_io import read_ambik_csv
+
+    return read_ambik_csv(path)
+
+
+def attach_reference(summary_path: str | Path, reference: Sequence[Item], reference_path: str) -> dict[str, Any]:
+    """Add ``diversity_vs_reference`` (both datasets' figures on equal-sized samples) to a build's
+    summary.json, rewritten atomically; returns the section."""
+    from ambiforge.atomic import write_json_atomic
+    from ambiforge.storage.items import read_items
+
+    summary = json.loads(Path(summary_path).read_text(encoding="utf-8"))
+    items = read_items(summary["files"]["items_jsonl"])
+    section = {"reference_file": reference_path, **compare(items, reference)}
+    summary["diversity_vs_reference"] = section
+    write_json_atomic(summary_path, summary)
+    return section

@@ -1,0 +1,1 @@
+"""Benchmarking ambiguity detection (``ambiforge eval``): detectors, conformal calibration, AmbiK's metrics."""

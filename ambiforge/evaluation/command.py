@@ -1,0 +1,154 @@
+"""One eval from options to files: the model on the LLM client, the dataset, the methods, ``eval/<name>/``,
+and optionally a link beside a release. The CLI and the Prefect flow both call :func:`run_eval`."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ambiforge import __version__, progress
+from ambiforge.atomic import write_json_atomic
+from ambiforge.errors import ConfigError
+from ambiforge.evaluation.conformal import DEFAULT_EPSILON
+from ambiforge.evaluation.data import load_dataset
+from ambiforge.evaluation.methods import MethodSettings, names
+from ambiforge.evaluation.model import ClientModel, EvalModel
+from ambiforge.evaluation.output import write_outputs
+from ambiforge.evaluation.run import evaluate, results_document
+from ambiforge.llm.config import LLMConfig
+
+STAGE = "eval"
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    data: Path
+    methods: tuple[str, ...]
+    model: str
+    provider: str = "openai"
+    epsilon: float = DEFAULT_EPSILON
+    with_plan: bool = True
+    out: Path = Path("eval")
+    name: str = ""
+    calibration: Path | None = None
+    calibration_size: int = 100
+    limit: int | None = None  # evaluate only the first N pairs (calibration unchanged)
+    seed: int = 0
+    samples: int = 5
+    temperature: float = 1.0
+    attach: Path | None = None
+    cache_dir: Path | None = None
+    llm: LLMConfig = field(default_factory=LLMConfig)
+
+    def __post_init__(self) -> None:
+        if not 0 < self.epsilon < 1:
+            raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
+        if self.samples < 1:
+            raise ConfigError(f"--samples must be at least 1, got {self.samples}")
+
+
+def check_methods(methods: list[str]) -> tuple[str, ...]:
+    known = names()
+    unknown = [m for m in methods if m not in known]
+    if not methods or unknown:
+        raise ConfigError(
+            f"--method: unknown method(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(known)})"
+        )
+    return tuple(dict.fromkeys(methods))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "eval"
+
+
+def make_model(opts: EvalOptions, folder: Path) -> EvalModel:
+    from ambiforge.llm.budget import Budget
+    from ambiforge.llm.calls import CallCache, CallLog
+    from ambiforge.llm.client import LLMClient
+    from ambiforge.llm.limiter import LocalLimiter
+
+    if opts.provider not in opts.llm.providers:
+        raise ConfigError(f"--provider: {opts.provider!r} is not configured (known: {', '.join(opts.llm.providers)})")
+    log = CallLog(folder / "calls.jsonl")
+    cache = CallCache(opts.cache_dir or Path(opts.llm.cache_dir or "raw/.llm-cache"))
+    client = LLMClient(
+        opts.llm, log, cache, LocalLimiter(opts.llm.concurrency, opts.llm.rpm), Budget(log.path, opts.llm.max_cost)
+    )
+    return ClientModel(client, opts.provider, opts.model, run_id=f"eval-{folder.name}")
+
+
+def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any]:
+    """Run it and return ``results.json``'s content (plus ``folder``)."""
+    methods = check_methods(list(opts.methods))
+    dataset = load_dataset(opts.data, opts.calibration, opts.calibration_size)
+    if opts.limit is not None:
+        dataset.items = dataset.items[: opts.limit]
+    mode = "plan" if opts.with_plan else "action-only"
+    name = opts.name or slug(f"{dataset.name}-{opts.model}-{mode}")
+    folder = opts.out / name
+    model = model or make_model(opts, folder)
+    settings = MethodSettings(
+        with_plan=opts.with_plan, samples=opts.samples, temperature=opts.temperature, seed=opts.seed
+    )
+    jobs = len(methods) * 2 * len(dataset.items) + len(dataset.calibration) * len(methods)
+    progress.start(STAGE, jobs)
+    try:
+        results = evaluate(
+            dataset,
+            methods,
+            model,
+            settings,
+            opts.epsilon,
+            opts.llm.concurrency,
+            lambda n: progress.advance(STAGE, n),
+        )
+    finally:
+        progress.finish(STAGE)
+    meta = {
+        "name": name,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "ambiforge_version": __version__,
+        "model": opts.model,
+        "provider": opts.provider,
+        "epsilon": opts.epsilon,
+        "with_plan": opts.with_plan,
+        "seed": opts.seed,
+        "settings": asdict(settings),
+    }
+    document = results_document(dataset, results, meta)
+    write_outputs(folder, document, results)
+    if opts.attach is not None:
+        document["attached_to"] = str(attach(opts.attach, folder, document))
+    return {**document, "folder": str(folder)}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def attach(release: Path, folder: Path, document: dict[str, Any]) -> Path:
+    """``curated/<version>.evals/<name>.json`` beside the (immutable) release: which eval, on which release
+    files, with the headline numbers. The release's manifest is never rewritten."""
+    manifest = release / "manifest.json"
+    if not manifest.exists():
+        raise ConfigError(f"--attach: {release} is not a release folder (no manifest.json)")
+    link = {
+        "release": release.name,
+        "release_manifest_sha256": _sha256(manifest),
+        "eval": document["name"],
+        "eval_folder": str(folder.resolve()),
+        "results_sha256": _sha256(folder / "results.json"),
+        "model": document["model"],
+        "provider": document["provider"],
+        "epsilon": document["epsilon"],
+        "with_plan": document["with_plan"],
+        "evaluated_on": document["evaluated_on"],
+        "created_at": document["created_at"],
+        "ambdif": {m: r["ambdif"]["all"] for m, r in document["methods"].items()},
+        "help_rate": {m: r["by_group"]["all"]["HR"] for m, r in document["methods"].items()},
+    }
+    return write_json_atomic(release.parent / f"{release.name}.evals" / f"{document['name']}.json", link)

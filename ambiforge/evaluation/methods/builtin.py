@@ -1,0 +1,12 @@
+"""Registers the AmbiK paper's five methods; other detectors (debate, dialogue) call ``register`` too."""
+
+from __future__ import annotations
+
+from ambiforge.evaluation.methods.base import register
+from ambiforge.evaluation.methods.direct import Binary, NoHelp
+from ambiforge.evaluation.methods.knowno import KnowNo
+from ambiforge.evaluation.methods.lap import LAP
+from ambiforge.evaluation.methods.lofreecp import LofreeCP
+
+for _cls in (KnowNo, LAP, LofreeCP, Binary, NoHelp):
+    register(_cls.name, _cls)

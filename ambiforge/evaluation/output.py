@@ -1,0 +1,96 @@
+"""Writing ``eval/<name>/``: per-item results (``results.jsonl``, ``results.parquet``), ``results.json`` and
+``report.html`` (AmbiK-style tables and plots; the page extends the shared report layout of
+:mod:`ambiforge.reports.html`, plots are embedded PNGs)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ambiforge import ambiguity
+from ambiforge.atomic import atomic_path, write_json_atomic, write_jsonl_atomic, write_text_atomic
+from ambiforge.evaluation.metrics import ALL, METRICS, UNAMBIGUOUS
+from ambiforge.evaluation.run import MethodResult
+from ambiforge.reports.html import figure_uri
+
+_ENV = jinja2.Environment(
+    loader=jinja2.ChoiceLoader(
+        [
+            jinja2.PackageLoader("ambiforge.evaluation", "templates"),
+            jinja2.PackageLoader("ambiforge.reports", "templates"),
+        ]
+    ),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def flat_rows(results: Sequence[MethodResult]) -> list[dict[str, Any]]:
+    """Per-item rows for Parquet: metrics as columns, method details as a JSON string."""
+    rows = []
+    for r in results:
+        for row in r.rows:
+            flat = {k: v for k, v in row.items() if k not in ("metrics", "details")}
+            flat["details"] = json.dumps(row["details"], ensure_ascii=False, sort_keys=True)
+            flat.update(row["metrics"])
+            rows.append(flat)
+    return rows
+
+
+def groups_in(results: Sequence[MethodResult]) -> list[str]:
+    """Types in registry order (those present), then unambiguous and all."""
+    present = {g for r in results for g in r.summary}
+    return [t for t in ambiguity.names() if t in present] + [g for g in (UNAMBIGUOUS, ALL) if g in present]
+
+
+def _grouped_bars(title: str, methods: list[str], groups: list[str], values: dict[str, dict[str, float | None]]) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 2.8))
+    width = 0.8 / max(1, len(methods))
+    for n, method in enumerate(methods):
+        xs = [g + n * width for g in range(len(groups))]
+        ax.bar(xs, [values[method].get(g) or 0.0 for g in groups], width, label=method)
+    ax.set_xticks([g + width * (len(methods) - 1) / 2 for g in range(len(groups))], groups, fontsize=8)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return figure_uri(fig)
+
+
+def plots(results: Sequence[MethodResult]) -> list[tuple[str, str]]:
+    methods = [r.name for r in results]
+    groups = [g for g in groups_in(results) if g != ALL]
+    by = {m: {r.name: {g: r.summary.get(g, {}).get(m) for g in groups} for r in results} for m in ("set_size", "ICR")}
+    return [
+        ("Mean prediction set size per type", _grouped_bars("mean set size", methods, groups, by["set_size"])),
+        ("Intent coverage (ICR) per type", _grouped_bars("ICR", methods, groups, by["ICR"])),
+    ]
+
+
+def render_report(document: dict[str, Any], results: Sequence[MethodResult]) -> str:
+    labels = {name: t.label for name, t in ambiguity.types().items()}
+    labels.update({UNAMBIGUOUS: "Unambiguous", ALL: "All"})
+    return _ENV.get_template("eval.html.j2").render(
+        d=document, results=results, groups=groups_in(results), labels=labels, metrics=METRICS[:4], plots=plots(results)
+    )
+
+
+def write_outputs(folder: Path, document: dict[str, Any], results: Sequence[MethodResult]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    write_jsonl_atomic(folder / "results.jsonl", (row for r in results for row in r.rows))
+    table = pa.Table.from_pylist(flat_rows(results))
+    with atomic_path(folder / "results.parquet") as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    write_json_atomic(folder / "results.json", document)
+    write_text_atomic(folder / "report.html", render_report(document, results))
+    return folder

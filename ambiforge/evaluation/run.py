@@ -1,0 +1,144 @@
+"""Running methods over a dataset: detect (in parallel), calibrate, decide, measure.
+
+Every (method, task) detection is one job on a thread pool as wide as the LLM client's concurrency, so a
+slow endpoint is kept busy; a conformal method detects its calibration tasks and its evaluated tasks in
+the same pool, then calibrates on the former and decides the latter. Calls go through the model (the LLM
+client: cached, so a rerun makes no new request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ambiforge import ambiguity
+from ambiforge.evaluation import metrics
+from ambiforge.evaluation.conformal import Calibration, calibrate
+from ambiforge.evaluation.data import Dataset
+from ambiforge.evaluation.methods import Detection, MethodSettings, get
+from ambiforge.evaluation.methods.base import calibration_score
+from ambiforge.evaluation.model import EvalModel
+from ambiforge.evaluation.tasks import EvalTask, halves
+
+
+@dataclass
+class MethodResult:
+    name: str
+    calibrated: bool
+    rows: list[dict[str, Any]]
+    calibration: Calibration | None = None
+    calibration_coverage: float | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    ambdif: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the method's own figures (``summarise``)
+
+
+def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
+    definition = ambiguity.get(task.ambiguity_type)
+    return {
+        "method": method,
+        "item_id": task.item_id,
+        "half": task.half,
+        "ambiguity_type": task.ambiguity_type,
+        "task": task.task,
+        "gold_step": task.gold_step,
+        "user_intent": list(task.intent),
+        **detection.to_record(),
+        "metrics": metrics.task_metrics(
+            set_options=detection.set_options,
+            asked=detection.asked,
+            ambiguous=task.ambiguous,
+            intent=task.intent,
+            shortlist=task.shortlist,
+            good_agent=definition.good_agent,
+            has_shortlist=definition.has_shortlist,
+        ),
+    }
+
+
+def evaluate(
+    dataset: Dataset,
+    methods: Sequence[str],
+    model: EvalModel,
+    settings: MethodSettings,
+    epsilon: float,
+    concurrency: int = 8,
+    progress: Callable[[int], None] | None = None,
+) -> list[MethodResult]:
+    detectors = [get(m) for m in methods]
+    evaluated = [t for item in dataset.items for t in halves(item)]
+    jobs: list[tuple[int, EvalTask]] = []
+    for n, detector in enumerate(detectors):
+        tasks = list(evaluated)
+        if detector.calibrated:
+            keys = {t.key for t in tasks}
+            tasks += [t for t in dataset.calibration if t.key not in keys]
+        jobs += [(n, t) for t in tasks]
+    # Longest jobs first (LAP's six sequential calls, LofreeCP's samples), so the pool does not end on a
+    # tail of long jobs with idle workers; the sort is stable, so the order within a method is the data's.
+    jobs.sort(key=lambda job: -getattr(detectors[job[0]], "sequential_calls", 1))
+
+    def run(job: tuple[int, EvalTask]) -> Detection:
+        n, task = job
+        detection = detectors[n].detect(task, model, settings)
+        if progress:
+            progress(1)
+        return detection
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        detections = list(pool.map(run, jobs))
+    found: dict[tuple[int, str], Detection] = {(n, t.key): d for (n, t), d in zip(jobs, detections, strict=True)}
+
+    results = []
+    for n, detector in enumerate(detectors):
+        calibration, coverage = None, None
+        if detector.calibrated:
+            cal = [(t, found[(n, t.key)]) for t in dataset.calibration]
+            calibration = calibrate([calibration_score(d, t) for t, d in cal], epsilon)
+            covered = [calibration_score(d, t) <= calibration.qhat for t, d in cal]
+            coverage = round(sum(covered) / len(covered), 4)
+        rows = [_row(detector.name, t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
+        # a method with figures of its own (a debate's consensus rate, a dialogue's query discrepancy)
+        # defines summarise(rows); they go into results.json beside the AmbiK metrics
+        own = getattr(detector, "summarise", None)
+        results.append(
+            MethodResult(
+                detector.name,
+                detector.calibrated,
+                rows,
+                calibration,
+                coverage,
+                metrics.summarise(rows),
+                metrics.pair_ambdif(rows, uses_sets=detector.calibrated),
+                own(rows) if callable(own) else {},
+            )
+        )
+    return results
+
+
+def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: dict[str, Any]) -> dict[str, Any]:
+    """``results.json``: what was run on what, the calibration, and every table of the report."""
+    return {
+        **meta,
+        "data": dataset.source,
+        "evaluated_on": dataset.evaluated_on,
+        "calibration_source": dataset.calibration_source,
+        "pairs": len(dataset.items),
+        "calibration_tasks": len(dataset.calibration),
+        "calibration_ambiguous": sum(1 for t in dataset.calibration if t.ambiguous),
+        "methods": {
+            r.name: {
+                "calibrated": r.calibrated,
+                "calibration": r.calibration.to_record() if r.calibration else None,
+                "calibration_coverage": r.calibration_coverage,
+                "ambdif": r.ambdif,
+                "by_group": r.summary,
+                "errors": sum(1 for row in r.rows if row["error"]),
+                "calls": sum(len(row["calls"]) for row in r.rows),
+                "method_figures": r.extra,
+            }
+            for r in results
+        },
+    }

@@ -1,0 +1,79 @@
+"""The unit an eval scores: one half of a pair (the ambiguous task or its clear twin) at ``end_of_ambiguity``.
+
+Both halves share the item's intent: the correct next action of the clear task and the correct action of
+the ambiguous task once the user has answered carry the same concepts (AmbiK's ``user_intent``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ambiforge.catalog.loader import APPLIANCES
+from ambiforge.models import Item
+
+AMBIGUOUS, CLEAR = "ambiguous", "unambiguous"
+
+
+@dataclass(frozen=True)
+class EvalTask:
+    item_id: str
+    half: str  # AMBIGUOUS or CLEAR
+    ambiguity_type: str  # the pair's type (also for its clear half: the pair is stratified by it)
+    task: str
+    environment: str
+    previous_steps: tuple[str, ...]
+    gold_step: str
+    intent: tuple[str, ...]
+    variants: tuple[str, ...]
+    shortlist: tuple[str, ...]
+    question: str = ""
+    answer: str = ""
+    appliances: tuple[str, ...] = field(default=APPLIANCES)
+
+    @property
+    def key(self) -> str:
+        return f"{self.item_id}:{self.half}"
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.half == AMBIGUOUS
+
+    @property
+    def scene_objects(self) -> tuple[str, ...]:
+        return tuple(o.strip() for o in self.environment.split(",") if o.strip()) + self.appliances
+
+
+def _step(plan: Sequence[str], index: int) -> str:
+    return plan[index] if 0 <= index < len(plan) else ""
+
+
+def halves(item: Item) -> tuple[EvalTask, EvalTask]:
+    """``(ambiguous, clear)`` tasks of one pair."""
+    eoa = item.end_of_ambiguity
+    common = {
+        "item_id": item.id,
+        "ambiguity_type": item.ambiguity_type,
+        "environment": item.environment_short,
+        "intent": tuple(item.user_intent),
+        "variants": tuple(item.variants),
+        "question": item.question,
+        "answer": item.answer,
+    }
+    amb = EvalTask(
+        half=AMBIGUOUS,
+        task=item.ambiguous_task,
+        previous_steps=tuple(item.plan_for_amb_task[:eoa]),
+        gold_step=_step(item.plan_for_clear_task, eoa),
+        shortlist=tuple(item.amb_shortlist),
+        **common,
+    )
+    clear = EvalTask(
+        half=CLEAR,
+        task=item.unambiguous_direct,
+        previous_steps=tuple(item.plan_for_clear_task[:eoa]),
+        gold_step=_step(item.plan_for_clear_task, eoa),
+        shortlist=(),
+        **common,
+    )
+    return amb, clear

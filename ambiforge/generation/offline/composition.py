@@ -1,0 +1,279 @@
+"""Multi-step tasks: a template's ambiguous (focus) action joined with clear context actions, as people give
+a robot several things to do ("Take the butter out of the fridge, then spread it ... and after that ...").
+
+The context actions, joiners and values (quantities, durations, temperatures, places) are data
+(``data/composition.yaml``). The focus action is the only clause the ambiguous task rewrites, so the pair
+stays minimal; context actions come before or after it and never use the focus action's groups nor any word
+that tells the options apart, so the ambiguity stays where the template put it. ``end_of_ambiguity`` is the
+focus action's own step plus the steps of the context actions before it; the plans agree before it.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.catalog.conditions import Condition
+from ambiforge.environment import Scene
+from ambiforge.errors import ConfigError
+from ambiforge.generation.draft import Draft
+from ambiforge.generation.offline import phrases
+from ambiforge.generation.offline.rendering import Slots, slot_values
+from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
+
+DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
+
+
+class ContextAction(BaseModel):
+    """A clear action that can come before or after the focus action."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    key: str = Field(pattern=KEY_PATTERN)
+    co: dict[str, Condition] = Field(default_factory=dict)
+    direct: tuple[str, ...] = Field(min_length=1)
+    indirect: tuple[str, ...] = Field(min_length=1)
+    plan: tuple[str, ...] = Field(min_length=1)
+
+
+class Frames(BaseModel):
+    """Scene-setting sentences put before or after a task ("I'm having friends over for dinner tonight.")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
+    max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
+    before: tuple[str, ...] = Field(min_length=1)
+    after: tuple[str, ...] = Field(min_length=1)
+
+
+class CompositionData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    counts: dict[int, float] = Field(description="number of context actions -> weight")
+    min_plan_steps: int = Field(ge=1)
+    max_plan_steps: int = Field(ge=1)
+    max_task_words: int = Field(ge=5)
+    joiners: dict[int, tuple[str, ...]]
+    values: dict[str, tuple[str, ...]]
+    actions: tuple[ContextAction, ...] = Field(min_length=1)
+    frames: Frames
+    plain_words: frozenset[str] = Field(
+        description="words an answer shares with any answer; its other words tell the options apart"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> CompositionData:
+        most = max(self.counts)
+        for n in range(1, most + 2):
+            forms = self.joiners.get(n)
+            if not forms:
+                raise ValueError(f"joiners.{n}: missing (counts allow {most} context actions)")
+            for form in forms:
+                if _names(form) != {str(i) for i in range(n)}:
+                    raise ValueError(f"joiners.{n}: {form!r} must use each of {{0}}..{{{n - 1}}} once")
+        for i, action in enumerate(self.actions):
+            allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
+            for field in ("direct", "indirect", "plan"):
+                for text in getattr(action, field):
+                    unknown = _names(text) - allowed
+                    if unknown:
+                        raise ValueError(f"actions[{i}] ({action.key}): {field}: unknown slot {{{min(unknown)}}}")
+        return self
+
+
+def _names(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@lru_cache(maxsize=4)
+def load(path: str = str(DATA_FILE)) -> CompositionData:
+    """The composition data, validated (a mistake is a ConfigError naming the file and key)."""
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        return CompositionData.model_validate(raw)
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: {str(exc).splitlines()[0]}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        raise ConfigError(f"{path}: {loc}: {first['msg'].removeprefix('Value error, ')}") from None
+
+
+@dataclass(frozen=True)
+class Clause:
+    direct: str
+    indirect: str
+    ambiguous: str
+    plan_clear: list[str]
+    plan_amb: list[str]
+
+
+def as_clause(sentence: str) -> str:
+    """'Pour the milk into the mug.' -> 'pour the milk into the mug' (to go inside a longer sentence)."""
+    body = sentence.strip().rstrip(".?! ")
+    return body[:1].lower() + body[1:]
+
+
+def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
+    """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
+    grams = phrases.word_grams(
+        " \n ".join(
+            [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
+        )
+    )
+    named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
+    groups = {catalog.objects[n].group for n in named if n in catalog.objects}
+    return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
+
+
+def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
+    """What a context action must not mention: the intent's concepts, the options, and the answer's words
+    that the ambiguous focus action does not already use (they would resolve or contradict the ambiguity)."""
+    plain = (data or load()).plain_words
+    words = [w.lstrip("-") for concept in draft.user_intent for w in concept.split("|")]
+    words += draft.variants + draft.amb_shortlist
+    amb = set(phrases.words(" ".join([draft.ambiguous_task, *draft.plan_for_amb_task, draft.question])))
+    for token in phrases.words(draft.answer):
+        if token not in plain and token not in amb:
+            words.append(token)
+    return [w for w in dict.fromkeys(words) if w.strip()]
+
+
+def _bind(
+    action: ContextAction, pool: list[CatalogObject], excluded: set[str], rng: random.Random
+) -> dict[str, CatalogObject] | None:
+    bound: dict[str, CatalogObject] = {}
+    used = set(excluded)
+    for slot, condition in action.co.items():
+        options = [o for o in pool if o.group not in used and condition.matches(o)]
+        if not options:
+            return None
+        bound[slot] = options[rng.randrange(len(options))]
+        used.add(bound[slot].group)
+    return bound
+
+
+def context_clause(
+    action: ContextAction, data: CompositionData, scene: Scene, excluded: set[str], rng: random.Random
+) -> tuple[Clause, set[str]] | None:
+    """The action bound to scene objects outside ``excluded`` groups, and the groups it used."""
+    co = _bind(action, list(scene.objects), excluded, rng)
+    if co is None:
+        return None
+    values = {name: phrases.pick(rng, options) for name, options in data.values.items()}
+    slots = Slots(None, None, co)
+    plain = {**slot_values(slots), **values}
+    para = {**slot_values(slots, paraphrase=rng), **values}
+    direct = phrases.pick(rng, action.direct).format(**plain)
+    indirect = phrases.pick(rng, action.indirect).format(**para)
+    plan = [step.format(**plain) for step in action.plan]
+    return Clause(direct, indirect, direct, plan, plan), {o.group for o in co.values()}
+
+
+def _word_count(text: str) -> int:
+    return len(text.split())
+
+
+def compose(
+    draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, data: CompositionData | None = None
+) -> Draft:
+    """The focus draft (bare sentences from a template) as a framed task of one to three actions."""
+    data = data or load()
+    focus = Clause(
+        as_clause(draft.unambiguous_direct),
+        as_clause(draft.unambiguous_indirect),
+        as_clause(draft.ambiguous_task),
+        list(draft.plan_for_clear_task),
+        list(draft.plan_for_amb_task),
+    )
+    counts = sorted(data.counts)
+    wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
+    most = max(counts)
+    excluded = focus_groups(draft, scene, catalog)
+    forbidden = forbidden_words(draft, data)
+    contexts: list[Clause] = []
+    steps = min(len(focus.plan_clear), len(focus.plan_amb))
+    longest = max(len(focus.plan_clear), len(focus.plan_amb))
+    words = _word_count(focus.direct) + 4
+    for index in rng.sample(range(len(data.actions)), len(data.actions)):
+        if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
+            break
+        made = context_clause(data.actions[index], data, scene, excluded, rng)
+        if made is None:
+            continue
+        clause, groups = made
+        n = len(clause.plan_clear)
+        if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
+            continue
+        grams = phrases.word_grams(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]))
+        if any(phrases.mentioned(grams, w) for w in forbidden):
+            continue
+        contexts.append(clause)
+        excluded |= groups
+        steps, longest, words = steps + n, longest + n, words + _word_count(clause.direct) + 3
+    position = rng.randrange(len(contexts) + 1)
+    clauses = [*contexts[:position], focus, *contexts[position:]]
+    before = [step for c in contexts[:position] for step in c.plan_clear]
+    after = [step for c in contexts[position:] for step in c.plan_clear]
+    joiner = phrases.pick(rng, data.joiners[len(clauses)])
+    joiner_indirect = phrases.pick(rng, data.joiners[len(clauses)])
+    style = _style(rng, [joiner, joiner_indirect])
+    direct = _frame(joiner, [c.direct for c in clauses], style)
+    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], style)
+    ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
+    frames = data.frames
+    if rng.random() < frames.share:
+        first = rng.random() < 0.75
+        sentence = phrases.pick(rng, frames.before if first else frames.after)
+        longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
+        grams = phrases.word_grams(sentence)
+        if longest_task + _word_count(sentence) <= frames.max_task_words and not any(
+            phrases.mentioned(grams, w) for w in forbidden
+        ):
+            direct, indirect, ambiguous = (
+                f"{sentence} {t}" if first else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
+            )
+    return Draft(
+        template=draft.template,
+        unambiguous_direct=direct,
+        unambiguous_indirect=indirect,
+        ambiguous_task=ambiguous,
+        question=draft.question,
+        answer=draft.answer,
+        plan_for_clear_task=[*before, *focus.plan_clear, *after],
+        plan_for_amb_task=[*before, *focus.plan_amb, *after],
+        user_intent=draft.user_intent,
+        variants=draft.variants,
+        amb_shortlist=draft.amb_shortlist,
+        end_of_ambiguity=len(before) + draft.end_of_ambiguity,
+    )
+
+
+def _several_sentences(joiner: str) -> bool:
+    return ". " in joiner or ": " in joiner or "; " in joiner
+
+
+def _style(rng: random.Random, joiners: list[str]) -> tuple[str, str]:
+    options = phrases.styles()
+    if any(_several_sentences(j) for j in joiners):
+        options = tuple(s for s in options if s[1] == ".")
+    return phrases.pick(rng, options)
+
+
+def _frame(joiner: str, clauses: list[str], style: tuple[str, str]) -> str:
+    return phrases.apply_style(joiner.format(*clauses), style)
+
+
+def describe() -> dict[str, Any]:
+    """Sizes of the composition data (for the capacity estimate and docs)."""
+    data = load()
+    return {"actions": len(data.actions), "joiners": {n: len(j) for n, j in data.joiners.items()}}

@@ -1,0 +1,42 @@
+"""Chat-completion providers behind one small interface: a request in, the reply's text (and, when asked,
+samples and token log-probabilities) out. One module per provider, found through :mod:`.registry`.
+
+Each wraps its official SDK with the SDK's own retries switched off: retries, backoff and rate limits are
+ambiforge's (:mod:`ambiforge.llm.client`), so every attempt is counted, limited across workers and
+recorded. SDK errors are sorted into transient (429, 5xx, timeouts, lost connections: worth retrying),
+unsupported (the server refuses a response format: fall back, never retry) and permanent (bad key, bad
+request: not).
+"""
+
+from ambiforge.llm.providers.base import (
+    ChatReply,
+    ChatRequest,
+    Choice,
+    PermanentError,
+    Provider,
+    TokenLogprob,
+    TransientError,
+    UnsupportedRequest,
+    classify_status,
+    retry_after,
+)
+from ambiforge.llm.providers.registry import ProviderSpec, get, make_provider, names, register, specs
+
+__all__ = [
+    "ChatReply",
+    "ChatRequest",
+    "Choice",
+    "PermanentError",
+    "Provider",
+    "ProviderSpec",
+    "TokenLogprob",
+    "TransientError",
+    "UnsupportedRequest",
+    "classify_status",
+    "get",
+    "make_provider",
+    "names",
+    "register",
+    "retry_after",
+    "specs",
+]

@@ -1,0 +1,55 @@
+"""KnowNo and Binary against a real language model: llama.cpp's llama-server with SmolLM2-135M (the
+``local_model`` fixture of tests/integration/conftest.py, from ``make local-llm``) on two hand-made pairs.
+
+A 135M model's numbers are not expected to be good; the run must be correct and complete: real
+log-probabilities reach KnowNo's softmax, every task has a result or a recorded unusable reply, the
+calibration is taken, the report is written, and a rerun makes no request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ambiforge.evaluation.command import EvalOptions, run_eval
+from ambiforge.llm.config import LLMConfig
+from ambiforge.storage import write_items_jsonl
+from tests.unit.evaluation.fixtures import ITEMS
+
+
+def test_knowno_and_binary_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
+    data = write_items_jsonl(tmp_path / "items.jsonl", ITEMS[:2])
+    opts = EvalOptions(
+        data=data,
+        methods=("knowno", "binary"),
+        model=local_model.model,
+        out=tmp_path / "eval",
+        name="local",
+        cache_dir=tmp_path / "cache",
+        calibration_size=2,
+        llm=LLMConfig(concurrency=1, rpm=0, timeout_seconds=300, max_retries=1),
+    )
+    results = run_eval(opts)
+    folder = tmp_path / "eval" / "local"
+    rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 * 2 * 2  # two methods, both halves of two pairs
+    for row in rows:
+        assert row["error"] or (row["options"] and row["asked"] is not None), row
+    knowno = [r for r in rows if r["method"] == "knowno" and not r["error"]]
+    for row in knowno:  # a softmax over the letters the model's top tokens hold
+        assert sum(row["scores"]) == pytest.approx(1.0, abs=1e-4)
+        assert row["details"]["letter_logprobs"] or row["details"].get("no_letter_in_top_logprobs")
+    assert results["methods"]["knowno"]["calibration"]["n"] == 2
+    assert {r["method"] for r in rows} == {"knowno", "binary"}
+    assert (folder / "report.html").exists() and (folder / "results.parquet").exists()
+    calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
+    choose = [c for c in calls if c["prompt_id"] == "eval_choose" and not c["error"]]
+    assert choose and all(c["logprobs"] for c in choose)  # real log-probabilities from llama-server
+
+    before = len(calls)
+    run_eval(opts)
+    again = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()][before:]
+    assert again and all(c["cached"] for c in again)  # the rerun made no request

@@ -1,0 +1,86 @@
+"""Multi-step tasks: a template's focus action composed with clear context actions from data."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ambiforge.errors import ConfigError
+from ambiforge.generation.draft import Draft
+from ambiforge.generation.mix import default_mix, type_sequence
+from ambiforge.generation.offline import OfflineGenerator, library
+from ambiforge.generation.offline.composition import as_clause, compose, forbidden_words, load
+from ambiforge.generation.offline.phrases import mentions
+
+
+def focus_drafts(catalog, type_name: str, n: int = 40):  # type: ignore[no-untyped-def]
+    """(scene, focus draft) pairs straight from the templates, before composition."""
+    gen = OfflineGenerator(catalog, 11, "t")
+    out = []
+    for index in range(n * 3):
+        rng = random.Random(index)
+        scene, _ = gen.steering.scene(rng, type_name)
+        for candidate in library.candidates(scene, catalog, type_name)[:2]:
+            draft = candidate.build(rng)
+            if isinstance(draft, Draft):
+                out.append((scene, draft))
+        if len(out) >= n:
+            break
+    return out
+
+
+def offset(whole: list[str], part: list[str]) -> int:
+    for i in range(len(whole) - len(part) + 1):
+        if whole[i : i + len(part)] == part:
+            return i
+    raise AssertionError(f"{part} is not a run of {whole}")
+
+
+@pytest.mark.parametrize("type_name", ["preferences", "common_sense_knowledge", "safety"])
+def test_eoa_is_the_focus_actions_offset_and_the_pair_stays_minimal(catalog, type_name: str) -> None:
+    before_counts = set()
+    for i, (scene, focus) in enumerate(focus_drafts(catalog, type_name)):
+        composed = compose(focus, scene, catalog, random.Random(i))
+        start = offset(composed.plan_for_clear_task, focus.plan_for_clear_task)
+        assert offset(composed.plan_for_amb_task, focus.plan_for_amb_task) == start
+        assert composed.end_of_ambiguity == start + focus.end_of_ambiguity
+        before_counts.add(start)
+        # Context steps are the same in both plans, before and after the focus action.
+        assert composed.plan_for_clear_task[:start] == composed.plan_for_amb_task[:start]
+        tail_clear = composed.plan_for_clear_task[start + len(focus.plan_for_clear_task) :]
+        assert tail_clear == composed.plan_for_amb_task[start + len(focus.plan_for_amb_task) :]
+        # Minimal pair: only the focus clause differs between the direct and the ambiguous task.
+        swapped = composed.ambiguous_task.lower().replace(
+            as_clause(focus.ambiguous_task).lower(), as_clause(focus.unambiguous_direct).lower(), 1
+        )
+        assert swapped == composed.unambiguous_direct.lower()
+        # Context never names what tells the options apart.
+        for word in forbidden_words(focus):
+            assert mentions(composed.ambiguous_task, word) == mentions(focus.ambiguous_task, word)
+        assert composed.question == focus.question and composed.user_intent == focus.user_intent
+    assert len(before_counts) >= 3  # the ambiguity is placed at several depths
+
+
+def test_generated_plans_have_4_to_13_steps_and_several_actions(catalog) -> None:
+    gen = OfflineGenerator(catalog, 2, "t")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(150, default_mix(), 2))]
+    for item in items:
+        assert 4 <= len(item.plan_for_clear_task) <= 13
+        assert 4 <= len(item.plan_for_amb_task) <= 13
+        assert len(item.unambiguous_direct.split()) <= 60
+    late = sum(1 for item in items if item.end_of_ambiguity >= 3)
+    assert late >= 0.2 * len(items)
+    assert sum(len(i.plan_for_clear_task) for i in items) / len(items) >= 5
+
+
+def test_a_bad_composition_file_is_a_config_error_naming_the_slot(tmp_path) -> None:
+    text = load.__wrapped__().model_dump_json()  # the packaged data, valid
+    import json
+
+    data = json.loads(text)
+    data["actions"][0]["direct"] = ["heat {f} for {hours} hours"]
+    path = tmp_path / "composition.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"actions.*unknown slot \{hours\}"):
+        load(str(path))
