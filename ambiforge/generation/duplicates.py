@@ -185,19 +185,17 @@ def resolve_duplicates(
     continues the others from their next attempt with the whole taken set.
     """
     ordered = sorted(outcomes, key=lambda o: o.index)
+    sigs = {o.index: signature(o.item.unambiguous_direct) for o in ordered if o.item is not None}  # once each
     claims: dict[str, int] = {}
     for outcome in ordered:
         if _is_original(outcome) and _keeps_task(outcome):
-            assert outcome.item is not None
-            claims.setdefault(signature(outcome.item.unambiguous_direct), outcome.index)
+            claims.setdefault(sigs[outcome.index], outcome.index)
     speculated: dict[int, Outcome] = {}
     if regenerate is not None:
         duplicates = [
             o
             for o in ordered
-            if _is_original(o)
-            and o.item is not None
-            and claims.get(signature(o.item.unambiguous_direct), o.index) < o.index
+            if _is_original(o) and o.item is not None and claims.get(sigs[o.index], o.index) < o.index
         ]
         workers = min(max(1, getattr(regenerate, "parallelism", 1)), max(1, len(duplicates)))
         if workers == 1:
@@ -209,11 +207,12 @@ def resolve_duplicates(
     taken: dict[str, str] = {}  # task signature -> id of the item that has it
     resolved: list[Outcome] = []
     for outcome in ordered:
+        first = outcome
         guess = outcome if REGENERATED_FROM in outcome.meta else speculated.get(outcome.index)
         item = outcome.item
         if guess is not None and regenerate is not None:
             outcome = _settle(regenerate, guess, taken)
-        elif item is not None and signature(item.unambiguous_direct) in taken:
+        elif item is not None and sigs[outcome.index] in taken:
             if regenerate is not None:
                 outcome = regenerate(outcome, taken.keys())
             else:
@@ -223,13 +222,14 @@ def resolve_duplicates(
                     item,
                     outcome.attempt,
                     stage="duplicates",
-                    reason=f"same unambiguous task as {taken[signature(item.unambiguous_direct)]}",
+                    reason=f"same unambiguous task as {taken[sigs[outcome.index]]}",
                 )
         outcome.meta.pop(GAVE_UP, None)
         outcome.meta.pop(REGENERATED_FROM, None)
         if _keeps_task(outcome):
             assert outcome.item is not None
-            taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
+            sig = sigs[outcome.index] if outcome is first else signature(outcome.item.unambiguous_direct)
+            taken[sig] = outcome.item.id
         resolved.append(outcome)
     return resolved
 
