@@ -8,6 +8,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
+from ambiforge import ambiguity
 from ambiforge.generation.duplicates import Announcements, Claims, Regenerator, speculate
 from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
 
@@ -34,6 +35,7 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
             if duplicate is not None:
                 results[duplicate.index] = speculate(regenerate, duplicate, claims.holder)
         return [results[spec.index] for spec in specs]
+    ambiguity.types()  # the registry's first load is not safe for threads racing to it (a fresh worker)
     types = {spec.index: spec.ambiguity_type for spec in specs}
     early: dict[int, Future[Outcome]] = {}  # regenerations started when a pair announced a repeated task
     lock = threading.Lock()

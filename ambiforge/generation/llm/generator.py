@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,23 @@ def clean_plan(steps: list[str]) -> list[str]:
     return [_NUMBERED.sub("", s).strip() for s in steps if s.strip()]
 
 
+class BudgetedLimiter:
+    """A limiter that checks the budget again once a call has its slot.
+
+    Many pairs' calls wait at the limiter (see :func:`ambiforge.generation.scheduling.generate_batch`); the
+    client checks the budget before they wait, so without this every waiting call would start after the
+    budget was reached. Checked after the slot, the overshoot stays the calls in flight at that moment."""
+
+    def __init__(self, limiter: Limiter, budget: Budget) -> None:
+        self.limiter, self.budget = limiter, budget
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self.limiter.slot():
+            self.budget.check()
+            yield
+
+
 class LLMGenerator:
     name = "llm"
 
@@ -63,12 +82,13 @@ class LLMGenerator:
         self.steering = scene_steering(catalog, limits)
         self.candidates, self.max_attempts = candidates, max_attempts
         log = CallLog(run_directory / CALLS_FILE)
+        budget = Budget(log.path, llm.max_cost)
         self.client = LLMClient(
             llm,
             log,
             CallCache(cache_directory),
-            limiter or shared_limiter(llm.concurrency, llm.rpm),
-            Budget(log.path, llm.max_cost),
+            BudgetedLimiter(limiter or shared_limiter(llm.concurrency, llm.rpm), budget),
+            budget,
         )
         # ``generate_batch`` keeps parallelism x calls_per_pair pairs in flight: each pair is a chain of
         # calls, so that many chains keep ``concurrency`` calls waiting at the limiter at every moment.
