@@ -127,6 +127,26 @@ def table(comparison: dict[str, Any]) -> list[tuple[str, str, str]]:
     return rows
 
 
+def report_section(
+    items: Sequence[Item], reference: Sequence[Item] | None = None, reference_file: str = ""
+) -> dict[str, Any]:
+    """What the validation report shows: rows (label, ours, reference or "") of the figures, on
+    equal-sized samples when a reference dataset is given (distinct-n falls as a sample grows)."""
+    if reference:
+        comparison = compare(items, reference)
+        return {"n": comparison["n"], "reference_file": reference_file, "rows": table(comparison)}
+    mine = figures(items)
+    rows = [(label, str(mine[key]), "") for key, label in COMPARED]
+    rows.append(
+        (
+            "end_of_ambiguity at step 0 / 1 / 2 / 3+",
+            " / ".join(f"{mine['end_of_ambiguity'][b]:.0%}" for b in EOA_BUCKETS),
+            "",
+        )
+    )
+    return {"n": len(items), "reference_file": "", "rows": rows}
+
+
 def read_reference(path: str | Path) -> list[Item]:
     """A reference dataset in AmbiK's CSV layout (InputError naming the file/row when it is not)."""
     from ambiforge.ambik.csv_io import read_ambik_csv

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from ambiforge.ambiguity import get as get_type
 from ambiforge.ambiguity import types
-from ambiforge.config import AmbiguityConfig, Config, SamplerConfig
+from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS, AmbiguityConfig, Config, SamplerConfig
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix, default_mix
 from ambiforge.llm.config import LLMConfig
@@ -56,12 +56,12 @@ class BuildOptions(BaseModel):
 
     run_id: str = execution("")  # empty: a new time-based id when the flow starts (scheduled runs)
     provider: str = "offline"
-    pairs: int = Field(ge=1)
+    pairs: int = Field(ge=1, le=MAX_PAIRS)
     seed: int = 1
     out: str = execution("raw")
     catalog: str = ""
     type_mix: dict[str, float] = Field(default_factory=default_mix)
-    candidates: int = Field(default=1, ge=1)  # ambiguous variants per pair; the validators pick one
+    candidates: int = Field(default=1, ge=1, le=MAX_CANDIDATES)  # ambiguous variants per pair; the validators pick one
     sampler: SamplerConfig = Field(default_factory=SamplerConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     ambiguity: AmbiguityConfig = Field(default_factory=AmbiguityConfig)
@@ -70,6 +70,7 @@ class BuildOptions(BaseModel):
     config_path: str | None = execution(None)
     task_runner: str = execution("thread")  # thread | dask
     dask_address: str | None = execution(None)  # an existing Dask cluster; None: a local one
+    reference: str | None = execution(None)  # AmbiK-format CSV whose diversity figures the report shows beside ours
 
     @model_validator(mode="after")
     def _register_types(self) -> BuildOptions:

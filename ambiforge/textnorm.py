@@ -4,6 +4,7 @@ both agree on when two tasks are the same task."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SPACE = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s'|-]")
@@ -21,3 +22,62 @@ def normalise(text: str) -> str:
 def signature(text: str) -> str:
     """A task's content words, sorted: politeness and function words do not make a new task."""
     return " ".join(sorted({w for w in normalise(text).split() if w not in FUNCTION_WORDS}))
+
+
+_IRREGULAR_SINGULARS = {
+    "knives": "knife",
+    "leaves": "leaf",
+    "loaves": "loaf",
+    "halves": "half",
+    "shelves": "shelf",
+    "children": "child",
+    "teeth": "tooth",
+    "geese": "goose",
+    "mice": "mouse",
+    "dishes": "dish",
+    "glasses": "glass",
+    "boxes": "box",
+    "peaches": "peach",
+    "sandwiches": "sandwich",
+    "radishes": "radish",
+    "squashes": "squash",
+    "lunches": "lunch",
+    "brushes": "brush",
+    "potatoes": "potato",
+    "tomatoes": "tomato",
+    "mangoes": "mango",
+    "pieces": "piece",
+    "slices": "slice",
+    "sauces": "sauce",
+    "juices": "juice",
+    "spices": "spice",
+    "cookies": "cookie",
+    "pies": "pie",
+    "ties": "tie",
+}
+#: Words that end in "s" in the singular (or are the same in both numbers).
+_ALREADY_SINGULAR = frozenset(
+    {"glass", "grass", "bass", "swiss", "hummus", "couscous", "asparagus", "molasses", "series", "species"}
+    | {"chips", "shears", "tongs", "oats", "greens", "noodles", "this", "is", "was", "has", "its", "gas", "plus"}
+    | {"us", "bus", "citrus", "octopus", "cactus", "lens", "news", "yes", "less", "process", "press"}
+)
+
+
+@lru_cache(maxsize=65536)
+def singular(word: str) -> str:
+    """The singular of one lowercase English noun, by rule: 'breasts' -> 'breast', 'berries' -> 'berry'.
+
+    Good enough to put a task's 'onions' and a scene's 'onion' on one key; it is never shown to a reader."""
+    if len(word) < 4 or word in _ALREADY_SINGULAR or word.endswith(("ss", "us", "is", "'s")):
+        return word
+    if word in _IRREGULAR_SINGULARS:
+        return _IRREGULAR_SINGULARS[word]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    if word.endswith("oes"):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word

@@ -8,8 +8,9 @@ Usage: python bench/diversity.py [--reference FILE.csv] [--seed N] [--pairs N]
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-DEFAULT_REFERENCE = "/work/shared/data/ambik_calib_100.csv"
+DEFAULT_REFERENCE = str(Path(__file__).resolve().parents[2] / "shared" / "data" / "ambik_calib_100.csv")
 
 
 def main() -> None:

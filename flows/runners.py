@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect.task_runners import ThreadPoolTaskRunner
-
 from ambiforge.errors import ConfigError
 
 RUNNERS = ("thread", "dask")
@@ -18,6 +16,8 @@ RUNNERS = ("thread", "dask")
 
 def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> Any:
     if name == "thread":
+        from prefect.task_runners import ThreadPoolTaskRunner
+
         return ThreadPoolTaskRunner()
     if name == "dask":
         from prefect_dask import DaskTaskRunner

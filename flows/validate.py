@@ -6,6 +6,7 @@ Rules are ambiforge's (:mod:`ambiforge.validation`); this flow only schedules th
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -35,10 +36,22 @@ def rules_task(options: BuildOptions, outcomes: list[Outcome], count: int) -> Se
     return Sealed(get("validation").run(outcomes, StageContext(options)))
 
 
+def quiet_great_expectations() -> None:
+    """Great Expectations sets one module's logger to INFO when it is imported, then announces a temporary
+    folder on every run: noise in a CLI build. Import it, then lower it."""
+    try:
+        import great_expectations.data_context.types.base  # noqa: F401
+    except ImportError:  # pragma: no cover - moved in another version: the line is only noise
+        return
+    logging.getLogger("great_expectations.data_context.types.base").setLevel(logging.WARNING)
+
+
 @task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)
 def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any]:
     from ambiforge.validation.expectations import run_expectations
     from ambiforge.validation.report import build_report, write_report
+
+    quiet_great_expectations()
 
     judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
     passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
@@ -50,7 +63,11 @@ def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any
     )
     folder = run_dir(options.out, options.run_id) / VALIDATION_DIR
     report = build_report(judged, expectations.to_dict(), f"run {options.run_id}")  # type: ignore[arg-type]
-    write_report(report, judged, folder)  # type: ignore[arg-type]
+    from ambiforge import diversity
+
+    reference = diversity.read_reference(options.reference) if options.reference else None
+    section = diversity.report_section(passed, reference, options.reference or "")  # type: ignore[arg-type]
+    write_report(report, judged, folder, target_mix=options.type_mix, diversity=section)  # type: ignore[arg-type]
     expectations.save(folder)
     return report["summary"]
 
@@ -66,6 +83,9 @@ def write_run_task(
 @flow(name="validate", flow_run_name=run_name("validate"), validate_parameters=False)
 def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None) -> dict[str, Any]:
     directory = run_dir(options.out, options.run_id)
+    finished = state.finished_summary(options)
+    if finished is not None:
+        return finished
     outcomes = read_outcomes(directory / GENERATED_FILE)
     if outcomes is None:
         raise InputError(str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first")

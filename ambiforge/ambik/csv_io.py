@@ -18,8 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge import __version__
-from ambiforge.ambiguity import names
+from ambiforge import __version__, ambiguity
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog
 from ambiforge.errors import InputError
@@ -99,11 +98,12 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
     for column in ("id", "environment_short", *TEXT_FIELDS, "ambiguity_type"):
         if column in row:
             fields[column] = row[column] or ""
-    if fields.get("ambiguity_type") not in names():
+    known = ambiguity.names()
+    if fields.get("ambiguity_type") not in known:
         raise InputError(
             str(path),
             where,
-            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(names())}",
+            f"ambiguity_type {fields.get('ambiguity_type')!r} is not one of {', '.join(known)}",
         )
     for column, parse in PARSERS.items():
         try:
@@ -111,8 +111,8 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
         except ValueError as exc:
             raise InputError(str(path), where, f"{column}: {exc}") from None
     fields["environment"] = _environment(row.get("environment_short", ""), catalog)
-    known = set(AMBIK_COLUMNS) | {INDIRECT}
-    extra = {c: row[c] or "" for c in columns if c not in known}
+    known_columns = set(AMBIK_COLUMNS) | {INDIRECT}
+    extra = {c: row[c] or "" for c in columns if c not in known_columns}
     extra[RAW_KEY] = json.dumps({c: row.get(c) or "" for c in columns}, ensure_ascii=False)
     extra[COLUMNS_KEY] = json.dumps(columns)
     fields["extra"] = extra

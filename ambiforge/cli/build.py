@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ambiforge.cli.common import config_from, console, quiet_prefect
-from ambiforge.config import Config
 from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import check_mix
-from ambiforge.llm.config import LLMConfig, resolve_provider
-from ambiforge.options import BuildOptions, build_options, check_options
 from ambiforge.run.layout import check_run_id, new_run_id
 
-PROVIDERS = ("offline", "llm", *LLMConfig().providers, "auto")  # providers: ambiforge.llm.providers.names()
+if TYPE_CHECKING:  # imported where used: `ambiforge --help` should not load pydantic models and SDKs
+    from ambiforge.config import Config
+    from ambiforge.llm.config import LLMConfig
+    from ambiforge.options import BuildOptions
+
+
+def providers() -> tuple[str, ...]:
+    """``--provider`` values: the embedded generator, every registered LLM provider, ``llm`` (steps as
+    configured) and ``auto`` (ambiforge.llm.providers is the one list of providers)."""
+    from ambiforge.llm.providers import names
+
+    return ("offline", "llm", *names(), "auto")
 
 
 def parse_mix(text: str) -> dict[str, float]:
     """'preferences=0.5,common_sense_knowledge=0.4,safety=0.1' -> dict."""
+    from ambiforge.generation.mix import check_mix
+
     mix: dict[str, float] = {}
     for part in text.split(","):
         name, sep, value = part.partition("=")
@@ -66,8 +78,11 @@ def llm_settings(
 ) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
-    if requested not in PROVIDERS:
-        raise ConfigError(f"--provider must be one of {', '.join(PROVIDERS)}, got {requested!r}")
+    from ambiforge.llm.config import resolve_provider
+
+    known = providers()
+    if requested not in known and requested not in cfg.llm.providers:
+        raise ConfigError(f"--provider must be one of {', '.join(known)}, got {requested!r}")
     llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
     if llm.prompts_dir and not Path(llm.prompts_dir).is_dir():  # before the prompt files are read for steps
         where = f"{cfg.source}: " if cfg.source else ""
@@ -116,57 +131,159 @@ def build(
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler, e.g. tcp://host:8786")] = None,
     verbose: Annotated[bool, typer.Option(help="show Prefect's own logs")] = False,
     reference: Annotated[
-        Path | None, typer.Option(help="AmbiK-format CSV whose diversity figures the summary shows next to ours")
+        Path | None, typer.Option(help="AmbiK-format CSV whose diversity figures the report shows next to ours")
     ] = None,
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
-    item was written."""
-    cfg = config_from(config)
-    options = command_options(
-        cfg,
-        provider=provider,
-        model=model,
-        step_models=parse_step_models(step_model),
-        max_cost=max_cost,
-        candidates=candidates,
-        pairs=pairs,
-        seed=seed,
-        out=out,
-        type_mix=type_mix,
-        catalog=catalog,
-        task_runner=task_runner,
-        dask_address=dask_address,
-        config_path=str(config) if config else cfg.source,
-    )
-    rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
-    options = options.model_copy(update={"run_id": rid})
+    item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
+    from flows.server import prefect_api
+
+    # The temporary Prefect server starts first and warms up while options are checked and Prefect loads.
+    with prefect_api() as server:
+        cfg = config_from(config)
+        options = command_options(
+            cfg,
+            provider=provider,
+            model=model,
+            step_models=parse_step_models(step_model),
+            max_cost=max_cost,
+            candidates=candidates,
+            pairs=pairs,
+            seed=seed,
+            out=out,
+            type_mix=type_mix,
+            catalog=catalog,
+            task_runner=task_runner,
+            dask_address=dask_address,
+            config_path=str(config) if config else cfg.source,
+        )
+        rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
+        options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
+        ref_items = check_reference(options)
+        return run_build(options, cfg.paths.annotation, server, verbose, ref_items)
+
+
+def check_reference(options: BuildOptions) -> list[Any] | None:
+    """The reference dataset read before any work (a bad file is one line, exit 2), and a warning when the
+    offline catalog cannot make as many distinct pairs as asked."""
     from ambiforge import diversity
     from ambiforge.catalog import cached_catalog
     from ambiforge.generation.offline.capacity import shortfall
 
-    ref_items = diversity.read_reference(reference) if reference else None
+    ref_items = diversity.read_reference(options.reference) if options.reference else None
     if options.provider == "offline" and (
         short := shortfall(options.pairs, options.type_mix, cached_catalog(options.catalog))
     ):
         console.print(f"[yellow]warning:[/] {short}")
-    if not verbose:
-        quiet_prefect()
-    from ambiforge.progress import RichReporter
-    from flows.build import build_flow
+    return ref_items
 
-    console.print(
-        f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, provider {options.provider}, "
-        f"seed {options.seed}"
-    )
-    with RichReporter().shown():
-        summary = build_flow(options, cfg.paths.annotation)
-    if ref_items is not None:
+
+def run_build(
+    options: BuildOptions, annotation_root: str, server: Any, verbose: bool = False, reference: list[Any] | None = None
+) -> int:
+    """Run the build flow holding the run folder's lock, with SIGINT/SIGTERM turned into a clean stop:
+    no new LLM call, ``state.json`` "interrupted", one line, exit 130/143."""
+    from ambiforge import interrupts
+    from ambiforge.run import state
+    from ambiforge.run.layout import run_dir
+    from ambiforge.run.lock import run_lock
+
+    rid = options.run_id
+    directory = run_dir(options.out, rid)
+    check_writable(Path(options.out))
+    finishing = threading.Lock()
+
+    def finish_interrupted() -> None:
+        """Mark the run, stop the server, one line, exit 130/143: from the main thread once Prefect let
+        the interrupt through, or from the grace timer if it did not in time. ``os._exit``: Prefect's exit
+        handlers would otherwise try to flush logs and events to the server just stopped. The run's files
+        are written atomically (and calls.jsonl unbuffered), so nothing of the run is lost."""
+        if not finishing.acquire(blocking=False):
+            return
+        try:
+            state.mark_interrupted(directory)
+        finally:
+            if server is not None:
+                server.stop(grace=1.0)
+            print(f"ambiforge: interrupted; rerun with --run-id {rid} to resume", file=sys.stderr, flush=True)
+            sys.stdout.flush()
+            os._exit(interrupts.exit_code())
+
+    with run_lock(directory, rid), interrupts.handled(finish_interrupted, grace=3.0):
+        # A rerun's own files are checked here, in one line, not inside a flow after the server started.
+        state.read_state(directory)
+        state.check_options(directory, options)
+        finished = state.finished_summary(options)
+        if finished is not None:  # nothing to do: no Prefect, no server
+            if server is not None:
+                server.stop(grace=1.0)
+            console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/] is finished with these options")
+            seconds = finished.setdefault("seconds", {})
+            seconds.setdefault("total", round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3))
+            print_summary(finished)
+            return build_exit_code(finished)
+        try:
+            if not verbose:
+                quiet_prefect()
+            if server is not None:
+                prewarm()  # while the server starts: the validate stage's heavy imports
+            from ambiforge.progress import RichReporter
+            from flows.build import build_flow
+
+            interrupts.bridge_prefect_sigterm()
+
+            console.print(
+                f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
+                f"provider {options.provider}, seed {options.seed}"
+            )
+            if server is not None:
+                server.wait()
+            with RichReporter().shown():
+                summary = build_flow(options, annotation_root)
+        except BaseException as exc:
+            if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
+                raise
+            interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
+            finish_interrupted()
+            raise  # not reached: finish_interrupted exits (or another thread is exiting)
+    if reference is not None:
+        from ambiforge import diversity
+
         summary["diversity_vs_reference"] = diversity.attach_reference(
-            Path(summary["files"]["items_jsonl"]).parent / "summary.json", ref_items, str(reference)
+            Path(summary["files"]["items_jsonl"]).parent / "summary.json", reference, str(options.reference)
         )
     print_summary(summary)
     return build_exit_code(summary)
+
+
+#: Imported in the background while the temporary Prefect server starts (the build waits for it anyway):
+#: the validate stage's dataset expectations and plots, seconds of imports on a busy machine.
+PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
+
+
+def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
+    import importlib
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - only a warm-up: the stage imports (and reports) it again
+                return
+
+    thread = threading.Thread(target=load, name="prewarm-imports", daemon=True)
+    thread.start()
+    return thread
+
+
+def check_writable(out: Path) -> None:
+    """The output folder: a file there, or a folder we cannot write, is one line before any work."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out: {out} is a file, not a folder")
+    parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"--out: cannot write in {parent}")
 
 
 def command_options(
@@ -189,18 +306,24 @@ def command_options(
     """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
     any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
     from ambiforge.catalog import cached_catalog
+    from ambiforge.options import build_options, check_options
     from flows.runners import RUNNERS
 
-    if candidates is not None and candidates < 1:
-        raise ConfigError(f"--candidates must be at least 1, got {candidates}")
-    if pairs is not None and pairs < 1:
-        raise ConfigError(f"--pairs must be at least 1, got {pairs}")
+    check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)
     runner = task_runner or cfg.build.task_runner
     if runner not in RUNNERS:
         raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
+    if dask_address and runner != "dask":
+        raise ConfigError(f"--dask-address needs --task-runner dask (the runner is {runner})")
+    check_dask_address(dask_address)
     chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost, model, step_models)
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
-    cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
+    try:
+        cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{catalog_path}: catalog is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{catalog_path}: cannot read the catalog: {exc.strerror or exc}") from None
     options = build_options(
         cfg,
         provider=chosen,
@@ -216,6 +339,42 @@ def command_options(
         config_path=config_path,
     )
     return check_options(options, cfg.source)
+
+
+def check_bounds(pairs: int | None = None, candidates: int | None = None, max_cost: float | None = None) -> None:
+    """Numbers from the command line, with the limit in the message (before pydantic sees them)."""
+    import math
+
+    from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS
+
+    for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
+        if value is not None and value < 1:
+            raise ConfigError(f"{option} must be at least 1, got {value}")
+        if value is not None and value > limit:
+            raise ConfigError(f"{option} must be at most {limit:,}, got {value}")
+    if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
+        raise ConfigError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
+
+
+def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
+    """An existing Dask scheduler must answer now, not after 45 s of connection retries in a task."""
+    if not address:
+        return
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname:
+        raise ConfigError(f"--dask-address: expected tcp://HOST:PORT, got {address!r}")
+    try:
+        port = parts.port or 8786
+        with socket.create_connection((parts.hostname, port), timeout=timeout):
+            pass
+    except ValueError:
+        raise ConfigError(f"--dask-address: bad port in {address!r}") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"--dask-address: no Dask scheduler answers at {address} ({reason})") from None
 
 
 def build_exit_code(summary: dict[str, Any]) -> int:

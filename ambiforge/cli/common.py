@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from ambiforge.config import Config, load_config
+if TYPE_CHECKING:
+    from ambiforge.config import Config
 
 console = Console(stderr=True, highlight=False)
 
@@ -15,13 +19,20 @@ console = Console(stderr=True, highlight=False)
 def quiet_prefect() -> None:
     """Prefect logs every flow and task run at INFO; a CLI user wants the progress bars and the summary.
     ``--verbose`` or an explicit PREFECT_LOGGING_LEVEL brings them back."""
+    # Great Expectations logs at INFO through the handlers Prefect installs ("Created temporary directory
+    # ... for ephemeral docs site" on every build).
+    logging.getLogger("great_expectations").setLevel(logging.WARNING)
     if "PREFECT_LOGGING_LEVEL" in os.environ:
         return
-    os.environ["PREFECT_LOGGING_LEVEL"] = "WARNING"
-    # Prefect configured its logging when it was imported; apply the new level to its loggers now.
-    from prefect.logging.configuration import setup_logging
+    # ERROR, not WARNING: Prefect's warnings and its "Finished in state Failed" tracebacks repeat what the
+    # CLI prints in one line (a bug still surfaces as the CLI's own traceback).
+    os.environ["PREFECT_LOGGING_LEVEL"] = "CRITICAL"
+    # Not imported here (``ambiforge --help`` must not load Prefect); if it was imported already, it
+    # configured its logging then: apply the new level to its loggers now.
+    if "prefect" in sys.modules:
+        from prefect.logging.configuration import setup_logging
 
-    setup_logging()
+        setup_logging()
 
 
 def prefect_defaults() -> None:
@@ -36,4 +47,6 @@ def prefect_defaults() -> None:
 
 
 def config_from(path: Path | None) -> Config:
+    from ambiforge.config import load_config
+
     return load_config(path)

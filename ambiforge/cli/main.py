@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except typer.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
-        print("ambiforge: aborted", file=sys.stderr)
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a build's own handling (or in another command)
+        print("ambiforge: interrupted", file=sys.stderr)
         return 130
     except AmbiforgeError as exc:
         print(f"ambiforge: error: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ import typer
 
 from ambiforge.atomic import write_text_atomic
 from ambiforge.cli.common import console
+from ambiforge.errors import ConfigError
 from ambiforge.models.schema import render_item_schema, repo_schema_path
 
 
@@ -19,6 +20,8 @@ def schema(
 ) -> None:
     """The item JSON Schema, generated from the pydantic model."""
     target = path or repo_schema_path()
+    if (write or check) and target.is_dir():
+        raise ConfigError(f"--path: {target} is a folder, not a schema file")
     text = render_item_schema()
     from ambiforge.release.manifest_schema import SCHEMA_PATH as MANIFEST_SCHEMA
     from ambiforge.release.manifest_schema import render_manifest_schema
@@ -33,7 +36,10 @@ def schema(
         if path is None and MANIFEST_SCHEMA.read_text(encoding="utf-8") != render_manifest_schema():
             console.print(f"[red]{MANIFEST_SCHEMA} is out of date with the registry; run `ambiforge schema --write`[/]")
             raise typer.Exit(1)
-        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        try:
+            current = target.read_text(encoding="utf-8") if target.exists() else ""
+        except UnicodeDecodeError:
+            current = ""  # not our text: out of date
         if current != text:
             console.print(f"[red]{target} is out of date with the item model; run `ambiforge schema --write`[/]")
             raise typer.Exit(1)

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from prefect.client.schemas.schedules import CronSchedule
 
 from ambiforge.cli.build import command_options, parse_step_models
 from ambiforge.cli.common import config_from, console
@@ -14,6 +13,8 @@ from ambiforge.errors import ConfigError
 
 
 def check_cron(cron: str) -> str:
+    from prefect.client.schemas.schedules import CronSchedule
+
     try:
         CronSchedule(cron=cron)
     except ValueError as exc:

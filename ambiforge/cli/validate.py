@@ -42,8 +42,9 @@ def validate(
     mix: Annotated[bool, typer.Option(help="expect the configured type mix")] = True,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
-    """Check every item rule and the dataset expectations; write report.json, report.html and the Great
-    Expectations results. Exit 0: no error-severity rule failed; 1: some did; 2: unreadable input."""
+    """Check every item rule and the dataset expectations; write report.json, issues.csv, report.html and the
+    Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no
+    error-severity rule failed; 1: some did; 2: unreadable input."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext, validate_items
     from ambiforge.validation.expectations import run_expectations
@@ -64,8 +65,8 @@ def validate(
     )
     report = build_report(judged, expectations.to_dict(), str(path))
     folder = out or path.parent / "validation"
-    json_path, html_path = write_report(report, judged, folder)
     expectations.save(folder)
+    json_path, html_path = write_report(report, judged, folder, target_mix=cfg.build.type_mix if mix else None)
     s = report["summary"]
     failed_expectations = expectations.to_dict()["failed"]
     colour = "red" if s["with_errors"] else "green"
@@ -78,6 +79,7 @@ def validate(
             console.print(
                 f"  {rule_id:<18} {entry['severity']:<8} {entry['count']:>6}  e.g. {entry['examples'][0]['id']}"
             )
-    console.print(f"report: {html_path} (and {json_path.name}, expectations.json, data_docs/)")
+    console.print(f"report: {html_path}")
+    console.print(f"        (beside it: {json_path.name}, issues.csv, expectations.json, data_docs/index.html)")
     if s["with_errors"]:
         raise typer.Exit(1)

@@ -22,6 +22,9 @@ def check_mix(mix: dict[str, float]) -> dict[str, float]:
     unknown = sorted(set(mix) - set(known))
     if unknown:
         raise ConfigError(f"type mix: unknown ambiguity type {unknown[0]!r} (known: {', '.join(known)})")
+    bad = next((t for t, v in mix.items() if not math.isfinite(v)), None)
+    if bad is not None:
+        raise ConfigError(f"type mix: share of {bad!r} must be a finite number, got {mix[bad]}")
     if any(v < 0 for v in mix.values()):
         raise ConfigError("type mix: shares must not be negative")
     total = sum(mix.values())

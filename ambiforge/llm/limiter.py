@@ -31,6 +31,8 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Protocol
 
+from ambiforge import interrupts
+
 
 class Chain:
     """The priority of a chain of calls: fewer calls made first, then the smaller ``index``."""
@@ -121,6 +123,7 @@ class LocalLimiter:
         self._acquire()
         try:
             self._wait_for_rate()
+            interrupts.check()  # after SIGINT/SIGTERM no new call starts (ambiforge/interrupts.py)
             with self._lock:
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)

@@ -34,29 +34,51 @@ def figure_uri(fig: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def bar_chart(title: str, labels: list[str], values: list[float], xlabel: str = "") -> str:
+def bar_chart(
+    title: str, labels: list[str], values: list[float], xlabel: str = "", *, targets: list[float] | None = None
+) -> str:
+    """Bars with their values written on them; ``targets`` (one per bar) are drawn as marks, e.g. the
+    number of items the target mix asks for. Counts get whole-number ticks."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(5, 2.6))
-    ax.bar(labels, values, color="#4c78a8")
+    ax.bar(labels, values, color="#4c78a8", label="items")
+    if targets is not None:
+        ax.scatter(labels, targets, marker="_", s=900, linewidths=2.5, color="#e45756", zorder=3, label="target")
+        ax.legend(fontsize=7, loc="upper right", frameon=False)
     ax.set_title(title)
     ax.set_xlabel(xlabel)
+    if all(float(v).is_integer() for v in values):
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    top = max([*values, *(targets or []), 1])
+    ax.set_ylim(0, top * 1.18)
     for i, v in enumerate(values):
         ax.annotate(f"{v:g}", (i, v), ha="center", va="bottom", fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
     return figure_uri(fig)
 
 
-def histogram(title: str, values: list[float], xlabel: str, bins: int = 20) -> str:
+def histogram(title: str, values: list[float], xlabel: str, bins: int = 20, *, integer: bool = False) -> str:
+    """A histogram; ``integer`` puts one bar on each whole number (plan steps, objects) and whole-number ticks."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(5, 2.6))
-    ax.hist(values, bins=bins, color="#72b7b2", edgecolor="white")
+    if integer and values:
+        low, high = int(min(values)), int(max(values))
+        edges = [x - 0.5 for x in range(low, high + 2)]
+        ax.hist(values, bins=edges, color="#72b7b2", edgecolor="white")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.hist(values, bins=bins, color="#72b7b2", edgecolor="white")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("items")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ambiforge.atomic import write_json_atomic
-from ambiforge.errors import ConfigError
+from ambiforge.errors import ConfigError, InputError
 from ambiforge.run.fingerprint import BUILD_STAGES, differences, digest, fingerprint_material
 from ambiforge.run.layout import OPTIONS_FILE, STATE_FILE
 
@@ -22,18 +22,39 @@ if TYPE_CHECKING:
     from ambiforge.options import BuildOptions
 
 
+def read_json_file(path: Path) -> dict[str, Any]:
+    """A run's own JSON file; a corrupt or unreadable one is one line naming it (the fix is to remove it
+    or use another run id), not a JSONDecodeError."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+        message = f"cannot read this run file ({reason}); remove it or use another --run-id"
+        raise InputError(str(path), "", message) from None
+    if not isinstance(value, dict):
+        raise InputError(str(path), "", "not a JSON object; remove it or use another --run-id")
+    return value
+
+
 def read_state(directory: Path) -> dict[str, Any]:
     path = directory / STATE_FILE
     if not path.exists():
         return {"stages": {}}
-    return json.loads(path.read_text(encoding="utf-8"))
+    state = read_json_file(path)
+    if not isinstance(state.get("stages", {}), dict):
+        raise InputError(str(path), "stages", "not a JSON object; remove the file or use another --run-id")
+    return state
 
 
 def mark(directory: Path, stage: str, status: str) -> dict[str, Any]:
     """Record ``stage`` as ``running`` or ``done`` (atomically)."""
     state = read_state(directory)
-    state.setdefault("stages", {})[stage] = status
+    stages = state.setdefault("stages", {})
+    stages[stage] = status
     state["stage"] = stage
+    state["status"] = "running" if status == "running" else state.get("status", "running")
+    if status == "done" and all(v == "done" for v in stages.values()):
+        state["status"] = "done"
     state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_json_atomic(directory / STATE_FILE, state)
     return state
@@ -44,8 +65,10 @@ def is_done(directory: Path, stage: str) -> bool:
 
 
 def _recorded(path: Path) -> dict[str, Any]:
-    recorded = json.loads(path.read_text(encoding="utf-8"))
+    recorded = read_json_file(path)
     if "fingerprint" in recorded:
+        if not isinstance(recorded.get("options"), dict) or not isinstance(recorded.get("stages"), dict):
+            raise InputError(str(path), "", "no options or stages recorded; remove it or use another --run-id")
         return recorded
     # A run folder from before fingerprints kept a flat subset of the options; compare those only.
     return {"options": {k: v for k, v in recorded.items() if k != "llm_steps"}, "stages": None}
@@ -81,3 +104,33 @@ def check_options(
             + "; use another --run-id"
         )
     return value
+
+
+def mark_interrupted(directory: Path) -> dict[str, Any]:
+    """After SIGINT/SIGTERM: the stage that was running is "interrupted" (so a rerun redoes it; finished
+    batches are reused), and so is the run."""
+    state = read_state(directory)
+    stages = state.setdefault("stages", {})
+    for name, status in stages.items():
+        if status == "running":
+            stages[name] = "interrupted"
+    state["status"] = "interrupted"
+    state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    write_json_atomic(directory / STATE_FILE, state)
+    return state
+
+
+def finished_summary(options: BuildOptions) -> dict[str, Any] | None:
+    """The summary of a run whose validation finished with these very options (same fingerprint), else
+    None. A rerun of a finished build returns it instead of validating, reporting and rewriting the run
+    again (seconds of Great Expectations, plots and a Prefect server for nothing, and a rewrite of what
+    review may have added to the items)."""
+    from ambiforge.run.fingerprint import fingerprint
+    from ambiforge.run.layout import SUMMARY_FILE, run_dir
+
+    directory = run_dir(options.out, options.run_id)
+    path = directory / SUMMARY_FILE
+    if not (is_done(directory, "validate") and path.is_file()):
+        return None
+    summary = read_json_file(path)
+    return summary if summary.get("fingerprint") == fingerprint(options) else None

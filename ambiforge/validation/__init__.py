@@ -11,7 +11,7 @@ from multiprocessing import get_context
 from ambiforge.generation.run import Outcome
 from ambiforge.models import Item, RuleFailure, Validation
 from ambiforge.validation.context import RuleContext, ValidationConfig
-from ambiforge.validation.rules import ALL_RULES, check_item
+from ambiforge.validation.rules import check_item, severity
 from ambiforge.validation.rules.duplicates import find_duplicates
 
 #: From this many items on, item rules run in worker processes (one per core) while the parent looks for
@@ -44,7 +44,9 @@ def validate_items(items: Sequence[Item], ctx: RuleContext | None = None) -> lis
     for pos, item in enumerate(items):
         failures = list(per_item[pos])
         for rule_id, message in dataset.get(pos, []):
-            failures.append(RuleFailure(rule=rule_id, severity=ALL_RULES[rule_id].severity, message=message))
+            level = severity(rule_id, ctx)
+            if level != "off":
+                failures.append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
         passed = not any(f.severity == "error" for f in failures)
         judged.append(item.model_copy(update={"validation": Validation(passed=passed, failed=failures)}))
     return judged

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ambiforge.ambiguity import names
+from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic
 from ambiforge.models import Item
 
@@ -30,9 +30,11 @@ REQUIRED = (
     "question",
     "answer",
 )
+#: Characters per text field. Tasks go to 1000: AmbiK's recipes run to about 100 words (600 characters) and
+#: are legitimate; a longer cell is a paste gone wrong.
 TEXT_BOUNDS = {
-    "unambiguous_direct": (5, 400),
-    "ambiguous_task": (5, 400),
+    "unambiguous_direct": (5, 1000),
+    "ambiguous_task": (5, 1000),
     "question": (3, 400),
     "answer": (1, 400),
     "environment_short": (1, 5000),
@@ -54,7 +56,7 @@ def item_table(items: Sequence[Item]) -> pd.DataFrame:
             "plan_steps_amb": [len(i.plan_for_amb_task) for i in items],
         }
     )
-    for t in names():
+    for t in ambiguity.names():
         frame[f"is_{t}"] = (frame["ambiguity_type"] == t).astype(float)
     return frame
 
@@ -136,12 +138,12 @@ def run_expectations(
         suite.add_expectation(E.ExpectColumnValuesToNotBeNull(column=column))
     for column, (low, high) in TEXT_BOUNDS.items():
         suite.add_expectation(E.ExpectColumnValueLengthsToBeBetween(column=column, min_value=low, max_value=high))
-    suite.add_expectation(E.ExpectColumnValuesToBeInSet(column="ambiguity_type", value_set=list(names())))
+    suite.add_expectation(E.ExpectColumnValuesToBeInSet(column="ambiguity_type", value_set=list(ambiguity.names())))
     for column in ("plan_steps_clear", "plan_steps_amb"):
         suite.add_expectation(E.ExpectColumnValuesToBeBetween(column=column, min_value=1, max_value=max_plan_steps))
     if target_mix:
         total = sum(target_mix.values()) or 1.0
-        for t in names():
+        for t in ambiguity.names():
             share = target_mix.get(t, 0.0) / total
             suite.add_expectation(
                 E.ExpectColumnMeanToBeBetween(

@@ -1,19 +1,26 @@
-"""Finding catalog objects, their plurals and group nouns in task text.
+"""Finding named things in task text: catalog objects, group nouns, kitchen words and fixtures.
 
-Text is split into words and matched against a dictionary of 1- to 5-word names, longest first, so
-"oatmeal cookies" is one mention and not also "oatmeal". A dictionary of n-grams rather than one large
-regular expression because it costs the same however large the catalog grows: about 0.1 ms an item.
+Text is split into words, each word put in the singular (``textnorm.singular``), and matched against a
+dictionary of 1- to 5-word names, longest first, so "oatmeal cookies" is one mention and not also "oatmeal",
+and "chicken breasts" finds "chicken breast"; "baking soda" is one entry, so its "soda" is not a mention.
+A dictionary of n-grams rather than one large regular expression because it costs the same however large the
+catalog grows: about 0.1 ms an item. Beside the catalog, ``kitchen_words.yaml`` names food, kitchen items,
+fixtures, products and categories the catalog has no group for, so imported items are grounded too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from importlib import resources
+
+import yaml
 
 from ambiforge.catalog import APPLIANCES, Catalog
-from ambiforge.generation.offline.phrases import plural
+from ambiforge.textnorm import singular
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
 MAX_WORDS = 5
 
 
@@ -21,42 +28,63 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@lru_cache(maxsize=65536)
+def key_of(phrase: str) -> tuple[str, ...]:
+    """The lookup key of a name: its words in the singular."""
+    return tuple(singular(w) for w in words(phrase))
+
+
 @dataclass(frozen=True)
 class Mention:
-    kind: str  # "object" (a catalog object), "noun" (a group's generic noun) or "appliance"
-    name: str  # catalog object name, group key, or appliance name
+    kind: str  # "object" (catalog object), "noun" (group noun, kitchen word), "fixture" (appliance, place, product)
+    name: str  # catalog object name, group key, or the word
     text: str  # the words as they stand
+    food: bool = False
+    start: int = 0  # word positions in the text
+    end: int = 0
 
 
 @dataclass(frozen=True)
 class Lexicon:
     entries: dict[tuple[str, ...], Mention]
-    cache: dict[str, list[Mention]] = field(default_factory=dict, compare=False)
+    heads: frozenset[str]  # last words of every entry: a mention followed by one is a modifier ("glass bowl")
+    cache: dict[str, tuple[list[str], list[Mention]]] = field(default_factory=dict, compare=False)
 
-    def find(self, text: str) -> list[Mention]:
-        """Mentions in ``text``, cached: plan steps and task frames repeat across thousands of items."""
+    def scan(self, text: str) -> tuple[list[str], list[Mention]]:
+        """The singular words of ``text`` and the lexicon's mentions in it (``text`` as written), cached:
+        plan steps and task frames repeat across thousands of items."""
         cached = self.cache.get(text)
         if cached is not None:
             return cached
         if len(self.cache) > 200_000:
             self.cache.clear()
-        self.cache[text] = found = self._find(text)
+        raw = words(text)
+        toks = [singular(w) for w in raw]
+        self.cache[text] = found = (toks, self._find(raw, toks))
         return found
 
-    def _find(self, text: str) -> list[Mention]:
-        toks = words(text)
+    def find(self, text: str) -> list[Mention]:
+        return self.scan(text)[1]
+
+    def _find(self, raw: list[str], toks: list[str]) -> list[Mention]:
         found: list[Mention] = []
         i = 0
         while i < len(toks):
             for n in range(min(MAX_WORDS, len(toks) - i), 0, -1):
-                mention = self.entries.get(tuple(toks[i : i + n]))
-                if mention is not None:
-                    found.append(mention)
+                entry = self.entries.get(tuple(toks[i : i + n]))
+                if entry is not None:
+                    found.append(Mention(entry.kind, entry.name, " ".join(raw[i : i + n]), entry.food, i, i + n))
                     i += n
                     break
             else:
                 i += 1
         return found
+
+
+@cache
+def kitchen_words() -> dict[str, tuple[str, ...]]:
+    text = resources.files("ambiforge.validation").joinpath("kitchen_words.yaml").read_text(encoding="utf-8")
+    return {kind: tuple(ws) for kind, ws in yaml.safe_load(text).items()}
 
 
 _CACHE: dict[str, Lexicon] = {}
@@ -73,18 +101,26 @@ def _build(catalog: Catalog) -> Lexicon:
     entries: dict[tuple[str, ...], Mention] = {}
 
     def add(phrase: str, mention: Mention) -> None:
-        key = tuple(words(phrase))
+        key = key_of(phrase)
         if key and key not in entries:
             entries[key] = mention
 
-    for name in APPLIANCES:
-        add(name, Mention("appliance", name, name))
-        add(plural(name), Mention("appliance", name, plural(name)))
+    extra = kitchen_words()
+    for name in (
+        *APPLIANCES,
+        *(a.name for a in catalog.appliances),
+        *extra.get("fixture", ()),
+        *extra.get("product", ()),
+    ):
+        add(name, Mention("fixture", name, name))
+    for word in extra.get("category", ()):
+        add(word, Mention("fixture", word, word))
     for obj in catalog.objects.values():
-        add(obj.name, Mention("object", obj.name, obj.name))
-        if not obj.plural and not obj.mass:
-            add(plural(obj.name), Mention("object", obj.name, plural(obj.name)))
+        add(obj.name, Mention("object", obj.name, obj.name, food=obj.kind == "food"))
     for group in catalog.groups.values():
-        add(group.noun, Mention("noun", group.key, group.noun))
-        add(plural(group.noun), Mention("noun", group.key, plural(group.noun)))
-    return Lexicon(entries)
+        add(group.noun, Mention("noun", group.key, group.noun, food=group.kind == "food"))
+    for kind in ("food", "item"):
+        for word in extra.get(kind, ()):
+            add(word, Mention("noun", word, word, food=kind == "food"))
+    heads = frozenset(k[-1] for k in entries)
+    return Lexicon(entries, heads)

@@ -1,14 +1,24 @@
-"""The validation report: ``report.json`` (per item and per rule) and ``report.html`` (counts, worst items,
-expectation results, plots)."""
+"""The validation report a curator fixes from.
+
+- ``report.json``: summary, per rule the number of *items* it flags (and of flags), every item's failures,
+  and ``issues``: one row per flag with the item id, rule, severity, field, message and the offending text.
+- ``issues.csv``: the same issues as a table (id, rule, severity, field, message, snippet).
+- ``report.html``: counts, plots, every issue (filterable by rule and severity with a little inline script:
+  the report is opened offline, so nothing comes from a CDN), every flagged item with its texts, the worst
+  items ranked by severity, and the Great Expectations results in readable form with a link to Data Docs.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ambiforge.ambiguity import names
+from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.reports import render
@@ -16,23 +26,78 @@ from ambiforge.reports.html import bar_chart, histogram
 from ambiforge.validation.rules import ALL_RULES
 
 EXAMPLES_PER_RULE = 5
+#: report.html lists at most this many issues (issues.csv has all of them).
+HTML_ISSUES = 20_000
+SNIPPET_CHARS = 240
+ISSUE_COLUMNS = ("id", "rule", "severity", "field", "message", "snippet")
+_FIELD = re.compile(r"^([a-z_]+)(?:\[(\d+)\])?$")
+
+
+def field_of(message: str) -> str:
+    """The field a rule message names: ``'plan_for_amb_task[2]: ...'`` -> ``'plan_for_amb_task[2]'``."""
+    head, sep, _ = message.partition(":")
+    return head.strip() if sep and _FIELD.match(head.strip()) else ""
+
+
+def snippet(item: Item, field: str, message: str = "") -> str:
+    """The text of ``field`` in ``item`` (a plan step for ``plan_x[i]``), shortened for a table cell around
+    the words the message quotes, so a long recipe's cell still shows the offending word."""
+    m = _FIELD.match(field)
+    if not m or not hasattr(item, m.group(1)):
+        return ""
+    value: Any = getattr(item, m.group(1))
+    if m.group(2) is not None and isinstance(value, list):
+        k = int(m.group(2))
+        value = value[k] if k < len(value) else ""
+    if isinstance(value, list):
+        value = " | ".join(map(str, value))
+    text = " ".join(str(value).split())
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    quoted = re.search(r"'([^']{2,})'", message)
+    at = text.lower().find(quoted.group(1).lower()) if quoted else -1
+    if at < SNIPPET_CHARS - 40:
+        return text[: SNIPPET_CHARS - 1] + "…"
+    start = max(0, at - SNIPPET_CHARS // 2)
+    return "…" + text[start : start + SNIPPET_CHARS - 2] + "…"
 
 
 def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
     """``items`` must carry ``validation`` (see :func:`ambiforge.validation.validate_items`)."""
     rules: dict[str, dict[str, Any]] = {
-        rule_id: {"severity": rule.severity, "description": rule.description, "count": 0, "examples": []}
+        rule_id: {
+            "severity": rule.severity,
+            "description": rule.description,
+            "count": 0,  # items flagged by the rule
+            "flags": 0,
+            "examples": [],  # the first items flagged, one each
+        }
         for rule_id, rule in ALL_RULES.items()
     }
-    rows = []
+    rows, issues = [], []
     for item in items:
         failed = [f.model_dump() for f in (item.validation.failed if item.validation else [])]
         rows.append({"id": item.id, "ambiguity_type": item.ambiguity_type, "failed": failed})
-        for f in failed:
-            entry = rules[f["rule"]]
+        for rule_id in dict.fromkeys(f["rule"] for f in failed):
+            entry = rules[rule_id]
             entry["count"] += 1
             if len(entry["examples"]) < EXAMPLES_PER_RULE:
-                entry["examples"].append({"id": item.id, "message": f["message"]})
+                first = next(f for f in failed if f["rule"] == rule_id)
+                entry["examples"].append({"id": item.id, "message": first["message"]})
+        for f in failed:
+            rules[f["rule"]]["severity"] = f["severity"]  # as configured for this run
+            rules[f["rule"]]["flags"] += 1
+            field = field_of(f["message"])
+            issues.append(
+                {
+                    "id": item.id,
+                    "rule": f["rule"],
+                    "severity": f["severity"],
+                    "field": field,
+                    "message": f["message"],
+                    "snippet": snippet(item, field, f["message"]),
+                }
+            )
     with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
     with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
     return {
@@ -42,38 +107,145 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
             "passed": len(rows) - with_errors,
             "with_errors": with_errors,
             "with_warnings": with_warnings,
+            "flags": len(issues),
             "expectations_success": None if expectations is None else expectations["success"],
         },
         "rules": rules,
         "items": rows,
+        "issues": issues,
         "expectations": expectations,
     }
 
 
-def _plots(items: Sequence[Item]) -> dict[str, str]:
+def rank(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Flagged items, worst first: by the number of distinct error rules, then of warning rules (a rule
+    that fires ten times on one item counts once, so one noisy rule cannot dominate)."""
+
+    def key(row: dict[str, Any]) -> tuple[int, int, str]:
+        errors = {f["rule"] for f in row["failed"] if f["severity"] == "error"}
+        warnings = {f["rule"] for f in row["failed"] if f["severity"] == "warning"}
+        return (-len(errors), -len(warnings), row["id"])
+
+    return sorted((r for r in rows if r["failed"]), key=key)
+
+
+def issues_csv(issues: Sequence[Mapping[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=ISSUE_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(issues)
+    return buffer.getvalue()
+
+
+def _short(text: str, chars: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.0f}" if value.is_integer() else f"{value:.3g}"
+    return str(value)
+
+
+def readable(value: Any) -> str:
+    """A GX kwarg or observed value for a person: lists joined, numbers rounded, no Python dict syntax."""
+    if value is None:
+        return ""
+    if isinstance(value, Mapping):
+        if "unexpected_count" in value:
+            examples = "; ".join(_short(str(v)) for v in (value.get("examples") or [])[:3])
+            return f"{value['unexpected_count']} unexpected" + (f", e.g. {examples}" if examples else "")
+        return "; ".join(f"{k} {readable(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        shown = ", ".join(_short(readable(v)) for v in value[:12])
+        return shown + (f", … ({len(value)} in all)" if len(value) > 12 else "")
+    return _short(_number(value), 200)
+
+
+def _expectation_rows(expectations: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    if not expectations:
+        return []
+    out = []
+    for e in expectations.get("results", []):
+        kwargs = e.get("kwargs") or {}
+        out.append(
+            {
+                "table": e.get("table", ""),
+                "expectation": e.get("expectation", "").removeprefix("expect_").replace("_", " "),
+                "column": e.get("column") or "",
+                "settings": ", ".join(f"{k.replace('_', ' ')} {readable(v)}" for k, v in kwargs.items()),
+                "success": e.get("success"),
+                "observed": readable(e.get("observed")),
+            }
+        )
+    return out
+
+
+def _plots(items: Sequence[Item], target_mix: Mapping[str, float] | None) -> dict[str, str]:
     counts = Counter(i.ambiguity_type for i in items)
+    mix = dict(target_mix or ambiguity.default_mix())
+    total = sum(mix.values()) or 1.0
+    names = [*ambiguity.names(), *sorted(t for t in counts if t not in ambiguity.names())]
+    targets = [len(items) * mix.get(t, 0.0) / total for t in names]
     return {
-        "Type mix": bar_chart("Ambiguity types", list(names()), [counts.get(t, 0) for t in names()]),
-        "Plan lengths": histogram(
-            "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", bins=13
+        "Type mix": bar_chart(
+            "Ambiguity types (bars: items; marks: target mix)",
+            names,
+            [counts.get(t, 0) for t in names],
+            targets=targets,
         ),
-        "Environment sizes": histogram("Objects per scene", [len(i.environment) for i in items], "objects"),
+        "Plan lengths": histogram(
+            "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", integer=True
+        ),
+        "Environment sizes": histogram(
+            "Objects per scene", [len(i.environment) for i in items], "objects", integer=True
+        ),
     }
 
 
-def write_report(report: dict[str, Any], items: Sequence[Item], directory: Path) -> tuple[Path, Path]:
+def write_report(
+    report: dict[str, Any],
+    items: Sequence[Item],
+    directory: Path,
+    *,
+    target_mix: Mapping[str, float] | None = None,
+    diversity: dict[str, Any] | None = None,
+) -> tuple[Path, Path]:
+    """Write report.json, issues.csv and report.html into ``directory``; returns the JSON and HTML paths.
+
+    Also records the HTML path in ``report["summary"]["report_path"]``, so that a build stage returning the
+    summary tells its caller where the report is. The Data Docs link points at ``data_docs/index.html``
+    beside the report (``ExpectationsResult.save`` writes it there)."""
+    from ambiforge.diversity import report_section
+
+    directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    html_path = directory / "report.html"
+    report["diversity"] = diversity if diversity is not None else report_section(items)
+    report["summary"]["report_path"] = str(html_path)
+    report["summary"]["issues_csv"] = str(directory / "issues.csv")
     json_path = write_json_atomic(directory / "report.json", report)
-    worst = sorted(
-        report["items"],
-        key=lambda r: (-sum(f["severity"] == "error" for f in r["failed"]), -len(r["failed"])),
+    write_text_atomic(directory / "issues.csv", issues_csv(report.get("issues", [])))
+    by_id = {i.id: i for i in items}
+    flagged = rank(report["items"])
+    issues = report.get("issues", [])
+    rule_rows = sorted(
+        ((rid, r) for rid, r in report["rules"].items()),
+        key=lambda kv: (kv[1]["severity"] != "error", -kv[1]["count"], kv[0]),
     )
     html = render(
         "validation.html.j2",
         report=report,
-        worst=[w for w in worst[:30] if w["failed"]],
-        rules=sorted(report["rules"].items(), key=lambda kv: (-kv[1]["count"], kv[0])),
-        plots=_plots(items) if items else {},
+        rules=rule_rows,
+        worst=flagged[:30],
+        flagged=[(row, by_id.get(row["id"])) for row in flagged],
+        issues=issues[:HTML_ISSUES],
+        issues_left_out=max(0, len(issues) - HTML_ISSUES),
+        expectation_rows=_expectation_rows(report.get("expectations")),
+        plots=_plots(items, target_mix) if items else {},
     )
-    html_path = write_text_atomic(directory / "report.html", html)
+    write_text_atomic(html_path, html)
     return json_path, html_path

@@ -270,3 +270,18 @@ def test_on_dask_the_concurrency_limit_holds_for_the_whole_cluster(
     assert summary["items_written"] + summary["rejected_count"] == 8 and summary["items_written"] >= 6
     assert answered >= 8 * 6
     assert peak == 2
+
+
+def test_a_build_whose_every_pair_is_rejected_exits_1(tmp_path: Path) -> None:
+    """A model that only ever copies the reply example: every pair is rejected with its reason, the
+    build writes no item and says so with exit 1 (not 0 with an empty dataset)."""
+    with ScriptedLLMServer(lambda body: '{"task": "..."}', api_key=KEY) as server:
+        cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "openai", "--pairs", "3"]
+        cmd += ["--seed", "4", "--run-id", "empty", "--out", str(tmp_path / "raw")]
+        proc = subprocess.run(cmd, cwd=REPO, env=llm_env(server, tmp_path), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    folder = tmp_path / "raw" / "empty"
+    assert (folder / "items.jsonl").read_text() == ""
+    rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
+    assert len(rejected) == 3
+    assert all(r["stage"] == "llm_output" and "placeholder" in r["reason"] for r in rejected), rejected

@@ -64,3 +64,21 @@ def test_compare_uses_equal_sized_samples(two_items) -> None:  # type: ignore[no
     assert result["n"] == 1 and result["ours"]["items"] == 1 and result["reference"]["items"] == 1
     rows = diversity.table(result)
     assert rows[-1][0].startswith("end_of_ambiguity") and len(rows) == len(diversity.COMPARED) + 1
+
+
+def test_the_validation_report_shows_the_diversity_figures(two_items, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every build's report.html has a Diversity table; with a reference dataset, a column for it."""
+    from ambiforge.validation import validate_items
+    from ambiforge.validation.report import build_report, write_report
+
+    judged = validate_items(two_items)
+    report = build_report(judged, None, "test")
+    _, html = write_report(report, judged, tmp_path / "plain")
+    page = html.read_text(encoding="utf-8")
+    assert 'id="diversity"' in page and "words per unambiguous task" in page
+    assert report["diversity"]["reference_file"] == "" and all(ref == "" for _, _, ref in report["diversity"]["rows"])
+
+    section = diversity.report_section(two_items, two_items[:1], "ref.csv")
+    assert section["n"] == 1 and section["reference_file"] == "ref.csv"
+    _, html = write_report(build_report(judged, None, "test"), judged, tmp_path / "ref", diversity=section)
+    assert "<th>ref.csv</th>" in html.read_text(encoding="utf-8")

@@ -148,6 +148,19 @@ def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[s
     return [w for w in dict.fromkeys(words) if w.strip()]
 
 
+def intent_substrings(draft: Draft) -> list[str]:
+    """The intent's concepts, lower-cased: AmbiK reads them as substrings ("-paring" is broken by
+    "preparing"), so text added around the focus action must not contain them even inside a word."""
+    return [w.lstrip("-").lower() for concept in draft.user_intent for w in concept.split("|") if w.strip("-")]
+
+
+def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bool:
+    """Whether added text names a forbidden word (whole words) or contains an intent concept (anywhere)."""
+    grams = phrases.word_grams(text)
+    lowered = text.lower()
+    return any(phrases.mentioned(grams, w) for w in forbidden) or any(s in lowered for s in substrings)
+
+
 def _bind(
     action: ContextAction, pool: list[CatalogObject], excluded: set[str], rng: random.Random
 ) -> dict[str, CatalogObject] | None:
@@ -200,6 +213,7 @@ def compose(
     most = max(counts)
     excluded = focus_groups(draft, scene, catalog)
     forbidden = forbidden_words(draft, data)
+    substrings = intent_substrings(draft)
     contexts: list[Clause] = []
     steps = min(len(focus.plan_clear), len(focus.plan_amb))
     longest = max(len(focus.plan_clear), len(focus.plan_amb))
@@ -214,8 +228,7 @@ def compose(
         n = len(clause.plan_clear)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
-        grams = phrases.word_grams(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]))
-        if any(phrases.mentioned(grams, w) for w in forbidden):
+        if says_forbidden(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]), forbidden, substrings):
             continue
         contexts.append(clause)
         excluded |= groups
@@ -235,9 +248,8 @@ def compose(
         first = rng.random() < 0.75
         sentence = phrases.pick(rng, frames.before if first else frames.after)
         longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
-        grams = phrases.word_grams(sentence)
-        if longest_task + _word_count(sentence) <= frames.max_task_words and not any(
-            phrases.mentioned(grams, w) for w in forbidden
+        if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
+            sentence, forbidden, substrings
         ):
             direct, indirect, ambiguous = (
                 f"{sentence} {t}" if first else f"{t} {sentence}" for t in (direct, indirect, ambiguous)

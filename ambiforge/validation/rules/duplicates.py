@@ -1,4 +1,5 @@
-"""duplicates: the same or nearly the same unambiguous task twice in a dataset, or again after a release.
+"""duplicates: one id used twice, or the same or nearly the same unambiguous task twice in a dataset, or again
+after a release.
 
 Near duplicates are compared on a task's *content words*: politeness and function words out, the rest
 sorted ("Robot, please bring me the glass mug." and "Bring me the glass mug?" are one task). Equal
@@ -25,6 +26,7 @@ LSH_THRESHOLD = 0.8
 
 # Dataset-level rules: registered for their ids and severities; their check runs over the whole dataset.
 RULES = (
+    Rule("duplicate_id", "error", lambda item, ctx: [], "an id is used by one item only"),
     Rule("duplicate", "error", lambda item, ctx: [], "the same unambiguous task appears twice"),
     Rule("near_duplicate", "warning", lambda item, ctx: [], "an almost identical unambiguous task exists"),
     Rule("released_before", "warning", lambda item, ctx: [], "the task was released before under another id"),
@@ -34,6 +36,13 @@ RULES = (
 def find_duplicates(items: Sequence[Item], ctx: RuleContext) -> dict[int, list[tuple[str, str]]]:
     """Per item position: (rule id, message) for each duplicate it is; the first occurrence is kept clean."""
     found: dict[int, list[tuple[str, str]]] = {}
+    first_id: dict[str, int] = {}
+    for pos, item in enumerate(items):
+        earlier = first_id.setdefault(item.id, pos)
+        if earlier != pos:
+            found.setdefault(pos, []).append(
+                ("duplicate_id", f"id: {item.id!r} is also the id of row {earlier + 1} (ids must be unique)")
+            )
     texts = [normalise(i.unambiguous_direct) for i in items]
     first: dict[str, int] = {}
     for pos, text in enumerate(texts):

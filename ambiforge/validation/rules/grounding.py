@@ -1,19 +1,39 @@
-"""grounding: every catalog object named in the tasks and plans is in the scene or a fixed appliance.
+"""grounding: the things named in the tasks and plans are in the scene (or are the kitchen itself).
 
-Objects outside the catalog (imported free text) are grounded against the scene's own text.
+A mention is grounded when the scene lists it in either number ("onions" / "onion"), when one name contains
+the other with the same head noun ("ripe banana" / "banana", "ceramic plate" / "ceramic dinner plate"), or
+when the scene name is the mention's modifier ("sourdough bread" / "sourdough"). It is not an object at all
+when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``), the
+task's own product ("to make granola") or made from a scene item ("orange juice" beside an orange). A named
+object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
+kind the scene lacks is an error. Generic nouns of kitchen items ("a small bowl" from the cupboard) are
+warnings; food the scene lacks ("the lemon") is an error. Each (item, thing) is reported once.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
-from ambiforge.validation.lexicon import Lexicon, lexicon_for
-from ambiforge.validation.rules.base import Rule
-from ambiforge.validation.rules.text import contains
+from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
+from ambiforge.validation.rules.base import family_rules
+
+NUMBERS = frozenset(
+    {"a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}
+    | {"half", "quarter", "few", "couple", "several"}
+)
+#: Verbs whose object is what the task produces, not a scene object: "make granola", "prepare a smoothie".
+PRODUCT_VERBS = frozenset(
+    {"make", "making", "made", "prepare", "preparing", "create", "creating", "brew", "brewing", "bake", "baking"}
+    | {"form", "forming", "whip", "blend", "serve", "simmer"}
+)
+PRODUCT_WINDOW = 6
 
 
-def _fields(item: Item) -> list[tuple[str, str]]:
+def fields(item: Item) -> list[tuple[str, str]]:
     out = [("unambiguous_direct", item.unambiguous_direct), ("ambiguous_task", item.ambiguous_task)]
     out += [(f"plan_for_clear_task[{i}]", s) for i, s in enumerate(item.plan_for_clear_task)]
     out += [(f"plan_for_amb_task[{i}]", s) for i, s in enumerate(item.plan_for_amb_task)]
@@ -24,37 +44,176 @@ def _catalog(ctx: RuleContext) -> Catalog:
     return ctx.catalog or cached_catalog("")
 
 
-def _lexicon(ctx: RuleContext) -> Lexicon:
-    return lexicon_for(_catalog(ctx))
+class Scene:
+    """A scene's names as lookup keys. Most mentions are grounded by one set lookup; the head-noun index the
+    others need is built on first use."""
+
+    __slots__ = ("_by_head", "groups", "keys")
+
+    def __init__(self, keys: frozenset[tuple[str, ...]], groups: frozenset[str] = frozenset()) -> None:
+        self.keys = keys
+        self.groups = groups  # catalog groups of the scene's objects ("the fish": a salmon fillet)
+        self._by_head: dict[str, list[frozenset[str]]] | None = None
+
+    @classmethod
+    def of(cls, item: Item) -> Scene:
+        names = tuple(o.name for o in item.environment)
+        groups = frozenset(o.group for o in item.environment if o.group)
+        return _scene(item.environment_short, names, groups)
+
+    @property
+    def by_head(self) -> dict[str, list[frozenset[str]]]:
+        if self._by_head is None:
+            self._by_head = {}
+            for k in self.keys:
+                self._by_head.setdefault(k[-1], []).append(frozenset(k))
+        return self._by_head
+
+    @property
+    def heads(self) -> dict[str, list[frozenset[str]]]:
+        return self.by_head  # (a dict: "in" and iteration give the head nouns)
+
+    def grounds(self, key: tuple[str, ...]) -> bool:
+        if key in self.keys:
+            return True
+        words = set(key)
+        for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
+            if words <= scene or scene <= words:
+                return True
+        if len(key) > 1:
+            for scene in self.by_head.get(key[-2], ()):  # the scene name modifies: "sourdough bread"
+                if scene <= words:
+                    return True
+        n = len(key)
+        if n == 1 and len(key[0]) >= 4 and any(h.endswith(key[0]) for h in self.by_head):  # "berries"
+            return True
+        # a run of consecutive words of a scene name: "cheddar cheese" of the cheddar cheese slices
+        return any(k[i : i + n] == key for k in self.keys if len(k) > n for i in range(len(k) - n + 1))
 
 
-def check_objects(item: Item, ctx: RuleContext) -> list[str]:
-    scene = {o.name.lower() for o in item.environment}
-    scene_text = item.environment_short
-    problems = []
-    for field, text in _fields(item):
-        for m in _lexicon(ctx).find(text):
-            if m.kind == "object" and m.name.lower() not in scene and not contains(scene_text, m.name):
-                problems.append(f"{field}: names '{m.text}', which is not in the environment")
-    return problems
+@lru_cache(maxsize=2048)
+def _scene(short: str, names: tuple[str, ...], groups: frozenset[str]) -> Scene:
+    """Scenes repeat across items (copies, shared set-ups), so each is keyed once."""
+    every = {*names, *(n.strip() for n in short.split(","))}
+    return Scene(frozenset(k for k in map(key_of, every) if k), groups)
 
 
-def check_nouns(item: Item, ctx: RuleContext) -> list[str]:
-    groups = {o.group for o in item.environment if o.group}
-    scene_text = item.environment_short
-    problems = []
-    catalog = _catalog(ctx)
-    for field, text in _fields(item):
-        for m in _lexicon(ctx).find(text):
-            if m.kind != "noun" or m.name in groups or m.text in ctx.config.ambient_nouns:
+def _is_number(word: str) -> bool:
+    return word in NUMBERS or any(c.isdigit() for c in word)
+
+
+def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str]) -> bool:
+    """A measure, something ambient, made from a scene item, or the task's product. Products are remembered
+    in ``made``, so that a later bare "juice" or "granola" is the same product."""
+    key = tuple(toks[m.start : m.end])
+    c = ctx.config
+    after = toks[m.end] if m.end < len(toks) else ""
+    before = toks[m.start - 1] if m.start else ""
+    if " ".join(key) in _ambient(c.ambient_nouns):
+        return True
+    if key[-1] in _units(c.units) and (after == "of" or _is_number(before)):
+        return True
+    if key[-1] in made:
+        return True
+    window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
+    # "orange juice" beside the oranges; "the juice from a lemon"
+    derived = (
+        before in scene.heads
+        or any(w in scene.heads for w in key[:-1])
+        or (after in ("from", "out") and key[-1] in _PARTS)
+    )
+    verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
+    product = verb >= 0 and not any(w in _INPUT_MARKERS for w in window[verb + 1 :])
+    if derived or product:
+        made.add(key[-1])
+        return True
+    return False
+
+
+#: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
+_PARTS = frozenset({"juice", "zest", "peel", "seed", "yolk", "white", "pulp", "flesh", "skin", "rind", "water"})
+_INPUT_MARKERS = frozenset({"with", "using", "in", "into", "from", "on"})
+_AMBIENT: dict[tuple[str, ...], frozenset[str]] = {}
+_UNITS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _ambient(nouns: tuple[str, ...]) -> frozenset[str]:
+    if nouns not in _AMBIENT:
+        _AMBIENT[nouns] = frozenset(" ".join(key_of(n)) for n in nouns)
+    return _AMBIENT[nouns]
+
+
+def _units(units: tuple[str, ...]) -> frozenset[str]:
+    if units not in _UNITS:
+        _UNITS[units] = frozenset(key_of(u)[-1] for u in units if key_of(u))
+    return _UNITS[units]
+
+
+def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bool:
+    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'."""
+    return m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
+
+
+@dataclass(frozen=True)
+class Ungrounded:
+    rule: str
+    field: str
+    text: str
+    message: str
+
+
+def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
+    """Each ungrounded thing once, at its first field, with the rule it falls under."""
+    lexicon = lexicon_for(_catalog(ctx))
+    scene = Scene.of(item)
+    seen: dict[str, int] = {}
+    made: set[str] = set()
+    out: list[Ungrounded] = []
+    for field_name, text in fields(item):
+        toks, mentions = lexicon.scan(text)
+        for m in mentions:
+            if m.kind == "fixture":
                 continue
-            noun = catalog.groups[m.name].noun
-            if not contains(scene_text, noun) and not contains(scene_text, m.text):
-                problems.append(f"{field}: refers to '{m.text}' but the environment has none")
-    return problems
+            key = tuple(toks[m.start : m.end])
+            if (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key):
+                if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
+                    made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
+                continue
+            if _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+                continue
+            name = " ".join(key)
+            if name in seen:
+                continue
+            seen[name] = len(out)
+            shown = m.text
+            if m.kind == "object" and key[-1] in scene.heads:
+                others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
+                out.append(
+                    Ungrounded(
+                        "grounding_variant",
+                        field_name,
+                        shown,
+                        f"names '{shown}'; the environment has {', '.join(others)} (another name?)",
+                    )
+                )
+            elif m.kind == "object" or m.food:
+                out.append(
+                    Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
+                )
+            elif key[-1] not in scene.heads:
+                out.append(
+                    Ungrounded("grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none")
+                )
+    return out
 
 
-RULES = (
-    Rule("grounding", "error", check_objects, "objects named in tasks and plans are in the environment"),
-    Rule("grounding_noun", "warning", check_nouns, "generic nouns ('a mug') have an object of that kind"),
+def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    return [(u.rule, f"{u.field}: {u.message}") for u in ungrounded(item, ctx)]
+
+
+RULES = family_rules(
+    check_family,
+    ("grounding", "error", "objects and food named in tasks and plans are in the environment"),
+    ("grounding_variant", "warning", "a named object the environment has under another name ('dish towel')"),
+    ("grounding_noun", "warning", "generic nouns ('a mug') have an object of that kind"),
 )

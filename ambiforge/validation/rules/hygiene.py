@@ -1,8 +1,10 @@
-"""Text hygiene: a question that asks, no template leftovers or model refusals, sane lengths."""
+"""Text hygiene: a question that asks, no template leftovers or model refusals, lengths (a warning: long
+recipes are legitimate)."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
@@ -16,6 +18,9 @@ _PLACEHOLDER = re.compile(
 _REFUSAL = re.compile(
     r"\bas an ai\b|\blanguage model\b|\bi(?:'m| am) sorry\b|\bi can(?:not|'t) (?:help|assist|do)\b", re.I
 )
+#: Cheap substring tests that every match of the patterns above contains (most items have none).
+_PLACEHOLDER_HINTS = ("{", "}", "<", "[", "todo", "xxx", "lorem")
+_REFUSAL_HINTS = ("as an ai", "language model", "sorry", "i can")
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
 
@@ -27,12 +32,20 @@ def _texts(item: Item) -> list[tuple[str, str]]:
 
 
 def check_question(item: Item, ctx: RuleContext) -> list[str]:
-    return [] if item.question.rstrip().endswith("?") else [f"question: does not end with '?': {item.question!r}"]
+    """A question mark anywhere: "Which mug? The glass one is chipped." asks."""
+    return [] if "?" in item.question else [f"question: has no '?': {item.question!r}"]
 
 
 def check_placeholders(item: Item, ctx: RuleContext) -> list[str]:
+    texts = _texts(item)
+    joined = "\n".join(t for _, t in texts)  # one search over all texts; field by field only on a hit
+    lower = joined.lower()
+    if not any(c in lower for c in _PLACEHOLDER_HINTS) and not any(w in lower for w in _REFUSAL_HINTS):
+        return []
+    if not _PLACEHOLDER.search(joined) and not _REFUSAL.search(joined):
+        return []
     problems = []
-    for field, text in _texts(item):
+    for field, text in texts:
         if m := _PLACEHOLDER.search(text):
             problems.append(f"{field}: template placeholder left in the text: {m.group(0)!r}")
         if m := _REFUSAL.search(text):
@@ -56,8 +69,17 @@ def check_lengths(item: Item, ctx: RuleContext) -> list[str]:
     return problems
 
 
+def check_environment(item: Item, ctx: RuleContext) -> list[str]:
+    """The scene list names each object once (a repeated name is a copy-paste slip or two objects that
+    need telling apart)."""
+    names = [n.strip().lower() for n in item.environment_short.split(",") if n.strip()]
+    repeated = sorted(n for n, k in Counter(names).items() if k > 1)
+    return [f"environment_short: lists {', '.join(repr(r) for r in repeated)} more than once"] if repeated else []
+
+
 RULES = (
-    Rule("question", "error", check_question, "the clarifying question ends with '?'"),
+    Rule("environment", "warning", check_environment, "the environment names each object once"),
+    Rule("question", "error", check_question, "the clarifying question has a '?'"),
     Rule("hygiene", "error", check_placeholders, "no template placeholders or model refusals"),
-    Rule("length", "error", check_lengths, "task, question and answer lengths within bounds"),
+    Rule("length", "warning", check_lengths, "task, question and answer lengths within bounds"),
 )

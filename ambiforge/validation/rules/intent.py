@@ -1,12 +1,20 @@
-"""intent: the correct action contains the positive concepts and none of the negative ones, and the answer
-resolves the question."""
+"""intent: the correct action contains the positive concepts and none of the negative ones (AmbiK's
+substring semantics, see ``text.has``); the answer names an intent concept and fits its question."""
 
 from __future__ import annotations
+
+import re
 
 from ambiforge.models import Item
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
-from ambiforge.validation.rules.text import contains, intent_concepts
+from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
+
+_YES_NO_QUESTION = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:can|could|should|shall|may|must|is|are|was|were|do|does|did|will|would|have|has)\b", re.I
+)
+_WH_QUESTION = re.compile(r"^\s*(?:\w+,\s*)?(?:which|what|where|how|who|whose|when)\b", re.I)
+_YES_NO_ANSWER = re.compile(r"^\s*(?:yes|no|yeah|nope|sure)\b[\s,.!]*$", re.I)
 
 
 def check_intent(item: Item, ctx: RuleContext) -> list[str]:
@@ -16,10 +24,10 @@ def check_intent(item: Item, ctx: RuleContext) -> list[str]:
     clear = " \n ".join([item.unambiguous_direct, *item.plan_for_clear_task])
     problems = []
     for alternatives in positives:
-        if not any(contains(clear, a) for a in alternatives):
+        if not has_any(clear, alternatives):
             problems.append(f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan")
     for word in negatives:
-        if contains(clear, word):
+        if has(clear, word) and not any(has(word, a) for alts in positives for a in alts):
             problems.append(f"user_intent: '-{word}' must not appear, but the unambiguous task or plan has it")
     return problems
 
@@ -27,12 +35,35 @@ def check_intent(item: Item, ctx: RuleContext) -> list[str]:
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
-    if concepts and not any(contains(item.answer, c) for c in concepts):
+    if concepts and not any(has(item.answer, c) for c in concepts):
         return [f"answer: mentions no intent concept ({', '.join(concepts)}), so it may not resolve the question"]
+    return []
+
+
+def check_fit(item: Item, ctx: RuleContext) -> list[str]:
+    """The answer answers the question: not empty, not a question itself, not the question repeated, and not
+    a bare yes/no to a which/what question."""
+    question, answer = item.question.strip(), item.answer.strip()
+    if not answer:
+        return ["answer: empty"]
+    if not question:
+        return ["question: empty"]
+    if normalise(answer) == normalise(question):
+        return ["answer: repeats the question"]
+    if answer.endswith("?") and not _YES_NO_QUESTION.match(question):
+        return [f"answer: is itself a question: {answer!r}"]
+    if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
+        return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
     return []
 
 
 RULES = (
     Rule("intent", "error", check_intent, "positive intent in the clear task/plan, negative absent"),
     Rule("answer", "warning", check_answer, "the answer contains an intent concept"),
+    Rule(
+        "qa_fit",
+        "error",
+        check_fit,
+        "the answer answers the question (not empty, not a question, not yes/no to 'which')",
+    ),
 )

@@ -84,3 +84,20 @@ def test_a_bad_composition_file_is_a_config_error_naming_the_slot(tmp_path) -> N
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"actions.*unknown slot \{hours\}"):
         load(str(path))
+
+
+def test_added_text_never_contains_an_intent_concept_even_inside_a_word() -> None:
+    """AmbiK reads intent concepts as substrings: "-paring" is broken by a frame saying "preparing"."""
+    from ambiforge.generation.offline.composition import intent_substrings, says_forbidden
+
+    draft_intent = ["plastic", "-paring", "-fillet"]
+
+    class _Draft:
+        user_intent = draft_intent
+
+    substrings = intent_substrings(_Draft())  # type: ignore[arg-type]
+    assert substrings == ["plastic", "paring", "fillet"]
+    assert says_forbidden("I'm preparing a light lunch for two.", [], substrings)
+    assert not says_forbidden("I'm cooking for my grandmother today.", [], substrings)
+    assert says_forbidden("Wash the glass bowl.", ["glass"], [])
+    assert not says_forbidden("Wash the glasses.", ["glass"], [])

@@ -61,8 +61,19 @@ def test_expectations_fail_on_mix_and_overlapping_splits(items) -> None:  # type
     }
 
 
+#: The thresholds this fixture's defects were written for: 20 plan steps an error, one check per defect.
+STRICT = """
+[validation]
+max_plan_steps = 13
+long_plan_steps = 30
+severity = { variants_shortlist = "off" }
+"""
+
+
 def test_validate_reports_each_defect_on_its_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(DEFECTS), "--out", str(tmp_path), "--no-mix"]) == 1
+    config = tmp_path / "strict.toml"
+    config.write_text(STRICT)
+    assert main(["validate", str(DEFECTS), "--out", str(tmp_path), "--no-mix", "--config", str(config)]) == 1
     report = json.loads((tmp_path / "report.json").read_text())
     found = {row["id"]: sorted({f["rule"] for f in row["failed"]}) for row in report["items"]}
     assert found == {

@@ -50,6 +50,35 @@ BREAKERS: dict[str, Breaker] = {
     "question": lambda g: edit(g["preferences"], question="Which one do you want."),
     "hygiene": lambda g: edit(g["preferences"], question="As an AI language model, which {object} do you mean?"),
     "length": lambda g: edit(g["safety"], answer=" ".join(["very"] * 80) + " sure?"),
+    "grounding_variant": lambda g: edit(
+        g["common_sense_knowledge"],
+        plan_for_clear_task=[*g["common_sense_knowledge"].plan_for_clear_task, "Dry it with the swivel peeler."],
+    ),
+    "plan_length": lambda g: edit(
+        g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
+    ),
+    "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
+    "answer_leak": lambda g: edit(
+        g["preferences"],
+        plan_for_amb_task=[
+            g["preferences"].plan_for_amb_task[0],
+            g["preferences"].plan_for_clear_task[1] + " Then some milk.",
+            *g["preferences"].plan_for_amb_task[2:],
+        ],
+    ),
+    "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
+    "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
+    "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
+    "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
+    "qa_fit": lambda g: edit(g["preferences"], answer="Yes."),
+    "corruption": lambda g: edit(
+        g["safety"],
+        plan_for_clear_task=["0: " + g["safety"].plan_for_clear_task[0], *g["safety"].plan_for_clear_task[1:]],
+    ),
+    "environment": lambda g: edit(
+        g["safety"], environment_short=g["safety"].environment_short + ", " + g["safety"].environment[0].name
+    ),
+    "fragment": lambda g: edit(g["preferences"], answer="d like the the oat milk, please."),
 }
 
 
@@ -71,7 +100,7 @@ def test_rule_passes_the_good_item_and_fails_the_broken_one(rule_id: str, good, 
 def test_minimal_pair_edit_ratio_threshold(good) -> None:  # type: ignore[no-untyped-def]
     item = edit(good["safety"], ambiguous_task="Do something completely different with a bowl now please.")
     strict = RuleContext(config=ValidationConfig(max_edit_ratio=0.3))
-    assert any("rewrites" in f.message for f in check_item(item, strict, only=["minimal_pair"]))
+    assert any("rewrites" in f.message for f in check_item(item, strict, only=["rewrite"]))
 
 
 def test_preferences_intent_word_must_leave_the_ambiguous_task(good, ctx) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,191 @@
+"""The temporary Prefect API server of one command: started early, in parallel with the command's own
+start-up, and unable to outlive the command.
+
+Without ``PREFECT_API_URL`` Prefect starts an "ephemeral" API server (uvicorn, in a subprocess) on the
+first client it makes, blocks until it answers (~8 s on two busy cores, most of it importing the server and
+migrating a fresh SQLite database), and stops it from ``atexit``. So the server start adds to every build,
+and a build killed with SIGKILL left the server running (one ran 26 minutes).
+
+Here the command starts the same server (same app factory, same settings Prefect passes) on a free port
+*before* it imports Prefect and checks its options, points ``PREFECT_API_URL`` at it, and waits for it only
+when the first flow is about to run. Prefect 3.8 has no flow run without an API (an unset URL means the
+ephemeral server), so overlapping is what can be won.
+
+The server process runs :func:`serve_child`: it asks the kernel for SIGTERM when its parent dies
+(``prctl(PR_SET_PDEATHSIG)``), and a watchdog thread also polls the parent pid (other kernels, and a parent
+that was the child's grandparent through a wrapper). It runs in its own session so that a Ctrl-C at the
+terminal reaches the build, which then stops the server itself after marking the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from typing import IO
+
+#: Seconds to wait for the server to answer: a fresh PREFECT_HOME migrates a database first.
+STARTUP_TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class TemporaryServer:
+    """A Prefect API server for this process only; ``start`` returns at once, ``wait`` blocks until it
+    answers, ``stop`` terminates it (quietly: no "Stopping temporary server" line)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[bytes] | None = None
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def start(self) -> TemporaryServer:
+        env = {
+            **os.environ,
+            "PREFECT_UI_ENABLED": "0",
+            "PREFECT__SERVER_EPHEMERAL": "1",
+            "PREFECT__SERVER_FINAL": "1",
+        }
+        env.pop("PREFECT_API_URL", None)
+        # No telemetry (no network here; its heartbeat write races the flow's writes on SQLite).
+        env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+        # The server's own log lines (e.g. "database is locked" retries) are kept for the error message
+        # of a server that fails to start, not printed over the build's progress.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "flows.server", str(os.getpid()), str(self.port)],
+            env=env,
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        return self
+
+    def wait(self, timeout: float = STARTUP_TIMEOUT) -> None:
+        """Block until ``/health`` answers; a server that exits or never answers is a RuntimeError (a
+        failure of the machine, not of the user's input)."""
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        with httpx.Client(timeout=2.0) as client:
+            while time.monotonic() < deadline:
+                if self.process is None or self.process.poll() is not None:
+                    code = None if self.process is None else self.process.returncode
+                    raise RuntimeError(
+                        f"the temporary Prefect server exited (code {code}) before it answered: {self.log_tail()}"
+                    )
+                try:
+                    if client.get(f"{self.api_url}/health").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+        raise RuntimeError(f"the temporary Prefect server did not answer within {timeout:.0f} s: {self.log_tail()}")
+
+    def log_tail(self, size: int = 2000) -> str:
+        if self.log is None:
+            return ""
+        self.log.seek(0, os.SEEK_END)
+        self.log.seek(max(0, self.log.tell() - size))
+        return self.log.read().decode("utf-8", "replace")
+
+    def stop(self, grace: float = 5.0) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+
+def configured_api_url() -> str | None:
+    """The API URL Prefect will use: the environment's, or, once Prefect is imported (a test process, a
+    deployment), its settings' (settings are read when Prefect is imported, not on every use)."""
+    if os.environ.get("PREFECT_API_URL"):
+        return os.environ["PREFECT_API_URL"]
+    if "prefect" in sys.modules:
+        from prefect.settings import PREFECT_API_URL
+
+        return PREFECT_API_URL.value() or None
+    return None
+
+
+@contextlib.contextmanager
+def prefect_api() -> Iterator[TemporaryServer | None]:
+    """Point Prefect at a temporary server for the block, unless an API URL is configured already."""
+    if configured_api_url():
+        yield None
+        return
+    server = TemporaryServer().start()
+    os.environ["PREFECT_API_URL"] = server.api_url
+    try:
+        if "prefect" in sys.modules:  # already imported: its settings no longer read the environment
+            from prefect.settings import PREFECT_API_URL, temporary_settings
+
+            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+                yield server
+        else:
+            yield server
+    finally:
+        server.stop()
+        os.environ.pop("PREFECT_API_URL", None)
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGTERM from the kernel when the parent dies (Linux), and a watchdog for everything else."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os.kill(os.getpid(), signal.SIGTERM)  # uvicorn shuts down cleanly on SIGTERM
+                time.sleep(5.0)
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def serve_child(parent: int, port: int) -> None:
+    """The server process: Prefect's API app under uvicorn, as Prefect's own ephemeral server runs it."""
+    _die_with_parent(parent)
+    import uvicorn
+
+    uvicorn.run(
+        "prefect.server.api.server:create_app",
+        factory=True,
+        host="127.0.0.1",
+        port=port,
+        log_level="error",
+        lifespan="on",
+    )
+
+
+if __name__ == "__main__":
+    serve_child(int(sys.argv[1]), int(sys.argv[2]))

@@ -1,0 +1,253 @@
+"""Bad input at the edge of every command: exit 2, exactly one ``ambiforge: error:`` line, no traceback,
+and every file that existed before is byte for byte the same after.
+
+Rows run in-process through ``ambiforge.cli.main.main`` (a traceback would escape it and fail the row), except
+``serve``, which would serve forever if a check were missing: those run as killable subprocesses with a
+timeout. Add a row for every bad input a user met.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from ambiforge.cli.main import main
+from tests.conftest import REPO
+from tests.integration import processes
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    argv: list[str]
+    expect: str = ""  # a fragment the error line must contain (the option, key or file it names)
+    setup: Callable[[Path], None] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def write(path: str, data: str | bytes) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            target.write_bytes(data)
+        else:
+            target.write_text(data, encoding="utf-8")
+
+    return make
+
+
+def both(*steps: Callable[[Path], None]) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        for step in steps:
+            step(root)
+
+    return make
+
+
+def toml(text: str) -> Callable[[Path], None]:
+    return write("bad.toml", text)
+
+
+B = ["build", "--out", "raw"]
+CFG = ["--config", "bad.toml"]
+CORRUPT_RUN = "run-x"
+GOOD_OPTIONS_DIR = "raw/" + CORRUPT_RUN
+
+ROWS: list[Row] = [
+    # build: numbers and their bounds
+    Row("pairs-zero", [*B, "--pairs", "0"], "--pairs"),
+    Row("pairs-negative", [*B, "--pairs", "-5"], "--pairs"),
+    Row("pairs-huge", [*B, "--pairs", "99999999999999999999"], "1,000,000"),
+    Row("pairs-over-limit", [*B, "--pairs", "1000001"], "1,000,000"),
+    Row("pairs-not-a-number", [*B, "--pairs", "many"], "--pairs"),
+    Row("pairs-float", [*B, "--pairs", "1.5"], "--pairs"),
+    Row("candidates-zero", [*B, "--candidates", "0"], "--candidates"),
+    Row("candidates-huge", [*B, "--candidates", "100000"], "--candidates"),
+    Row("seed-not-a-number", [*B, "--seed", "x"], "--seed"),
+    Row("max-cost-negative", [*B, "--provider", "offline", "--max-cost", "-1"], "--max-cost"),
+    Row("max-cost-nan", [*B, "--max-cost", "nan"], "--max-cost"),
+    Row("max-cost-inf", [*B, "--max-cost", "inf"], "--max-cost"),
+    # build: type mix
+    Row("mix-nan", [*B, "--type-mix", "preferences=nan"], "finite"),
+    Row("mix-inf", [*B, "--type-mix", "preferences=inf"], "finite"),
+    Row("mix-negative", [*B, "--type-mix", "preferences=-1"], "negative"),
+    Row("mix-zero", [*B, "--type-mix", "preferences=0"], "more than 0"),
+    Row("mix-unknown-type", [*B, "--type-mix", "jokes=1"], "jokes"),
+    Row("mix-no-equals", [*B, "--type-mix", "preferences"], "--type-mix"),
+    Row("mix-not-a-number", [*B, "--type-mix", "preferences=lots"], "--type-mix"),
+    # build: names, runners, models, providers
+    Row("run-id-slash", [*B, "--run-id", "../escape"], "run id"),
+    Row("run-id-empty-ish", [*B, "--run-id", "-x"], "run id"),
+    Row("run-id-too-long", [*B, "--run-id", "r" * 101], "run id"),
+    Row("provider-unknown", [*B, "--provider", "gpt"], "--provider"),
+    Row("task-runner-unknown", [*B, "--task-runner", "spark"], "--task-runner"),
+    Row("model-offline", [*B, "--provider", "offline", "--model", "m"], "--model"),
+    Row("step-model-no-equals", [*B, "--step-model", "plan_clear"], "--step-model"),
+    Row("dask-address-without-dask", [*B, "--dask-address", "tcp://127.0.0.1:1"], "--dask-address"),
+    Row(
+        "dask-address-closed-port",
+        [*B, "--task-runner", "dask", "--dask-address", "tcp://127.0.0.1:1"],
+        "no Dask scheduler answers",
+    ),
+    Row("dask-address-bad-scheme", [*B, "--task-runner", "dask", "--dask-address", "http://x:1"], "--dask-address"),
+    Row("unknown-option", [*B, "--pears", "3"], "--pears"),
+    # build: files where files are expected
+    Row("catalog-missing", [*B, "--catalog", "nope.yaml"], "nope.yaml"),
+    Row("catalog-is-a-folder", [*B, "--catalog", "adir"], "adir", write("adir/x", "")),
+    Row("catalog-not-utf8", [*B, "--catalog", "cat.yaml"], "cat.yaml", write("cat.yaml", b"\xff\xfe\x00bad")),
+    Row("out-is-a-file", ["build", "--out", "afile"], "--out", write("afile", "keep")),
+    Row(
+        "corrupt-state-json",
+        [*B, "--pairs", "2", "--run-id", CORRUPT_RUN],
+        "state.json",
+        write(f"{GOOD_OPTIONS_DIR}/state.json", "{not json"),
+    ),
+    Row(
+        "corrupt-options-json",
+        [*B, "--pairs", "2", "--run-id", CORRUPT_RUN],
+        "options.json",
+        write(f"{GOOD_OPTIONS_DIR}/options.json", "[1, 2"),
+    ),
+    Row(
+        "options-json-not-an-object",
+        [*B, "--pairs", "2", "--run-id", CORRUPT_RUN],
+        "options.json",
+        write(f"{GOOD_OPTIONS_DIR}/options.json", "[1, 2]"),
+    ),
+    Row(
+        "state-json-not-utf8",
+        [*B, "--pairs", "2", "--run-id", CORRUPT_RUN],
+        "state.json",
+        write(f"{GOOD_OPTIONS_DIR}/state.json", b"\xff\xfe{}"),
+    ),
+    # build: configuration files
+    Row("config-missing", [*B, "--config", "none.toml"], "none.toml"),
+    Row("config-is-a-folder", [*B, "--config", "adir"], "adir", write("adir/x", "")),
+    Row("config-not-utf8", [*B, *CFG], "UTF-8", write("bad.toml", b"[build]\npairs = 3\n# \xff\xfe\n")),
+    Row("config-not-toml", [*B, *CFG], "TOML", toml("[build\n")),
+    Row("config-unknown-section", [*B, *CFG], "bad.toml", toml("[bulid]\npairs = 3\n")),
+    Row("config-unknown-key", [*B, *CFG], "build.pears", toml("[build]\npears = 3\n")),
+    Row("config-pairs-string", [*B, *CFG], "build.pairs", toml('[build]\npairs = "many"\n')),
+    Row("config-pairs-huge", [*B, *CFG], "build.pairs", toml("[build]\npairs = 99999999999\n")),
+    Row("config-candidates-zero", [*B, *CFG], "build.candidates", toml("[build]\ncandidates = 0\n")),
+    Row("config-batch-zero", [*B, *CFG], "build.batch_size", toml("[build]\nbatch_size = 0\n")),
+    Row("config-mix-nan", [*B, *CFG], "type_mix", toml("[build.type_mix]\npreferences = nan\n")),
+    Row("config-mix-unknown", [*B, *CFG], "type_mix", toml("[build.type_mix]\njokes = 1.0\n")),
+    Row("sampler-reversed", [*B, *CFG], "sampler.food_groups", toml("[sampler]\nfood_groups = [5, 2]\n")),
+    Row("sampler-negative", [*B, *CFG], "sampler.item_groups", toml("[sampler]\nitem_groups = [-1, 2]\n")),
+    Row("sampler-one-number", [*B, *CFG], "sampler.per_group", toml("[sampler]\nper_group = [3]\n")),
+    Row("sampler-huge", [*B, *CFG], "sampler.per_group", toml("[sampler]\nper_group = [1, 99999999]\n")),
+    Row("sampler-not-a-list", [*B, *CFG], "sampler.food_groups", toml('[sampler]\nfood_groups = "2-5"\n')),
+    Row("section-not-a-table", [*B, *CFG], "bad.toml", toml('sampler = "x"\n')),
+    Row("ambiguity-folder-missing", [*B, *CFG], "ambiguity.folders", toml('[ambiguity]\nfolders = ["nope"]\n')),
+    Row("ambiguity-not-a-table", [*B, *CFG], "ambiguity", toml('ambiguity = "x"\n')),
+    Row("validation-unknown-key", [*B, *CFG], "validation", toml("[validation]\nnope = 1\n")),
+    Row("release-tolerance-over-1", [*B, *CFG], "release.mix_tolerance", toml("[release]\nmix_tolerance = 2\n")),
+    Row(
+        "prompts-dir-missing",
+        [*B, "--provider", "openai", *CFG],
+        "prompts_dir",
+        toml('[llm]\nprompts_dir = "nope"\n'),
+        {"OPENAI_API_KEY": "sk-test"},
+    ),
+    Row("env-config-missing", B, "env.toml", env={"AMBIFORGE_CONFIG": "env.toml"}),
+    # schema
+    Row("schema-path-is-a-folder", ["schema", "--check", "--path", "adir"], "adir", write("adir/x", "")),
+    Row("schema-unknown-option", ["schema", "--frobnicate"], "--frobnicate"),
+    # validate
+    Row("validate-missing-file", ["validate", "none.jsonl"], "none.jsonl"),
+    Row("validate-folder", ["validate", "adir"], "adir", write("adir/x", "")),
+    Row("validate-not-json", ["validate", "bad.jsonl"], "bad.jsonl", write("bad.jsonl", "{nope\n")),
+    Row("validate-parquet-upper-as-text", ["validate", "items.PARQUET"], "items.PARQUET", write("items.PARQUET", "x")),
+    Row("validate-bad-config", ["validate", "x.jsonl", *CFG], "bad.toml", toml("[build\n")),
+    # import / export AmbiK
+    Row("import-missing-csv", ["import-ambik", "none.csv", "--out", "o.jsonl"], "none.csv"),
+    Row("import-out-is-a-folder", ["import-ambik", "a.csv", "--out", "adir"], "adir", write("adir/x", "")),
+    Row("export-missing-items", ["export-ambik", "none.jsonl", "--out", "o.csv"], "none.jsonl"),
+    Row("export-out-is-a-folder", ["export-ambik", "i.jsonl", "--out", "adir"], "adir", write("adir/x", "")),
+    # release / diff (checks before any flow)
+    Row("release-empty-from", ["release", "--version", "1.0.0", "--from", " , "], "--from"),
+    Row("release-missing-version", ["release", "--from", "r"], "--version"),
+    Row("release-bad-config", ["release", "--version", "1.0.0", "--from", "r", *CFG], "bad.toml", toml("x = [\n")),
+    Row("diff-not-releases", ["diff", "nope1", "nope2"], "nope1"),
+    # review (checks before Label Studio is contacted)
+    Row("review-push-no-run", ["review", "push"], "--run"),
+    Row("review-pull-bad-config", ["review", "pull", "--run", "r", *CFG], "bad.toml", toml("[paths\n")),
+    # the command line itself
+    Row("unknown-command", ["frobnicate"], "frobnicate"),
+]
+
+SERVE_ROWS: list[Row] = [
+    Row("serve-pairs-negative", ["serve", "--cron", "0 3 * * *", "--pairs", "-1"], "--pairs"),
+    Row("serve-pairs-huge", ["serve", "--cron", "0 3 * * *", "--pairs", "99999999999999999999"], "--pairs"),
+    Row("serve-bad-cron", ["serve", "--cron", "every day"], "--cron"),
+    Row("serve-no-cron", ["serve"], "--cron"),
+    Row("serve-mix-nan", ["serve", "--cron", "0 3 * * *", "--type-mix", "safety=nan"], "finite"),
+    Row("serve-max-cost-negative", ["serve", "--cron", "0 3 * * *", "--max-cost", "-1"], "--max-cost"),
+]
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def prepare(root: Path, row: Row) -> None:
+    (root / "keep.txt").write_text("existing file\n")
+    (root / "raw" / CORRUPT_RUN).mkdir(parents=True)
+    (root / "raw" / CORRUPT_RUN / "items.jsonl").write_text('{"id": "x"}\n')
+    if row.setup:
+        row.setup(root)
+
+
+def check(row: Row, code: int, err: str, before: dict[str, str], root: Path) -> None:
+    errors = [line for line in err.splitlines() if line.startswith("ambiforge: error:")]
+    assert code == 2, f"{row.name}: exit {code}\n{err}"
+    assert len(errors) == 1, f"{row.name}: {len(errors)} error lines\n{err}"
+    assert "Traceback" not in err, f"{row.name}:\n{err}"
+    assert row.expect in errors[0], f"{row.name}: {row.expect!r} not in {errors[0]!r}"
+    after = snapshot(root)
+    changed = [name for name, digest in before.items() if after.get(name) != digest]
+    assert not changed, f"{row.name}: changed {changed}"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_bad_input_is_one_line_and_exit_2(
+    row: Row, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prepare(tmp_path, row)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("AMBIFORGE_CONFIG", raising=False)
+    for name, value in row.env.items():
+        monkeypatch.setenv(name, value)
+    before = snapshot(tmp_path)
+    code = main(list(row.argv))
+    check(row, code, capsys.readouterr().err, before, tmp_path)
+
+
+@pytest.mark.parametrize("row", SERVE_ROWS, ids=[r.name for r in SERVE_ROWS])
+def test_serve_rejects_bad_input_before_serving(row: Row, tmp_path: Path) -> None:
+    prepare(tmp_path, row)
+    before = snapshot(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO), **row.env}
+    env.pop("AMBIFORGE_CONFIG", None)
+    proc = processes.run([sys.executable, "-m", "ambiforge.cli.main", *row.argv], cwd=tmp_path, env=env, timeout=120)
+    check(row, proc.returncode, proc.stderr, before, tmp_path)
+
+
+def test_the_sweep_covers_every_command() -> None:
+    commands = {r.argv[0] for r in ROWS + SERVE_ROWS}
+    assert {"build", "serve", "validate", "schema", "release", "diff", "review", "import-ambik"} <= commands
+    assert len(ROWS) + len(SERVE_ROWS) >= 60
+    json.dumps([r.name for r in ROWS])  # names are plain strings (test ids)

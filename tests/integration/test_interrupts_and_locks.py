@@ -1,0 +1,145 @@
+"""One writer per run, and SIGINT/SIGTERM honoured, on real CLI builds against the scripted LLM server with
+latency (every build runs in its own process group, killed whatever happens)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ambiforge.testing.kitchen_responder import KitchenResponder
+from ambiforge.testing.llm_server import ScriptedLLMServer
+from tests.conftest import REPO
+from tests.integration import processes
+
+KEY = "sk-test-abcdef0123456789-never-logged"
+CONCURRENCY = 8  # the [llm] default
+
+
+def env_for(server: ScriptedLLMServer, tmp_path: Path) -> dict[str, str]:
+    env = {**os.environ, "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.openai_url}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
+    env.pop("PREFECT_API_URL", None)
+    env.pop("PREFECT_LOGGING_LEVEL", None)  # what a user gets: Prefect quiet unless --verbose
+    return env
+
+
+def build_cmd(out: Path, pairs: int, run_id: str = "r") -> list[str]:
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "openai", "--pairs", str(pairs)]
+    return [*cmd, "--seed", "5", "--run-id", run_id, "--out", str(out)]
+
+
+def servers_of(pid: int) -> list[str]:
+    """Command lines of temporary Prefect servers started by process ``pid`` (still alive)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"flows.server" in cmd and str(pid).encode() in cmd:
+                found.append(b" ".join(cmd).decode())
+    return found
+
+
+def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def items_of(folder: Path) -> list[tuple[str, str, str]]:
+    rows = [json.loads(line) for line in (folder / "items.jsonl").read_text().splitlines()]
+    return [(r["id"], r["ambiguous_task"], r["unambiguous_direct"]) for r in rows]
+
+
+@pytest.mark.slow
+def test_a_second_build_of_the_same_run_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    with ScriptedLLMServer(KitchenResponder(), latency=0.2, api_key=KEY) as server:
+        env = env_for(server, tmp_path)
+        out = tmp_path / "raw"
+        lock = out / "r" / ".lock"
+        first_cmd = build_cmd(out, 12)
+        with processes.group(first_cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as first:
+            wait_for(lambda: lock.exists() and lock.read_text().strip(), 120, "the first build's lock")
+            second = processes.run(build_cmd(out, 12), cwd=REPO, env=env, timeout=120)
+            assert second.returncode == 2, second.stderr
+            errors = [line for line in second.stderr.splitlines() if line.startswith("ambiforge: error:")]
+            assert len(errors) == 1 and f"pid {first.pid} on " in errors[0] and "run r" in errors[0]
+            assert "Traceback" not in second.stderr
+            _, err = first.communicate(timeout=300)
+            assert first.returncode == 0, err
+        requests = len(server.requests)
+    calls = [json.loads(line) for line in (out / "r" / "calls.jsonl").read_text().splitlines()]
+    assert requests == sum(1 for c in calls if not c["cached"]) > 0  # one build's requests, none paid twice
+    # The lock is free again: a rerun (served from the cache) takes it.
+    again = processes.run(build_cmd(out, 12), cwd=REPO, env=env, timeout=300)
+    assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Path, signum: int) -> None:
+    with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server:
+        env = env_for(server, tmp_path)
+        out = tmp_path / "raw"
+        cmd = build_cmd(out, 30)
+        with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            wait_for(lambda: len(server.requests) >= 10, 180, "the build's first LLM replies")
+            at_signal = len(server.requests)
+            sent = time.monotonic()
+            os.kill(proc.pid, signum)
+            _, err = proc.communicate(timeout=30)
+            took = time.monotonic() - sent
+            assert not servers_of(proc.pid), "the temporary Prefect server outlived its build"
+        time.sleep(1.5)  # any call still started after the signal would have been answered by now
+        further = len(server.requests) - at_signal
+        assert proc.returncode == 128 + signum, err
+        assert took < 5, f"exit took {took:.1f} s"
+        assert further <= CONCURRENCY, f"{further} requests after the signal"
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert lines[-1] == "ambiforge: interrupted; rerun with --run-id r to resume"
+        assert "Traceback" not in err
+        state = json.loads((out / "r" / "state.json").read_text())
+        assert state["status"] == "interrupted" and "interrupted" in state["stages"].values()
+
+        rerun = processes.run(cmd, cwd=REPO, env=env, timeout=300)
+        assert rerun.returncode == 0, rerun.stderr
+        reference = processes.run(build_cmd(tmp_path / "reference", 30), cwd=REPO, env=env, timeout=300)
+        assert reference.returncode == 0, reference.stderr
+    assert items_of(out / "r") == items_of(tmp_path / "reference" / "r")
+    assert json.loads((out / "r" / "state.json").read_text())["status"] == "done"
+
+
+def test_the_temporary_prefect_server_dies_with_its_parent(tmp_path: Path) -> None:
+    """SIGKILL to the process that started the server (no cleanup can run): the server goes too."""
+    script = (
+        "import time\nfrom flows.server import TemporaryServer\n"
+        "s = TemporaryServer().start()\nprint(s.process.pid, flush=True)\ns.wait()\nprint('up', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PREFECT_HOME": str(tmp_path / "prefect-home")}
+    with processes.group([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True) as parent:
+        assert parent.stdout is not None
+        server_pid = int(parent.stdout.readline())
+        assert parent.stdout.readline().strip() == "up"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+
+        def gone() -> bool:
+            try:
+                status = Path(f"/proc/{server_pid}/status").read_text()
+            except FileNotFoundError:
+                return True
+            return "State:\tZ" in status
+
+        wait_for(gone, 15, "the orphaned server to exit")

@@ -1,0 +1,105 @@
+"""The run lock (one writer per folder, stale locks taken over), the stopping event at the limiter, and the
+run files a rerun reads (corrupt ones are one line naming the file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ambiforge import interrupts
+from ambiforge.errors import InputError
+from ambiforge.llm.limiter import LocalLimiter
+from ambiforge.run import state
+from ambiforge.run.lock import FolderBusy, folder_lock, release_lock, remove_stale_release_tmp, run_lock
+
+
+def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    with run_lock(tmp_path / "r1", "r1") as path:
+        busy = rf"run r1 is being written by pid {os.getpid()} on .* since "
+        with pytest.raises(FolderBusy, match=busy), run_lock(tmp_path / "r1", "r1"):
+            pass
+        assert json.loads(path.read_text())["pid"] == os.getpid()
+    with run_lock(tmp_path / "r1", "r1"):  # released at the end of the block
+        pass
+
+
+def test_a_lock_left_by_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    folder = tmp_path / "r"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom ambiforge.run.lock import run_lock\n"
+            "with run_lock(sys.argv[1], 'r'):\n    print('locked', flush=True)\n    time.sleep(60)\n",
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(FolderBusy, match=f"pid {holder.pid} "), run_lock(folder, "r"):
+            pass
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert f'"pid": {holder.pid}' in (folder / ".lock").read_text()  # the dead holder's record is still there
+    with run_lock(folder, "r") as path:  # ... and the lock is free: the kernel dropped it with the process
+        assert json.loads(path.read_text())["pid"] == os.getpid()
+
+
+def test_release_lock_and_stale_tmp_folders(tmp_path: Path) -> None:
+    (tmp_path / ".tmp-1.0.0-abc123" / "data").mkdir(parents=True)
+    (tmp_path / ".tmp-1.1.0-def456").mkdir()
+    with release_lock(tmp_path, "1.0.0"):
+        with pytest.raises(FolderBusy, match="release 1.0.0"), folder_lock(tmp_path, "release 1.0.0", ".1.0.0.lock"):
+            pass
+        removed = remove_stale_release_tmp(tmp_path, "1.0.0")
+    assert [p.name for p in removed] == [".tmp-1.0.0-abc123"]
+    assert (tmp_path / ".tmp-1.1.0-def456").is_dir()  # another version's folder is not ours to remove
+
+
+def test_no_call_starts_once_the_process_is_stopping() -> None:
+    limiter = LocalLimiter(concurrency=2, rpm=0)
+    try:
+        with limiter.slot():
+            pass
+        interrupts.request_stop(signal.SIGTERM)
+        with pytest.raises(interrupts.Interrupted), limiter.slot():
+            raise AssertionError("a call started after the stop")
+        assert interrupts.exit_code() == 143
+        assert limiter.in_flight == 0
+    finally:
+        interrupts.reset()
+    for _ in range(3):  # both slots were given back (concurrency 2): three calls in a row still start
+        with limiter.slot():
+            pass
+
+
+def test_corrupt_run_files_name_the_file(tmp_path: Path) -> None:
+    (tmp_path / "state.json").write_text("{not json")
+    with pytest.raises(InputError, match=r"state\.json: cannot read this run file"):
+        state.read_state(tmp_path)
+    (tmp_path / "state.json").write_bytes(b"\xff\xfe")
+    with pytest.raises(InputError, match=r"state\.json"):
+        state.read_state(tmp_path)
+    (tmp_path / "state.json").write_text('{"stages": [1]}')
+    with pytest.raises(InputError, match=r"state\.json: stages"):
+        state.read_state(tmp_path)
+
+
+def test_an_interrupted_stage_is_redone_and_the_run_says_so(tmp_path: Path) -> None:
+    state.mark(tmp_path, "generate", "running")
+    marked = state.mark_interrupted(tmp_path)
+    assert marked["status"] == "interrupted" and marked["stages"] == {"generate": "interrupted"}
+    assert not state.is_done(tmp_path, "generate")
+    state.mark(tmp_path, "generate", "running")
+    state.mark(tmp_path, "generate", "done")
+    assert state.read_state(tmp_path)["status"] == "done"
