@@ -6,6 +6,10 @@ call log and (missing) cache lookups; the cache directory is fresh, so every cal
 
     python bench/llm_throughput.py                 # 200 ms latency, concurrency 1, 8 and 32
     python bench/llm_throughput.py --provider mistral --calls 400
+
+Its peers, in the same run: the bare ``openai`` SDK (the same requests from a thread pool, nothing else:
+what the whole call path costs on top of the SDK), and distilabel when it is installed (it is not a
+dependency; the line says when it was skipped).
 """
 
 from __future__ import annotations
@@ -56,6 +60,38 @@ def run(provider: str, concurrency: int, calls: int, server: ScriptedLLMServer, 
     return calls / (time.perf_counter() - started)
 
 
+def bare_sdk(concurrency: int, calls: int, server: ScriptedLLMServer) -> float:
+    """The official ``openai`` SDK alone, from ``concurrency`` threads: the floor under ambiforge's client."""
+    import openai
+
+    sdk = openai.OpenAI(api_key="bench", base_url=server.openai_url, timeout=30, max_retries=0)
+
+    def one(i: int) -> None:
+        sdk.chat.completions.create(
+            model="bench-model",
+            messages=[{"role": "user", "content": f"call {i}"}],
+            temperature=0.0,
+            max_tokens=16,
+            seed=i,
+            response_format={"type": "json_object"},
+        )
+
+    one(-1)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        list(pool.map(one, range(calls)))
+    return calls / (time.perf_counter() - started)
+
+
+def distilabel_skipped() -> str | None:
+    """Why distilabel is not measured, or None when it can be."""
+    try:
+        import distilabel  # noqa: F401
+    except ImportError:
+        return "not installed (pip install distilabel to compare; it is not an ambiforge dependency)"
+    return "installed, but this bench has no distilabel runner yet (its pipeline API is asyncio batches)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--latency", type=float, default=0.2, help="seconds the server takes per reply")
@@ -64,13 +100,18 @@ def main() -> None:
     parser.add_argument("--provider", choices=["openai", "mistral"], default="openai")
     args = parser.parse_args()
     print(f"provider {args.provider} (official SDK) -> local server, latency {args.latency * 1000:.0f} ms")
-    print(f"{'concurrency':>11} {'calls':>6} {'calls/s':>9} {'ideal':>9} {'ratio':>6}")
+    print(f"{'concurrency':>11} {'calls':>6} {'calls/s':>9} {'ideal':>9} {'ratio':>6} {'bare SDK':>9} {'vs bare':>7}")
     with ScriptedLLMServer(echo_responder, latency=args.latency) as server, tempfile.TemporaryDirectory() as tmp:
         for concurrency in args.concurrency:
             calls = args.calls or concurrency * 10
             rate = run(args.provider, concurrency, calls, server, Path(tmp))
             ideal = concurrency / args.latency
-            print(f"{concurrency:>11} {calls:>6} {rate:>9.1f} {ideal:>9.1f} {rate / ideal:>6.2f}")
+            bare = bare_sdk(concurrency, calls, server) if args.provider == "openai" else float("nan")
+            print(
+                f"{concurrency:>11} {calls:>6} {rate:>9.1f} {ideal:>9.1f} {rate / ideal:>6.2f} {bare:>9.1f}"
+                f" {rate / bare:>7.2f}"
+            )
+    print(f"distilabel: skipped, {distilabel_skipped()}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,18 @@
-"""Offline build throughput: pairs per second for the generator alone and for the whole build flow.
+"""Offline generate-stage cost per pair, from 1k to 50k pairs: is the cost linear in the work?
+
+For each size it runs the generate stage's functions as the flow does (batches of ``--batch-size``,
+duplicate resolution over the whole run, the schema gate) and prints each step's seconds and the ms per
+pair, with the ratio to the smallest size's ms per pair (the ideal is 1.0: a linear stage). It also prints
+the re-asks duplicate resolution made (``in batch``: those already made inside a batch) and the draws
+(sampled scenes) the generator made per pair: once the templates' space of distinct tasks fills up, each
+regenerated pair needs more draws. That is the templates' limit, not the scheduling's, and the figures
+say which one it is.
+
+``--flow`` adds one whole build (Prefect flow: generate, validate with reports, write) at the smallest size,
+labelled as such: it includes validation and reports, so it is not a generation figure.
 
 Prints figures, never asserts: speed targets are read by people, not enforced by the test suite.
-Usage: python bench/offline_build.py [--pairs N]
+Usage: python bench/offline_build.py [--sizes 1000 5000 10000 50000 | --pairs N] [--batch-size 200] [--flow]
 """
 
 from __future__ import annotations
@@ -10,59 +21,111 @@ import argparse
 import os
 import tempfile
 import time
+from typing import Any
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--pairs", type=int, default=5000)
-    parser.add_argument(
-        "--no-flow", action="store_true", help="only the generator and duplicate resolution (no Prefect flow)"
+def stage(pairs: int, batch_size: int) -> dict[str, Any]:
+    from ambiforge.generation.run import (
+        batches,
+        generate_batch,
+        make_generator,
+        plan_pairs,
+        regenerator,
+        resolve_duplicates,
+        schema_gate,
     )
-    args = parser.parse_args()
+    from ambiforge.options import BuildOptions
 
-    from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import default_mix, type_sequence
-    from ambiforge.generation.offline import OfflineGenerator
-    from ambiforge.generation.run import BuildOptions
+    options = BuildOptions(run_id="bench", pairs=pairs, seed=1, out=tempfile.gettempdir())
+    generator = make_generator(options)
+    draws = [0]
+    draw = getattr(generator, "draw", None)
+    if draw is not None:  # count sampled scenes (the offline generator's unit of work)
 
-    catalog = load_catalog()
-    gen = OfflineGenerator(catalog, 1, "bench")
-    types = type_sequence(args.pairs, default_mix(), 1)
-    t = time.perf_counter()
-    for i, ty in enumerate(types):
-        gen.generate(i, ty)
-    gen_s = time.perf_counter() - t
-    print(f"generator only : {args.pairs} pairs in {gen_s:.2f} s = {args.pairs / gen_s:,.0f} pairs/s")
+        def counted(*args: Any) -> Any:
+            draws[0] += 1
+            return draw(*args)
 
-    from ambiforge.generation.run import generate_batch, plan_pairs, regenerator, resolve_duplicates
+        generator.draw = counted  # type: ignore[attr-defined]
+    asks = [0]
+    generate_outcome = generator.generate_outcome
 
-    t = time.perf_counter()
-    specs = plan_pairs(BuildOptions(run_id="bench", pairs=args.pairs, seed=1, out="unused"))
-    resolved = resolve_duplicates(generate_batch(gen, specs), regenerator(gen))
-    items = sum(1 for o in resolved if o.item is not None and o.stage is None)
-    print(
-        f"items          : {items} of {args.pairs} pairs ({items / args.pairs:.2%}) after duplicate "
-        f"resolution, {time.perf_counter() - t:.2f} s"
-    )
-    if args.no_flow:
-        return
+    def counted_outcome(index: int, kind: str, taken: Any = None, first_attempt: int = 0) -> Any:
+        asks[0] += first_attempt > 0  # a re-ask after a duplicate (or its continuation)
+        return generate_outcome(index, kind, taken, first_attempt)
 
+    generator.generate_outcome = counted_outcome  # type: ignore[method-assign]
+    specs = plan_pairs(options)
+    cpu = time.process_time()
+    t0 = time.perf_counter()
+    outcomes = [o for batch in batches(specs, batch_size) for o in generate_batch(generator, batch)]
+    t1 = time.perf_counter()
+    originals = sum(1 for o in outcomes if "regenerated_from_attempt" not in o.meta)
+    resolved = resolve_duplicates(outcomes, regenerator(generator))
+    t2 = time.perf_counter()
+    checked = schema_gate(resolved)
+    t3 = time.perf_counter()
+    return {
+        "cpu": time.process_time() - cpu,
+        "batches": t1 - t0,
+        "resolve": t2 - t1,
+        "gate": t3 - t2,
+        "total": t3 - t0,
+        "regenerated": asks[0],
+        "in_batch": len(outcomes) - originals,
+        "rejected": sum(1 for o in checked if o.stage is not None),
+        "draws": draws[0],
+    }
+
+
+def whole_build(pairs: int) -> tuple[float, int]:
     from prefect.testing.utilities import prefect_test_harness
 
+    from ambiforge.options import BuildOptions
     from flows.build import build_flow
 
     with prefect_test_harness(server_startup_timeout=120), tempfile.TemporaryDirectory() as out:
-        t = time.perf_counter()
-        summary = build_flow(BuildOptions(run_id="bench", pairs=args.pairs, seed=1, out=out))
-        flow_s = time.perf_counter() - t
-    print(
-        f"build flow     : {summary['items_written']} items in {flow_s:.2f} s = "
-        f"{summary['items_written'] / flow_s:,.0f} pairs/s (generate, dedupe, schema gate, JSONL+Parquet)"
-    )
-    print(f"flow/generator : {flow_s / gen_s:.2f}x the generator's time")
+        started = time.perf_counter()
+        summary = build_flow(BuildOptions(run_id="bench", pairs=pairs, seed=1, out=out))
+        return time.perf_counter() - started, summary["items_written"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000, 50000])
+    parser.add_argument("--batch-size", type=int, default=200)
+    parser.add_argument("--pairs", type=int, help="one size only (instead of --sizes)")
+    parser.add_argument("--flow", action="store_true", help="also one whole build at the smallest size")
+    parser.add_argument("--no-flow", action="store_true", help="no whole build (the default; kept for old scripts)")
+    args = parser.parse_args()
+    if args.pairs:
+        args.sizes = [args.pairs]
+    print(f"offline generate stage (batches of {args.batch_size}, resolve duplicates, schema gate)")
+    print("(cpu ms/pair: process CPU time, steady on a shared machine; ms/draw: cost per sampled scene)")
+    head = f"{'pairs':>7} {'batches s':>9} {'resolve s':>9} {'gate s':>7} {'wall s':>7} {'cpu ms/pair':>11}"
+    print(f"{head} {'vs first':>8} {'re-asks':>7} {'in batch':>8} {'rejected':>8} {'draws/pair':>10} {'ms/draw':>7}")
+    first = None
+    for pairs in args.sizes:
+        r = stage(pairs, args.batch_size)
+        ms = r["cpu"] * 1000 / pairs
+        first = first or ms
+        per_draw = r["cpu"] * 1000 / r["draws"] if r["draws"] else float("nan")
+        print(
+            f"{pairs:>7} {r['batches']:>9.2f} {r['resolve']:>9.2f} {r['gate']:>7.2f} {r['total']:>7.2f} {ms:>11.2f}"
+            f" {ms / first:>7.2f}x {r['regenerated']:>7} {r['in_batch']:>8} {r['rejected']:>8}"
+            f" {r['draws'] / pairs:>10.2f} {per_draw:>7.2f}",
+            flush=True,
+        )
+    if args.flow:
+        pairs = min(args.sizes)
+        seconds, items = whole_build(pairs)
+        print(
+            f"whole build (flow: generate, validate with reports, write; not a generation figure): "
+            f"{pairs} pairs -> {items} items in {seconds:.2f} s = {seconds * 1000 / pairs:.2f} ms/pair"
+        )
 
 
 if __name__ == "__main__":

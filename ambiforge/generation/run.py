@@ -1,22 +1,51 @@
 """The generation stage as functions over records: plan the pairs, generate a batch, resolve duplicates,
 gate on the schema. Flows call these; they never touch Prefect.
+
+The records live in :mod:`.records`, batch scheduling in :mod:`.scheduling`, duplicate resolution in
+:mod:`.duplicates`; everything is importable from here, as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ambiforge.catalog import cached_catalog
-from ambiforge.errors import AmbiforgeError, ConfigError
+from ambiforge.errors import ConfigError
+from ambiforge.generation.duplicates import (
+    GAVE_UP,
+    REGENERATED_FROM,
+    Regenerator,
+    TakenBefore,
+    regenerator,
+    resolve_duplicates,
+)
 from ambiforge.generation.mix import type_sequence
+from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
+from ambiforge.generation.scheduling import generate_batch
 from ambiforge.llm.limiter import Limiter
-from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
-from ambiforge.textnorm import signature
+
+__all__ = [
+    "GAVE_UP",
+    "REGENERATED_FROM",
+    "Generator",
+    "Outcome",
+    "PairSpec",
+    "Regenerator",
+    "TakenBefore",
+    "batches",
+    "generate_batch",
+    "generate_one",
+    "llm_cache_dir",
+    "make_generator",
+    "pair_workers",
+    "plan_pairs",
+    "regenerator",
+    "resolve_duplicates",
+    "schema_gate",
+]
 
 if TYPE_CHECKING:  # options import the configuration, which imports validation, which imports Outcome from here
     from ambiforge.options import BuildOptions
@@ -29,50 +58,6 @@ def __getattr__(name: str) -> Any:
 
         return BuildOptions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@dataclass(frozen=True)
-class PairSpec:
-    index: int
-    ambiguity_type: str
-
-
-@dataclass
-class Outcome:
-    """What became of one planned pair: an item, or the stage and reason that stopped it."""
-
-    index: int
-    ambiguity_type: str
-    item: Item | None = None
-    attempt: int = 0
-    stage: str | None = None
-    reason: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def rejection(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "id": self.item.id if self.item else None,
-            "ambiguity_type": self.ambiguity_type,
-            "stage": self.stage,
-            "reason": self.reason,
-        }
-
-
-class Generator(Protocol):
-    """``generate`` gives the pair at ``index`` and the attempt that made it; ``generate_outcome`` also
-    gives what the pipeline keeps beside the item in raw/ (the LLM generator's scored candidates)."""
-
-    name: str
-    parallelism: int
-
-    def generate(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
-    ) -> tuple[Item, int]: ...
-
-    def generate_outcome(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
-    ) -> tuple[Item, int, dict[str, Any]]: ...
 
 
 def llm_cache_dir(options: BuildOptions) -> Path:
@@ -121,74 +106,6 @@ def plan_pairs(options: BuildOptions) -> list[PairSpec]:
 
 def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
     return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
-
-
-def generate_one(generator: Generator, spec: PairSpec) -> Outcome:
-    """One pair; its failure is an outcome with the stage that failed (``llm_call``, ``budget``...)."""
-    try:
-        item, attempt, meta = generator.generate_outcome(spec.index, spec.ambiguity_type)
-        return Outcome(spec.index, spec.ambiguity_type, item, attempt, meta=meta)
-    except AmbiforgeError as exc:
-        stage = getattr(exc, "stage", "generate")
-        return Outcome(spec.index, spec.ambiguity_type, stage=stage, reason=str(exc))
-
-
-def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:
-    """Generate each pair on its own: one pair's failure is recorded, never fatal to the batch.
-
-    An LLM generator waits on the network, so its pairs run on ``generator.parallelism`` threads (its
-    limiter keeps the calls within the configured concurrency and rate); results keep the specs' order.
-    """
-    workers = max(1, getattr(generator, "parallelism", 1))
-    if workers == 1 or len(specs) == 1:
-        return [generate_one(generator, spec) for spec in specs]
-    with ThreadPoolExecutor(max_workers=min(workers, len(specs)), thread_name_prefix="pair") as pool:
-        return list(pool.map(lambda spec: generate_one(generator, spec), specs))
-
-
-def resolve_duplicates(
-    outcomes: Sequence[Outcome], regenerate: Callable[[Outcome, set[str]], Outcome] | None
-) -> list[Outcome]:
-    """Make unambiguous tasks unique, in index order (so the result never depends on batching).
-
-    Tasks are compared by content words (:func:`ambiforge.textnorm.signature`), so "Please bring me the mug"
-    repeats "Bring me the mug". A later pair that repeats an earlier task is regenerated from its next
-    attempt when the generator can; otherwise it is rejected as a duplicate with the id it repeats.
-    """
-    taken: dict[str, str] = {}  # task signature -> id of the item that has it
-    resolved: list[Outcome] = []
-    for outcome in sorted(outcomes, key=lambda o: o.index):
-        item = outcome.item
-        if item is not None and signature(item.unambiguous_direct) in taken:
-            if regenerate is not None:
-                outcome = regenerate(outcome, set(taken))
-            else:
-                outcome = Outcome(
-                    outcome.index,
-                    outcome.ambiguity_type,
-                    item,
-                    outcome.attempt,
-                    stage="duplicates",
-                    reason=f"same unambiguous task as {taken[signature(item.unambiguous_direct)]}",
-                )
-        if outcome.item is not None and outcome.stage is None:
-            taken[signature(outcome.item.unambiguous_direct)] = outcome.item.id
-        resolved.append(outcome)
-    return resolved
-
-
-def regenerator(generator: Generator) -> Callable[[Outcome, set[str]], Outcome]:
-    def regenerate(outcome: Outcome, taken: set[str]) -> Outcome:
-        try:
-            item, attempt, meta = generator.generate_outcome(
-                outcome.index, outcome.ambiguity_type, taken, first_attempt=outcome.attempt + 1
-            )
-            return Outcome(outcome.index, outcome.ambiguity_type, item, attempt, meta=meta)
-        except AmbiforgeError as exc:
-            stage = getattr(exc, "stage", "duplicates")
-            return Outcome(outcome.index, outcome.ambiguity_type, stage=stage, reason=str(exc))
-
-    return regenerate
 
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:

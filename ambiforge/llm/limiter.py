@@ -10,19 +10,55 @@ generic cell rate algorithm with no burst). A sliding window of ``rpm`` starts p
 300 calls in its first 8 s and then none until the minute was over; spaced starts keep the provider's
 limit in every window and keep the calls flowing.
 
+Calls waiting for a slot are served by priority, then in arrival order. A generation stage runs each pair,
+a chain of calls, inside :func:`call_priority`: the chain that has made the fewest calls goes first (the
+longest remaining chain, the classic rule for the shortest overall time), so pairs started late catch up
+and all chains end together. Served in arrival order, the pairs started last finished alone at the end of
+a build with most slots idle.
+
 Written here rather than taken from a library: the rate limiters on PyPI are asyncio-only (aiolimiter) or
 pull in storage backends (limits); this is a semaphore and one "next start" time.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from typing import Protocol
 
 from ambiforge import interrupts
+
+
+class Chain:
+    """The priority of a chain of calls: fewer calls made first, then the smaller ``index``."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self.calls = index, 0
+
+    def next_key(self) -> tuple[float, float]:
+        key = (float(self.calls), float(self.index))
+        self.calls += 1
+        return key
+
+
+_chain: ContextVar[Chain | None] = ContextVar("ambiforge_call_chain", default=None)
+_UNRANKED = (float("inf"), float("inf"))  # calls outside any chain: after ranked ones, in arrival order
+
+
+@contextmanager
+def call_priority(index: int) -> Iterator[Chain]:
+    """Calls made inside (in this thread) are one chain, ranked against other chains for a free slot."""
+    chain = Chain(index)
+    token = _chain.set(chain)
+    try:
+        yield chain
+    finally:
+        _chain.reset(token)
 
 
 class Limiter(Protocol):
@@ -44,7 +80,10 @@ class LocalLimiter:
         self.concurrency, self.rpm, self.window = concurrency, rpm, window
         self.interval = window / rpm if rpm > 0 else 0.0
         self._clock, self._sleep = clock, sleep
-        self._slots = threading.BoundedSemaphore(concurrency)
+        self._free = concurrency
+        self._waiting: list[tuple[tuple[float, float], int]] = []  # a heap of (rank, arrival) of waiting calls
+        self._arrivals = itertools.count()
+        self._slots = threading.Condition()
         self._next_start = float("-inf")
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -62,9 +101,26 @@ class LocalLimiter:
         if wait > 0:
             self._sleep(wait)
 
+    def _acquire(self) -> None:
+        chain = _chain.get()
+        ticket = (chain.next_key() if chain is not None else _UNRANKED, next(self._arrivals))
+        with self._slots:
+            heapq.heappush(self._waiting, ticket)
+            while self._free == 0 or self._waiting[0] != ticket:
+                self._slots.wait()
+            heapq.heappop(self._waiting)
+            self._free -= 1
+            if self._free and self._waiting:
+                self._slots.notify_all()  # the next in line may take the next free slot
+
+    def _release(self) -> None:
+        with self._slots:
+            self._free += 1
+            self._slots.notify_all()
+
     @contextmanager
     def slot(self) -> Iterator[None]:
-        self._slots.acquire()
+        self._acquire()
         try:
             self._wait_for_rate()
             interrupts.check()  # after SIGINT/SIGTERM no new call starts (ambiforge/interrupts.py)
@@ -77,7 +133,7 @@ class LocalLimiter:
                 with self._lock:
                     self.in_flight -= 1
         finally:
-            self._slots.release()
+            self._release()
 
 
 _shared: dict[tuple[int, int], LocalLimiter] = {}

@@ -12,6 +12,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,23 @@ def clean_plan(steps: list[str]) -> list[str]:
     return [_NUMBERED.sub("", s).strip() for s in steps if s.strip()]
 
 
+class BudgetedLimiter:
+    """A limiter that checks the budget again once a call has its slot.
+
+    Many pairs' calls wait at the limiter (see :func:`ambiforge.generation.scheduling.generate_batch`); the
+    client checks the budget before they wait, so without this every waiting call would start after the
+    budget was reached. Checked after the slot, the overshoot stays the calls in flight at that moment."""
+
+    def __init__(self, limiter: Limiter, budget: Budget) -> None:
+        self.limiter, self.budget = limiter, budget
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self.limiter.slot():
+            self.budget.check()
+            yield
+
+
 class LLMGenerator:
     name = "llm"
 
@@ -62,14 +82,18 @@ class LLMGenerator:
         self.steering = scene_steering(catalog, limits)
         self.candidates, self.max_attempts = candidates, max_attempts
         log = CallLog(run_directory / CALLS_FILE)
+        budget = Budget(log.path, llm.max_cost)
         self.client = LLMClient(
             llm,
             log,
             CallCache(cache_directory),
-            limiter or shared_limiter(llm.concurrency, llm.rpm),
-            Budget(log.path, llm.max_cost),
+            BudgetedLimiter(limiter or shared_limiter(llm.concurrency, llm.rpm), budget),
+            budget,
         )
+        # ``generate_batch`` keeps parallelism x calls_per_pair pairs in flight: each pair is a chain of
+        # calls, so that many chains keep ``concurrency`` calls waiting at the limiter at every moment.
         self.parallelism = llm.concurrency
+        self.calls_per_pair = 3 + 3 * candidates
         self.ctx = RuleContext(catalog=catalog, config=validation or ValidationConfig())
         self.prompts: dict[str, Prompt] = {}
 
@@ -95,13 +119,13 @@ class LLMGenerator:
         return ask(self.client, prompt, variables, self.llm.steps[step], purpose, seed)
 
     def generate(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+        self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int]:
         item, attempt, _ = self.generate_outcome(index, ambiguity_type, taken, first_attempt)
         return item, attempt
 
     def generate_outcome(
-        self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
+        self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int, dict[str, Any]]:
         """A task whose signature is in ``taken`` (a duplicate) is asked for again in a new scene, up to
         ``max_attempts`` times; LLM failures are not retried with new scenes (that would pay twice)."""

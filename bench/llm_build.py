@@ -1,0 +1,123 @@
+"""A whole LLM build against the local scripted server, next to its ideal: is it scheduled at the limit?
+
+Starts the chat-completions test server (``ambiforge.testing.llm_server``, answering from the catalog
+like a model, after ``--latency`` seconds per reply), runs ``ambiforge build`` in a fresh process with the
+real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
+
+- the build's wall time (the whole command) against the ideal ``calls x latency / concurrency`` (target:
+  within 2x);
+- the LLM phase, from the first call's start to the last call's end in ``calls.jsonl``, against the same
+  ideal (target: >= 0.9 of it), with the share of the phase the ``concurrency`` slots were busy and the
+  replies' mean time (a loaded machine makes replies slower than ``--latency``, which the ideal ignores);
+- where the rest of the wall went: before the first call (imports, Prefect, planning) and after the last
+  (duplicate resolution, validation, reports, writing).
+
+Prints figures, never asserts. ``rpm`` defaults to 0 (no rate limit): the ideal is about concurrency and
+latency; pass ``--rpm`` to see a rate limit's share.
+
+    python bench/llm_build.py                       # 50 pairs, 200 ms, concurrency 8
+    python bench/llm_build.py --pairs 100 --concurrency 16
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from ambiforge import ambiguity
+from ambiforge.llm.calls import read_calls
+from ambiforge.testing.kitchen_responder import KitchenResponder
+from ambiforge.testing.llm_server import ScriptedLLMServer
+
+KEY = "sk-bench-llm-build-0123456789"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def intervals(calls: list[dict]) -> list[tuple[float, float]]:  # type: ignore[type-arg]
+    """(start, end) of each call that reached the server, in epoch seconds (``at`` is when it was logged)."""
+    spans = []
+    for call in calls:
+        if call.get("cached") or call.get("latency_seconds") is None:
+            continue
+        end = datetime.fromisoformat(call["at"]).timestamp()
+        spans.append((end - float(call["latency_seconds"]), end))
+    return spans
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=50)
+    parser.add_argument("--latency", type=float, default=0.2, help="seconds the server takes per reply")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--rpm", type=int, default=0)
+    parser.add_argument("--provider", choices=["openai", "mistral"], default="openai")
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose ambiforge builds (to compare)")
+    parser.add_argument("--keep", type=Path, help="copy the run folder here (calls.jsonl, summary...)")
+    args = parser.parse_args()
+    ambiguity.names()  # load the types before the server's threads race to (the registry's first load)
+
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ScriptedLLMServer(KitchenResponder(), latency=args.latency, api_key=KEY) as server,
+    ):
+        folder = Path(tmp)
+        config = folder / "ambiforge.toml"
+        config.write_text(f"[llm]\nconcurrency = {args.concurrency}\nrpm = {args.rpm}\n")
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(args.repo), os.environ.get("PYTHONPATH")])),
+            "OPENAI_API_KEY": KEY,
+            "MISTRAL_API_KEY": KEY,
+            "OPENAI_BASE_URL": server.openai_url,
+            "MISTRAL_BASE_URL": server.url,
+            "PREFECT_HOME": str(folder / "prefect-home"),
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        }
+        cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--config", str(config)]
+        cmd += ["--provider", args.provider, "--pairs", str(args.pairs), "--seed", str(args.seed)]
+        cmd += ["--run-id", "bench", "--out", str(folder / "raw")]
+        started = time.time()
+        proc = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
+        ended = time.time()
+        if proc.returncode not in (0, 1):
+            sys.exit(f"build failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        run = folder / "raw" / "bench"
+        calls = list(read_calls(run / "calls.jsonl"))
+        summary = json.loads((run / "summary.json").read_text())
+        if args.keep:
+            shutil.copytree(run, args.keep, dirs_exist_ok=True)
+
+    spans = intervals(calls)
+    wall = ended - started
+    ideal = len(spans) * args.latency / args.concurrency
+    first, last = min(s for s, _ in spans), max(e for _, e in spans)
+    phase = last - first
+    print(
+        f"{args.pairs}-pair LLM build ({args.provider} SDK -> scripted server), latency "
+        f"{args.latency * 1000:.0f} ms, concurrency {args.concurrency}, rpm {args.rpm or 'none'}"
+    )
+    print(f"calls            : {len(spans)} to the server ({len(calls)} logged); items {summary.get('items_written')}")
+    print(f"ideal            : {ideal:6.2f} s  (calls x latency / concurrency)")
+    print(f"build wall       : {wall:6.2f} s  = {wall / ideal:.2f}x ideal (target <= 2x)")
+    print(f"LLM phase        : {phase:6.2f} s  = {ideal / phase:.2f} of ideal (target >= 0.9)")
+    busy = sum(end - start for start, end in spans)
+    print(
+        f"  slots busy     : {busy / (phase * args.concurrency):.2f} of the phase (calls in flight on average "
+        f"{busy / phase:.1f} of {args.concurrency}); replies took {busy / len(spans) * 1000:.0f} ms on average "
+        f"(ideal {args.latency * 1000:.0f})"
+    )
+    print(f"before 1st call  : {first - started:6.2f} s  (start-up: imports, Prefect, planning)")
+    print(f"after last call  : {ended - last:6.2f} s  (duplicates, validation, reports, writing, exit)")
+
+
+if __name__ == "__main__":
+    main()
