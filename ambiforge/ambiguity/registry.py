@@ -48,8 +48,10 @@ def _ensure_builtins() -> None:
         return
     with _lock:
         if not _types:
-            for name in BUILTIN_ORDER:
-                _types[name] = load_definition(BUILTIN_DIR / name)
+            # Loaded apart and added in one step: a thread on the fast path above (``if _types``) must never
+            # see the registry half filled ("unknown type 'safety' (known: preferences)" on a fresh worker).
+            loaded = {name: load_definition(BUILTIN_DIR / name) for name in BUILTIN_ORDER}
+            _types.update(loaded)
 
 
 def register(definition: AmbiguityType) -> AmbiguityType:
