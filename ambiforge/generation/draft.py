@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
-from ambiforge.catalog import CatalogObject
+from ambiforge import __version__
+from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.environment import Scene, render_environment
 from ambiforge.models import EnvObject, Item, Provenance
 
@@ -54,6 +56,32 @@ def item_id(ambiguity_type: str, environment_short: str, unambiguous_direct: str
     """A content id: the same pair in the same scene gets the same id in any run."""
     digest = hashlib.sha256(f"{ambiguity_type}\n{environment_short}\n{unambiguous_direct}".encode()).hexdigest()
     return f"amb-{digest[:12]}"
+
+
+def provenance_of(
+    generator: str,
+    draft: Draft,
+    *,
+    run_id: str,
+    seed: int,
+    index: int,
+    attempt: int,
+    catalog: Catalog,
+    **extra: Any,
+) -> Provenance:
+    """What every generator records of a pair: who made it, from which run, seed, pair, attempt and catalog;
+    ``extra`` adds a generator's own fields (prompts, models, call ids)."""
+    return Provenance(
+        generator=generator,
+        generator_version=__version__,
+        run_id=run_id,
+        seed=seed,
+        index=index,
+        template=f"{draft.template}#attempt={attempt}",
+        catalog_version=catalog.version,
+        catalog_sha256=catalog.sha256,
+        **extra,
+    )
 
 
 def to_item(draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provenance) -> Item:

@@ -80,7 +80,8 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
         return OfflineGenerator(catalog, options.seed, options.run_id, limits)
     from ambiforge.llm.config import LLMConfig
 
-    if options.provider == "llm" or options.provider in (options.llm or LLMConfig()).providers:
+    configured = (options.llm or LLMConfig()).providers  # every registered provider, plus [llm.providers.*]
+    if options.provider == "llm" or options.provider in configured:
         if options.llm is None:
             raise ConfigError(f"provider {options.provider!r} needs LLM settings ([llm] in ambiforge.toml)")
         from ambiforge.generation.llm import LLMGenerator
@@ -96,7 +97,8 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
             candidates=options.candidates,
             limiter=limiter,
         )
-    raise ConfigError(f"unknown provider {options.provider!r} (known: offline, llm, openai, mistral)")
+    known = ", ".join(("offline", "llm", *configured))
+    raise ConfigError(f"unknown provider {options.provider!r} (known: {known})")
 
 
 def plan_pairs(options: BuildOptions) -> list[PairSpec]:

@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ambiforge import __version__, ambiguity
+from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
 from ambiforge.environment import SamplerLimits, Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
-from ambiforge.generation.draft import Draft, to_item
+from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.llm.selection import Candidate, choose, score
 from ambiforge.generation.offline import scene_steering
 from ambiforge.llm.ask import StepAnswer, ask
@@ -32,7 +32,7 @@ from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import Limiter, shared_limiter
 from ambiforge.llm.prompts import Prompt, load_prompt
-from ambiforge.models import Item, PromptRef, Provenance, StepModel
+from ambiforge.models import Item, PromptRef, StepModel
 from ambiforge.textnorm import signature
 from ambiforge.validation.context import RuleContext, ValidationConfig
 
@@ -238,15 +238,14 @@ class LLMGenerator:
     ) -> Item:
         prompts = [self.prompt(p) for p in ("unambiguous_task", "indirect", "plan_clear")]
         prompts += [self.variant_prompt(ambiguity_type), self.prompt("plan_ambiguous"), self.prompt("intent")]
-        provenance = Provenance(
-            generator="llm",
-            generator_version=__version__,
+        provenance = provenance_of(
+            "llm",
+            draft,
             run_id=self.run_id,
             seed=self.seed,
             index=index,
-            template=f"{draft.template}#attempt={attempt}",
-            catalog_version=self.catalog.version,
-            catalog_sha256=self.catalog.sha256,
+            attempt=attempt,
+            catalog=self.catalog,
             models=[StepModel(step=name, provider=s.provider, model=s.model) for name, s in self.llm.steps.items()],
             prompts=[PromptRef(id=p.id, version=p.version) for p in prompts],
             call_ids=call_ids,

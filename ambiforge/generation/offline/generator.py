@@ -11,15 +11,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ambiforge import __version__, ambiguity
+from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
 from ambiforge.environment import SamplerLimits, Scene, SceneSteering
 from ambiforge.errors import GenerationError
-from ambiforge.generation.draft import Draft, to_item
+from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.offline import library
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
-from ambiforge.models import Item, PromptRef, Provenance
+from ambiforge.models import Item, PromptRef
 from ambiforge.textnorm import signature
 
 TEMPLATE_VERSION = "1"
@@ -104,15 +104,14 @@ class OfflineGenerator:
         )
 
     def to_item(self, index: int, ambiguity_type: str, attempt: int, scene: Scene, draft: Draft) -> Item:
-        provenance = Provenance(
-            generator="offline",
-            generator_version=__version__,
+        provenance = provenance_of(
+            "offline",
+            draft,
             run_id=self.run_id,
             seed=self.seed,
             index=index,
-            template=f"{draft.template}#attempt={attempt}",
-            catalog_version=self.catalog.version,
-            catalog_sha256=self.catalog.sha256,
+            attempt=attempt,
+            catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
         return to_item(draft, ambiguity_type, scene, provenance)
