@@ -407,6 +407,13 @@ def print_summary(summary: dict[str, Any]) -> None:
     llm = summary.get("llm")
     if llm:
         print_llm(llm)
+    validation = summary.get("validation") or {}
+    if validation.get("report_path"):
+        # soft_wrap: a path broken over two lines cannot be copied
+        console.print(
+            f"  validation report: {validation['report_path']} (issues: {validation.get('issues_csv')})",
+            soft_wrap=True,
+        )
 
 
 def print_llm(llm: dict[str, Any]) -> None:

@@ -79,7 +79,7 @@ def validate(
             console.print(
                 f"  {rule_id:<18} {entry['severity']:<8} {entry['count']:>6}  e.g. {entry['examples'][0]['id']}"
             )
-    console.print(f"report: {html_path}")
+    console.print(f"report: {html_path}", soft_wrap=True)  # a path broken over two lines cannot be copied
     console.print(f"        (beside it: {json_path.name}, issues.csv, expectations.json, data_docs/index.html)")
     if s["with_errors"]:
         raise typer.Exit(1)

@@ -37,6 +37,8 @@ def test_build_command_end_to_end(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "wrote 40 items" in proc.stderr
+    report = tmp_path / "cli" / "validation" / "report.html"
+    assert f"validation report: {report}" in proc.stderr and report.exists()  # build says where, unbroken
     summary = json.loads((tmp_path / "cli" / "summary.json").read_text())
     assert summary["items_written"] == 40 and summary["run_id"] == "cli"
     assert len((tmp_path / "cli" / "items.jsonl").read_text().splitlines()) == 40
