@@ -3,26 +3,9 @@ and per false-alarm class; the columns expect_errors, expect_warnings and not_wa
 
 import csv
 
-COLUMNS = [
-    "id",
-    "environment_short",
-    "environment_full",
-    "unambiguous_direct",
-    "ambiguity_type",
-    "amb_shortlist",
-    "ambiguous_task",
-    "question",
-    "answer",
-    "plan_for_clear_task",
-    "plan_for_amb_task",
-    "end_of_ambiguity",
-    "user_intent",
-    "variants",
-    "case",
-    "expect_errors",
-    "expect_warnings",
-    "not_warnings",
-]
+from ambiforge.ambik.csv_io import AMBIK_COLUMNS
+
+COLUMNS = [*AMBIK_COLUMNS, "case", "expect_errors", "expect_warnings", "not_warnings"]
 ENV = "ceramic mug, glass mug, oat milk, whole milk, onions, chicken breasts, sourdough, kitchen towel, oranges, honey"
 BASE = dict(
     environment_short=ENV,
