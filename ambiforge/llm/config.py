@@ -153,11 +153,19 @@ class LLMConfig(_Section):
         return missing
 
     def require_keys(self) -> None:
-        """Fail before any work when a configured provider has no key."""
+        """Fail before any work when a configured provider has no key, or a key that cannot be one.
+
+        A key goes into an HTTP header: with a non-ASCII character the SDK's HTTP client fails deep inside
+        the request with an error that quotes the header, key included, into tracebacks and Prefect's
+        database. So keys are checked here, and the message names the variable, never the value."""
         missing = self.missing_keys()
         if missing:
             parts = [f"{env} is not set (needed by {', '.join(steps)})" for env, steps in sorted(missing.items())]
             raise ConfigError("; ".join(parts) + ". Set it, or use --provider offline.")
+        for env in sorted({self.providers[s.provider].api_key_env for s in self.steps.values()}):
+            problem = key_problem(os.environ.get(env, ""))
+            if problem:
+                raise ConfigError(f"{env}: {problem} (the value is not shown)")
 
     def require_prices(self) -> None:
         """A budget cap needs a price for every model that may be called."""
@@ -166,6 +174,15 @@ class LLMConfig(_Section):
             raise ConfigError(
                 f"--max-cost needs a price for every model; add [llm.prices] entries for {', '.join(unpriced)}"
             )
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` cannot be an API key (printable ASCII without spaces), or None."""
+    if any(c.isspace() for c in key):
+        return "the key contains white space (a stray newline or space when it was pasted?)"
+    if not all(33 <= ord(c) < 127 for c in key):
+        return "the key contains a character that is not printable ASCII"
+    return None
 
 
 def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | None, str]:
