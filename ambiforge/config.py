@@ -19,6 +19,7 @@ from ambiforge.ambiguity import register_folders
 from ambiforge.environment import SamplerLimits
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix, default_mix
+from ambiforge.judge.config import JudgeConfig
 from ambiforge.llm.config import LLMConfig
 from ambiforge.validation.context import ValidationConfig
 
@@ -118,6 +119,7 @@ class Config(_Section):
     ambiguity: AmbiguityConfig = Field(default_factory=AmbiguityConfig)
     release: ReleaseConfig = Field(default_factory=ReleaseConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
     source: str | None = None  # the file it came from, for messages
 
     def where(self, key: str) -> str:
@@ -172,6 +174,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
     _register_ambiguity(p, data)
     try:
-        return Config(**data, source=str(p))
+        cfg = Config(**data, source=str(p))
     except ValidationError as exc:
         raise _first_error(p, exc) from None
+    check_judge(cfg)
+    return cfg
+
+
+def check_judge(cfg: Config) -> None:
+    """``[judge] provider`` must be one of ``[llm.providers]`` (a section the judge does not own)."""
+    if cfg.judge.provider not in cfg.llm.providers:
+        known = ", ".join(sorted(cfg.llm.providers))
+        raise ConfigError(f"{cfg.where('judge.provider')}: unknown provider {cfg.judge.provider!r} (known: {known})")

@@ -24,6 +24,7 @@ from ambiforge.ambiguity import types
 from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS, AmbiguityConfig, Config, SamplerConfig
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import check_mix, default_mix
+from ambiforge.judge.config import JudgeConfig
 from ambiforge.llm.config import LLMConfig
 from ambiforge.validation.context import ValidationConfig
 
@@ -66,6 +67,10 @@ class BuildOptions(BaseModel):
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     ambiguity: AmbiguityConfig = Field(default_factory=AmbiguityConfig)
     llm: LLMConfig | None = None  # steps, models and limits for LLM providers (no keys: those stay in the env)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)  # the judge stage after validation ([judge])
+    # the LLM settings the judge calls through when the generator has none (an offline build): endpoints,
+    # limits and cache only, so not part of the output (the judge's models are in ``judge``)
+    judge_llm: LLMConfig | None = execution(None)
     batch_size: int = execution(200, ge=1)
     config_path: str | None = execution(None)
     task_runner: str = execution("thread")  # thread | dask
@@ -95,6 +100,8 @@ class BuildOptions(BaseModel):
         """The options that shape the output, as JSON values (tuples as lists)."""
         exclude: dict[str, Any] = {name: True for name in self.execution_fields()}
         exclude |= {name: dict.fromkeys(keys, True) for name, keys in SECTION_EXECUTION.items()}
+        if not self.judge.enabled:  # a stage that does not run shapes nothing (and old runs keep their fingerprint)
+            exclude["judge"] = True
         return self.model_dump(mode="json", exclude=exclude)
 
 
@@ -120,6 +127,15 @@ def build_options(cfg: Config, **overrides: Any) -> BuildOptions:
         "ambiguity": cfg.ambiguity,
         "config_path": cfg.source,
     }
+    if cfg.judge.enabled:
+        from ambiforge.config import check_judge
+
+        check_judge(cfg)
+        llm = given.get("llm") or cfg.llm
+        values["judge"] = cfg.judge.resolved(llm.providers[cfg.judge.provider].default_model)
+        values["judge_llm"] = llm
+    else:
+        values["judge"] = cfg.judge
     return BuildOptions(**(values | given))
 
 
@@ -148,6 +164,7 @@ def check_options(options: BuildOptions, source: str | None = None) -> BuildOpti
             get_type(name)
         except ConfigError as exc:
             raise ConfigError(f"{where}build.type_mix.{name}: {exc}") from None
+    check_judge_key(options)
     if options.llm is None:
         return options
     prompts_dir = options.llm.prompts_dir
@@ -166,3 +183,22 @@ def check_options(options: BuildOptions, source: str | None = None) -> BuildOpti
                 continue
             raise ConfigError(f"{exc} (needed by {key})") from None
     return options
+
+
+def check_judge_key(options: BuildOptions) -> None:
+    """An enabled judge needs its provider's key (also in an offline build): one line before any work."""
+    if not options.judge.enabled:
+        return
+    from ambiforge.judge.stage import judge_llm
+    from ambiforge.llm.config import key_problem
+
+    provider = judge_llm(options).providers[options.judge.provider]
+    key = provider.api_key()
+    if key is None:
+        raise ConfigError(
+            f"{provider.api_key_env} is not set (needed by [judge], provider {options.judge.provider}). "
+            "Set it, or set [judge] enabled = false."
+        )
+    problem = key_problem(key)
+    if problem:
+        raise ConfigError(f"{provider.api_key_env}: {problem} (the value is not shown)")

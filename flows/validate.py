@@ -1,5 +1,6 @@
-"""The ``validate`` flow: the generated pairs of a run -> item rules and dataset checks -> the run's
-``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and validation report.
+"""The ``validate`` flow: the generated pairs of a run -> item rules (-> the judge, when ``[judge]`` enables
+it) and dataset checks -> the run's ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json``,
+validation report (and ``judgements.jsonl``).
 
 Rules are ambiforge's (:mod:`ambiforge.validation`); this flow only schedules them and writes the run.
 """
@@ -46,6 +47,16 @@ def quiet_great_expectations() -> None:
     logging.getLogger("great_expectations.data_context.types.base").setLevel(logging.WARNING)
 
 
+@task(name="judge", task_run_name="judge {count} pairs", cache_policy=NO_CACHE)
+def judge_task(options: BuildOptions, outcomes: list[Outcome], count: int) -> Sealed:
+    """The judge stage (``[judge] enabled``): after the item rules, before the report, so the report shows
+    its flags and ``items.jsonl`` carries the judgements; the judge's provider serves it even when the
+    generator was offline."""
+    options.prepare()
+    directory = run_dir(options.out, options.run_id)
+    return Sealed(get("judge").run(outcomes, StageContext(options, {"directory": directory})))
+
+
 @task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)
 def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any]:
     from ambiforge.validation.expectations import run_expectations
@@ -53,7 +64,8 @@ def report_task(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any
 
     quiet_great_expectations()
 
-    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
+    # items the gates looked at: passed, or rejected by the item rules or the judge (with their flags)
+    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate", "judge")]
     passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
     expectations = run_expectations(
         passed,  # type: ignore[arg-type]
@@ -94,8 +106,16 @@ def validate_flow(options: BuildOptions, seconds: dict[str, float] | None = None
     progress.start("validate", len(outcomes))
     outcomes = rules_task(options, quote(outcomes), len(outcomes)).outcomes
     progress.finish("validate")
+    timings = dict(seconds or {})
+    if options.judge.enabled:
+        state.mark(directory, "judge", "running")
+        judging = time.perf_counter()
+        alive = sum(1 for o in outcomes if o.item is not None and o.stage is None)
+        outcomes = judge_task(options, quote(outcomes), alive).outcomes
+        timings["judge"] = time.perf_counter() - judging
+        state.mark(directory, "judge", "done")
     report = report_task(options, quote(outcomes))
-    timings = dict(seconds or {}) | {"validate": time.perf_counter() - started}
+    timings["validate"] = time.perf_counter() - started - timings.get("judge", 0.0)
     extra = {
         "validation": report,
         "reports": {"validation": str(directory / VALIDATION_DIR)},

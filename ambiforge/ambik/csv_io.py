@@ -44,6 +44,8 @@ AMBIK_COLUMNS: tuple[str, ...] = (
 )
 #: Written after ``unambiguous_direct`` for items that have it (ambiforge's own items do).
 INDIRECT = "unambiguous_indirect"
+#: Written last, as a JSON string, for items the judge stage judged.
+JUDGEMENT = "judgement"
 RAW_KEY = "_ambik_row"
 COLUMNS_KEY = "_ambik_columns"
 _NUMBER = re.compile(r"^\s*\d+\s*[.)]\s*")
@@ -110,8 +112,13 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
             fields[column] = parse(row.get(column) or "")
         except ValueError as exc:
             raise InputError(str(path), where, f"{column}: {exc}") from None
+    if row.get(JUDGEMENT):  # a release's CSV read back
+        try:
+            fields[JUDGEMENT] = json.loads(row[JUDGEMENT])
+        except ValueError:
+            raise InputError(str(path), where, f"{JUDGEMENT}: not a JSON object") from None
     fields["environment"] = _environment(row.get("environment_short", ""), catalog)
-    known_columns = set(AMBIK_COLUMNS) | {INDIRECT}
+    known_columns = set(AMBIK_COLUMNS) | {INDIRECT, JUDGEMENT}
     extra = {c: row[c] or "" for c in columns if c not in known_columns}
     extra[RAW_KEY] = json.dumps({c: row.get(c) or "" for c in columns}, ensure_ascii=False)
     extra[COLUMNS_KEY] = json.dumps(columns)
@@ -164,7 +171,18 @@ def _cell(item: Item, column: str, raw: dict[str, str]) -> str:
         return item.environment_short
     if column == "id" or column == "ambiguity_type" or column in TEXT_FIELDS:
         return str(getattr(item, column))
+    if column == JUDGEMENT:
+        return judgement_cell(getattr(item, JUDGEMENT, None))
     return item.extra.get(column, "")
+
+
+def judgement_cell(judgement: Any) -> str:
+    """The judge stage's verdicts as a JSON string (a model, or a record's dict in a release); '' when the
+    item was not judged."""
+    if judgement is None:
+        return ""
+    value = judgement.model_dump(mode="json") if hasattr(judgement, "model_dump") else judgement
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
 def columns_for(items: Sequence[Item]) -> list[str]:
@@ -176,7 +194,10 @@ def columns_for(items: Sequence[Item]) -> list[str]:
     if any(i.unambiguous_indirect for i in items):
         columns.insert(columns.index("unambiguous_direct") + 1, INDIRECT)
     extras = sorted({k for i in items for k in i.extra if not k.startswith("_")})
-    return columns + [c for c in extras if c not in columns]
+    columns += [c for c in extras if c not in columns]
+    if any(getattr(i, JUDGEMENT, None) is not None for i in items):
+        columns.append(JUDGEMENT)  # after AmbiK's columns, so AmbiK readers ignore it
+    return columns
 
 
 def ambik_rows(items: Sequence[Item]) -> tuple[list[str], list[list[str]]]:

@@ -124,6 +124,49 @@ class Review(_Strict):
     adjudicated_by: str | None = None
 
 
+class JudgeFlag(_Strict):
+    """A semantic check the judge failed (``ambiforge.judge.checks``), with the severity configured in
+    ``[judge] severity``."""
+
+    check: str
+    severity: Severity
+    message: str
+
+
+class HalfJudgement(_Strict):
+    """The debates on one half of a pair (the ambiguous task or the clear one)."""
+
+    verdict: Literal["ambiguous", "clear"] | None = Field(
+        default=None, description="the majority of the debates' verdicts; None when no debate gave one"
+    )
+    debates: int = Field(default=0, ge=0, description="debates run (one per leader)")
+    judged_ambiguous: int = Field(default=0, ge=0, description="debates whose final verdict was ambiguous")
+    judged_clear: int = Field(default=0, ge=0, description="debates whose final verdict was clear")
+    consensus: int = Field(default=0, ge=0, description="debates that ended in consensus")
+
+
+class DialogueCheck(_Strict):
+    """The item's own question put to the simulated user."""
+
+    reply_kind: str | None = Field(default=None, description="gold, redirect, confirmation... (None on error)")
+    gets_gold: bool | None = None
+    resolves_step: bool | None = None
+
+
+class Judgement(_Strict):
+    """The judge stage's verdicts on a pair (``[judge]``): debates over both halves and the simulated
+    user's reply to the item's question. The full transcripts are in ``raw/<run-id>/judgements.jsonl``."""
+
+    methods: list[str] = Field(default_factory=list, description="debate, dialogue")
+    provider: str = ""
+    models: list[str] = Field(default_factory=list, description="the debating agents' models")
+    rounds: int = Field(default=5, ge=1, description="the round limit of a debate")
+    ambiguous_task: HalfJudgement | None = None
+    clear_task: HalfJudgement | None = None
+    dialogue: DialogueCheck | None = None
+    flags: list[JudgeFlag] = Field(default_factory=list)
+
+
 class Item(_Strict):
     """One minimal pair: an unambiguous task and its ambiguous rewrite in one environment."""
 
@@ -154,6 +197,7 @@ class Item(_Strict):
     provenance: Provenance
     validation: Validation | None = None
     review: Review | None = None
+    judgement: Judgement | None = Field(default=None, description="the judge stage's verdicts; None when not judged")
     extra: dict[str, str] = Field(
         default_factory=dict, description="columns of an imported file that ambiforge has no field for"
     )

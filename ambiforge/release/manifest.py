@@ -92,5 +92,6 @@ def agreement_summary(annotation_root: Path, run_ids: Sequence[str]) -> dict[str
                 "verdict": _pseudonymous(data.get("verdict") or {}),
                 "ambiguity_type": _pseudonymous(data.get("ambiguity_type") or {}),
                 "annotators": {k: v for k, v in (data.get("annotators") or {}).items() if k.startswith("annotator-")},
+                "judge_vs_reviewers": data.get("judge_vs_reviewers"),  # counts and kappa only: no names
             }
     return found

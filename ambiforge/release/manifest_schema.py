@@ -154,6 +154,19 @@ def manifest_json_schema() -> dict[str, Any]:
                 "additionalProperties": string,
             },
             "statistics": {"type": "object"},
+            "judge": {
+                "type": ["object", "null"],
+                "description": "the judge stage over the released items: configurations (methods, provider, "
+                "models, rounds), items judged and flagged, flags per check, and per run the Cohen's kappa between "
+                "the debates and the reviewers (null when no item was judged)",
+                "properties": {
+                    "configurations": {"type": "array", "items": {"type": "object"}},
+                    "items": integer,
+                    "flagged_items": integer,
+                    "flags": {"type": "object", "additionalProperties": integer},
+                    "agreement": {"type": "object"},
+                },
+            },
             "files": {
                 "type": "array",
                 "minItems": 1,

@@ -25,6 +25,7 @@ from ambiforge import __version__
 from ambiforge.ambik.csv_io import ambik_rows, csv_lines, write_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
+from ambiforge.judge import report as judge_report
 from ambiforge.release import changelog, gates, versions
 from ambiforge.release.card import render_card
 from ambiforge.release.checksums import file_entries
@@ -172,6 +173,10 @@ def _release(opts: ReleaseOptions) -> Path:
         "change_reasons": changes.reasons,
         "statistics": dataset_stats(items),
     }
+    agreement = manifest["review"]["agreement"]
+    manifest["judge"] = judge_report.card_section(
+        records, {run: a.get("judge_vs_reviewers") for run, a in agreement.items()}
+    )
 
     opts.curated.mkdir(parents=True, exist_ok=True)
     tmp = opts.curated / f".tmp-{opts.version}-{secrets.token_hex(3)}"

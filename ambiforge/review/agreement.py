@@ -108,3 +108,80 @@ def annotator_stats(ratings: Ratings, accept_labels: Sequence[str] = ("accept", 
         }
         for a, s in sorted(stats.items())
     }
+
+
+#: the one scale the judge and the reviewers are compared on
+JUDGE_CATEGORIES = ("holds", "fails")
+
+
+def judge_label(judgement: Any) -> str | None:
+    """The debates' view of a pair on :data:`JUDGE_CATEGORIES`.
+
+    ``holds``: the ambiguous task was judged ambiguous and the clear task clear (each half's majority
+    verdict is the one its side of the pair claims); ``fails``: at least one half was judged the other way
+    (the AmbiK audit's "clear task is itself ambiguous" and "ambiguous task is in fact clear"). A pair
+    whose debates gave no majority on a half, or that was not debated, has no label and is left out.
+    """
+    if judgement is None or judgement.ambiguous_task is None or judgement.clear_task is None:
+        return None
+    verdicts = (judgement.ambiguous_task.verdict, judgement.clear_task.verdict)
+    if verdicts == ("ambiguous", "clear"):
+        return "holds"
+    if None in verdicts:
+        return None
+    return "fails"
+
+
+def human_label(verdict: str | None) -> str | None:
+    """The reviewers' decision (the majority or the maintainer's verdict) on the same scale: ``accept`` and
+    ``accept_with_fixes`` mean the pair holds (fixes are small edits that keep what it claims), ``reject``
+    that it fails; no decision yet (split, pending) has no label and is left out."""
+    if verdict in ("accept", "accept_with_fixes"):
+        return "holds"
+    if verdict == "reject":
+        return "fails"
+    return None
+
+
+def judge_vs_reviewers(items: Sequence[Any]) -> dict[str, Any] | None:
+    """Cohen's kappa between the debate verdict and the human verdict over the items that have both
+    (see :func:`judge_label` and :func:`human_label` for the mapping), with ``n``, the raw agreement and
+    the 2x2 table (rows: judge, columns: reviewers). None when no item was judged; kappa None when it is
+    undefined (fewer than two items, or both sides always chose one label)."""
+    judged = [i for i in items if getattr(i, "judgement", None) is not None]
+    if not judged:
+        return None
+    pairs = []
+    for item in judged:
+        ours = judge_label(item.judgement)
+        theirs = human_label(item.review.verdict if item.review is not None else None)
+        if ours is not None and theirs is not None:
+            pairs.append((ours, theirs))
+    return kappa_table(pairs) | {"judged": len(judged)}
+
+
+def kappa_table(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """Cohen's kappa (statsmodels) of (judge, reviewer) labels on :data:`JUDGE_CATEGORIES`."""
+    index = {c: k for k, c in enumerate(JUDGE_CATEGORIES)}
+    table = np.zeros((len(JUDGE_CATEGORIES), len(JUDGE_CATEGORIES)))
+    for ours, theirs in pairs:
+        table[index[ours], index[theirs]] += 1
+    kappa = float("nan")
+    if len(pairs) >= 2:
+        with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                kappa = cohens_kappa(table).kappa
+            except (ValueError, ZeroDivisionError):
+                kappa = float("nan")
+    agree = sum(1 for a, b in pairs if a == b)
+    return {
+        "n": len(pairs),
+        "cohen_kappa": _finite(kappa),
+        "percent_agreement": round(agree / len(pairs) * 100, 6) if pairs else None,
+        "categories": list(JUDGE_CATEGORIES),
+        "table": {
+            ours: {theirs: int(table[index[ours], index[theirs]]) for theirs in JUDGE_CATEGORIES}
+            for ours in JUDGE_CATEGORIES
+        },
+    }

@@ -20,7 +20,7 @@ from ambiforge.models import Item
 from ambiforge.models.item import Annotation
 from ambiforge.review import pseudonyms
 from ambiforge.review.adjudication import CORRECTABLE, adjudicate, apply_decision, queue_reasons
-from ambiforge.review.agreement import annotator_stats, field_agreement, item_status
+from ambiforge.review.agreement import annotator_stats, field_agreement, item_status, judge_vs_reviewers
 from ambiforge.review.client import ReviewError, call, connect
 from ambiforge.review.labeling import VERDICTS
 from ambiforge.review.push import ReviewPaths
@@ -189,6 +189,9 @@ def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
         "annotators": annotator_stats(verdicts),
         "per_item": dict(sorted(statuses.items())),
     }
+    judge = judge_vs_reviewers([i for i in reviewed if i.id in mapping["tasks"]])
+    if judge is not None:  # the run was judged ([judge]): can the judge be trusted to pre-screen?
+        agreement["judge_vs_reviewers"] = judge
     write_json_atomic(folder / "export.json", export)
     write_json_atomic(folder / "agreement.json", agreement)
     write_text_atomic(folder / "agreement.html", agreement_html(agreement, queue))

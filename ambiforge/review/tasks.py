@@ -1,6 +1,7 @@
 """An item as a Label Studio task: the data to show, and what a result says.
 
-The pipeline's own judgement (its type, the automatic checks' warnings) is task data shown as
+The pipeline's own judgement (its type, the automatic checks' warnings, the judge stage's debates and
+simulated user) is task data shown as
 information, never a prediction: a pre-selected verdict anchors reviewers and makes one-click
 rubber-stamping the default. The correction boxes start with the current text (``value="$field"``), so a
 result carries every box; a box counts as a correction only when its text differs from what was shown,
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ambiforge import ambiguity
+from ambiforge.judge.summary import shown as judge_shown
 from ambiforge.models import Item
 from ambiforge.review.labeling import CORRECTIONS
 
@@ -55,6 +57,8 @@ def task_data(item: Item) -> dict[str, Any]:
         f"Intent: {', '.join(item.user_intent) or '(none)'}",
         "pipeline": f"Pipeline's type: {_type_label(item.ambiguity_type)}\nItem rules: {checks}"
         + ("\n" + "\n".join(f"- {w}" for w in warnings) if warnings else "; no warnings"),
+        # the judge stage's verdicts, as information like the item rules' (never a pre-selected answer)
+        "judge_shown": judge_shown(item.judgement),
         # the raw fields the correction boxes start with
         **{field: shown_value(item, field) for field in CORRECTION_FIELDS.values()},
         "pipeline_type": item.ambiguity_type,

@@ -17,15 +17,22 @@ from ambiforge.stages import versions
 if TYPE_CHECKING:
     from ambiforge.options import BuildOptions
 
-#: The stages a build runs; their versions go into its fingerprint.
+#: The stages every build runs; their versions go into its fingerprint.
 BUILD_STAGES = ("generation", "validation")
 
 
-def fingerprint_material(options: BuildOptions, stages: tuple[str, ...] = BUILD_STAGES) -> dict[str, Any]:
+def build_stages(options: BuildOptions) -> tuple[str, ...]:
+    """The stages this build runs: the judge only when ``[judge]`` enables it (so a build without it keeps
+    the fingerprint it had before the stage existed)."""
+    return (*BUILD_STAGES, "judge") if options.judge.enabled else BUILD_STAGES
+
+
+def fingerprint_material(options: BuildOptions, stages: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The options, the stage versions, and the catalog's content (an edited catalog at the same path
     changes the output as much as another path does)."""
     from ambiforge.catalog import cached_catalog
 
+    stages = stages if stages is not None else build_stages(options)
     output = options.output_options() | {"catalog_sha256": cached_catalog(options.catalog).sha256}
     return {"options": output, "stages": versions(stages)}
 
@@ -35,7 +42,7 @@ def digest(material: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def fingerprint(options: BuildOptions, stages: tuple[str, ...] = BUILD_STAGES) -> str:
+def fingerprint(options: BuildOptions, stages: tuple[str, ...] | None = None) -> str:
     return digest(fingerprint_material(options, stages))
 
 

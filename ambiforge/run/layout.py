@@ -21,6 +21,7 @@ ITEMS_PARQUET = "items.parquet"
 REJECTED_FILE = "rejected.jsonl"
 SUMMARY_FILE = "summary.json"
 VALIDATION_DIR = "validation"
+JUDGEMENTS_FILE = "judgements.jsonl"  # the judge stage's transcripts, one record per judged pair
 
 
 def new_run_id(provider: str, seed: int, now: datetime | None = None) -> str:

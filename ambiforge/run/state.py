@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ambiforge.atomic import write_json_atomic
 from ambiforge.errors import ConfigError, InputError
-from ambiforge.run.fingerprint import BUILD_STAGES, differences, digest, fingerprint_material
+from ambiforge.run.fingerprint import differences, digest, fingerprint_material
 from ambiforge.run.layout import OPTIONS_FILE, STATE_FILE
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _recorded(path: Path) -> dict[str, Any]:
 
 
 def check_options(
-    directory: Path, options: BuildOptions | dict[str, Any], stages: tuple[str, ...] = BUILD_STAGES
+    directory: Path, options: BuildOptions | dict[str, Any], stages: tuple[str, ...] | None = None
 ) -> str:
     """First run: record the options and fingerprint. Rerun: refuse when the fingerprint changed. Returns
     the fingerprint."""

@@ -1,4 +1,4 @@
-"""The built-in stages: thin adapters over the functions of generation, validation, review and release.
+"""The built-in stages: thin adapters over the functions of generation, validation, judge, review and release.
 
 Each imports its package when it runs, so registering the stages costs nothing and creates no import
 cycle. Bump a stage's version when what it writes changes for the same options.
@@ -33,6 +33,18 @@ def _validate(outcomes: Sequence[Any], context: StageContext) -> list[Any]:
     return gate(list(outcomes), ctx)
 
 
+def _judge(outcomes: Sequence[Any], context: StageContext) -> list[Any]:
+    """Outcomes -> Outcomes with ``item.judgement`` (``[judge]``); writes the run's ``judgements.jsonl``.
+    ``extras['judge']`` replaces the LLM judge (tests), ``extras['directory']`` the run folder."""
+    from pathlib import Path
+
+    from ambiforge.judge.stage import run_judge_stage
+
+    options = context.options
+    directory = context.extras.get("directory") or Path(options.out) / options.run_id
+    return run_judge_stage(list(outcomes), options, Path(directory), context.extras.get("judge"))
+
+
 def _review(run_ids: Sequence[str], context: StageContext) -> list[Any]:
     """Run ids -> one push report per run (tasks created in Label Studio); ``extras['paths']`` is a
     :class:`~ambiforge.review.push.ReviewPaths`, ``extras['project']`` an optional project title."""
@@ -50,7 +62,10 @@ def _release(options: Sequence[Any], context: StageContext) -> list[Any]:
 
 GENERATION = FunctionStage("generation", "1", ("pair_specs",), ("outcomes",), _generate, "generate pairs")
 VALIDATION = FunctionStage("validation", "1", ("outcomes",), ("outcomes",), _validate, "item rules as a gate")
+JUDGE = FunctionStage(
+    "judge", "1", ("outcomes",), ("outcomes",), _judge, "debates and a simulated user judge each pair"
+)
 REVIEW = FunctionStage("review", "1", ("run_ids",), ("push_reports",), _review, "push items to Label Studio")
 RELEASE = FunctionStage("release", "1", ("release_options",), ("release_folders",), _release, "write a release")
 
-BUILTIN_STAGES: tuple[FunctionStage, ...] = (GENERATION, VALIDATION, REVIEW, RELEASE)
+BUILTIN_STAGES: tuple[FunctionStage, ...] = (GENERATION, VALIDATION, JUDGE, REVIEW, RELEASE)

@@ -4,7 +4,7 @@ Inferring the schema from rows would type an all-empty ``amb_shortlist`` column 
 attribute as null too, so a later file of the same dataset would not concatenate. Field descriptions from
 the pydantic model travel as Arrow field metadata.
 
-``review`` is a struct like ``provenance`` (an annotator's corrections, a mapping, become a list of
+``review`` and ``judgement`` are structs like ``provenance`` (an annotator's corrections, a mapping, become a list of
 field/value pairs). ``ambiguity_type`` is stored as a class index with the Hugging Face ``datasets``
 features in the schema metadata (key ``huggingface``), so ``datasets.load_dataset`` reads it as a
 ``ClassLabel``; the class names are the registered types (``ambiforge.ambiguity``) in registry order, and
@@ -33,6 +33,9 @@ DESCRIPTIONS = {
     "provenance": "how the item was made: generator and version, run id, seed, position, template, catalog "
     "version and sha256, models, prompt ids and versions, LLM call ids",
     "validation": "the item rules' verdict: passed, and each failed rule with its severity and message",
+    "judgement": "the judge stage's verdicts (None when not judged): methods, provider, models and round "
+    "limit; per half the majority verdict of the debates, debates run, judged ambiguous and in consensus; the "
+    "simulated user's reply to the item's question; and the flags with their severity",
     "review": "human review: status (unanimous, majority, adjudicated...), verdict, majority type, each "
     "annotation by pseudonym (annotator-1...), corrections applied and who made them",
 }
@@ -116,6 +119,28 @@ REVIEW_TYPE = pa.struct(
     ]
 )
 
+HALF_JUDGEMENT_TYPE = pa.struct(
+    [
+        ("verdict", _STR),
+        ("debates", pa.int64()),
+        ("judged_ambiguous", pa.int64()),
+        ("judged_clear", pa.int64()),
+        ("consensus", pa.int64()),
+    ]
+)
+JUDGEMENT_TYPE = pa.struct(
+    [
+        ("methods", pa.list_(_STR)),
+        ("provider", _STR),
+        ("models", pa.list_(_STR)),
+        ("rounds", pa.int64()),
+        ("ambiguous_task", HALF_JUDGEMENT_TYPE),
+        ("clear_task", HALF_JUDGEMENT_TYPE),
+        ("dialogue", pa.struct([("reply_kind", _STR), ("gets_gold", _BOOL), ("resolves_step", _BOOL)])),
+        ("flags", pa.list_(pa.struct([("check", _STR), ("severity", _STR), ("message", _STR)]))),
+    ]
+)
+
 _FIELDS = [
     _described("id", _STR, nullable=False),
     _described("environment", pa.list_(ENV_OBJECT_TYPE)),
@@ -136,6 +161,7 @@ _FIELDS = [
     _described("provenance", PROVENANCE_TYPE),
     _described("validation", VALIDATION_TYPE),
     _described("review", REVIEW_TYPE),
+    _described("judgement", JUDGEMENT_TYPE),
     # A list of key/value structs rather than an Arrow map: Hugging Face datasets cannot load maps.
     _described("extra", pa.list_(pa.struct([("key", _STR), ("value", _STR)]))),
 ]

@@ -3,6 +3,8 @@
 - ``report.json``: summary, per rule the number of *items* it flags (and of flags), every item's failures,
   and ``issues``: one row per flag with the item id, rule, severity, field, message and the offending text.
 - ``issues.csv``: the same issues as a table (id, rule, severity, field, message, snippet).
+- ``judge`` (when the judge stage ran): flag counts, verdict rates per half and type, consensus, every
+  flagged pair (:mod:`ambiforge.judge.report`); its flags are also rows of ``issues`` (rule ``judge.<check>``).
 - ``report.html``: counts, plots, every issue (filterable by rule and severity with a little inline script:
   the report is opened offline, so nothing comes from a CDN), every flagged item with its texts, the worst
   items ranked by severity, and the Great Expectations results in readable form with a link to Data Docs.
@@ -20,6 +22,7 @@ from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic, write_text_atomic
+from ambiforge.judge import report as judge_report
 from ambiforge.models import Item
 from ambiforge.reports import render
 from ambiforge.reports.html import bar_chart, histogram
@@ -100,7 +103,9 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
             )
     with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
     with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
-    return {
+    judge = judge_report.report_section(items)
+    issues += judge_report.issues(judge)
+    report: dict[str, Any] = {
         "source": source,
         "summary": {
             "items": len(rows),
@@ -115,6 +120,10 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
         "issues": issues,
         "expectations": expectations,
     }
+    if judge is not None:  # the judge stage ran ([judge] enabled): its flags are counted apart from the rules'
+        report["judge"] = judge
+        report["summary"]["judge_flagged"] = judge["flagged_items"]
+    return report
 
 
 def rank(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

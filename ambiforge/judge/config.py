@@ -1,0 +1,63 @@
+"""``[judge]`` in ambiforge.toml: whether builds run the judge stage, with which methods, models and rules.
+
+The agents' models default to the provider's default model three times (``[llm.providers.<p>]
+default_model``); :meth:`JudgeConfig.resolved` fills them in once the LLM settings are known, so the
+options (and the run's fingerprint) name the models that judged.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ambiforge.judge.checks import CHECKS, METHODS
+
+#: agents in a debate when ``models`` is not given (the seed paper's three)
+DEFAULT_AGENTS = 3
+MAX_ROUNDS = 5
+
+
+class JudgeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = False
+    methods: tuple[str, ...] = ("debate", "dialogue")
+    provider: str = "openai"  # an [llm.providers] entry; used whatever the build's generator is
+    models: tuple[str, ...] = ()  # the debating agents, 1..n; empty: the provider's default model x3
+    rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
+    user: Literal["keyword", "llm"] = "keyword"  # the simulated user: deterministic keywords or an LLM
+    severity: dict[str, Literal["warning", "error"]] = Field(default_factory=dict)  # check -> severity
+
+    @field_validator("methods")
+    @classmethod
+    def _methods(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [m for m in value if m not in METHODS]
+        if unknown or not value:
+            raise ValueError(f"unknown method {(unknown or [''])[0]!r} (known: {', '.join(METHODS)})")
+        return tuple(dict.fromkeys(value))
+
+    @field_validator("models")
+    @classmethod
+    def _models(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not m.strip() for m in value):
+            raise ValueError("a model name is empty")
+        return value
+
+    @field_validator("severity")
+    @classmethod
+    def _severity(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = [c for c in value if c not in CHECKS]
+        if unknown:
+            raise ValueError(f"unknown check {unknown[0]!r} (known: {', '.join(CHECKS)})")
+        return value
+
+    def severity_of(self, check: str) -> Literal["warning", "error"]:
+        """Warning unless configured otherwise (see :mod:`ambiforge.judge.checks` for why)."""
+        return self.severity.get(check, "warning")
+
+    def resolved(self, default_model: str) -> JudgeConfig:
+        """With the agents' models filled in: ``default_model`` x3 when none were given."""
+        if self.models:
+            return self
+        return self.model_copy(update={"models": (default_model,) * DEFAULT_AGENTS})

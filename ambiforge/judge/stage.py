@@ -1,0 +1,179 @@
+"""The judge stage: every pair that passed the item rules is judged (debates over both halves, the
+simulated user on its question); the verdicts go onto the item, the transcripts into
+``raw/<run-id>/judgements.jsonl``, and a flag configured as an error rejects the pair, with its message,
+as an error rule of the validation gate does.
+
+Items are judged in parallel, as many as the LLM client lets calls be in flight; every call goes through
+that client (cache, limits, budget, the run's ``calls.jsonl``). The judge itself is a function of one item
+record (:func:`make_judge` builds it on :func:`ambiforge.judging.pair.judge_pair`), so a test gives the
+stage a fake one through ``StageContext.extras["judge"]``.
+
+A rerun of the stage reuses every record of ``judgements.jsonl`` whose key (the pair's content and the
+judge's configuration) is unchanged; the calls of a stage killed midway are in the LLM cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ambiforge import progress
+from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.errors import AmbiforgeError, ConfigError
+from ambiforge.generation.records import Outcome
+from ambiforge.judge.config import JudgeConfig
+from ambiforge.judge.summary import judgement_of
+from ambiforge.models import Judgement
+from ambiforge.run.layout import JUDGEMENTS_FILE
+
+if TYPE_CHECKING:
+    from ambiforge.llm.config import LLMConfig
+    from ambiforge.options import BuildOptions
+
+Judge = Callable[[dict[str, Any]], dict[str, Any]]
+STAGE = "judge"
+#: fields that are the pipeline's verdicts on a pair, not the pair: a change there needs no new judgement
+_NOT_CONTENT = ("validation", "review", "judgement", "provenance")
+
+
+def record_key(record: dict[str, Any], config: JudgeConfig) -> str:
+    """What a judgement depends on: the pair's content and the judge's settings."""
+    content = {k: v for k, v in record.items() if k not in _NOT_CONTENT}
+    text = json.dumps([content, config.model_dump(mode="json", exclude={"enabled", "severity"})], sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def judge_llm(options: BuildOptions) -> LLMConfig:
+    """The generator's LLM settings, else those the configuration gave the judge (an offline build)."""
+    llm = options.llm or options.judge_llm
+    if llm is None:
+        raise ConfigError("[judge] is enabled but no LLM settings reached the build (judge_llm is empty)")
+    if options.judge.provider not in llm.providers:
+        raise ConfigError(f"judge.provider: unknown provider {options.judge.provider!r}")
+    return llm
+
+
+def make_judge(options: BuildOptions) -> Judge:
+    """``judge_pair`` with one agent per configured model, all on one LLM client writing the run's
+    ``calls.jsonl`` and sharing the build's cache and process-wide limiter."""
+    from ambiforge.evaluation.model import ClientModel
+    from ambiforge.generation.run import llm_cache_dir
+    from ambiforge.judging.pair import JudgeSettings, judge_pair
+    from ambiforge.llm.budget import Budget
+    from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
+    from ambiforge.llm.client import LLMClient
+    from ambiforge.llm.limiter import shared_limiter
+
+    llm = judge_llm(options)
+    config = options.judge
+    log = CallLog(Path(options.out) / options.run_id / CALLS_FILE)
+    budget = Budget(log.path, llm.max_cost)
+    client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), shared_limiter(llm.concurrency, llm.rpm), budget)
+    agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.models]
+    settings = JudgeSettings(methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed)
+    return lambda record: judge_pair(record, agents, settings)
+
+
+def _failed(message: str) -> dict[str, Any]:
+    """A judge that raised for one item (a call that failed past its retries): a ``debate_error`` flag,
+    so the item is reported, not lost, and the severity decides whether it stays."""
+    return {"debate": {}, "dialogue": None, "flags": [{"check": "debate_error", "message": message}], "calls": []}
+
+
+def read_previous(path: Path) -> dict[str, dict[str, Any]]:
+    """key -> record of an earlier pass of the stage; an unreadable file is simply not reused."""
+    if not path.is_file():
+        return {}
+    found = {}
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    record = json.loads(line)
+                    found[record["key"]] = record
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return found
+
+
+def judge_outcomes(
+    outcomes: Sequence[Outcome],
+    judge: Judge,
+    config: JudgeConfig,
+    concurrency: int = 8,
+    previous: dict[str, dict[str, Any]] | None = None,
+) -> tuple[list[Outcome], list[dict[str, Any]]]:
+    """Outcomes -> (outcomes with ``item.judgement`` set and error-flagged pairs rejected, the records of
+    ``judgements.jsonl``). Pairs rejected earlier pass through unjudged."""
+    previous = previous or {}
+    alive = [n for n, o in enumerate(outcomes) if o.item is not None and o.stage is None]
+
+    def run(n: int) -> dict[str, Any]:
+        item = outcomes[n].item
+        assert item is not None
+        record = item.to_record()
+        key = record_key(record, config)
+        if key in previous:
+            progress.advance(STAGE, 1)
+            return previous[key]
+        try:
+            result = judge(record)
+        except AmbiforgeError as exc:
+            result = _failed(str(exc))
+        judgement = judgement_of(result, config)
+        progress.advance(STAGE, 1)
+        return {
+            "id": item.id,
+            "index": outcomes[n].index,
+            "ambiguity_type": item.ambiguity_type,
+            "key": key,
+            "judgement": judgement.model_dump(mode="json"),
+            **{k: result.get(k) for k in ("debate", "dialogue", "flags", "calls")},
+        }
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="judge") as pool:
+        records = list(pool.map(run, alive))
+    judged = list(outcomes)
+    for n, record in zip(alive, records, strict=True):
+        # severities as configured now (a reused record may have been judged under other ones)
+        judgement = Judgement.model_validate(record["judgement"])
+        judgement = judgement.model_copy(
+            update={"flags": [f.model_copy(update={"severity": config.severity_of(f.check)}) for f in judgement.flags]}
+        )
+        record["judgement"] = judgement.model_dump(mode="json")
+        outcome = judged[n]
+        item = outcome.item.model_copy(update={"judgement": judgement})  # type: ignore[union-attr]
+        errors = [f for f in judgement.flags if f.severity == "error"]
+        if errors:
+            reason = "; ".join(f"judge {f.check}: {f.message}" for f in errors)
+            judged[n] = replace(outcome, item=item, stage=STAGE, reason=reason)
+        else:
+            judged[n] = replace(outcome, item=item)
+    return judged, records
+
+
+def run_judge_stage(
+    outcomes: Sequence[Outcome], options: BuildOptions, directory: Path, judge: Judge | None = None
+) -> list[Outcome]:
+    """The stage on a run folder: judge, write ``judgements.jsonl`` atomically, return the outcomes."""
+    path = directory / JUDGEMENTS_FILE
+    llm = options.llm or options.judge_llm
+    alive = sum(1 for o in outcomes if o.item is not None and o.stage is None)
+    progress.start(STAGE, alive)
+    try:
+        judged, records = judge_outcomes(
+            outcomes,
+            judge or make_judge(options),
+            options.judge,
+            llm.concurrency if llm is not None else 8,
+            read_previous(path),
+        )
+    finally:
+        progress.finish(STAGE)
+    write_jsonl_atomic(path, records)
+    return judged
