@@ -1,0 +1,86 @@
+"""``[judge]``: defaults, the resolved agents, the fingerprint, and one line naming the key for bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ambiforge.config import load_config
+from ambiforge.errors import ConfigError
+from ambiforge.options import build_options, check_options
+from ambiforge.run.fingerprint import fingerprint_material
+
+
+def config_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "ambiforge.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_judge_is_off_by_default_and_leaves_the_fingerprint_alone(tmp_path: Path) -> None:
+    cfg = load_config(config_file(tmp_path, "[build]\npairs = 3\n"))
+    assert cfg.judge.enabled is False
+    options = build_options(cfg)
+    material = fingerprint_material(options)
+    assert "judge" not in material["options"] and "judge" not in material["stages"]
+
+
+def test_enabled_judge_defaults_to_three_agents_of_the_provider_default_model(tmp_path: Path) -> None:
+    cfg = load_config(config_file(tmp_path, "[judge]\nenabled = true\nrounds = 3\n"))
+    options = build_options(cfg)
+    default = cfg.llm.providers["openai"].default_model
+    assert options.judge.models == (default, default, default)
+    assert options.judge.methods == ("debate", "dialogue") and options.judge.rounds == 3
+    assert options.judge_llm is not None  # an offline build still knows where the judge's provider is
+    assert all(options.judge.severity_of(c) == "warning" for c in ("clear_judged_ambiguous", "debate_error"))
+    material = fingerprint_material(options)
+    assert material["stages"]["judge"] == "1" and material["options"]["judge"]["models"] == [default] * 3
+    assert "judge_llm" not in material["options"]
+
+
+def test_configured_models_and_severities_are_kept(tmp_path: Path) -> None:
+    text = (
+        '[judge]\nenabled = true\nmodels = ["a", "b"]\nmethods = ["debate"]\nuser = "llm"\n'
+        'severity = { clear_judged_ambiguous = "error" }\n'
+    )
+    options = build_options(load_config(config_file(tmp_path, text)))
+    assert options.judge.models == ("a", "b") and options.judge.methods == ("debate",)
+    assert options.judge.severity_of("clear_judged_ambiguous") == "error"
+    assert options.judge.severity_of("question_not_answered") == "warning"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("colour = 1", "judge.colour"),
+        ("rounds = 6", "judge.rounds"),
+        ("rounds = 0", "judge.rounds"),
+        ('user = "robot"', "judge.user"),
+        ('methods = ["vote"]', "judge.methods"),
+        ("methods = []", "judge.methods"),
+        ('models = [""]', "judge.models"),
+        ('severity = { clear_judged_ambigous = "error" }', "judge.severity"),
+        ('severity = { clear_judged_ambiguous = "fatal" }', "judge.severity.clear_judged_ambiguous"),
+        ('provider = "nowhere"', "judge.provider"),
+        ('enabled = "yes please"', "judge.enabled"),
+    ],
+)
+def test_bad_judge_values_are_one_line_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
+    path = config_file(tmp_path, f"[judge]\n{text}\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert f"{path}: {key}:" in message and "\n" not in message
+
+
+def test_an_enabled_judge_needs_its_provider_key_before_any_work(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    options = build_options(load_config(config_file(tmp_path, "[judge]\nenabled = true\n")))
+    with pytest.raises(ConfigError, match=r"OPENAI_API_KEY is not set \(needed by \[judge\]"):
+        check_options(options)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert check_options(options) is options
+    monkeypatch.setenv("OPENAI_API_KEY", "sk test")
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY: the key contains white space"):
+        check_options(options)

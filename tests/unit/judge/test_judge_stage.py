@@ -1,0 +1,95 @@
+"""The judge stage with a fake judge: verdicts on the items, ``judgements.jsonl``, error flags rejecting
+like the validation gate, warnings kept, failures reported, reruns reusing what was judged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ambiforge.errors import LLMCallError
+from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.generation.records import Outcome
+from ambiforge.judge.config import JudgeConfig
+from ambiforge.judge.summary import half_judgement, shown
+from ambiforge.options import BuildOptions
+from ambiforge.stages import StageContext, get
+from tests.unit.judge.fakes import CLEAR_IS_AMBIGUOUS, FakeJudge, debates
+
+
+def outcomes(catalog: Any, n: int = 4) -> list[Outcome]:  # type: ignore[no-untyped-def]
+    gen = OfflineGenerator(catalog, 5, "r")
+    types = ["preferences", "common_sense_knowledge", "safety", "preferences"][:n]
+    made = [Outcome(i, t, gen.generate(i, t)[0]) for i, t in enumerate(types)]
+    made.append(Outcome(n, "safety", None, stage="generate", reason="no pair"))  # rejected earlier: passes through
+    return made
+
+
+def options(tmp_path: Path, **judge: Any) -> BuildOptions:
+    config = JudgeConfig(enabled=True, models=("m1", "m2", "m3"), **judge)
+    return BuildOptions(run_id="r", pairs=5, out=str(tmp_path), judge=config)
+
+
+def run(tmp_path: Path, catalog: Any, judge: Any, **config: Any) -> list[Outcome]:  # type: ignore[no-untyped-def]
+    context = StageContext(options(tmp_path, **config), {"judge": judge, "directory": tmp_path})
+    return get("judge").run(outcomes(catalog), context)
+
+
+def test_every_passed_pair_is_judged_and_stored(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    judge = FakeJudge()
+    result = run(tmp_path, catalog, judge)
+    assert len(judge.seen) == 4 and [o.stage for o in result] == [None, None, None, None, "generate"]
+    flagged = result[1].item.judgement  # type: ignore[union-attr]
+    assert flagged.clear_task.verdict == "ambiguous" and flagged.clear_task.judged_ambiguous == 2
+    assert flagged.ambiguous_task.verdict == "ambiguous" and flagged.ambiguous_task.debates == 3
+    assert [(f.check, f.severity) for f in flagged.flags] == [("clear_judged_ambiguous", "warning")]
+    assert flagged.models == ["m1", "m2", "m3"] and flagged.rounds == 5
+    assert result[0].item.judgement.flags == []  # type: ignore[union-attr]
+    assert result[4].item is None
+    records = [json.loads(line) for line in (tmp_path / "judgements.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == [o.item.id for o in result[:4]]  # type: ignore[union-attr]
+    assert records[1]["debate"]["clear"]["debates"][0]["verdict"] == "ambiguous"  # the transcripts stay in raw/
+    assert records[1]["judgement"]["flags"][0]["check"] == "clear_judged_ambiguous"
+
+
+def test_an_error_flag_rejects_the_pair_with_its_reason(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    result = run(tmp_path, catalog, FakeJudge(), severity={"clear_judged_ambiguous": "error"})
+    assert [o.stage for o in result] == [None, "judge", None, None, "generate"]
+    assert result[1].reason == "judge clear_judged_ambiguous: the clear task was judged ambiguous"
+    assert result[1].item is not None and result[1].item.judgement is not None  # kept for the report
+    assert result[1].rejection()["stage"] == "judge"
+
+
+def test_a_failed_judge_call_is_a_debate_error_flag_not_a_lost_item(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    def failing(record: dict[str, Any]) -> dict[str, Any]:
+        raise LLMCallError("openai m1: 500 after 4 retries")
+
+    result = run(tmp_path, catalog, failing, severity={"debate_error": "error"})
+    assert all(o.stage == "judge" for o in result[:4])
+    assert all("debate_error" in (o.reason or "") and "500 after 4 retries" in (o.reason or "") for o in result[:4])
+
+
+def test_a_rerun_reuses_the_stored_judgements_with_the_severities_of_now(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run(tmp_path, catalog, FakeJudge())
+
+    def must_not_run(record: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("judged again")
+
+    result = run(tmp_path, catalog, must_not_run, severity={"clear_judged_ambiguous": "error"})
+    assert [o.stage for o in result] == [None, "judge", None, None, "generate"]
+    judge = FakeJudge()
+    run(tmp_path, catalog, judge, rounds=3)  # another configuration: judged again
+    assert len(judge.seen) == 4
+
+
+def test_majority_and_the_text_annotators_read() -> None:
+    assert half_judgement(debates("ambiguous", "clear", None)).verdict is None  # type: ignore[union-attr]
+    assert half_judgement(debates("clear", "clear", "ambiguous")).verdict == "clear"  # type: ignore[union-attr]
+    assert half_judgement({"verdict": "ambiguous", "debates": []}).verdict == "ambiguous"  # type: ignore[union-attr]
+    from ambiforge.judge.summary import judgement_of
+
+    text = shown(judgement_of(CLEAR_IS_AMBIGUOUS, JudgeConfig(enabled=True, models=("m",))))
+    assert text.startswith("Judge: ambiguous task judged ambiguous (3/3 debates, 3 in consensus); ")
+    assert "clear task judged ambiguous (2/3 debates" in text
+    assert "- warning: clear_judged_ambiguous: the clear task was judged ambiguous" in text
+    assert shown(None) == "Judge: not run"
