@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ambiforge.judge.checks import CHECKS, METHODS
+from ambiforge.judge.checks import FLAGS, METHODS, USERS
 
 #: agents in a debate when ``models`` is not given (the seed paper's three)
 DEFAULT_AGENTS = 3
@@ -26,7 +26,7 @@ class JudgeConfig(BaseModel):
     provider: str = "openai"  # an [llm.providers] entry; used whatever the build's generator is
     models: tuple[str, ...] = ()  # the debating agents, 1..n; empty: the provider's default model x3
     rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
-    user: Literal["keyword", "llm"] = "keyword"  # the simulated user: deterministic keywords or an LLM
+    user: str = "keyword"  # the simulated user: deterministic keywords (the reference) or an LLM
     severity: dict[str, Literal["warning", "error"]] = Field(default_factory=dict)  # check -> severity
 
     @field_validator("methods")
@@ -36,6 +36,13 @@ class JudgeConfig(BaseModel):
         if unknown or not value:
             raise ValueError(f"unknown method {(unknown or [''])[0]!r} (known: {', '.join(METHODS)})")
         return tuple(dict.fromkeys(value))
+
+    @field_validator("user")
+    @classmethod
+    def _user(cls, value: str) -> str:
+        if value not in USERS:
+            raise ValueError(f"unknown user {value!r} (known: {', '.join(USERS)})")
+        return value
 
     @field_validator("models")
     @classmethod
@@ -47,9 +54,9 @@ class JudgeConfig(BaseModel):
     @field_validator("severity")
     @classmethod
     def _severity(cls, value: dict[str, str]) -> dict[str, str]:
-        unknown = [c for c in value if c not in CHECKS]
+        unknown = [c for c in value if c not in FLAGS]
         if unknown:
-            raise ValueError(f"unknown check {unknown[0]!r} (known: {', '.join(CHECKS)})")
+            raise ValueError(f"unknown check {unknown[0]!r} (known: {', '.join(FLAGS)})")
         return value
 
     def severity_of(self, check: str) -> Literal["warning", "error"]:

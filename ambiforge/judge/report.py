@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ambiforge import ambiguity
-from ambiforge.judge.checks import CHECKS
+from ambiforge.judge.checks import CHECKS, FLAGS
 from ambiforge.judge.summary import shown
 from ambiforge.models import HalfJudgement, Item, Judgement
 
@@ -60,7 +60,7 @@ def report_section(items: Sequence[Item]) -> dict[str, Any] | None:
     if not judged:
         return None
     first: Judgement = judged[0].judgement  # type: ignore[assignment]
-    flags: dict[str, dict[str, int]] = {c: {"items": 0, "errors": 0, "warnings": 0} for c in CHECKS}
+    flags: dict[str, dict[str, int]] = {c: {"items": 0, "errors": 0, "warnings": 0} for c in FLAGS}
     for item in judged:
         for check in dict.fromkeys(f.check for f in item.judgement.flags):  # type: ignore[union-attr]
             flags.setdefault(check, {"items": 0, "errors": 0, "warnings": 0})["items"] += 1
@@ -89,7 +89,7 @@ def report_section(items: Sequence[Item]) -> dict[str, Any] | None:
         "items": len(judged),
         "flagged_items": len(flagged),
         "flags": flags,
-        "checks": dict(CHECKS),
+        "checks": {c: CHECKS.get(c, "") for c in flags},
         "verdicts": _halves(judged),
         "debates": debates,
         "consensus_rate": _rate(sum(h.consensus for h in halves), debates),
@@ -132,6 +132,6 @@ def card_section(records: Sequence[Mapping[str, Any]], agreement: Mapping[str, A
         ],
         "items": len(judged),
         "flagged_items": sum(1 for j in judged if j["flags"]),
-        "flags": {c: counts.get(c, 0) for c in (*CHECKS, *sorted(set(counts) - set(CHECKS)))},
+        "flags": {c: counts.get(c, 0) for c in (*FLAGS, *sorted(set(counts) - set(FLAGS)))},
         "agreement": {run: a for run, a in agreement.items() if a},
     }

@@ -17,16 +17,13 @@ HALVES = {"ambiguous_task": "ambiguous", "clear_task": "clear"}  # item field ->
 
 
 def half_judgement(half: dict[str, Any] | None) -> HalfJudgement | None:
-    """The debates over one task. ``verdict`` is judge_pair's own when it gives one, else the majority of
-    the debates' final verdicts (None on a tie or when none finished)."""
+    """The debates over one task; the verdict is judge_pair's (the majority of the debates that reached
+    consensus; None, undecided, on a tie or when none did)."""
     if not half:
         return None
     debates = [d for d in half.get("debates") or [] if isinstance(d, dict)]
     verdicts = Counter(d.get("verdict") for d in debates if d.get("verdict") in ("ambiguous", "clear"))
-    verdict = half.get("verdict")
-    if verdict not in ("ambiguous", "clear"):
-        ranked = verdicts.most_common()
-        verdict = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+    verdict = half.get("verdict") if half.get("verdict") in ("ambiguous", "clear") else None
     return HalfJudgement(
         verdict=verdict,
         debates=len(debates),

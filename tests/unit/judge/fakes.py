@@ -9,7 +9,13 @@ from ambiforge.models import Item
 
 
 def debates(*verdicts: str | None) -> dict[str, Any]:
-    return {"verdict": None, "debates": [{"verdict": v, "consensus": v is not None, "rounds": 1} for v in verdicts]}
+    """A half as judge_pair records it: the debates' verdicts (None: no consensus) and their majority."""
+    amb, clear = verdicts.count("ambiguous"), verdicts.count("clear")
+    majority = None if amb == clear else "ambiguous" if amb > clear else "clear"
+    return {
+        "verdict": majority,
+        "debates": [{"verdict": v, "consensus": v is not None, "rounds": 1} for v in verdicts],
+    }
 
 
 def result(ambiguous: tuple[str | None, ...], clear: tuple[str | None, ...], gets_gold: bool = True) -> dict[str, Any]:

@@ -84,3 +84,9 @@ def test_an_enabled_judge_needs_its_provider_key_before_any_work(tmp_path: Path,
     monkeypatch.setenv("OPENAI_API_KEY", "sk test")
     with pytest.raises(ConfigError, match="OPENAI_API_KEY: the key contains white space"):
         check_options(options)
+
+
+def test_every_check_of_judge_pair_has_a_meaning_for_the_report() -> None:
+    from ambiforge.judge.checks import CHECKS, FLAGS
+
+    assert set(CHECKS) == set(FLAGS)

@@ -85,7 +85,8 @@ def test_a_rerun_reuses_the_stored_judgements_with_the_severities_of_now(tmp_pat
 def test_majority_and_the_text_annotators_read() -> None:
     assert half_judgement(debates("ambiguous", "clear", None)).verdict is None  # type: ignore[union-attr]
     assert half_judgement(debates("clear", "clear", "ambiguous")).verdict == "clear"  # type: ignore[union-attr]
-    assert half_judgement({"verdict": "ambiguous", "debates": []}).verdict == "ambiguous"  # type: ignore[union-attr]
+    no_consensus = half_judgement(debates(None, None, "clear"))
+    assert no_consensus.verdict == "clear" and no_consensus.consensus == 1 and no_consensus.debates == 3  # type: ignore[union-attr]
     from ambiforge.judge.summary import judgement_of
 
     text = shown(judgement_of(CLEAR_IS_AMBIGUOUS, JudgeConfig(enabled=True, models=("m",))))
