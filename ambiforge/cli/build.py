@@ -408,6 +408,8 @@ def print_summary(summary: dict[str, Any]) -> None:
     if llm:
         print_llm(llm)
     validation = summary.get("validation") or {}
+    if validation.get("judge_flagged") is not None:
+        console.print(f"  judge: {validation['judge_flagged']} pairs flagged (the validation report's Judge section)")
     if validation.get("report_path"):
         # soft_wrap: a path broken over two lines cannot be copied
         console.print(

@@ -49,10 +49,11 @@ def record_key(record: dict[str, Any], config: JudgeConfig) -> str:
 
 
 def judge_llm(options: BuildOptions) -> LLMConfig:
-    """The generator's LLM settings, else those the configuration gave the judge (an offline build)."""
-    llm = options.llm or options.judge_llm
-    if llm is None:
-        raise ConfigError("[judge] is enabled but no LLM settings reached the build (judge_llm is empty)")
+    """The generator's LLM settings, else those the configuration gave the judge (an offline build), else
+    the defaults (options made in code: providers find their endpoints in the environment)."""
+    from ambiforge.llm.config import LLMConfig
+
+    llm = options.llm or options.judge_llm or LLMConfig()
     if options.judge.provider not in llm.providers:
         raise ConfigError(f"judge.provider: unknown provider {options.judge.provider!r}")
     return llm
@@ -62,6 +63,7 @@ def make_judge(options: BuildOptions) -> Judge:
     """``judge_pair`` with one agent per configured model, all on one LLM client writing the run's
     ``calls.jsonl`` and sharing the build's cache and process-wide limiter."""
     from ambiforge.evaluation.model import ClientModel
+    from ambiforge.generation.llm.generator import BudgetedLimiter
     from ambiforge.generation.run import llm_cache_dir
     from ambiforge.judging.pair import JudgeSettings, judge_pair
     from ambiforge.llm.budget import Budget
@@ -73,7 +75,8 @@ def make_judge(options: BuildOptions) -> Judge:
     config = options.judge
     log = CallLog(Path(options.out) / options.run_id / CALLS_FILE)
     budget = Budget(log.path, llm.max_cost)
-    client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), shared_limiter(llm.concurrency, llm.rpm), budget)
+    limiter = BudgetedLimiter(shared_limiter(llm.concurrency, llm.rpm), budget)  # as the LLM generator's calls
+    client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), limiter, budget)
     agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.models]
     settings = JudgeSettings(methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed)
     return lambda record: judge_pair(record, agents, settings)
@@ -162,7 +165,6 @@ def run_judge_stage(
 ) -> list[Outcome]:
     """The stage on a run folder: judge, write ``judgements.jsonl`` atomically, return the outcomes."""
     path = directory / JUDGEMENTS_FILE
-    llm = options.llm or options.judge_llm
     alive = sum(1 for o in outcomes if o.item is not None and o.stage is None)
     progress.start(STAGE, alive)
     try:
@@ -170,7 +172,7 @@ def run_judge_stage(
             outcomes,
             judge or make_judge(options),
             options.judge,
-            llm.concurrency if llm is not None else 8,
+            judge_llm(options).concurrency,
             read_previous(path),
         )
     finally:

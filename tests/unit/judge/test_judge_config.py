@@ -90,3 +90,28 @@ def test_every_check_of_judge_pair_has_a_meaning_for_the_report() -> None:
     from ambiforge.judge.checks import CHECKS, FLAGS
 
     assert set(CHECKS) == set(FLAGS)
+
+
+def test_the_cli_exits_2_with_one_line_and_a_deployment_carries_the_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import flows.deployments as deployments
+    from ambiforge.cli.main import main
+
+    served: dict[str, object] = {}
+    monkeypatch.setattr(
+        deployments,
+        "serve_build",
+        lambda cron, options, name: served.update(d=deployments.build_deployment(cron, options, name)),
+    )
+    bad = config_file(tmp_path, "[judge]\nenabled = true\nrounds = 9\n")
+    assert main(["serve", "--cron", "0 3 * * *", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ambiforge: error:") and "judge.rounds" in err and len(err.splitlines()) == 1
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    good = config_file(tmp_path, '[judge]\nenabled = true\nmodels = ["a", "b", "c"]\n')
+    assert main(["serve", "--cron", "0 3 * * *", "--config", str(good), "--pairs", "4"]) == 0
+    params = served["d"].parameters["options"]  # type: ignore[attr-defined]
+    assert params["judge"]["enabled"] is True and params["judge"]["models"] == ["a", "b", "c"]
+    assert params["judge_llm"]["providers"]["openai"]["api_key_env"] == "OPENAI_API_KEY"  # names, never keys

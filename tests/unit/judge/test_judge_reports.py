@@ -155,3 +155,27 @@ def test_the_card_says_when_no_agreement_is_known(tmp_path: Path, catalog) -> No
     write_run(tmp_path / "raw", "s", make_items(catalog, 8, 30, "s"))
     plain = (release(options(tmp_path, "1.0.1", ["s"], calibration_size=5)) / "README.md").read_text()
     assert "## Automatic judge" not in plain
+
+
+def test_the_review_report_shows_the_kappa_against_reviewers() -> None:
+    from ambiforge.review.report import agreement_html
+
+    field = {"items": 12, "percent_agreement": 80.0, "fleiss_kappa": 0.5, "krippendorff_alpha": 0.5}
+    agreement = {
+        "run_id": "r",
+        "items": 12,
+        "annotations_per_item": 3,
+        "status_counts": {"unanimous": 12},
+        "verdict": field | {"cohen_kappa_pairwise": {}},
+        "ambiguity_type": field | {"cohen_kappa_pairwise": {}},
+        "annotators": {},
+        "judge_vs_reviewers": kappa_table(
+            [("holds", "holds")] * 6 + [("holds", "fails")] * 2 + [("fails", "holds")] + [("fails", "fails")] * 3
+        )
+        | {"judged": 12},
+    }
+    page = agreement_html(agreement, [])
+    assert "Judge and reviewers" in page and "<b>0.471</b>" in page and "n = 12 pairs" in page
+    assert "Judge and reviewers" not in agreement_html(
+        {k: v for k, v in agreement.items() if k != "judge_vs_reviewers"}, []
+    )
