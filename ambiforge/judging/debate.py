@@ -282,3 +282,24 @@ def rotate(
     """One debate per leader (sequentially: callers run tasks in parallel), then :func:`majority`."""
     debates = [debate(task, agents, leader, config, personas) for leader in range(len(agents))]
     return Judged(majority(debates), debates)
+
+
+def agents_for(model: EvalModel, names: Sequence[str], count: int = 3) -> list[EvalModel]:
+    """The debate's agents: ``names`` (models on the eval model's provider and client, through its
+    ``with_model``), or ``count`` times the eval's model (the seeds still differ per role and leader)."""
+    from ambiforge.errors import ConfigError
+
+    if not names:
+        return [model] * count
+    agents: list[EvalModel] = []
+    for name in names:
+        if name == model.name:
+            agents.append(model)
+            continue
+        other = getattr(model, "with_model", None)
+        if other is None:
+            raise ConfigError(f"--agents: model {model.name!r} cannot lend its client to {name!r}")
+        agents.append(other(name))
+    if len(agents) < 2:
+        raise ConfigError(f"--agents: a debate needs at least two agents, got {len(agents)}")
+    return agents
