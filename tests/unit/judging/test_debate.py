@@ -139,6 +139,8 @@ def test_majority_ties_and_abstentions() -> None:
         ("Verdict: clear\nQuestion: none\nReasoning: One mug.", CLEAR, None),
         ("Verdict: unambiguous\nReasoning: fine", CLEAR, None),
         ("Verdict - not ambiguous", CLEAR, None),
+        ("The task is ambiguous: which mug?", AMBIGUOUS, "The task is ambiguous: which mug?"),
+        ("I find it clear enough. One mug fits.", CLEAR, None),
     ],
 )
 def test_parse_leader_is_tolerant(text: str, verdict: str, question: str | None) -> None:
@@ -147,7 +149,13 @@ def test_parse_leader_is_tolerant(text: str, verdict: str, question: str | None)
 
 
 @pytest.mark.parametrize(
-    "text", ["", "I think the mugs are nice.", "Verdict: ambiguous\nQuestion: none\nReasoning: two mugs."]
+    "text",
+    [
+        "",
+        "I think the mugs are nice.",
+        "Verdict: ambiguous\nQuestion: none\nReasoning: two mugs.",
+        "It is clear that the task is ambiguous?",  # both sides and no Verdict line
+    ],
 )
 def test_parse_leader_refuses_unusable_replies(text: str) -> None:
     with pytest.raises(Unusable):
