@@ -14,9 +14,9 @@ from ambiforge.errors import InputError
 def eval_command(
     data: Annotated[Path, typer.Option(help="a release folder, an AmbiK .csv, or items .jsonl/.parquet")],
     model: Annotated[str, typer.Option(help="model name on the provider's endpoint")],
-    method: Annotated[str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp")] = (
-        "knowno,lap,lofreecp,binary,nohelp"
-    ),
+    method: Annotated[
+        str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp, debate, dialogue")
+    ] = ("knowno,lap,lofreecp,binary,nohelp"),
     provider: Annotated[str, typer.Option(help="[llm.providers] entry serving the model")] = "openai",
     epsilon: Annotated[float, typer.Option(help="conformal error rate (target success 1 - epsilon)")] = 0.2,
     with_plan: Annotated[
@@ -32,6 +32,12 @@ def eval_command(
     samples: Annotated[int, typer.Option(help="LofreeCP samples per task")] = 5,
     seed: Annotated[int, typer.Option(help="seed for every call")] = 0,
     attach: Annotated[Path | None, typer.Option(help="a release folder to link the results to")] = None,
+    agents: Annotated[
+        str, typer.Option(help="debate: comma-separated models of the agents (default: three times --model)")
+    ] = "",
+    rounds: Annotated[int, typer.Option(help="debate: round limit")] = 5,
+    max_questions: Annotated[int, typer.Option(help="dialogue: questions the policy may ask before acting")] = 1,
+    user: Annotated[str, typer.Option(help="dialogue: simulated user, keyword or llm")] = "keyword",
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
     """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
@@ -64,6 +70,10 @@ def eval_command(
         attach=attach,
         cache_dir=cache,
         llm=llm,
+        agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
+        rounds=rounds,
+        max_questions=max_questions,
+        user=user,
     )
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
     quiet_prefect()
@@ -83,6 +93,14 @@ def print_table(document: dict[str, Any]) -> None:
         cells = [r["ambdif"]["all"], a["HR"], a["CHR"], a["ICR"], a["SSC"], a["set_size"], r["errors"]]
         table.add_row(method, *("—" if v is None else str(v) for v in cells))
     console.print(table)
+    for method, r in document["methods"].items():
+        figures = {
+            k: v.get("all") if isinstance(v, dict) else v
+            for k, v in (r.get("method_figures") or {}).items()
+            if not isinstance(v, dict) or "all" in v
+        }
+        if figures:  # a method's own figures (debate: consensus, rounds; dialogue: query discrepancy, ...)
+            console.print(f"{method}: " + ", ".join(f"{k} {'—' if v is None else v}" for k, v in figures.items()))
     console.print(f"[green]wrote[/] {document['folder']} (report.html, results.json, results.jsonl/.parquet)")
     if document.get("attached_to"):
         console.print(f"linked to the release: {document['attached_to']}")

@@ -43,12 +43,24 @@ class EvalOptions:
     attach: Path | None = None
     cache_dir: Path | None = None
     llm: LLMConfig = field(default_factory=LLMConfig)
+    agents: tuple[str, ...] = ()  # debate: the agents' models (default: three times ``model``)
+    rounds: int = 5  # debate
+    max_questions: int = 1  # dialogue
+    user: str = "keyword"  # dialogue: the simulated user
 
     def __post_init__(self) -> None:
         if not 0 < self.epsilon < 1:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
         if self.samples < 1:
             raise ConfigError(f"--samples must be at least 1, got {self.samples}")
+        if self.rounds < 1:
+            raise ConfigError(f"--rounds must be at least 1, got {self.rounds}")
+        if self.max_questions < 0:
+            raise ConfigError(f"--max-questions must be 0 or more, got {self.max_questions}")
+        if self.user not in ("keyword", "llm"):
+            raise ConfigError(f"--user must be keyword or llm, got {self.user!r}")
+        if self.agents and len(self.agents) < 2:
+            raise ConfigError(f"--agents: a debate needs at least two agents, got {len(self.agents)}")
 
 
 def check_methods(methods: list[str]) -> tuple[str, ...]:
@@ -92,7 +104,14 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
     folder = opts.out / name
     model = model or make_model(opts, folder)
     settings = MethodSettings(
-        with_plan=opts.with_plan, samples=opts.samples, temperature=opts.temperature, seed=opts.seed
+        with_plan=opts.with_plan,
+        samples=opts.samples,
+        temperature=opts.temperature,
+        seed=opts.seed,
+        agents=opts.agents,
+        rounds=opts.rounds,
+        max_questions=opts.max_questions,
+        user=opts.user,
     )
     jobs = len(methods) * 2 * len(dataset.items) + len(dataset.calibration) * len(methods)
     progress.start(STAGE, jobs)

@@ -97,6 +97,10 @@ class ClientModel:
         self._flights: dict[str, threading.Lock] = {}
         self._flights_lock = threading.Lock()
 
+    def with_model(self, model: str) -> ClientModel:
+        """Another model on the same provider and client (a debate's agents): same cache, limits and log."""
+        return ClientModel(self.client, self.provider, model, self.run_id)
+
     def _call(self, request: Any, tag: CallTag) -> Any:
         """One request in flight per cache key: methods that share a call (LAP reuses KnowNo's, NoHelp
         Binary's action) run concurrently, and the second must find the first's reply in the cache

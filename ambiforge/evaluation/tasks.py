@@ -30,6 +30,8 @@ class EvalTask:
     question: str = ""
     answer: str = ""
     appliances: tuple[str, ...] = field(default=APPLIANCES)
+    twin: str = ""  # the other half's task (what a simulated user knows of the pair)
+    pair_shortlist: tuple[str, ...] = ()  # the pair's shortlist, on both halves (``shortlist`` is the scored one)
 
     @property
     def key(self) -> str:
@@ -59,6 +61,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         "variants": tuple(item.variants),
         "question": item.question,
         "answer": item.answer,
+        "pair_shortlist": tuple(item.amb_shortlist),
     }
     amb = EvalTask(
         half=AMBIGUOUS,
@@ -66,6 +69,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         previous_steps=tuple(item.plan_for_amb_task[:eoa]),
         gold_step=_step(item.plan_for_clear_task, eoa),
         shortlist=tuple(item.amb_shortlist),
+        twin=item.unambiguous_direct,
         **common,
     )
     clear = EvalTask(
@@ -74,6 +78,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         previous_steps=tuple(item.plan_for_clear_task[:eoa]),
         gold_step=_step(item.plan_for_clear_task, eoa),
         shortlist=(),
+        twin=item.ambiguous_task,
         **common,
     )
     return amb, clear

@@ -37,6 +37,7 @@ CHARS_PER_TOKEN = 4
 
 _VERDICT = re.compile(r"verdict\W{0,4}\s*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
 _BARE_VERDICT = re.compile(r"^\W*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
+_ANY_VERDICT = re.compile(r"\b(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
 _QUESTION = re.compile(r"^\W*(?:clarifying\s+)?question\W{0,4}\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 _ALTERNATIVE = re.compile(r"^\W*alternative(?:\s+question)?\W{0,4}\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 _REASONING = re.compile(r"^\W*reasoning\W{0,4}\s*(.*)", re.IGNORECASE | re.MULTILINE | re.DOTALL)
@@ -128,13 +129,20 @@ def _reasoning(text: str) -> str:
     return " ".join(body.split())[:1200]
 
 
+def _only_verdict(text: str) -> str | None:
+    """The verdict when the reply's first sentences name one side only ("The task is ambiguous: ...")."""
+    sides = {_verdict_word(m.group(1)) for m in _ANY_VERDICT.finditer(text[:200])}
+    return sides.pop() if len(sides) == 1 else None
+
+
 def parse_leader(text: str) -> LeaderTurn:
-    """``Verdict: clear|ambiguous`` (or a reply that starts with the word), ``Question: ...``; an ambiguous
-    verdict needs a question (a ``Question:`` line, else the first sentence ending in "?")."""
+    """``Verdict: clear|ambiguous`` (or a reply that starts with the word, or whose first sentences name one
+    side only), ``Question: ...``; an ambiguous verdict needs a question (a ``Question:`` line, else the first
+    sentence ending in "?"). A reply naming both sides without a ``Verdict:`` is unusable."""
     found = _VERDICT.search(text) or _BARE_VERDICT.search(text)
-    if found is None:
+    verdict = _verdict_word(found.group(1)) if found else _only_verdict(text)
+    if verdict is None:
         raise Unusable(f"no verdict (clear or ambiguous) in the Leader's reply: {text[:80]!r}")
-    verdict = _verdict_word(found.group(1))
     line = _QUESTION.search(text)
     question = _optional_question(line.group(1)) if line else None
     if verdict == AMBIGUOUS and question is None:
@@ -282,3 +290,24 @@ def rotate(
     """One debate per leader (sequentially: callers run tasks in parallel), then :func:`majority`."""
     debates = [debate(task, agents, leader, config, personas) for leader in range(len(agents))]
     return Judged(majority(debates), debates)
+
+
+def agents_for(model: EvalModel, names: Sequence[str], count: int = 3) -> list[EvalModel]:
+    """The debate's agents: ``names`` (models on the eval model's provider and client, through its
+    ``with_model``), or ``count`` times the eval's model (the seeds still differ per role and leader)."""
+    from ambiforge.errors import ConfigError
+
+    if not names:
+        return [model] * count
+    agents: list[EvalModel] = []
+    for name in names:
+        if name == model.name:
+            agents.append(model)
+            continue
+        other = getattr(model, "with_model", None)
+        if other is None:
+            raise ConfigError(f"--agents: model {model.name!r} cannot lend its client to {name!r}")
+        agents.append(other(name))
+    if len(agents) < 2:
+        raise ConfigError(f"--agents: a debate needs at least two agents, got {len(agents)}")
+    return agents

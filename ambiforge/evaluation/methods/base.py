@@ -30,6 +30,10 @@ class MethodSettings:
     lambda2: float = 0.1  # LofreeCP: semantic similarity weight
     top_logprobs: int = 20
     seed: int = 0
+    agents: tuple[str, ...] = ()  # debate: the agents' model names (default: three times the eval's model)
+    rounds: int = 5  # debate: round limit
+    max_questions: int = 1  # dialogue: questions the policy may ask before it acts
+    user: str = "keyword"  # dialogue: the simulated user, keyword or llm
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,132 @@
+"""``eval --method debate,dialogue``: the debate's figures (success per type, consensus, rounds, leaders) and
+the dialogue's (success, query discrepancy, question length), in-process and through the scripted HTTP
+server with the real openai SDK (ClientModel on the LLM client), where a rerun comes from the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ambiforge.evaluation.command import EvalOptions, run_eval
+from ambiforge.evaluation.scripted import DebateScript, DialogueScript, ScriptedModel, Scripts, make_responder
+from ambiforge.llm.config import LLMConfig
+from ambiforge.storage import write_items_jsonl
+from ambiforge.testing.llm_server import ScriptedLLMServer
+from tests.unit.judging.fixtures import PAIRS
+
+P, C, S = PAIRS["preferences"], PAIRS["common_sense_knowledge"], PAIRS["safety"]
+SCRIPTS = Scripts(
+    debates={
+        P.ambiguous_task: DebateScript(verdicts=("ambiguous",)),
+        P.unambiguous_direct: DebateScript(verdicts=("ambiguous", "clear"), agree_from=2),
+        C.ambiguous_task: DebateScript(verdicts=("clear",)),  # wrong: the ambiguous task judged clear
+        C.unambiguous_direct: DebateScript(verdicts=("clear",)),
+        S.ambiguous_task: DebateScript(verdicts=("ambiguous",), agree_from=0),  # no consensus
+        S.unambiguous_direct: DebateScript(verdicts=("clear",), leader_verdicts={"a": ("ambiguous",)}),
+    },
+    dialogues={
+        P.ambiguous_task: DialogueScript(questions=(P.question,)),  # asks well, then acts on the answer
+        C.ambiguous_task: DialogueScript(action="Beat the eggs with the whisk."),  # acts well without asking
+        S.ambiguous_task: DialogueScript(questions=("What should I do?",)),  # a vague question: redirected
+    },
+)
+
+
+def steady(figures: dict[str, Any]) -> dict[str, Any]:
+    """Without the wall-clock figure (a debate's seconds), which differs from run to run."""
+    out = {k: v for k, v in figures.items() if k != "mean_seconds"}
+    if "method_figures" in out:
+        out["method_figures"] = steady(out["method_figures"])
+    return out
+
+
+def options(tmp: Path, **kw: Any) -> EvalOptions:
+    data = write_items_jsonl(tmp / "items.jsonl", [P, C, S])
+    defaults: dict[str, Any] = {
+        "methods": ("debate", "dialogue"),
+        "out": tmp / "eval",
+        "cache_dir": tmp / "cache",
+        "name": "run",
+        "calibration_size": 3,
+        "rounds": 3,
+        "llm": LLMConfig(rpm=0, max_retries=0, timeout_seconds=10),
+    }
+    return EvalOptions(data=data, model="a", **(defaults | kw))
+
+
+def test_debate_figures(tmp_path: Path) -> None:
+    doc = run_eval(options(tmp_path, methods=("debate",), agents=("a", "b", "c")), model=ScriptedModel("a", SCRIPTS))
+    figures = doc["methods"]["debate"]["method_figures"]
+    assert figures["success"] == {
+        "preferences": 1.0,
+        "common_sense_knowledge": 0.0,
+        "safety": 0.0,  # no consensus at the limit: undecided, not a success
+        "unambiguous": 1.0,
+        "all": 0.6667,
+    }
+    assert figures["debates"] == 18
+    assert figures["consensus_rate"] == round(15 / 18, 4)
+    assert figures["rounds_histogram"] == {"1": 12, "2": 3}
+    assert figures["undecided"] == 1
+    assert set(figures["leader_success"]) == {"0:a", "1:b", "2:c"}
+    assert figures["leader_success"]["0:a"] == 0.5  # a leads the safety clear task to "ambiguous"
+    rows = doc["methods"]["debate"]["by_group"]
+    assert rows["all"]["HR"] == 0.1667  # asks on the one half judged ambiguous (P's ambiguous task)
+
+
+def test_dialogue_figures(tmp_path: Path) -> None:
+    doc = run_eval(options(tmp_path, methods=("dialogue",)), model=ScriptedModel("a", SCRIPTS))
+    figures = doc["methods"]["dialogue"]["method_figures"]
+    assert figures["success"] == {
+        "preferences": 1.0,  # asked, got the gold answer, acted on it
+        "common_sense_knowledge": 1.0,  # acted correctly without asking
+        "safety": 0.0,  # asked though a good agent acts, and the redirect told it nothing
+        "unambiguous": 1.0,
+        "all": 0.8333,
+    }
+    assert figures["query_discrepancy"] == {
+        "preferences": 0.0,
+        "common_sense_knowledge": 0.0,
+        "safety": 1.0,
+        "unambiguous": 0.0,
+        "all": 0.1667,
+    }
+    assert figures["mean_question_words"] == 6.0  # 8 and 4 words
+    assert figures["gold_reply_rate"] == 0.5
+
+
+def test_dialogue_without_questions_allowed_never_asks(tmp_path: Path) -> None:
+    doc = run_eval(options(tmp_path, methods=("dialogue",), max_questions=0), model=ScriptedModel("a", SCRIPTS))
+    figures = doc["methods"]["dialogue"]["method_figures"]
+    assert figures["mean_questions"]["all"] == 0.0 and figures["success"]["preferences"] == 0.0
+
+
+def test_through_the_server_with_the_openai_sdk_then_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with ScriptedLLMServer(make_responder(SCRIPTS), api_key="sk-eval") as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-eval")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.openai_url)
+        first = run_eval(options(tmp_path, agents=("a", "b", "c")))
+        asked = len(server.requests)
+        again = run_eval(options(tmp_path, agents=("a", "b", "c")))
+        assert len(server.requests) == asked  # every call came from the cache
+        models = {r.model for r in server.requests}
+    local = run_eval(options(tmp_path, name="local", agents=("a", "b", "c")), model=ScriptedModel("a", SCRIPTS))
+    for method in ("debate", "dialogue"):
+        assert steady(first["methods"][method]["method_figures"]) == steady(local["methods"][method]["method_figures"])
+        assert steady(again["methods"][method]) == steady(first["methods"][method])
+    assert models == {"a", "b", "c"}  # each agent's calls went to its own model
+    calls = (tmp_path / "eval" / "run" / "calls.jsonl").read_text().splitlines()
+    assert any('"judge_debate_lead"' in line for line in calls) and any('"eval_dialogue"' in line for line in calls)
+
+
+def test_unknown_user_or_too_few_agents_is_one_line(tmp_path: Path) -> None:
+    from ambiforge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--user"):
+        options(tmp_path, user="oracle")
+    with pytest.raises(ConfigError, match="--agents"):
+        options(tmp_path, agents=("a",))
