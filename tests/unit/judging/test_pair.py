@@ -80,7 +80,8 @@ def test_llm_user_in_the_judge() -> None:
 
 
 def test_extra_keys_of_a_stored_item_are_ignored_and_a_bad_item_is_one_line() -> None:
-    item = record("preferences") | {"judgement": {"old": True}}
+    # a key the item model does not know ("judgement" is an item field since the judge stage stores it there)
+    item = record("preferences") | {"scores": {"old": True}}
     assert judge_pair(item, agents(Scripts()), JudgeSettings(methods=("dialogue",)))["flags"] == []
     with pytest.raises(InputError, match="P1"):
         judge_pair(record("preferences") | {"end_of_ambiguity": -1}, agents(Scripts()), JudgeSettings())
