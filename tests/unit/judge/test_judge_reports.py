@@ -47,6 +47,7 @@ def test_the_validation_report_counts_flags_and_lists_the_flagged_pair(tmp_path:
     _, html = write_report(report, made, tmp_path)
     page = html.read_text()
     assert "Pairs the judge flagged" in page and made[1].id in page and "clear_judged_ambiguous" in page
+    assert "<p>3 pairs judged with debate, dialogue (openai: m1, m2, m3; at most 5 rounds);\n<b>1</b> flagged." in page
     assert "judge.clear_judged_ambiguous" in (tmp_path / "issues.csv").read_text()
 
 
