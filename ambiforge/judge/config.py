@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ambiforge.judge.checks import FLAGS, METHODS, USERS
 
@@ -58,6 +58,12 @@ class JudgeConfig(BaseModel):
         if unknown:
             raise ValueError(f"unknown check {unknown[0]!r} (known: {', '.join(FLAGS)})")
         return value
+
+    @model_validator(mode="after")
+    def _agents(self) -> JudgeConfig:
+        if "debate" in self.methods and len(self.models) == 1:
+            raise ValueError("models: a debate needs at least two agents (give two or more, or none for three)")
+        return self
 
     def severity_of(self, check: str) -> Literal["warning", "error"]:
         """Warning unless configured otherwise (see :mod:`ambiforge.judge.checks` for why)."""

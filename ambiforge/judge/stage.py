@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ambiforge import progress
 from ambiforge.atomic import write_jsonl_atomic
-from ambiforge.errors import AmbiforgeError, ConfigError
+from ambiforge.errors import ConfigError, LLMError
 from ambiforge.generation.records import Outcome
 from ambiforge.judge.config import JudgeConfig
 from ambiforge.judge.summary import judgement_of
@@ -126,7 +126,7 @@ def judge_outcomes(
             return previous[key]
         try:
             result = judge(record)
-        except AmbiforgeError as exc:
+        except LLMError as exc:  # a call that failed past its retries, or the budget: this pair only
             result = _failed(str(exc))
         judgement = judgement_of(result, config)
         progress.advance(STAGE, 1)
@@ -150,6 +150,7 @@ def judge_outcomes(
         )
         record["judgement"] = judgement.model_dump(mode="json")
         outcome = judged[n]
+        record["index"] = outcome.index
         item = outcome.item.model_copy(update={"judgement": judgement})  # type: ignore[union-attr]
         errors = [f for f in judgement.flags if f.severity == "error"]
         if errors:

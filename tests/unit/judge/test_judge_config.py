@@ -64,6 +64,7 @@ def test_configured_models_and_severities_are_kept(tmp_path: Path) -> None:
         ('severity = { clear_judged_ambiguous = "fatal" }', "judge.severity.clear_judged_ambiguous"),
         ('provider = "nowhere"', "judge.provider"),
         ('enabled = "yes please"', "judge.enabled"),
+        ('models = ["only-one"]', "judge"),
     ],
 )
 def test_bad_judge_values_are_one_line_naming_the_key(tmp_path: Path, text: str, key: str) -> None:

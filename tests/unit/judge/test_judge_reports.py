@@ -88,7 +88,7 @@ def judged_item_judgement(outcome: dict) -> object:  # type: ignore[type-arg]
     from ambiforge.judge.config import JudgeConfig
     from ambiforge.judge.summary import judgement_of
 
-    return judgement_of(outcome, JudgeConfig(enabled=True, models=("m",)))
+    return judgement_of(outcome, JudgeConfig(enabled=True, models=("m1", "m2")))
 
 
 def test_cohens_kappa_on_a_table_worked_out_by_hand() -> None:

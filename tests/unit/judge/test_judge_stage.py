@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ambiforge.errors import LLMCallError
+import pytest
+
+from ambiforge.errors import ConfigError, LLMCallError
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.generation.records import Outcome
 from ambiforge.judge.config import JudgeConfig
@@ -69,6 +71,15 @@ def test_a_failed_judge_call_is_a_debate_error_flag_not_a_lost_item(tmp_path: Pa
     assert all("debate_error" in (o.reason or "") and "500 after 4 retries" in (o.reason or "") for o in result[:4])
 
 
+def test_a_configuration_error_stops_the_stage_instead_of_flagging_every_pair(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    def misconfigured(record: dict[str, Any]) -> dict[str, Any]:
+        raise ConfigError("judge: the endpoint gives no log-probabilities")
+
+    with pytest.raises(ConfigError, match="no log-probabilities"):
+        run(tmp_path, catalog, misconfigured)
+    assert not (tmp_path / "judgements.jsonl").exists()
+
+
 def test_a_rerun_reuses_the_stored_judgements_with_the_severities_of_now(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     run(tmp_path, catalog, FakeJudge())
 
@@ -89,7 +100,7 @@ def test_majority_and_the_text_annotators_read() -> None:
     assert no_consensus.verdict == "clear" and no_consensus.consensus == 1 and no_consensus.debates == 3  # type: ignore[union-attr]
     from ambiforge.judge.summary import judgement_of
 
-    text = shown(judgement_of(CLEAR_IS_AMBIGUOUS, JudgeConfig(enabled=True, models=("m",))))
+    text = shown(judgement_of(CLEAR_IS_AMBIGUOUS, JudgeConfig(enabled=True, models=("m1", "m2"))))
     assert text.startswith("Judge: ambiguous task judged ambiguous (3/3 debates, 3 in consensus); ")
     assert "clear task judged ambiguous (2/3 debates" in text
     assert "- warning: clear_judged_ambiguous: the clear task was judged ambiguous" in text
