@@ -77,11 +77,31 @@ def plots(results: Sequence[MethodResult]) -> list[tuple[str, str]]:
     ]
 
 
+def own_figures(results: Sequence[MethodResult], groups: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """A method's own figures (``summarise``) split for the report: those given per group (success per
+    type) as table rows, the others (consensus rate, mean rounds, per-leader success) as a list."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in results:
+        if not r.extra:
+            continue
+        per_group = {k: v for k, v in r.extra.items() if isinstance(v, dict) and set(v) & set(groups)}
+        other = {k: v for k, v in r.extra.items() if k not in per_group}
+        out[r.name] = {"per_group": per_group, "other": other}
+    return out
+
+
 def render_report(document: dict[str, Any], results: Sequence[MethodResult]) -> str:
     labels = {name: t.label for name, t in ambiguity.types().items()}
     labels.update({UNAMBIGUOUS: "Unambiguous", ALL: "All"})
+    groups = groups_in(results)
     return _ENV.get_template("eval.html.j2").render(
-        d=document, results=results, groups=groups_in(results), labels=labels, metrics=METRICS[:4], plots=plots(results)
+        d=document,
+        results=results,
+        groups=groups,
+        labels=labels,
+        metrics=METRICS[:4],
+        plots=plots(results),
+        own=own_figures(results, groups),
     )
 
 

@@ -74,6 +74,8 @@ def test_debate_figures(tmp_path: Path) -> None:
     assert figures["leader_success"]["0:a"] == 0.5  # a leads the safety clear task to "ambiguous"
     rows = doc["methods"]["debate"]["by_group"]
     assert rows["all"]["HR"] == 0.1667  # asks on the one half judged ambiguous (P's ambiguous task)
+    report = (tmp_path / "eval" / "run" / "report.html").read_text()
+    assert "debate: its own figures" in report and "consensus rate" in report
 
 
 def test_dialogue_figures(tmp_path: Path) -> None:
