@@ -157,8 +157,15 @@ class Tally:
     def _provenance(self, manifest: dict[str, Any]) -> str | None:
         derived = provenance_summary(list(self.provenance_kinds.values()))  # type: ignore[arg-type]
         for key, value in derived.items():
-            if manifest.get(key) != value:
-                return f"{key}: manifest says {manifest.get(key)}, the rows' provenance gives {value}"
+            said = manifest.get(key) or []
+            if said != value:
+                unknown = [e for e in said if e not in value]
+                if unknown:
+                    return f"{key}: manifest lists {unknown[0]}, which no row's provenance has"
+                missing = [e for e in value if e not in said]
+                if missing:
+                    return f"{key}: manifest leaves out {missing[0]}, which rows' provenance has"
+                return f"{key}: manifest lists the rows' provenance in another order or with repeats"
         return None
 
     def _statistics(self, manifest: dict[str, Any]) -> str | None:

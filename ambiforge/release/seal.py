@@ -36,7 +36,17 @@ MANIFEST = "manifest.json"
 MANIFEST_SHA256 = "manifest.sha256"
 CARD = "README.md"
 #: manifest fields the card records because they cannot be recomputed from the released rows
-WITNESSED = ("version", "created_at", "git_commit", "git_dirty", "ambiforge_version", "run_ids", "allow_unreviewed")
+WITNESSED = (
+    "version",
+    "created_at",
+    "git_commit",
+    "git_dirty",
+    "ambiforge_version",
+    "run_ids",
+    "allow_unreviewed",
+    "review.status",  # counts items not released too (rejected, queued)
+    "counts.merged_duplicates",
+)
 WITNESS_MARKER = "<!-- ambiforge:integrity -->"
 _WITNESS_BLOCK = re.compile(re.escape(WITNESS_MARKER) + r"\s*```json\n(.*?)\n```", re.DOTALL)
 _SHA256SUM_LINE = re.compile(r"^([0-9a-f]{64}) [ *](.+)$")
@@ -58,10 +68,18 @@ def manifest_sha256_without_card(manifest: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(content)).hexdigest()
 
 
+def field_value(manifest: dict[str, Any], dotted: str) -> Any:
+    """The value at a dotted path such as ``review.status``; None where a step is missing."""
+    value: Any = manifest
+    for step in dotted.split("."):
+        value = value.get(step) if isinstance(value, dict) else None
+    return value
+
+
 def witness(manifest: dict[str, Any]) -> dict[str, Any]:
     return {
         "manifest_sha256_without_card": manifest_sha256_without_card(manifest),
-        **{key: manifest.get(key) for key in WITNESSED},
+        **{key: field_value(manifest, key) for key in WITNESSED},
     }
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ambiforge.release.rederive import Tally
-from ambiforge.release.seal import CARD, WITNESSED, manifest_sha256_without_card, read_witness
+from ambiforge.release.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
 from ambiforge.release.verify_error import VerifyError
 from ambiforge.release.verify_layout import check_files, load_manifest, require_folder, seal_problem
 from ambiforge.release.verify_rows import short, walk
@@ -42,7 +42,7 @@ def verify_release(folder: Path, manifest_sha256: str | None = None) -> dict[str
             _check(folder)
         except VerifyError as exc:
             raise VerifyError(f"{sealed}; first difference found: {exc}") from None
-        raise VerifyError(f"{sealed}; no field or row contradicts it, so the change is in a field not re-derived")
+        raise VerifyError(f"{sealed} (every other check passes)")
     return _check(folder)
 
 
@@ -68,9 +68,9 @@ def _card_problem(card: Path, manifest: dict[str, Any]) -> str | None:
     if recorded is None:
         return f"{card}: no integrity block (the facts and manifest hash recorded at release)"
     for key in WITNESSED:
-        if recorded.get(key) != manifest.get(key):
+        if recorded.get(key) != field_value(manifest, key):
             return (
-                f"{card.parent / 'manifest.json'}: {key}: manifest says {short(manifest.get(key))}, "
+                f"{card.parent / 'manifest.json'}: {key}: manifest says {short(field_value(manifest, key))}, "
                 f"the card recorded {short(recorded.get(key))} at release"
             )
     digest = manifest_sha256_without_card(manifest)
