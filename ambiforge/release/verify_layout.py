@@ -31,10 +31,11 @@ def require_folder(folder: Path) -> None:
 
 
 def seal_problem(folder: Path, expected: str | None = None) -> str | None:
-    """Why ``manifest.json`` is not the one sealed in ``manifest.sha256`` (or not ``expected``); None if it is."""
+    """Why ``manifest.json`` is not the one sealed in ``manifest.sha256`` (or not ``expected``); None if it is.
+    A missing manifest raises at once: there is nothing to diagnose."""
     manifest_path, sums_path = folder / MANIFEST, folder / MANIFEST_SHA256
     if not manifest_path.is_file():
-        return f"{manifest_path}: missing; not a release folder"
+        raise VerifyError(f"{manifest_path}: missing; not a release folder")
     digest = sha256_of(manifest_path)
     if expected is not None and digest != expected.strip().lower():
         return f"{manifest_path}: sha256 {digest[:16]}... is not the {expected.strip()[:16]}... you gave"
@@ -57,6 +58,8 @@ def load_manifest(folder: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{path}: not valid JSON ({exc})") from None
+    except OSError as exc:
+        raise VerifyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if not isinstance(manifest, dict):
         raise VerifyError(f"{path}: not a JSON object")
     problems = manifest_errors(manifest)

@@ -102,8 +102,8 @@ def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
             for record in table_to_records(pa.Table.from_batches([batch], schema=schema)):
                 row += 1
                 yield record
-    except (pa.ArrowException, OSError) as exc:
-        raise VerifyError(f"{path}: not a readable Parquet file ({exc})") from None
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:  # bytes or metadata not ours
+        raise VerifyError(f"{path}: not a readable Parquet file ({exc!r})") from None
 
 
 def csv_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:

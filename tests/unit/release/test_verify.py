@@ -312,3 +312,16 @@ def test_a_number_too_wide_for_parquet_is_named_before_any_write(tmp_path: Path,
         release(options(tmp_path, "1.0.0", ["run-o"], calibration_size=2, target_mix=None))
     assert caught.value.exit_code == 2
     assert not (tmp_path / "curated" / "1.0.0").exists()
+
+
+def test_a_missing_manifest_is_named(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (copy / "manifest.json").unlink()
+    fails(copy, "manifest.json: missing")
+    assert main(["verify", str(copy)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_parquet_file_that_is_not_parquet_is_named(copy: Path) -> None:
+    (copy / "splits" / "test.parquet").write_bytes(b"not parquet at all")
+    reseal(copy, manifest_of(copy))
+    fails(copy, "splits/test.parquet: not a readable Parquet file")
