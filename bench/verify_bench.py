@@ -12,20 +12,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+# The child reports its own peak: RUSAGE_CHILDREN in the parent would also count the release's forks (a
+# fork's RSS is its parent's at that moment).
 CHILD = """
-import json, sys, time
+import json, resource, sys, time
 from pathlib import Path
 from ambiforge.release.verify import verify_release
 t = time.perf_counter()
 checked = verify_release(Path(sys.argv[1]))
-print(json.dumps({"seconds": time.perf_counter() - t, **checked}))
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb, **checked}))
 """
 
 
@@ -60,8 +62,8 @@ def verify_in_child(folder: Path) -> tuple[dict[str, float], float, float]:
         [sys.executable, "-c", CHILD, str(folder)], env=env, capture_output=True, text=True, check=True
     ).stdout
     wall = time.perf_counter() - t
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # Linux: KiB
-    return json.loads(out.strip().splitlines()[-1]), wall, peak_mb
+    figures = json.loads(out.strip().splitlines()[-1])
+    return figures, wall, figures["peak_mb"]
 
 
 def main() -> None:
