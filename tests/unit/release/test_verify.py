@@ -176,6 +176,18 @@ def test_an_edited_question_in_jsonl_is_named_against_parquet(copy: Path, capsys
     assert "data.parquet:5: field question differs" in capsys.readouterr().err
 
 
+def test_the_issues_edit_checksum_updated_in_the_manifest_only(copy: Path) -> None:
+    """Issue 18's case: a question edited in data.jsonl and its checksum updated in manifest.json (not in
+    manifest.sha256): the seal fails and the first difference is named."""
+    rewrite_jsonl(copy, 5, "question", "Which one do you mean, really?")
+    manifest = manifest_of(copy)
+    for entry in manifest["files"]:
+        if entry["path"] == "data.jsonl":
+            entry["sha256"], entry["bytes"] = sha256_of(copy / "data.jsonl"), (copy / "data.jsonl").stat().st_size
+    write_manifest(copy, manifest)
+    fails(copy, "does not match manifest.sha256", "data.parquet:5: field question differs")
+
+
 def test_an_edited_parquet_row_is_named(copy: Path) -> None:
     path = copy / "data.parquet"
     table = pq.read_table(path)
