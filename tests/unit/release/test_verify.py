@@ -96,7 +96,8 @@ def test_a_fresh_release_verifies_and_seals_its_manifest(sealed: Path, capsys) -
     assert recorded["review.status"] == {"accepted": 30, "rejected": 10, "unreviewed": 20}
     assert "README.md" in {e["path"] for e in manifest["files"]}
     assert main(["verify", str(sealed)]) == 0
-    assert "50 rows" in capsys.readouterr().err  # the console writes to stderr
+    err = capsys.readouterr().err  # the console writes to stderr
+    assert "50 rows" in err and f"manifest sha256 {sums['manifest.json']}" in err
 
 
 EDITS = {
