@@ -185,6 +185,13 @@ def judgement_cell(judgement: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
+def row_cells(item: Item, columns: Sequence[str]) -> list[str]:
+    """One item's cells under ``columns``, as :func:`ambik_rows` writes them (``ambiforge verify`` compares
+    written CSV rows with these)."""
+    raw = json.loads(item.extra[RAW_KEY]) if RAW_KEY in item.extra else {}
+    return [_cell(item, c, raw) for c in columns]
+
+
 def columns_for(items: Sequence[Item]) -> list[str]:
     """The imported file's columns when every item came from one file; else AmbiK's, plus extras."""
     layouts = {i.extra.get(COLUMNS_KEY) for i in items}

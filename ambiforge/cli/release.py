@@ -81,14 +81,29 @@ def release(
         f"changes against {manifest['changes']['previous'] or 'nothing'}: "
         f"+{manifest['changes']['added']} -{manifest['changes']['removed']} ~{manifest['changes']['changed']}"
     )
+    from ambiforge.release.checksums import sha256_of
+
+    console.print(
+        f"manifest sha256 {sha256_of(folder / 'manifest.json')} (in manifest.sha256; publish it, and check a copy "
+        "with ambiforge verify FOLDER --manifest-sha256 HASH)"
+    )
 
 
-def verify(folder: Annotated[Path, typer.Argument(help="a release folder, e.g. curated/1.0.0")]) -> None:
-    """Recompute checksums and re-validate rows and manifest; exit 1 naming the first mismatch."""
+def verify(
+    folder: Annotated[Path, typer.Argument(help="a release folder, e.g. curated/1.0.0")],
+    manifest_sha256: Annotated[
+        str | None,
+        typer.Option(help="the manifest's sha256 as published outside the folder (paper, Hub); checked first"),
+    ] = None,
+) -> None:
+    """Check the manifest's own hash, every checksum, and recompute counts, review status and splits from the
+    rows, comparing JSONL, Parquet and CSV field by field; exit 1 naming the first disagreement."""
+    from ambiforge.release.checksums import sha256_of
     from ambiforge.release.verify import verify_release
 
-    checked = verify_release(folder)
+    checked = verify_release(folder, manifest_sha256)
     console.print(f"[green]{folder} verified[/]: {checked['files']} files, {checked['rows']} rows match the manifest")
+    console.print(f"manifest sha256 {sha256_of(folder / 'manifest.json')}")
 
 
 def diff(

@@ -16,6 +16,7 @@ import orjson
 from ambiforge.errors import InputError
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
+from ambiforge.release.arrow_limits import unstorable
 from ambiforge.release.record_view import RecordView
 from ambiforge.runs import run_dir
 
@@ -99,6 +100,9 @@ def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
                 if errors:
                     failures.append({"row": where, "id": record.get("id"), "errors": errors})
                     continue
+                too_big = unstorable(record)  # valid JSON Schema, but wider than its Parquet column
+                if too_big:
+                    raise InputError(str(path), f"line {lineno}", too_big)
                 item = RecordView(record)  # type: ignore[assignment]
                 state = review_state(item)
                 counts[state] += 1

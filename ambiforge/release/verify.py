@@ -1,71 +1,82 @@
-"""``ambiforge verify``: a release is what its manifest says, byte for byte and row for row."""
+"""``ambiforge verify``: a release is checked against nothing but itself and its sealed hash, in order:
+
+1. the folder exists (else exit 2);
+2. ``manifest.json`` has the sha256 in ``manifest.sha256`` (and the one given with ``--manifest-sha256``);
+3. the manifest matches its schema; every file is listed, present, of its size and sha256, and no file or
+   directory is unlisted (:mod:`ambiforge.release.verify_layout`);
+4. every row passes the item schema, and data.jsonl, data.parquet, ambik.csv and each split's Parquet and
+   CSV file agree row by row and field by field (:mod:`ambiforge.release.verify_rows`);
+5. counts, review status, splits, provenance and statistics recomputed from the rows match the manifest
+   (:mod:`ambiforge.release.rederive`);
+6. the facts the card recorded at release time, and its hash of the manifest without the card, match the
+   manifest (:mod:`ambiforge.release.seal`).
+
+The first disagreement is one line naming the file and row or the manifest field (exit 1). When step 2
+fails, the later steps still run to name what was edited, and their first finding is added to the line.
+Everything is read a record batch at a time, so memory does not grow with the rows' content.
+"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
-import pyarrow.parquet as pq
+from ambiforge.release.rederive import Tally
+from ambiforge.release.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
+from ambiforge.release.verify_error import VerifyError
+from ambiforge.release.verify_layout import check_files, load_manifest, require_folder, seal_problem
+from ambiforge.release.verify_rows import short, walk
 
-from ambiforge.errors import AmbiforgeError
-from ambiforge.models.schema import schema_errors
-from ambiforge.release.checksums import sha256_of
-from ambiforge.release.manifest import manifest_errors
-
-
-class VerifyError(AmbiforgeError):
-    exit_code = 1
+__all__ = ["VerifyError", "verify_release"]
 
 
-def verify_release(folder: Path) -> dict[str, int]:
-    """Raise VerifyError naming the first mismatch; return counts of what was checked."""
-    manifest_path = folder / "manifest.json"
-    if not manifest_path.exists():
-        raise VerifyError(f"{manifest_path}: missing; not a release folder")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise VerifyError(f"{manifest_path}: not valid JSON ({exc.msg})") from None
-    problems = manifest_errors(manifest)
-    if problems:
-        raise VerifyError(f"{manifest_path}: does not match schemas/manifest.schema.json: {problems[0]}")
-    listed = {e["path"]: e for e in manifest["files"]}
-    for rel, entry in listed.items():
-        path = folder / rel
-        if not path.exists():
-            raise VerifyError(f"{path}: listed in the manifest but missing")
-        if path.stat().st_size != entry["bytes"]:
-            raise VerifyError(f"{path}: size {path.stat().st_size} bytes, manifest says {entry['bytes']}")
-        digest = sha256_of(path)
-        if digest != entry["sha256"]:
-            raise VerifyError(
-                f"{path}: sha256 {digest[:16]}... does not match the manifest's {entry['sha256'][:16]}..."
+def verify_release(folder: Path, manifest_sha256: str | None = None) -> dict[str, int]:
+    """Raise VerifyError naming the first disagreement; return counts of what was checked.
+
+    ``manifest_sha256``: the manifest hash obtained from outside the folder (the one trust anchor that
+    protects against rewriting every file)."""
+    require_folder(folder)
+    sealed = seal_problem(folder, manifest_sha256)
+    if sealed:
+        try:
+            _check(folder)
+        except VerifyError as exc:
+            raise VerifyError(f"{sealed}; first difference found: {exc}") from None
+        raise VerifyError(f"{sealed} (every other check passes)")
+    return _check(folder)
+
+
+def _check(folder: Path) -> dict[str, int]:
+    manifest = load_manifest(folder)
+    files = check_files(folder, manifest)
+    tally = Tally()
+    header = walk(folder, list(manifest["counts"]["per_split"]), tally.add)
+    expected_header = tally.csv_header()
+    if header != expected_header:
+        raise VerifyError(f"{folder / 'ambik.csv'}: header {header} differs from the rows' columns {expected_header}")
+    problem = tally.problem(manifest)
+    if problem:
+        raise VerifyError(f"{folder / 'manifest.json'}: {problem}")
+    card_problem = _card_problem(folder / CARD, manifest)
+    if card_problem:
+        raise VerifyError(card_problem)
+    return {"files": files, "rows": len(tally.pairs)}
+
+
+def _card_problem(card: Path, manifest: dict[str, Any]) -> str | None:
+    recorded = read_witness(card.read_text(encoding="utf-8", errors="replace"))
+    if recorded is None:
+        return f"{card}: no integrity block (the facts and manifest hash recorded at release)"
+    for key in WITNESSED:
+        if recorded.get(key) != field_value(manifest, key):
+            return (
+                f"{card.parent / 'manifest.json'}: {key}: manifest says {short(field_value(manifest, key))}, "
+                f"the card recorded {short(recorded.get(key))} at release"
             )
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = path.relative_to(folder).as_posix()
-        if rel != "manifest.json" and rel not in listed:
-            raise VerifyError(f"{path}: not listed in the manifest")
-    ids = []
-    with (folder / "data.jsonl").open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            record = json.loads(line)
-            errors = schema_errors(record)
-            if errors:
-                raise VerifyError(f"{folder / 'data.jsonl'}:{lineno}: {errors[0]}")
-            ids.append(record["id"])
-    if len(ids) != manifest["counts"]["total"]:
-        raise VerifyError(f"{folder / 'data.jsonl'}: {len(ids)} rows, manifest says {manifest['counts']['total']}")
-    parquet_ids = pq.read_table(folder / "data.parquet", columns=["id"]).column("id").to_pylist()
-    if parquet_ids != ids:
-        raise VerifyError(f"{folder / 'data.parquet'}: rows differ from data.jsonl")
-    split_ids: list[str] = []
-    for name, counts in manifest["counts"]["per_split"].items():
-        rows = pq.read_table(folder / "splits" / f"{name}.parquet", columns=["id"]).column("id").to_pylist()
-        if len(rows) != counts["total"]:
-            raise VerifyError(
-                f"{folder / 'splits' / (name + '.parquet')}: {len(rows)} rows, manifest says {counts['total']}"
-            )
-        split_ids += rows
-    if sorted(split_ids) != sorted(ids):
-        raise VerifyError(f"{folder / 'splits'}: the splits do not partition data.jsonl (overlap or missing rows)")
-    return {"files": len(listed), "rows": len(ids)}
+    digest = manifest_sha256_without_card(manifest)
+    if recorded.get("manifest_sha256_without_card") != digest:
+        return (
+            f"{card.parent / 'manifest.json'}: without the card's entry it hashes to {digest[:16]}..., the card "
+            f"recorded {str(recorded.get('manifest_sha256_without_card'))[:16]}...: a field was edited after release"
+        )
+    return None

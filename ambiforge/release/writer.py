@@ -28,14 +28,13 @@ from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
 from ambiforge.release import changelog, gates, versions
 from ambiforge.release.card import render_card
-from ambiforge.release.checksums import file_entries
 from ambiforge.release.manifest import (
     agreement_summary,
     git_state,
-    manifest_errors,
     per_type,
     provenance_summary,
 )
+from ambiforge.release.seal import seal
 from ambiforge.release.selection import EXCLUDED_BECAUSE, select
 from ambiforge.release.splits import fit_calibration_size, stratified_splits
 from ambiforge.stats import dataset_stats
@@ -200,13 +199,8 @@ def _release(opts: ReleaseOptions) -> Path:
             write_lines(tmp / "splits" / f"{name}.csv", header, [csv_rows[r] for r in rows])
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
-        manifest["files"] = []  # the card lists the same facts; filled below once every file exists
-        write_text_atomic(tmp / "README.md", render_card(manifest, items, opts.license, records))
-        manifest["files"] = file_entries(tmp, exclude={"manifest.json"})
-        problems = manifest_errors(manifest)
-        if problems:
-            raise ReleaseGateError(f"release {opts.version}: manifest does not match its schema: {problems[0]}")
-        write_json_atomic(tmp / "manifest.json", manifest)
+        # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)
+        seal(tmp, manifest, lambda m: render_card(m, items, opts.license, records))
         target = opts.curated / opts.version
         os.rename(tmp, target)  # atomic on one filesystem; fails if the version appeared meanwhile
         return target

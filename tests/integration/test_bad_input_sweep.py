@@ -21,6 +21,7 @@ import pytest
 from ambiforge.cli.main import main
 from tests.conftest import REPO
 from tests.integration import processes
+from tests.integration.release_inputs import run_with
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,26 @@ ROWS: list[Row] = [
     Row("review-pull-bad-config", ["review", "pull", "--run", "r", *CFG], "bad.toml", toml("[paths\n")),
     # the command line itself
     Row("unknown-command", ["frobnicate"], "frobnicate"),
+    # verify/release (verify branch)
+    Row("verify-missing-folder", ["verify", "curated/9.9.9"], "curated/9.9.9"),
+    Row("verify-a-file", ["verify", "keep.txt"], "keep.txt"),
+    Row("verify-bad-option", ["verify", "curated/1.0.0", "--frobnicate"], "--frobnicate"),
+    Row(
+        "release-calibration-negative",
+        ["release", "--version", "1.0.0", "--from", "r", "--calibration-size", "-1"],
+        "--calibration-size",
+    ),
+    Row(
+        "release-calibration-not-a-number",
+        ["release", "--version", "1.0.0", "--from", "r", "--calibration-size", "x"],
+        "--calibration-size",
+    ),
+    Row(
+        "release-end-of-ambiguity-1e30",
+        ["release", "--version", "1.0.0", "--from", "run-o", "--allow-unreviewed"],
+        "items.jsonl: line 3: end_of_ambiguity",
+        run_with("run-o", 3, "end_of_ambiguity", 1e30),
+    ),
 ]
 
 SERVE_ROWS: list[Row] = [

@@ -1,0 +1,103 @@
+"""``verify``, first steps: the folder, the manifest's own checksum, the manifest, and which files exist.
+
+Every file of a release is listed in the manifest with its sha256 and size, except ``manifest.json`` and
+``manifest.sha256`` themselves (scheme: :mod:`ambiforge.release.seal`). A file or directory listed nowhere,
+a listed file that is missing, and a file the release always has but the manifest does not list are each
+one line naming the path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ambiforge.errors import InputError
+from ambiforge.release.checksums import sha256_of
+from ambiforge.release.manifest import manifest_errors
+from ambiforge.release.seal import CARD, MANIFEST, MANIFEST_SHA256, read_sha256sum
+from ambiforge.release.verify_error import VerifyError
+
+#: files every release has (the splits' files are added per split named in the manifest)
+ALWAYS = ("data.jsonl", "data.parquet", "ambik.csv", CARD, "CHANGELOG.md")
+
+
+def require_folder(folder: Path) -> None:
+    """A missing folder is the user's input (exit 2), not a failed verification."""
+    if not folder.exists():
+        raise InputError(str(folder), "", "no such release folder")
+    if not folder.is_dir():
+        raise InputError(str(folder), "", "not a folder (give a release folder such as curated/1.0.0)")
+
+
+def seal_problem(folder: Path, expected: str | None = None) -> str | None:
+    """Why ``manifest.json`` is not the one sealed in ``manifest.sha256`` (or not ``expected``); None if it is.
+    A missing manifest raises at once: there is nothing to diagnose."""
+    manifest_path, sums_path = folder / MANIFEST, folder / MANIFEST_SHA256
+    if not manifest_path.is_file():
+        raise VerifyError(f"{manifest_path}: missing; not a release folder")
+    digest = sha256_of(manifest_path)
+    if expected is not None and digest != expected.strip().lower():
+        return f"{manifest_path}: sha256 {digest[:16]}... is not the {expected.strip()[:16]}... you gave"
+    if not sums_path.is_file():
+        return f"{sums_path}: missing; the manifest's own checksum is not recorded"
+    recorded = read_sha256sum(sums_path.read_text(encoding="utf-8", errors="replace")).get(MANIFEST)
+    if recorded is None:
+        return f"{sums_path}: no sha256sum line for {MANIFEST}"
+    if recorded != digest:
+        return (
+            f"{manifest_path}: sha256 {digest[:16]}... does not match {MANIFEST_SHA256} ({recorded[:16]}...): "
+            "the manifest was changed after the release"
+        )
+    return None
+
+
+def load_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise VerifyError(f"{path}: not valid JSON ({exc})") from None
+    except OSError as exc:
+        raise VerifyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if not isinstance(manifest, dict):
+        raise VerifyError(f"{path}: not a JSON object")
+    problems = manifest_errors(manifest)
+    if problems:
+        raise VerifyError(f"{path}: does not match schemas/manifest.schema.json: {problems[0]}")
+    return manifest
+
+
+def expected_files(manifest: dict[str, Any]) -> list[str]:
+    splits = manifest["counts"]["per_split"]
+    return [*ALWAYS, *(f"splits/{name}.{ext}" for name in splits for ext in ("parquet", "csv"))]
+
+
+def check_files(folder: Path, manifest: dict[str, Any]) -> int:
+    """Every file listed, present, of its size and sha256, and nothing else; returns how many were checked."""
+    listed = {e["path"]: e for e in manifest["files"]}
+    for rel in expected_files(manifest):
+        if rel not in listed:
+            state = "not listed in the manifest" if (folder / rel).exists() else "missing, and not listed in it"
+            raise VerifyError(f"{folder / rel}: every release has this file, but it is {state}")
+    folders = {str(p) for rel in listed for p in PurePosixPath(rel).parents if str(p) != "."}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_dir():
+            if rel not in folders:
+                raise VerifyError(f"{path}/: a directory the manifest does not list")
+        elif rel not in listed and rel not in (MANIFEST, MANIFEST_SHA256):
+            raise VerifyError(f"{path}: not listed in the manifest")
+    for rel, entry in listed.items():
+        path = folder / rel
+        if not path.is_file():
+            raise VerifyError(f"{path}: listed in the manifest but missing")
+        size = path.stat().st_size
+        if size != entry["bytes"]:
+            raise VerifyError(f"{path}: size {size} bytes, manifest says {entry['bytes']}")
+        digest = sha256_of(path)
+        if digest != entry["sha256"]:
+            raise VerifyError(
+                f"{path}: sha256 {digest[:16]}... does not match the manifest's {entry['sha256'][:16]}..."
+            )
+    return len(listed)

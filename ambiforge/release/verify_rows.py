@@ -1,0 +1,225 @@
+"""``verify``, the rows: data.jsonl, data.parquet, ambik.csv and every split's Parquet and CSV file read in
+lockstep, one record batch at a time, and compared row by row and field by field.
+
+data.jsonl is the reference. Each format is decoded as the writer encoded it: in Parquet, ``ambiguity_type``
+is a ClassLabel index (class names in the schema metadata) and mappings are lists of key/value structs
+(:func:`ambiforge.storage.table_to_records` turns them back); the CSV files are the AmbiK layout (numbered
+plan lines, comma-joined lists), so their cells are re-derived from the JSONL row with the writer's own
+function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which is exact even where the
+layout is lossy (a list item holding a comma). A split file holds its rows in data order, so it is read
+alongside data.jsonl too. Memory stays at a batch per file whatever the release size.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ambiforge.ambik.csv_io import row_cells
+from ambiforge.models.schema import schema_errors
+from ambiforge.release.record_view import RecordView
+from ambiforge.release.verify_error import VerifyError
+from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA, class_names_in, table_to_records
+
+BATCH = 256  # rows per Parquet record batch: a row decodes to ~100 KB of Python objects
+SHOWN = 60  # characters of a differing value shown in a message
+
+
+def short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 4] + "...'"
+
+
+def first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first (path, a, b) where two decoded values differ; a key absent on one side counts as None.
+
+    Equal values are the common case and compare in C (``==``); only a difference is walked to name it."""
+    if a == b:
+        return None
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in dict.fromkeys([*a, *b]):
+            found = first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else key)
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for n, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = first_difference(x, y, f"{path}[{n}]")
+            if found:
+                return found
+        return None
+    same = a == b and type(a) is type(b) if isinstance(a, bool) or isinstance(b, bool) else a == b
+    return None if same else (path, a, b)
+
+
+def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open("rb") as fh:
+        for n, line in enumerate(fh, start=1):
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise VerifyError(f"{path}:{n}: not valid JSON ({exc})") from None
+            if not isinstance(record, dict):
+                raise VerifyError(f"{path}:{n}: not a JSON object")
+            errors = schema_errors(record)
+            if errors:
+                raise VerifyError(f"{path}:{n}: {errors[0]}")
+            yield record
+
+
+def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """Decoded rows of a released Parquet file, a record batch at a time."""
+    try:
+        pf = pq.ParquetFile(path)
+        schema = pf.schema_arrow
+        expected = [f.name for f in ITEM_ARROW_SCHEMA]
+        if schema.names != expected:
+            missing = [n for n in expected if n not in schema.names]
+            extra = [n for n in schema.names if n not in expected]
+            raise VerifyError(
+                f"{path}: columns differ from the item schema"
+                + (f"; missing {', '.join(missing)}" if missing else "")
+                + (f"; not in the schema {', '.join(extra)}" if extra else "")
+                + ("" if missing or extra else "; in another order")
+            )
+        names = class_names_in(schema)
+        if names is None:
+            raise VerifyError(f"{path}: no ClassLabel names for {CLASS_LABEL_COLUMN} in the schema metadata")
+        row = 0
+        for batch in pf.iter_batches(batch_size=BATCH):
+            labels = batch.column(CLASS_LABEL_COLUMN)
+            if len(labels) and (pc.min(labels).as_py() < 0 or pc.max(labels).as_py() >= len(names)):
+                raise VerifyError(
+                    f"{path}: rows {row + 1}-{row + len(labels)}: {CLASS_LABEL_COLUMN} index outside 0-{len(names) - 1}"
+                )
+            for record in table_to_records(pa.Table.from_batches([batch], schema=schema)):
+                row += 1
+                yield record
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:  # bytes or metadata not ours
+        raise VerifyError(f"{path}: not a readable Parquet file ({exc!r})") from None
+
+
+def csv_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:
+    """The header and an iterator over the data rows."""
+    fh = path.open(encoding="utf-8", newline="")
+    reader = csv.reader(fh)
+    try:
+        header = next(reader)
+    except StopIteration:
+        fh.close()
+        raise VerifyError(f"{path}: empty, no header") from None
+    except (csv.Error, UnicodeDecodeError) as exc:
+        fh.close()
+        raise VerifyError(f"{path}: not a readable CSV file ({exc})") from None
+
+    def rows() -> Iterator[list[str]]:
+        with fh:
+            try:
+                yield from reader
+            except (csv.Error, UnicodeDecodeError) as exc:
+                raise VerifyError(f"{path}: not a readable CSV file ({exc})") from None
+
+    return header, rows()
+
+
+class Stream:
+    """A file's rows with one-row lookahead and the number of the last row taken (1 = first data row)."""
+
+    def __init__(self, path: Path, rows: Iterator[Any]) -> None:
+        self.path, self._rows, self.taken = path, rows, 0
+        self._next: Any = None
+        self._has_next = False
+
+    def peek(self) -> Any:
+        if not self._has_next:
+            self._next = next(self._rows, None)
+            self._has_next = self._next is not None
+        return self._next if self._has_next else None
+
+    def take(self) -> Any:
+        value = self.peek()
+        self._has_next = False
+        if value is not None:
+            self.taken += 1
+        return value
+
+
+def compare_parquet(stream: Stream, record: dict[str, Any]) -> None:
+    other = stream.take()
+    found = first_difference(record, other, "")
+    if found:
+        field, a, b = found
+        raise VerifyError(
+            f"{stream.path}:{stream.taken}: field {field} differs (jsonl {short(a)} vs parquet {short(b)})"
+        )
+
+
+def compare_csv(stream: Stream, header: list[str], cells: list[str]) -> None:
+    row = stream.take()
+    if row is None:
+        raise VerifyError(f"{stream.path}: ends after {stream.taken} rows, data.jsonl has more")
+    if len(row) != len(header):
+        raise VerifyError(f"{stream.path}:{stream.taken}: {len(row)} cells, the header has {len(header)}")
+    for column, want, got in zip(header, cells, row, strict=True):
+        if want != got:
+            raise VerifyError(
+                f"{stream.path}:{stream.taken}: field {column} differs (jsonl {short(want)} vs csv {short(got)})"
+            )
+
+
+def walk(
+    folder: Path, split_names: list[str], visit: Callable[[int, dict[str, Any], RecordView, str], None]
+) -> list[str]:
+    """Read every row file in lockstep, compare, and call ``visit(row, record, view, split)`` per data row.
+
+    Returns the CSV header (for the caller to check against the re-derived one).
+    """
+    data = Stream(folder / "data.jsonl", jsonl_rows(folder / "data.jsonl"))
+    parquet = Stream(folder / "data.parquet", parquet_rows(folder / "data.parquet"))
+    header, rows = csv_rows(folder / "ambik.csv")
+    ambik = Stream(folder / "ambik.csv", rows)
+    split_parquet = {
+        s: Stream(folder / "splits" / f"{s}.parquet", parquet_rows(folder / "splits" / f"{s}.parquet"))
+        for s in split_names
+    }
+    split_csv = {}
+    for s in split_names:
+        split_header, split_rows = csv_rows(folder / "splits" / f"{s}.csv")
+        if split_header != header:
+            raise VerifyError(f"{folder / 'splits' / (s + '.csv')}: header differs from ambik.csv's")
+        split_csv[s] = Stream(folder / "splits" / f"{s}.csv", split_rows)
+    seen: dict[str, int] = {}
+    while (record := data.take()) is not None:
+        n, item_id = data.taken, record["id"]
+        if item_id in seen:
+            raise VerifyError(f"{data.path}:{n}: id {item_id} repeats row {seen[item_id]}")
+        seen[item_id] = n
+        if parquet.peek() is None:
+            raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, data.jsonl has more")
+        compare_parquet(parquet, record)
+        view = RecordView(record)
+        cells = row_cells(view, header)  # type: ignore[arg-type]
+        compare_csv(ambik, header, cells)
+        split = next((s for s, st in split_parquet.items() if (st.peek() or {}).get("id") == item_id), None)
+        if split is None:
+            raise VerifyError(
+                f"{data.path}:{n}: id {item_id} is in no split (each of splits/*.parquet holds its rows in data order)"
+            )
+        compare_parquet(split_parquet[split], record)
+        compare_csv(split_csv[split], header, cells)
+        visit(n, record, view, split)
+    for stream in (parquet, ambik, *split_parquet.values(), *split_csv.values()):
+        extra = stream.peek()
+        if extra is not None:
+            shown = extra.get("id") if isinstance(extra, dict) else (extra[0] if extra else "")
+            raise VerifyError(
+                f"{stream.path}:{stream.taken + 1}: row {shown} is not in data.jsonl (or not in data order)"
+            )
+    return header
