@@ -16,6 +16,7 @@ from ambiforge.evaluation.scripted import DEFAULT_SCRIPTS, make_responder, unit
 from ambiforge.evaluation.tasks import halves
 from ambiforge.llm.calls import read_calls
 from ambiforge.models import Item
+from ambiforge.release.verify import verify_release
 from ambiforge.release.writer import ReleaseOptions, release
 from ambiforge.storage import read_items, read_records
 from ambiforge.testing.llm_server import ScriptedLLMServer
@@ -93,3 +94,4 @@ def test_offline_build_with_the_judge_on_the_scripted_server(tmp_path: Path) -> 
         if i.id in released  # type: ignore[union-attr]
     }
     assert "## Automatic judge" in (curated / "README.md").read_text()
+    verify_release(curated)  # the judgement field agrees across JSONL, Parquet and CSV
