@@ -29,9 +29,7 @@ def run(data: Path, tmp: Path, name: str, *extra: str) -> dict:  # type: ignore[
 
 
 @pytest.mark.skipif(not AMBIK.exists(), reason=f"the published AmbiK calibration split is not at {AMBIK}")
-def test_debate_and_dialogue_on_ambik_and_on_a_release(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_debate_and_dialogue_on_ambik_and_on_a_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     release = tmp_path / "curated" / "1.0.0"
     write_items_jsonl(release / "data.jsonl", list(PAIRS.values()))
     with ScriptedLLMServer(server_responder, api_key="sk-eval") as server:
@@ -47,5 +45,9 @@ def test_debate_and_dialogue_on_ambik_and_on_a_release(
         assert set(debate["method_figures"]["leader_success"]) == {"0:a", "1:b", "2:c"}
         assert {"success", "query_discrepancy", "mean_question_words"} <= set(dialogue["method_figures"])
         assert document["settings"]["agents"] == ["a", "b", "c"] and document["settings"]["rounds"] == 2
-    printed = capsys.readouterr().out
-    assert "debate: success" in printed and "consensus_rate" in printed
+    from ambiforge.cli.common import console
+    from ambiforge.cli.eval import print_table
+
+    with console.capture() as printed:
+        print_table({**ambik, "folder": "eval/ambik"})
+    assert "debate: success" in printed.get() and "consensus_rate" in printed.get()
