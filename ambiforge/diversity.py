@@ -67,26 +67,68 @@ def histogram(values: Iterable[int]) -> dict[str, int]:
     return {str(k): counts[k] for k in sorted(counts)}
 
 
-def figures(items: Sequence[Item]) -> dict[str, Any]:
+class Figures:
+    """The diversity figures accumulated one item at a time (a release of a million items never holds them
+    all): the sets of n-grams and counters grow with the distinct texts, not with the items."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.task_words = 0
+        self.grams: dict[int, set[tuple[str, ...]]] = {1: set(), 2: set(), 3: set()}
+        self.gram_counts = {1: 0, 2: 0, 3: 0}
+        self.question_grams: set[tuple[str, ...]] = set()
+        self.question_gram_count = 0
+        self.patterns: Counter[str] = Counter()
+        self.steps: Counter[int] = Counter()
+        self.eoa: Counter[str] = Counter()
+
+    def add(self, item: Item) -> None:
+        self.items += 1
+        toks = tokens(item.unambiguous_direct)
+        self.task_words += len(toks)
+        for n, grams in self.grams.items():
+            grams.update(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
+            self.gram_counts[n] += max(len(toks) - n + 1, 0)
+        q = tokens(item.question)
+        self.question_grams.update(tuple(q[i : i + 3]) for i in range(len(q) - 2))
+        self.question_gram_count += max(len(q) - 2, 0)
+        self.patterns[paraphrase_pattern(item.unambiguous_direct, item.unambiguous_indirect)] += 1
+        self.steps[len(item.plan_for_clear_task)] += 1
+        v = item.end_of_ambiguity
+        self.eoa[str(v) if v < 3 else "3+"] += 1
+
+    def result(self) -> dict[str, Any]:
+        """The same dict :func:`figures` returns (means as sum / count, which is what ``fmean`` computes)."""
+        n = self.items
+
+        def share(count: int, total: int) -> float:
+            return round(count / total, 4) if total else 0.0
+
+        top, top_count = self.patterns.most_common(1)[0] if self.patterns else ("", 0)
+        step_total = sum(k * c for k, c in self.steps.items())
+        eoa_n = sum(self.eoa.values()) or 1
+        return {
+            "items": n,
+            "words_per_task": round(self.task_words / n, 2) if n else 0.0,
+            "vocabulary": len(self.grams[1]),
+            "distinct_1": share(len(self.grams[1]), self.gram_counts[1]),
+            "distinct_2": share(len(self.grams[2]), self.gram_counts[2]),
+            "distinct_3": share(len(self.grams[3]), self.gram_counts[3]),
+            "question_distinct_3": share(len(self.question_grams), self.question_gram_count),
+            "plan_steps_mean": round(step_total / n, 2) if n else 0.0,
+            "plan_steps": {str(k): self.steps[k] for k in sorted(self.steps)},
+            "end_of_ambiguity": {b: round(self.eoa.get(b, 0) / eoa_n, 4) for b in EOA_BUCKETS},
+            "paraphrase_top_share": round(top_count / n, 4) if n else 0.0,
+            "paraphrase_top_pattern": top,
+        }
+
+
+def figures(items: Iterable[Item]) -> dict[str, Any]:
     """The diversity figures of ``items`` (JSON-ready)."""
-    tasks = [i.unambiguous_direct for i in items]
-    patterns = Counter(paraphrase_pattern(i.unambiguous_direct, i.unambiguous_indirect) for i in items)
-    top, top_count = patterns.most_common(1)[0] if patterns else ("", 0)
-    steps = [len(i.plan_for_clear_task) for i in items]
-    return {
-        "items": len(items),
-        "words_per_task": mean_words(tasks),
-        "vocabulary": vocabulary(tasks),
-        "distinct_1": distinct_n(tasks, 1),
-        "distinct_2": distinct_n(tasks, 2),
-        "distinct_3": distinct_n(tasks, 3),
-        "question_distinct_3": distinct_n([i.question for i in items], 3),
-        "plan_steps_mean": round(statistics.fmean(steps), 2) if steps else 0.0,
-        "plan_steps": histogram(steps),
-        "end_of_ambiguity": eoa_distribution(i.end_of_ambiguity for i in items),
-        "paraphrase_top_share": round(top_count / len(items), 4) if items else 0.0,
-        "paraphrase_top_pattern": top,
-    }
+    acc = Figures()
+    for item in items:
+        acc.add(item)
+    return acc.result()
 
 
 def sample(items: Sequence[Item], n: int, seed: int = 0) -> list[Item]:
