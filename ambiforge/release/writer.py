@@ -40,8 +40,9 @@ from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
 
 REPO = Path(__file__).resolve().parents[2]
-#: Rows read, converted and written at a time: peak memory follows this, not the release's size.
-BATCH_SIZE = 10_000
+#: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
+#: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
+BATCH_SIZE = 2_000
 
 
 class ReleaseGateError(AmbiforgeError):
