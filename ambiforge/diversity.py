@@ -177,7 +177,12 @@ def report_section(
     if reference:
         comparison = compare(items, reference)
         return {"n": comparison["n"], "reference_file": reference_file, "rows": table(comparison)}
-    mine = figures(items)
+    return report_section_of(figures(items))
+
+
+def report_section_of(mine: dict[str, Any]) -> dict[str, Any]:
+    """:func:`report_section` without a reference, from figures already computed (a streamed validate
+    gathers them as it reads)."""
     rows = [(label, str(mine[key]), "") for key, label in COMPARED]
     rows.append(
         (
@@ -186,7 +191,7 @@ def report_section(
             "",
         )
     )
-    return {"n": len(items), "reference_file": "", "rows": rows}
+    return {"n": mine["items"], "reference_file": "", "rows": rows}
 
 
 def read_reference(path: str | Path) -> list[Item]:
