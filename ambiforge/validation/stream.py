@@ -13,6 +13,7 @@ whole list (``tests/unit/validation/test_stream.py``).
 
 from __future__ import annotations
 
+import json
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -46,6 +47,15 @@ def _validated(record: Any, path: Path, n: int) -> Item:
         raise InputError(str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}") from None
 
 
+def _json_error(line: bytes) -> str:
+    """The standard library's words for a bad line (what reading the whole file said before)."""
+    try:
+        json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+    return "not valid JSON"
+
+
 def _jsonl_batches(path: Path, size: int) -> Iterator[list[Item]]:
     batch: list[Item] = []
     n = 0
@@ -55,8 +65,8 @@ def _jsonl_batches(path: Path, size: int) -> Iterator[list[Item]]:
                 continue
             try:
                 record = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise InputError(str(path), f"line {lineno}", f"not valid JSON: {exc}") from None
+            except orjson.JSONDecodeError:
+                raise InputError(str(path), f"line {lineno}", f"not valid JSON: {_json_error(line)}") from None
             if not isinstance(record, dict):
                 raise InputError(str(path), f"line {lineno}", "expected a JSON object")
             n += 1
