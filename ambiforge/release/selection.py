@@ -68,7 +68,7 @@ class Selection:
     excluded: dict[str, str] = field(default_factory=dict)  # item id -> review state, not released
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Kept:
     """Where a released row is: enough to read it again (file, byte offset), no more."""
 
