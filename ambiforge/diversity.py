@@ -67,26 +67,75 @@ def histogram(values: Iterable[int]) -> dict[str, int]:
     return {str(k): counts[k] for k in sorted(counts)}
 
 
-def figures(items: Sequence[Item]) -> dict[str, Any]:
+class Figures:
+    """The diversity figures accumulated one item at a time (a release of a million items never holds them
+    all): the sets of n-grams and counters grow with the distinct texts, not with the items."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.words: set[str] = set()  # the 1-grams, as words
+        self.pairs: set[tuple[str, str]] = set()
+        self.triples: set[tuple[str, str, str]] = set()
+        self.word_count = 0
+        self.pair_count = 0
+        self.triple_count = 0
+        self.question_grams: set[tuple[str, ...]] = set()
+        self.question_gram_count = 0
+        self.patterns: Counter[str] = Counter()
+        self.steps: Counter[int] = Counter()
+        self.eoa: Counter[str] = Counter()
+
+    def add(self, item: Item) -> None:
+        self.items += 1
+        toks = tokens(item.unambiguous_direct)
+        n = len(toks)
+        self.word_count += n
+        self.words.update(toks)
+        self.pairs.update(zip(toks, toks[1:], strict=False))  # the tuples slicing makes, several times faster
+        self.triples.update(zip(toks, toks[1:], toks[2:], strict=False))
+        self.pair_count += max(n - 1, 0)
+        self.triple_count += max(n - 2, 0)
+        q = tokens(item.question)
+        self.question_grams.update(zip(q, q[1:], q[2:], strict=False))
+        self.question_gram_count += max(len(q) - 2, 0)
+        self.patterns[paraphrase_pattern(item.unambiguous_direct, item.unambiguous_indirect)] += 1
+        self.steps[len(item.plan_for_clear_task)] += 1
+        v = item.end_of_ambiguity
+        self.eoa[str(v) if v < 3 else "3+"] += 1
+
+    def result(self) -> dict[str, Any]:
+        """The same dict :func:`figures` returns (means as sum / count, which is what ``fmean`` computes)."""
+        n = self.items
+
+        def share(count: int, total: int) -> float:
+            return round(count / total, 4) if total else 0.0
+
+        top, top_count = self.patterns.most_common(1)[0] if self.patterns else ("", 0)
+        step_total = sum(k * c for k, c in self.steps.items())
+        eoa_n = sum(self.eoa.values()) or 1
+        words = self.word_count
+        return {
+            "items": n,
+            "words_per_task": round(words / n, 2) if n else 0.0,
+            "vocabulary": len(self.words),
+            "distinct_1": share(len(self.words), words),
+            "distinct_2": share(len(self.pairs), self.pair_count),
+            "distinct_3": share(len(self.triples), self.triple_count),
+            "question_distinct_3": share(len(self.question_grams), self.question_gram_count),
+            "plan_steps_mean": round(step_total / n, 2) if n else 0.0,
+            "plan_steps": {str(k): self.steps[k] for k in sorted(self.steps)},
+            "end_of_ambiguity": {b: round(self.eoa.get(b, 0) / eoa_n, 4) for b in EOA_BUCKETS},
+            "paraphrase_top_share": round(top_count / n, 4) if n else 0.0,
+            "paraphrase_top_pattern": top,
+        }
+
+
+def figures(items: Iterable[Item]) -> dict[str, Any]:
     """The diversity figures of ``items`` (JSON-ready)."""
-    tasks = [i.unambiguous_direct for i in items]
-    patterns = Counter(paraphrase_pattern(i.unambiguous_direct, i.unambiguous_indirect) for i in items)
-    top, top_count = patterns.most_common(1)[0] if patterns else ("", 0)
-    steps = [len(i.plan_for_clear_task) for i in items]
-    return {
-        "items": len(items),
-        "words_per_task": mean_words(tasks),
-        "vocabulary": vocabulary(tasks),
-        "distinct_1": distinct_n(tasks, 1),
-        "distinct_2": distinct_n(tasks, 2),
-        "distinct_3": distinct_n(tasks, 3),
-        "question_distinct_3": distinct_n([i.question for i in items], 3),
-        "plan_steps_mean": round(statistics.fmean(steps), 2) if steps else 0.0,
-        "plan_steps": histogram(steps),
-        "end_of_ambiguity": eoa_distribution(i.end_of_ambiguity for i in items),
-        "paraphrase_top_share": round(top_count / len(items), 4) if items else 0.0,
-        "paraphrase_top_pattern": top,
-    }
+    acc = Figures()
+    for item in items:
+        acc.add(item)
+    return acc.result()
 
 
 def sample(items: Sequence[Item], n: int, seed: int = 0) -> list[Item]:
@@ -135,7 +184,12 @@ def report_section(
     if reference:
         comparison = compare(items, reference)
         return {"n": comparison["n"], "reference_file": reference_file, "rows": table(comparison)}
-    mine = figures(items)
+    return report_section_of(figures(items))
+
+
+def report_section_of(mine: dict[str, Any]) -> dict[str, Any]:
+    """:func:`report_section` without a reference, from figures already computed (a streamed validate
+    gathers them as it reads)."""
     rows = [(label, str(mine[key]), "") for key, label in COMPARED]
     rows.append(
         (
@@ -144,7 +198,7 @@ def report_section(
             "",
         )
     )
-    return {"n": len(items), "reference_file": "", "rows": rows}
+    return {"n": mine["items"], "reference_file": "", "rows": rows}
 
 
 def read_reference(path: str | Path) -> list[Item]:

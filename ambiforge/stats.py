@@ -35,19 +35,54 @@ def _summary(values: Sequence[float]) -> dict[str, float]:
     }
 
 
-def dataset_stats(items: Sequence[Item]) -> dict[str, object]:
-    counts = Counter(i.ambiguity_type for i in items)
-    n = len(items) or 1
-    tasks = [i.unambiguous_direct for i in items] + [i.ambiguous_task for i in items]
-    return {
-        "items": len(items),
-        "per_type": {t: counts.get(t, 0) for t in names()},
-        "type_share": {t: round(counts.get(t, 0) / n, 4) for t in names()},
-        "distinct_unambiguous_tasks": len({i.unambiguous_direct for i in items}),
-        "distinct_ambiguous_tasks": len({i.ambiguous_task for i in items}),
-        "type_token_ratio": type_token_ratio(tasks),
-        "words_per_task": _summary([len(tokens(t)) for t in tasks]),
-        "plan_steps": _summary([len(i.plan_for_clear_task) for i in items]),
-        "environment_objects": _summary([len(i.environment) for i in items]),
-        "diversity": diversity.figures(items),
-    }
+class Stats:
+    """:func:`dataset_stats` accumulated one item at a time, for a release streamed in batches: counts and
+    sets of distinct texts and tokens, and one small int per item for the medians."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.direct: set[str] = set()
+        self.ambiguous: set[str] = set()
+        self.vocabulary: set[str] = set()
+        self.token_count = 0
+        self.direct_words: list[int] = []
+        self.ambiguous_words: list[int] = []
+        self.plan_steps: list[int] = []
+        self.environment_objects: list[int] = []
+        self.diversity = diversity.Figures()
+
+    def add(self, item: Item) -> None:
+        self.counts[item.ambiguity_type] += 1
+        self.direct.add(item.unambiguous_direct)
+        self.ambiguous.add(item.ambiguous_task)
+        for text, words in ((item.unambiguous_direct, self.direct_words), (item.ambiguous_task, self.ambiguous_words)):
+            toks = tokens(text)
+            self.vocabulary.update(toks)
+            self.token_count += len(toks)
+            words.append(len(toks))
+        self.plan_steps.append(len(item.plan_for_clear_task))
+        self.environment_objects.append(len(item.environment))
+        self.diversity.add(item)
+
+    def result(self) -> dict[str, object]:
+        items = len(self.plan_steps)
+        n = items or 1
+        return {
+            "items": items,
+            "per_type": {t: self.counts.get(t, 0) for t in names()},
+            "type_share": {t: round(self.counts.get(t, 0) / n, 4) for t in names()},
+            "distinct_unambiguous_tasks": len(self.direct),
+            "distinct_ambiguous_tasks": len(self.ambiguous),
+            "type_token_ratio": round(len(self.vocabulary) / self.token_count, 4) if self.token_count else 0.0,
+            "words_per_task": _summary(self.direct_words + self.ambiguous_words),
+            "plan_steps": _summary(self.plan_steps),
+            "environment_objects": _summary(self.environment_objects),
+            "diversity": self.diversity.result(),
+        }
+
+
+def dataset_stats(items: Iterable[Item]) -> dict[str, object]:
+    acc = Stats()
+    for item in items:
+        acc.add(item)
+    return acc.result()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,24 +192,47 @@ def row_cells(item: Item, columns: Sequence[str]) -> list[str]:
     return [_cell(item, c, raw) for c in columns]
 
 
-def columns_for(items: Sequence[Item]) -> list[str]:
+class Layout:
+    """The CSV columns of a set of items, gathered one item at a time (a streamed release writes its rows
+    after one pass has seen every item)."""
+
+    def __init__(self) -> None:
+        self.layouts: set[str | None] = set()
+        self.indirect = False
+        self.extras: set[str] = set()
+        self.judged = False
+
+    def add(self, item: Item) -> None:
+        self.layouts.add(item.extra.get(COLUMNS_KEY))
+        self.indirect = self.indirect or bool(item.unambiguous_indirect)
+        self.extras.update(k for k in item.extra if not k.startswith("_"))
+        self.judged = self.judged or getattr(item, JUDGEMENT, None) is not None
+
+    def columns(self) -> list[str]:
+        """The imported file's columns when every item came from one file; else AmbiK's, plus extras."""
+        if len(self.layouts) == 1 and None not in self.layouts:
+            return json.loads(next(iter(self.layouts)))  # type: ignore[arg-type]
+        columns = list(AMBIK_COLUMNS)
+        if self.indirect:
+            columns.insert(columns.index("unambiguous_direct") + 1, INDIRECT)
+        columns += [c for c in sorted(self.extras) if c not in columns]
+        if self.judged:
+            columns.append(JUDGEMENT)  # after AmbiK's columns, so AmbiK readers ignore it
+        return columns
+
+
+def columns_for(items: Iterable[Item]) -> list[str]:
     """The imported file's columns when every item came from one file; else AmbiK's, plus extras."""
-    layouts = {i.extra.get(COLUMNS_KEY) for i in items}
-    if len(layouts) == 1 and None not in layouts:
-        return json.loads(next(iter(layouts)))  # type: ignore[arg-type]
-    columns = list(AMBIK_COLUMNS)
-    if any(i.unambiguous_indirect for i in items):
-        columns.insert(columns.index("unambiguous_direct") + 1, INDIRECT)
-    extras = sorted({k for i in items for k in i.extra if not k.startswith("_")})
-    columns += [c for c in extras if c not in columns]
-    if any(getattr(i, JUDGEMENT, None) is not None for i in items):
-        columns.append(JUDGEMENT)  # after AmbiK's columns, so AmbiK readers ignore it
-    return columns
+    layout = Layout()
+    for item in items:
+        layout.add(item)
+    return layout.columns()
 
 
-def ambik_rows(items: Sequence[Item]) -> tuple[list[str], list[list[str]]]:
-    """The header and the cells of each item (computed once when several files share rows)."""
-    columns = columns_for(items)
+def ambik_rows(items: Sequence[Item], columns: list[str] | None = None) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells of each item (computed once when several files share rows); ``columns``
+    when known already (a streamed release's batches share them)."""
+    columns = columns if columns is not None else columns_for(items)
     rows = []
     for item in items:
         raw = json.loads(item.extra[RAW_KEY]) if RAW_KEY in item.extra else {}

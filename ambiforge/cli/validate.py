@@ -30,9 +30,10 @@ def released_tasks(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
     from ambiforge.textnorm import normalise
+    from ambiforge.validation.stream import item_batches
 
     source = path / "data.jsonl" if path.is_dir() else path
-    return {normalise(i.unambiguous_direct): i.id for i in read_any(source)}
+    return {normalise(i.unambiguous_direct): i.id for batch in item_batches(source)() for i in batch}
 
 
 def validate(
@@ -46,27 +47,35 @@ def validate(
     Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no
     error-severity rule failed; 1: some did; 2: unreadable input."""
     from ambiforge.catalog import cached_catalog
-    from ambiforge.validation import RuleContext, validate_items
-    from ambiforge.validation.expectations import run_expectations
-    from ambiforge.validation.report import build_report, write_report
+    from ambiforge.validation import RuleContext
+    from ambiforge.validation.report import write_report
+    from ambiforge.validation.stream import item_batches, validate_stream
 
     cfg = config_from(config)
-    items = read_any(path)
+    batches = item_batches(path)  # read twice, a batch at a time: any size of file fits in memory
     ctx = RuleContext(
         catalog=cached_catalog(cfg.paths.catalog), config=cfg.validation, known_tasks=released_tasks(released)
     )
-    console.print(f"validating {len(items)} items from {path}")
-    judged = validate_items(items, ctx)
-    expectations = run_expectations(
-        judged,
+    done = validate_stream(
+        batches,
+        ctx,
+        str(path),
         target_mix=cfg.build.type_mix if mix else None,
         tolerance=cfg.validation.type_mix_tolerance,
         max_plan_steps=cfg.validation.max_plan_steps,
+        on_count=lambda n: console.print(f"validating {n} items from {path}"),
     )
-    report = build_report(judged, expectations.to_dict(), str(path))
+    report, expectations = done.report, done.expectations
     folder = out or path.parent / "validation"
     expectations.save(folder)
-    json_path, html_path = write_report(report, judged, folder, target_mix=cfg.build.type_mix if mix else None)
+    json_path, html_path = write_report(
+        report,
+        done.flagged,  # type: ignore[arg-type]
+        folder,
+        target_mix=cfg.build.type_mix if mix else None,
+        diversity=done.diversity,
+        plots=done.plots,
+    )
     s = report["summary"]
     failed_expectations = expectations.to_dict()["failed"]
     colour = "red" if s["with_errors"] else "green"

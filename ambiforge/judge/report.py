@@ -10,7 +10,7 @@ it has at least one flag, whatever its severity.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ambiforge import ambiguity
@@ -118,20 +118,48 @@ def issues(section: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def card_section(records: Sequence[Mapping[str, Any]], agreement: Mapping[str, Any]) -> dict[str, Any] | None:
+class CardTally:
+    """The manifest's ``judge`` gathered one released record at a time (a streamed release never holds its
+    records): the distinct configurations, how many items were judged and flagged, and the flag counts."""
+
+    def __init__(self) -> None:
+        self.configs: set[tuple[tuple[str, ...], str, tuple[str, ...], int]] = set()
+        self.items = 0
+        self.flagged = 0
+        self.counts: Counter[str] = Counter()
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        judgement = record.get("judgement")
+        if not judgement:
+            return
+        self.configs.add(
+            (tuple(judgement["methods"]), judgement["provider"], tuple(judgement["models"]), judgement["rounds"])
+        )
+        self.items += 1
+        self.flagged += bool(judgement["flags"])
+        self.counts.update({f["check"] for f in judgement["flags"]})
+
+    def result(self, agreement: Mapping[str, Any]) -> dict[str, Any] | None:
+        """``agreement``: per run, ``judge_vs_reviewers`` of the run's agreement.json (or None)."""
+        if not self.items:
+            return None
+        counts = self.counts
+        return {
+            "configurations": [
+                {"methods": list(m), "provider": p, "models": list(ms), "rounds": r}
+                for m, p, ms, r in sorted(self.configs, key=str)
+            ],
+            "items": self.items,
+            "flagged_items": self.flagged,
+            "flags": {c: counts.get(c, 0) for c in (*FLAGS, *sorted(set(counts) - set(FLAGS)))},
+            "agreement": {run: a for run, a in agreement.items() if a},
+        }
+
+
+def card_section(records: Iterable[Mapping[str, Any]], agreement: Mapping[str, Any]) -> dict[str, Any] | None:
     """The manifest's ``judge``: configuration, flag counts over the released items, and per run the
     kappa between the debates and the reviewers (``judge_vs_reviewers`` of the run's agreement.json)."""
-    judged = [r["judgement"] for r in records if r.get("judgement")]
-    if not judged:
-        return None
-    configs = sorted({(tuple(j["methods"]), j["provider"], tuple(j["models"]), j["rounds"]) for j in judged}, key=str)
-    counts = Counter(f["check"] for j in judged for f in {f["check"]: f for f in j["flags"]}.values())
-    return {
-        "configurations": [
-            {"methods": list(m), "provider": p, "models": list(ms), "rounds": r} for m, p, ms, r in configs
-        ],
-        "items": len(judged),
-        "flagged_items": sum(1 for j in judged if j["flags"]),
-        "flags": {c: counts.get(c, 0) for c in (*FLAGS, *sorted(set(counts) - set(FLAGS)))},
-        "agreement": {run: a for run, a in agreement.items() if a},
-    }
+    tally = CardTally()
+    for record in records:
+        tally.add(record)
+    return tally.result(agreement)

@@ -6,11 +6,14 @@ Provenance is left out of the comparison: the same pair rebuilt by another run i
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from ambiforge.reports import render
 from ambiforge.storage import read_records
@@ -31,6 +34,12 @@ class Changes:
         return {"added": len(self.added), "removed": len(self.removed), "changed": len(self.changed)}
 
 
+def _changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    return sorted(
+        k for k in (before.keys() | after.keys()) if k not in IGNORED_FIELDS and before.get(k) != after.get(k)
+    )
+
+
 def compare(
     old: Iterable[dict[str, Any]], new: Iterable[dict[str, Any]], old_name: str | None, new_name: str
 ) -> Changes:
@@ -38,11 +47,7 @@ def compare(
     after = {r["id"]: r for r in new}
     changed = {}
     for item_id in sorted(before.keys() & after.keys()):
-        fields = sorted(
-            k
-            for k in (before[item_id].keys() | after[item_id].keys())
-            if k not in IGNORED_FIELDS and before[item_id].get(k) != after[item_id].get(k)
-        )
+        fields = _changed_fields(before[item_id], after[item_id])
         if fields:
             changed[item_id] = fields
     return Changes(
@@ -50,6 +55,58 @@ def compare(
         new=new_name,
         added=sorted(after.keys() - before.keys()),
         removed=sorted(before.keys() - after.keys()),
+        changed=changed,
+    )
+
+
+def digest(record: dict[str, Any]) -> bytes:
+    """16 bytes that equal records (provenance aside) share: keys sorted at every level, so only a value
+    differing changes it. Records with different digests are compared field by field, so a digest that
+    differs for equal values (1 and 1.0) costs a comparison, never a wrong entry."""
+    kept = {k: v for k, v in record.items() if k not in IGNORED_FIELDS}
+    return hashlib.blake2b(orjson.dumps(kept, option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
+
+
+def jsonl_digests(path: Path) -> dict[str, tuple[bytes, int]]:
+    """id -> (digest, byte offset of its line) for a release's data.jsonl, read one line at a time."""
+    found: dict[str, tuple[bytes, int]] = {}
+    with path.open("rb") as fh:
+        offset = 0
+        while line := fh.readline():
+            if line.strip():
+                record = orjson.loads(line)
+                found[record["id"]] = (digest(record), offset)
+            offset += len(line)
+    return found
+
+
+def compare_streamed(
+    old_path: Path | None,
+    new: Mapping[str, bytes],
+    load_new: Callable[[list[str]], Iterable[dict[str, Any]]],
+    old_name: str | None,
+    new_name: str,
+) -> Changes:
+    """:func:`compare` without holding either release: ``new`` maps id -> :func:`digest` in release order,
+    ``load_new(ids)`` reads those records again; the previous release is read from ``old_path``
+    (its data.jsonl) one line at a time. Only items whose digests differ are read whole."""
+    before = jsonl_digests(old_path) if old_path is not None else {}
+    suspects = sorted(i for i in before.keys() & new.keys() if before[i][0] != new[i])
+    changed = {}
+    if suspects:
+        newer = {r["id"]: r for r in load_new(suspects)}
+        assert old_path is not None
+        with old_path.open("rb") as fh:
+            for item_id in suspects:
+                fh.seek(before[item_id][1])
+                fields = _changed_fields(orjson.loads(fh.readline()), newer[item_id])
+                if fields:
+                    changed[item_id] = fields
+    return Changes(
+        old=old_name,
+        new=new_name,
+        added=sorted(new.keys() - before.keys()),
+        removed=sorted(before.keys() - new.keys()),
         changed=changed,
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,20 +48,39 @@ def git_state(repo: Path) -> tuple[str | None, bool | None]:
         return None, None
 
 
-def per_type(items: Sequence[Item]) -> dict[str, int]:
+def per_type(items: Iterable[Any]) -> dict[str, int]:
+    """Items (or anything with an ``ambiguity_type``) per type, registered types first."""
     counts = Counter(i.ambiguity_type for i in items)
     return {t: counts.get(t, 0) for t in (*ambiguity.names(), *sorted(set(counts) - set(ambiguity.names())))}
 
 
-def provenance_summary(items: Sequence[Item]) -> dict[str, list[dict[str, Any]]]:
-    catalogs = sorted({(i.provenance.catalog_version, i.provenance.catalog_sha256) for i in items}, key=str)
-    prompts = sorted({(p.id, p.version) for i in items for p in i.provenance.prompts})
-    models = sorted({(m.step, m.provider, m.model) for i in items for m in i.provenance.models})
-    return {
-        "catalog": [{"version": v, "sha256": s} for v, s in catalogs],
-        "prompts": [{"id": p, "version": v} for p, v in prompts],
-        "models": [{"step": s, "provider": p, "model": m} for s, p, m in models],
-    }
+class ProvenanceSummary:
+    """The catalogs, prompts and models the items were made with, gathered one item at a time."""
+
+    def __init__(self) -> None:
+        self.catalogs: set[tuple[Any, Any]] = set()
+        self.prompts: set[tuple[str, str]] = set()
+        self.models: set[tuple[str, str, str]] = set()
+
+    def add(self, item: Item) -> None:
+        p = item.provenance
+        self.catalogs.add((p.catalog_version, p.catalog_sha256))
+        self.prompts.update((x.id, x.version) for x in p.prompts)
+        self.models.update((m.step, m.provider, m.model) for m in p.models)
+
+    def result(self) -> dict[str, list[dict[str, Any]]]:
+        return {
+            "catalog": [{"version": v, "sha256": s} for v, s in sorted(self.catalogs, key=str)],
+            "prompts": [{"id": p, "version": v} for p, v in sorted(self.prompts)],
+            "models": [{"step": s, "provider": p, "model": m} for s, p, m in sorted(self.models)],
+        }
+
+
+def provenance_summary(items: Iterable[Item]) -> dict[str, list[dict[str, Any]]]:
+    acc = ProvenanceSummary()
+    for item in items:
+        acc.add(item)
+    return acc.result()
 
 
 def _pseudonymous(stats: dict[str, Any]) -> dict[str, Any]:

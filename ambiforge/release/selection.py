@@ -7,9 +7,10 @@ Items rejected in review, and items waiting in the adjudication queue, are never
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -68,17 +69,68 @@ class Selection:
     excluded: dict[str, str] = field(default_factory=dict)  # item id -> review state, not released
 
 
-def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
-    """Read the runs' items, check each row against the item schema, keep the releasable ones.
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """Where a released row is: enough to read it again (file, byte offset), no more."""
+
+    id: str
+    ambiguity_type: str
+    file: int  # index into Scan.files
+    offset: int
+
+
+@dataclass
+class Scan:
+    """What one streaming pass over the runs found, without the rows themselves: a release of a million
+    items keeps a few hundred bytes per item here, and reads the rows again in batches to write them."""
+
+    files: list[Path]
+    kept: dict[str, Kept]  # item id -> where, in release order
+    review_counts: dict[str, int]
+    schema_failures: list[dict[str, Any]] = field(default_factory=list)
+    merged_duplicates: int = 0
+    unreviewed: list[str] = field(default_factory=list)
+    excluded: dict[str, str] = field(default_factory=dict)
+
+    def read(self, entries: Iterable[Kept]) -> Iterator[dict[str, Any]]:
+        """The records at ``entries`` (in the order given; sequential reads when that is release order)."""
+        handles: dict[int, BinaryIO] = {}
+        try:
+            for entry in entries:
+                fh = handles.get(entry.file)
+                if fh is None:
+                    fh = handles[entry.file] = self.files[entry.file].open("rb")
+                fh.seek(entry.offset)
+                yield orjson.loads(fh.readline())
+        finally:
+            for fh in handles.values():
+                fh.close()
+
+    def batches(self, size: int) -> Iterator[list[dict[str, Any]]]:
+        """The released records, in release order, ``size`` at a time."""
+        batch: list[dict[str, Any]] = []
+        for record in self.read(self.kept.values()):
+            batch.append(record)
+            if len(batch) >= size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+
+def scan(
+    raw: Path, run_ids: list[str], allow_unreviewed: bool, visit: Callable[[dict[str, Any], Item], None] | None = None
+) -> Scan:
+    """Read the runs' items once, check each row against the item schema, keep the releasable ones.
 
     Rows are checked as raw records first, so a bad row is reported with its file and line instead of
-    stopping at the first one.
+    stopping at the first one. ``visit(record, item)`` sees each kept row as it is read (statistics,
+    expectation columns...); the scan itself keeps only where the row is.
     """
-    items: list[Item] = []
-    records: list[dict[str, Any]] = []
+    files: list[Path] = []
+    kept: dict[str, Kept] = {}
     failures: list[dict[str, Any]] = []
     counts: Counter[str] = Counter()
-    seen: dict[str, str] = {}
     unreviewed: list[str] = []
     excluded: dict[str, str] = {}
     merged = 0
@@ -86,8 +138,13 @@ def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
         path = run_dir(raw, run_id) / "items.jsonl"
         if not path.exists():
             raise InputError(str(path), "", f"run {run_id!r} has no items (is the run id right? did it finish?)")
-        with path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, start=1):
+        files.append(path)
+        file_index = len(files) - 1
+        with path.open("rb") as fh:
+            offset, lineno = 0, 0
+            while line := fh.readline():
+                lineno += 1
+                start, offset = offset, offset + len(line)
                 if not line.strip():
                     continue
                 where = f"{path}:{lineno}"
@@ -109,13 +166,34 @@ def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
                 if state != "accepted" and not (allow_unreviewed and state in UNREVIEWED_STATES):
                     excluded.setdefault(item.id, state)
                     continue
-                if item.id in seen:
+                if item.id in kept:
                     merged += 1  # the same pair from two runs (same seed): released once
                     continue
-                seen[item.id] = run_id
+                kept[item.id] = Kept(item.id, item.ambiguity_type, file_index, start)
                 excluded.pop(item.id, None)
                 if state != "accepted":
                     unreviewed.append(item.id)
-                items.append(item)
-                records.append(record)  # schema-checked, in the field order the build wrote
-    return Selection(items, records, dict(counts), failures, merged, unreviewed, excluded)
+                if visit is not None:
+                    visit(record, item)
+    return Scan(files, kept, dict(counts), failures, merged, unreviewed, excluded)
+
+
+def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
+    """Every releasable row in memory (small datasets and tests; releases stream with :func:`scan`)."""
+    items: list[Item] = []
+    records: list[dict[str, Any]] = []
+
+    def keep(record: dict[str, Any], item: Item) -> None:
+        items.append(item)
+        records.append(record)  # schema-checked, in the field order the build wrote
+
+    found = scan(raw, run_ids, allow_unreviewed, keep)
+    return Selection(
+        items,
+        records,
+        found.review_counts,
+        found.schema_failures,
+        found.merged_duplicates,
+        found.unreviewed,
+        found.excluded,
+    )

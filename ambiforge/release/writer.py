@@ -1,5 +1,9 @@
 """Writing a release: gates first, then every file into a temporary folder renamed at the end.
 
+The runs' rows are streamed, never held: one pass checks and summarises them (compact per-item state:
+id, type, where the row is, a digest), a second writes every file ``BATCH_SIZE`` rows at a time, so a
+million-item release needs memory for a batch and a few hundred bytes per item.
+
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
 gate is one line in the maintainer's terms (:mod:`ambiforge.release.gates`), writes its report under
@@ -21,26 +25,25 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ambiforge import __version__
-from ambiforge.ambik.csv_io import ambik_rows, csv_lines, write_lines
+from ambiforge import __version__, ambiguity
+from ambiforge.ambik.csv_io import Layout, ambik_rows, csv_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
 from ambiforge.release import changelog, gates, versions
 from ambiforge.release.card import render_card
-from ambiforge.release.manifest import (
-    agreement_summary,
-    git_state,
-    per_type,
-    provenance_summary,
-)
+from ambiforge.release.manifest import ProvenanceSummary, agreement_summary, git_state, per_type
+from ambiforge.release.record_view import RecordView
 from ambiforge.release.seal import seal
-from ambiforge.release.selection import EXCLUDED_BECAUSE, select
+from ambiforge.release.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.release.splits import fit_calibration_size, stratified_splits
-from ambiforge.stats import dataset_stats
-from ambiforge.storage import items_to_table, read_records
+from ambiforge.stats import Stats
+from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
 
 REPO = Path(__file__).resolve().parents[2]
+#: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
+#: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
+BATCH_SIZE = 2_000
 
 
 class ReleaseGateError(AmbiforgeError):
@@ -65,11 +68,6 @@ class ReleaseOptions:
     repository_url: str = ""
     title: str = "ambiforge kitchen ambiguity dataset"
     authors: tuple[str, ...] = ("ambiforge maintainers",)
-
-
-def _jsonl(path: Path, lines: list[bytes]) -> None:
-    with path.open("wb") as fh:
-        fh.writelines(lines)
 
 
 def _gate_report(opts: ReleaseOptions, report: dict[str, Any]) -> Path:
@@ -97,63 +95,162 @@ def release(opts: ReleaseOptions) -> Path:
             gc.enable()
 
 
+class _Pass:
+    """What the first pass keeps of each released row: statistics, expectation columns, CSV layout, class
+    names, provenance, a digest for the changelog, the first record for the card and the first review that
+    names someone. Each grows with distinct values or by a few words per item, never by a record."""
+
+    def __init__(self) -> None:
+        from ambiforge.validation.expectations import ItemColumns
+
+        self.stats = Stats()
+        self.columns = ItemColumns()
+        self.layout = Layout()
+        self.provenance = ProvenanceSummary()
+        self.digests: dict[str, bytes] = {}
+        self.types: set[str] = set()
+        self.first: dict[str, Any] | None = None
+        self.leak: str | None = None
+        self.judge = judge_report.CardTally()
+
+    def __call__(self, record: dict[str, Any], item: Any) -> None:
+        if self.first is None:
+            self.first = record
+        if self.leak is None:
+            self.leak = gates.unpseudonymous([record])
+        self.stats.add(item)
+        self.columns.add(item)
+        self.layout.add(item)
+        self.provenance.add(item)
+        self.types.add(item.ambiguity_type)
+        self.digests[item.id] = changelog.digest(record)
+        self.judge.add(record)
+
+
+class _Outputs:
+    """The data files written batch by batch: data.parquet/jsonl, ambik.csv and each split's Parquet and
+    CSV. A Parquet file gets one row group per batch (one for a release that fits in a batch, as
+    ``pq.write_table`` wrote before); an empty split is one empty row group, as ``write_table`` writes it."""
+
+    def __init__(self, folder: Path, schema: pa.Schema, header: str, split_names: list[str]) -> None:
+        (folder / "splits").mkdir()
+        self.schema = schema
+        self.parquet = {"data": pq.ParquetWriter(folder / "data.parquet", schema, compression="zstd")}
+        self.csv = {"data": (folder / "ambik.csv").open("w", encoding="utf-8", newline="")}
+        self.jsonl = (folder / "data.jsonl").open("wb")
+        for name in split_names:
+            self.parquet[name] = pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd")
+            self.csv[name] = (folder / "splits" / f"{name}.csv").open("w", encoding="utf-8", newline="")
+        for fh in self.csv.values():
+            fh.write(header)
+        self.rows = dict.fromkeys(self.parquet, 0)
+
+    def write(self, name: str, table: pa.Table, lines: list[str]) -> None:
+        if table.num_rows:
+            self.parquet[name].write_table(table)
+            self.rows[name] += table.num_rows
+        self.csv[name].writelines(lines)
+
+    def close(self) -> None:
+        for name, writer in self.parquet.items():
+            if not self.rows[name]:
+                writer.write_table(self.schema.empty_table())
+            writer.close()
+        for fh in self.csv.values():
+            fh.close()
+        self.jsonl.close()
+
+
+def _write_data(
+    tmp: Path, found: Scan, splits: dict[str, list[str]], class_names: list[str], columns: list[str]
+) -> None:
+    """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time."""
+    schema = item_arrow_schema(class_names)
+    header, _ = csv_lines(columns, [])
+    split_of = {i: name for name, ids in splits.items() for i in ids}
+    out = _Outputs(tmp, schema, header, list(splits))
+    try:
+        for records in found.batches(BATCH_SIZE):
+            table = items_to_table(records, class_names)
+            # orjson: the same compact UTF-8 JSON as the build writes, about 10x faster at release sizes.
+            out.jsonl.writelines(orjson.dumps(r) + b"\n" for r in records)
+            _, rows = ambik_rows([RecordView(r) for r in records], columns)  # type: ignore[misc]
+            _, lines = csv_lines(columns, rows)
+            out.write("data", table, lines)
+            for name in splits:
+                picked = [k for k, r in enumerate(records) if split_of[r["id"]] == name]
+                # typed indices: an empty pick is an empty table (an untyped [] is a null array Arrow cannot take)
+                out.write(name, table.take(pa.array(picked, type=pa.int64())), [lines[k] for k in picked])
+    finally:
+        out.close()
+
+
 def _release(opts: ReleaseOptions) -> Path:
+    """Two passes over the runs' rows, neither holding them: the first checks and summarises each row (the
+    gates need every row seen before anything is written), the second writes the files in batches."""
     from ambiforge.validation.expectations import run_expectations
 
     versions.check_new(opts.curated, opts.version)
-    selection = select(opts.raw, opts.run_ids, opts.allow_unreviewed)
-    items, records = selection.items, selection.records
+    seen = _Pass()
+    found = scan(opts.raw, opts.run_ids, opts.allow_unreviewed, seen)
+    kept = found.kept
 
     def refuse(message: str, report: dict[str, Any]) -> ReleaseGateError:
         path = _gate_report(opts, {"message": message, **report})
         return ReleaseGateError(f"release {opts.version} refused: {message} (report: {path})")
 
-    if selection.schema_failures:
-        raise refuse(gates.schema_message(selection.schema_failures), {"schema_failures": selection.schema_failures})
-    leak = gates.unpseudonymous(records)
-    if leak:
-        raise refuse(leak, {})
-    if not items:
-        message = gates.nothing_to_release(opts.run_ids, selection.review_counts, opts.allow_unreviewed)
-        raise refuse(message, {"review_status": selection.review_counts})
-    size = fit_calibration_size(opts.calibration_size, len(items))
-    splits = stratified_splits(items, size.calibration, opts.seed)
-    if sorted(i for ids in splits.values() for i in ids) != sorted(i.id for i in items):
+    if found.schema_failures:
+        raise refuse(gates.schema_message(found.schema_failures), {"schema_failures": found.schema_failures})
+    if seen.leak:
+        raise refuse(seen.leak, {})
+    if not kept:
+        message = gates.nothing_to_release(opts.run_ids, found.review_counts, opts.allow_unreviewed)
+        raise refuse(message, {"review_status": found.review_counts})
+    entries = list(kept.values())
+    size = fit_calibration_size(opts.calibration_size, len(entries))
+    splits = stratified_splits(entries, size.calibration, opts.seed)  # type: ignore[arg-type]
+    if sorted(i for ids in splits.values() for i in ids) != sorted(kept):
         raise ReleaseGateError(f"release {opts.version}: the splits do not cover every item exactly once")
-    expectations = run_expectations(items, target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits)
+    expectations = run_expectations(
+        seen.columns.frame(), target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits
+    )
     if not expectations.success:
         message = gates.expectations_message(expectations.results, opts.target_mix, opts.mix_tolerance)
         raise refuse(message, {"expectations": expectations.to_dict()})
 
     previous = versions.previous(opts.curated, opts.version)
-    old_records = read_records(opts.curated / previous / "data.jsonl") if previous else []
-    changes = changelog.compare(old_records, records, previous, opts.version)
-    unreviewed = set(selection.unreviewed)
+    changes = changelog.compare_streamed(
+        opts.curated / previous / "data.jsonl" if previous else None,
+        seen.digests,
+        lambda ids: found.read(sorted((kept[i] for i in ids), key=lambda e: (e.file, e.offset))),
+        previous,
+        opts.version,
+    )
+    unreviewed = set(found.unreviewed)
     changes.reasons = {
         **{
-            i: EXCLUDED_BECAUSE[selection.excluded[i]] if i in selection.excluded else "not in the source runs"
+            i: EXCLUDED_BECAUSE[found.excluded[i]] if i in found.excluded else "not in the source runs"
             for i in changes.removed
         },
         **{i: "not reviewed" for i in changes.added if i in unreviewed},
     }
     commit, dirty = git_state(REPO)
-    by_id = {i.id: i for i in items}
     manifest: dict[str, Any] = {
         "version": opts.version,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": commit,
         "git_dirty": dirty,
         "ambiforge_version": __version__,
-        **provenance_summary(items),
+        **seen.provenance.result(),
         "run_ids": list(opts.run_ids),
         "allow_unreviewed": opts.allow_unreviewed,
         "counts": {
-            "total": len(items),
-            "per_type": per_type(items),
+            "total": len(entries),
+            "per_type": per_type(entries),
             "per_split": {
-                name: {"total": len(ids), "per_type": per_type([by_id[i] for i in ids])} for name, ids in splits.items()
+                name: {"total": len(ids), "per_type": per_type(kept[i] for i in ids)} for name, ids in splits.items()
             },
-            "merged_duplicates": selection.merged_duplicates,
+            "merged_duplicates": found.merged_duplicates,
         },
         "splits": {
             "seed": opts.seed,
@@ -163,44 +260,29 @@ def _release(opts: ReleaseOptions) -> Path:
             "stratified_by": "ambiguity_type",
         },
         "review": {
-            "status": selection.review_counts,
-            "released_unreviewed": sorted(selection.unreviewed),
+            "status": found.review_counts,
+            "released_unreviewed": sorted(found.unreviewed),
             "agreement": agreement_summary(opts.annotation, opts.run_ids),
         },
         "citation": {"title": opts.title, "authors": list(opts.authors), "repository_url": opts.repository_url},
         "changes": {"previous": previous, **changes.counts()},
         "change_reasons": changes.reasons,
-        "statistics": dataset_stats(items),
+        "statistics": seen.stats.result(),
     }
     agreement = manifest["review"]["agreement"]
-    manifest["judge"] = judge_report.card_section(
-        records, {run: a.get("judge_vs_reviewers") for run, a in agreement.items()}
-    )
+    manifest["judge"] = seen.judge.result({run: a.get("judge_vs_reviewers") for run, a in agreement.items()})
 
     opts.curated.mkdir(parents=True, exist_ok=True)
     tmp = opts.curated / f".tmp-{opts.version}-{secrets.token_hex(3)}"
     tmp.mkdir()
     try:
-        table = items_to_table(records)
-        pq.write_table(table, tmp / "data.parquet", compression="zstd")
-        # orjson: the same compact UTF-8 JSON as the build writes, about 10x faster at release sizes.
-        lines = [orjson.dumps(r) + b"\n" for r in records]
-        _jsonl(tmp / "data.jsonl", lines)
-        header, csv_rows = csv_lines(*ambik_rows(items))
-        write_lines(tmp / "ambik.csv", header, csv_rows)
-        (tmp / "splits").mkdir()
-        position = {i.id: n for n, i in enumerate(items)}
-        for name, ids in splits.items():
-            rows = [position[i] for i in ids]
-            # typed indices: an empty split is an empty table (an untyped [] is a null array Arrow cannot take)
-            pq.write_table(
-                table.take(pa.array(rows, type=pa.int64())), tmp / "splits" / f"{name}.parquet", compression="zstd"
-            )
-            write_lines(tmp / "splits" / f"{name}.csv", header, [csv_rows[r] for r in rows])
+        class_names = list(ambiguity.names()) + sorted(seen.types - set(ambiguity.names()))
+        _write_data(tmp, found, splits, class_names, seen.layout.columns())
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)
-        seal(tmp, manifest, lambda m: render_card(m, items, opts.license, records))
+        first = [seen.first] if seen.first is not None else []
+        seal(tmp, manifest, lambda m: render_card(m, [], opts.license, first))
         target = opts.curated / opts.version
         os.rename(tmp, target)  # atomic on one filesystem; fails if the version appeared meanwhile
         return target

@@ -224,9 +224,11 @@ def class_names_of(records: Sequence[dict[str, Any]]) -> list[str]:
     return names + sorted({r["ambiguity_type"] for r in records} - set(names))
 
 
-def items_to_table(items: Iterable[Item | dict[str, Any]]) -> pa.Table:
+def items_to_table(items: Iterable[Item | dict[str, Any]], class_names: Sequence[str] | None = None) -> pa.Table:
+    """The items as a table; ``class_names`` (default: those of these records) fixes the ClassLabel, so
+    the batches of a streamed release share one schema."""
     records = [i.to_record() if isinstance(i, Item) else i for i in items]
-    names = class_names_of(records)
+    names = list(class_names) if class_names is not None else class_names_of(records)
     index = {n: k for k, n in enumerate(names)}
     rows = []
     for record in records:

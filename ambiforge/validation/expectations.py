@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,24 +41,46 @@ TEXT_BOUNDS = {
 }
 
 
-def item_table(items: Sequence[Item]) -> pd.DataFrame:
-    """The columns the expectations read (one row per item)."""
-    frame = pd.DataFrame(
-        {
-            "id": [i.id for i in items],
-            "environment_short": [i.environment_short for i in items],
-            "unambiguous_direct": [i.unambiguous_direct for i in items],
-            "ambiguous_task": [i.ambiguous_task for i in items],
-            "ambiguity_type": [i.ambiguity_type for i in items],
-            "question": [i.question for i in items],
-            "answer": [i.answer for i in items],
-            "plan_steps_clear": [len(i.plan_for_clear_task) for i in items],
-            "plan_steps_amb": [len(i.plan_for_amb_task) for i in items],
-        }
-    )
-    for t in ambiguity.names():
-        frame[f"is_{t}"] = (frame["ambiguity_type"] == t).astype(float)
-    return frame
+class ItemColumns:
+    """The columns the expectations read, gathered one item at a time with compact values: a text within
+    its length bounds is stored as one shared placeholder of the bound's length, since the suite only
+    measures it, so a million items cost a few pointers each. Texts out of bounds, and missing ones, are kept
+    as they are: they are the examples the results show. The results are those of the full texts."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[Any]] = {c: [] for c in (*REQUIRED, "plan_steps_clear", "plan_steps_amb")}
+        self._placeholders = {c: "x" * low for c, (low, _high) in TEXT_BOUNDS.items()}
+        self._types: dict[str, str] = {}
+
+    def add(self, item: Item) -> None:
+        cols = self.columns
+        cols["id"].append(item.id)
+        t = item.ambiguity_type
+        cols["ambiguity_type"].append(self._types.setdefault(t, t) if isinstance(t, str) else t)
+        for column in REQUIRED:
+            if column in TEXT_BOUNDS:
+                value = getattr(item, column)
+                low, high = TEXT_BOUNDS[column]
+                in_bounds = isinstance(value, str) and low <= len(value) <= high
+                cols[column].append(self._placeholders[column] if in_bounds else value)
+        cols["plan_steps_clear"].append(len(item.plan_for_clear_task))
+        cols["plan_steps_amb"].append(len(item.plan_for_amb_task))
+
+    def add_all(self, items: Iterable[Item]) -> ItemColumns:
+        for item in items:
+            self.add(item)
+        return self
+
+    def frame(self) -> pd.DataFrame:
+        frame = pd.DataFrame(self.columns)
+        for t in ambiguity.names():
+            frame[f"is_{t}"] = (frame["ambiguity_type"] == t).astype(float)
+        return frame
+
+
+def item_table(items: Iterable[Item]) -> pd.DataFrame:
+    """The columns the expectations read (one row per item), as :class:`ItemColumns` keeps them."""
+    return ItemColumns().add_all(items).frame()
 
 
 @dataclass
@@ -115,14 +137,16 @@ def _summarise(result: Any) -> dict[str, Any]:
 
 
 def run_expectations(
-    items: Sequence[Item],
+    items: Sequence[Item] | pd.DataFrame,
     *,
     target_mix: Mapping[str, float] | None = None,
     tolerance: float = 0.03,
     splits: Mapping[str, Sequence[str]] | None = None,
     max_plan_steps: int = 13,
 ) -> ExpectationsResult:
-    """Run the suite. ``splits`` maps split name -> item ids; each id must be in exactly one split."""
+    """Run the suite. ``items`` may be the frame :func:`item_table` (or :class:`ItemColumns`) made already,
+    which is how a streamed release passes a million items. ``splits`` maps split name -> item ids; each
+    id must be in exactly one split."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
@@ -153,7 +177,7 @@ def run_expectations(
                 )
             )
     definitions = [ctx.validation_definitions.add(gx.ValidationDefinition(name="items", data=items_batch, suite=suite))]
-    frames: dict[str, pd.DataFrame] = {"items": item_table(items)}
+    frames: dict[str, pd.DataFrame] = {"items": items if isinstance(items, pd.DataFrame) else item_table(items)}
     if splits is not None:
         splits_batch = source.add_dataframe_asset("splits").add_batch_definition_whole_dataframe("all")
         split_suite = ctx.suites.add(gx.ExpectationSuite(name="ambiforge_splits"))
@@ -164,8 +188,12 @@ def run_expectations(
             ctx.validation_definitions.add(gx.ValidationDefinition(name="splits", data=splits_batch, suite=split_suite))
         )
         frames["splits"] = pd.DataFrame(
-            [{"split": name, "id": item_id} for name, ids in splits.items() for item_id in ids],
+            {
+                "split": [name for name, ids in splits.items() for _ in ids],
+                "id": [item_id for ids in splits.values() for item_id in ids],
+            },
             columns=["split", "id"],
+            dtype=object,
         )
     results: list[dict[str, Any]] = []
     # One checkpoint per table (each has its own dataframe); a checkpoint run stores its results, which is

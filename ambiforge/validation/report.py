@@ -16,7 +16,8 @@ import csv
 import io
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,22 +66,41 @@ def snippet(item: Item, field: str, message: str = "") -> str:
     return "…" + text[start : start + SNIPPET_CHARS - 2] + "…"
 
 
-def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
-    """``items`` must carry ``validation`` (see :func:`ambiforge.validation.validate_items`)."""
-    rules: dict[str, dict[str, Any]] = {
-        rule_id: {
-            "severity": rule.severity,
-            "description": rule.description,
-            "count": 0,  # items flagged by the rule
-            "flags": 0,
-            "examples": [],  # the first items flagged, one each
+@dataclass(frozen=True)
+class Judged:
+    """A judged item as the judge section reads it (id, type, judgement), without its texts."""
+
+    id: str
+    ambiguity_type: str
+    judgement: Any
+
+
+class ReportBuilder:
+    """:func:`build_report` one item at a time (a streamed ``validate`` never holds the items): per rule
+    counts and examples, one row per item and one issue per flag, which is what the report holds."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, dict[str, Any]] = {
+            rule_id: {
+                "severity": rule.severity,
+                "description": rule.description,
+                "count": 0,  # items flagged by the rule
+                "flags": 0,
+                "examples": [],  # the first items flagged, one each
+            }
+            for rule_id, rule in ALL_RULES.items()
         }
-        for rule_id, rule in ALL_RULES.items()
-    }
-    rows, issues = [], []
-    for item in items:
+        self.rows: list[dict[str, Any]] = []
+        self.issues: list[dict[str, Any]] = []
+        self.judged: list[Judged] = []  # only what the judge section reads, for judged items
+
+    def add(self, item: Item) -> None:
+        """``item`` must carry ``validation``."""
+        rules, issues = self.rules, self.issues
         failed = [f.model_dump() for f in (item.validation.failed if item.validation else [])]
-        rows.append({"id": item.id, "ambiguity_type": item.ambiguity_type, "failed": failed})
+        if item.judgement is not None:
+            self.judged.append(Judged(item.id, item.ambiguity_type, item.judgement))
+        self.rows.append({"id": item.id, "ambiguity_type": item.ambiguity_type, "failed": failed})
         for rule_id in dict.fromkeys(f["rule"] for f in failed):
             entry = rules[rule_id]
             entry["count"] += 1
@@ -101,29 +121,40 @@ def build_report(items: Sequence[Item], expectations: dict[str, Any] | None, sou
                     "snippet": snippet(item, field, f["message"]),
                 }
             )
-    with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
-    with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
-    judge = judge_report.report_section(items)
-    issues += judge_report.issues(judge)
-    report: dict[str, Any] = {
-        "source": source,
-        "summary": {
-            "items": len(rows),
-            "passed": len(rows) - with_errors,
-            "with_errors": with_errors,
-            "with_warnings": with_warnings,
-            "flags": len(issues),
-            "expectations_success": None if expectations is None else expectations["success"],
-        },
-        "rules": rules,
-        "items": rows,
-        "issues": issues,
-        "expectations": expectations,
-    }
-    if judge is not None:  # the judge stage ran ([judge] enabled): its flags are counted apart from the rules'
-        report["judge"] = judge
-        report["summary"]["judge_flagged"] = judge["flagged_items"]
-    return report
+
+    def result(self, expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
+        rows = self.rows
+        with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
+        with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
+        judge = judge_report.report_section(self.judged)
+        issues = self.issues + judge_report.issues(judge)
+        report: dict[str, Any] = {
+            "source": source,
+            "summary": {
+                "items": len(rows),
+                "passed": len(rows) - with_errors,
+                "with_errors": with_errors,
+                "with_warnings": with_warnings,
+                "flags": len(issues),
+                "expectations_success": None if expectations is None else expectations["success"],
+            },
+            "rules": self.rules,
+            "items": rows,
+            "issues": issues,
+            "expectations": expectations,
+        }
+        if judge is not None:  # the judge stage ran ([judge] enabled): its flags are counted apart from the rules'
+            report["judge"] = judge
+            report["summary"]["judge_flagged"] = judge["flagged_items"]
+        return report
+
+
+def build_report(items: Iterable[Item], expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
+    """``items`` must carry ``validation`` (see :func:`ambiforge.validation.validate_items`)."""
+    builder = ReportBuilder()
+    for item in items:
+        builder.add(item)
+    return builder.result(expectations, source)
 
 
 def rank(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -193,12 +224,32 @@ def _expectation_rows(expectations: Mapping[str, Any] | None) -> list[dict[str, 
     return out
 
 
-def _plots(items: Sequence[Item], target_mix: Mapping[str, float] | None) -> dict[str, str]:
-    counts = Counter(i.ambiguity_type for i in items)
+class PlotData:
+    """What the report's plots show, gathered one item at a time: types, plan lengths, scene sizes."""
+
+    def __init__(self) -> None:
+        self.types: Counter[str] = Counter()
+        self.plan_steps: list[int] = []
+        self.environment_sizes: list[int] = []
+
+    def add(self, item: Item) -> None:
+        self.types[item.ambiguity_type] += 1
+        self.plan_steps.append(len(item.plan_for_clear_task))
+        self.environment_sizes.append(len(item.environment))
+
+    def add_all(self, items: Iterable[Item]) -> PlotData:
+        for item in items:
+            self.add(item)
+        return self
+
+
+def _plots(data: PlotData, target_mix: Mapping[str, float] | None) -> dict[str, str]:
+    counts = data.types
+    n = len(data.plan_steps)
     mix = dict(target_mix or ambiguity.default_mix())
     total = sum(mix.values()) or 1.0
     names = [*ambiguity.names(), *sorted(t for t in counts if t not in ambiguity.names())]
-    targets = [len(items) * mix.get(t, 0.0) / total for t in names]
+    targets = [n * mix.get(t, 0.0) / total for t in names]
     return {
         "Type mix": bar_chart(
             "Ambiguity types (bars: items; marks: target mix)",
@@ -206,12 +257,8 @@ def _plots(items: Sequence[Item], target_mix: Mapping[str, float] | None) -> dic
             [counts.get(t, 0) for t in names],
             targets=targets,
         ),
-        "Plan lengths": histogram(
-            "Steps in the unambiguous plan", [len(i.plan_for_clear_task) for i in items], "steps", integer=True
-        ),
-        "Environment sizes": histogram(
-            "Objects per scene", [len(i.environment) for i in items], "objects", integer=True
-        ),
+        "Plan lengths": histogram("Steps in the unambiguous plan", data.plan_steps, "steps", integer=True),
+        "Environment sizes": histogram("Objects per scene", data.environment_sizes, "objects", integer=True),
     }
 
 
@@ -222,12 +269,16 @@ def write_report(
     *,
     target_mix: Mapping[str, float] | None = None,
     diversity: dict[str, Any] | None = None,
+    plots: PlotData | None = None,
 ) -> tuple[Path, Path]:
     """Write report.json, issues.csv and report.html into ``directory``; returns the JSON and HTML paths.
 
     Also records the HTML path in ``report["summary"]["report_path"]``, so that a build stage returning the
     summary tells its caller where the report is. The Data Docs link points at ``data_docs/index.html``
-    beside the report (``ExpectationsResult.save`` writes it there)."""
+    beside the report (``ExpectationsResult.save`` writes it there).
+
+    A streamed ``validate`` passes ``diversity`` and ``plots`` gathered as it read, and as ``items`` only
+    the flagged ones (the HTML shows their texts)."""
     from ambiforge.diversity import report_section
 
     directory = Path(directory)
@@ -239,6 +290,7 @@ def write_report(
     json_path = write_json_atomic(directory / "report.json", report)
     write_text_atomic(directory / "issues.csv", issues_csv(report.get("issues", [])))
     by_id = {i.id: i for i in items}
+    data = plots if plots is not None else PlotData().add_all(items)
     flagged = rank(report["items"])
     issues = report.get("issues", [])
     rule_rows = sorted(
@@ -254,7 +306,7 @@ def write_report(
         issues=issues[:HTML_ISSUES],
         issues_left_out=max(0, len(issues) - HTML_ISSUES),
         expectation_rows=_expectation_rows(report.get("expectations")),
-        plots=_plots(items, target_mix) if items else {},
+        plots=_plots(data, target_mix) if data.plan_steps else {},
     )
     write_text_atomic(html_path, html)
     return json_path, html_path

@@ -1,0 +1,245 @@
+"""``validate`` over a file of any size: items are read in batches, twice, and never all held.
+
+The first pass runs the item rules on each batch (in worker processes once the file proves large) and
+keeps compact state for the dataset-wide checks: each item's id and unambiguous task for the duplicate
+rules, the few columns the Great Expectations suite measures (:class:`ItemColumns`), the diversity figures
+and the plot data. Duplicates are then found over that state. The second pass reads the batches again,
+attaches each item's verdict (item rules, then dataset rules, as :func:`validate_items` orders them) and
+feeds the report, keeping whole items only for the flagged ones, whose texts report.html shows.
+
+The report, issues and expectations are those of :func:`validate_items` + :func:`build_report` on the
+whole list (``tests/unit/validation/test_stream.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+import orjson
+from pydantic import ValidationError
+
+from ambiforge.errors import InputError
+from ambiforge.models import Item, RuleFailure, Validation
+from ambiforge.validation import PARALLEL_FROM, _check_chunk
+from ambiforge.validation.context import RuleContext
+from ambiforge.validation.rules import severity
+from ambiforge.validation.rules.duplicates import find_duplicates
+
+#: Items read, judged and reported at a time (an item is tens of KB as Python objects).
+BATCH_SIZE = 2_000
+
+
+def _validated(record: Any, path: Path, n: int) -> Item:
+    try:
+        return Item.model_validate(record)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise InputError(str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}") from None
+
+
+def _json_error(line: bytes) -> str:
+    """The standard library's words for a bad line (what reading the whole file said before)."""
+    try:
+        json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+    return "not valid JSON"
+
+
+def _jsonl_batches(path: Path, size: int) -> Iterator[list[Item]]:
+    batch: list[Item] = []
+    n = 0
+    with path.open("rb") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                raise InputError(str(path), f"line {lineno}", f"not valid JSON: {_json_error(line)}") from None
+            if not isinstance(record, dict):
+                raise InputError(str(path), f"line {lineno}", "expected a JSON object")
+            n += 1
+            batch.append(_validated(record, path, n))
+            if len(batch) >= size:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def _parquet_batches(path: Path, size: int) -> Iterator[list[Item]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ambiforge.storage.arrow_schema import table_to_records
+
+    try:
+        file = pq.ParquetFile(path)
+        n = 0
+        for batch in file.iter_batches(batch_size=size):
+            records = table_to_records(pa.Table.from_batches([batch], schema=file.schema_arrow))
+            items = []
+            for record in records:
+                n += 1
+                items.append(_validated(record, path, n))
+            yield items
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(str(path), "", f"not a readable Parquet file: {exc}") from None
+
+
+def item_batches(path: Path, size: int = BATCH_SIZE) -> Callable[[], Iterator[list[Item]]]:
+    """A function returning the file's items ``size`` at a time (call it once per pass). An AmbiK CSV
+    (a published split: a thousand rows) is read whole."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        from ambiforge.ambik import read_ambik_csv
+
+        items = read_ambik_csv(path)
+        return lambda: (items[k : k + size] for k in range(0, len(items), size))
+    if suffix not in (".jsonl", ".parquet"):
+        raise InputError(str(path), "", "expected a .jsonl, .parquet or AmbiK .csv file")
+    if not path.exists():
+        raise InputError(str(path), "", "file not found")
+    read = _parquet_batches if suffix == ".parquet" else _jsonl_batches
+    return lambda: read(path, size)
+
+
+#: What report.html shows of a flagged item (its texts; the scene's objects as their short list).
+SHOWN_FIELDS = (
+    "id",
+    "ambiguity_type",
+    "environment_short",
+    "unambiguous_direct",
+    "ambiguous_task",
+    "question",
+    "answer",
+    "user_intent",
+    "amb_shortlist",
+    "variants",
+    "end_of_ambiguity",
+    "plan_for_clear_task",
+    "plan_for_amb_task",
+)
+
+
+def shown(item: Item) -> SimpleNamespace:
+    """A flagged item as report.html reads it: its texts without the scene's object records, a fifth of
+    the memory of the item."""
+    return SimpleNamespace(**{name: getattr(item, name) for name in SHOWN_FIELDS})
+
+
+class _Ref(NamedTuple):
+    """What the duplicate rules read of an item."""
+
+    id: str
+    unambiguous_direct: str
+
+
+def _judged_batches(
+    batches: Iterator[list[Item]], ctx: RuleContext
+) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
+    """Each batch with its item-rule failures, in order; once ``PARALLEL_FROM`` items have been seen, the
+    batches go to worker processes (a few in flight, so memory stays a few batches)."""
+    workers = min(os.cpu_count() or 1, 8)
+    pool: ProcessPoolExecutor | None = None
+    pending: deque[tuple[list[Item], Future[list[list[RuleFailure]]]]] = deque()
+    seen = 0
+    try:
+        for batch in batches:
+            seen += len(batch)
+            if pool is None and workers >= 2 and seen >= PARALLEL_FROM:
+                # "spawn": the caller may be a Prefect task thread, and forking a threaded process can deadlock.
+                pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+            if pool is None:
+                yield batch, _check_chunk(batch, ctx)
+                continue
+            pending.append((batch, pool.submit(_check_chunk, batch, ctx)))
+            while len(pending) > 2 * workers:
+                done, future = pending.popleft()
+                yield done, future.result()
+        while pending:
+            done, future = pending.popleft()
+            yield done, future.result()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+@dataclass
+class StreamedValidation:
+    report: dict[str, Any]
+    expectations: Any  # ExpectationsResult
+    flagged: list[SimpleNamespace]  # what report.html shows of each item with a failure (see :func:`shown`)
+    plots: Any  # PlotData
+    diversity: dict[str, Any]
+
+
+def validate_stream(
+    batches: Callable[[], Iterator[list[Item]]],
+    ctx: RuleContext,
+    source: str,
+    *,
+    target_mix: dict[str, float] | None = None,
+    tolerance: float = 0.03,
+    max_plan_steps: int = 13,
+    on_count: Callable[[int], None] | None = None,
+) -> StreamedValidation:
+    """The report of ``validate``: item rules, dataset rules and the Great Expectations suite, in two
+    passes over ``batches()``. ``on_count`` is told the number of items after the first pass."""
+    from ambiforge import diversity
+    from ambiforge.validation.expectations import ItemColumns, run_expectations
+    from ambiforge.validation.report import PlotData, ReportBuilder
+
+    refs: list[_Ref] = []
+    item_failures: dict[int, list[RuleFailure]] = {}
+    columns = ItemColumns()
+    figures = diversity.Figures()
+    plots = PlotData()
+    for batch, failures in _judged_batches(batches(), ctx):
+        for item, failed in zip(batch, failures, strict=True):
+            if failed:
+                item_failures[len(refs)] = failed
+            refs.append(_Ref(item.id, item.unambiguous_direct))
+            columns.add(item)
+            figures.add(item)
+            plots.add(item)
+    if on_count is not None:
+        on_count(len(refs))
+    dataset = find_duplicates(refs, ctx)  # type: ignore[arg-type]
+    total = len(refs)
+    del refs
+    expectations = run_expectations(
+        columns.frame(), target_mix=target_mix, tolerance=tolerance, max_plan_steps=max_plan_steps
+    )
+    del columns
+    builder = ReportBuilder()
+    flagged: list[SimpleNamespace] = []
+    pos = 0
+    for batch in batches():
+        for item in batch:
+            failures = list(item_failures.get(pos, []))
+            for rule_id, message in dataset.get(pos, []):
+                level = severity(rule_id, ctx)
+                if level != "off":
+                    failures.append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
+            passed = not any(f.severity == "error" for f in failures)
+            judged = item.model_copy(update={"validation": Validation(passed=passed, failed=failures)})
+            builder.add(judged)
+            if failures:
+                flagged.append(shown(item))
+            pos += 1
+    if pos != total:
+        raise InputError(source, "", f"changed while it was validated ({total} items, then {pos})")
+    report = builder.result(expectations.to_dict(), source)
+    return StreamedValidation(report, expectations, flagged, plots, diversity.report_section_of(figures.result()))

@@ -1,0 +1,117 @@
+"""A small release scenario whose files were checksummed with the writer as it was before releases streamed
+(commit b65e563; rechecksummed with the merged pre-streaming writer once releases were sealed): two runs with every review state, a duplicate across runs, AmbiK CSV extras, a previous
+version for the changelog. ``python -m tests.unit.release.golden`` rewrites the fixture and checksums
+(only ever do that with a writer known to be right)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ambiforge.models import Review
+from ambiforge.release.writer import ReleaseOptions
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "release"
+CHECKSUMS = FIXTURE / "golden_checksums.json"
+MIX = {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13}
+FIXED_NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+class FixedDatetime(datetime):
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+        return FIXED_NOW
+
+
+def pinned(monkeypatch: Any) -> None:
+    """Time, git state and version fixed, so two writers' releases can be compared byte for byte."""
+    import ambiforge.release.writer as writer
+
+    monkeypatch.setattr(writer, "datetime", FixedDatetime)
+    monkeypatch.setattr(writer, "git_state", lambda repo: ("0" * 40, False))
+    monkeypatch.setattr(writer, "__version__", "0.0.0-golden")
+
+
+def make_fixture(catalog: Any) -> None:
+    """Write runs a, b and c (items.jsonl) into the fixture folder."""
+    from ambiforge.generation.mix import type_sequence
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.storage import write_items_jsonl
+
+    gen = OfflineGenerator(catalog, 4, "run-a")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(30, MIX, 4))]
+    states = [
+        Review(status="unanimous", verdict="accept"),
+        Review(status="majority", verdict="accept_with_fixes"),
+        Review(status="majority", verdict="reject"),
+        Review(status="majority", verdict="accept", queued_for_adjudication=True),
+        Review(status="pending", verdict="accept"),
+        None,
+    ]
+    a = [
+        i.model_copy(update={"review": states[k % len(states)], "extra": {"source": f"s{k % 3}"} if k % 5 else {}})
+        for k, i in enumerate(items)
+    ]
+    write_items_jsonl(FIXTURE / "run-a" / "items.jsonl", a)
+    b = [
+        i.model_copy(update={"question": i.question.rstrip("?") + ", please?"}) if k % 7 == 0 else i
+        for k, i in enumerate(a[4:])
+    ]
+    gen_b = OfflineGenerator(catalog, 11, "run-b")
+    b += [gen_b.generate(i, t)[0] for i, t in enumerate(type_sequence(5, MIX, 11))]
+    b[2] = b[2].model_copy(update={"review": Review(status="majority", verdict="reject")})  # removed: rejected
+    write_items_jsonl(FIXTURE / "run-b" / "items.jsonl", b)
+    write_items_jsonl(FIXTURE / "run-c" / "items.jsonl", b[:6])  # the same pairs again: merged
+
+
+def scenario(root: Path) -> tuple[Path, Path]:
+    """Release 1.0.0 from run a, then 1.1.0 from runs b and c (c repeats some of b)."""
+    import shutil
+
+    from ambiforge.release.writer import release
+
+    for run in ("run-a", "run-b", "run-c"):
+        shutil.copytree(FIXTURE / run, root / "raw" / run)
+
+    def opts(version: str, runs: list[str]) -> ReleaseOptions:
+        return ReleaseOptions(
+            version=version,
+            run_ids=runs,
+            raw=root / "raw",
+            curated=root / "curated",
+            annotation=root / "annotation",
+            allow_unreviewed=True,
+            calibration_size=7,
+            seed=3,
+            target_mix=MIX,
+            mix_tolerance=0.3,
+        )
+
+    return release(opts("1.0.0", ["run-a"])), release(opts("1.1.0", ["run-b", "run-c"]))
+
+
+def checksums(*folders: Path) -> dict[str, str]:
+    return {
+        f"{folder.name}/{p.relative_to(folder).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in folders
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    import pytest
+
+    from ambiforge.catalog import load_catalog
+
+    make_fixture(load_catalog())
+    with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as tmp:
+        pinned(mp)
+        sums = checksums(*scenario(Path(tmp)))
+    CHECKSUMS.write_text(json.dumps(sums, indent=1, sort_keys=True) + "\n")
+    print(f"{len(sums)} files")
