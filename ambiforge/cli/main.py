@@ -10,6 +10,7 @@ import typer
 # typer 0.29 vendors click; its exceptions are not click's.
 from typer._click import exceptions as click_exceptions
 
+from ambiforge import redaction
 from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import quiet_prefect
@@ -43,6 +44,7 @@ app.command("eval")(eval_command)
 
 
 def main(argv: list[str] | None = None) -> int:
+    redaction.install()  # before anything can log or fail: no key in a log line or a traceback
     if "--verbose" not in (sys.argv[1:] if argv is None else argv):
         quiet_prefect()  # before any flow configures Prefect's logging from the environment
     try:
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.format_message(), file=sys.stderr)
         return 0
     except click_exceptions.UsageError as exc:
-        message = exc.format_message().replace("\n", " ")
+        message = redaction.redact(exc.format_message().replace("\n", " "))
         print(f"ambiforge: error: {message}", file=sys.stderr)
         return 2
     except typer.Exit as exc:
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print("ambiforge: interrupted", file=sys.stderr)
         return 130
     except AmbiforgeError as exc:
-        print(f"ambiforge: error: {exc}", file=sys.stderr)
+        print(f"ambiforge: error: {redaction.redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
     return result if isinstance(result, int) else 0
 

@@ -32,6 +32,12 @@ class ProviderSettings(_Section):
     default_model: str
     kind: str = ""  # the registered provider that serves it (empty: the section's own name)
 
+    def model_post_init(self, context: object) -> None:
+        """A configured key variable's value is a secret wherever it would be printed or logged."""
+        from ambiforge.redaction import register_env
+
+        register_env(self.api_key_env)
+
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
 

@@ -16,6 +16,9 @@ from ambiforge.errors import AmbiforgeError, ConfigError
 
 T = TypeVar("T")
 
+URL_ENV = "LABEL_STUDIO_URL"
+API_KEY_ENV = "LABEL_STUDIO_API_KEY"  # a secret: redacted from logs and errors (ambiforge.redaction)
+
 
 class ReviewError(AmbiforgeError):
     exit_code = 1
@@ -24,10 +27,10 @@ class ReviewError(AmbiforgeError):
 def connect(url: str | None = None, api_key: str | None = None) -> tuple[Any, str]:
     from label_studio_sdk import LabelStudio
 
-    url = url or os.environ.get("LABEL_STUDIO_URL")
-    api_key = api_key or os.environ.get("LABEL_STUDIO_API_KEY")
+    url = url or os.environ.get(URL_ENV)
+    api_key = api_key or os.environ.get(API_KEY_ENV)
     if not url or not api_key:
-        raise ConfigError("Label Studio is not configured: set LABEL_STUDIO_URL and LABEL_STUDIO_API_KEY")
+        raise ConfigError(f"Label Studio is not configured: set {URL_ENV} and {API_KEY_ENV}")
     return LabelStudio(base_url=url.rstrip("/"), api_key=api_key, timeout=60), url.rstrip("/")
 
 
