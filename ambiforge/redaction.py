@@ -24,6 +24,9 @@ Three hooks, installed once per process:
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import json
 import logging
 import os
@@ -187,6 +190,37 @@ def install_prefect() -> None:
     for module in (prefect.states, internal_states):
         if getattr(module, "format_exception", None) is original:
             module.format_exception = format_exception  # type: ignore[assignment]
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs :func:`install_prefect` right after ``prefect.states`` is executed, before any module binds
+    its ``format_exception`` (``prefect._internal.states`` imports it from there), so importing ``flows``
+    does not import Prefect (``ambiforge --help`` and bad-option errors stay fast)."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if name != "prefect.states":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            install_prefect()
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install_prefect_on_import() -> None:
+    """:func:`install_prefect` now if Prefect is loaded, else as soon as it is."""
+    if "prefect.states" in sys.modules:
+        install_prefect()
+    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport())
 
 
 def install() -> None:

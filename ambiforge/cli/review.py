@@ -33,8 +33,17 @@ def push_cmd(
     from ambiforge.cli.common import quiet_prefect
     from flows.review import review_push_flow
 
+    from ambiforge.errors import InputError
+    from ambiforge.review.client import settings
+    from ambiforge.run.layout import check_run_id
+
+    paths = _paths(config)
+    check_run_id(run)
+    settings()  # before Prefect starts: a bad URL or key is one line, at once
+    if not paths.items(run).is_file():
+        raise InputError(str(paths.items(run)), "", f"no items of run {run!r} (build it first, or check --config)")
     quiet_prefect()
-    result = review_push_flow(run, _paths(config), project)
+    result = review_push_flow(run, paths, project)
     console.print(
         f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
         f"already there {result['already_there']}"
@@ -50,8 +59,15 @@ def pull_cmd(
     from ambiforge.cli.common import quiet_prefect
     from flows.review import review_pull_flow
 
-    quiet_prefect()
+    from ambiforge.review.client import settings
+    from ambiforge.review.pull import read_mapping
+    from ambiforge.run.layout import check_run_id
+
     paths = _paths(config)
+    check_run_id(run)
+    read_mapping(run, paths)  # pushed before, and readable
+    settings()  # before Prefect starts: a bad URL or key is one line, at once
+    quiet_prefect()
     a = review_pull_flow(run, paths)
     v = a["verdict"]
     console.print(

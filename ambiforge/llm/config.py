@@ -7,9 +7,9 @@ model of this module ever holds one, so dumping options into a summary or a Pref
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ambiforge.errors import ConfigError
 
@@ -110,6 +110,32 @@ class LLMConfig(_Section):
     steps: dict[str, StepSettings] = Field(default_factory=_default_steps)
     prices: dict[str, Price] = Field(default_factory=_default_prices)
 
+    @field_validator("providers", "steps", mode="before")
+    @classmethod
+    def _over_defaults(cls, value: Any, info: ValidationInfo) -> Any:
+        """A table names only what it changes: ``[llm.steps.plan_clear] model = "gpt-4o-mini"`` keeps the
+        other steps and the step's provider and temperature; a provider section likewise keeps its key
+        variable. A section with no default (a step of your own prompts, a provider of your own) must be
+        complete."""
+        if not isinstance(value, dict):
+            return value
+        defaults = _default_providers() if info.field_name == "providers" else _default_steps()
+        merged: dict[Any, Any] = {name: d.model_dump() for name, d in defaults.items()}
+        for name, section in value.items():
+            if isinstance(section, dict) and name in merged:
+                merged[name] = merged[name] | section
+            else:
+                merged[name] = section
+        return merged
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _prices_over_defaults(cls, value: Any) -> Any:
+        """``[llm.prices."my-model"]`` adds a price; the listed models keep theirs unless overridden."""
+        if not isinstance(value, dict):
+            return value
+        return {name: p.model_dump() for name, p in _default_prices().items()} | value
+
     def check(self) -> LLMConfig:
         """Every step configured (the steps are those of the prompt files), with a known provider."""
         from ambiforge.llm.prompts import known_steps
@@ -198,9 +224,9 @@ def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | N
     takes ``llm`` when every key it needs is set, else one provider whose key is set, else ``offline``,
     and the note says which and why.
     """
-    llm = llm.check()
-    if requested == "offline":
+    if requested == "offline":  # the offline generator needs no [llm] step settings
         return "offline", None, ""
+    llm = llm.check()
     if requested == "llm":
         return "llm", llm, ""
     if requested in llm.providers:
