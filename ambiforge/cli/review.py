@@ -31,11 +31,10 @@ def push_cmd(
 ) -> None:
     """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
     from ambiforge.cli.common import quiet_prefect
-    from flows.review import review_push_flow
-
     from ambiforge.errors import InputError
     from ambiforge.review.client import settings
     from ambiforge.run.layout import check_run_id
+    from flows.review import review_push_flow
 
     paths = _paths(config)
     check_run_id(run)
@@ -57,11 +56,10 @@ def pull_cmd(
 ) -> None:
     """Export annotations, compute agreement, adjudicate, and write the review into the run's items."""
     from ambiforge.cli.common import quiet_prefect
-    from flows.review import review_pull_flow
-
     from ambiforge.review.client import settings
     from ambiforge.review.pull import read_mapping
     from ambiforge.run.layout import check_run_id
+    from flows.review import review_pull_flow
 
     paths = _paths(config)
     check_run_id(run)

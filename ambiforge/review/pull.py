@@ -126,6 +126,7 @@ def read_mapping(run_id: str, paths: ReviewPaths) -> dict[str, Any]:
 
 def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
     folder = paths.folder(run_id)
+    mapping_path = folder / "tasks.json"
     mapping = read_mapping(run_id, paths)
     project_id = mapping["project_id"]
     client, url = connect()
