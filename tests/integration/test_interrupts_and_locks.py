@@ -86,6 +86,58 @@ def test_a_second_build_of_the_same_run_is_refused_naming_the_holder(tmp_path: P
     assert again.returncode == 0, again.stderr
 
 
+DEPLOYMENT_RUN = """
+import sys
+from pathlib import Path
+from flows.server import prefect_api
+
+with prefect_api() as server:
+    from ambiforge.cli.build import command_options
+    from ambiforge.config import load_config
+    from flows.build import build_flow
+
+    options = command_options(load_config(None), provider="openai", pairs=12, seed=5, out=Path(sys.argv[1]))
+    parameters = options.model_copy(update={"run_id": "r"}).model_dump(mode="json")  # as a deployment passes them
+    server.wait()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    try:
+        build_flow(parameters)
+    except Exception as exc:
+        print(f"{type(exc).__name__}: {exc}", flush=True)
+        sys.exit(3)
+    print("built", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_deployment_run_of_a_run_being_built_is_refused(tmp_path: Path) -> None:
+    """The flow itself holds the run's lock: a build started by a deployment or schedule (no CLI around
+    it) with the run id of a running CLI build fails at once naming the holder, and pays for nothing."""
+    with ScriptedLLMServer(KitchenResponder(), latency=0.2, api_key=KEY) as server:
+        env = env_for(server, tmp_path)
+        out = tmp_path / "raw"
+        lock = out / "r" / ".lock"
+        deployment = [sys.executable, "-c", DEPLOYMENT_RUN, str(out)]
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+        with processes.group(deployment, cwd=REPO, env=env, **pipes) as flow_run:
+            assert flow_run.stdout is not None and flow_run.stdin is not None
+            assert flow_run.stdout.readline().strip() == "ready", flow_run.stderr.read() if flow_run.stderr else ""
+            first_cmd = build_cmd(out, 12)
+            with processes.group(first_cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as first:
+                wait_for(lambda: lock.exists() and lock.read_text().strip(), 120, "the CLI build's lock")
+                flow_run.stdin.write("go\n")
+                flow_run.stdin.flush()
+                refused, _ = flow_run.communicate(timeout=120)
+                assert flow_run.returncode == 3, refused
+                assert f"FolderBusy: {lock}: run r is being written by pid {first.pid} on " in refused
+                _, err = first.communicate(timeout=300)
+                assert first.returncode == 0, err
+        requests = len(server.requests)
+    calls = [json.loads(line) for line in (out / "r" / "calls.jsonl").read_text().splitlines()]
+    assert requests == sum(1 for c in calls if not c["cached"]) > 0  # one build's requests, none paid twice
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Path, signum: int) -> None:
