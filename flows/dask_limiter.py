@@ -25,6 +25,8 @@ from contextlib import contextmanager
 
 from distributed import Semaphore, get_worker
 
+from ambiforge import interrupts
+
 PREFIX = "ambiforge-llm"
 WINDOW_SECONDS = 60.0
 
@@ -61,7 +63,10 @@ class DaskLimiter:
         while True:
             due = self._due.get()
             time.sleep(max(0.0, due - time.monotonic()))
-            self.starts.release()
+            try:
+                self.starts.release()
+            except Exception:  # noqa: BLE001 - the scheduler is gone (the build stopped): its leases went too
+                return
 
     @contextmanager
     def slot(self) -> Iterator[None]:
@@ -69,6 +74,7 @@ class DaskLimiter:
             if self.starts is not None:
                 self.starts.acquire()
                 self._due.put(time.monotonic() + self.interval)
+            interrupts.check()  # the worker got SIGINT/SIGTERM (flows/dask_worker.py): no new call
             yield
 
 

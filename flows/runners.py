@@ -7,11 +7,40 @@ draws from its own seeded generator and duplicates are resolved in index order a
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from ambiforge import interrupts
 from ambiforge.errors import ConfigError
 
 RUNNERS = ("thread", "dask")
+#: Run in each worker of a local cluster: SIGINT/SIGTERM stop new calls there instead of killing it.
+WORKER_PRELOAD = "flows.dask_worker"
+
+
+def local_workers() -> list[int]:
+    """Pids of this process's Dask worker processes (multiprocessing children running ``spawn_main``; not
+    the temporary Prefect server, not multiprocessing's resource tracker)."""
+    import psutil  # a dependency of distributed
+
+    workers = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if any("spawn_main" in part for part in child.cmdline()):
+                workers.append(child.pid)
+        except psutil.Error:
+            continue
+    return workers
+
+
+def forward_stop(signum: int) -> None:
+    """The build got SIGINT/SIGTERM (perhaps alone, from ``kill``): pass it on to its local workers, which
+    then start no new call (:mod:`flows.dask_worker`)."""
+    for pid in local_workers():
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            continue
 
 
 def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> Any:
@@ -22,14 +51,16 @@ def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> 
     if name == "dask":
         from prefect_dask import DaskTaskRunner
 
-        if address:
+        if address:  # workers of an existing cluster are not ours to signal; they stop with their scheduler
             return DaskTaskRunner(address=address)
+        interrupts.on_stop("dask-workers", forward_stop)
         return DaskTaskRunner(
             cluster_kwargs={
                 "n_workers": workers,
                 "threads_per_worker": 1,
                 "processes": True,
                 "dashboard_address": None,
+                "preload": [WORKER_PRELOAD],
             }
         )
     raise ConfigError(f"task runner must be one of {', '.join(RUNNERS)}, got {name!r}")

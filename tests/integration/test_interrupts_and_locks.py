@@ -195,3 +195,54 @@ def test_the_temporary_prefect_server_dies_with_its_parent(tmp_path: Path) -> No
             return "State:\tZ" in status
 
         wait_for(gone, 15, "the orphaned server to exit")
+
+
+def session_processes(sid: int) -> list[str]:
+    """Live (not zombie) processes of session ``sid``: the build, its Dask workers, anything it started."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(f"{proc.name} {cmd}")
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("signum", "to_group"),
+    [(signal.SIGINT, True), (signal.SIGTERM, False)],
+    ids=["ctrl-c-to-the-group", "sigterm-to-the-build"],
+)
+def test_an_interrupted_dask_build_stops_its_workers(tmp_path: Path, signum: int, to_group: bool) -> None:
+    """``--task-runner dask``: Ctrl-C at a terminal reaches the build and its workers; ``kill`` reaches the
+    build alone, which passes it on. Either way no new call starts, the build exits 130/143 within 5 s
+    with one line, and no worker, Prefect server or other process of it is left."""
+    with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server:
+        env = env_for(server, tmp_path)
+        out = tmp_path / "raw"
+        cmd = [*build_cmd(out, 30), "--task-runner", "dask"]
+        with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies")
+            at_signal = len(server.requests)
+            sent = time.monotonic()
+            (os.killpg if to_group else os.kill)(proc.pid, signum)
+            _, err = proc.communicate(timeout=30)
+            took = time.monotonic() - sent
+            wait_for(lambda: not session_processes(proc.pid), 10, "the build's workers to exit")
+            assert not servers_of(proc.pid), "the temporary Prefect server outlived its build"
+        time.sleep(1.5)
+        further = len(server.requests) - at_signal
+    assert proc.returncode == 128 + signum, err
+    assert took < 5, f"exit took {took:.1f} s"
+    assert further <= CONCURRENCY, f"{further} requests after the signal"
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1] == "ambiforge: interrupted; rerun with --run-id r to resume", err
+    assert "Traceback" not in err and "ERROR" not in err and "leaked" not in err, err
+    state = json.loads((out / "r" / "state.json").read_text())
+    assert state["status"] == "interrupted"
