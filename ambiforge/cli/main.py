@@ -64,7 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     except AmbiforgeError as exc:
         print(f"ambiforge: error: {redaction.redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # the machine, not a bug: a full disk, a read-only or vanished folder
+        print(f"ambiforge: error: {redaction.redact(os_error_text(exc))}", file=sys.stderr)
+        return 1
     return result if isinstance(result, int) else 0
+
+
+def os_error_text(exc: OSError) -> str:
+    """``cannot write in /data: No space left on device``: the file (or, for an atomic write's temporary
+    ``.name.xxxx.tmp``, its folder) and the system's reason."""
+    from pathlib import Path
+
+    reason = exc.strerror or str(exc)
+    if not exc.filename:
+        return reason
+    path = Path(str(exc.filename))
+    if path.name.startswith(".") and path.name.endswith(".tmp"):
+        return f"cannot write in {path.parent}: {reason}"
+    return f"{path}: {reason}"
 
 
 if __name__ == "__main__":

@@ -101,8 +101,11 @@ def config_cmd(
     check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the rendering")] = False,
 ) -> None:
     """The Label Studio labeling config, generated from its template and the registered ambiguity types."""
+    from ambiforge.errors import ConfigError
     from ambiforge.review.labeling import RENDERED, render_labeling_config, write_labeling_config
 
+    if write and check:
+        raise ConfigError("--write and --check: choose one (write the file, or check it)")
     if write:
         console.print(f"wrote {write_labeling_config()}")
     elif check:

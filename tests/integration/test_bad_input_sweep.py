@@ -92,12 +92,26 @@ CATALOG_ROWS: list[tuple[str, tuple[object, object], str]] = [
     ("object-int-key", (("object", 1), True), "keys must be names"),
     ("version-a-list", ("version", [1]), "version"),
 ]
+EVAL_ENV = {"OPENAI_API_KEY": "sk-eval-0123456789"}
+#: (name, extra eval options, expected fragment): options checked before the first call.
+EVAL_ROWS: list[tuple[str, list[str], str]] = [
+    ("samples-huge", ["--samples", "100000"], "--samples"),
+    ("limit-negative", ["--limit", "-3"], "--limit"),
+    ("limit-zero", ["--limit", "0"], "--limit"),
+    ("calibration-size-zero", ["--calibration-size", "0"], "--calibration-size"),
+    ("name-escapes-out", ["--name", "../x"], "--name"),
+    ("out-is-a-file", ["--out", "keep.txt"], "--out"),
+    ("attach-not-a-release", ["--attach", "keep.txt"], "--attach"),
+    ("epsilon-nan", ["--epsilon", "nan"], "--epsilon"),
+]
 LS_ENV = {"LABEL_STUDIO_URL": "http://127.0.0.1:9", "LABEL_STUDIO_API_KEY": "token0123456789"}
-DUP_CSV = (
+AMBIK_HEADER = (
     "id,environment_short,environment_full,unambiguous_direct,ambiguity_type,amb_shortlist,ambiguous_task,"
-    "question,answer,plan_for_clear_task,plan_for_amb_task,end_of_ambiguity,user_intent,variants,question\n"
-    "1,mug,a mug,Take the mug.,preferences,,Take it.,Which?,The mug.,1. Take the mug.,1. Take it.,0,,,Why?\n"
+    "question,answer,plan_for_clear_task,plan_for_amb_task,end_of_ambiguity,user_intent,variants"
 )
+AMBIK_ROW = "1,mug,a mug,Take the mug.,preferences,,Take it.,Which?,The mug.,1. Take the mug.,1. Take it.,{eoa},,"
+DUP_CSV = f"{AMBIK_HEADER},question\n{AMBIK_ROW.format(eoa=0)},Why?\n"
+HUGE_EOA_CSV = f"{AMBIK_HEADER}\n{AMBIK_ROW.format(eoa='1e30')}\n"
 
 B = ["build", "--out", "raw"]
 CFG = ["--config", "bad.toml"]
@@ -335,6 +349,33 @@ ROWS: list[Row] = [
         "MISTRAL_API_KEY",
         env={"MISTRAL_API_KEY": "sk-0123456789\n"},
     ),
+    *[
+        Row(
+            f"eval-{name}", ["eval", "--data", "i.jsonl", "--model", "m", *args], expect, write("i.jsonl", ""), EVAL_ENV
+        )
+        for name, args, expect in EVAL_ROWS
+    ],
+    Row(
+        "eval-key-non-ascii",
+        ["eval", "--data", "i.jsonl", "--model", "m"],
+        "OPENAI_API_KEY",
+        write("i.jsonl", ""),
+        {"OPENAI_API_KEY": "sk-\u00e9t\u00e90123456789"},
+    ),
+    Row(
+        "eval-key-missing",
+        ["eval", "--data", "i.jsonl", "--model", "m"],
+        "OPENAI_API_KEY is not set",
+        write("i.jsonl", ""),
+        {"OPENAI_API_KEY": ""},
+    ),
+    Row(
+        "import-end-of-ambiguity-huge",
+        ["import-ambik", "e.csv", "--out", "o.parquet"],
+        "end_of_ambiguity",
+        write("e.csv", HUGE_EOA_CSV),
+    ),
+    Row("review-config-write-and-check", ["review", "config", "--write", "--check"], "--write"),
 ]
 
 SERVE_ROWS: list[Row] = [

@@ -131,8 +131,11 @@ def test_a_deployment_run_of_a_run_being_built_is_refused(tmp_path: Path) -> Non
                 refused, _ = flow_run.communicate(timeout=120)
                 assert flow_run.returncode == 3, refused
                 assert f"FolderBusy: {lock}: run r is being written by pid {first.pid} on " in refused
-                _, err = first.communicate(timeout=300)
+                out_text, err = first.communicate(timeout=300)
                 assert first.returncode == 0, err
+                # A fresh PREFECT_HOME and no --verbose: none of Prefect's (or Dask's) own log lines.
+                printed = (out_text + err).decode()
+                assert "| INFO" not in printed and "Stopping temporary server" not in printed, printed
         requests = len(server.requests)
     calls = [json.loads(line) for line in (out / "r" / "calls.jsonl").read_text().splitlines()]
     assert requests == sum(1 for c in calls if not c["cached"]) > 0  # one build's requests, none paid twice
