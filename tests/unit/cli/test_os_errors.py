@@ -13,7 +13,8 @@ from ambiforge.cli.main import main, os_error_text
 def test_an_atomic_writes_temporary_file_is_shown_as_its_folder() -> None:
     exc = OSError(errno.ENOSPC, "No space left on device", "/data/out/.items.jsonl.abcd1234.tmp")
     assert os_error_text(exc) == "cannot write in /data/out: No space left on device"
-    assert os_error_text(OSError(errno.EROFS, "Read-only file system", "/ro/x.csv")) == "/ro/x.csv: Read-only file system"
+    read_only = OSError(errno.EROFS, "Read-only file system", "/ro/x.csv")
+    assert os_error_text(read_only) == "/ro/x.csv: Read-only file system"
 
 
 def test_an_unwritable_output_is_one_line_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
