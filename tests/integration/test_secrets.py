@@ -79,10 +79,14 @@ def test_failing_builds_with_odd_keys_store_and_print_no_key(tmp_path: Path) -> 
         printed += refused.stdout + refused.stderr
         assert refused.returncode == 1, refused.stderr  # every call refused: no item written
         assert server.statuses()["401"] >= 1
+        good = build(out, "good", "openai", env_for(tmp_path, **endpoints, OPENAI_API_KEY=GOOD_KEY))
+        printed += good.stdout + good.stderr
+        assert good.returncode == 0, good.stderr  # replies cached, calls logged: with no key in them
     # The server did quote the key back, and it was redacted before calls.jsonl and rejected.jsonl.
     assert MASK in (out / "refused" / "calls.jsonl").read_text(encoding="utf-8")
     assert (home / "prefect.db").exists()
-    for key in (NON_ASCII_KEY, SPACE_KEY, NEWLINE_KEY, REFUSED_KEY):
+    assert any((out / ".llm-cache").rglob("*")) and (out / "good" / "calls.jsonl").stat().st_size > 0
+    for key in (NON_ASCII_KEY, SPACE_KEY, NEWLINE_KEY, REFUSED_KEY, GOOD_KEY):
         assert_nowhere(key, [out, home], printed)
 
 
