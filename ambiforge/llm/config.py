@@ -22,7 +22,8 @@ def provider_names() -> tuple[str, ...]:
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # No inf/nan: an infinite timeout or backoff would hang a build, a nan price would poison the budget.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ProviderSettings(_Section):
@@ -49,7 +50,7 @@ class StepSettings(_Section):
     provider: str
     model: str
     temperature: float = Field(default=0.2, ge=0, le=2)
-    max_tokens: int = Field(default=800, ge=1)
+    max_tokens: int = Field(default=800, ge=1, le=1_000_000)
 
 
 class Price(_Section):

@@ -375,6 +375,20 @@ ROWS: list[Row] = [
         "end_of_ambiguity",
         write("e.csv", HUGE_EOA_CSV),
     ),
+    Row(
+        "llm-timeout-infinite",
+        [*B, "--provider", "openai", *CFG],
+        "llm.timeout_seconds",
+        toml("[llm]\ntimeout_seconds = inf\n"),
+        EVAL_ENV,
+    ),
+    Row(
+        "llm-max-tokens-huge",
+        [*B, "--provider", "openai", *CFG],
+        "llm.steps.plan_clear.max_tokens",
+        toml("[llm.steps.plan_clear]\nmax_tokens = 99999999999\n"),
+        EVAL_ENV,
+    ),
     Row("review-config-write-and-check", ["review", "config", "--write", "--check"], "--write"),
 ]
 
