@@ -48,7 +48,7 @@ def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "a
 
 def _build(options: BuildOptions, annotation_root: str) -> dict[str, Any]:
     started = time.perf_counter()
-    runner = task_runner_for(options.task_runner, options.dask_address)
+    runner = task_runner_for(options.task_runner, options.dask_address, run_id=options.run_id)
     generate_flow.with_options(task_runner=runner)(options)
     seconds = {"generate": time.perf_counter() - started}
     summary = validate_flow(options, seconds)

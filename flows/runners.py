@@ -43,7 +43,22 @@ def forward_stop(signum: int) -> None:
             continue
 
 
-def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> Any:
+def stop_cluster_calls(address: str, run_id: str) -> None:
+    """Clear the run's stop event now (a rerun of an interrupted run id starts clean) and set it when the
+    build gets SIGINT/SIGTERM, from a thread (the signal handler must not wait for the network)."""
+    import threading
+
+    from flows.dask_limiter import set_stop
+
+    set_stop(address, run_id, stop=False)
+
+    def on_signal(signum: int) -> None:
+        threading.Thread(target=set_stop, args=(address, run_id), name="dask-stop", daemon=True).start()
+
+    interrupts.on_stop("dask-cluster", on_signal)
+
+
+def task_runner_for(name: str, address: str | None = None, workers: int = 2, run_id: str | None = None) -> Any:
     if name == "thread":
         from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -51,7 +66,9 @@ def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> 
     if name == "dask":
         from prefect_dask import DaskTaskRunner
 
-        if address:  # workers of an existing cluster are not ours to signal; they stop with their scheduler
+        if address:  # workers of an existing cluster are not ours to signal: the run's stop event reaches them
+            if run_id:
+                stop_cluster_calls(address, run_id)
             return DaskTaskRunner(address=address)
         interrupts.on_stop("dask-workers", forward_stop)
         return DaskTaskRunner(

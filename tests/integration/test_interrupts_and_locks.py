@@ -249,3 +249,36 @@ def test_an_interrupted_dask_build_stops_its_workers(tmp_path: Path, signum: int
     assert "Traceback" not in err and "ERROR" not in err and "leaked" not in err, err
     state = json.loads((out / "r" / "state.json").read_text())
     assert state["status"] == "interrupted"
+
+
+@pytest.mark.slow
+def test_an_interrupted_build_stops_the_calls_of_an_existing_cluster(tmp_path: Path) -> None:
+    """``--dask-address``: the workers are not the build's processes, so no signal reaches them; the run's
+    stop event on the scheduler does. Without it they went on with their batches after the build exited."""
+    from flows.server import free_port
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = str(Path(sys.executable).with_name("dask"))
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server:
+        env = {**env_for(server, tmp_path), "PYTHONPATH": str(REPO)}
+        scheduler_cmd = [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+        worker_cmd = [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"]
+        with processes.group(scheduler_cmd, env=env, **quiet), processes.group(worker_cmd, env=env, **quiet):
+            out = tmp_path / "raw"
+            cmd = [*build_cmd(out, 30), "--task-runner", "dask", "--dask-address", address]
+            with processes.group(
+                cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            ) as proc:
+                wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies")
+                at_signal = len(server.requests)
+                os.kill(proc.pid, signal.SIGTERM)
+                _, err = proc.communicate(timeout=30)
+            time.sleep(6)  # the cluster's workers would still be calling now
+            further = len(server.requests) - at_signal
+            assert proc.returncode == 143, err
+            assert further <= CONCURRENCY, f"{further} requests after the build stopped"
+            rerun = processes.run(cmd, cwd=REPO, env=env, timeout=300)  # the stop was for that build only
+            assert rerun.returncode == 0, rerun.stderr
+    assert json.loads((out / "r" / "state.json").read_text())["status"] == "done"
