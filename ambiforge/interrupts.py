@@ -14,6 +14,7 @@ lets a KeyboardInterrupt through, which took seconds on a loaded machine).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -58,6 +59,13 @@ def reset() -> None:
 
 
 _finish: list[tuple[Callable[[], None], float]] = []
+_on_stop: dict[str, Callable[[int], None]] = {}
+
+
+def on_stop(name: str, hook: Callable[[int], None]) -> None:
+    """Call ``hook(signum)`` when a stop begins (from the signal handler: it must be quick and not block),
+    e.g. to pass the signal on to worker processes. One hook per name."""
+    _on_stop[name] = hook
 
 
 def _begin_stop(signum: int) -> None:
@@ -65,6 +73,9 @@ def _begin_stop(signum: int) -> None:
     if _stopping.is_set():
         return
     request_stop(signum)
+    for hook in list(_on_stop.values()):
+        with contextlib.suppress(Exception):  # a hook must not keep the stop from happening
+            hook(signum)
     for finish, grace in _finish:
         timer = threading.Timer(grace, finish)
         timer.daemon = True

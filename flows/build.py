@@ -17,6 +17,7 @@ from prefect import flow
 
 from ambiforge.options import BuildOptions
 from ambiforge.run.layout import VALIDATION_DIR, new_run_id, run_dir
+from ambiforge.run.lock import run_lock
 from flows.artifacts import publish_run_artifacts
 from flows.generate import generate_flow
 from flows.naming import run_name
@@ -39,8 +40,15 @@ def label_studio_configured() -> bool:
 @flow(name="build", flow_run_name=run_name("build"), validate_parameters=False, log_prints=True)
 def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "annotation") -> dict[str, Any]:
     options = resolve_options(options)
+    # One writer per run, however the build was started (CLI, deployment, schedule): the CLI holds this
+    # lock already (taken again here without waiting); a deployment run of a run id being built is refused.
+    with run_lock(run_dir(options.out, options.run_id), options.run_id, reentrant=True):
+        return _build(options, annotation_root)
+
+
+def _build(options: BuildOptions, annotation_root: str) -> dict[str, Any]:
     started = time.perf_counter()
-    runner = task_runner_for(options.task_runner, options.dask_address)
+    runner = task_runner_for(options.task_runner, options.dask_address, run_id=options.run_id)
     generate_flow.with_options(task_runner=runner)(options)
     seconds = {"generate": time.perf_counter() - started}
     summary = validate_flow(options, seconds)

@@ -9,6 +9,11 @@ The workers already share the scheduler, and distributed's :class:`~distributed.
   ``60 / rpm`` seconds later, so call starts are spaced evenly across the cluster (the equal spacing of
   ``LocalLimiter``): at most ``rpm`` starts in any 60 s window, and no burst followed by a stall.
 
+A third object, the run's stop event (``ambiforge-llm-<run>-stop``), is how a stopped build reaches workers
+that are not its own processes (an existing cluster, ``--dask-address``): the build sets it when it gets
+SIGINT/SIGTERM (:func:`flows.runners.task_runner_for`), and each call checks it before it starts. Without
+it those workers went on with the batches they held after the build had exited (98 more requests in 20 s).
+
 Names carry the settings because the scheduler refuses a second semaphore of the same name with another
 size. A worker that dies loses its leases after distributed's lease timeout (30 s by default), so a killed
 worker cannot starve the others. No Prefect server is needed (ephemeral runs have none to share).
@@ -23,10 +28,28 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from distributed import Semaphore, get_worker
+from distributed import Event, Semaphore, get_client, get_worker
+
+from ambiforge import interrupts
 
 PREFIX = "ambiforge-llm"
 WINDOW_SECONDS = 60.0
+
+
+def stop_event_name(run_id: str) -> str:
+    return f"{PREFIX}-{run_id}-stop"
+
+
+def set_stop(address: str, run_id: str, stop: bool = True, timeout: float = 3.0) -> None:
+    """Set (``stop``) or clear the run's stop event on the scheduler at ``address``; quietly does nothing
+    when the scheduler does not answer within ``timeout`` (the build is stopping or has just checked it)."""
+    import contextlib
+
+    from distributed import Client
+
+    with contextlib.suppress(Exception), Client(address, timeout=timeout, set_as_default=False) as client:
+        event = Event(stop_event_name(run_id), client=client)
+        event.set() if stop else event.clear()
 
 
 def in_dask_worker() -> bool:
@@ -46,6 +69,7 @@ class DaskLimiter:
         worker = get_worker()
         bind = {"scheduler_rpc": worker.scheduler, "loop": worker.loop}
         self.window = window
+        self.stop = Event(stop_event_name(run_id), client=get_client())
         self.calls = Semaphore(max_leases=concurrency, name=f"{PREFIX}-{run_id}-c{concurrency}", **bind)
         self.starts: Semaphore | None = None
         if rpm > 0:
@@ -61,7 +85,10 @@ class DaskLimiter:
         while True:
             due = self._due.get()
             time.sleep(max(0.0, due - time.monotonic()))
-            self.starts.release()
+            try:
+                self.starts.release()
+            except Exception:  # noqa: BLE001 - the scheduler is gone (the build stopped): its leases went too
+                return
 
     @contextmanager
     def slot(self) -> Iterator[None]:
@@ -69,6 +96,9 @@ class DaskLimiter:
             if self.starts is not None:
                 self.starts.acquire()
                 self._due.put(time.monotonic() + self.interval)
+            interrupts.check()  # the worker got SIGINT/SIGTERM (flows/dask_worker.py): no new call
+            if self.stop.is_set():  # the build was stopped (this worker may serve other runs: no global stop)
+                raise interrupts.Interrupted("interrupted: the build stopped")
             yield
 
 

@@ -7,14 +7,58 @@ draws from its own seeded generator and duplicates are resolved in index order a
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from ambiforge import interrupts
 from ambiforge.errors import ConfigError
 
 RUNNERS = ("thread", "dask")
+#: Run in each worker of a local cluster: SIGINT/SIGTERM stop new calls there instead of killing it.
+WORKER_PRELOAD = "flows.dask_worker"
 
 
-def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> Any:
+def local_workers() -> list[int]:
+    """Pids of this process's Dask worker processes (multiprocessing children running ``spawn_main``; not
+    the temporary Prefect server, not multiprocessing's resource tracker)."""
+    import psutil  # a dependency of distributed
+
+    workers = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if any("spawn_main" in part for part in child.cmdline()):
+                workers.append(child.pid)
+        except psutil.Error:
+            continue
+    return workers
+
+
+def forward_stop(signum: int) -> None:
+    """The build got SIGINT/SIGTERM (perhaps alone, from ``kill``): pass it on to its local workers, which
+    then start no new call (:mod:`flows.dask_worker`)."""
+    for pid in local_workers():
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            continue
+
+
+def stop_cluster_calls(address: str, run_id: str) -> None:
+    """Clear the run's stop event now (a rerun of an interrupted run id starts clean) and set it when the
+    build gets SIGINT/SIGTERM, from a thread (the signal handler must not wait for the network)."""
+    import threading
+
+    from flows.dask_limiter import set_stop
+
+    set_stop(address, run_id, stop=False)
+
+    def on_signal(signum: int) -> None:
+        threading.Thread(target=set_stop, args=(address, run_id), name="dask-stop", daemon=True).start()
+
+    interrupts.on_stop("dask-cluster", on_signal)
+
+
+def task_runner_for(name: str, address: str | None = None, workers: int = 2, run_id: str | None = None) -> Any:
     if name == "thread":
         from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -22,14 +66,18 @@ def task_runner_for(name: str, address: str | None = None, workers: int = 2) -> 
     if name == "dask":
         from prefect_dask import DaskTaskRunner
 
-        if address:
+        if address:  # workers of an existing cluster are not ours to signal: the run's stop event reaches them
+            if run_id:
+                stop_cluster_calls(address, run_id)
             return DaskTaskRunner(address=address)
+        interrupts.on_stop("dask-workers", forward_stop)
         return DaskTaskRunner(
             cluster_kwargs={
                 "n_workers": workers,
                 "threads_per_worker": 1,
                 "processes": True,
                 "dashboard_address": None,
+                "preload": [WORKER_PRELOAD],
             }
         )
     raise ConfigError(f"task runner must be one of {', '.join(RUNNERS)}, got {name!r}")

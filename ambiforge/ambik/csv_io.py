@@ -131,6 +131,17 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
         raise InputError(str(path), where, f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
 
 
+def check_unique_columns(columns: list[str], path: Path) -> None:
+    """A header that names a column twice: ``csv.DictReader`` would keep the last cell and silently drop
+    the others."""
+    seen: dict[str, int] = {}
+    for number, column in enumerate(columns, start=1):
+        if column in seen:
+            name = repr(column) if column else "(empty name)"
+            raise InputError(str(path), "header", f"column {name} appears twice (columns {seen[column]} and {number})")
+        seen[column] = number
+
+
 def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Item]:
     """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row)."""
     path = Path(path)
@@ -139,6 +150,7 @@ def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Ite
         with path.open(encoding="utf-8-sig", newline="") as fh:
             reader = csv.DictReader(fh)
             columns = list(reader.fieldnames or [])
+            check_unique_columns(columns, path)
             missing = [c for c in AMBIK_COLUMNS if c not in columns]
             if missing:
                 raise InputError(str(path), "header", f"missing AmbiK column(s): {', '.join(missing)}")

@@ -9,6 +9,7 @@ names. A mistake is reported with the file and the entry, e.g.
 from __future__ import annotations
 
 import hashlib
+import reprlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -124,7 +125,36 @@ def _modifier_from_name(name: str, noun: str) -> str:
     return name
 
 
+_short = reprlib.Repr()
+_short.maxstring, _short.maxother, _short.maxlevel = 60, 60, 3
+
+
+def show(value: Any) -> str:
+    """A value for a message, cut short: a YAML alias can make a structure whose full repr is huge."""
+    return _short.repr(value)
+
+
+def _mapping(path: str, entry: str, value: Any, what: str = "a mapping") -> dict[str, Any]:
+    """``value`` as a mapping whose keys are strings (YAML allows numbers, lists, anything as keys)."""
+    if not isinstance(value, dict):
+        raise CatalogError(path, entry, f"expected {what}, got {show(value)}")
+    bad = next((k for k in value if not isinstance(k, str)), None)
+    if bad is not None:
+        raise CatalogError(path, entry, f"keys must be names (text), got {show(bad)}")
+    return value
+
+
+def _strings(path: str, entry: str, key: str, value: Any) -> tuple[str, ...]:
+    """An optional list of strings (``uses``, ``tags``)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CatalogError(path, entry, f"{key!r} must be a list of strings, got {show(value)}")
+    return tuple(value)
+
+
 def _check_keys(path: str, entry: str, data: dict[str, Any], allowed: set[str], what: str) -> None:
+    data = _mapping(path, entry, data)
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise CatalogError(path, entry, f"unknown {what} {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
@@ -133,13 +163,13 @@ def _check_keys(path: str, entry: str, data: dict[str, Any], allowed: set[str], 
 def _check_types(path: str, entry: str, attrs: dict[str, Any]) -> None:
     for key, value in attrs.items():
         if key in _BOOL_ATTRS and not isinstance(value, bool):
-            raise CatalogError(path, entry, f"attribute {key!r} must be true or false, got {value!r}")
+            raise CatalogError(path, entry, f"attribute {key!r} must be true or false, got {show(value)}")
         if key in _STR_ATTRS and not (isinstance(value, str) and value.strip()):
-            raise CatalogError(path, entry, f"attribute {key!r} must be a non-empty string, got {value!r}")
+            raise CatalogError(path, entry, f"attribute {key!r} must be a non-empty string, got {show(value)}")
         if key == "uses" and not (isinstance(value, list) and all(isinstance(u, str) for u in value)):
-            raise CatalogError(path, entry, f"attribute 'uses' must be a list of strings, got {value!r}")
+            raise CatalogError(path, entry, f"attribute 'uses' must be a list of strings, got {show(value)}")
     if "article" in attrs and attrs["article"] not in ("a", "an"):
-        raise CatalogError(path, entry, f"attribute 'article' must be 'a' or 'an', got {attrs['article']!r}")
+        raise CatalogError(path, entry, f"attribute 'article' must be 'a' or 'an', got {show(attrs['article'])}")
 
 
 def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
@@ -150,19 +180,26 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "YAML"
         raise CatalogError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    except RecursionError:
+        raise CatalogError(path, "YAML", "nested too deeply") from None
     if not isinstance(data, dict):
         raise CatalogError(path, "top level", "expected a mapping with 'version', 'appliances', 'groups'")
     _check_keys(path, "top level", data, _TOP_KEYS, "key")
     for key in ("version", "appliances", "groups"):
         if key not in data:
             raise CatalogError(path, "top level", f"missing {key!r}")
+    if not isinstance(data["version"], str | int | float) or isinstance(data["version"], bool):
+        raise CatalogError(path, "version", f"expected a version number or text, got {show(data['version'])}")
+    if not isinstance(data["appliances"] or [], list):
+        raise CatalogError(path, "appliances", f"expected a list of appliances, got {show(data['appliances'])}")
 
     appliances: list[Appliance] = []
     for i, entry in enumerate(data["appliances"] or []):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise CatalogError(path, f"appliances[{i}]", "expected a mapping with a 'name'")
         _check_keys(path, f"appliances[{i}]", entry, {"name", "uses"}, "key")
-        appliances.append(Appliance(entry["name"], tuple(entry.get("uses") or ())))
+        uses = _strings(path, f"appliances[{i}] ({entry['name']})", "uses", entry.get("uses"))
+        appliances.append(Appliance(entry["name"], uses))
     names = {a.name for a in appliances}
     missing = [a for a in APPLIANCES if a not in names]
     if missing:
@@ -171,6 +208,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     groups_data = data["groups"]
     if not isinstance(groups_data, dict) or not groups_data:
         raise CatalogError(path, "groups", "expected a non-empty mapping of group name to group")
+    _mapping(path, "groups", groups_data)
 
     seen: dict[str, str] = {name.lower(): f"appliances ({name})" for name in names}
     groups: dict[str, Group] = {}
@@ -181,15 +219,20 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
             raise CatalogError(path, gentry, "expected a mapping")
         _check_keys(path, gentry, g, _GROUP_KEYS, "group key")
         if g.get("kind") not in KINDS:
-            raise CatalogError(path, gentry, f"'kind' must be one of {', '.join(KINDS)}, got {g.get('kind')!r}")
+            raise CatalogError(path, gentry, f"'kind' must be one of {', '.join(KINDS)}, got {show(g.get('kind'))}")
         noun = g.get("noun")
         if not isinstance(noun, str) or not noun.strip():
             raise CatalogError(path, gentry, "missing 'noun' (the generic noun of the group, e.g. 'mug')")
+        for flag in ("noun_mass", "noun_plural"):
+            if not isinstance(g.get(flag, False), bool):
+                raise CatalogError(path, gentry, f"{flag!r} must be true or false, got {show(g[flag])}")
         defaults = g.get("defaults") or {}
         _check_keys(path, f"{gentry}.defaults", defaults, _OBJECT_KEYS - {"name"}, "attribute")
         _check_types(path, f"{gentry}.defaults", defaults)
-        tags = tuple(g.get("tags") or ())
+        tags = _strings(path, gentry, "tags", g.get("tags"))
         raw_objects = g.get("objects") or []
+        if not isinstance(raw_objects, list):
+            raise CatalogError(path, f"{gentry}.objects", f"expected a list of objects, got {show(raw_objects)}")
         if len(raw_objects) < MIN_GROUP_SIZE:
             raise CatalogError(
                 path, gentry, f"has {len(raw_objects)} object(s); a group needs at least {MIN_GROUP_SIZE}"
@@ -243,9 +286,11 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load the catalog at ``path`` (default: the packaged kitchen catalog)."""
     p = Path(path) if path is not None else default_catalog_path()
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_bytes().decode("utf-8")
     except OSError as exc:
         raise CatalogError(str(p), "file", f"cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogError(str(p), "file", f"not UTF-8 text (byte {exc.start + 1})") from None
     return parse_catalog(text, str(p))
 
 

@@ -24,6 +24,13 @@ def quiet_prefect() -> None:
     logging.getLogger("great_expectations").setLevel(logging.WARNING)
     if "PREFECT_LOGGING_LEVEL" in os.environ:
         return
+    # Dask's own logs (read from the environment by the build and by each worker process it spawns): a
+    # stopped build's workers otherwise print "Release failed ... ConnectionPool is closed" tracebacks, and
+    # multiprocessing's resource tracker a "leaked semaphore objects" warning it then cleans up itself.
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+    warnings = os.environ.get("PYTHONWARNINGS", "")
+    if "resource_tracker" not in warnings:
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (warnings, "ignore:resource_tracker:UserWarning")))
     # ERROR, not WARNING: Prefect's warnings and its "Finished in state Failed" tracebacks repeat what the
     # CLI prints in one line (a bug still surfaces as the CLI's own traceback).
     os.environ["PREFECT_LOGGING_LEVEL"] = "CRITICAL"

@@ -75,11 +75,28 @@ def eval_command(
         max_questions=max_questions,
         user=user,
     )
+    check_key(opts)
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
     quiet_prefect()
     with RichReporter().shown():
         document = eval_flow(opts)
     print_table(document)
+
+
+def check_key(opts: Any) -> None:
+    """The provider's key set and usable before any work (the value is never shown)."""
+    from ambiforge.errors import ConfigError
+    from ambiforge.llm.config import key_problem
+
+    settings = opts.llm.providers.get(opts.provider)
+    if settings is None:
+        known = ", ".join(opts.llm.providers)
+        raise ConfigError(f"--provider: {opts.provider!r} is not configured (known: {known})")
+    key = settings.api_key()
+    if key is None:
+        raise ConfigError(f"{settings.api_key_env} is not set (needed by --provider {opts.provider})")
+    if problem := key_problem(key):
+        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
 
 
 def print_table(document: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ import typer
 # typer 0.29 vendors click; its exceptions are not click's.
 from typer._click import exceptions as click_exceptions
 
+from ambiforge import redaction
 from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import quiet_prefect
@@ -43,6 +44,7 @@ app.command("eval")(eval_command)
 
 
 def main(argv: list[str] | None = None) -> int:
+    redaction.install()  # before anything can log or fail: no key in a log line or a traceback
     if "--verbose" not in (sys.argv[1:] if argv is None else argv):
         quiet_prefect()  # before any flow configures Prefect's logging from the environment
     try:
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.format_message(), file=sys.stderr)
         return 0
     except click_exceptions.UsageError as exc:
-        message = exc.format_message().replace("\n", " ")
+        message = redaction.redact(exc.format_message().replace("\n", " "))
         print(f"ambiforge: error: {message}", file=sys.stderr)
         return 2
     except typer.Exit as exc:
@@ -60,9 +62,26 @@ def main(argv: list[str] | None = None) -> int:
         print("ambiforge: interrupted", file=sys.stderr)
         return 130
     except AmbiforgeError as exc:
-        print(f"ambiforge: error: {exc}", file=sys.stderr)
+        print(f"ambiforge: error: {redaction.redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # the machine, not a bug: a full disk, a read-only or vanished folder
+        print(f"ambiforge: error: {redaction.redact(os_error_text(exc))}", file=sys.stderr)
+        return 1
     return result if isinstance(result, int) else 0
+
+
+def os_error_text(exc: OSError) -> str:
+    """``cannot write in /data: No space left on device``: the file (or, for an atomic write's temporary
+    ``.name.xxxx.tmp``, its folder) and the system's reason."""
+    from pathlib import Path
+
+    reason = exc.strerror or str(exc)
+    if not exc.filename:
+        return reason
+    path = Path(str(exc.filename))
+    if path.name.startswith(".") and path.name.endswith(".tmp"):
+        return f"cannot write in {path.parent}: {reason}"
+    return f"{path}: {reason}"
 
 
 if __name__ == "__main__":

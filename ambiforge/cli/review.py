@@ -31,10 +31,18 @@ def push_cmd(
 ) -> None:
     """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
     from ambiforge.cli.common import quiet_prefect
+    from ambiforge.errors import InputError
+    from ambiforge.review.client import settings
+    from ambiforge.run.layout import check_run_id
     from flows.review import review_push_flow
 
+    paths = _paths(config)
+    check_run_id(run)
+    settings()  # before Prefect starts: a bad URL or key is one line, at once
+    if not paths.items(run).is_file():
+        raise InputError(str(paths.items(run)), "", f"no items of run {run!r} (build it first, or check --config)")
     quiet_prefect()
-    result = review_push_flow(run, _paths(config), project)
+    result = review_push_flow(run, paths, project)
     console.print(
         f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
         f"already there {result['already_there']}"
@@ -48,10 +56,16 @@ def pull_cmd(
 ) -> None:
     """Export annotations, compute agreement, adjudicate, and write the review into the run's items."""
     from ambiforge.cli.common import quiet_prefect
+    from ambiforge.review.client import settings
+    from ambiforge.review.pull import read_mapping
+    from ambiforge.run.layout import check_run_id
     from flows.review import review_pull_flow
 
-    quiet_prefect()
     paths = _paths(config)
+    check_run_id(run)
+    read_mapping(run, paths)  # pushed before, and readable
+    settings()  # before Prefect starts: a bad URL or key is one line, at once
+    quiet_prefect()
     a = review_pull_flow(run, paths)
     v = a["verdict"]
     console.print(
@@ -87,8 +101,11 @@ def config_cmd(
     check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the rendering")] = False,
 ) -> None:
     """The Label Studio labeling config, generated from its template and the registered ambiguity types."""
+    from ambiforge.errors import ConfigError
     from ambiforge.review.labeling import RENDERED, render_labeling_config, write_labeling_config
 
+    if write and check:
+        raise ConfigError("--write and --check: choose one (write the file, or check it)")
     if write:
         console.print(f"wrote {write_labeling_config()}")
     elif check:

@@ -24,6 +24,11 @@ from ambiforge.llm.config import LLMConfig
 STAGE = "eval"
 
 
+#: LofreeCP samples per task: enough for any frequency estimate, and a bound on the calls one option can order.
+MAX_SAMPLES = 100
+_FOLDER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
+
+
 @dataclass(frozen=True)
 class EvalOptions:
     data: Path
@@ -49,10 +54,22 @@ class EvalOptions:
     user: str = "keyword"  # dialogue: the simulated user
 
     def __post_init__(self) -> None:
+        """Every option checked before the first call: a bad one found after an hour of paid calls (or
+        a ``--name`` that writes outside ``--out``) is worse than one line now."""
         if not 0 < self.epsilon < 1:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
-        if self.samples < 1:
-            raise ConfigError(f"--samples must be at least 1, got {self.samples}")
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise ConfigError(f"--samples must be between 1 and {MAX_SAMPLES}, got {self.samples}")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError(f"--limit must be at least 1, got {self.limit}")
+        if self.calibration_size < 1:
+            raise ConfigError(f"--calibration-size must be at least 1, got {self.calibration_size}")
+        if self.name and not _FOLDER_NAME.match(self.name):
+            raise ConfigError(f"--name {self.name!r} is not usable as a folder name (letters, digits, '.', '_', '-')")
+        if self.out.exists() and not self.out.is_dir():
+            raise ConfigError(f"--out: {self.out} is a file, not a folder")
+        if self.attach is not None and not (self.attach / "manifest.json").is_file():
+            raise ConfigError(f"--attach: {self.attach} is not a release folder (no manifest.json)")
         if self.rounds < 1:
             raise ConfigError(f"--rounds must be at least 1, got {self.rounds}")
         if self.max_questions < 0:

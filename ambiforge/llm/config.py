@@ -7,9 +7,9 @@ model of this module ever holds one, so dumping options into a summary or a Pref
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ambiforge.errors import ConfigError
 
@@ -22,7 +22,8 @@ def provider_names() -> tuple[str, ...]:
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # No inf/nan: an infinite timeout or backoff would hang a build, a nan price would poison the budget.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ProviderSettings(_Section):
@@ -31,6 +32,12 @@ class ProviderSettings(_Section):
     base_url: str = ""  # empty: $<base_url_env>, else the SDK's own default endpoint
     default_model: str
     kind: str = ""  # the registered provider that serves it (empty: the section's own name)
+
+    def model_post_init(self, context: object) -> None:
+        """A configured key variable's value is a secret wherever it would be printed or logged."""
+        from ambiforge.redaction import register_env
+
+        register_env(self.api_key_env)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
@@ -43,7 +50,7 @@ class StepSettings(_Section):
     provider: str
     model: str
     temperature: float = Field(default=0.2, ge=0, le=2)
-    max_tokens: int = Field(default=800, ge=1)
+    max_tokens: int = Field(default=800, ge=1, le=1_000_000)
 
 
 class Price(_Section):
@@ -103,6 +110,32 @@ class LLMConfig(_Section):
     providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
     steps: dict[str, StepSettings] = Field(default_factory=_default_steps)
     prices: dict[str, Price] = Field(default_factory=_default_prices)
+
+    @field_validator("providers", "steps", mode="before")
+    @classmethod
+    def _over_defaults(cls, value: Any, info: ValidationInfo) -> Any:
+        """A table names only what it changes: ``[llm.steps.plan_clear] model = "gpt-4o-mini"`` keeps the
+        other steps and the step's provider and temperature; a provider section likewise keeps its key
+        variable. A section with no default (a step of your own prompts, a provider of your own) must be
+        complete."""
+        if not isinstance(value, dict):
+            return value
+        defaults = _default_providers() if info.field_name == "providers" else _default_steps()
+        merged: dict[Any, Any] = {name: d.model_dump() for name, d in defaults.items()}
+        for name, section in value.items():
+            if isinstance(section, dict) and name in merged:
+                merged[name] = merged[name] | section
+            else:
+                merged[name] = section
+        return merged
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _prices_over_defaults(cls, value: Any) -> Any:
+        """``[llm.prices."my-model"]`` adds a price; the listed models keep theirs unless overridden."""
+        if not isinstance(value, dict):
+            return value
+        return {name: p.model_dump() for name, p in _default_prices().items()} | value
 
     def check(self) -> LLMConfig:
         """Every step configured (the steps are those of the prompt files), with a known provider."""
@@ -192,9 +225,9 @@ def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | N
     takes ``llm`` when every key it needs is set, else one provider whose key is set, else ``offline``,
     and the note says which and why.
     """
-    llm = llm.check()
-    if requested == "offline":
+    if requested == "offline":  # the offline generator needs no [llm] step settings
         return "offline", None, ""
+    llm = llm.check()
     if requested == "llm":
         return "llm", llm, ""
     if requested in llm.providers:

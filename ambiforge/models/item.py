@@ -188,7 +188,8 @@ class Item(_Strict):
     answer: str = Field(description="answer that resolves the ambiguity")
     plan_for_clear_task: list[str] = Field(description="steps for the unambiguous task")
     plan_for_amb_task: list[str] = Field(description="steps for the ambiguous task")
-    end_of_ambiguity: int = Field(ge=0, description="0-based plan step where the ambiguity starts")
+    # The bound is far beyond any plan, and keeps the value within Parquet's int64 (1e30 did not fit).
+    end_of_ambiguity: int = Field(ge=0, le=10_000, description="0-based plan step where the ambiguity starts")
     user_intent: list[str] = Field(
         default_factory=list,
         description="concepts the correct action must contain; a|b alternatives, -x never",

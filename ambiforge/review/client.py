@@ -16,19 +16,43 @@ from ambiforge.errors import AmbiforgeError, ConfigError
 
 T = TypeVar("T")
 
+URL_ENV = "LABEL_STUDIO_URL"
+API_KEY_ENV = "LABEL_STUDIO_API_KEY"  # a secret: redacted from logs and errors (ambiforge.redaction)
+
 
 class ReviewError(AmbiforgeError):
     exit_code = 1
 
 
+def settings(url: str | None = None, api_key: str | None = None) -> tuple[str, str]:
+    """``(url, key)`` from the arguments or the environment, checked before any request: a URL that is
+    not http(s)://host, or a key an HTTP header cannot carry (the HTTP library's error would quote it), is
+    one line naming the variable (never the key's value)."""
+    from urllib.parse import urlsplit
+
+    from ambiforge.llm.config import key_problem
+
+    url = (url or os.environ.get(URL_ENV) or "").strip()
+    api_key = api_key or os.environ.get(API_KEY_ENV) or ""
+    if not url or not api_key:
+        raise ConfigError(f"Label Studio is not configured: set {URL_ENV} and {API_KEY_ENV}")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise ConfigError(f"{URL_ENV}: expected http(s)://HOST[:PORT], got {url!r}")
+    if problem := key_problem(api_key):
+        raise ConfigError(f"{API_KEY_ENV}: {problem} (the value is not shown)")
+    return url.rstrip("/"), api_key
+
+
 def connect(url: str | None = None, api_key: str | None = None) -> tuple[Any, str]:
     from label_studio_sdk import LabelStudio
 
-    url = url or os.environ.get("LABEL_STUDIO_URL")
-    api_key = api_key or os.environ.get("LABEL_STUDIO_API_KEY")
-    if not url or not api_key:
-        raise ConfigError("Label Studio is not configured: set LABEL_STUDIO_URL and LABEL_STUDIO_API_KEY")
-    return LabelStudio(base_url=url.rstrip("/"), api_key=api_key, timeout=60), url.rstrip("/")
+    url, api_key = settings(url, api_key)
+    return LabelStudio(base_url=url, api_key=api_key, timeout=60), url
 
 
 def call(url: str, what: str, fn: Callable[[], T]) -> T:

@@ -110,12 +110,24 @@ def queue_entry(
     }
 
 
+def read_mapping(run_id: str, paths: ReviewPaths) -> dict[str, Any]:
+    """``annotation/<run>/tasks.json``, written by push: the project and the task of each item."""
+    mapping_path = paths.folder(run_id) / "tasks.json"
+    if not mapping_path.exists():
+        raise InputError(str(mapping_path), "", f"run {run_id!r} was never pushed; run `ambiforge review push` first")
+    try:
+        mapping = json.loads(mapping_path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(str(mapping_path), "", f"cannot be read as JSON ({exc}); push the run again") from None
+    if not isinstance(mapping, dict) or not isinstance(mapping.get("project_id"), int):
+        raise InputError(str(mapping_path), "project_id", "missing or not a number; push the run again")
+    return mapping
+
+
 def pull(run_id: str, paths: ReviewPaths, required: int = 3) -> dict[str, Any]:
     folder = paths.folder(run_id)
     mapping_path = folder / "tasks.json"
-    if not mapping_path.exists():
-        raise InputError(str(mapping_path), "", f"run {run_id!r} was never pushed; run `ambiforge review push` first")
-    mapping = json.loads(mapping_path.read_text(encoding="utf-8"))
+    mapping = read_mapping(run_id, paths)
     project_id = mapping["project_id"]
     client, url = connect()
     call(url, f"reading project {project_id}", lambda: client.projects.get(id=project_id))

@@ -8,7 +8,10 @@ message. Two builds of the same run id would otherwise both pay for the same cal
 ``calls.jsonl`` (a hostile test saw half the requests of a build paid twice).
 
 ``flock`` is per open file description, so a second lock of the same folder in the same process is refused
-too (a scheduled build and a manual one share nothing but the folder).
+too (a scheduled build and a manual one share nothing but the folder). One exception, asked for with
+``reentrant=True``: a block nested in one that holds the lock in the same context (the CLI holds the
+run's lock, then calls the build flow, which takes it too so that deployment and scheduled runs hold it
+as well) goes through without locking again.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import socket
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -26,6 +30,8 @@ from typing import IO
 from ambiforge.errors import AmbiforgeError
 
 LOCK_FILE = ".lock"
+#: Lock files held by this context (the thread, or the task a flow runs in, and what it calls).
+_held: ContextVar[frozenset[Path]] = ContextVar("ambiforge_held_locks", default=frozenset())
 
 
 class FolderBusy(AmbiforgeError):
@@ -43,12 +49,18 @@ def holder_text(path: Path) -> str:
 
 
 @contextmanager
-def folder_lock(directory: str | os.PathLike[str], what: str, lock_name: str = LOCK_FILE) -> Iterator[Path]:
+def folder_lock(
+    directory: str | os.PathLike[str], what: str, lock_name: str = LOCK_FILE, reentrant: bool = False
+) -> Iterator[Path]:
     """Hold ``directory/lock_name`` exclusively for the block, or raise :class:`FolderBusy` at once
-    naming the holder. ``what`` says what is locked in the message (``run r1``, ``release v1.2.0``)."""
+    naming the holder. ``what`` says what is locked in the message (``run r1``, ``release v1.2.0``).
+    ``reentrant``: inside a block of this context that holds the lock already, pass through."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / lock_name
+    if reentrant and path.resolve() in _held.get():  # nested in the block that holds it: already ours
+        yield path
+        return
     handle: IO[str] = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole block
     try:
         try:
@@ -65,9 +77,11 @@ def folder_lock(directory: str | os.PathLike[str], what: str, lock_name: str = L
         handle.truncate()
         handle.write(json.dumps(info))
         handle.flush()
+        token = _held.set(_held.get() | {path.resolve()})
         try:
             yield path
         finally:
+            _held.reset(token)
             # Emptied, not removed: unlinking a flocked file lets a third process lock a new inode while a
             # second one still waits on the old one.
             handle.seek(0)
@@ -77,9 +91,9 @@ def folder_lock(directory: str | os.PathLike[str], what: str, lock_name: str = L
         handle.close()  # releases the flock
 
 
-def run_lock(directory: str | os.PathLike[str], run_id: str) -> AbstractContextManager[Path]:
+def run_lock(directory: str | os.PathLike[str], run_id: str, reentrant: bool = False) -> AbstractContextManager[Path]:
     """The lock of one run folder (``raw/<run-id>/.lock``)."""
-    return folder_lock(directory, f"run {run_id}")
+    return folder_lock(directory, f"run {run_id}", reentrant=reentrant)
 
 
 def release_lock(curated: str | os.PathLike[str], version: str) -> AbstractContextManager[Path]:

@@ -37,23 +37,32 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.exists():
         raise InputError(str(p), "", "file not found")
-    if p.suffix == ".parquet":
+    if p.suffix.lower() == ".parquet":
         try:
             return table_to_records(pq.read_table(p))
         except (pa.ArrowInvalid, OSError) as exc:
             raise InputError(str(p), "", f"not a readable Parquet file: {exc}") from None
     records: list[dict[str, Any]] = []
-    with p.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(str(p), f"line {lineno}", f"not valid JSON: {exc.msg}") from None
-            if not isinstance(record, dict):
-                raise InputError(str(p), f"line {lineno}", "expected a JSON object")
-            records.append(record)
+    try:
+        with p.open("rb") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise InputError(str(p), f"line {lineno}", f"not UTF-8 text (byte {exc.start + 1})") from None
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(str(p), f"line {lineno}", f"not valid JSON: {exc.msg}") from None
+                except RecursionError:
+                    raise InputError(str(p), f"line {lineno}", "JSON nested too deeply") from None
+                if not isinstance(record, dict):
+                    raise InputError(str(p), f"line {lineno}", "expected a JSON object")
+                records.append(record)
+    except OSError as exc:
+        raise InputError(str(p), "", f"cannot be read: {exc.strerror or exc}") from None
     return records
 
 

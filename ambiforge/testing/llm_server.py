@@ -155,7 +155,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if app.api_key is not None and self.headers.get("Authorization") != f"Bearer {app.api_key}":
             app.log(LoggedRequest("", 401, None, ""))
-            self._send(401, {"error": {"message": "invalid api key", "type": "invalid_request_error"}})
+            message = "invalid api key"
+            if app.echo_rejected_key:  # as some servers and proxies do: the credential quoted back
+                message += f" (Authorization: {self.headers.get('Authorization')})"
+            self._send(401, {"error": {"message": message, "type": "invalid_request_error"}})
             return
         try:
             body = json.loads(raw)
@@ -183,9 +186,11 @@ class ScriptedLLMServer:
         give_logprobs: bool = True,
         refuse_json_schema: int | None = None,
         refuse_schema_in_json_object: bool = False,
+        echo_rejected_key: bool = False,
     ) -> None:
         self.responder, self.latency, self.faults, self.api_key = responder, latency, faults or Faults(), api_key
         self.truncate, self.give_logprobs = truncate, give_logprobs
+        self.echo_rejected_key = echo_rejected_key  # a 401 quotes the Authorization header it got
         self.refuse_json_schema, self.refuse_schema_in_json_object = refuse_json_schema, refuse_schema_in_json_object
         self.requests: list[LoggedRequest] = []
         self._seen: Counter[str] = Counter()

@@ -57,6 +57,63 @@ def toml(text: str) -> Callable[[Path], None]:
     return write("bad.toml", text)
 
 
+def catalog(*change: object) -> Callable[[Path], None]:
+    """The packaged catalog with one change: ``(key, value)`` at the top level, or ``(group key, value)``
+    in its first group (``change[0]`` a tuple), written to cat.yaml."""
+
+    def make(root: Path) -> None:
+        import yaml
+
+        from ambiforge.catalog.loader import default_catalog_path
+
+        data = yaml.safe_load(default_catalog_path().read_text(encoding="utf-8"))
+        key, value = change
+        if isinstance(key, tuple):
+            group = data["groups"][next(iter(data["groups"]))]
+            target = group["objects"][0] if key[0] == "object" else group
+            target[key[1]] = value
+        else:
+            data[key] = value
+        (root / "cat.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+
+    return make
+
+
+#: (name, (key, value), expected fragment): catalog entries of the wrong type.
+CATALOG_ROWS: list[tuple[str, tuple[object, object], str]] = [
+    ("int-top-key", (5, "x"), "keys must be names"),
+    ("appliances-a-number", ("appliances", 5), "appliances"),
+    ("groups-a-list", ("groups", [1, 2]), "groups"),
+    ("group-key-a-number", ("groups", {7: {"kind": "food"}}), "keys must be names"),
+    ("objects-a-number", (("group", "objects"), 5), "objects"),
+    ("tags-a-number", (("group", "tags"), 5), "tags"),
+    ("tags-nested-lists", (("group", "tags"), [[1]]), "tags"),
+    ("defaults-a-list", (("group", "defaults"), [{"a": 1}]), "defaults"),
+    ("noun-mass-text", (("group", "noun_mass"), "yes"), "noun_mass"),
+    ("object-int-key", (("object", 1), True), "keys must be names"),
+    ("version-a-list", ("version", [1]), "version"),
+]
+EVAL_ENV = {"OPENAI_API_KEY": "sk-eval-0123456789"}
+#: (name, extra eval options, expected fragment): options checked before the first call.
+EVAL_ROWS: list[tuple[str, list[str], str]] = [
+    ("samples-huge", ["--samples", "100000"], "--samples"),
+    ("limit-negative", ["--limit", "-3"], "--limit"),
+    ("limit-zero", ["--limit", "0"], "--limit"),
+    ("calibration-size-zero", ["--calibration-size", "0"], "--calibration-size"),
+    ("name-escapes-out", ["--name", "../x"], "--name"),
+    ("out-is-a-file", ["--out", "keep.txt"], "--out"),
+    ("attach-not-a-release", ["--attach", "keep.txt"], "--attach"),
+    ("epsilon-nan", ["--epsilon", "nan"], "--epsilon"),
+]
+LS_ENV = {"LABEL_STUDIO_URL": "http://127.0.0.1:9", "LABEL_STUDIO_API_KEY": "token0123456789"}
+AMBIK_HEADER = (
+    "id,environment_short,environment_full,unambiguous_direct,ambiguity_type,amb_shortlist,ambiguous_task,"
+    "question,answer,plan_for_clear_task,plan_for_amb_task,end_of_ambiguity,user_intent,variants"
+)
+AMBIK_ROW = "1,mug,a mug,Take the mug.,preferences,,Take it.,Which?,The mug.,1. Take the mug.,1. Take it.,{eoa},,"
+DUP_CSV = f"{AMBIK_HEADER},question\n{AMBIK_ROW.format(eoa=0)},Why?\n"
+HUGE_EOA_CSV = f"{AMBIK_HEADER}\n{AMBIK_ROW.format(eoa='1e30')}\n"
+
 B = ["build", "--out", "raw"]
 CFG = ["--config", "bad.toml"]
 CORRUPT_RUN = "run-x"
@@ -204,6 +261,156 @@ ROWS: list[Row] = [
         "items.jsonl: line 3: end_of_ambiguity",
         run_with("run-o", 3, "end_of_ambiguity", 1e30),
     ),
+    # hardening branch
+    Row(
+        "import-duplicate-column",
+        ["import-ambik", "dup.csv", "--out", "o.jsonl"],
+        "'question' appears twice",
+        write("dup.csv", DUP_CSV),
+    ),
+    Row(
+        "validate-items-not-utf8", ["validate", "bad.jsonl"], "line 2: not UTF-8", write("bad.jsonl", b"{}\n\xff\xfe\n")
+    ),
+    Row(
+        "validate-parquet-upper-not-parquet", ["validate", "items.PARQUET"], "Parquet", write("items.PARQUET", b"PAR1")
+    ),
+    Row("validate-jsonl-deeply-nested", ["validate", "deep.jsonl"], "deep.jsonl", write("deep.jsonl", "[" * 100000)),
+    Row(
+        "validate-catalog-int-key",
+        ["validate", "x.jsonl", *CFG],
+        "keys must be names",
+        both(toml('[paths]\ncatalog = "cat.yaml"\n'), write("x.jsonl", ""), catalog(5, "x")),
+    ),
+    *[
+        Row(f"catalog-{name}", [*B, "--provider", "offline", "--catalog", "cat.yaml"], expect, catalog(*change))
+        for name, change, expect in CATALOG_ROWS
+    ],
+    Row(
+        "catalog-deep-nesting",
+        [*B, "--catalog", "cat.yaml"],
+        "nested too deeply",
+        write("cat.yaml", "version: 1\nappliances: " + "[" * 5000 + "]" * 5000 + "\ngroups: {}\n"),
+    ),
+    Row(
+        "catalog-self-referencing",
+        [*B, "--catalog", "cat.yaml"],
+        "appliances",
+        write("cat.yaml", "version: 1\nappliances: &a [*a]\ngroups: &g {x: *g}\n"),
+    ),
+    Row(
+        "llm-step-unknown-partial",
+        [*B, "--provider", "offline", *CFG],
+        "llm.steps.mine.provider",
+        toml('[llm.steps.mine]\nmodel = "m"\n'),
+    ),
+    Row(
+        "llm-step-bad-temperature",
+        [*B, "--provider", "offline", *CFG],
+        "llm.steps.plan_clear.temperature",
+        toml("[llm.steps.plan_clear]\ntemperature = 7\n"),
+    ),
+    Row("llm-steps-not-a-table", [*B, "--provider", "offline", *CFG], "llm.steps", toml('[llm]\nsteps = "x"\n')),
+    Row("review-push-missing-run", ["review", "push", "--run", "nope"], "nope", env=LS_ENV),
+    Row("review-push-bad-run-id", ["review", "push", "--run", "../x"], "run id", env=LS_ENV),
+    Row(
+        "review-push-not-configured",
+        ["review", "push", "--run", CORRUPT_RUN],
+        "LABEL_STUDIO_URL",
+        env={"LABEL_STUDIO_URL": "", "LABEL_STUDIO_API_KEY": ""},
+    ),
+    Row(
+        "review-push-bad-url",
+        ["review", "push", "--run", CORRUPT_RUN],
+        "LABEL_STUDIO_URL",
+        env={**LS_ENV, "LABEL_STUDIO_URL": "localhost8080"},
+    ),
+    Row(
+        "review-push-url-bad-port",
+        ["review", "push", "--run", CORRUPT_RUN],
+        "LABEL_STUDIO_URL",
+        env={**LS_ENV, "LABEL_STUDIO_URL": "http://127.0.0.1:99999"},
+    ),
+    Row(
+        "review-push-key-non-ascii",
+        ["review", "push", "--run", CORRUPT_RUN],
+        "LABEL_STUDIO_API_KEY",
+        env={**LS_ENV, "LABEL_STUDIO_API_KEY": "t\u00f6ken0123456789"},
+    ),
+    Row(
+        "review-pull-key-white-space",
+        ["review", "pull", "--run", CORRUPT_RUN],
+        "LABEL_STUDIO_API_KEY",
+        write(f"annotation/{CORRUPT_RUN}/tasks.json", '{"project_id": 1}'),
+        {**LS_ENV, "LABEL_STUDIO_API_KEY": "token 0123456789\n"},
+    ),
+    Row("review-pull-never-pushed", ["review", "pull", "--run", CORRUPT_RUN], "never pushed", env=LS_ENV),
+    Row(
+        "review-pull-corrupt-tasks-json",
+        ["review", "pull", "--run", CORRUPT_RUN],
+        "tasks.json",
+        write(f"annotation/{CORRUPT_RUN}/tasks.json", "{nope"),
+        LS_ENV,
+    ),
+    Row(
+        "review-pull-tasks-json-no-project",
+        ["review", "pull", "--run", CORRUPT_RUN],
+        "project_id",
+        write(f"annotation/{CORRUPT_RUN}/tasks.json", "[]"),
+        LS_ENV,
+    ),
+    Row(
+        "build-key-non-ascii",
+        [*B, "--provider", "openai"],
+        "OPENAI_API_KEY",
+        env={"OPENAI_API_KEY": "sk-\u00fcmlaut0123456789"},
+    ),
+    Row(
+        "build-key-white-space",
+        [*B, "--provider", "mistral"],
+        "MISTRAL_API_KEY",
+        env={"MISTRAL_API_KEY": "sk-0123456789\n"},
+    ),
+    *[
+        Row(
+            f"eval-{name}", ["eval", "--data", "i.jsonl", "--model", "m", *args], expect, write("i.jsonl", ""), EVAL_ENV
+        )
+        for name, args, expect in EVAL_ROWS
+    ],
+    Row(
+        "eval-key-non-ascii",
+        ["eval", "--data", "i.jsonl", "--model", "m"],
+        "OPENAI_API_KEY",
+        write("i.jsonl", ""),
+        {"OPENAI_API_KEY": "sk-\u00e9t\u00e90123456789"},
+    ),
+    Row(
+        "eval-key-missing",
+        ["eval", "--data", "i.jsonl", "--model", "m"],
+        "OPENAI_API_KEY is not set",
+        write("i.jsonl", ""),
+        {"OPENAI_API_KEY": ""},
+    ),
+    Row(
+        "import-end-of-ambiguity-huge",
+        ["import-ambik", "e.csv", "--out", "o.parquet"],
+        "end_of_ambiguity",
+        write("e.csv", HUGE_EOA_CSV),
+    ),
+    Row(
+        "llm-timeout-infinite",
+        [*B, "--provider", "openai", *CFG],
+        "llm.timeout_seconds",
+        toml("[llm]\ntimeout_seconds = inf\n"),
+        EVAL_ENV,
+    ),
+    Row(
+        "llm-max-tokens-huge",
+        [*B, "--provider", "openai", *CFG],
+        "llm.steps.plan_clear.max_tokens",
+        toml("[llm.steps.plan_clear]\nmax_tokens = 99999999999\n"),
+        EVAL_ENV,
+    ),
+    Row("review-config-write-and-check", ["review", "config", "--write", "--check"], "--write"),
 ]
 
 SERVE_ROWS: list[Row] = [

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ambiforge.errors import ConfigError
+from ambiforge.redaction import redact
 
 
 @dataclass(frozen=True)
@@ -159,16 +160,17 @@ class ChatReply:
 
 
 class TransientError(Exception):
-    """Worth retrying: ``kind`` is the HTTP status or ``timeout``/``connection``; ``retry_after`` in seconds."""
+    """Worth retrying: ``kind`` is the HTTP status or ``timeout``/``connection``; ``retry_after`` in seconds.
+    The message is redacted: an SDK's error may quote the request's ``Authorization`` header (h11 does)."""
 
     def __init__(self, kind: str, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
+        super().__init__(redact(message))
         self.kind, self.retry_after = kind, retry_after
 
 
 class PermanentError(Exception):
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(redact(message))
         self.kind = kind
 
 

@@ -83,5 +83,9 @@ def make_provider(name: str, llm: LLMConfig) -> Provider:
     key = settings.api_key()
     if key is None:
         raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
+    from ambiforge.llm.config import key_problem
+
+    if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
+        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
     kind = settings.kind or name
     return get(kind).factory(key, settings.endpoint(), llm.timeout_seconds)

@@ -106,3 +106,33 @@ def test_an_interrupted_stage_is_redone_and_the_run_says_so(tmp_path: Path) -> N
     state.mark(tmp_path, "generate", "running")
     state.mark(tmp_path, "generate", "done")
     assert state.read_state(tmp_path)["status"] == "done"
+
+
+def test_a_reentrant_lock_passes_through_only_inside_its_holder(tmp_path: Path) -> None:
+    """The build flow takes the run's lock with ``reentrant=True``: inside the CLI's block that holds it,
+    it goes through; anywhere else (a deployment run while another build holds it) it is refused."""
+    with run_lock(tmp_path / "r", "r"):
+        with run_lock(tmp_path / "r", "r", reentrant=True):
+            pass
+        with pytest.raises(FolderBusy):  # a plain nested lock is still a second writer
+            run_lock(tmp_path / "r", "r").__enter__()
+    with run_lock(tmp_path / "r", "r", reentrant=True), pytest.raises(FolderBusy):
+        run_lock(tmp_path / "r", "r", reentrant=False).__enter__()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import time\nfrom ambiforge.run.lock import run_lock\n"
+            f"with run_lock({str(tmp_path / 'q')!r}, 'q'):\n    print('held', flush=True)\n    time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(FolderBusy, match=f"pid {holder.pid} "), run_lock(tmp_path / "q", "q", reentrant=True):
+            pass
+    finally:
+        holder.kill()
+        holder.wait()

@@ -1,0 +1,229 @@
+"""Secrets never leave the process in text: API keys and ``Authorization`` headers are replaced by
+``[REDACTED]`` in every log record, in the one-line errors and tracebacks the CLI prints, and in the
+messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFECT_HOME``'s database).
+
+Which values are secret is read, not listed: the key variable of every registered LLM provider
+(:mod:`ambiforge.llm.providers`), of every ``[llm.providers.*]`` section a configuration names
+(:func:`register_env`, called when the configuration is loaded) and of Label Studio
+(:data:`ambiforge.review.client.API_KEY_ENV`). Values are read from the environment when text is redacted,
+so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
+before any request (:func:`ambiforge.llm.config.key_problem`); this is the second line: an SDK or HTTP
+library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
+it into a log, a file or Prefect's database.
+
+Three hooks, installed once per process:
+
+- a log record factory (:func:`install_logging`): every record of every logger is redacted when it is
+  made, message, arguments and exception text, so every handler, including those Prefect adds later
+  (console, and the API handler that ships logs into its database), only ever sees redacted text;
+- ``sys.excepthook`` and ``threading.excepthook``: a traceback of a bug is printed redacted;
+- Prefect's ``format_exception`` (:func:`install_prefect`), which makes the message of every Failed and
+  Crashed state from an exception.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import logging
+import os
+import re
+import sys
+import threading
+import traceback
+from types import TracebackType
+from typing import Any
+
+MASK = "[REDACTED]"
+#: Shorter values are not redacted: a one-letter "key" would blank every such letter in every message.
+MIN_SECRET = 6
+
+_HEADER = re.compile(
+    r"(?i)(authorization['\"]?\s*[:=,]\s*(?:b?['\"])?)[^'\"\r\n,)]+"  # Authorization: <anything>
+    r"|\b(bearer\s+)[^\s'\",;)]+"  # Bearer <token>
+    r"|\b(Token\s+)[A-Za-z0-9][^\s'\",;)]{11,}"  # Label Studio's "Token <key>" (a long word only)
+)
+_extra_envs: set[str] = set()
+_lock = threading.Lock()
+
+
+def register_env(name: str) -> None:
+    """Treat the value of environment variable ``name`` as a secret (a configured provider's key)."""
+    if name:
+        with _lock:
+            _extra_envs.add(name)
+
+
+def secret_env_names() -> set[str]:
+    """Every environment variable whose value is a secret: the registered providers' key variables, the
+    ones configurations named, and Label Studio's."""
+    from ambiforge.llm.providers import specs
+    from ambiforge.review.client import API_KEY_ENV
+
+    with _lock:
+        names = set(_extra_envs)
+    return names | {spec.api_key_env for spec in specs().values()} | {API_KEY_ENV}
+
+
+def _forms(value: str) -> set[str]:
+    """The ways a value is spelled in text: as is, stripped, escaped as Python and JSON print it (a
+    non-ASCII or newline character appears as ``\\xe9``/``\\u00e9``/``\\n``), as UTF-8 bytes' repr, and
+    each long white-space-separated piece (a key with a space may be printed split)."""
+    forms = {value, value.strip()}
+    forms.add(repr(value)[1:-1])
+    forms.add(ascii(value)[1:-1])
+    forms.add(json.dumps(value)[1:-1])
+    forms.add(json.dumps(value, ensure_ascii=False)[1:-1])
+    forms.add(str(value.encode("utf-8", "replace"))[2:-1])
+    forms.update(value.split())
+    return {f for f in forms if len(f) >= MIN_SECRET}
+
+
+def secret_values() -> tuple[str, ...]:
+    """The secret values set now, in every spelling, longest first (a longer form is replaced whole)."""
+    return _spellings(tuple(sorted({os.environ.get(name) or "" for name in secret_env_names()})))
+
+
+@functools.lru_cache(maxsize=8)
+def _spellings(values: tuple[str, ...]) -> tuple[str, ...]:
+    forms: set[str] = set()
+    for value in values:
+        if value:
+            forms |= _forms(value)
+    return tuple(sorted(forms, key=len, reverse=True))
+
+
+def _mask_header(match: re.Match[str]) -> str:
+    prefix = next(group for group in match.groups() if group is not None)
+    return prefix + MASK
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret value and every ``Authorization``/``Bearer`` credential masked."""
+    if not text:
+        return text
+    for value in secret_values():
+        if value in text:
+            text = text.replace(value, MASK)
+    return _HEADER.sub(_mask_header, text)
+
+
+def redact_exception(exc: BaseException, tb: TracebackType | None = None) -> str:
+    """The full traceback of ``exc`` (with its chain), redacted."""
+    return redact("".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__)))
+
+
+# -- logging -------------------------------------------------------------------------------------------
+
+_installed: set[str] = set()
+
+
+def _redacted_record(record: logging.LogRecord) -> logging.LogRecord:
+    try:
+        message = record.getMessage()
+    except Exception:  # noqa: BLE001 - a bad format string is logging's to report, not ours
+        return record
+    clean = redact(message)
+    if clean != message:
+        record.msg, record.args = clean, None
+    if record.exc_info and record.exc_info[1] is not None and not record.exc_text:
+        # Formatters use exc_text when it is set: the traceback is formatted once, here, redacted.
+        record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip("\n"))
+    return record
+
+
+def install_logging() -> None:
+    """Redact every log record when it is made (a record factory reaches every handler, including
+    handlers added after this call)."""
+    with _lock:
+        if "logging" in _installed:
+            return
+        _installed.add("logging")
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        return _redacted_record(previous(*args, **kwargs))
+
+    logging.setLogRecordFactory(factory)
+
+
+def install_excepthooks() -> None:
+    """Tracebacks that reach the terminal (bugs, and threads that die) are printed redacted."""
+    with _lock:
+        if "excepthooks" in _installed:
+            return
+        _installed.add("excepthooks")
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        sys.stderr.write(redact("".join(traceback.format_exception(kind, exc, tb))))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit or args.exc_value is None:
+            return
+        name = args.thread.name if args.thread else "?"
+        sys.stderr.write(f"Exception in thread {name}:\n")
+        hook(args.exc_type, args.exc_value, args.exc_traceback)
+
+    sys.excepthook = hook
+    threading.excepthook = thread_hook
+
+
+def install_prefect() -> None:
+    """Failed and Crashed states take their message from ``prefect.states.format_exception`` (bound in
+    ``prefect.states`` and ``prefect._internal.states``): wrap it, so no state message stored by the API
+    carries a secret. Idempotent; call after Prefect is importable (flows/__init__ does)."""
+    with _lock:
+        if "prefect" in _installed:
+            return
+        _installed.add("prefect")
+    import prefect.states
+    from prefect._internal import states as internal_states
+
+    original = prefect.states.format_exception
+
+    def format_exception(exc: BaseException, tb: TracebackType | None = None) -> str:
+        return redact(original(exc, tb))
+
+    for module in (prefect.states, internal_states):
+        if getattr(module, "format_exception", None) is original:
+            module.format_exception = format_exception  # type: ignore[assignment]
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs :func:`install_prefect` right after ``prefect.states`` is executed, before any module binds
+    its ``format_exception`` (``prefect._internal.states`` imports it from there), so importing ``flows``
+    does not import Prefect (``ambiforge --help`` and bad-option errors stay fast)."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if name != "prefect.states":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            install_prefect()
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install_prefect_on_import() -> None:
+    """:func:`install_prefect` now if Prefect is loaded, else as soon as it is."""
+    if "prefect.states" in sys.modules:
+        install_prefect()
+    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport())
+
+
+def install() -> None:
+    """The hooks that need no Prefect: logging and tracebacks (the CLI calls this first)."""
+    install_logging()
+    install_excepthooks()
