@@ -103,8 +103,8 @@ def unpseudonymous(records: Sequence[Mapping[str, Any]]) -> str | None:
 
 def schema_message(failures: list[dict[str, Any]]) -> str:
     first = failures[0]
-    more = f" and {len(failures) - 1} more rows" if len(failures) > 1 else ""
-    return f"{first['row']}: {first['errors'][0]}{more} break the item schema"
+    more = f" (and {len(failures) - 1} more rows)" if len(failures) > 1 else ""
+    return f"rows break the item schema: {first['row']}: {first['errors'][0]}{more}"
 
 
 def nothing_to_release(run_ids: list[str], counts: Mapping[str, int], allow_unreviewed: bool) -> str:

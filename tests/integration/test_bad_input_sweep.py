@@ -21,7 +21,6 @@ import pytest
 from ambiforge.cli.main import main
 from tests.conftest import REPO
 from tests.integration import processes
-from tests.integration.release_inputs import run_with
 
 
 @dataclass(frozen=True)
@@ -255,12 +254,8 @@ ROWS: list[Row] = [
         ["release", "--version", "1.0.0", "--from", "r", "--calibration-size", "x"],
         "--calibration-size",
     ),
-    Row(
-        "release-end-of-ambiguity-1e30",
-        ["release", "--version", "1.0.0", "--from", "run-o", "--allow-unreviewed"],
-        "items.jsonl: line 3: end_of_ambiguity",
-        run_with("run-o", 3, "end_of_ambiguity", 1e30),
-    ),
+    # an end_of_ambiguity of 1e30 in a run's items breaks the item schema (at most 10,000): the release's
+    # schema gate refuses it, exit 1 (tests/unit/release/test_verify.py)
     # hardening branch
     Row(
         "import-duplicate-column",

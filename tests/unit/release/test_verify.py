@@ -20,7 +20,7 @@ from ambiforge.models import Review
 from ambiforge.release.checksums import sha256_of
 from ambiforge.release.seal import integrity_section, read_sha256sum, read_witness
 from ambiforge.release.verify import VerifyError, verify_release
-from ambiforge.release.writer import release
+from ambiforge.release.writer import ReleaseGateError, release
 from ambiforge.storage import read_records
 from tests.unit.release.test_release import make_items, options, write_run
 
@@ -314,6 +314,8 @@ def test_calibration_size_0_is_a_test_only_release_that_verifies(tmp_path: Path,
 
 @pytest.mark.parametrize("value", [1e30, 3_000_000_000, 2**31])
 def test_a_number_too_wide_for_parquet_is_named_before_any_write(tmp_path: Path, catalog, value: Any) -> None:  # type: ignore[no-untyped-def]
+    """The item schema bounds end_of_ambiguity (10,000), so the schema gate refuses the run, naming the file,
+    line and field, before anything is written."""
     write_run(tmp_path / "raw", "run-o", make_items(catalog, 7, 20, "run-o"))
     path = tmp_path / "raw" / "run-o" / "items.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -321,9 +323,9 @@ def test_a_number_too_wide_for_parquet_is_named_before_any_write(tmp_path: Path,
     record["end_of_ambiguity"] = value
     lines[3] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"items.jsonl: line 4: end_of_ambiguity: .* does not fit") as caught:
+    with pytest.raises(ReleaseGateError, match=r"items.jsonl:4: end_of_ambiguity: .* maximum of 10000") as caught:
         release(options(tmp_path, "1.0.0", ["run-o"], calibration_size=2, target_mix=None))
-    assert caught.value.exit_code == 2
+    assert caught.value.exit_code == 1
     assert not (tmp_path / "curated" / "1.0.0").exists()
 
 
