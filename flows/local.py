@@ -65,17 +65,26 @@ class LocalExecutor:
         return with_retries(step, *args)
 
 
-def stages(run: LocalExecutor) -> pipeline.Stages:
+def stages(run: LocalExecutor, on_generate: Callable[[], Any] = lambda: None) -> pipeline.Stages:
+    def generate(options: BuildOptions) -> dict[str, int]:
+        on_generate()
+        return pipeline.generate(options, run)
+
     return pipeline.Stages(
-        generate=lambda options: pipeline.generate(options, run),
+        generate=generate,
         validate=lambda options, seconds: pipeline.validate(options, seconds, run),
         publish=lambda summary, report, reports: None,  # artifacts live in a Prefect server
         review_push=lambda run_id, paths: with_retries(pipeline.review_push, run_id, paths),
     )
 
 
-def build_locally(options: BuildOptions, annotation_root: str = "annotation") -> dict[str, Any]:
-    """The ``build`` flow's stages, in this process (same files, same summary)."""
+def build_locally(
+    options: BuildOptions | dict[str, Any],
+    annotation_root: str = "annotation",
+    on_generate: Callable[[], Any] = lambda: None,
+) -> dict[str, Any]:
+    """The ``build`` flow's stages, in this process (same files, same summary). ``on_generate`` runs as
+    generation starts (the CLI starts importing the validate stage's libraries then)."""
     options = pipeline.resolve_options(options)
     with LocalExecutor() as run:
-        return pipeline.build(options, annotation_root, stages(run))
+        return pipeline.build(options, annotation_root, stages(run, on_generate))

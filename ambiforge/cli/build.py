@@ -245,7 +245,8 @@ def run_build(
             print_summary(finished)
             return build_exit_code(finished)
         try:
-            prewarm(PREWARM if tracked else PREWARM_LOCAL)  # the validate stage's heavy imports, meanwhile
+            if tracked:  # the validate stage's heavy imports, while the server starts
+                prewarm(PREWARM)
             from ambiforge.progress import RichReporter
 
             console.print(
@@ -258,7 +259,9 @@ def run_build(
                 from flows.local import build_locally
 
                 with RichReporter().shown():
-                    summary = build_locally(options, annotation_root)
+                    # The validate stage's heavy imports start with generation: in the same process they
+                    # hold the interpreter lock, so not during start-up, but while LLM calls wait on replies.
+                    summary = build_locally(options, annotation_root, on_generate=lambda: prewarm(PREWARM_LOCAL))
         except BaseException as exc:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
@@ -293,7 +296,7 @@ def run_flow(options: BuildOptions, annotation_root: str, server: Any, verbose: 
 
 #: Imported in the background while generation runs (and the temporary Prefect server starts): the
 #: validate stage's dataset expectations and plots, seconds of imports on a busy machine.
-PREWARM_LOCAL = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations")
+PREWARM_LOCAL = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "datasketch")
 PREWARM = (*PREWARM_LOCAL, "flows.validate")
 
 
