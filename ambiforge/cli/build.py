@@ -238,7 +238,7 @@ def run_build(
         finished = state.finished_summary(options)
         if finished is not None:  # nothing to do: no Prefect, no server
             if server is not None:
-                server.stop(grace=1.0)
+                server.stop(wait=False)
             console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/] is finished with these options")
             seconds = finished.setdefault("seconds", {})
             seconds.setdefault("total", round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3))
