@@ -50,15 +50,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--llm-pairs", type=int, default=50, help="pairs of the LLM build rerun from the cache")
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose ambiforge runs (to compare)")
     args = parser.parse_args()
     ambiguity.names()  # before the scripted server's threads race to the registry's first load
     cli = [sys.executable, "-m", "ambiforge.cli.main"]
+    # An older checkout always built with Prefect, and had no --prefect.
+    prefect = ["--prefect"] if "--prefect" in (args.repo / "ambiforge/cli/build.py").read_text() else []
     targets: dict[str, float | None] = {
         "ambiforge --help": None,
         "1-pair offline build": TARGET,
         "finished rerun (same run id)": TARGET,
         f"cache-only LLM rerun ({args.llm_pairs} pairs)": TARGET,
-        "1-pair build --prefect": None,
+        **({"1-pair build --prefect": None} if prefect else {}),
     }
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in targets}
     with (
@@ -68,7 +71,7 @@ def main() -> None:
         root = Path(tmp)
         env = {
             **os.environ,
-            "PYTHONPATH": str(REPO),
+            "PYTHONPATH": str(args.repo),
             "PREFECT_HOME": str(root / "prefect-home"),
             "OPENAI_API_KEY": KEY,
             "OPENAI_BASE_URL": server.openai_url,
@@ -79,7 +82,7 @@ def main() -> None:
         llm = [*cli, "build", "--config", str(config), "--provider", "openai", "--pairs", str(args.llm_pairs)]
         llm += ["--seed", "4", "--out", str(root / "llm")]
         # Warm-ups: the SQLite database of PREFECT_HOME is migrated once per home, and the LLM cache filled.
-        timed([*cli, "build", "--pairs", "1", "--out", str(root / "warm"), "--run-id", "warm", "--prefect"], env, root)
+        timed([*cli, "build", "--pairs", "1", "--out", str(root / "warm"), "--run-id", "warm", *prefect], env, root)
         timed([*llm, "--run-id", "fill"], env, root)
         paid = len(server.requests)
         for run in range(args.runs):
@@ -89,14 +92,16 @@ def main() -> None:
                 "1-pair offline build": build,
                 "finished rerun (same run id)": build,
                 f"cache-only LLM rerun ({args.llm_pairs} pairs)": [*llm, "--run-id", f"cached{run}"],
-                "1-pair build --prefect": [*build[:-1], f"p{run}", "--prefect"],
+                "1-pair build --prefect": [*build[:-1], f"p{run}", *prefect],
             }
+            if not prefect:
+                del steps["1-pair build --prefect"]
             for name, cmd in steps.items():
                 figures[name].append(timed(cmd, env, root))
         if len(server.requests) != paid:
             raise SystemExit(f"the cache-only reruns made {len(server.requests) - paid} calls to the server")
     load = os.getloadavg()
-    print(f"fixed cost, {args.runs} runs, load average {load[0]:.2f} on {os.cpu_count()} cores")
+    print(f"fixed cost of {args.repo}, {args.runs} runs, load average {load[0]:.2f} on {os.cpu_count()} cores")
     print(f"  {'':<34} {'best':>7} {'median':>7} {'CPU':>7}   target  best/target")
     for name, values in figures.items():
         walls = [w for w, _ in values]

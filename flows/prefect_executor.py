@@ -26,7 +26,9 @@ class PrefectExecutor:
         self.tasks = tasks
 
     def submit(self, step: Callable[..., Any], *args: Any) -> Any:
-        return self.tasks[step].submit(*quoted(args))
+        # Not quoted: a submitted batch's specs are few, and a task runner that ships them elsewhere (Dask)
+        # rebuilds a quoted list's records as plain tuples.
+        return self.tasks[step].submit(*args)
 
     def results(self, futures: list[Any]) -> Iterator[Any]:
         return pipeline.finished_in_order(futures, as_completed)
