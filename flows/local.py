@@ -9,6 +9,7 @@ why); it imports no Prefect.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from flows import pipeline
 from flows.retries import is_transient
+from flows.warm_worker import WarmWorker
 
 if TYPE_CHECKING:
     from ambiforge.options import BuildOptions
@@ -65,26 +67,34 @@ class LocalExecutor:
         return with_retries(step, *args)
 
 
-def stages(run: LocalExecutor, on_generate: Callable[[], Any] = lambda: None) -> pipeline.Stages:
+def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Stages:
     def generate(options: BuildOptions) -> dict[str, int]:
-        on_generate()
+        if worker is not None:  # Great Expectations loads in its process while generation runs
+            worker.start()
         return pipeline.generate(options, run)
 
     return pipeline.Stages(
         generate=generate,
-        validate=lambda options, seconds: pipeline.validate(options, seconds, run),
+        validate=lambda options, seconds: pipeline.validate(options, seconds, run, worker),
         publish=lambda summary, report, reports: None,  # artifacts live in a Prefect server
         review_push=lambda run_id, paths: with_retries(pipeline.review_push, run_id, paths),
     )
 
 
 def build_locally(
-    options: BuildOptions | dict[str, Any],
-    annotation_root: str = "annotation",
-    on_generate: Callable[[], Any] = lambda: None,
+    options: BuildOptions | dict[str, Any], annotation_root: str = "annotation", warm_worker: bool | None = None
 ) -> dict[str, Any]:
-    """The ``build`` flow's stages, in this process (same files, same summary). ``on_generate`` runs as
-    generation starts (the CLI starts importing the validate stage's libraries then)."""
+    """The ``build`` flow's stages, in this process (same files, same summary).
+
+    ``warm_worker``: the dataset expectations run in a worker process that imports Great Expectations
+    while generation runs (:mod:`flows.warm_worker`). By default only for LLM providers, whose generation
+    waits on replies: an offline build's generation keeps this process busy, and for a small one the
+    worker's start-up (0.6 s of CPU) costs more than it hides."""
     options = pipeline.resolve_options(options)
-    with LocalExecutor() as run:
-        return pipeline.build(options, annotation_root, stages(run, on_generate))
+    if warm_worker is None:
+        warm_worker = options.provider != "offline"
+    worker = WarmWorker(pipeline.EXPECTATIONS_MODULES) if warm_worker else None
+    with contextlib.ExitStack() as stack, LocalExecutor() as run:
+        if worker is not None:
+            stack.enter_context(worker)
+        return pipeline.build(options, annotation_root, stages(run, worker))

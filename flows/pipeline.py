@@ -173,27 +173,46 @@ def quiet_great_expectations() -> None:
     logging.getLogger("great_expectations.data_context.types.base").setLevel(logging.WARNING)
 
 
-def dataset_report(options: BuildOptions, outcomes: list[Outcome]) -> dict[str, Any]:
-    from ambiforge import diversity
+def expectations_to_folder(options: BuildOptions, items: list[Any], folder: Path) -> dict[str, Any]:
+    """Run the dataset expectations on the passed items and save them (``expectations.json``, Data Docs)
+    in ``folder``; their summary for the report. Runs in the build's process or in a worker process (then
+    ``options.prepare()`` registers the run's ambiguity types there too)."""
     from ambiforge.validation.expectations import run_expectations
-    from ambiforge.validation.report import build_report, write_report
 
+    options.prepare()
     quiet_great_expectations()
-
-    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
-    passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
     expectations = run_expectations(
-        passed,  # type: ignore[arg-type]
+        items,
         target_mix=options.type_mix,
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
     )
+    expectations.save(folder)
+    return expectations.to_dict()
+
+
+#: What the dataset expectations import, for a worker process to load ahead (flows/warm_worker.py).
+EXPECTATIONS_MODULES = ("great_expectations", "ambiforge.validation.expectations", "flows.pipeline")
+
+
+def dataset_report(options: BuildOptions, outcomes: list[Outcome], worker: Any = None) -> dict[str, Any]:
+    """The dataset expectations and the validation report. With a ``worker``
+    (:class:`flows.warm_worker.WarmWorker`, which imported Great Expectations while generation ran) the
+    expectations run there."""
+    from ambiforge import diversity
+    from ambiforge.validation.report import build_report, write_report
+
+    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate")]
+    passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
     folder = run_dir(options.out, options.run_id) / VALIDATION_DIR
-    report = build_report(judged, expectations.to_dict(), f"run {options.run_id}")  # type: ignore[arg-type]
+    if worker is None:
+        expectations = expectations_to_folder(options, passed, folder)
+    else:
+        expectations = worker.call(expectations_to_folder, options, passed, folder)
+    report = build_report(judged, expectations, f"run {options.run_id}")  # type: ignore[arg-type]
     reference = diversity.read_reference(options.reference) if options.reference else None
     section = diversity.report_section(passed, reference, options.reference or "")  # type: ignore[arg-type]
     write_report(report, judged, folder, target_mix=options.type_mix, diversity=section)  # type: ignore[arg-type]
-    expectations.save(folder)
     return report["summary"]
 
 
@@ -208,9 +227,12 @@ def write_run_files(
     return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
-def validate(options: BuildOptions, seconds: dict[str, float] | None, run: Executor) -> dict[str, Any]:
+def validate(
+    options: BuildOptions, seconds: dict[str, float] | None, run: Executor, worker: Any = None
+) -> dict[str, Any]:
     """The generated pairs -> item rules and dataset checks -> ``items.jsonl``, ``items.parquet``,
-    ``rejected.jsonl``, ``summary.json`` and the validation report. A finished run is returned as is."""
+    ``rejected.jsonl``, ``summary.json`` and the validation report. A finished run is returned as is.
+    ``worker``: see :func:`dataset_report` (local builds)."""
     from ambiforge.errors import InputError
     from ambiforge.llm.calls import CALLS_FILE
     from ambiforge.llm.summary import summarize_calls
@@ -228,7 +250,7 @@ def validate(options: BuildOptions, seconds: dict[str, float] | None, run: Execu
     progress.start("validate", len(outcomes))
     outcomes = run.call(check_rules, options, outcomes, len(outcomes)).outcomes
     progress.finish("validate")
-    report = run.call(dataset_report, options, outcomes)
+    report = run.call(dataset_report, options, outcomes, *([worker] if worker is not None else []))
     timings = dict(seconds or {}) | {"validate": time.perf_counter() - started}
     extra: dict[str, Any] = {"validation": report, "reports": {"validation": str(directory / VALIDATION_DIR)}}
     llm = summarize_calls(directory / CALLS_FILE)

@@ -158,7 +158,7 @@ def prefect_api() -> Iterator[TemporaryServer | None]:
         os.environ.pop("PREFECT_API_URL", None)
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """SIGTERM from the kernel when the parent dies (Linux), and a watchdog for everything else."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -179,7 +179,7 @@ def _die_with_parent(parent: int) -> None:
 
 def serve_child(parent: int, port: int) -> None:
     """The server process: Prefect's API app under uvicorn, as Prefect's own ephemeral server runs it."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     import uvicorn
 
     uvicorn.run(

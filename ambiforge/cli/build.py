@@ -259,9 +259,7 @@ def run_build(
                 from flows.local import build_locally
 
                 with RichReporter().shown():
-                    # The validate stage's heavy imports start with generation: in the same process they
-                    # hold the interpreter lock, so not during start-up, but while LLM calls wait on replies.
-                    summary = build_locally(options, annotation_root, on_generate=lambda: prewarm(PREWARM_LOCAL))
+                    summary = build_locally(options, annotation_root)
         except BaseException as exc:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
@@ -294,10 +292,10 @@ def run_flow(options: BuildOptions, annotation_root: str, server: Any, verbose: 
         return build_flow(options, annotation_root)  # type: ignore[no-any-return]
 
 
-#: Imported in the background while generation runs (and the temporary Prefect server starts): the
-#: validate stage's dataset expectations and plots, seconds of imports on a busy machine.
-PREWARM_LOCAL = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "datasketch")
-PREWARM = (*PREWARM_LOCAL, "flows.validate")
+#: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
+#: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
+#: in a worker process while generation runs: flows/warm_worker.py.)
+PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
 
 
 def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
