@@ -85,3 +85,28 @@ def test_a_local_build_module_imports_no_prefect() -> None:
     out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def fails(key: str) -> None:
+    raise KeyError(key)
+
+
+def loaded_in_worker(name: str) -> tuple[int, bool]:
+    import os
+
+    return os.getpid(), name in sys.modules
+
+
+def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_killed_on_failure() -> None:
+    import os
+
+    from flows.warm_worker import WarmWorker
+
+    with pytest.raises(RuntimeError, match="the build failed"), WarmWorker(("tabnanny",)) as worker:
+        pid, loaded = worker.call(loaded_in_worker, "tabnanny")
+        assert pid != os.getpid() and loaded  # imported by the worker before any step asked for it
+        with pytest.raises(KeyError, match="missing"):  # a step's exception is raised here
+            worker.call(fails, "missing")
+        process = worker.process
+        raise RuntimeError("the build failed")
+    assert process is not None and process.wait(10) != 0  # killed, not left to finish
