@@ -245,7 +245,7 @@ def run_build(
             print_summary(finished)
             return build_exit_code(finished)
         try:
-            if tracked:  # the validate stage's heavy imports, while the server starts
+            if server is not None:  # the validate stage's heavy imports, while the server starts
                 prewarm(PREWARM)
             from ambiforge.progress import RichReporter
 
