@@ -73,7 +73,8 @@ class WarmWorker:
         return self.log.read().decode("utf-8", "replace")
 
     def close(self, kill: bool = False) -> None:
-        """Let the worker exit (its stdin closes); ``kill``: now (a failing build must not wait for it)."""
+        """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
+        counted) when the build ends; ``kill``: now (a failing build must not wait for it)."""
         process, self.process = self.process, None
         if process is not None:
             if kill:
@@ -81,6 +82,11 @@ class WarmWorker:
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
                     process.stdin.close()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         if self.log is not None:
             self.log.close()
             self.log = None
