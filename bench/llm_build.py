@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,12 @@ from ambiforge.testing.llm_server import ScriptedLLMServer
 
 KEY = "sk-bench-llm-build-0123456789"
 REPO = Path(__file__).resolve().parents[1]
+
+
+def children_cpu() -> float:
+    """User + sys seconds of the children waited for (the build and, with --prefect, its API server)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def intervals(calls: list[dict]) -> list[tuple[float, float]]:  # type: ignore[type-arg]
@@ -62,6 +69,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose ambiforge builds (to compare)")
     parser.add_argument("--keep", type=Path, help="copy the run folder here (calls.jsonl, summary...)")
+    parser.add_argument("--prefect", action="store_true", help="build as Prefect flows (a temporary API server)")
     args = parser.parse_args()
     ambiguity.names()  # load the types before the server's threads race to (the registry's first load)
 
@@ -84,10 +92,12 @@ def main() -> None:
         }
         cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--config", str(config)]
         cmd += ["--provider", args.provider, "--pairs", str(args.pairs), "--seed", str(args.seed)]
-        cmd += ["--run-id", "bench", "--out", str(folder / "raw")]
+        cmd += ["--run-id", "bench", "--out", str(folder / "raw"), *(["--prefect"] if args.prefect else [])]
+        cpu_before = children_cpu()
         started = time.time()
         proc = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
         ended = time.time()
+        cpu = children_cpu() - cpu_before
         if proc.returncode not in (0, 1):
             sys.exit(f"build failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
         run = folder / "raw" / "bench"
@@ -104,10 +114,12 @@ def main() -> None:
     print(
         f"{args.pairs}-pair LLM build ({args.provider} SDK -> scripted server), latency "
         f"{args.latency * 1000:.0f} ms, concurrency {args.concurrency}, rpm {args.rpm or 'none'}"
+        f"{', as Prefect flows' if args.prefect else ''}; load average {os.getloadavg()[0]:.2f} on "
+        f"{os.cpu_count()} cores"
     )
     print(f"calls            : {len(spans)} to the server ({len(calls)} logged); items {summary.get('items_written')}")
     print(f"ideal            : {ideal:6.2f} s  (calls x latency / concurrency)")
-    print(f"build wall       : {wall:6.2f} s  = {wall / ideal:.2f}x ideal (target <= 2x)")
+    print(f"build wall       : {wall:6.2f} s  = {wall / ideal:.2f}x ideal (target <= 2x)  CPU {cpu:.2f} s")
     print(f"LLM phase        : {phase:6.2f} s  = {ideal / phase:.2f} of ideal (target >= 0.9)")
     busy = sum(end - start for start, end in spans)
     print(
@@ -115,7 +127,7 @@ def main() -> None:
         f"{busy / phase:.1f} of {args.concurrency}); replies took {busy / len(spans) * 1000:.0f} ms on average "
         f"(ideal {args.latency * 1000:.0f})"
     )
-    print(f"before 1st call  : {first - started:6.2f} s  (start-up: imports, Prefect, planning)")
+    print(f"before 1st call  : {first - started:6.2f} s  (start-up: imports, Prefect when --prefect, planning)")
     print(f"after last call  : {ended - last:6.2f} s  (duplicates, validation, reports, writing, exit)")
 
 

@@ -10,27 +10,24 @@ from prefect.cache_policies import NO_CACHE
 
 from ambiforge.review.pull import pull
 from ambiforge.review.push import ReviewPaths
-from ambiforge.stages import StageContext, get
 from flows.artifacts import artifact_key
+from flows.pipeline import REVIEW_RETRY, review_push
 from flows.retries import retry_transient
 
-
-@task(
+push_task = task(
     name="push-to-label-studio",
     cache_policy=NO_CACHE,
-    retries=2,
-    retry_delay_seconds=10,
+    retries=REVIEW_RETRY.retries,
+    retry_delay_seconds=REVIEW_RETRY.delay,
     retry_condition_fn=retry_transient,
-)
-def push_task(run_id: str, paths: ReviewPaths, project: str | None) -> dict[str, Any]:
-    return get("review").run([run_id], StageContext(extras={"paths": paths, "project": project}))[0]
+)(review_push)
 
 
 @task(
     name="pull-from-label-studio",
     cache_policy=NO_CACHE,
-    retries=2,
-    retry_delay_seconds=10,
+    retries=REVIEW_RETRY.retries,
+    retry_delay_seconds=REVIEW_RETRY.delay,
     retry_condition_fn=retry_transient,
 )
 def pull_task(run_id: str, paths: ReviewPaths) -> dict[str, Any]:

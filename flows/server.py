@@ -9,7 +9,8 @@ and a build killed with SIGKILL left the server running (one ran 26 minutes).
 Here the command starts the same server (same app factory, same settings Prefect passes) on a free port
 *before* it imports Prefect and checks its options, points ``PREFECT_API_URL`` at it, and waits for it only
 when the first flow is about to run. Prefect 3.8 has no flow run without an API (an unset URL means the
-ephemeral server), so overlapping is what can be won.
+ephemeral server): so ``ambiforge build`` starts this server only when it runs Prefect flows (``--prefect``,
+Dask); otherwise it runs the same stages in-process (:mod:`flows.local`) and starts none.
 
 The server process runs :func:`serve_child`: it asks the kernel for SIGTERM when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``), and a watchdog thread also polls the parent pid (other kernels, and a parent
@@ -106,15 +107,19 @@ class TemporaryServer:
         self.log.seek(max(0, self.log.tell() - size))
         return self.log.read().decode("utf-8", "replace")
 
-    def stop(self, grace: float = 5.0) -> None:
+    def stop(self, grace: float = 5.0, wait: bool = True) -> None:
+        """SIGTERM, then SIGKILL after ``grace`` seconds. ``wait=False`` (a command whose output is final)
+        returns at once: the server shuts down on its own while the command exits, and dies with it anyway
+        (its parent-death signal); a long-lived process reaps it with its next subprocess."""
         process, self.process = self.process, None
         if process is not None and process.poll() is None:
             process.terminate()
-            try:
-                process.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            if wait:
+                try:
+                    process.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
         if self.log is not None:
             self.log.close()
             self.log = None
@@ -149,11 +154,11 @@ def prefect_api() -> Iterator[TemporaryServer | None]:
         else:
             yield server
     finally:
-        server.stop()
+        server.stop(wait=False)  # the command's work is done: do not hold its exit for the shutdown
         os.environ.pop("PREFECT_API_URL", None)
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """SIGTERM from the kernel when the parent dies (Linux), and a watchdog for everything else."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -174,7 +179,7 @@ def _die_with_parent(parent: int) -> None:
 
 def serve_child(parent: int, port: int) -> None:
     """The server process: Prefect's API app under uvicorn, as Prefect's own ephemeral server runs it."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     import uvicorn
 
     uvicorn.run(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -133,14 +134,25 @@ def build(
     reference: Annotated[
         Path | None, typer.Option(help="AmbiK-format CSV whose diversity figures the report shows next to ours")
     ] = None,
+    prefect: Annotated[
+        bool,
+        typer.Option(
+            "--prefect",
+            help="run as Prefect flows, on a temporary API server unless PREFECT_API_URL is set (default: "
+            "only when PREFECT_API_URL is set or the task runner is dask; else the same stages run in-process)",
+        ),
+    ] = False,
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
     item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
-    from flows.server import prefect_api
+    from flows.server import configured_api_url, prefect_api
 
-    # The temporary Prefect server starts first and warms up while options are checked and Prefect loads.
-    with prefect_api() as server:
+    # Prefect when it is asked for or has somewhere to record the run; then its temporary server (when no
+    # API is configured) starts first and warms up while options are checked and Prefect loads.
+    tracked = prefect or task_runner == "dask" or bool(configured_api_url())
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(prefect_api()) if tracked else None
         cfg = config_from(config)
         options = command_options(
             cfg,
@@ -158,10 +170,13 @@ def build(
             dask_address=dask_address,
             config_path=str(config) if config else cfg.source,
         )
+        if not tracked and options.task_runner != "thread":  # Dask from the configuration: Prefect's runner
+            tracked = True
+            server = stack.enter_context(prefect_api())
         rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
         options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
         ref_items = check_reference(options)
-        return run_build(options, cfg.paths.annotation, server, verbose, ref_items)
+        return run_build(options, cfg.paths.annotation, server, verbose, ref_items, tracked=tracked)
 
 
 def check_reference(options: BuildOptions) -> list[Any] | None:
@@ -180,10 +195,16 @@ def check_reference(options: BuildOptions) -> list[Any] | None:
 
 
 def run_build(
-    options: BuildOptions, annotation_root: str, server: Any, verbose: bool = False, reference: list[Any] | None = None
+    options: BuildOptions,
+    annotation_root: str,
+    server: Any,
+    verbose: bool = False,
+    reference: list[Any] | None = None,
+    tracked: bool = True,
 ) -> int:
-    """Run the build flow holding the run folder's lock, with SIGINT/SIGTERM turned into a clean stop:
-    no new LLM call, ``state.json`` "interrupted", one line, exit 130/143."""
+    """Run the build (the Prefect flow when ``tracked``, else the same stages in-process) holding the run
+    folder's lock, with SIGINT/SIGTERM turned into a clean stop: no new LLM call, ``state.json``
+    "interrupted", one line, exit 130/143."""
     from ambiforge import interrupts
     from ambiforge.run import state
     from ambiforge.run.layout import run_dir
@@ -217,30 +238,28 @@ def run_build(
         finished = state.finished_summary(options)
         if finished is not None:  # nothing to do: no Prefect, no server
             if server is not None:
-                server.stop(grace=1.0)
+                server.stop(wait=False)
             console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/] is finished with these options")
             seconds = finished.setdefault("seconds", {})
             seconds.setdefault("total", round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3))
             print_summary(finished)
             return build_exit_code(finished)
         try:
-            if not verbose:
-                quiet_prefect()
-            if server is not None:
-                prewarm()  # while the server starts: the validate stage's heavy imports
+            if server is not None:  # the validate stage's heavy imports, while the server starts
+                prewarm(PREWARM)
             from ambiforge.progress import RichReporter
-            from flows.build import build_flow
-
-            interrupts.bridge_prefect_sigterm()
 
             console.print(
                 f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
                 f"provider {options.provider}, seed {options.seed}"
             )
-            if server is not None:
-                server.wait()
-            with RichReporter().shown():
-                summary = build_flow(options, annotation_root)
+            if tracked:
+                summary = run_flow(options, annotation_root, server, verbose)
+            else:
+                from flows.local import build_locally
+
+                with RichReporter().shown():
+                    summary = build_locally(options, annotation_root)
         except BaseException as exc:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
@@ -257,8 +276,25 @@ def run_build(
     return build_exit_code(summary)
 
 
-#: Imported in the background while the temporary Prefect server starts (the build waits for it anyway):
-#: the validate stage's dataset expectations and plots, seconds of imports on a busy machine.
+def run_flow(options: BuildOptions, annotation_root: str, server: Any, verbose: bool) -> dict[str, Any]:
+    """The ``build`` Prefect flow, once its API server (if this command started one) answers."""
+    from ambiforge import interrupts
+    from ambiforge.progress import RichReporter
+
+    if not verbose:
+        quiet_prefect()
+    from flows.build import build_flow
+
+    interrupts.bridge_prefect_sigterm()
+    if server is not None:
+        server.wait()
+    with RichReporter().shown():
+        return build_flow(options, annotation_root)  # type: ignore[no-any-return]
+
+
+#: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
+#: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
+#: in a worker process while generation runs: flows/warm_worker.py.)
 PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
 
 

@@ -78,3 +78,34 @@ def test_validation_thresholds_of_the_config_apply_inside_the_build(tmp_path: Pa
     assert (folder / "items.jsonl").read_text() == ""
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["items_written"] == 0 and summary["rejected_by_stage"] == {"validate": 10}
+
+
+def test_a_build_without_a_prefect_api_runs_in_process_and_never_loads_prefect(tmp_path: Path) -> None:
+    """No PREFECT_API_URL: the stages run in this process (no temporary API server to start and wait for),
+    with the same files as a build of the Prefect flow (``--prefect``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"} | {"PREFECT_HOME": str(tmp_path / "ph")}
+    args = ["build", "--pairs", "12", "--seed", "3", "--run-id", "r", "--out", str(tmp_path / "local")]
+    probe = (
+        f"import sys\nfrom ambiforge.cli.main import main\ncode = main({args!r})\n"
+        "print(code, 'prefect' in sys.modules, flush=True)\n"
+    )
+    local = processes.run([sys.executable, "-c", probe], cwd=REPO, env=env, timeout=300)
+    assert local.returncode == 0, local.stderr
+    assert local.stdout.split() == ["0", "False"]
+    flow = processes.run(
+        [sys.executable, "-m", "ambiforge.cli.main", "build", "--pairs", "12", "--seed", "3", "--run-id", "r"]
+        + ["--out", str(tmp_path / "flow"), "--prefect"],
+        cwd=REPO,
+        env=env,
+        timeout=300,
+    )
+    assert flow.returncode == 0, flow.stderr
+    for name in ("items.jsonl", "rejected.jsonl", "generated.jsonl", "options.json", "items.parquet"):
+        assert (tmp_path / "local" / "r" / name).read_bytes() == (tmp_path / "flow" / "r" / name).read_bytes(), name
+    local_summary = json.loads((tmp_path / "local" / "r" / "summary.json").read_text())
+    flow_summary = json.loads((tmp_path / "flow" / "r" / "summary.json").read_text())
+    for summary in (local_summary, flow_summary):  # the report's paths differ with the folder
+        del summary["validation"]["report_path"], summary["validation"]["issues_csv"]
+    for key in ("items_written", "per_type", "rejected_count", "validation"):
+        assert local_summary[key] == flow_summary[key], key
+    assert (tmp_path / "local" / "r" / "validation" / "data_docs" / "index.html").exists()

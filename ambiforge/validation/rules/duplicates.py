@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from datasketch import MinHash, MinHashLSH
 from rapidfuzz import fuzz
 
 from ambiforge.models import Item
@@ -69,6 +68,10 @@ def find_duplicates(items: Sequence[Item], ctx: RuleContext) -> dict[int, list[t
                 ("near_duplicate", f"unambiguous_direct: the same task as item {items[q].id}, reworded")
             )
     unique = sorted(by_signature.values())
+    # Imported here: datasketch loads scipy (0.4-0.8 s), and this module is imported with the item rules
+    # by every command, LLM builds before their first call.
+    from datasketch import MinHash, MinHashLSH
+
     shingles = [set(signatures[p].split()) or {""} for p in unique]
     hashes = MinHash.bulk([[w.encode() for w in s] for s in shingles], num_perm=NUM_PERM)
     lsh = MinHashLSH(threshold=LSH_THRESHOLD, num_perm=NUM_PERM)

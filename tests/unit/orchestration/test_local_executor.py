@@ -1,0 +1,112 @@
+"""The in-process executor of local builds: the steps' retry policy and results as they finish, without
+Prefect (a local build must not import it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from ambiforge.errors import InputError
+from flows import pipeline
+from flows.local import RETRIES, LocalExecutor, with_retries
+from tests.conftest import REPO
+
+
+def flaky(failures: list[BaseException]):  # type: ignore[no-untyped-def]
+    calls: list[int] = []
+
+    def step() -> str:
+        calls.append(1)
+        if failures:
+            raise failures.pop(0)
+        return "done"
+
+    return step, calls
+
+
+def test_a_transient_error_is_retried_as_the_step_policy_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    step, calls = flaky([ConnectionError("reset"), TimeoutError("slow")])
+    monkeypatch.setitem(RETRIES, step, pipeline.Retry(retries=2, delay=7.0))
+    slept: list[float] = []
+    assert with_retries(step, sleep=slept.append) == "done"
+    assert len(calls) == 3 and slept == [7.0, 7.0]
+
+
+def test_retries_run_out_and_bad_input_is_never_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    step, calls = flaky([ConnectionError("1"), ConnectionError("2"), ConnectionError("3")])
+    monkeypatch.setitem(RETRIES, step, pipeline.Retry(retries=2, delay=0.0))
+    with pytest.raises(ConnectionError, match="3"):
+        with_retries(step, sleep=lambda _: None)
+    assert len(calls) == 3
+
+    step, calls = flaky([InputError("x.csv", "row 2", "bad")])
+    monkeypatch.setitem(RETRIES, step, pipeline.Retry(retries=2, delay=0.0))
+    with pytest.raises(InputError):
+        with_retries(step, sleep=lambda _: None)
+    assert len(calls) == 1
+
+
+def test_a_step_without_a_policy_fails_at_once() -> None:
+    step, calls = flaky([ConnectionError("reset")])
+    with pytest.raises(ConnectionError):
+        with_retries(step, sleep=lambda _: None)
+    assert len(calls) == 1
+
+
+def test_the_batch_and_review_steps_retry_like_their_prefect_tasks() -> None:
+    assert RETRIES[pipeline.generate_batch] == pipeline.BATCH_RETRY
+    assert RETRIES[pipeline.review_push] == pipeline.REVIEW_RETRY
+
+
+def test_results_come_as_steps_finish_and_all_steps_run_at_once() -> None:
+    release = threading.Event()
+    started = threading.Barrier(3, timeout=10)
+
+    def step(name: str) -> str:
+        started.wait()  # only passes when all three run at the same time
+        if name == "slow":
+            release.wait(10)
+        return name
+
+    with LocalExecutor() as run:
+        futures = [run.submit(step, name) for name in ("slow", "a", "b")]
+        results = run.results(futures)
+        first = {next(results), next(results)}
+        release.set()
+        assert first == {"a", "b"} and list(results) == ["slow"]
+        assert run.call(lambda: threading.current_thread()) is threading.current_thread()
+
+
+def test_a_local_build_module_imports_no_prefect() -> None:
+    probe = "import sys, flows.local, flows.pipeline\nprint('prefect' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def fails(key: str) -> None:
+    raise KeyError(key)
+
+
+def loaded_in_worker(name: str) -> tuple[int, bool]:
+    import os
+
+    return os.getpid(), name in sys.modules
+
+
+def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_killed_on_failure() -> None:
+    import os
+
+    from flows.warm_worker import WarmWorker
+
+    with pytest.raises(RuntimeError, match="the build failed"), WarmWorker(("tabnanny",)) as worker:
+        pid, loaded = worker.call(loaded_in_worker, "tabnanny")
+        assert pid != os.getpid() and loaded  # imported by the worker before any step asked for it
+        with pytest.raises(KeyError, match="missing"):  # a step's exception is raised here
+            worker.call(fails, "missing")
+        process = worker.process
+        raise RuntimeError("the build failed")
+    assert process is not None and process.wait(10) != 0  # killed, not left to finish
