@@ -54,7 +54,8 @@ def env_for(tmp_path: Path, **keys: str) -> dict[str, str]:
 
 
 def build(out: Path, run_id: str, provider: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", provider, "--pairs", "2"]
+    """As Prefect flows (``--prefect``), so failed runs' state messages reach Prefect's database."""
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--prefect", "--provider", provider, "--pairs", "2"]
     return processes.run([*cmd, "--run-id", run_id, "--out", str(out), "--seed", "3"], cwd=REPO, env=env, timeout=300)
 
 
