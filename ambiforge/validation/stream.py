@@ -48,11 +48,18 @@ def _validated(record: Any, path: Path, n: int) -> Item:
 
 
 def _json_error(line: bytes) -> str:
-    """The standard library's words for a bad line (what reading the whole file said before)."""
+    """The standard library's words for a bad line (what reading the whole file said before), as
+    :func:`ambiforge.storage.read_records` words them: not UTF-8, nested too deeply, or the parser's."""
     try:
-        json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte {exc.start + 1})"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"not valid JSON: {exc.msg}"
+    except RecursionError:
+        return "JSON nested too deeply"
     return "not valid JSON"
 
 
@@ -66,7 +73,7 @@ def _jsonl_batches(path: Path, size: int) -> Iterator[list[Item]]:
             try:
                 record = orjson.loads(line)
             except orjson.JSONDecodeError:
-                raise InputError(str(path), f"line {lineno}", f"not valid JSON: {_json_error(line)}") from None
+                raise InputError(str(path), f"line {lineno}", _json_error(line)) from None
             if not isinstance(record, dict):
                 raise InputError(str(path), f"line {lineno}", "expected a JSON object")
             n += 1

@@ -263,9 +263,7 @@ ROWS: list[Row] = [
         "'question' appears twice",
         write("dup.csv", DUP_CSV),
     ),
-    Row(
-        "validate-items-not-utf8", ["validate", "bad.jsonl"], "line 2: not UTF-8", write("bad.jsonl", b"{}\n\xff\xfe\n")
-    ),
+    Row("validate-items-not-utf8", ["validate", "bad.jsonl"], "line 1: not UTF-8", write("bad.jsonl", b"\xff\xfe\n")),
     Row(
         "validate-parquet-upper-not-parquet", ["validate", "items.PARQUET"], "Parquet", write("items.PARQUET", b"PAR1")
     ),
