@@ -12,8 +12,19 @@ from ambiforge.models import Item, Provenance
 
 
 def item(
-    id: str, kind: str, env: str, amb: str, clear: str, intent: list[str], variants: list[str], shortlist: list[str]
+    id: str,
+    kind: str,
+    env: str,
+    amb: str,
+    clear: str,
+    intent: list[str],
+    variants: list[str],
+    shortlist: list[str],
+    question: str = "Which one?",
+    answer: str = "That one.",
+    before: str = "Look at the scene.",
 ) -> Item:
+    """A two-step pair whose ambiguity starts at step 1 (the step after ``before``)."""
     return Item(
         id=id,
         environment=[{"name": n.strip()} for n in env.split(",")],
@@ -23,10 +34,10 @@ def item(
         ambiguous_task=amb,
         ambiguity_type=kind,
         amb_shortlist=shortlist,
-        question="Which one?",
-        answer="That one.",
-        plan_for_clear_task=["Look at the scene.", clear],
-        plan_for_amb_task=["Look at the scene.", amb],
+        question=question,
+        answer=answer,
+        plan_for_clear_task=[before, clear],
+        plan_for_amb_task=[before, amb],
         end_of_ambiguity=1,
         user_intent=intent,
         variants=variants,

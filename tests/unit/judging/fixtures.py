@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ambiforge.evaluation.scripted import ScriptedModel, Scripts
-from ambiforge.models import Item, Provenance
+from ambiforge.models import Item
+from tests.unit.evaluation.fixtures import item
 
 
 def pair(
@@ -21,24 +22,9 @@ def pair(
     shortlist: list[str],
     before: str,
 ) -> Item:
-    return Item(
-        id=id,
-        environment=[{"name": n.strip()} for n in env.split(",")],
-        environment_short=env,
-        environment_full=env,
-        unambiguous_direct=clear,
-        ambiguous_task=amb,
-        ambiguity_type=kind,
-        amb_shortlist=shortlist,
-        question=question,
-        answer=answer,
-        plan_for_clear_task=[before, clear],
-        plan_for_amb_task=[before, amb],
-        end_of_ambiguity=1,
-        user_intent=intent,
-        variants=shortlist or intent,
-        provenance=Provenance(generator="test", generator_version="0", run_id="test"),
-    )
+    """The evaluation fixtures' pair with the item's own question and answer (variants: the shortlist, else
+    the intent)."""
+    return item(id, kind, env, amb, clear, intent, shortlist or intent, shortlist, question, answer, before)
 
 
 PAIRS: dict[str, Item] = {
