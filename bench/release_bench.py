@@ -19,28 +19,13 @@ def main() -> None:
     parser.add_argument("--distinct", type=int, default=5_000)
     args = parser.parse_args()
 
-    from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import default_mix, type_sequence
-    from ambiforge.generation.offline import OfflineGenerator
-    from ambiforge.release.verify import verify_release
-    from ambiforge.release.writer import ReleaseOptions, release
-    from ambiforge.storage import write_items_jsonl
+    from verify_bench import write_bench_run  # the same run: offline pairs repeated under new ids
 
-    gen = OfflineGenerator(load_catalog(), 1, "bench")
-    base = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.distinct, default_mix(), 1))]
-    items = [base[k % len(base)].model_copy(update={"id": f"{base[k % len(base)].id}-{k}"}) for k in range(args.items)]
+    from ambiforge.release.verify import verify_release
+    from ambiforge.release.writer import release
+
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        write_items_jsonl(root / "raw" / "bench" / "items.jsonl", items)
-        opts = ReleaseOptions(
-            version="1.0.0",
-            run_ids=["bench"],
-            raw=root / "raw",
-            curated=root / "curated",
-            annotation=root / "annotation",
-            allow_unreviewed=True,
-            target_mix=default_mix(),
-        )
+        opts = write_bench_run(Path(tmp), args.items, args.distinct)
         t = time.perf_counter()
         folder = release(opts)
         release_s = time.perf_counter() - t

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # The child reports its own peak: RUSAGE_CHILDREN in the parent would also count the release's forks (a
 # fork's RSS is its parent's at that moment).
@@ -31,11 +32,13 @@ print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb, **chec
 """
 
 
-def make_release(root: Path, n: int, distinct: int) -> Path:
+def write_bench_run(root: Path, n: int, distinct: int) -> Any:
+    """Run ``bench`` under ``root/raw``: ``distinct`` offline pairs repeated under new ids up to ``n``;
+    the options that release it (also used by bench/release_bench.py)."""
     from ambiforge.catalog import load_catalog
     from ambiforge.generation.mix import default_mix, type_sequence
     from ambiforge.generation.offline import OfflineGenerator
-    from ambiforge.release.writer import ReleaseOptions, release
+    from ambiforge.release.writer import ReleaseOptions
     from ambiforge.storage import write_items_jsonl
 
     gen = OfflineGenerator(load_catalog(), 1, "bench")
@@ -51,7 +54,13 @@ def make_release(root: Path, n: int, distinct: int) -> Path:
         allow_unreviewed=True,
         target_mix=default_mix(),
     )
-    return release(opts)
+    return opts
+
+
+def make_release(root: Path, n: int, distinct: int) -> Path:
+    from ambiforge.release.writer import release
+
+    return release(write_bench_run(root, n, distinct))
 
 
 def verify_in_child(folder: Path) -> tuple[dict[str, float], float, float]:
