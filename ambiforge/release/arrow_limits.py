@@ -1,8 +1,9 @@
 """Numbers a row may hold in JSON but a release cannot store: Parquet's integer columns have a width.
 
-The item schema says ``end_of_ambiguity`` is an integer, and JSON allows ``1e30`` or ``3000000000``; the
-released Parquet column is int32 (provenance seeds and review task ids are int64), and Arrow would stop the
-release with an OverflowError. The release checks each row against the widths of the Arrow item schema
+JSON allows any integer where the item schema says "integer" without a bound (a provenance seed, a review
+task id), while the released Parquet columns are int32 or int64, and Arrow would stop the release with an
+OverflowError (``end_of_ambiguity`` has its bound in the schema, so the schema gate names it first). The
+release checks each row against the widths of the Arrow item schema
 (:data:`ambiforge.storage.ITEM_ARROW_SCHEMA`, so a column changed there is checked here) and names the field.
 """
 

@@ -329,6 +329,21 @@ def test_a_number_too_wide_for_parquet_is_named_before_any_write(tmp_path: Path,
     assert not (tmp_path / "curated" / "1.0.0").exists()
 
 
+def test_a_number_the_schema_allows_but_parquet_cannot_store_is_named_before_any_write(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    """A provenance seed has no bound in the item schema; wider than its int64 column it is bad input."""
+    write_run(tmp_path / "raw", "run-o", make_items(catalog, 7, 20, "run-o"))
+    path = tmp_path / "raw" / "run-o" / "items.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[3])
+    record["provenance"]["seed"] = 2**70
+    lines[3] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"items.jsonl: line 4: provenance.seed: .* does not fit") as caught:
+        release(options(tmp_path, "1.0.0", ["run-o"], calibration_size=2, target_mix=None))
+    assert caught.value.exit_code == 2
+    assert not (tmp_path / "curated" / "1.0.0").exists()
+
+
 def test_a_missing_manifest_is_named(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (copy / "manifest.json").unlink()
     fails(copy, "manifest.json: missing")
