@@ -49,12 +49,36 @@ def servers_of(pid: int) -> list[str]:
     return found
 
 
-def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+def wait_for(  # type: ignore[no-untyped-def]
+    condition, timeout: float, what: str, build: subprocess.Popen[str] | None = None
+) -> None:
+    """Poll ``condition``; with ``build``, a build that exits first fails at once with its own stderr."""
     deadline = time.monotonic() + timeout
     while not condition():
+        if build is not None and build.poll() is not None:
+            _, err = build.communicate()
+            raise AssertionError(f"the build exited ({build.returncode}) before {what}:\n{err}")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def wait_for_cluster(address: str, workers: int, timeout: float) -> None:
+    """Wait until the scheduler answers and ``workers`` workers have joined it. The build checks the address
+    up front (5 s), so on a loaded machine a build started beside a scheduler still importing was refused
+    (exit 2) and the test then waited for requests that could never come."""
+    from distributed import Client
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with Client(address, timeout=10) as client:
+                client.wait_for_workers(workers, timeout=max(1.0, deadline - time.monotonic()))
+            return
+        except (OSError, TimeoutError) as exc:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no Dask cluster with {workers} workers at {address}: {exc}") from None
+            time.sleep(0.5)
 
 
 def items_of(folder: Path) -> list[tuple[str, str, str]]:
@@ -149,7 +173,7 @@ def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Pa
         out = tmp_path / "raw"
         cmd = build_cmd(out, 30)
         with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-            wait_for(lambda: len(server.requests) >= 10, 180, "the build's first LLM replies")
+            wait_for(lambda: len(server.requests) >= 10, 180, "the build's first LLM replies", build=proc)
             at_signal = len(server.requests)
             sent = time.monotonic()
             os.kill(proc.pid, signum)
@@ -231,7 +255,7 @@ def test_an_interrupted_dask_build_stops_its_workers(tmp_path: Path, signum: int
         out = tmp_path / "raw"
         cmd = [*build_cmd(out, 30), "--task-runner", "dask"]
         with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-            wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies")
+            wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies", build=proc)
             at_signal = len(server.requests)
             sent = time.monotonic()
             (os.killpg if to_group else os.kill)(proc.pid, signum)
@@ -255,23 +279,30 @@ def test_an_interrupted_dask_build_stops_its_workers(tmp_path: Path, signum: int
 def test_an_interrupted_build_stops_the_calls_of_an_existing_cluster(tmp_path: Path) -> None:
     """``--dask-address``: the workers are not the build's processes, so no signal reaches them; the run's
     stop event on the scheduler does. Without it they went on with their batches after the build exited."""
-    from flows.server import free_port
-
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
     dask = str(Path(sys.executable).with_name("dask"))
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server:
+    scheduler_file = tmp_path / "scheduler.json"
+    logs = tmp_path / "cluster.log"
+    with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server, logs.open("w") as log:
         env = {**env_for(server, tmp_path), "PYTHONPATH": str(REPO)}
-        scheduler_cmd = [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
-        worker_cmd = [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"]
-        with processes.group(scheduler_cmd, env=env, **quiet), processes.group(worker_cmd, env=env, **quiet):
+        quiet = {"stdout": log, "stderr": log, "env": env}
+        # The scheduler picks its own port and says where in its file: a port chosen here and bound later
+        # could be taken in between (by the LLM server, a worker, Prefect's server).
+        where = ["--scheduler-file", str(scheduler_file)]
+        scheduler_cmd = [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", *where]
+        worker_cmd = [dask, "worker", *where, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"]
+        with processes.group(scheduler_cmd, **quiet), processes.group(worker_cmd, **quiet):
+            try:
+                wait_for(scheduler_file.exists, 120, "the Dask scheduler's file")
+                address = json.loads(scheduler_file.read_text())["address"]
+                wait_for_cluster(address, workers=2, timeout=180)
+            except AssertionError as exc:
+                raise AssertionError(f"{exc}\ncluster log:\n{logs.read_text()[-3000:]}") from None
             out = tmp_path / "raw"
             cmd = [*build_cmd(out, 30), "--task-runner", "dask", "--dask-address", address]
             with processes.group(
                 cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
             ) as proc:
-                wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies")
+                wait_for(lambda: len(server.requests) >= 10, 240, "the build's first LLM replies", build=proc)
                 at_signal = len(server.requests)
                 os.kill(proc.pid, signal.SIGTERM)
                 _, err = proc.communicate(timeout=30)
