@@ -5,7 +5,7 @@ messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFEC
 Which values are secret is read, not listed: the key variable of every registered LLM provider
 (:mod:`ambiforge.llm.providers`), of every ``[llm.providers.*]`` section a configuration names
 (:func:`register_env`, called when the configuration is loaded) and of Label Studio
-(:data:`ambiforge.review.client.API_KEY_ENV`). Values are read from the environment when text is redacted,
+(:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
 before any request (:func:`ambiforge.llm.config.key_problem`); this is the second line: an SDK or HTTP
 library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
@@ -61,7 +61,7 @@ def secret_env_names() -> set[str]:
     """Every environment variable whose value is a secret: the registered providers' key variables, the
     ones configurations named, and Label Studio's."""
     from ambiforge.llm.providers import specs
-    from ambiforge.review.client import API_KEY_ENV
+    from ambiforge.review.env import API_KEY_ENV
 
     with _lock:
         names = set(_extra_envs)

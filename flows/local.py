@@ -29,9 +29,15 @@ RETRIES: dict[Callable[..., Any], pipeline.Retry] = {
 }
 
 
-def with_retries(step: Callable[..., Any], *args: Any, sleep: Callable[[float], None] = time.sleep) -> Any:
-    """Run ``step``; on a transient error retry it as its policy says (bad input and bugs fail at once)."""
-    policy = RETRIES.get(step, pipeline.Retry(0, 0.0))
+def with_retries(
+    step: Callable[..., Any],
+    *args: Any,
+    sleep: Callable[[float], None] = time.sleep,
+    policy: pipeline.Retry | None = None,
+) -> Any:
+    """Run ``step``; on a transient error retry it as its policy says (bad input and bugs fail at once).
+    The policy is the step's own (:data:`RETRIES`) unless one is given."""
+    policy = policy or RETRIES.get(step, pipeline.Retry(0, 0.0))
     for attempt in range(policy.retries + 1):
         try:
             return step(*args)

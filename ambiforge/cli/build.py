@@ -146,11 +146,12 @@ def build(
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
     item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
-    from flows.server import configured_api_url, prefect_api
+    from flows.commands import tracked as prefect_wanted
+    from flows.server import prefect_api
 
     # Prefect when it is asked for or has somewhere to record the run; then its temporary server (when no
     # API is configured) starts first and warms up while options are checked and Prefect loads.
-    tracked = prefect or task_runner == "dask" or bool(configured_api_url())
+    tracked = prefect_wanted(prefect or task_runner == "dask")
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(prefect_api()) if tracked else None
         cfg = config_from(config)

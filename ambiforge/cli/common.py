@@ -6,14 +6,25 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
+import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
     from ambiforge.config import Config
 
 console = Console(stderr=True, highlight=False)
+
+#: ``--prefect`` of the commands that are one flow (release, eval, review): see :mod:`flows.commands`.
+PrefectOption = Annotated[
+    bool,
+    typer.Option(
+        "--prefect",
+        help="run as a Prefect flow, on a temporary API server unless PREFECT_API_URL is set (default: only "
+        "when PREFECT_API_URL is set; else the same work runs in-process)",
+    ),
+]
 
 
 def quiet_prefect() -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ambiforge.cli.common import config_from, console
+from ambiforge.cli.common import PrefectOption, config_from, console
 from ambiforge.errors import InputError
 
 
@@ -39,13 +39,14 @@ def eval_command(
     max_questions: Annotated[int, typer.Option(help="dialogue: questions the policy may ask before acting")] = 1,
     user: Annotated[str, typer.Option(help="dialogue: simulated user, keyword or llm")] = "keyword",
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    prefect: PrefectOption = False,
 ) -> None:
     """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
     results (JSONL, Parquet), results.json and report.html (AmbDif, HR, CHR, ICR, SSC per type)."""
     from ambiforge.cli.common import quiet_prefect
     from ambiforge.evaluation.command import EvalOptions, check_methods
     from ambiforge.progress import RichReporter
-    from flows.eval import eval_flow
+    from flows import commands
 
     for path in (data, calibration, attach):
         if path is not None and not path.exists():
@@ -77,9 +78,10 @@ def eval_command(
     )
     check_key(opts)
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
-    quiet_prefect()
-    with RichReporter().shown():
-        document = eval_flow(opts)
+    with commands.orchestration(prefect) as tracked:
+        quiet_prefect()
+        with RichReporter().shown():
+            document = commands.evaluate(opts, tracked)
     print_table(document)
 
 

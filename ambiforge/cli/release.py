@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ambiforge.cli.common import config_from, console
+from ambiforge.cli.common import PrefectOption, config_from, console
 from ambiforge.errors import ConfigError
 
 
@@ -27,11 +27,29 @@ def release(
     raw: Annotated[Path | None, typer.Option(help="run folders (default: paths.raw)")] = None,
     curated: Annotated[Path | None, typer.Option(help="releases folder (default: paths.curated)")] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    prefect: PrefectOption = False,
 ) -> None:
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
+    from flows.commands import orchestration
+
+    with orchestration(prefect) as tracked:
+        _release(version, from_runs, allow_unreviewed, calibration_size, mix_tolerance, raw, curated, config, tracked)
+
+
+def _release(
+    version: str,
+    from_runs: str,
+    allow_unreviewed: bool,
+    calibration_size: int | None,
+    mix_tolerance: float | None,
+    raw: Path | None,
+    curated: Path | None,
+    config: Path | None,
+    tracked: bool,
+) -> None:
     from ambiforge.cli.common import quiet_prefect
     from ambiforge.release.writer import ReleaseOptions
-    from flows.release import run_release
+    from flows import commands
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
@@ -64,8 +82,7 @@ def release(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
     )
     quiet_prefect()
-    result = run_release(opts)
-    folder = Path(result["folder"])
+    folder = commands.release(opts, tracked)
     import json
 
     manifest = json.loads((folder / "manifest.json").read_text())

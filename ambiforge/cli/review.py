@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ambiforge.cli.common import config_from, console
+from ambiforge.cli.common import PrefectOption, config_from, console
 
 review_app = typer.Typer(
     rich_markup_mode=None,
@@ -28,21 +28,23 @@ def push_cmd(
     run: Annotated[str, typer.Option(help="run id whose validated items to push")],
     project: Annotated[str | None, typer.Option(help="project title (default: 'ambiforge <run>')")] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    prefect: PrefectOption = False,
 ) -> None:
     """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
     from ambiforge.cli.common import quiet_prefect
     from ambiforge.errors import InputError
     from ambiforge.review.client import settings
     from ambiforge.run.layout import check_run_id
-    from flows.review import review_push_flow
+    from flows import commands
 
     paths = _paths(config)
     check_run_id(run)
     settings()  # before Prefect starts: a bad URL or key is one line, at once
     if not paths.items(run).is_file():
         raise InputError(str(paths.items(run)), "", f"no items of run {run!r} (build it first, or check --config)")
-    quiet_prefect()
-    result = review_push_flow(run, paths, project)
+    with commands.orchestration(prefect) as tracked:
+        quiet_prefect()
+        result = commands.review_push(run, paths, project, tracked)
     console.print(
         f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
         f"already there {result['already_there']}"
@@ -53,20 +55,22 @@ def push_cmd(
 def pull_cmd(
     run: Annotated[str, typer.Option(help="run id to pull annotations for")],
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
+    prefect: PrefectOption = False,
 ) -> None:
     """Export annotations, compute agreement, adjudicate, and write the review into the run's items."""
     from ambiforge.cli.common import quiet_prefect
     from ambiforge.review.client import settings
     from ambiforge.review.pull import read_mapping
     from ambiforge.run.layout import check_run_id
-    from flows.review import review_pull_flow
+    from flows import commands
 
     paths = _paths(config)
     check_run_id(run)
     read_mapping(run, paths)  # pushed before, and readable
     settings()  # before Prefect starts: a bad URL or key is one line, at once
-    quiet_prefect()
-    a = review_pull_flow(run, paths)
+    with commands.orchestration(prefect) as tracked:
+        quiet_prefect()
+        a = commands.review_pull(run, paths, tracked)
     v = a["verdict"]
     console.print(
         f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "

@@ -13,11 +13,9 @@ from typing import Any, TypeVar
 import httpx
 
 from ambiforge.errors import AmbiforgeError, ConfigError
+from ambiforge.review.env import API_KEY_ENV, URL_ENV
 
 T = TypeVar("T")
-
-URL_ENV = "LABEL_STUDIO_URL"
-API_KEY_ENV = "LABEL_STUDIO_API_KEY"  # a secret: redacted from logs and errors (ambiforge.redaction)
 
 
 class ReviewError(AmbiforgeError):

@@ -128,6 +128,7 @@ def test_release_command_runs_the_release_flow(tmp_path: Path, catalog) -> None:
             str(tmp_path / "raw"),
             "--curated",
             str(tmp_path / "curated"),
+            "--prefect",
         ]
     )
     assert code == 0

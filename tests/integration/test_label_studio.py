@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from ambiforge.review.push import ReviewPaths, push
 from ambiforge.review.tasks import choice, textarea
 from ambiforge.storage import read_items, write_items_jsonl
 from tests.conftest import REPO
+from tests.integration import processes
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
 ADMIN, PASSWORD = "admin@ambiforge.test", "ambiforge-admin-pw"
@@ -130,6 +132,15 @@ def test_push_annotate_pull_agreement_and_adjudication(ls_env, annotators, tmp_p
     first = push("rev1", paths, project="ambiforge rev1")
     again = push("rev1", paths, project="ambiforge rev1")
     assert (first["imported"], again["imported"], again["already_there"]) == (6, 0, 6)
+    # The command, as a maintainer runs it: in-process (no Prefect server), the same project, nothing new.
+    config = tmp_path / "review.toml"
+    config.write_text(f'[paths]\nraw = "{paths.raw}"\nannotation = "{paths.annotation}"\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"} | {"PREFECT_HOME": str(tmp_path / "ph")}
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "review", "push", "--run", "rev1", "--config", str(config)]
+    command = processes.run([*cmd, "--project", "ambiforge rev1"], cwd=REPO, env=env, timeout=300)
+    assert command.returncode == 0, command.stderr
+    assert f"(id {first['project_id']}): imported 0, already there 6" in " ".join(command.stderr.split())
+    assert not (tmp_path / "ph" / "prefect.db").exists()
     client, _ = connect()
     assert len(list(client.tasks.list(project=first["project_id"]))) == 6  # no duplicate tasks
     order = annotate(ls_env, paths, "rev1", annotators)

@@ -100,3 +100,19 @@ def test_prefect_failed_state_messages_are_redacted(key: str) -> None:
     redaction.install_prefect()
     state = exception_to_failed_state_sync(RuntimeError(f"Illegal header value b'Bearer {key}'"))
     assert key not in (state.message or "") and MASK in (state.message or "")
+
+
+def test_redacting_imports_no_http_library() -> None:
+    """The filter runs on every log record, in whatever thread logs: importing httpx from there raced the
+    ``openai`` SDK's ``sys.modules["httpx"]`` check in the other threads of an in-process eval."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    code = (
+        "import sys, logging, ambiforge.redaction as r; r.secret_env_names(); r.redact('x' * 40); "
+        "logging.getLogger('t').warning('a line'); print(sorted(m for m in sys.modules if m.startswith('httpx')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

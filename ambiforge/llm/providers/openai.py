@@ -39,6 +39,10 @@ class OpenAIProvider:
     name = "openai"
 
     def __init__(self, api_key: str, base_url: str | None, timeout: float) -> None:
+        # httpx (the SDK's legacy transport) imported whole here, in the thread that builds the provider:
+        # the SDK checks ``sys.modules["httpx"]`` on every request, and a first import of it by another
+        # thread at that moment (Prefect, Label Studio's client, a retry check) showed it half-initialised.
+        import httpx  # noqa: F401
         import openai
 
         self._openai = openai
