@@ -1,7 +1,9 @@
 """Fixed cost of the CLI (issue 20 item 4), each figure beside its target, in one run: ``ambiforge --help``,
 a 1-pair offline build, its rerun once finished (same run id), a cache-only rerun of an LLM build (a new
 run id whose every call is served from the LLM cache of an earlier 50-pair build against the scripted
-server), and the 1-pair build as Prefect flows (``--prefect``, its temporary API server) for comparison.
+server), and the 1-pair build as Prefect flows (``--prefect``, its temporary API server) for comparison;
+then a release of a 50-pair run, in-process (the default without ``PREFECT_API_URL``) and as its Prefect
+flow (``release --prefect``).
 
 Each is a fresh process: wall seconds (best and median of N) and CPU seconds (user + sys of the process
 and its children, median), which stay readable on a machine shared with other work. Targets: both builds
@@ -56,12 +58,16 @@ def main() -> None:
     cli = [sys.executable, "-m", "ambiforge.cli.main"]
     # An older checkout always built with Prefect, and had no --prefect.
     prefect = ["--prefect"] if "--prefect" in (args.repo / "ambiforge/cli/build.py").read_text() else []
+    # An older checkout always released as a Prefect flow (what "release of 50 pairs" measures there).
+    release_prefect = ["--prefect"] if (args.repo / "flows/commands.py").exists() else []
     targets: dict[str, float | None] = {
         "ambiforge --help": None,
         "1-pair offline build": TARGET,
         "finished rerun (same run id)": TARGET,
         f"cache-only LLM rerun ({args.llm_pairs} pairs)": TARGET,
         **({"1-pair build --prefect": None} if prefect else {}),
+        "release of 50 pairs": None,
+        **({"release of 50 pairs --prefect": None} if release_prefect else {}),
     }
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in targets}
     with (
@@ -84,6 +90,9 @@ def main() -> None:
         # Warm-ups: the SQLite database of PREFECT_HOME is migrated once per home, and the LLM cache filled.
         timed([*cli, "build", "--pairs", "1", "--out", str(root / "warm"), "--run-id", "warm", *prefect], env, root)
         timed([*llm, "--run-id", "fill"], env, root)
+        timed([*cli, "build", "--pairs", "50", "--out", str(root / "raw"), "--run-id", "rel"], env, root)
+        release = [*cli, "release", "--from", "rel", "--allow-unreviewed", "--calibration-size", "10"]
+        release += ["--raw", str(root / "raw"), "--curated", str(root / "curated")]
         paid = len(server.requests)
         for run in range(args.runs):
             build = [*cli, "build", "--pairs", "1", "--out", str(root / "raw"), "--run-id", f"r{run}"]
@@ -93,9 +102,13 @@ def main() -> None:
                 "finished rerun (same run id)": build,
                 f"cache-only LLM rerun ({args.llm_pairs} pairs)": [*llm, "--run-id", f"cached{run}"],
                 "1-pair build --prefect": [*build[:-1], f"p{run}", *prefect],
+                "release of 50 pairs": [*release, "--version", f"1.{run}.0"],
+                "release of 50 pairs --prefect": [*release, "--version", f"1.{run}.1", *release_prefect],
             }
             if not prefect:
                 del steps["1-pair build --prefect"]
+            if not release_prefect:
+                del steps["release of 50 pairs --prefect"]
             for name, cmd in steps.items():
                 figures[name].append(timed(cmd, env, root))
         if len(server.requests) != paid:
