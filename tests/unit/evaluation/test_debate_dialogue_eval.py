@@ -34,11 +34,17 @@ SCRIPTS = Scripts(
 )
 
 
-def steady(figures: dict[str, Any]) -> dict[str, Any]:
-    """Without the wall-clock figure (a debate's seconds), which differs from run to run."""
-    out = {k: v for k, v in figures.items() if k != "mean_seconds"}
+#: the debate's token figures: the provider's usage through the server, estimated for a model without usage
+TOKEN_FIGURES = ("mean_tokens", "debates_with_estimated_tokens")
+
+
+def steady(figures: dict[str, Any], tokens: bool = True) -> dict[str, Any]:
+    """Without the wall-clock figure (a debate's seconds), which differs from run to run, and without the
+    token figures when ``tokens`` is False (comparing a model that reports usage with one that does not)."""
+    dropped = ("mean_seconds",) if tokens else ("mean_seconds", *TOKEN_FIGURES)
+    out = {k: v for k, v in figures.items() if k not in dropped}
     if "method_figures" in out:
-        out["method_figures"] = steady(out["method_figures"])
+        out["method_figures"] = steady(out["method_figures"], tokens)
     return out
 
 
@@ -118,8 +124,13 @@ def test_through_the_server_with_the_openai_sdk_then_from_the_cache(
         models = {r.model for r in server.requests}
     local = run_eval(options(tmp_path, name="local", agents=("a", "b", "c")), model=ScriptedModel("a", SCRIPTS))
     for method in ("debate", "dialogue"):
-        assert steady(first["methods"][method]["method_figures"]) == steady(local["methods"][method]["method_figures"])
-        assert steady(again["methods"][method]) == steady(first["methods"][method])
+        assert steady(first["methods"][method]["method_figures"], tokens=False) == steady(
+            local["methods"][method]["method_figures"], tokens=False
+        )
+        assert steady(again["methods"][method]) == steady(first["methods"][method])  # tokens too: cached usage
+    served, estimated = first["methods"]["debate"]["method_figures"], local["methods"]["debate"]["method_figures"]
+    assert served["debates_with_estimated_tokens"] == 0 and served["mean_tokens"] > 0  # the server's usage
+    assert estimated["debates_with_estimated_tokens"] == estimated["debates"] == 18  # no usage: estimated
     assert models == {"a", "b", "c"}  # each agent's calls went to its own model
     calls = (tmp_path / "eval" / "run" / "calls.jsonl").read_text().splitlines()
     assert any('"judge_debate_lead"' in line for line in calls) and any('"eval_dialogue"' in line for line in calls)
