@@ -4,6 +4,7 @@ server with the real openai SDK (ClientModel on the LLM client), where a rerun c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +144,59 @@ def test_unknown_user_or_too_few_agents_is_one_line(tmp_path: Path) -> None:
         options(tmp_path, user="oracle")
     with pytest.raises(ConfigError, match="--agents"):
         options(tmp_path, agents=("a",))
+
+
+PERSONAS = ("You are a cautious inspector.", "You are a hurried cook.", "You are a pedantic linguist.")
+
+
+class Recording(ScriptedModel):
+    """A scripted agent that records (model, system prompt) of each call in a list its siblings share."""
+
+    def __init__(self, name: str, scripts: Scripts, seen: list[tuple[str, str]]) -> None:
+        super().__init__(name, scripts)
+        self.seen = seen
+
+    def with_model(self, name: str) -> Recording:
+        return Recording(name, self.scripts, self.seen)
+
+    def complete(self, messages: Any, tag: Any, **kw: Any) -> Any:
+        self.seen.append((self.name, dict(messages)["system"]))
+        return super().complete(messages, tag, **kw)
+
+
+def test_personas_reach_each_debate_agent_and_the_results(tmp_path: Path) -> None:
+    seen: list[tuple[str, str]] = []
+    doc = run_eval(
+        options(tmp_path, methods=("debate",), agents=("a", "b", "c"), personas=PERSONAS),
+        model=Recording("a", SCRIPTS, seen),
+    )
+    assert {name for name, _ in seen} == {"a", "b", "c"}
+    for name, system in seen:
+        mine = PERSONAS["abc".index(name)]
+        assert mine in system and not any(p in system for p in PERSONAS if p != mine)
+    assert tuple(doc["settings"]["personas"]) == PERSONAS
+    results = json.loads((tmp_path / "eval" / "run" / "results.json").read_text())
+    assert results["settings"]["personas"] == list(PERSONAS)  # the run's settings name its personas
+
+
+def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flows.eval
+    from ambiforge.cli import common
+    from ambiforge.cli.main import main
+
+    got: dict[str, Any] = {}
+
+    def fake_flow(opts: EvalOptions) -> dict[str, Any]:
+        got["opts"] = opts
+        return {"name": "x", "evaluated_on": "items", "methods": {}, "folder": str(tmp_path)}
+
+    monkeypatch.setattr(flows.eval, "eval_flow", fake_flow)
+    monkeypatch.setattr(common, "quiet_prefect", lambda: None)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-eval-0123456789")
+    (tmp_path / "cook.txt").write_text("You are a hurried cook.\n", encoding="utf-8")
+    data = write_items_jsonl(tmp_path / "items.jsonl", [P, C, S])
+    argv = ["eval", "--data", str(data), "--model", "m", "--method", "debate", "--out", str(tmp_path / "eval")]
+    personas = ["--persona", PERSONAS[0], "--persona", f"@{tmp_path / 'cook.txt'}", "--persona", PERSONAS[2]]
+    assert main([*argv, *personas]) == 0
+    assert got["opts"].personas == PERSONAS
+    assert main(argv) == 0 and got["opts"].personas == ()
