@@ -36,6 +36,13 @@ def eval_command(
         str, typer.Option(help="debate: comma-separated models of the agents (default: three times --model)")
     ] = "",
     rounds: Annotated[int, typer.Option(help="debate: round limit")] = 5,
+    persona: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="debate: an agent's persona text, or @FILE to read it from a file; repeat once per agent, "
+            "in the agents' order (three without --agents)"
+        ),
+    ] = None,
     max_questions: Annotated[int, typer.Option(help="dialogue: questions the policy may ask before acting")] = 1,
     user: Annotated[str, typer.Option(help="dialogue: simulated user, keyword or llm")] = "keyword",
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
@@ -73,6 +80,7 @@ def eval_command(
         llm=llm,
         agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
         rounds=rounds,
+        personas=persona_texts(persona or []),
         max_questions=max_questions,
         user=user,
     )
@@ -83,6 +91,23 @@ def eval_command(
         with RichReporter().shown():
             document = commands.evaluate(opts, tracked)
     print_table(document)
+
+
+def persona_texts(values: list[str]) -> tuple[str, ...]:
+    """``--persona`` values as texts: ``@FILE`` is the file's content (stripped), anything else is the text."""
+    texts = []
+    for value in values:
+        if not value.startswith("@"):
+            texts.append(value)
+            continue
+        path = Path(value[1:])
+        try:
+            texts.append(path.read_text(encoding="utf-8").strip())
+        except FileNotFoundError:
+            raise InputError(str(path), "", "not found (--persona @FILE)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(str(path), "", f"--persona @FILE cannot be read: {exc}") from None
+    return tuple(texts)
 
 
 def check_key(opts: Any) -> None:

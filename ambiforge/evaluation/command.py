@@ -19,6 +19,7 @@ from ambiforge.evaluation.methods import MethodSettings, names
 from ambiforge.evaluation.model import ClientModel, EvalModel
 from ambiforge.evaluation.output import write_outputs
 from ambiforge.evaluation.run import evaluate, results_document
+from ambiforge.judging.debate import DEFAULT_AGENTS, persona_problem
 from ambiforge.llm.config import LLMConfig
 
 STAGE = "eval"
@@ -50,6 +51,7 @@ class EvalOptions:
     llm: LLMConfig = field(default_factory=LLMConfig)
     agents: tuple[str, ...] = ()  # debate: the agents' models (default: three times ``model``)
     rounds: int = 5  # debate
+    personas: tuple[str, ...] = ()  # debate: one persona text per agent (``--persona``, repeated)
     max_questions: int = 1  # dialogue
     user: str = "keyword"  # dialogue: the simulated user
 
@@ -78,6 +80,8 @@ class EvalOptions:
             raise ConfigError(f"--user must be keyword or llm, got {self.user!r}")
         if self.agents and len(self.agents) < 2:
             raise ConfigError(f"--agents: a debate needs at least two agents, got {len(self.agents)}")
+        if problem := persona_problem(self.personas, len(self.agents) or DEFAULT_AGENTS):
+            raise ConfigError(f"--persona: {problem}")
 
 
 def check_methods(methods: list[str]) -> tuple[str, ...]:
@@ -127,6 +131,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         seed=opts.seed,
         agents=opts.agents,
         rounds=opts.rounds,
+        personas=opts.personas,
         max_questions=opts.max_questions,
         user=opts.user,
     )

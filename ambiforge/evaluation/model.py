@@ -28,6 +28,17 @@ class Completion:
     text: str
     call_id: str
     cached: bool = False
+    #: the provider's reported usage (a cached reply: its original call's); None when none was reported,
+    #: e.g. a fake model or a server without ``usage``: callers that count tokens then estimate
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    @property
+    def tokens(self) -> int | None:
+        """Prompt plus completion tokens as the provider reported them, or None."""
+        if self.input_tokens is None and self.output_tokens is None:
+            return None
+        return (self.input_tokens or 0) + (self.output_tokens or 0)
 
 
 @dataclass(frozen=True)
@@ -125,7 +136,7 @@ class ClientModel:
 
         request = ChatRequest(self.provider, self.model, messages, temperature, max_tokens, seed)
         result = self._call(request, tag)
-        return Completion(result.text, result.call_id, result.cached)
+        return Completion(result.text, result.call_id, result.cached, result.input_tokens, result.output_tokens)
 
     def next_token_logprobs(self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0) -> TokenLogprobs:
         """One token at temperature 0 with its ``top`` alternatives. An endpoint that returns none fails in

@@ -3,18 +3,34 @@
 The agents' models default to the provider's default model three times (``[llm.providers.<p>]
 default_model``); :meth:`JudgeConfig.resolved` fills them in once the LLM settings are known, so the
 options (and the run's fingerprint) name the models that judged.
+
+``personas`` gives each agent a persona text (its system prompt's character: "a cautious safety
+inspector", ...), one per agent in the agents' order: as many as ``models``, or three when ``models`` is
+not given. Empty personas are left out of the configuration's dump, so a run judged before personas
+existed keeps its fingerprint and its ``judgements.jsonl`` keys; a persona that changes re-judges.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from ambiforge.judge.checks import FLAGS, METHODS, USERS
+from ambiforge.judging.debate import DEFAULT_AGENTS, persona_problem
 
-#: agents in a debate when ``models`` is not given (the seed paper's three)
-DEFAULT_AGENTS = 3
+__all__ = ["DEFAULT_AGENTS", "MAX_ROUNDS", "JudgeConfig"]
+
 MAX_ROUNDS = 5
 
 
@@ -25,6 +41,7 @@ class JudgeConfig(BaseModel):
     methods: tuple[str, ...] = ("debate", "dialogue")
     provider: str = "openai"  # an [llm.providers] entry; used whatever the build's generator is
     models: tuple[str, ...] = ()  # the debating agents, 1..n; empty: the provider's default model x3
+    personas: tuple[str, ...] = ()  # one persona text per agent (after ``models``: its check reads them)
     rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
     user: str = "keyword"  # the simulated user: deterministic keywords (the reference) or an LLM
     severity: dict[str, Literal["warning", "error"]] = Field(default_factory=dict)  # check -> severity
@@ -50,6 +67,26 @@ class JudgeConfig(BaseModel):
         if any(not m.strip() for m in value):
             raise ValueError("a model name is empty")
         return value
+
+    @field_validator("personas")
+    @classmethod
+    def _personas(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        models = info.data.get("models") or ()
+        agents = len(models) or DEFAULT_AGENTS
+        if problem := persona_problem(value, agents):
+            raise ValueError(
+                problem if models else problem.replace(" agents:", " agents (the default without models):")
+            )
+        return value
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, object]:
+        """Without ``personas`` when there are none: the fingerprint and the judgement keys of runs made
+        before personas existed stay what they were."""
+        data = handler(self)
+        if not self.personas:
+            data.pop("personas", None)
+        return data
 
     @field_validator("severity")
     @classmethod

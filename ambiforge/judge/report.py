@@ -84,6 +84,7 @@ def report_section(items: Sequence[Item]) -> dict[str, Any] | None:
             "methods": first.methods,
             "provider": first.provider,
             "models": first.models,
+            "personas": first.personas,
             "rounds": first.rounds,
         },
         "items": len(judged),
@@ -123,7 +124,7 @@ class CardTally:
     records): the distinct configurations, how many items were judged and flagged, and the flag counts."""
 
     def __init__(self) -> None:
-        self.configs: set[tuple[tuple[str, ...], str, tuple[str, ...], int]] = set()
+        self.configs: set[tuple[tuple[str, ...], str, tuple[str, ...], int, tuple[str, ...]]] = set()
         self.items = 0
         self.flagged = 0
         self.counts: Counter[str] = Counter()
@@ -133,7 +134,13 @@ class CardTally:
         if not judgement:
             return
         self.configs.add(
-            (tuple(judgement["methods"]), judgement["provider"], tuple(judgement["models"]), judgement["rounds"])
+            (
+                tuple(judgement["methods"]),
+                judgement["provider"],
+                tuple(judgement["models"]),
+                judgement["rounds"],
+                tuple(judgement.get("personas") or ()),  # records judged before personas existed have none
+            )
         )
         self.items += 1
         self.flagged += bool(judgement["flags"])
@@ -146,8 +153,8 @@ class CardTally:
         counts = self.counts
         return {
             "configurations": [
-                {"methods": list(m), "provider": p, "models": list(ms), "rounds": r}
-                for m, p, ms, r in sorted(self.configs, key=str)
+                {"methods": list(m), "provider": p, "models": list(ms), "rounds": r, "personas": list(ps)}
+                for m, p, ms, r, ps in sorted(self.configs, key=str)
             ],
             "items": self.items,
             "flagged_items": self.flagged,

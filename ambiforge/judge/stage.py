@@ -42,7 +42,8 @@ _NOT_CONTENT = ("validation", "review", "judgement", "provenance")
 
 
 def record_key(record: dict[str, Any], config: JudgeConfig) -> str:
-    """What a judgement depends on: the pair's content and the judge's settings."""
+    """What a judgement depends on: the pair's content and the judge's settings (personas included when
+    set: :class:`JudgeConfig` leaves them out of its dump when there are none, so older keys still match)."""
     content = {k: v for k, v in record.items() if k not in _NOT_CONTENT}
     text = json.dumps([content, config.model_dump(mode="json", exclude={"enabled", "severity"})], sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -78,7 +79,9 @@ def make_judge(options: BuildOptions) -> Judge:
     limiter = BudgetedLimiter(shared_limiter(llm.concurrency, llm.rpm), budget)  # as the LLM generator's calls
     client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), limiter, budget)
     agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.models]
-    settings = JudgeSettings(methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed)
+    settings = JudgeSettings(
+        methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed, personas=config.personas
+    )
     return lambda record: judge_pair(record, agents, settings)
 
 

@@ -40,6 +40,7 @@ def judgement_of(result: dict[str, Any], config: JudgeConfig) -> Judgement:
         methods=list(config.methods),
         provider=config.provider,
         models=list(config.models),
+        personas=list(config.personas),
         rounds=config.rounds,
         ambiguous_task=half_judgement(debate.get("ambiguous")),
         clear_task=half_judgement(debate.get("clear")),

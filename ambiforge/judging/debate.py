@@ -14,8 +14,17 @@ majority of those debates' final verdicts (:func:`majority`).
 Every call goes through the :class:`~ambiforge.evaluation.model.EvalModel` (the LLM client: cache, limits,
 cost, call log) with the prompt's id and version and a deterministic seed per (task, leader, round, role),
 so three copies of one model still give three debates, and a rerun is served from the cache.
-Tokens are *estimated* (prompt and reply characters / 4): the model interface returns text, not usage; the
-call log (``calls``) has the provider's counts.
+Personas (``personas[i]`` for ``agents[i]``) go into that agent's system prompt whatever its role, so an
+agent keeps its persona when the leader rotates; :func:`persona_problem` is the one rule the ``[judge]``
+configuration and ``eval --persona`` both apply (one non-empty text of at most :data:`MAX_PERSONA_CHARS`
+characters per agent).
+
+A debate's ``tokens`` are the prompt plus completion tokens the provider reported for its calls (the
+:class:`~ambiforge.evaluation.model.Completion`'s usage, from the LLM client). A reply served from the
+cache counts the usage recorded when it was made, so a rerun reports what the debate consumed, not 0
+(``calls.jsonl`` tells paid and cached calls apart). Only a call whose provider reported no usage (a fake
+model, a server without ``usage``) is *estimated* at prompt and reply characters / 4, and then the debate's
+``tokens_estimated`` is True.
 """
 
 from __future__ import annotations
@@ -34,6 +43,10 @@ from ambiforge.evaluation.tasks import EvalTask
 AMBIGUOUS, CLEAR = "ambiguous", "clear"
 LEAD_PROMPT, FOLLOW_PROMPT = "judge_debate_lead", "judge_debate_follow"
 CHARS_PER_TOKEN = 4
+#: agents in a debate when no models are named (the seed paper's three)
+DEFAULT_AGENTS = 3
+#: the longest persona text: a few sentences of character, not a second prompt
+MAX_PERSONA_CHARS = 500
 
 _VERDICT = re.compile(r"verdict\W{0,4}\s*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
 _BARE_VERDICT = re.compile(r"^\W*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
@@ -85,7 +98,7 @@ class Debate:
     question: str | None = None  # the Leader's question at the end (ambiguous verdicts)
     verdicts: list[dict[str, Any]] = field(default_factory=list)  # one per round
     tokens: int = 0
-    tokens_estimated: bool = True
+    tokens_estimated: bool = False  # True when any call's tokens were estimated (no usage reported)
     seconds: float = 0.0
     error: str | None = None
     calls: list[str] = field(default_factory=list)
@@ -172,6 +185,22 @@ def _persona(personas: Sequence[str], index: int) -> str:
     return personas[index] if index < len(personas) else ""
 
 
+def persona_problem(personas: Sequence[str], agents: int) -> str | None:
+    """What is wrong with ``personas`` for a debate of ``agents`` agents, or None. Empty means no personas;
+    otherwise one per agent (a persona for some agents only would be a silent half-configuration), none
+    blank, none longer than :data:`MAX_PERSONA_CHARS`."""
+    if not personas:
+        return None
+    for n, text in enumerate(personas, start=1):
+        if not text.strip():
+            return f"persona {n} is empty"
+        if len(text) > MAX_PERSONA_CHARS:
+            return f"persona {n} has {len(text)} characters (at most {MAX_PERSONA_CHARS})"
+    if len(personas) != agents:
+        return f"{len(personas)} persona(s) for {agents} agents: give one per agent, in the agents' order"
+    return None
+
+
 def debate(
     task: EvalTask,
     agents: Sequence[EvalModel],
@@ -201,7 +230,12 @@ def debate(
         )
         result.calls.append(reply.call_id)
         result.cached_calls += int(reply.cached)
-        result.tokens += _tokens(messages, reply.text)
+        reported = reply.tokens
+        if reported is None:
+            result.tokens += _tokens(messages, reply.text)
+            result.tokens_estimated = True
+        else:
+            result.tokens += reported
         return reply.text
 
     try:
@@ -292,7 +326,7 @@ def rotate(
     return Judged(majority(debates), debates)
 
 
-def agents_for(model: EvalModel, names: Sequence[str], count: int = 3) -> list[EvalModel]:
+def agents_for(model: EvalModel, names: Sequence[str], count: int = DEFAULT_AGENTS) -> list[EvalModel]:
     """The debate's agents: ``names`` (models on the eval model's provider and client, through its
     ``with_model``), or ``count`` times the eval's model (the seeds still differ per role and leader)."""
     from ambiforge.errors import ConfigError

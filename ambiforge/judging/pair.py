@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from ambiforge.errors import ConfigError, InputError
 from ambiforge.evaluation.model import EvalModel, call_seed
 from ambiforge.evaluation.tasks import halves
-from ambiforge.judging.debate import AMBIGUOUS, CLEAR, DebateConfig, rotate
+from ambiforge.judging.debate import AMBIGUOUS, CLEAR, DebateConfig, persona_problem, rotate
 from ambiforge.judging.resolves import resolves_step
 from ambiforge.judging.simulated_user import answer, hidden_from_item
 from ambiforge.models import Item
@@ -50,6 +50,7 @@ class JudgeSettings:
     max_tokens: int = 350
     user: str = "keyword"  # or "llm"
     seed: int = 0
+    personas: tuple[str, ...] = ()  # one per agent, in the agents' order (empty: none)
 
     def __post_init__(self) -> None:
         unknown = [m for m in self.methods if m not in METHODS]
@@ -93,10 +94,12 @@ def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: Judg
     if "debate" in settings.methods:
         if len(agents) < 2:
             raise ConfigError(f"judge: a debate needs at least two agents, got {len(agents)}")
+        if problem := persona_problem(settings.personas, len(agents)):
+            raise ConfigError(f"judge personas: {problem}")
         amb_task, clear_task = halves(record)
         judged = {
-            AMBIGUOUS: rotate(amb_task, agents, settings.debate),
-            CLEAR: rotate(clear_task, agents, settings.debate),
+            AMBIGUOUS: rotate(amb_task, agents, settings.debate, settings.personas),
+            CLEAR: rotate(clear_task, agents, settings.debate, settings.personas),
         }
         out["debate"] = {half: j.to_record() for half, j in judged.items()}
         for j in judged.values():

@@ -73,6 +73,10 @@ class CallResult:
     cached: bool
     finish_reason: str | None = None
     choices: tuple[Choice, ...] = ()
+    #: the provider's usage for this reply, as recorded: a fresh call's, or for a cache hit the original
+    #: call's (what the reply cost to make); None when the provider reported no usage (both counts 0)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
     @property
     def texts(self) -> list[str]:
@@ -356,7 +360,9 @@ class LLMClient:
             record["finish_reasons"] = [c.finish_reason for c in choices]
         if request.logprobs:
             record["logprobs"] = [[t.to_json() for t in c.logprobs or ()] for c in choices]
-        result = CallResult(digest, first.text, parsed, error, bool(fields["cached"]), first.finish_reason, choices)
+        result = CallResult(
+            digest, first.text, parsed, error, bool(fields["cached"]), first.finish_reason, choices, *usage_of(fields)
+        )
         return _Outcome(record, result=result, choices=choices)
 
     def _warn_unpriced(self, model: str) -> None:
@@ -365,6 +371,16 @@ class LLMClient:
                 return
             self._warned_unpriced.add(model)
         log.warning("model %s has no price in [llm.prices]: its calls are counted as free", model)
+
+
+def usage_of(fields: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(input, output) tokens of a call record's fields: the provider's, or the cached original's for a
+    cache hit; (None, None) when the provider reported no usage (a server that omits ``usage`` gives 0, 0)."""
+    if fields.get("cached"):
+        used = int(fields.get("cached_input_tokens") or 0), int(fields.get("cached_output_tokens") or 0)
+    else:
+        used = int(fields.get("input_tokens") or 0), int(fields.get("output_tokens") or 0)
+    return used if any(used) else (None, None)
 
 
 def choices_of(entry: dict[str, Any]) -> tuple[Choice, ...]:

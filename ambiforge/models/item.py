@@ -160,6 +160,9 @@ class Judgement(_Strict):
     methods: list[str] = Field(default_factory=list, description="debate, dialogue")
     provider: str = ""
     models: list[str] = Field(default_factory=list, description="the debating agents' models")
+    personas: list[str] = Field(
+        default_factory=list, description="the agents' persona texts, one per model in order (empty: none)"
+    )
     rounds: int = Field(default=5, ge=1, description="the round limit of a debate")
     ambiguous_task: HalfJudgement | None = None
     clear_task: HalfJudgement | None = None

@@ -157,8 +157,8 @@ def manifest_json_schema() -> dict[str, Any]:
             "judge": {
                 "type": ["object", "null"],
                 "description": "the judge stage over the released items: configurations (methods, provider, "
-                "models, rounds), items judged and flagged, flags per check, and per run the Cohen's kappa between "
-                "the debates and the reviewers (null when no item was judged)",
+                "models, rounds, personas), items judged and flagged, flags per check, and per run the Cohen's kappa "
+                "between the debates and the reviewers (null when no item was judged)",
                 "properties": {
                     "configurations": {"type": "array", "items": {"type": "object"}},
                     "items": integer,

@@ -133,6 +133,7 @@ JUDGEMENT_TYPE = pa.struct(
         ("methods", pa.list_(_STR)),
         ("provider", _STR),
         ("models", pa.list_(_STR)),
+        ("personas", pa.list_(_STR)),
         ("rounds", pa.int64()),
         ("ambiguous_task", HALF_JUDGEMENT_TYPE),
         ("clear_task", HALF_JUDGEMENT_TYPE),

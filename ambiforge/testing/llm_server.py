@@ -14,6 +14,8 @@ Beyond the content, the server plays what real servers do:
   numbers), or the ones a responder scripts with :class:`ScriptedReply`;
 - ``n`` samples: the responder is asked once per sample, with ``"_sample": i`` added to the body;
 - ``max_tokens``: a reply longer than it (at 4 characters a token) is cut there, ``finish_reason: length``;
+- ``usage``: prompt tokens (prompt characters / 4 + 1) and completion tokens (the reply's, likewise), or
+  none with ``give_usage=False``, as some local servers reply;
 - ``refuse_json_schema``: answer ``response_format: json_schema`` with that HTTP status, as
   llama-cpp-python's server does (500); ``refuse_schema_in_json_object`` likewise refuses a ``schema`` key
   in ``json_object`` mode, as OpenAI does.
@@ -184,12 +186,14 @@ class ScriptedLLMServer:
         *,
         truncate: bool = True,
         give_logprobs: bool = True,
+        give_usage: bool = True,
         refuse_json_schema: int | None = None,
         refuse_schema_in_json_object: bool = False,
         echo_rejected_key: bool = False,
     ) -> None:
         self.responder, self.latency, self.faults, self.api_key = responder, latency, faults or Faults(), api_key
         self.truncate, self.give_logprobs = truncate, give_logprobs
+        self.give_usage = give_usage  # False: replies without ``usage``, as some local servers send them
         self.echo_rejected_key = echo_rejected_key  # a 401 quotes the Authorization header it got
         self.refuse_json_schema, self.refuse_schema_in_json_object = refuse_json_schema, refuse_schema_in_json_object
         self.requests: list[LoggedRequest] = []
@@ -297,22 +301,20 @@ class ScriptedLLMServer:
         if fault != "timeout":
             self.log(LoggedRequest(digest, 200, fault, model))
         prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // CHARS_PER_TOKEN + 1
-        return (
-            200,
-            {
-                "id": f"chatcmpl-{digest[:16]}-{occurrence}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model,
-                "choices": choices,
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
-            },
-            {},
-        )
+        payload: dict[str, Any] = {
+            "id": f"chatcmpl-{digest[:16]}-{occurrence}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": choices,
+        }
+        if self.give_usage:
+            payload["usage"] = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            }
+        return 200, payload, {}
 
     def _choice(
         self, body: dict[str, Any], reply: str | ScriptedReply, index: int, fault: str | None

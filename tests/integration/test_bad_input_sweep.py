@@ -103,6 +103,8 @@ EVAL_ROWS: list[tuple[str, list[str], str]] = [
     ("out-is-a-file", ["--out", "keep.txt"], "--out"),
     ("attach-not-a-release", ["--attach", "keep.txt"], "--attach"),
     ("epsilon-nan", ["--epsilon", "nan"], "--epsilon"),
+    ("persona-count", ["--method", "debate", "--persona", "careful"], "--persona"),
+    ("persona-file-missing", ["--persona", "@nope.txt"], "nope.txt"),
 ]
 LS_ENV = {"LABEL_STUDIO_URL": "http://127.0.0.1:9", "LABEL_STUDIO_API_KEY": "token0123456789"}
 AMBIK_HEADER = (
@@ -207,6 +209,13 @@ ROWS: list[Row] = [
     Row("ambiguity-folder-missing", [*B, *CFG], "ambiguity.folders", toml('[ambiguity]\nfolders = ["nope"]\n')),
     Row("ambiguity-not-a-table", [*B, *CFG], "ambiguity", toml('ambiguity = "x"\n')),
     Row("validation-unknown-key", [*B, *CFG], "validation", toml("[validation]\nnope = 1\n")),
+    Row("judge-persona-empty", [*B, *CFG], "judge.personas", toml('[judge]\npersonas = ["a", "", "c"]\n')),
+    Row(
+        "judge-personas-vs-models",
+        [*B, *CFG],
+        "judge.personas",
+        toml('[judge]\nmodels = ["a", "b"]\npersonas = ["x"]\n'),
+    ),
     Row("release-tolerance-over-1", [*B, *CFG], "release.mix_tolerance", toml("[release]\nmix_tolerance = 2\n")),
     Row(
         "prompts-dir-missing",

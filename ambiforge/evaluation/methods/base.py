@@ -32,6 +32,7 @@ class MethodSettings:
     seed: int = 0
     agents: tuple[str, ...] = ()  # debate: the agents' model names (default: three times the eval's model)
     rounds: int = 5  # debate: round limit
+    personas: tuple[str, ...] = ()  # debate: one persona text per agent, in the agents' order (empty: none)
     max_questions: int = 1  # dialogue: questions the policy may ask before it acts
     user: str = "keyword"  # dialogue: the simulated user, keyword or llm
 

@@ -1,7 +1,8 @@
 """Debate (the judge's detector as an eval method): rotating debates judge the task; it asks when the
 majority verdict is ambiguous. Per task, ``details`` keep every debate (:mod:`ambiforge.judging.debate`);
 ``summarise`` gives success per type (the ambiguous half judged ambiguous, the clear half clear), the
-consensus rate, mean rounds and each leader's success."""
+consensus rate, mean rounds, each leader's success and the mean tokens per debate (the provider's usage;
+``debates_with_estimated_tokens`` counts the debates where a call reported none and characters / 4 stood in)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class Debate(DirectDetector):
 
     def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
         agents = agents_for(model, settings.agents)
-        judged = rotate(task, agents, DebateConfig(rounds=settings.rounds, seed=settings.seed))
+        judged = rotate(task, agents, DebateConfig(rounds=settings.rounds, seed=settings.seed), settings.personas)
         expected = AMBIGUOUS if task.ambiguous else CLEAR
         details = {**judged.to_record(), "expected": expected, "correct": judged.verdict == expected}
         calls = judged.calls
@@ -52,5 +53,6 @@ class Debate(DirectDetector):
             "undecided": sum(1 for row in rows if row["details"].get("verdict") is None),
             "leader_success": {k: mean(v) for k, v in leaders.items()},
             "mean_seconds": mean(d["seconds"] for d, _ in debates),
-            "mean_tokens_estimated": mean(d["tokens"] for d, _ in debates),
+            "mean_tokens": mean(d["tokens"] for d, _ in debates),
+            "debates_with_estimated_tokens": sum(1 for d, _ in debates if d.get("tokens_estimated")),
         }

@@ -68,6 +68,10 @@ def test_bad_take_amb_names_file_and_row(tmp_path: Path) -> None:
     ("args", "needle"),
     [
         (["--method", "knowno,maybe"], "unknown method(s) maybe"),
+        (["--persona", "careful"], "--persona: 1 persona(s) for 3 agents"),
+        (["--agents", "a,b", "--persona", "x", "--persona", "y", "--persona", "z"], "--persona: 3 persona(s) for 2"),
+        (["--persona", "a", "--persona", " ", "--persona", "c"], "--persona: persona 2 is empty"),
+        (["--persona", "@no-such-persona.txt"], "no-such-persona.txt: not found (--persona @FILE)"),
         (["--epsilon", "1.5"], "--epsilon must be between 0 and 1"),
     ],
 )

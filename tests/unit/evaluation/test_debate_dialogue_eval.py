@@ -4,6 +4,7 @@ server with the real openai SDK (ClientModel on the LLM client), where a rerun c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,17 @@ SCRIPTS = Scripts(
 )
 
 
-def steady(figures: dict[str, Any]) -> dict[str, Any]:
-    """Without the wall-clock figure (a debate's seconds), which differs from run to run."""
-    out = {k: v for k, v in figures.items() if k != "mean_seconds"}
+#: the debate's token figures: the provider's usage through the server, estimated for a model without usage
+TOKEN_FIGURES = ("mean_tokens", "debates_with_estimated_tokens")
+
+
+def steady(figures: dict[str, Any], tokens: bool = True) -> dict[str, Any]:
+    """Without the wall-clock figure (a debate's seconds), which differs from run to run, and without the
+    token figures when ``tokens`` is False (comparing a model that reports usage with one that does not)."""
+    dropped = ("mean_seconds",) if tokens else ("mean_seconds", *TOKEN_FIGURES)
+    out = {k: v for k, v in figures.items() if k not in dropped}
     if "method_figures" in out:
-        out["method_figures"] = steady(out["method_figures"])
+        out["method_figures"] = steady(out["method_figures"], tokens)
     return out
 
 
@@ -118,8 +125,13 @@ def test_through_the_server_with_the_openai_sdk_then_from_the_cache(
         models = {r.model for r in server.requests}
     local = run_eval(options(tmp_path, name="local", agents=("a", "b", "c")), model=ScriptedModel("a", SCRIPTS))
     for method in ("debate", "dialogue"):
-        assert steady(first["methods"][method]["method_figures"]) == steady(local["methods"][method]["method_figures"])
-        assert steady(again["methods"][method]) == steady(first["methods"][method])
+        assert steady(first["methods"][method]["method_figures"], tokens=False) == steady(
+            local["methods"][method]["method_figures"], tokens=False
+        )
+        assert steady(again["methods"][method]) == steady(first["methods"][method])  # tokens too: cached usage
+    served, estimated = first["methods"]["debate"]["method_figures"], local["methods"]["debate"]["method_figures"]
+    assert served["debates_with_estimated_tokens"] == 0 and served["mean_tokens"] > 0  # the server's usage
+    assert estimated["debates_with_estimated_tokens"] == estimated["debates"] == 18  # no usage: estimated
     assert models == {"a", "b", "c"}  # each agent's calls went to its own model
     calls = (tmp_path / "eval" / "run" / "calls.jsonl").read_text().splitlines()
     assert any('"judge_debate_lead"' in line for line in calls) and any('"eval_dialogue"' in line for line in calls)
@@ -132,3 +144,59 @@ def test_unknown_user_or_too_few_agents_is_one_line(tmp_path: Path) -> None:
         options(tmp_path, user="oracle")
     with pytest.raises(ConfigError, match="--agents"):
         options(tmp_path, agents=("a",))
+
+
+PERSONAS = ("You are a cautious inspector.", "You are a hurried cook.", "You are a pedantic linguist.")
+
+
+class Recording(ScriptedModel):
+    """A scripted agent that records (model, system prompt) of each call in a list its siblings share."""
+
+    def __init__(self, name: str, scripts: Scripts, seen: list[tuple[str, str]]) -> None:
+        super().__init__(name, scripts)
+        self.seen = seen
+
+    def with_model(self, name: str) -> Recording:
+        return Recording(name, self.scripts, self.seen)
+
+    def complete(self, messages: Any, tag: Any, **kw: Any) -> Any:
+        self.seen.append((self.name, dict(messages)["system"]))
+        return super().complete(messages, tag, **kw)
+
+
+def test_personas_reach_each_debate_agent_and_the_results(tmp_path: Path) -> None:
+    seen: list[tuple[str, str]] = []
+    doc = run_eval(
+        options(tmp_path, methods=("debate",), agents=("a", "b", "c"), personas=PERSONAS),
+        model=Recording("a", SCRIPTS, seen),
+    )
+    assert {name for name, _ in seen} == {"a", "b", "c"}
+    for name, system in seen:
+        mine = PERSONAS["abc".index(name)]
+        assert mine in system and not any(p in system for p in PERSONAS if p != mine)
+    assert tuple(doc["settings"]["personas"]) == PERSONAS
+    results = json.loads((tmp_path / "eval" / "run" / "results.json").read_text())
+    assert results["settings"]["personas"] == list(PERSONAS)  # the run's settings name its personas
+
+
+def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flows.eval
+    from ambiforge.cli import common
+    from ambiforge.cli.main import main
+
+    got: dict[str, Any] = {}
+
+    def fake_flow(opts: EvalOptions) -> dict[str, Any]:
+        got["opts"] = opts
+        return {"name": "x", "evaluated_on": "items", "methods": {}, "folder": str(tmp_path)}
+
+    monkeypatch.setattr(flows.eval, "eval_flow", fake_flow)
+    monkeypatch.setattr(common, "quiet_prefect", lambda: None)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-eval-0123456789")
+    (tmp_path / "cook.txt").write_text("You are a hurried cook.\n", encoding="utf-8")
+    data = write_items_jsonl(tmp_path / "items.jsonl", [P, C, S])
+    argv = ["eval", "--data", str(data), "--model", "m", "--method", "debate", "--out", str(tmp_path / "eval")]
+    personas = ["--persona", PERSONAS[0], "--persona", f"@{tmp_path / 'cook.txt'}", "--persona", PERSONAS[2]]
+    assert main([*argv, *personas]) == 0
+    assert got["opts"].personas == PERSONAS
+    assert main(argv) == 0 and got["opts"].personas == ()

@@ -65,6 +65,11 @@ def test_configured_models_and_severities_are_kept(tmp_path: Path) -> None:
         ('provider = "nowhere"', "judge.provider"),
         ('enabled = "yes please"', "judge.enabled"),
         ('models = ["only-one"]', "judge"),
+        ('personas = ["careful", "", "quick"]', "judge.personas"),
+        ('personas = ["careful", "quick"]', "judge.personas"),  # three agents without models
+        ('models = ["a", "b"]\npersonas = ["careful", "quick", "third"]', "judge.personas"),
+        (f'personas = ["{"x" * 501}", "b", "c"]', "judge.personas"),
+        ("personas = 3", "judge.personas"),
     ],
 )
 def test_bad_judge_values_are_one_line_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
@@ -73,6 +78,30 @@ def test_bad_judge_values_are_one_line_naming_the_key(tmp_path: Path, text: str,
         load_config(path)
     message = str(info.value)
     assert f"{path}: {key}:" in message and "\n" not in message
+
+
+def test_personas_are_kept_one_per_agent_and_fingerprinted_only_when_set(tmp_path: Path) -> None:
+    text = '[judge]\nenabled = true\npersonas = ["careful", "quick", "pedantic"]\n'
+    options = build_options(load_config(config_file(tmp_path, text)))
+    assert options.judge.personas == ("careful", "quick", "pedantic") and len(options.judge.models) == 3
+    assert fingerprint_material(options)["options"]["judge"]["personas"] == ["careful", "quick", "pedantic"]
+    two = build_options(load_config(config_file(tmp_path, text.replace('"pedantic"]', ']\nmodels = ["a", "b"]'))))
+    assert two.judge.personas == ("careful", "quick") and two.judge.models == ("a", "b")
+    plain = build_options(load_config(config_file(tmp_path, "[judge]\nenabled = true\n")))
+    # none set: not in the dump, so runs judged before personas existed keep fingerprint and judgement keys
+    assert "personas" not in fingerprint_material(plain)["options"]["judge"]
+    assert "personas" not in plain.judge.model_dump()
+
+
+def test_bad_personas_message_says_the_rule(tmp_path: Path) -> None:
+    path = config_file(tmp_path, '[judge]\npersonas = ["careful", "quick"]\n')
+    with pytest.raises(
+        ConfigError, match=r"judge.personas: 2 persona\(s\) for 3 agents \(the default without models\)"
+    ):
+        load_config(path)
+    path = config_file(tmp_path, f'[judge]\npersonas = ["{"x" * 501}", "b", "c"]\n')
+    with pytest.raises(ConfigError, match="judge.personas: persona 1 has 501 characters \\(at most 500\\)"):
+        load_config(path)
 
 
 def test_an_enabled_judge_needs_its_provider_key_before_any_work(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

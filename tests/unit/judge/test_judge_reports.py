@@ -180,3 +180,40 @@ def test_the_review_report_shows_the_kappa_against_reviewers() -> None:
     assert "Judge and reviewers" not in agreement_html(
         {k: v for k, v in agreement.items() if k != "judge_vs_reviewers"}, []
     )
+
+
+PERSONAS = ("a careful inspector", "a hurried cook <fast>", "a pedantic\nlinguist")
+
+
+def test_the_validation_report_states_the_personas(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    made = validate_items([judged(i, personas=PERSONAS) for i in items(catalog, 2)])
+    report = build_report(made, None, "run r")
+    assert report["judge"]["config"]["personas"] == list(PERSONAS)
+    _, html = write_report(report, made, tmp_path)
+    page = html.read_text()
+    assert (
+        "at most 5 rounds; personas: m1 &ldquo;a careful inspector&rdquo;, m2 &ldquo;a hurried cook &lt;fast&gt;"
+        in page
+    )
+    plain = build_report(validate_items([judged(i) for i in items(catalog, 2)]), None, "run r")
+    assert plain["judge"]["config"]["personas"] == []
+    _, html = write_report(plain, made, tmp_path / "plain")
+    assert "personas" not in html.read_text()
+
+
+def test_the_card_states_the_personas_per_agent(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.release.writer import release
+    from tests.unit.release.test_release import make_items, options, write_run
+
+    write_run(tmp_path / "raw", "r", [judged(i, personas=PERSONAS) for i in make_items(catalog, 7, 30, "r")])
+    folder = release(options(tmp_path, "1.0.0", ["r"], calibration_size=5))
+    card = (folder / "README.md").read_text()
+    assert (
+        "- methods debate, dialogue; provider openai; models m1, m2, m3; at most 5 rounds per debate; "
+        "personas, one per agent:\n"
+        '  1. m1: "a careful inspector"\n'
+        '  2. m2: "a hurried cook <fast>"\n'
+        '  3. m3: "a pedantic linguist"\n'
+    ) in card
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["judge"]["configurations"][0]["personas"] == list(PERSONAS)

@@ -105,3 +105,33 @@ def test_majority_and_the_text_annotators_read() -> None:
     assert "clear task judged ambiguous (2/3 debates" in text
     assert "- warning: clear_judged_ambiguous: the clear task was judged ambiguous" in text
     assert shown(None) == "Judge: not run"
+
+
+PERSONAS = ("a careful inspector", "a hurried cook", "a pedantic linguist")
+
+
+def test_a_changed_persona_judges_again_and_the_judgement_names_the_personas(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run(tmp_path, catalog, FakeJudge())
+
+    def must_not_run(record: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("judged again")
+
+    run(tmp_path, catalog, must_not_run)  # unchanged: reused
+    judge = FakeJudge()
+    result = run(tmp_path, catalog, judge, personas=PERSONAS)
+    assert len(judge.seen) == 4  # personas set: judged again
+    assert result[0].item.judgement.personas == list(PERSONAS)  # type: ignore[union-attr]
+    run(tmp_path, catalog, must_not_run, personas=PERSONAS)  # the same personas: reused
+    judge = FakeJudge()
+    run(tmp_path, catalog, judge, personas=(*PERSONAS[:2], "a sceptical chemist"))
+    assert len(judge.seen) == 4  # one persona changed: judged again
+
+
+def test_the_built_judge_hands_its_personas_to_judge_pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ambiforge.judging.pair as pair
+    from ambiforge.judge.stage import make_judge
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(pair, "judge_pair", lambda record, agents, settings: seen.update(a=agents, s=settings) or {})
+    make_judge(options(tmp_path, personas=PERSONAS))({"id": "x"})
+    assert seen["s"].personas == PERSONAS and [a.name for a in seen["a"]] == ["m1", "m2", "m3"]
