@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from ambiforge.models import Item
@@ -112,22 +113,114 @@ def _head(phrase: str) -> set[str]:
     return {singular(found[-1])} if found else set()
 
 
-def terms(hidden: Hidden) -> tuple[set[str], set[str], set[str]]:
-    """``(specific, general, scene)`` content words of the pair (see the module's docstring)."""
-    task = words(hidden.ambiguous_task)
+def root(word: str) -> str:
+    """A light stem that puts a verb's forms on one key ("added", "add"; "sliced", "slicing", "slice";
+    "chopped", "chop") and nothing else: "blender" stays apart from "blend" (an appliance, not the act)."""
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "lsfz":
+                word = word[:-1]
+            break
+    return word[:-1] if word.endswith("e") and len(word) >= 4 else word
+
+
+def keys(text: str) -> set[str]:
+    """The keyword user's matching keys of a text: its content words (:func:`words`) by :func:`root`."""
+    return {root(w) for w in words(text)}
+
+
+def _seq(text: str) -> list[str]:
+    """Content keys in order (for aligning the two halves of a pair)."""
+    return [
+        root(singular(w)) for w in re.findall(r"[a-z][a-z'-]*", normalise(text)) if w not in _STOP and len(w) > 2
+    ]
+
+
+def _head_key(phrase: str) -> set[str]:
+    return {root(w) for w in _head(phrase)}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What the ambiguous task leaves open, as matching keys (see the module's docstring)."""
+
+    marks: frozenset[str]  # name an option or the missing information; the ambiguous task lacks them
+    heads: frozenset[str]  # the kind of thing the slot is about: head nouns of the options ("bowl")
+    anchor: frozenset[str]  # the ambiguous task's keys at the gap: what the clear task replaces, a neighbour
+    focus: frozenset[str]  # the ambiguous task's sentences that hold the gap, and the clear step's shared keys
+    task: frozenset[str]  # every content key of the ambiguous task
+    others: tuple[frozenset[str], ...]  # scene objects that are not of the slot's kind, as key sets
+    source: bool = False  # the open slot is where a thing comes from: a mark after "from" ("from the fridge")
+    destination: bool = False  # ... or where a thing goes: a mark after "in", "into", "on", "to" ...
+
+
+#: Prepositions after which a mark names a place to take a thing from, or to put it (or do it) in.
+_FROM = _set("from in inside at")
+_TO = _set("in into on onto inside to at")
+_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+#: A where-question with one of these verbs asks where to put a thing; without, where it is ("kept", "find").
+_PUT = re.compile(r"\b(put|place|placed|pour|poured|serve|served|store|transfer|set|leave|go|add|crack|cook)\b", re.I)
+#: A question that adds something ("Should I also wash ...?") does not propose a choice for the open slot.
+_ADDITIVE = _set("also too additionally extra")
+#: A change longer than this (on either side) is a rewrite: its words are not the gap's own.
+_SHORT_CHANGE = 4
+#: Words by which a yes/no question asks about the choice rather than confirming the task ("Can I use any
+#: bowl?", "Is it safe to blend raw meat?", "Does it matter which ...?").
+_OPEN_CUES = _set("any safe safely unsafe okay fine matter allowed suitable appropriate right")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?;])\s+", text) if s.strip()]
+
+
+def slot_of(hidden: Hidden) -> Slot:
+    """The open slot of a pair: the options' words, the gap between the two tasks, the scene's other objects.
+
+    The gap is found by aligning the two tasks' content words (:class:`difflib.SequenceMatcher`, the standard
+    library's longest-matching-block diff): words the clear task inserts in a short change are marks, the
+    ambiguous words it replaces ("a suitable tool", "somewhere") and the nearest word on either side are the
+    anchor (only the option's head when it borders one: "into a [ceramic] bowl" anchors on "bowl")."""
+    task_seq, clear_seq = _seq(hidden.ambiguous_task), _seq(hidden.clear_task)
+    task = frozenset(task_seq)
     named = _concept_texts(hidden.intent) + list(hidden.shortlist) + _concept_texts(hidden.variants)
-    specific: set[str] = set()
+    option_keys: set[str] = set()
+    heads: set[str] = set()
     for phrase in named:
-        specific |= words(phrase)
-    specific |= words(hidden.clear_task) - task
-    specific |= words(hidden.clear_step) - task
-    general = set(task)
-    for phrase in named:
-        general |= _head(phrase)
-    scene: set[str] = set()
-    for obj in hidden.scene:
-        scene |= words(obj)
-    return specific, general - specific, scene - task - specific
+        option_keys |= keys(phrase)
+        heads |= _head_key(phrase)
+    step = keys(hidden.clear_step)
+    marks = (option_keys | (step - task)) - task
+    anchor: set[str] = set()
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, task_seq, clear_seq, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        inserted, replaced = clear_seq[j1:j2], task_seq[i1:i2]
+        if len(inserted) <= _SHORT_CHANGE and len(replaced) <= _SHORT_CHANGE:
+            marks |= set(inserted) - task
+            anchor |= set(replaced)
+        sides = [task_seq[i1 - 1]] if i1 > 0 else []
+        sides += [task_seq[i2]] if i2 < len(task_seq) else []
+        anchor |= {w for w in sides if w in heads} or set(sides)
+    sentences = [frozenset(_seq(s)) for s in _sentences(hidden.ambiguous_task)]
+    holding = [s for s in sentences if s & (anchor | heads)]
+    focus = frozenset().union(*holding) | (step & task) if holding else frozenset(step & task)
+    kinds = heads | anchor
+    others = tuple(
+        frozenset(keys(o)) for o in hidden.scene if _head_key(o) and not _head_key(o) & kinds and not keys(o) <= marks
+    )
+    source, destination = _place(hidden, marks, _FROM), _place(hidden, marks, _TO)
+    return Slot(frozenset(marks), frozenset(heads), frozenset(anchor), focus, task, others, source, destination)
+
+
+def _place(hidden: Hidden, marks: set[str], prepositions: frozenset[str]) -> bool:
+    """Whether the answer puts a mark right after one of ``prepositions`` ("In the fridge.", "On paper towels.")."""
+    for text in (hidden.answer,):
+        tokens = re.findall(r"[a-z][a-z'-]*", normalise(text))
+        for i, token in enumerate(tokens):
+            if token in prepositions and any(root(singular(t)) in marks for t in tokens[i + 1 : i + 4]):
+                return True
+    return False
 
 
 def is_yes_no(question: str) -> bool:
@@ -137,15 +230,78 @@ def is_yes_no(question: str) -> bool:
     return bool(first) and first.group(0).lower() in _AUXILIARIES and " or " not in f" {text.lower()} "
 
 
+#: Words between "which"/"what" and the thing asked about ("which type of bowl", "what specific tool").
+_QUALIFIERS = _set("type types kind kinds sort sorts specific exactly particular other set sets piece pieces of")
+
+
+#: Category nouns: "which tool", "what ingredient" ask for whatever fills the slot, not for one kind of thing.
+_CATEGORIES = _set(
+    "item items thing things object objects tool tools utensil utensils ingredient ingredients condiment "
+    "condiments food foods appliance appliances cookware kitchenware tableware equipment option options"
+)
+
+
+def wh_target(question: str) -> set[str]:
+    """The keys of what a which/what question asks to choose ("Which type of bowl should ..." -> bowl); empty
+    when it names none ("What should I use ...?") or only a category ("Which tool ...?")."""
+    found = re.search(r"\b(?:which|what)\b(.*)", normalise(question))
+    if not found:
+        return set()
+    target: list[str] = []
+    for token in found.group(1).split():
+        if token in _QUALIFIERS and not target:
+            continue
+        if token in _AUXILIARIES or token in _STOP:
+            break
+        target.append(token)
+    return set() if all(t in _CATEGORIES for t in target) else keys(" ".join(target))
+
+
+def decide(question: str, hidden: Hidden) -> tuple[str, str]:
+    """``(kind, reason)`` of the keyword user's reply (the rule is in the module's docstring)."""
+    if not question.strip():
+        return REDIRECT, "an empty question"
+    asked = keys(question)
+    slot = slot_of(hidden)
+    named = [o for o in slot.others if o <= asked]  # the question names these scene objects in full
+    elsewhere = [o for o in named if not o <= slot.task]  # ... and the ambiguous task does not use them
+    evidence = asked - frozenset().union(*named) if named else asked
+    if not (asked & (slot.marks | slot.heads | slot.anchor | slot.task) or elsewhere):
+        return REDIRECT, "names nothing of the task"
+    if is_yes_no(question):
+        if evidence & slot.marks and (not elsewhere or asked & slot.focus):
+            return GOLD, "proposes an option or names the missing information"
+        plain = set(normalise(question).split())
+        if elsewhere and asked & slot.focus and not plain & _ADDITIVE:
+            return GOLD, "proposes another object of the scene for the open step"
+        if plain & _OPEN_CUES and asked & (slot.marks | slot.heads | slot.anchor):
+            return GOLD, "asks whether the choice is free or safe"
+        if evidence & (slot.task | slot.heads) and not elsewhere:
+            return CONFIRM, "a yes/no question that names no option"
+        return REDIRECT, "asks about another object"
+    if elsewhere:
+        return REDIRECT, "asks about another object of the scene"
+    if _WHERE.search(question):
+        if not (slot.destination if _PUT.search(question) else slot.source):
+            return REDIRECT, "asks where, and the open slot is not that place"
+        if asked & (slot.task | slot.marks | slot.heads):
+            return GOLD, "asks where a thing of the task goes, or comes from, and that is the open slot"
+    target = wh_target(question)
+    if target:
+        if target & (slot.marks | slot.heads | slot.anchor):
+            return GOLD, "asks which of the open slot's kind"
+        if target & slot.task and evidence & slot.focus:
+            return GOLD, "asks which of the task's vague things, at the open step"
+        return REDIRECT, "asks which of another kind of thing"
+    if evidence & (slot.marks | slot.heads | slot.anchor | slot.focus):
+        return GOLD, "asks about the open slot or its step"
+    return REDIRECT, "asks about a part of the task that is not open"
+
+
 def keyword_reply(question: str, hidden: Hidden) -> Reply:
     """The deterministic reference user."""
-    asked = words(question)
-    specific, general, scene = terms(hidden)
-    if not question.strip() or not (asked & (specific | general)):
-        return reply_of(REDIRECT, hidden, "names nothing the task leaves open")
-    if is_yes_no(question) and not asked & specific and not asked & scene:
-        return reply_of(CONFIRM, hidden, "a yes/no question that names no option")
-    return reply_of(GOLD, hidden, "addresses what the task leaves open")
+    kind, reason = decide(question, hidden)
+    return reply_of(kind, hidden, reason)
 
 
 def hidden_from_item(item: Item) -> Hidden:
