@@ -98,7 +98,6 @@ def probes(items: list, words) -> list[Probe]:  # type: ignore[no-untyped-def]
         options = [*it.amb_shortlist, *it.variants, *(a for c in parse_intent(it.user_intent) for a in c.alternatives)]
         option_words = set().union(*(words(o) for o in options)) if options else set()
         own = words(it.question)
-        near = option_words | own
 
         def add(kind: str, question: str, expect: str, uncertain: bool = False, row: str = it.id) -> None:
             out.append(Probe(row, kind, question, expect, uncertain))
@@ -110,22 +109,23 @@ def probes(items: list, words) -> list[Probe]:  # type: ignore[no-untyped-def]
             if not name or opt.strip().startswith("-") or name.lower() in proposed or words(name) <= amb:
                 continue
             proposed.add(name.lower())
-            add("propose", f"Should I use the {name}?", "gold", uncertain=bool(words(name) & amb))
+            add("propose", f"Should I use the {name}?", "gold")
         others = sorted(
             (j for j in items if j.id != it.id and scenes[j.id] & scenes[it.id]),
             key=lambda j: (-len(scenes[j.id] & scenes[it.id]), int(j.id) if j.id.isdigit() else 0, j.id),
         )
         for j in others[:OTHER_ROWS]:
-            add("other", j.question, "no", uncertain=bool(words(j.question) & near))
+            add("other", j.question, "no", uncertain=bool(words(j.question) & option_words))
         names = sorted({o.name for o in it.environment})
         untouched = [n for n in names if not words(n) & both and not _head(n, words) & option_words]
         untouched = untouched[:SCENE_OBJECTS]
         for name in untouched:
-            add("scene", f"Where is the {name} kept?", "no", uncertain=bool(words(name) & near))
-            add("scene", f"Should I also wash the {name}?", "no", uncertain=bool(words(name) & near))
+            add("scene", f"Where is the {name} kept?", "no", uncertain=bool(words(name) & option_words))
+            add("scene", f"Should I also wash the {name}?", "no", uncertain=bool(words(name) & option_words))
         in_task = [n for n in names if words(n) and words(n) <= amb and not _head(n, words) & option_words]
         for name in in_task[:SCENE_OBJECTS]:
-            add("task", f"Where is the {name} kept?", "no", uncertain=bool(words(name) & own))
+            where = "where" in it.question.lower()
+            add("task", f"Where is the {name} kept?", "no", uncertain=where and bool(words(name) & own))
         for q in VAGUE:
             add("vague", q, "redirect")
         add("confirm", f"Should I {first_sentence(it.ambiguous_task)}?", "confirm")

@@ -150,11 +150,21 @@ class Slot:
     anchor: frozenset[str]  # the ambiguous task's keys at the gap: what the clear task replaces, a neighbour
     focus: frozenset[str]  # the ambiguous task's sentences that hold the gap, and the clear step's shared keys
     task: frozenset[str]  # every content key of the ambiguous task
+    step: frozenset[str]  # the keys the clear plan's step at end_of_ambiguity shares with the ambiguous task
+    known: frozenset[str]  # every key the pair mentions: both tasks, the step, the answer, options, scene
     others: tuple[frozenset[str], ...]  # scene objects that are not of the slot's kind, as key sets
     source: bool = False  # the open slot is where a thing comes from: a mark after "from" ("from the fridge")
     destination: bool = False  # ... or where a thing goes: a mark after "in", "into", "on", "to" ...
 
 
+#: Words a question uses about any task (when, how, what kind): they never make it about another situation.
+_NEUTRAL = frozenset(
+    root(w)
+    for w in "before after first then later find make making type types part apart besides together following "
+    "preparation prepare safe unsafe hot cold add added".split()
+)
+#: A question naming this many words the pair never mentions is about another dish or situation.
+_FOREIGN = 2
 #: Prepositions after which a mark names a place to take a thing from, or to put it (or do it) in.
 _FROM = _set("from in inside at")
 _TO = _set("in into on onto inside to at")
@@ -210,7 +220,21 @@ def slot_of(hidden: Hidden) -> Slot:
         frozenset(keys(o)) for o in hidden.scene if _head_key(o) and not _head_key(o) & kinds and not keys(o) <= marks
     )
     source, destination = _place(hidden, marks, _FROM), _place(hidden, marks, _TO)
-    return Slot(frozenset(marks), frozenset(heads), frozenset(anchor), focus, task, others, source, destination)
+    known = task | keys(hidden.clear_task) | step | keys(hidden.answer) | option_keys
+    for obj in hidden.scene:
+        known |= keys(obj)
+    return Slot(
+        frozenset(marks),
+        frozenset(heads),
+        frozenset(anchor),
+        focus,
+        task,
+        frozenset(step & task),
+        frozenset(known),
+        others,
+        source,
+        destination,
+    )
 
 
 def _place(hidden: Hidden, marks: set[str], prepositions: frozenset[str]) -> bool:
@@ -241,20 +265,20 @@ _CATEGORIES = _set(
 )
 
 
-def wh_target(question: str) -> set[str]:
-    """The keys of what a which/what question asks to choose ("Which type of bowl should ..." -> bowl); empty
-    when it names none ("What should I use ...?") or only a category ("Which tool ...?")."""
-    found = re.search(r"\b(?:which|what)\b(.*)", normalise(question))
+def wh_target(question: str) -> list[str]:
+    """The words of what a which/what question asks to choose ("Which type of bowl should ..." -> ["bowl"]);
+    empty when it names none ("What should I use ...?") or only a category ("Which tool ...?")."""
+    found = re.search(r"\b(?:which|what)\b([^,;:?.!]*)", question.lower())
     if not found:
-        return set()
+        return []
     target: list[str] = []
-    for token in found.group(1).split():
+    for token in re.findall(r"[a-z][a-z'-]*", found.group(1)):
         if token in _QUALIFIERS and not target:
             continue
         if token in _AUXILIARIES or token in _STOP:
             break
         target.append(token)
-    return set() if all(t in _CATEGORIES for t in target) else keys(" ".join(target))
+    return [] if not target or target[-1] in _CATEGORIES else target
 
 
 def decide(question: str, hidden: Hidden) -> tuple[str, str]:
@@ -268,6 +292,9 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
     evidence = asked - frozenset().union(*named) if named else asked
     if not (asked & (slot.marks | slot.heads | slot.anchor | slot.task) or elsewhere):
         return REDIRECT, "names nothing of the task"
+    foreign = asked - slot.known - _NEUTRAL - {root(w) for w in _CATEGORIES}
+    if len(foreign) >= _FOREIGN and not elsewhere:
+        return REDIRECT, f"asks about something the pair never mentions ({', '.join(sorted(foreign))})"
     if is_yes_no(question):
         if evidence & slot.marks and (not elsewhere or asked & slot.focus):
             return GOLD, "proposes an option or names the missing information"
@@ -284,14 +311,12 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
     if _WHERE.search(question):
         if not (slot.destination if _PUT.search(question) else slot.source):
             return REDIRECT, "asks where, and the open slot is not that place"
-        if asked & (slot.task | slot.marks | slot.heads):
+        if asked & (slot.marks | slot.heads | slot.anchor | slot.step):
             return GOLD, "asks where a thing of the task goes, or comes from, and that is the open slot"
     target = wh_target(question)
     if target:
-        if target & (slot.marks | slot.heads | slot.anchor):
+        if _head_key(" ".join(target)) & (slot.heads | slot.anchor):
             return GOLD, "asks which of the open slot's kind"
-        if target & slot.task and evidence & slot.focus:
-            return GOLD, "asks which of the task's vague things, at the open step"
         return REDIRECT, "asks which of another kind of thing"
     if evidence & (slot.marks | slot.heads | slot.anchor | slot.focus):
         return GOLD, "asks about the open slot or its step"
