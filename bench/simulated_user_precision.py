@@ -150,7 +150,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge.ambik import read_ambik_csv
-    from ambiforge.judging.simulated_user import CONFIRM, GOLD, REDIRECT, hidden_from_item, keyword_reply, words
+    from ambiforge.judging.open_slot import words
+    from ambiforge.judging.simulated_user import CONFIRM, GOLD, REDIRECT, hidden_from_item, keyword_reply
 
     items = read_ambik_csv(args.csv)
     by_id = {it.id: it for it in items}
@@ -185,7 +186,8 @@ def main() -> None:
     off = [r for r in results if r[0].off_topic and r[1] == "no"]
     by_kind = Counter(r[0].kind for r in off)
     gold_by_kind = Counter(r[0].kind for r in off if r[3] == GOLD)
-    print("off-topic by construction: " + ", ".join(f"{k} {share(gold_by_kind[k], n)} gold" for k, n in by_kind.items()))
+    kinds = ", ".join(f"{k} {share(gold_by_kind[k], n)} gold" for k, n in by_kind.items())
+    print(f"off-topic by construction: {kinds}")
 
     def pr(rs: list, what: str) -> None:
         tp = sum(1 for r in rs if r[1] == "gold" and r[3] == GOLD)
@@ -207,7 +209,7 @@ def main() -> None:
         "labelled-wrong": [r for r in results if r[2] is not None and (r[3] == GOLD) != (r[2] == "gold")],
         "all": results,
     }.get(args.show or "", [])
-    for p, expect, label, kind in show:
+    for p, expect, _label, kind in show:
         it = by_id[p.row]
         reason = keyword_reply(p.question, hidden[p.row]).reason
         print(f"{p.row:>4} {it.ambiguity_type[:5]} {p.kind:<7} expect={expect:<8} got={kind:<8} {p.question}")
