@@ -150,6 +150,7 @@ def slot_of(hidden: Hidden) -> Slot:
     step = keys(hidden.clear_step)
     marks = (option_keys | (step - task)) - task
     anchor: set[str] = set()
+    near: set[str] = set()  # the gap's words and neighbours, to find the sentences that hold it
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, task_seq, clear_seq, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
@@ -159,10 +160,12 @@ def slot_of(hidden: Hidden) -> Slot:
             anchor |= set(replaced)
         sides = [task_seq[i1 - 1]] if i1 > 0 else []
         sides += [task_seq[i2]] if i2 < len(task_seq) else []
-        anchor |= {w for w in sides if w in heads} or set(sides)
+        near |= set(sides) | set(replaced)
+        if not replaced:  # "a suitable tool" marks the gap itself; its neighbours are given ("the metal bowl")
+            anchor |= {w for w in sides if w in heads} or set(sides)
     anchor |= _acts(option_keys)  # "what should be used to blend it?" asks for the blender
     sentences = [frozenset(_seq(s)) for s in _sentences(hidden.ambiguous_task)]
-    holding = [s for s in sentences if s & (anchor | heads)]
+    holding = [s for s in sentences if s & (anchor | near | heads)]
     focus = frozenset().union(*holding) | (step & task) if holding else frozenset(step & task)
     kinds = heads | anchor
     others = tuple(
@@ -213,7 +216,8 @@ _QUALIFIERS = word_set("type types kind kinds sort sorts specific exactly partic
 #: Category nouns: "which tool", "what ingredient" ask for whatever fills the slot, not for one kind of thing.
 CATEGORIES = word_set(
     "item items thing things object objects tool tools utensil utensils ingredient ingredients condiment "
-    "condiments food foods appliance appliances cookware kitchenware tableware equipment option options"
+    "condiments food foods appliance appliances cookware kitchenware tableware equipment option options "
+    "vegetable vegetables fruit fruits spice spices seasoning seasonings drink drinks"
 )
 
 

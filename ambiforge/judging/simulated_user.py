@@ -13,18 +13,38 @@ than the item holds:
 Two deciders share these replies. :func:`keyword_reply` is the deterministic reference; :func:`llm_reply`
 lets a model classify the question (addresses / confirmation / vague) and builds the reply the same way.
 
-The keyword rule works on content words (lowercase, singular, without function words):
-- *specific* terms name an option or the missing information: the intent's concepts (negated ones too), the
-  shortlist, the variants, the clear task's words that the ambiguous task lacks, the clear plan's step at
-  ``end_of_ambiguity`` minus the ambiguous task's words;
-- *general* terms name the ambiguous object or its category: the ambiguous task's words and the head nouns
-  of the shortlist and of the intent ("bowl" for "ceramic bowl");
-- *scene* terms: objects in the scene that the ambiguous task does not mention (a yes/no question naming one,
-  "Can I use the shears?", proposes a choice, so it gets the gold answer, which says yes or no).
+The keyword rule (:func:`decide`) asks whether the question touches the *open slot*, the part the
+ambiguous task leaves open (:mod:`.open_slot` finds it from the item: marks that name an option or the missing
+information, the options' head nouns, the words at the gap between the two tasks, the sentence that holds it,
+whether it is a place), and not merely an object the pair shares with the question. In order:
 
-A question with no specific or general term is a redirect; a yes/no question with general terms only (and
-no scene object of its own) is a confirmation; anything else gets the gold answer. On the AmbiK calibration
-split the item's own question gets the gold answer in the share reported in docs/judge.md.
+1. A question that names nothing of the pair (no mark, head, gap word or task word, no scene object) is
+   vague or unrelated: redirect.
+2. A question that names two or more content words the pair never mentions (not in either task, the clear
+   step, the answer, the options or the scene: "the red wine", "the jasmine rice") is about another dish or
+   situation: redirect. Words any question uses ("before", "type", "safe") do not count.
+3. A yes/no question gets the gold answer, which says yes or no, when it proposes an option or names the
+   missing information ("Should I pour it into the glass mug?"), when it proposes another scene object for
+   the step that holds the gap ("Can I cut the soup bag with the shears?", but not "Should I also wash the
+   shears?": "also" adds, it does not choose), or when it asks whether the choice is free or safe ("Can I
+   use any bowl?", "Is it safe to blend raw meat in the blender?"). Otherwise a yes/no question about the
+   task is a confirmation that hides the choice ("Should I pour the milk now?"): "Yes."; one about another
+   object, a redirect.
+4. A wh-question that names a scene object the ambiguous task does not use asks about that object: redirect.
+5. A where-question gets the gold answer only when the open slot is that kind of place: "Where is the egg
+   kept?" asks where a thing is (the answer must say "in"/"from" a mark: "In the fridge."), "Where should I
+   place the eggs?" where it goes (a mark after "into"/"on"/"to"); and it must name the slot (a mark, head,
+   gap word or an object of the clear step).
+6. A which/what question that names the kind it asks for ("Which type of bowl ...?") gets the gold answer
+   when that kind is the slot's (its head is an option's head or a gap word), else a redirect ("Which type
+   of glass ...?" when the slot is a plate). One that names only a category ("Which tool ...?", "What
+   should I use ...?") gets it when it names a mark, head or gap word or a word of the sentence that holds
+   the gap.
+
+Scene objects the question names in full that are not of the slot's kind ("Where is the egg kept?" when the
+slot is the bowl) count as that object, not as words of the task. The rule is deterministic and uses only
+the item. ``python bench/simulated_user_precision.py`` measures it on the AmbiK calibration split; the
+figures are in docs/judge.md.
 """
 
 from __future__ import annotations
@@ -98,8 +118,9 @@ _NEUTRAL = frozenset(
 #: A question naming this many words the pair never mentions is about another dish or situation.
 _FOREIGN = 2
 _WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
-#: A where-question with one of these verbs asks where to put a thing; without, where it is ("kept", "find").
-_PUT = re.compile(r"\b(put|place|placed|pour|poured|serve|served|store|transfer|set|leave|go|add|crack|cook)\b", re.I)
+#: A where-question that asks where a thing is ("Where is the milk kept?", "Where can I find oranges?"); any
+#: other asks where to put it or do it ("Where should I pour the milk?").
+_WHERE_IS = re.compile(r"\bwhere\s+(is|are|was|were)\b|\b(kept|find|found|located|stored|lies?|from)\b", re.IGNORECASE)
 #: A question that adds something ("Should I also wash ...?") does not propose a choice for the open slot.
 _ADDITIVE = word_set("also too additionally extra")
 #: Words by which a yes/no question asks about the choice rather than confirming the task ("Can I use any
@@ -128,7 +149,7 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
         plain = set(normalise(question).split())
         if elsewhere and asked & slot.focus and not plain & _ADDITIVE:
             return GOLD, "proposes another object of the scene for the open step"
-        if plain & _OPEN_CUES and asked & (slot.marks | slot.heads | slot.anchor):
+        if plain & _OPEN_CUES and asked & (slot.marks | slot.heads | slot.anchor | slot.focus):
             return GOLD, "asks whether the choice is free or safe"
         if evidence & (slot.task | slot.heads) and not elsewhere:
             return CONFIRM, "a yes/no question that names no option"
@@ -136,7 +157,7 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
     if elsewhere:
         return REDIRECT, "asks about another object of the scene"
     if _WHERE.search(question):
-        if not (slot.destination if _PUT.search(question) else slot.source):
+        if not (slot.source if _WHERE_IS.search(question) else slot.destination):
             return REDIRECT, "asks where, and the open slot is not that place"
         if asked & (slot.marks | slot.heads | slot.anchor | slot.step):
             return GOLD, "asks where a thing of the task goes, or comes from, and that is the open slot"
