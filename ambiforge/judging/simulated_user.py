@@ -149,7 +149,8 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
         plain = set(normalise(question).split())
         if elsewhere and asked & slot.focus and not plain & _ADDITIVE:
             return GOLD, "proposes another object of the scene for the open step"
-        if plain & _OPEN_CUES and asked & (slot.marks | slot.heads | slot.anchor | slot.focus):
+        cues = plain & _OPEN_CUES - set(normalise(hidden.ambiguous_task).split())  # not the task's own words
+        if cues and asked & (slot.marks | slot.heads | slot.anchor | slot.focus):
             return GOLD, "asks whether the choice is free or safe"
         if evidence & (slot.task | slot.heads) and not elsewhere:
             return CONFIRM, "a yes/no question that names no option"
