@@ -29,7 +29,8 @@ confirmation, and precision / recall of the gold decision against the hand label
 expectations. Prints, never asserts.
 
 Usage: python bench/simulated_user_precision.py [--csv ../shared/data/ambik_calib_100.csv] [--labels ...]
-       [--show off-topic-gold|own-missed|unlabelled|all]
+       [--show off-topic-gold|own-missed|unlabelled|labelled-wrong|all]
+Before/after: run it with PYTHONPATH pointing at another checkout; the questions are the same.
 """
 
 from __future__ import annotations
@@ -150,7 +151,11 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge.ambik import read_ambik_csv
-    from ambiforge.judging.open_slot import words
+
+    try:
+        from ambiforge.judging.open_slot import words
+    except ImportError:  # a checkout from before the open-slot rule (to measure "before" with the same questions)
+        from ambiforge.judging.simulated_user import words  # type: ignore[attr-defined,no-redef]
     from ambiforge.judging.simulated_user import CONFIRM, GOLD, REDIRECT, hidden_from_item, keyword_reply
 
     items = read_ambik_csv(args.csv)
