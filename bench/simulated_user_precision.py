@@ -26,7 +26,8 @@ row id and question; a labelled question's label replaces its automatic expectat
 Prints, per ambiguity type and overall, the share of own questions that get gold, of off-topic questions
 that get gold (low is good), of vague ones that get the redirect, of confirmations that get the
 confirmation, and precision / recall of the gold decision against the hand labels and against all
-expectations. Prints, never asserts.
+expectations; then the share of the offline generator's pairs (``--offline N``, seed 1) whose own question
+gets the gold answer, as the judge stage asks of every built pair. Prints, never asserts.
 
 Usage: python bench/simulated_user_precision.py [--csv ../shared/data/ambik_calib_100.csv] [--labels ...]
        [--show off-topic-gold|own-missed|unlabelled|labelled-wrong|all]
@@ -147,6 +148,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV)
     parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS)
+    parser.add_argument("--offline", type=int, default=600, help="offline pairs whose own question is put too")
     parser.add_argument("--show", choices=("off-topic-gold", "own-missed", "unlabelled", "labelled-wrong", "all"))
     args = parser.parse_args()
 
@@ -204,6 +206,15 @@ def main() -> None:
 
     pr([r for r in results if r[2] is not None], "hand labels")
     pr(results, "all expectations")
+    if args.offline:
+        from ambiforge.catalog import load_catalog
+        from ambiforge.generation.mix import default_mix, type_sequence
+        from ambiforge.generation.offline import OfflineGenerator
+
+        gen = OfflineGenerator(load_catalog(), 1, "bench")
+        pairs = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.offline, default_mix(), 1))]
+        got = sum(keyword_reply(p.question, hidden_from_item(p)).kind == GOLD for p in pairs)
+        print(f"offline generator (seed 1): own question gets gold {share(got, len(pairs))}")
     unlabelled = [r for r in results if r[0].uncertain and r[2] is None]
     print(f"uncertain questions: {sum(1 for r in results if r[0].uncertain)}, without a hand label: {len(unlabelled)}")
 

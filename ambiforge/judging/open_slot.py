@@ -107,6 +107,7 @@ class Slot:
     heads: frozenset[str]  # the kind of thing the slot is about: head nouns of the options ("bowl")
     anchor: frozenset[str]  # the ambiguous task's keys at the gap: what the clear task replaces, a neighbour
     focus: frozenset[str]  # the ambiguous task's sentences that hold the gap, and the clear step's shared keys
+    near: frozenset[str]  # the gap's words and their neighbours ("put the carrot [away]": carrot, away)
     task: frozenset[str]  # every content key of the ambiguous task
     step: frozenset[str]  # the keys the clear plan's step at end_of_ambiguity shares with the ambiguous task
     known: frozenset[str]  # every key the pair mentions: both tasks, the step, the answer, options, scene
@@ -181,6 +182,7 @@ def slot_of(hidden: Hidden) -> Slot:
         frozenset(heads),
         frozenset(anchor),
         focus,
+        frozenset(near),
         task,
         frozenset(step & task),
         frozenset(known),

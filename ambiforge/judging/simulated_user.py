@@ -160,7 +160,7 @@ def decide(question: str, hidden: Hidden) -> tuple[str, str]:
     if _WHERE.search(question):
         if not (slot.source if _WHERE_IS.search(question) else slot.destination):
             return REDIRECT, "asks where, and the open slot is not that place"
-        if asked & (slot.marks | slot.heads | slot.anchor | slot.step):
+        if asked & (slot.marks | slot.heads | slot.anchor | slot.near | slot.step):
             return GOLD, "asks where a thing of the task goes, or comes from, and that is the open slot"
     target = wh_target(question)
     if target:

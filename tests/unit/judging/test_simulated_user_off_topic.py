@@ -11,6 +11,7 @@ import pytest
 from ambiforge import ambiguity
 from ambiforge.judging.open_slot import concept_texts, root, slot_of, wh_target, words
 from ambiforge.judging.simulated_user import CONFIRM, GOLD, REDIRECT, REDIRECT_TEXT, hidden_from_item, keyword_reply
+from ambiforge.models import EnvObject
 from tests.unit.judging.fixtures import OFF_TOPIC, ON_TOPIC, PAIRS
 
 
@@ -97,6 +98,19 @@ def test_where_questions_follow_what_the_slot_is() -> None:
     )
     assert slot_of(fridge).source
     assert keyword_reply("Where can I find the oranges?", fridge).kind == GOLD
+    away = hidden_from_item(
+        PAIRS["common_sense_knowledge"].model_copy(
+            update={
+                "ambiguous_task": "Preheat the oven, then put the whole milk away.",
+                "unambiguous_direct": "Preheat the oven, then put the whole milk in the fridge.",
+                "answer": "In the fridge.",
+                "user_intent": ["fridge"],
+                "environment": [EnvObject(name="whole milk"), EnvObject(name="oven")],
+            }
+        )
+    )
+    assert keyword_reply("Where should I put the whole milk?", away).kind == GOLD  # the object at the gap
+    assert keyword_reply("Where is the oven kept?", away).kind == REDIRECT
 
 
 def test_slot_of_finds_the_gap_between_the_two_tasks() -> None:
