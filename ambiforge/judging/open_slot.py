@@ -9,10 +9,11 @@ The *open slot* of a pair is found from the item alone:
   bowl");
 - **anchor**: the ambiguous task's words at the gap, found by aligning the two tasks' content words
   (:class:`difflib.SequenceMatcher`, the standard library's longest-matching-block diff): the words a short
-  change replaces ("a suitable tool", "somewhere") and the nearest word on either side (only the option's
-  head when it borders one: "into a [ceramic] bowl" anchors on "bowl"), and the acts of instrument options
-  ("blend" for "blender");
-- **focus**: the ambiguous task's sentences that hold the anchor or a head;
+  change replaces ("a suitable tool", "somewhere"); for a pure insertion, the nearest word on either side
+  (only the option's head when it borders one: "into a [ceramic] bowl" anchors on "bowl"); and the acts of
+  instrument options ("blend" for "blender");
+- **near**: the gap's words and their neighbours, also for replacements ("put the carrot [away]": carrot);
+- **focus**: the ambiguous task's sentences that hold the gap (anchor, near) or a head;
 - **others**: scene objects that are not of the slot's kind (their head is no head or anchor);
 - **source** / **destination**: the slot is a place, where a thing is kept (the answer puts a mark after
   "in", "from": "In the fridge.") or where it goes (a mark after "into", "on", "to" in the answer or the
@@ -136,10 +137,9 @@ def _sentences(text: str) -> list[str]:
 def slot_of(hidden: Hidden) -> Slot:
     """The open slot of a pair: the options' words, the gap between the two tasks, the scene's other objects.
 
-    The gap is found by aligning the two tasks' content words (:class:`difflib.SequenceMatcher`, the standard
-    library's longest-matching-block diff): words the clear task inserts in a short change are marks, the
-    ambiguous words it replaces ("a suitable tool", "somewhere") and the nearest word on either side are the
-    anchor (only the option's head when it borders one: "into a [ceramic] bowl" anchors on "bowl")."""
+    Words the clear task inserts in a short change are marks; the ambiguous words it replaces are the anchor,
+    and for a pure insertion its neighbours (see the module's docstring). ``autojunk`` is off: a task's
+    repeated words ("the", a noun used twice) must not be dropped from the alignment."""
     task_seq, clear_seq = _seq(hidden.ambiguous_task), _seq(hidden.clear_task)
     task = frozenset(task_seq)
     named = concept_texts(hidden.intent) + list(hidden.shortlist) + concept_texts(hidden.variants)
