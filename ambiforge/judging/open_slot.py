@@ -138,8 +138,8 @@ def slot_of(hidden: Hidden) -> Slot:
     """The open slot of a pair: the options' words, the gap between the two tasks, the scene's other objects.
 
     Words the clear task inserts in a short change are marks; the ambiguous words it replaces are the anchor,
-    and for a pure insertion its neighbours (see the module's docstring). ``autojunk`` is off: a task's
-    repeated words ("the", a noun used twice) must not be dropped from the alignment."""
+    and for a pure insertion its neighbours (see the module's docstring). ``autojunk`` is off: in a
+    long task (200 words or more) it would drop the frequent words from the alignment."""
     task_seq, clear_seq = _seq(hidden.ambiguous_task), _seq(hidden.clear_task)
     task = frozenset(task_seq)
     named = concept_texts(hidden.intent) + list(hidden.shortlist) + concept_texts(hidden.variants)
