@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ambiforge.evaluation.intent import parse_intent, satisfies
-from ambiforge.judging.simulated_user import words
+from ambiforge.judging.open_slot import words
 from ambiforge.models import Item
 
 

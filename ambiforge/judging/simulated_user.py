@@ -13,55 +13,64 @@ than the item holds:
 Two deciders share these replies. :func:`keyword_reply` is the deterministic reference; :func:`llm_reply`
 lets a model classify the question (addresses / confirmation / vague) and builds the reply the same way.
 
-The keyword rule works on content words (lowercase, singular, without function words):
-- *specific* terms name an option or the missing information: the intent's concepts (negated ones too), the
-  shortlist, the variants, the clear task's words that the ambiguous task lacks, the clear plan's step at
-  ``end_of_ambiguity`` minus the ambiguous task's words;
-- *general* terms name the ambiguous object or its category: the ambiguous task's words and the head nouns
-  of the shortlist and of the intent ("bowl" for "ceramic bowl");
-- *scene* terms: objects in the scene that the ambiguous task does not mention (a yes/no question naming one,
-  "Can I use the shears?", proposes a choice, so it gets the gold answer, which says yes or no).
+The keyword rule (:func:`decide`) asks whether the question touches the *open slot*, the part the
+ambiguous task leaves open (:mod:`.open_slot` finds it from the item: marks that name an option or the missing
+information, the options' head nouns, the words at the gap between the two tasks, the sentence that holds it,
+whether it is a place), and not merely an object the pair shares with the question. In order:
 
-A question with no specific or general term is a redirect; a yes/no question with general terms only (and
-no scene object of its own) is a confirmation; anything else gets the gold answer. On the AmbiK calibration
-split the item's own question gets the gold answer in the share reported in docs/judge.md.
+1. A question that names nothing of the pair (no mark, head, gap word or task word, no scene object) is
+   vague or unrelated: redirect.
+2. A question that names two or more content words the pair never mentions (not in either task, the clear
+   step, the answer, the options or the scene: "the red wine", "the jasmine rice") is about another dish or
+   situation: redirect. Words any question uses ("before", "type", "safe") do not count.
+3. A yes/no question gets the gold answer, which says yes or no, when it proposes an option or names the
+   missing information ("Should I pour it into the glass mug?"), when it proposes another scene object for
+   the step that holds the gap ("Can I cut the soup bag with the shears?", but not "Should I also wash the
+   shears?": "also" adds, it does not choose), or when it asks whether the choice is free or safe ("Can I
+   use any bowl?", "Is it safe to blend raw meat in the blender?"). Otherwise a yes/no question about the
+   task is a confirmation that hides the choice ("Should I pour the milk now?"): "Yes."; one about another
+   object, a redirect.
+4. A wh-question that names a scene object the ambiguous task does not use asks about that object: redirect.
+5. A where-question gets the gold answer only when the open slot is that kind of place: "Where is the egg
+   kept?" asks where a thing is (the answer must say "in"/"from" a mark: "In the fridge."), "Where should I
+   place the eggs?" where it goes (a mark after "into"/"on"/"to"); and it must name the slot (a mark, head,
+   gap word or an object of the clear step).
+6. A which/what question that names the kind it asks for ("Which type of bowl ...?") gets the gold answer
+   when that kind is the slot's (its head is an option's head or a gap word), else a redirect ("Which type
+   of glass ...?" when the slot is a plate). One that names only a category ("Which tool ...?", "What
+   should I use ...?") gets it when it names a mark, head or gap word or a word of the sentence that holds
+   the gap.
+
+Scene objects the question names in full that are not of the slot's kind ("Where is the egg kept?" when the
+slot is the bowl) count as that object, not as words of the task. The rule is deterministic and uses only
+the item. ``python bench/simulated_user_precision.py`` measures it on the AmbiK calibration split; the
+figures are in docs/judge.md.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ambiforge.judging.open_slot import (
+    CATEGORIES,
+    concept_texts,
+    head_key,
+    is_yes_no,
+    keys,
+    root,
+    slot_of,
+    wh_target,
+    word_set,
+)
 from ambiforge.models import Item
-from ambiforge.textnorm import normalise, singular
+from ambiforge.textnorm import normalise
 
 GOLD, CONFIRM, REDIRECT = "gold", "confirm", "redirect"
 KINDS = (GOLD, CONFIRM, REDIRECT)
 REDIRECT_TEXT = "I can't say more than the task does; please ask about what is unclear in it."
 CONFIRM_TEXT = "Yes."
-
-
-def _set(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_AUXILIARIES = _set(
-    "should shall can could may might must will would do does did is are was were am have has had need want"
-)
-_LEADING = re.compile(r"^\s*((kitchen\s+)?robot|okay|ok|so|and|but|sorry|please|hey|excuse me)\s*[,:]?\s*", re.I)
-#: Words that carry no content in a question (besides textnorm's function words).
-_STOP = _set(
-    "a an the some any me my you your i we us our robot please could can would will should shall may might must "
-    "to for of and or it its them they this that these those there here what which who whom whose when where "
-    "why how is are was were be been being am do does did done doing have has had having not no yes with "
-    "without in on at by from into onto up down out over under about as if then than so just also too very "
-    "more most less one ones thing things something anything kind type sort use used using want wanted like "
-    "need needed prefer preferred go get make made put take let know tell mean meant exactly specific "
-    "particular other another else clarify clarification sure okay ok kitchen task instruction do "
-    "first next now time again all each every both either neither"
-)
 
 
 @dataclass(frozen=True)
@@ -98,54 +107,75 @@ def reply_of(kind: str, hidden: Hidden, reason: str = "") -> Reply:
     return Reply(REDIRECT, REDIRECT_TEXT, reason)
 
 
-def words(text: str) -> set[str]:
-    """Content words, singular: what two phrasings of one thing share."""
-    return {singular(w) for w in re.findall(r"[a-z][a-z'-]*", normalise(text)) if w not in _STOP and len(w) > 2}
+#: Words a question uses about any task (when, how, what kind): they never make it about another situation.
+_NEUTRAL = frozenset(
+    root(w)
+    for w in word_set(
+        "before after first then later find make making type types part apart besides together following "
+        "preparation prepare safe unsafe hot cold add added"
+    )
+)
+#: A question naming this many words the pair never mentions is about another dish or situation.
+_FOREIGN = 2
+_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+#: A where-question that asks where a thing is ("Where is the milk kept?", "Where can I find oranges?"); any
+#: other asks where to put it or do it ("Where should I pour the milk?").
+_WHERE_IS = re.compile(r"\bwhere\s+(is|are|was|were)\b|\b(kept|find|found|located|stored|lies?|from)\b", re.IGNORECASE)
+#: A question that adds something ("Should I also wash ...?") does not propose a choice for the open slot.
+_ADDITIVE = word_set("also too additionally extra")
+#: Words by which a yes/no question asks about the choice rather than confirming the task ("Can I use any
+#: bowl?", "Is it safe to blend raw meat?", "Does it matter which ...?").
+_OPEN_CUES = word_set("any safe safely unsafe okay fine matter allowed suitable appropriate right")
+_CATEGORY_KEYS = frozenset(root(w) for w in CATEGORIES)
 
 
-def _concept_texts(concepts: Sequence[str]) -> list[str]:
-    return [alt for raw in concepts for alt in raw.strip().lstrip("-").split("|") if alt.strip()]
-
-
-def _head(phrase: str) -> set[str]:
-    found = [w for w in re.findall(r"[a-z][a-z'-]*", normalise(phrase)) if w not in _STOP and len(w) > 2]
-    return {singular(found[-1])} if found else set()
-
-
-def terms(hidden: Hidden) -> tuple[set[str], set[str], set[str]]:
-    """``(specific, general, scene)`` content words of the pair (see the module's docstring)."""
-    task = words(hidden.ambiguous_task)
-    named = _concept_texts(hidden.intent) + list(hidden.shortlist) + _concept_texts(hidden.variants)
-    specific: set[str] = set()
-    for phrase in named:
-        specific |= words(phrase)
-    specific |= words(hidden.clear_task) - task
-    specific |= words(hidden.clear_step) - task
-    general = set(task)
-    for phrase in named:
-        general |= _head(phrase)
-    scene: set[str] = set()
-    for obj in hidden.scene:
-        scene |= words(obj)
-    return specific, general - specific, scene - task - specific
-
-
-def is_yes_no(question: str) -> bool:
-    """A question a yes or no answers: it opens with an auxiliary verb ("Should I ...", "Is it ...")."""
-    text = _LEADING.sub("", question.strip())
-    first = re.match(r"[A-Za-z']+", text)
-    return bool(first) and first.group(0).lower() in _AUXILIARIES and " or " not in f" {text.lower()} "
+def decide(question: str, hidden: Hidden) -> tuple[str, str]:
+    """``(kind, reason)`` of the keyword user's reply (the rule is in the module's docstring)."""
+    if not question.strip():
+        return REDIRECT, "an empty question"
+    asked = keys(question)
+    slot = slot_of(hidden)
+    named = [o for o in slot.others if o <= asked]  # the question names these scene objects in full
+    elsewhere = [o for o in named if not o <= slot.task]  # ... and the ambiguous task does not use them
+    evidence = asked - frozenset().union(*named) if named else asked
+    if not (asked & (slot.marks | slot.heads | slot.anchor | slot.task) or elsewhere):
+        return REDIRECT, "names nothing of the task"
+    foreign = asked - slot.known - _NEUTRAL - _CATEGORY_KEYS
+    if len(foreign) >= _FOREIGN and not elsewhere:
+        return REDIRECT, f"asks about something the pair never mentions ({', '.join(sorted(foreign))})"
+    if is_yes_no(question):
+        if evidence & slot.marks and (not elsewhere or asked & slot.focus):
+            return GOLD, "proposes an option or names the missing information"
+        plain = set(normalise(question).split())
+        if elsewhere and asked & slot.focus and not plain & _ADDITIVE:
+            return GOLD, "proposes another object of the scene for the open step"
+        cues = plain & _OPEN_CUES - set(normalise(hidden.ambiguous_task).split())  # not the task's own words
+        if cues and asked & (slot.marks | slot.heads | slot.anchor | slot.focus):
+            return GOLD, "asks whether the choice is free or safe"
+        if evidence & (slot.task | slot.heads) and not elsewhere:
+            return CONFIRM, "a yes/no question that names no option"
+        return REDIRECT, "asks about another object"
+    if elsewhere:
+        return REDIRECT, "asks about another object of the scene"
+    if _WHERE.search(question):
+        if not (slot.source if _WHERE_IS.search(question) else slot.destination):
+            return REDIRECT, "asks where, and the open slot is not that place"
+        if asked & (slot.marks | slot.heads | slot.anchor | slot.near | slot.step):
+            return GOLD, "asks where a thing of the task goes, or comes from, and that is the open slot"
+    target = wh_target(question)
+    if target:
+        if head_key(" ".join(target)) & (slot.heads | slot.anchor):
+            return GOLD, "asks which of the open slot's kind"
+        return REDIRECT, "asks which of another kind of thing"
+    if evidence & (slot.marks | slot.heads | slot.anchor | slot.focus):
+        return GOLD, "asks about the open slot or its step"
+    return REDIRECT, "asks about a part of the task that is not open"
 
 
 def keyword_reply(question: str, hidden: Hidden) -> Reply:
     """The deterministic reference user."""
-    asked = words(question)
-    specific, general, scene = terms(hidden)
-    if not question.strip() or not (asked & (specific | general)):
-        return reply_of(REDIRECT, hidden, "names nothing the task leaves open")
-    if is_yes_no(question) and not asked & specific and not asked & scene:
-        return reply_of(CONFIRM, hidden, "a yes/no question that names no option")
-    return reply_of(GOLD, hidden, "addresses what the task leaves open")
+    kind, reason = decide(question, hidden)
+    return reply_of(kind, hidden, reason)
 
 
 def hidden_from_item(item: Item) -> Hidden:
@@ -189,7 +219,7 @@ def parse_class(text: str) -> str:
 
 def open_part(hidden: Hidden) -> str:
     """What the ambiguous task leaves open, for the classifier: the intent's words, not the answer."""
-    return ", ".join(_concept_texts(hidden.intent)) or "which object or detail the user means"
+    return ", ".join(concept_texts(hidden.intent)) or "which object or detail the user means"
 
 
 def llm_reply(question: str, hidden: Hidden, model: Any, key: str, seed: int) -> Asked:

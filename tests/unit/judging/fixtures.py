@@ -66,6 +66,39 @@ PAIRS: dict[str, Item] = {
     ),
 }
 
+#: Per pair, questions that share objects (or words) with it but do not ask what its ambiguous task leaves
+#: open: about a scene object the task does not use, about a given object of the task, another pair's
+#: question naming a word of the options, another dish. Each must get the redirect (or, for a yes/no one, at
+#: most the confirmation), never the gold answer.
+OFF_TOPIC: dict[str, tuple[str, ...]] = {
+    "preferences": (
+        "Where is the sponge kept?",
+        "Should I also wash the sponge?",
+        "Where is the whole milk kept?",
+        "Which type of glass should be used for the red wine?",
+        "Which glass should I use?",
+    ),
+    "common_sense_knowledge": (
+        "Where is the frying pan kept?",
+        "Should I also wash the frying pan?",
+        "Where are the eggs kept?",
+        "Which bowl should I use?",
+        "Which type of oil should be used for heating in the pan?",
+    ),
+    "safety": (
+        "Where is the tomato soup kept?",
+        "Should I also wash the shears?",
+        "Where are the shears kept?",
+        "Which knife should I use to cut the soup bag?",
+        "Can I use any bowl to cook the jasmine rice in the oven?",
+    ),
+}
+#: Per pair, other questions that do ask for what the task leaves open (the gold answer says which).
+ON_TOPIC: dict[str, tuple[str, ...]] = {
+    "preferences": ("Can I use any mug?", "Where should I pour the milk?", "What should I pour the milk into?"),
+    "common_sense_knowledge": ("What should I use to beat the eggs?", "Can I beat them with the frying pan?"),
+    "safety": ("Which bowl should I use?", "Is it safe to use the metal bowl?", "Where should I heat the soup?"),
+}
 VAGUE = ("What should I do?", "Can you clarify?", "Which one?")
 UNRELATED = ("What is the weather like today?", "Did you enjoy the football match yesterday?")
 
