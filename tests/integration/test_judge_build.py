@@ -24,6 +24,7 @@ from tests.conftest import REPO
 from tests.integration.test_llm_build import KEY, llm_env
 
 MODELS = ("judge-a", "judge-b", "judge-c")
+PERSONAS = ("a careful home cook", "a food-safety inspector", "a literal-minded robot engineer")
 
 
 def clear_judged_ambiguous(item: Item) -> bool:
@@ -36,7 +37,10 @@ def clear_judged_ambiguous(item: Item) -> bool:
 def test_offline_build_with_the_judge_on_the_scripted_server(tmp_path: Path) -> None:
     config = tmp_path / "ambiforge.toml"
     models = ", ".join(f'"{m}"' for m in MODELS)
-    config.write_text(f"[judge]\nenabled = true\nmodels = [{models}]\nrounds = 3\n", encoding="utf-8")
+    personas = ", ".join(f'"{p}"' for p in PERSONAS)
+    config.write_text(
+        f"[judge]\nenabled = true\nmodels = [{models}]\npersonas = [{personas}]\nrounds = 3\n", encoding="utf-8"
+    )
     raw = tmp_path / "raw"
     with ScriptedLLMServer(make_responder(DEFAULT_SCRIPTS), api_key=KEY) as server:
         cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "offline", "--pairs", "8"]
@@ -54,6 +58,7 @@ def test_offline_build_with_the_judge_on_the_scripted_server(tmp_path: Path) -> 
     for item, record in zip(items, records, strict=True):
         judgement = item.judgement
         assert judgement is not None and judgement.models == list(MODELS) and judgement.rounds == 3
+        assert judgement.personas == list(PERSONAS)
         assert judgement.clear_task is not None and judgement.clear_task.debates == 3  # every agent led once
         assert judgement.clear_task.consensus == 3
         assert {d["leader_model"] for d in record["debate"]["clear"]["debates"]} == set(MODELS)
@@ -71,6 +76,8 @@ def test_offline_build_with_the_judge_on_the_scripted_server(tmp_path: Path) -> 
     assert expected <= {i["id"] for i in report["issues"] if i["rule"] == "judge.clear_judged_ambiguous"}
 
     calls = list(read_calls(folder / "calls.jsonl"))
+    leads = [c for c in calls if c["step"] == "debate.lead"]
+    assert {p for c in leads for p in PERSONAS if p in json.dumps(c["messages"])} == set(PERSONAS)
     assert len(calls) == requests > 0  # every judge call went through the client into the run's log
     assert {c["step"] for c in calls} >= {"debate.lead", "debate.follow"}
     summary = json.loads((folder / "summary.json").read_text())
@@ -93,5 +100,6 @@ def test_offline_build_with_the_judge_on_the_scripted_server(tmp_path: Path) -> 
         for i in items
         if i.id in released  # type: ignore[union-attr]
     }
-    assert "## Automatic judge" in (curated / "README.md").read_text()
+    card = (curated / "README.md").read_text()
+    assert "## Automatic judge" in card and all(p in card for p in PERSONAS)
     verify_release(curated)  # the judgement field agrees across JSONL, Parquet and CSV
