@@ -43,6 +43,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def tail_of(log: IO[bytes] | None, size: int = 2000) -> str:
+    """The last ``size`` bytes of a child process's captured output, for the error message of a child that
+    failed (the temporary server, the warm worker)."""
+    if log is None:
+        return ""
+    log.seek(0, os.SEEK_END)
+    log.seek(max(0, log.tell() - size))
+    return log.read().decode("utf-8", "replace")
+
+
 class TemporaryServer:
     """A Prefect API server for this process only; ``start`` returns at once, ``wait`` blocks until it
     answers, ``stop`` terminates it (quietly: no "Stopping temporary server" line)."""
@@ -101,11 +111,7 @@ class TemporaryServer:
         raise RuntimeError(f"the temporary Prefect server did not answer within {timeout:.0f} s: {self.log_tail()}")
 
     def log_tail(self, size: int = 2000) -> str:
-        if self.log is None:
-            return ""
-        self.log.seek(0, os.SEEK_END)
-        self.log.seek(max(0, self.log.tell() - size))
-        return self.log.read().decode("utf-8", "replace")
+        return tail_of(self.log, size)
 
     def stop(self, grace: float = 5.0, wait: bool = True) -> None:
         """SIGTERM, then SIGKILL after ``grace`` seconds. ``wait=False`` (a command whose output is final)

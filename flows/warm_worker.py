@@ -66,11 +66,9 @@ class WarmWorker:
         return value
 
     def log_tail(self, size: int = 2000) -> str:
-        if self.log is None:
-            return ""
-        self.log.seek(0, os.SEEK_END)
-        self.log.seek(max(0, self.log.tell() - size))
-        return self.log.read().decode("utf-8", "replace")
+        from flows.server import tail_of
+
+        return tail_of(self.log, size)
 
     def close(self, kill: bool = False) -> None:
         """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
