@@ -7,7 +7,7 @@ Which values are secret is read, not listed: the key variable of every registere
 (:func:`register_env`, called when the configuration is loaded) and of Label Studio
 (:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
-before any request (:func:`ambiforge.llm.config.key_problem`); this is the second line: an SDK or HTTP
+before any request (:func:`ambiforge.config.llm.key_problem`); this is the second line: an SDK or HTTP
 library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
 it into a log, a file or Prefect's database.
 

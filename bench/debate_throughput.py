@@ -9,7 +9,7 @@ busy. Calls go through the whole path: prompts, the official openai SDK, ambifor
 cache, so every call reaches the server; limits; call log).
 
 Two paths are measured: ``eval`` (``ambiforge eval --method debate`` on the release) and ``judge``
-(:func:`ambiforge.judging.judge_pair` per pair on a thread pool, as the build's judge stage calls it).
+(:func:`ambiforge.detectors.judge_pair` per pair on a thread pool, as the build's judge stage calls it).
 
     python bench/debate_throughput.py                      # 1000 pairs, 200 ms, concurrency 8, both paths
     python bench/debate_throughput.py --pairs 200 --paths eval
@@ -26,15 +26,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from ambiforge.catalog import load_catalog
+from ambiforge.config.llm import LLMConfig
+from ambiforge.detectors.debate import agents_for
 from ambiforge.evaluation.command import EvalOptions, make_model, run_eval
-from ambiforge.evaluation.scripted import server_responder
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.judging import JudgeSettings, judge_pair
-from ambiforge.judging.debate import agents_for
-from ambiforge.llm.config import LLMConfig
+from ambiforge.judge.pair import JudgeSettings, judge_pair
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import server_responder
 
 MIX = {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13}
 

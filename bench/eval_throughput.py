@@ -21,13 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from ambiforge.catalog import load_catalog
+from ambiforge.config.llm import LLMConfig
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.evaluation.scripted import server_responder
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.llm.config import LLMConfig
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import server_responder
 
 MIX = {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13}
 

@@ -20,10 +20,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.client import CallPurpose, LLMClient
-from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.llm.providers import ChatRequest
 from ambiforge.llm.providers.mistral import MistralProvider

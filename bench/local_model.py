@@ -22,11 +22,11 @@ from typing import Any
 
 from ambiforge.ambiguity import default_mix
 from ambiforge.catalog import load_catalog
+from ambiforge.config.llm import LLMConfig, StepSettings
 from ambiforge.errors import GenerationError
 from ambiforge.generation.llm import LLMGenerator
 from ambiforge.generation.mix import type_sequence
 from ambiforge.llm.calls import CALLS_FILE, read_calls
-from ambiforge.llm.config import LLMConfig, StepSettings
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.llm.prompts import known_steps
 from ambiforge.testing.local_model import LocalModelError, LocalModelServer

@@ -28,6 +28,7 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
 def stage(pairs: int, batch_size: int) -> dict[str, Any]:
+    from ambiforge.config.build import BuildOptions
     from ambiforge.generation.run import (
         batches,
         generate_batch,
@@ -37,7 +38,6 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
         resolve_duplicates,
         schema_gate,
     )
-    from ambiforge.options import BuildOptions
 
     options = BuildOptions(run_id="bench", pairs=pairs, seed=1, out=tempfile.gettempdir())
     generator = make_generator(options)
@@ -84,7 +84,7 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
 def whole_build(pairs: int) -> tuple[float, int]:
     from prefect.testing.utilities import prefect_test_harness
 
-    from ambiforge.options import BuildOptions
+    from ambiforge.config.build import BuildOptions
     from flows.build import build_flow
 
     with prefect_test_harness(server_startup_timeout=120), tempfile.TemporaryDirectory() as out:

@@ -91,7 +91,7 @@ def first_sentence(task: str) -> str:
 
 def probes(items: list, words) -> list[Probe]:  # type: ignore[no-untyped-def]
     """Every row's questions, in a fixed order (see the module's docstring)."""
-    from ambiforge.evaluation.intent import parse_intent
+    from ambiforge.detectors.intent import parse_intent
 
     scenes = {it.id: {o.name.lower() for o in it.environment} for it in items}
     out: list[Probe] = []
@@ -155,10 +155,10 @@ def main() -> None:
     from ambiforge.ambik import read_ambik_csv
 
     try:
-        from ambiforge.judging.open_slot import words
+        from ambiforge.detectors.open_slot import words
     except ImportError:  # a checkout from before the open-slot rule (to measure "before" with the same questions)
-        from ambiforge.judging.simulated_user import words  # type: ignore[attr-defined,no-redef]
-    from ambiforge.judging.simulated_user import CONFIRM, GOLD, REDIRECT, hidden_from_item, keyword_reply
+        from ambiforge.detectors.simulated_user import words  # type: ignore[attr-defined,no-redef]
+    from ambiforge.detectors.simulated_user import CONFIRM, GOLD, REDIRECT, hidden_from_item, keyword_reply
 
     items = read_ambik_csv(args.csv)
     by_id = {it.id: it for it in items}

@@ -1,5 +1,5 @@
 """Publish a run's summary to the Prefect UI: a Markdown digest, a table of the worst items and links to
-the HTML reports. Content comes from :mod:`ambiforge.run.report`; this module only talks to Prefect."""
+the HTML reports. Content comes from :mod:`ambiforge.engine.report`; this module only talks to Prefect."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from prefect.artifacts import create_link_artifact, create_markdown_artifact, create_table_artifact
 
-from ambiforge.run.report import summary_markdown, worst_items_table
+from ambiforge.engine.report import summary_markdown, worst_items_table
 
 
 def artifact_key(run_id: str, what: str) -> str:

@@ -2,7 +2,7 @@
 then the run's summary, worst items and report links as Prefect artifacts.
 
 Orchestration only: every stage is a flow of its own (runnable alone) over the steps of
-:mod:`flows.pipeline` (which a local build runs without Prefect). A rerun with the same run id resumes:
+:mod:`ambiforge.engine.pipeline` (which a local build runs without Prefect). A rerun with the same run id resumes:
 finished generation batches are reused, validation is redone.
 """
 
@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from prefect import flow
 
-from ambiforge.options import BuildOptions
+from ambiforge.config.build import BuildOptions
+from ambiforge.engine import pipeline
+from ambiforge.engine.pipeline import label_studio_configured, resolve_options  # noqa: F401 - this module's API before
 from ambiforge.run.layout import run_dir
 from ambiforge.run.lock import run_lock
-from flows import pipeline
 from flows.artifacts import publish_run_artifacts
 from flows.generate import generate_flow
 from flows.naming import run_name
-from flows.pipeline import label_studio_configured, resolve_options  # noqa: F401 - this module's API before
 from flows.runners import task_runner_for
 from flows.validate import validate_flow
 

@@ -4,7 +4,7 @@ record them, otherwise the very same logic in this process.
 Each of these commands is one task wrapped in a flow that publishes a Markdown artifact. Run as a flow
 without ``PREFECT_API_URL``, Prefect first starts its ephemeral API server (~8 s on two busy cores, a SQLite
 migration on a fresh ``PREFECT_HOME``) only to record a run nobody will look at, and a killed command left
-that server behind. So, as ``build`` does (:mod:`flows.local`), a command runs its flow when ``--prefect`` is
+that server behind. So, as ``build`` does (:mod:`ambiforge.engine.local`), a command runs its flow when ``--prefect`` is
 given (on this command's own temporary server, :func:`flows.server.prefect_api`, which cannot outlive it) or
 when ``PREFECT_API_URL`` is set (a maintainer's server: the runs and artifacts belong there), and otherwise
 calls the logic in-process, with the same retry policy on transient errors and no Prefect import.
@@ -47,8 +47,8 @@ def orchestration(asked: bool) -> Iterator[bool]:
 
 
 def _in_process(step: Callable[..., Any], *args: Any, retry: bool = False) -> Any:
-    from flows import pipeline
-    from flows.local import with_retries
+    from ambiforge.engine import pipeline
+    from ambiforge.engine.local import with_retries
 
     return with_retries(step, *args, policy=pipeline.REVIEW_RETRY if retry else None)
 
@@ -79,7 +79,7 @@ def review_push(run_id: str, paths: ReviewPaths, project: str | None, prefect: b
         from flows.review import review_push_flow
 
         return review_push_flow(run_id, paths, project)
-    from flows.pipeline import review_push as push
+    from ambiforge.engine.pipeline import review_push as push
 
     return _in_process(push, run_id, paths, project, retry=True)
 

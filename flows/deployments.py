@@ -11,7 +11,7 @@ from typing import Any
 
 from prefect.deployments.runner import RunnerDeployment
 
-from ambiforge.options import BuildOptions
+from ambiforge.config.build import BuildOptions
 
 DEPLOYMENT_NAME = "scheduled-build"
 

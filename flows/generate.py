@@ -1,7 +1,7 @@
 """The ``generate`` flow: plan pairs -> one task per batch (checkpointed) -> resolve duplicates -> schema
 gate -> ``raw/<run-id>/generated.jsonl``.
 
-The steps and their order are :func:`flows.pipeline.generate`'s (a local build runs the same ones in
+The steps and their order are :func:`ambiforge.engine.pipeline.generate`'s (a local build runs the same ones in
 threads); this module makes them Prefect tasks. A rerun with the same run id reuses finished batches (and
 the whole stage when it was done), so a killed build does not regenerate, and with an LLM provider does
 not pay twice.
@@ -12,11 +12,11 @@ from __future__ import annotations
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from ambiforge.options import BuildOptions
-from flows import pipeline
-from flows.pipeline import generated_path  # noqa: F401 - where callers of the flow find its output
+from ambiforge.config.build import BuildOptions
+from ambiforge.engine import pipeline
+from ambiforge.engine.pipeline import generated_path  # noqa: F401 - where callers of the flow find its output
+from ambiforge.engine.retries import retry_transient
 from flows.prefect_executor import PrefectExecutor
-from flows.retries import retry_transient
 
 generate_batch_task = task(
     name="generate-batch",

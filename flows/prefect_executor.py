@@ -1,4 +1,4 @@
-"""The steps of :mod:`flows.pipeline` as Prefect tasks: the executor a flow hands to the pipeline."""
+"""The steps of :mod:`ambiforge.engine.pipeline` as Prefect tasks: the executor a flow hands to the pipeline."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from prefect import Task
 from prefect.futures import as_completed
 from prefect.utilities.annotations import quote
 
-from flows import pipeline
+from ambiforge.engine import pipeline
 
 
 def quoted(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -19,7 +19,7 @@ def quoted(args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 class PrefectExecutor:
-    """:class:`flows.pipeline.Executor` that runs each step as its Prefect task (in the flow's task
+    """:class:`ambiforge.engine.pipeline.Executor` that runs each step as its Prefect task (in the flow's task
     runner); a step without a task is a bug in the flow module."""
 
     def __init__(self, tasks: dict[Callable[..., Any], Task[Any, Any]]) -> None:

@@ -8,11 +8,11 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
+from ambiforge.engine.pipeline import REVIEW_RETRY, review_push
+from ambiforge.engine.retries import retry_transient
 from ambiforge.review.pull import pull
 from ambiforge.review.push import ReviewPaths
 from flows.artifacts import artifact_key
-from flows.pipeline import REVIEW_RETRY, review_push
-from flows.retries import retry_transient
 
 push_task = task(
     name="push-to-label-studio",

@@ -15,7 +15,7 @@ from ambiforge.errors import ConfigError
 
 RUNNERS = ("thread", "dask")
 #: Run in each worker of a local cluster: SIGINT/SIGTERM stop new calls there instead of killing it.
-WORKER_PRELOAD = "flows.dask_worker"
+WORKER_PRELOAD = "ambiforge.engine.dask_worker"
 
 
 def local_workers() -> list[int]:
@@ -35,7 +35,7 @@ def local_workers() -> list[int]:
 
 def forward_stop(signum: int) -> None:
     """The build got SIGINT/SIGTERM (perhaps alone, from ``kill``): pass it on to its local workers, which
-    then start no new call (:mod:`flows.dask_worker`)."""
+    then start no new call (:mod:`ambiforge.engine.dask_worker`)."""
     for pid in local_workers():
         try:
             os.kill(pid, signum)
@@ -48,7 +48,7 @@ def stop_cluster_calls(address: str, run_id: str) -> None:
     build gets SIGINT/SIGTERM, from a thread (the signal handler must not wait for the network)."""
     import threading
 
-    from flows.dask_limiter import set_stop
+    from ambiforge.engine.dask_limiter import set_stop
 
     set_stop(address, run_id, stop=False)
 

@@ -10,7 +10,7 @@ Here the command starts the same server (same app factory, same settings Prefect
 *before* it imports Prefect and checks its options, points ``PREFECT_API_URL`` at it, and waits for it only
 when the first flow is about to run. Prefect 3.8 has no flow run without an API (an unset URL means the
 ephemeral server): so ``ambiforge build`` starts this server only when it runs Prefect flows (``--prefect``,
-Dask); otherwise it runs the same stages in-process (:mod:`flows.local`) and starts none.
+Dask); otherwise it runs the same stages in-process (:mod:`ambiforge.engine.local`) and starts none.
 
 The server process runs :func:`serve_child`: it asks the kernel for SIGTERM when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``), and a watchdog thread also polls the parent pid (other kernels, and a parent
@@ -21,36 +21,18 @@ terminal reaches the build, which then stops the server itself after marking the
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from typing import IO
 
+from ambiforge.engine.processes import die_with_parent, free_port, tail_of  # noqa: F401 - used here and by tests
+
 #: Seconds to wait for the server to answer: a fresh PREFECT_HOME migrates a database first.
 STARTUP_TIMEOUT = 120.0
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def tail_of(log: IO[bytes] | None, size: int = 2000) -> str:
-    """The last ``size`` bytes of a child process's captured output, for the error message of a child that
-    failed (the temporary server, the warm worker)."""
-    if log is None:
-        return ""
-    log.seek(0, os.SEEK_END)
-    log.seek(max(0, log.tell() - size))
-    return log.read().decode("utf-8", "replace")
 
 
 class TemporaryServer:
@@ -162,25 +144,6 @@ def prefect_api() -> Iterator[TemporaryServer | None]:
     finally:
         server.stop(wait=False)  # the command's work is done: do not hold its exit for the shutdown
         os.environ.pop("PREFECT_API_URL", None)
-
-
-def die_with_parent(parent: int) -> None:
-    """SIGTERM from the kernel when the parent dies (Linux), and a watchdog for everything else."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(0)
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os.kill(os.getpid(), signal.SIGTERM)  # uvicorn shuts down cleanly on SIGTERM
-                time.sleep(5.0)
-                os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
 def serve_child(parent: int, port: int) -> None:

@@ -2,7 +2,7 @@
 it) and dataset checks -> the run's ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json``,
 validation report (and ``judgements.jsonl``).
 
-Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`flows.pipeline.validate`'s; this
+Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`ambiforge.engine.pipeline.validate`'s; this
 module makes them Prefect tasks.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from ambiforge.options import BuildOptions
-from flows import pipeline
+from ambiforge.config.build import BuildOptions
+from ambiforge.engine import pipeline
 from flows.naming import run_name
 from flows.prefect_executor import PrefectExecutor
 

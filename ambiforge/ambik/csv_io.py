@@ -20,10 +20,9 @@ from pydantic import ValidationError
 
 from ambiforge import __version__, ambiguity
 from ambiforge.atomic import atomic_path
-from ambiforge.catalog import Catalog
+from ambiforge.catalog import Catalog, cached_catalog
+from ambiforge.environment.objects import env_object
 from ambiforge.errors import InputError
-from ambiforge.generation.draft import env_object
-from ambiforge.generation.run import cached_catalog
 from ambiforge.models import EnvObject, Item, Provenance
 
 AMBIK_COLUMNS: tuple[str, ...] = (

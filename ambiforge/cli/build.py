@@ -17,9 +17,9 @@ from ambiforge.errors import ConfigError
 from ambiforge.run.layout import check_run_id, new_run_id
 
 if TYPE_CHECKING:  # imported where used: `ambiforge --help` should not load pydantic models and SDKs
-    from ambiforge.config import Config
-    from ambiforge.llm.config import LLMConfig
-    from ambiforge.options import BuildOptions
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.config.file import Config
+    from ambiforge.config.llm import LLMConfig
 
 
 def providers() -> tuple[str, ...]:
@@ -79,7 +79,7 @@ def llm_settings(
 ) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
-    from ambiforge.llm.config import resolve_provider
+    from ambiforge.config.llm import resolve_provider
 
     known = providers()
     if requested not in known and requested not in cfg.llm.providers:
@@ -207,7 +207,7 @@ def run_build(
     folder's lock, with SIGINT/SIGTERM turned into a clean stop: no new LLM call, ``state.json``
     "interrupted", one line, exit 130/143."""
     from ambiforge import interrupts
-    from ambiforge.run import state
+    from ambiforge.engine import state
     from ambiforge.run.layout import run_dir
     from ambiforge.run.lock import run_lock
 
@@ -257,7 +257,7 @@ def run_build(
             if tracked:
                 summary = run_flow(options, annotation_root, server, verbose)
             else:
-                from flows.local import build_locally
+                from ambiforge.engine.local import build_locally
 
                 with RichReporter().shown():
                     summary = build_locally(options, annotation_root)
@@ -295,7 +295,7 @@ def run_flow(options: BuildOptions, annotation_root: str, server: Any, verbose: 
 
 #: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
 #: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
-#: in a worker process while generation runs: flows/warm_worker.py.)
+#: in a worker process while generation runs: ambiforge/engine/warm_worker.py.)
 PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
 
 
@@ -343,7 +343,7 @@ def command_options(
     """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
     any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
     from ambiforge.catalog import cached_catalog
-    from ambiforge.options import build_options, check_options
+    from ambiforge.config.build import build_options, check_options
     from flows.runners import RUNNERS
 
     check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)
@@ -382,7 +382,7 @@ def check_bounds(pairs: int | None = None, candidates: int | None = None, max_co
     """Numbers from the command line, with the limit in the message (before pydantic sees them)."""
     import math
 
-    from ambiforge.config import MAX_CANDIDATES, MAX_PAIRS
+    from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS
 
     for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
         if value is not None and value < 1:

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
-    from ambiforge.config import Config
+    from ambiforge.config.file import Config
 
 console = Console(stderr=True, highlight=False)
 
@@ -65,6 +65,6 @@ def prefect_defaults() -> None:
 
 
 def config_from(path: Path | None) -> Config:
-    from ambiforge.config import load_config
+    from ambiforge.config.file import load_config
 
     return load_config(path)

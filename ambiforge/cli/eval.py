@@ -112,8 +112,8 @@ def persona_texts(values: list[str]) -> tuple[str, ...]:
 
 def check_key(opts: Any) -> None:
     """The provider's key set and usable before any work (the value is never shown)."""
+    from ambiforge.config.llm import key_problem
     from ambiforge.errors import ConfigError
-    from ambiforge.llm.config import key_problem
 
     settings = opts.llm.providers.get(opts.provider)
     if settings is None:

@@ -12,15 +12,15 @@ from typing import Any
 
 from ambiforge import __version__, progress
 from ambiforge.atomic import write_json_atomic
+from ambiforge.config.llm import LLMConfig
+from ambiforge.detectors.conformal import DEFAULT_EPSILON
+from ambiforge.detectors.debate import DEFAULT_AGENTS, persona_problem
+from ambiforge.detectors.methods import MethodSettings, names
+from ambiforge.detectors.model import ClientModel, EvalModel
 from ambiforge.errors import ConfigError
-from ambiforge.evaluation.conformal import DEFAULT_EPSILON
 from ambiforge.evaluation.data import load_dataset
-from ambiforge.evaluation.methods import MethodSettings, names
-from ambiforge.evaluation.model import ClientModel, EvalModel
 from ambiforge.evaluation.output import write_outputs
 from ambiforge.evaluation.run import evaluate, results_document
-from ambiforge.judging.debate import DEFAULT_AGENTS, persona_problem
-from ambiforge.llm.config import LLMConfig
 
 STAGE = "eval"
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ambiforge.detectors.tasks import EvalTask, halves
 from ambiforge.errors import InputError
-from ambiforge.evaluation.tasks import EvalTask, halves
 from ambiforge.models import Item
 
 CALIBRATION, TEST = "calibration", "test"

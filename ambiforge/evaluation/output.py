@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from ambiforge import ambiguity
 from ambiforge.atomic import atomic_path, write_json_atomic, write_jsonl_atomic, write_text_atomic
-from ambiforge.evaluation.metrics import ALL, METRICS, UNAMBIGUOUS
+from ambiforge.detectors.metrics import ALL, METRICS, UNAMBIGUOUS
 from ambiforge.evaluation.run import MethodResult
 from ambiforge.reports.html import figure_uri
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambiforge import ambiguity
-from ambiforge.evaluation import metrics
-from ambiforge.evaluation.conformal import Calibration, calibrate
+from ambiforge.detectors import metrics
+from ambiforge.detectors.conformal import Calibration, calibrate
+from ambiforge.detectors.methods import Detection, MethodSettings, get
+from ambiforge.detectors.methods.base import calibration_score
+from ambiforge.detectors.model import EvalModel
+from ambiforge.detectors.tasks import EvalTask, halves
 from ambiforge.evaluation.data import Dataset
-from ambiforge.evaluation.methods import Detection, MethodSettings, get
-from ambiforge.evaluation.methods.base import calibration_score
-from ambiforge.evaluation.model import EvalModel
-from ambiforge.evaluation.tasks import EvalTask, halves
 
 
 @dataclass

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambiforge import __version__
-from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
-from ambiforge.models import EnvObject, Item, Provenance
+from ambiforge.environment.objects import env_object
+from ambiforge.models import Item, Provenance
 
 
 def first_difference(clear: list[str], ambiguous: list[str]) -> int:
@@ -45,11 +46,6 @@ class Draft:
     def __post_init__(self) -> None:
         if self.end_of_ambiguity is None:
             self.end_of_ambiguity = first_difference(self.plan_for_clear_task, self.plan_for_amb_task)
-
-
-def env_object(obj: CatalogObject) -> EnvObject:
-    """The scene object as stored in an item: the catalog attributes the item schema carries."""
-    return EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields})
 
 
 def item_id(ambiguity_type: str, environment_short: str, unambiguous_direct: str) -> str:

@@ -19,8 +19,9 @@ from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 
 from ambiforge.errors import AmbiforgeError, GenerationError, LLMError
-from ambiforge.generation.records import Generator, Outcome, pair_workers
+from ambiforge.generation.records import Generator, pair_workers
 from ambiforge.llm.limiter import call_priority
+from ambiforge.models.outcome import Outcome
 from ambiforge.textnorm import signature
 
 # Meta keys of a regeneration made before its pair's place in index order was settled (speculatively),

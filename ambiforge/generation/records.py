@@ -6,40 +6,12 @@ Kept apart from the stage's functions so that scheduling and duplicate resolutio
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ambiforge.errors import AmbiforgeError
 from ambiforge.llm.limiter import call_priority
 from ambiforge.models import Item
-
-
-@dataclass(frozen=True)
-class PairSpec:
-    index: int
-    ambiguity_type: str
-
-
-@dataclass
-class Outcome:
-    """What became of one planned pair: an item, or the stage and reason that stopped it."""
-
-    index: int
-    ambiguity_type: str
-    item: Item | None = None
-    attempt: int = 0
-    stage: str | None = None
-    reason: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def rejection(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "id": self.item.id if self.item else None,
-            "ambiguity_type": self.ambiguity_type,
-            "stage": self.stage,
-            "reason": self.reason,
-        }
+from ambiforge.models.outcome import Outcome, PairSpec
 
 
 class Generator(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import ConfigError
@@ -22,23 +22,22 @@ from ambiforge.generation.duplicates import (
     resolve_duplicates,
 )
 from ambiforge.generation.mix import type_sequence
-from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
+from ambiforge.generation.records import Generator, generate_one, pair_workers
 from ambiforge.generation.scheduling import generate_batch
+from ambiforge.llm.calls import llm_cache_dir
 from ambiforge.llm.limiter import Limiter
+from ambiforge.models.outcome import Outcome, PairSpec
 from ambiforge.models.schema import schema_errors
 
 __all__ = [
     "GAVE_UP",
     "REGENERATED_FROM",
     "Generator",
-    "Outcome",
-    "PairSpec",
     "Regenerator",
     "TakenBefore",
     "batches",
     "generate_batch",
     "generate_one",
-    "llm_cache_dir",
     "make_generator",
     "pair_workers",
     "plan_pairs",
@@ -47,24 +46,8 @@ __all__ = [
     "schema_gate",
 ]
 
-if TYPE_CHECKING:  # options import the configuration, which imports validation, which imports Outcome from here
-    from ambiforge.options import BuildOptions
-
-
-def __getattr__(name: str) -> Any:
-    """``BuildOptions`` used to live here; it is :class:`ambiforge.options.BuildOptions` now."""
-    if name == "BuildOptions":
-        from ambiforge.options import BuildOptions
-
-        return BuildOptions
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def llm_cache_dir(options: BuildOptions) -> Path:
-    """Shared by every run under ``options.out``, so a request paid for in one run is free in the next."""
-    if options.llm is not None and options.llm.cache_dir:
-        return Path(options.llm.cache_dir)
-    return Path(options.out) / ".llm-cache"
+if TYPE_CHECKING:
+    from ambiforge.config.build import BuildOptions
 
 
 def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Generator:
@@ -78,7 +61,7 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
         from ambiforge.generation.offline import OfflineGenerator
 
         return OfflineGenerator(catalog, options.seed, options.run_id, limits)
-    from ambiforge.llm.config import LLMConfig
+    from ambiforge.config.llm import LLMConfig
 
     configured = (options.llm or LLMConfig()).providers  # every registered provider, plus [llm.providers.*]
     if options.provider == "llm" or options.provider in configured:

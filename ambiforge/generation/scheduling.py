@@ -10,7 +10,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from ambiforge import ambiguity
 from ambiforge.generation.duplicates import Announcements, Claims, Regenerator, speculate
-from ambiforge.generation.records import Generator, Outcome, PairSpec, generate_one, pair_workers
+from ambiforge.generation.records import Generator, generate_one, pair_workers
+from ambiforge.models.outcome import Outcome, PairSpec
 
 
 def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:

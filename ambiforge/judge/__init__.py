@@ -1,5 +1,5 @@
 """The judge stage of a build (``[judge]``): semantic checks of every pair by a multi-agent debate and a
-simulated user (the instruments are :mod:`ambiforge.judging`), stored on the item and in
+simulated user (the instruments are :mod:`ambiforge.detectors`), stored on the item and in
 ``judgements.jsonl``, shown to annotators, summarised in the validation report and the release card.
 
 - :mod:`.checks`: the methods and checks, the one list of each;

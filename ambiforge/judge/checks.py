@@ -1,5 +1,5 @@
 """The judge's methods, users and checks as this stage reads them: the names are ``judge_pair``'s own
-(:mod:`ambiforge.judging.pair`, the one list of each); here is what each check means to a maintainer.
+(:mod:`ambiforge.judge.pair`, the one list of each); here is what each check means to a maintainer.
 
 Every check is a warning by default: a debate of small models agrees with people on such questions only
 partly (76.7% in the seed paper), so until the review report's kappa between judge and reviewers shows it
@@ -11,7 +11,7 @@ error rule of the validation gate does.
 
 from __future__ import annotations
 
-from ambiforge.judging.pair import FLAGS, METHODS, USERS
+from ambiforge.judge.pair import FLAGS, METHODS, USERS
 
 __all__ = ["CHECKS", "FLAGS", "METHODS", "USERS"]
 

@@ -5,7 +5,7 @@ as an error rule of the validation gate does.
 
 Items are judged in parallel, as many as the LLM client lets calls be in flight; every call goes through
 that client (cache, limits, budget, the run's ``calls.jsonl``). The judge itself is a function of one item
-record (:func:`make_judge` builds it on :func:`ambiforge.judging.pair.judge_pair`), so a test gives the
+record (:func:`make_judge` builds it on :func:`ambiforge.judge.pair.judge_pair`), so a test gives the
 stage a fake one through ``StageContext.extras["judge"]``.
 
 A rerun of the stage reuses every record of ``judgements.jsonl`` whose key (the pair's content and the
@@ -24,16 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 from ambiforge import progress
 from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.config.judge import JudgeConfig
 from ambiforge.errors import ConfigError, LLMError
-from ambiforge.generation.records import Outcome
-from ambiforge.judge.config import JudgeConfig
 from ambiforge.judge.summary import judgement_of
 from ambiforge.models import Judgement
+from ambiforge.models.outcome import Outcome
 from ambiforge.run.layout import JUDGEMENTS_FILE
 
 if TYPE_CHECKING:
-    from ambiforge.llm.config import LLMConfig
-    from ambiforge.options import BuildOptions
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.config.llm import LLMConfig
 
 Judge = Callable[[dict[str, Any]], dict[str, Any]]
 STAGE = "judge"
@@ -52,7 +52,7 @@ def record_key(record: dict[str, Any], config: JudgeConfig) -> str:
 def judge_llm(options: BuildOptions) -> LLMConfig:
     """The generator's LLM settings, else those the configuration gave the judge (an offline build), else
     the defaults (options made in code: providers find their endpoints in the environment)."""
-    from ambiforge.llm.config import LLMConfig
+    from ambiforge.config.llm import LLMConfig
 
     llm = options.llm or options.judge_llm or LLMConfig()
     if options.judge.provider not in llm.providers:
@@ -63,12 +63,10 @@ def judge_llm(options: BuildOptions) -> LLMConfig:
 def make_judge(options: BuildOptions) -> Judge:
     """``judge_pair`` with one agent per configured model, all on one LLM client writing the run's
     ``calls.jsonl`` and sharing the build's cache and process-wide limiter."""
-    from ambiforge.evaluation.model import ClientModel
-    from ambiforge.generation.llm.generator import BudgetedLimiter
-    from ambiforge.generation.run import llm_cache_dir
-    from ambiforge.judging.pair import JudgeSettings, judge_pair
-    from ambiforge.llm.budget import Budget
-    from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
+    from ambiforge.detectors.model import ClientModel
+    from ambiforge.judge.pair import JudgeSettings, judge_pair
+    from ambiforge.llm.budget import Budget, BudgetedLimiter
+    from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog, llm_cache_dir
     from ambiforge.llm.client import LLMClient
     from ambiforge.llm.limiter import shared_limiter
 

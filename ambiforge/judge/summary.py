@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ambiforge.judge.config import JudgeConfig
+from ambiforge.config.judge import JudgeConfig
 from ambiforge.models import DialogueCheck, HalfJudgement, JudgeFlag, Judgement
 
 HALVES = {"ambiguous_task": "ambiguous", "clear_task": "clear"}  # item field -> key in judge_pair's debate

@@ -16,9 +16,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ambiforge.config.llm import StepSettings
 from ambiforge.errors import LLMOutputError
 from ambiforge.llm.client import CallPurpose, LLMClient
-from ambiforge.llm.config import StepSettings
 from ambiforge.llm.prompts import Prompt
 from ambiforge.llm.providers import ChatRequest
 from ambiforge.llm.reply_check import check_reply

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ambiforge.errors import BudgetExceeded
+from ambiforge.llm.limiter import Limiter
 
 
 class Budget:
@@ -46,3 +49,20 @@ class Budget:
         spent = self.spent()
         if spent >= self.max_cost:
             raise BudgetExceeded(f"budget of ${self.max_cost:.4f} reached (spent ${spent:.4f}); no new calls")
+
+
+class BudgetedLimiter:
+    """A limiter that checks the budget again once a call has its slot.
+
+    Many pairs' calls wait at the limiter (see :func:`ambiforge.generation.scheduling.generate_batch`); the
+    client checks the budget before they wait, so without this every waiting call would start after the
+    budget was reached. Checked after the slot, the overshoot stays the calls in flight at that moment."""
+
+    def __init__(self, limiter: Limiter, budget: Budget) -> None:
+        self.limiter, self.budget = limiter, budget
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self.limiter.slot():
+            self.budget.check()
+            yield

@@ -15,9 +15,12 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ambiforge.atomic import write_json_atomic
+
+if TYPE_CHECKING:
+    from ambiforge.config.build import BuildOptions
 
 CALLS_FILE = "calls.jsonl"
 
@@ -72,3 +75,10 @@ class CallCache:
 
     def put(self, digest: str, entry: dict[str, Any]) -> None:
         write_json_atomic(self._path(digest), entry)
+
+
+def llm_cache_dir(options: BuildOptions) -> Path:
+    """Shared by every run under ``options.out``, so a request paid for in one run is free in the next."""
+    if options.llm is not None and options.llm.cache_dir:
+        return Path(options.llm.cache_dir)
+    return Path(options.out) / ".llm-cache"

@@ -24,10 +24,10 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.errors import LLMCallError
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
-from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import Limiter
 from ambiforge.llm.providers import (
     ChatReply,

@@ -3,7 +3,7 @@
 One limiter per process is shared by every generator in it (``shared_limiter``), so Prefect's thread
 runner, which runs several batch tasks at once, still keeps to the configured totals. Across processes
 (Dask workers) the flow injects a limiter backed by semaphores on the Dask scheduler instead
-(``flows/dask_limiter.py``); both satisfy :class:`Limiter`.
+(``ambiforge/engine/dask_limiter.py``); both satisfy :class:`Limiter`.
 
 The rate is a rate, not a quota: call starts are spaced ``window / rpm`` seconds apart (equal spacing, the
 generic cell rate algorithm with no burst). A sliding window of ``rpm`` starts per minute let a build start

@@ -19,7 +19,7 @@ from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
 from ambiforge.release.arrow_limits import unstorable
 from ambiforge.release.record_view import RecordView
-from ambiforge.runs import run_dir
+from ambiforge.run.layout import run_dir
 
 ACCEPTED_STATUSES = {"unanimous", "majority", "adjudicated"}
 ACCEPTED_VERDICTS = {"accept", "accept_with_fixes"}

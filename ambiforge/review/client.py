@@ -28,7 +28,7 @@ def settings(url: str | None = None, api_key: str | None = None) -> tuple[str, s
     one line naming the variable (never the key's value)."""
     from urllib.parse import urlsplit
 
-    from ambiforge.llm.config import key_problem
+    from ambiforge.config.llm import key_problem
 
     url = (url or os.environ.get(URL_ENV) or "").strip()
     api_key = api_key or os.environ.get(API_KEY_ENV) or ""

@@ -17,7 +17,7 @@ from ambiforge.atomic import write_json_atomic
 from ambiforge.review.client import call, connect
 from ambiforge.review.labeling import instructions_html, render_labeling_config
 from ambiforge.review.tasks import ls_task
-from ambiforge.runs import run_dir
+from ambiforge.run.layout import run_dir
 from ambiforge.storage import read_items
 
 

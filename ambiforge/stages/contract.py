@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 
 @dataclass(frozen=True)
 class StageContext:
-    """What a stage may read besides its records: the run's options (a :class:`~ambiforge.options.
+    """What a stage may read besides its records: the run's options (a :class:`~ambiforge.config.build.
     BuildOptions` for build stages, a release's options for ``release``) and named extras."""
 
     options: Any = None

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
-from ambiforge.generation.run import Outcome
 from ambiforge.models import Item, RuleFailure, Validation
+from ambiforge.models.outcome import Outcome
 from ambiforge.validation.context import RuleContext, ValidationConfig
 from ambiforge.validation.rules import check_item, severity
 from ambiforge.validation.rules.duplicates import find_duplicates

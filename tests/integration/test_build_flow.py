@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ambiforge.catalog import APPLIANCES
+from ambiforge.config.build import BuildOptions
 from ambiforge.generation.offline.phrases import mentions
 from ambiforge.models.schema import schema_errors
-from ambiforge.options import BuildOptions
 from ambiforge.storage import read_items
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")

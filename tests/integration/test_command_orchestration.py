@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ambiforge.evaluation.scripted import server_responder
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import server_responder
 from tests.conftest import REPO
 from tests.integration import processes
 

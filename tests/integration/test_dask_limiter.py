@@ -1,4 +1,4 @@
-"""The LLM limiter shared by the processes of a Dask cluster (``flows/dask_limiter.py``)."""
+"""The LLM limiter shared by the processes of a Dask cluster (``ambiforge/engine/dask_limiter.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def calls_through_the_limiter(run_id: str, concurrency: int, rpm: int, calls: in
     """Runs on a worker: ``calls`` slots from two threads of that process, each held 0.2 s."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from flows.dask_limiter import DaskLimiter
+    from ambiforge.engine.dask_limiter import DaskLimiter
 
     limiter = DaskLimiter(run_id, concurrency, rpm, window=1.0)
 

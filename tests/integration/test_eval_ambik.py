@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from ambiforge.cli.main import main
-from ambiforge.evaluation.scripted import server_responder
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import server_responder
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
@@ -28,7 +28,7 @@ AMBIK = next(
 )
 METHODS = "knowno,lap,lofreecp,binary,nohelp"
 
-# The scripted model (ambiforge/evaluation/scripted.py) on AmbiK's 100 calibration rows, both halves each.
+# The scripted model (ambiforge/testing/scripted_eval.py) on AmbiK's 100 calibration rows, both halves each.
 # KnowNo/LAP: fewer than 19 % of the calibration tasks get a correct option among the four, so the 0.81
 # quantile of 1 - p(true) is 1, the threshold 0, and every set holds all four options: HR 1 everywhere, CHR
 # 1 on the type whose good agent asks (preferences) and 0 elsewhere, AmbDif 0. NoHelp never asks: HR 0,

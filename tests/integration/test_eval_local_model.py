@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.llm.config import LLMConfig
 from ambiforge.storage import write_items_jsonl
 from tests.unit.evaluation.fixtures import ITEMS
 

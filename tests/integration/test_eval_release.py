@@ -9,14 +9,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.evaluation.scripted import ScriptedModel, server_responder
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.llm.config import LLMConfig
 from ambiforge.release.writer import ReleaseOptions, release
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import ScriptedModel, server_responder
 
 METHODS = ("knowno", "lap", "lofreecp", "binary", "nohelp")
 MIX = {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.options import BuildOptions
+from ambiforge.config.build import BuildOptions
 from tests.conftest import REPO
 from tests.integration import processes
 

@@ -117,7 +117,7 @@ from flows.server import prefect_api
 
 with prefect_api() as server:
     from ambiforge.cli.build import command_options
-    from ambiforge.config import load_config
+    from ambiforge.config.file import load_config
     from flows.build import build_flow
 
     options = command_options(load_config(None), provider="openai", pairs=12, seed=5, out=Path(sys.argv[1]))

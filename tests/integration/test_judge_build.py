@@ -1,6 +1,6 @@
 """``ambiforge build`` of an offline dataset with ``[judge] enabled = true``: the judge's debates go through
 the real openai SDK to the scripted chat-completions server (which plays the judge's prompts,
-:mod:`ambiforge.evaluation.scripted`), and the verdicts reach ``judgements.jsonl``, the validation report
+:mod:`ambiforge.testing.scripted_eval`), and the verdicts reach ``judgements.jsonl``, the validation report
 and a release."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.evaluation.scripted import DEFAULT_SCRIPTS, make_responder, unit
-from ambiforge.evaluation.tasks import halves
+from ambiforge.detectors.tasks import halves
 from ambiforge.llm.calls import read_calls
 from ambiforge.models import Item
 from ambiforge.release.verify import verify_release
 from ambiforge.release.writer import ReleaseOptions, release
 from ambiforge.storage import read_items, read_records
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import DEFAULT_SCRIPTS, make_responder, unit
 from tests.conftest import REPO
 from tests.integration.test_llm_build import KEY, llm_env
 

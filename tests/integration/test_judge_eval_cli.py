@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from ambiforge.cli.main import main
-from ambiforge.evaluation.scripted import server_responder
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import server_responder
 from tests.integration.test_eval_ambik import AMBIK
-from tests.unit.judging.fixtures import PAIRS
+from tests.unit.detectors.fixtures import PAIRS
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 

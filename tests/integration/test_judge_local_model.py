@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig
+from ambiforge.detectors.debate import Debate, DebateConfig, agents_for, debate
+from ambiforge.detectors.dialogue import Conversation, converse, score
+from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, make_model
-from ambiforge.evaluation.tasks import halves
-from ambiforge.judging.debate import Debate, DebateConfig, agents_for, debate
-from ambiforge.judging.dialogue import Conversation, converse, score
-from ambiforge.llm.config import LLMConfig
-from tests.unit.judging.fixtures import PAIRS
+from tests.unit.detectors.fixtures import PAIRS
 
 
 def test_one_debate_and_one_dialogue_on_the_local_model(  # type: ignore[no-untyped-def]

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig, resolve_provider
 from ambiforge.generation.run import BuildOptions
 from ambiforge.llm.calls import read_calls
-from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.llm.prompts import load_prompt
 from ambiforge.models.schema import schema_errors
 from ambiforge.testing.kitchen_responder import KitchenResponder

@@ -96,10 +96,10 @@ def test_a_build_against_the_real_local_model_ends_honestly(tmp_path: Path, loca
 def test_the_real_local_model_gives_logprobs_and_honours_a_schema(
     tmp_path: Path, local_model: LocalModelServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from ambiforge.config.llm import LLMConfig
     from ambiforge.llm.budget import Budget
     from ambiforge.llm.calls import CallCache, CallLog
     from ambiforge.llm.client import CallPurpose, LLMClient, plain_text
-    from ambiforge.llm.config import LLMConfig
     from ambiforge.llm.limiter import LocalLimiter
     from ambiforge.llm.providers import ChatRequest
     from ambiforge.llm.structured import parse_reply, response_format

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.options import BuildOptions
+from ambiforge.config.build import BuildOptions
+from ambiforge.engine.state import is_done, mark
 from ambiforge.run.layout import batch_path
-from ambiforge.run.state import is_done, mark
 
 
 @pytest.mark.usefixtures("prefect_harness")

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from ambiforge import redaction
-from ambiforge.llm.config import LLMConfig, ProviderSettings
+from ambiforge.config.llm import LLMConfig, ProviderSettings
 from ambiforge.llm.providers.base import ChatRequest, PermanentError, TransientError
 from ambiforge.redaction import MASK, redact
 

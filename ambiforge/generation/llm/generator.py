@@ -12,24 +12,22 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
+from ambiforge.config.llm import LLMConfig
 from ambiforge.environment import SamplerLimits, Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.llm.selection import Candidate, choose, score
 from ambiforge.generation.offline import scene_steering
 from ambiforge.llm.ask import StepAnswer, ask
-from ambiforge.llm.budget import Budget
+from ambiforge.llm.budget import Budget, BudgetedLimiter
 from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
 from ambiforge.llm.client import CallPurpose, LLMClient
-from ambiforge.llm.config import LLMConfig
 from ambiforge.llm.limiter import Limiter, shared_limiter
 from ambiforge.llm.prompts import Prompt, load_prompt
 from ambiforge.models import Item, PromptRef, StepModel
@@ -42,23 +40,6 @@ _NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[.):-]\s*", re.IGNORECASE)
 def clean_plan(steps: list[str]) -> list[str]:
     """Plans are stored unnumbered; models number them anyway."""
     return [_NUMBERED.sub("", s).strip() for s in steps if s.strip()]
-
-
-class BudgetedLimiter:
-    """A limiter that checks the budget again once a call has its slot.
-
-    Many pairs' calls wait at the limiter (see :func:`ambiforge.generation.scheduling.generate_batch`); the
-    client checks the budget before they wait, so without this every waiting call would start after the
-    budget was reached. Checked after the slot, the overshoot stays the calls in flight at that moment."""
-
-    def __init__(self, limiter: Limiter, budget: Budget) -> None:
-        self.limiter, self.budget = limiter, budget
-
-    @contextmanager
-    def slot(self) -> Iterator[None]:
-        with self.limiter.slot():
-            self.budget.check()
-            yield
 
 
 class LLMGenerator:

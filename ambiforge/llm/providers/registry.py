@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ambiforge.errors import ConfigError
 
 if TYPE_CHECKING:
-    from ambiforge.llm.config import LLMConfig
+    from ambiforge.config.llm import LLMConfig
     from ambiforge.llm.providers.base import Provider
 
 
@@ -83,7 +83,7 @@ def make_provider(name: str, llm: LLMConfig) -> Provider:
     key = settings.api_key()
     if key is None:
         raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
-    from ambiforge.llm.config import key_problem
+    from ambiforge.config.llm import key_problem
 
     if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")

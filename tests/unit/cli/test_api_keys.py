@@ -34,7 +34,7 @@ def test_an_odd_key_is_refused_naming_the_variable_not_the_value(
 
 
 def test_an_ordinary_key_passes_the_check() -> None:
-    from ambiforge.llm.config import key_problem
+    from ambiforge.config.llm import key_problem
 
     assert key_problem("sk-proj-AbC_123-xyz") is None
     assert key_problem("sk-é") and key_problem("sk- x")

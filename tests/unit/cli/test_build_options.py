@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ambiforge.cli.main import main
-from ambiforge.config import Config, load_config
+from ambiforge.config.file import Config, load_config
 from ambiforge.errors import ConfigError
 from ambiforge.resources import prompts_dir
 

@@ -7,7 +7,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ambiforge.evaluation.model import CallTag, Completion, Messages, TokenLogprobs
+from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogprobs
 from ambiforge.models import Item, Provenance
 
 
@@ -189,7 +189,7 @@ class TableModel:
         return Completion(text, f"call-{len(self.calls)}")
 
     def next_token_logprobs(self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0) -> TokenLogprobs:
-        from ambiforge.evaluation.model import NoLogprobsError
+        from ambiforge.detectors.model import NoLogprobsError
 
         self.calls.append(tag.step)
         if not self.logprobs:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.evaluation.scripted import DebateScript, DialogueScript, ScriptedModel, Scripts, make_responder
-from ambiforge.llm.config import LLMConfig
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
-from tests.unit.judging.fixtures import PAIRS
+from ambiforge.testing.scripted_eval import DebateScript, DialogueScript, ScriptedModel, Scripts, make_responder
+from tests.unit.detectors.fixtures import PAIRS
 
 P, C, S = PAIRS["preferences"], PAIRS["common_sense_knowledge"], PAIRS["safety"]
 SCRIPTS = Scripts(

@@ -7,12 +7,12 @@ import math
 
 import pytest
 
+from ambiforge.detectors.methods import MethodSettings, get
+from ambiforge.detectors.methods.lofreecp import reliability
+from ambiforge.detectors.tasks import halves
 from ambiforge.errors import ConfigError
 from ambiforge.evaluation.data import Dataset
-from ambiforge.evaluation.methods import MethodSettings, get
-from ambiforge.evaluation.methods.lofreecp import reliability
 from ambiforge.evaluation.run import evaluate
-from ambiforge.evaluation.tasks import halves
 from tests.unit.evaluation.fixtures import ITEMS, TableModel
 
 
@@ -76,7 +76,7 @@ def test_lap_multiplies_affordances_and_renormalises() -> None:
 
 
 def test_lap_context_affordance_zeroes_an_absent_object() -> None:
-    from ambiforge.evaluation.methods.affordance import context_affordance
+    from ambiforge.detectors.methods.affordance import context_affordance
 
     scene = ["glass mug", "whole milk", "sink"]
     assert context_affordance("Pour the milk into the glass mug.", scene) == 1.0
@@ -123,8 +123,8 @@ def test_a_registered_detector_plugs_in_with_its_own_figures() -> None:
     details, and reports figures of its own next to AmbiK's metrics."""
     from typing import ClassVar
 
-    from ambiforge.evaluation.methods import Detection, register, unregister
-    from ambiforge.evaluation.methods.base import DirectDetector
+    from ambiforge.detectors.methods import Detection, register, unregister
+    from ambiforge.detectors.methods.base import DirectDetector
 
     class AlwaysAsk(DirectDetector):
         name: ClassVar[str] = "always_ask"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig
 from ambiforge.errors import LLMCallError
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.evaluation.scripted import ScriptedModel, server_responder
-from ambiforge.llm.config import LLMConfig
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
+from ambiforge.testing.scripted_eval import ScriptedModel, server_responder
 from tests.unit.evaluation.fixtures import ITEMS
 
 METHODS = ("knowno", "lap", "lofreecp", "binary", "nohelp")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ambiforge.evaluation.conformal import calibrate, nonconformity, prediction_set
-from ambiforge.evaluation.intent import coverage, is_correct, satisfies
+from ambiforge.detectors.conformal import calibrate, nonconformity, prediction_set
+from ambiforge.detectors.intent import coverage, is_correct, satisfies
 
 
 def test_substrings_are_case_insensitive() -> None:
@@ -71,7 +71,7 @@ def test_calibration_refuses_nothing_to_calibrate_on() -> None:
 
 
 def test_label_tokens_from_top_logprobs() -> None:
-    from ambiforge.evaluation.model import pick_tokens, softmax
+    from ambiforge.detectors.model import pick_tokens, softmax
 
     top = {" A": -0.5, "A": -0.9, "a": -0.1, "B": -1.5, "true": -0.2, "False": -2.0}
     assert pick_tokens(top, ("A", "B", "C")) == {"A": -0.5, "B": -1.5}  # the article "a" is no letter

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ambiforge.evaluation import metrics
+from ambiforge.detectors import metrics
 
 
 def test_help_and_correct_help() -> None:
@@ -60,7 +60,7 @@ def test_summary_groups_and_pair_ambdif() -> None:
 
 
 def test_options_lettered_or_numbered() -> None:
-    from ambiforge.evaluation.methods.options import parse_options
+    from ambiforge.detectors.methods.options import parse_options
 
     assert parse_options("A) Take the mug.\nB. Wash it.\n(C) Dry it.\nD: Stop.\nA) again") == [
         ("A", "Take the mug."),

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ambiforge import ambiguity
+from ambiforge.config.llm import LLMConfig, resolve_provider
 from ambiforge.errors import LLMError
 from ambiforge.generation.llm import LLMGenerator
-from ambiforge.llm.config import LLMConfig, resolve_provider
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors

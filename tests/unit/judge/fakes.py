@@ -57,7 +57,7 @@ class FakeJudge:
 
 
 def judged(item: Item, outcome: dict[str, Any] = GOOD, **config: Any) -> Item:
-    from ambiforge.judge.config import JudgeConfig
+    from ambiforge.config.judge import JudgeConfig
     from ambiforge.judge.summary import judgement_of
 
     cfg = JudgeConfig(enabled=True, models=("m1", "m2", "m3"), **config)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.config import load_config
+from ambiforge.config.build import build_options, check_options
+from ambiforge.config.file import load_config
+from ambiforge.engine.fingerprint import fingerprint_material
 from ambiforge.errors import ConfigError
-from ambiforge.options import build_options, check_options
-from ambiforge.run.fingerprint import fingerprint_material
 
 
 def config_file(tmp_path: Path, text: str) -> Path:

@@ -85,7 +85,7 @@ def test_labels_on_one_scale() -> None:
 
 
 def judged_item_judgement(outcome: dict) -> object:  # type: ignore[type-arg]
-    from ambiforge.judge.config import JudgeConfig
+    from ambiforge.config.judge import JudgeConfig
     from ambiforge.judge.summary import judgement_of
 
     return judgement_of(outcome, JudgeConfig(enabled=True, models=("m1", "m2")))

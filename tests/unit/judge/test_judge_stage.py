@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from ambiforge.config.build import BuildOptions
+from ambiforge.config.judge import JudgeConfig
 from ambiforge.errors import ConfigError, LLMCallError
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.generation.records import Outcome
-from ambiforge.judge.config import JudgeConfig
 from ambiforge.judge.summary import half_judgement, shown
-from ambiforge.options import BuildOptions
+from ambiforge.models.outcome import Outcome
 from ambiforge.stages import StageContext, get
 from tests.unit.judge.fakes import CLEAR_IS_AMBIGUOUS, FakeJudge, debates
 
@@ -128,7 +128,7 @@ def test_a_changed_persona_judges_again_and_the_judgement_names_the_personas(tmp
 
 
 def test_the_built_judge_hands_its_personas_to_judge_pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ambiforge.judging.pair as pair
+    import ambiforge.judge.pair as pair
     from ambiforge.judge.stage import make_judge
 
     seen: dict[str, Any] = {}

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig, Price, StepSettings, resolve_provider
 from ambiforge.errors import BudgetExceeded, ConfigError, LLMCallError, LLMOutputError
 from ambiforge.llm.ask import ask
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog, read_calls
 from ambiforge.llm.client import CallPurpose, LLMClient
-from ambiforge.llm.config import LLMConfig, Price, StepSettings, resolve_provider
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.llm.prompts import load_prompt, parse_prompt
 from ambiforge.llm.providers import ChatRequest

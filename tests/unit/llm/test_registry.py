@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.llm import LLMConfig, StepSettings, resolve_provider
 from ambiforge.errors import ConfigError
 from ambiforge.generation.llm.selection import Candidate, choose
 from ambiforge.llm import providers
-from ambiforge.llm.config import LLMConfig, StepSettings, resolve_provider
 from ambiforge.llm.prompts import known_steps
 from ambiforge.llm.providers import ChatReply, ChatRequest, Choice, ProviderSpec
 from ambiforge.models import RuleFailure
@@ -51,7 +51,7 @@ def test_a_registered_provider_is_configured_chosen_and_made_without_other_edits
 
 
 def test_a_provider_section_may_name_the_kind_that_serves_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ambiforge.llm.config import ProviderSettings
+    from ambiforge.config.llm import ProviderSettings
 
     local = ProviderSettings(api_key_env="LOCAL_KEY", base_url_env="LOCAL_URL", default_model="m", kind="openai")
     llm = LLMConfig(providers={**LLMConfig().providers, "local": local}).check()

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from ambiforge.config.llm import StepSettings
 from ambiforge.errors import LLMOutputError
 from ambiforge.llm.ask import SHORTER, ask
 from ambiforge.llm.calls import read_calls
 from ambiforge.llm.client import CallPurpose
-from ambiforge.llm.config import StepSettings
 from ambiforge.llm.prompts import load_prompt
 from ambiforge.llm.reply_check import check_reply
 from ambiforge.llm.summary import summarize_calls

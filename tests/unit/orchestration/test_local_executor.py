@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
+from ambiforge.engine import pipeline
+from ambiforge.engine.local import RETRIES, LocalExecutor, with_retries
 from ambiforge.errors import InputError
-from flows import pipeline
-from flows.local import RETRIES, LocalExecutor, with_retries
 from tests.conftest import REPO
 
 
@@ -81,7 +81,7 @@ def test_results_come_as_steps_finish_and_all_steps_run_at_once() -> None:
 
 
 def test_a_local_build_module_imports_no_prefect() -> None:
-    probe = "import sys, flows.local, flows.pipeline\nprint('prefect' in sys.modules)"
+    probe = "import sys, ambiforge.engine.local, ambiforge.engine.pipeline\nprint('prefect' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -100,7 +100,7 @@ def loaded_in_worker(name: str) -> tuple[int, bool]:
 def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_killed_on_failure() -> None:
     import os
 
-    from flows.warm_worker import WarmWorker
+    from ambiforge.engine.warm_worker import WarmWorker
 
     with pytest.raises(RuntimeError, match="the build failed"), WarmWorker(("tabnanny",)) as worker:
         pid, loaded = worker.call(loaded_in_worker, "tabnanny")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from ambiforge import interrupts
+from ambiforge.engine import state
 from ambiforge.errors import InputError
 from ambiforge.llm.limiter import LocalLimiter
-from ambiforge.run import state
 from ambiforge.run.lock import FolderBusy, release_lock, remove_stale_release_tmp, run_lock
 
 

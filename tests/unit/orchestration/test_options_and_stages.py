@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.config import load_config
+from ambiforge.config.build import BuildOptions, build_options
+from ambiforge.config.file import load_config
+from ambiforge.engine.fingerprint import fingerprint, fingerprint_material
+from ambiforge.engine.state import check_options
 from ambiforge.errors import ConfigError
-from ambiforge.options import BuildOptions, build_options
-from ambiforge.run.fingerprint import fingerprint, fingerprint_material
-from ambiforge.run.state import check_options
 from ambiforge.stages import FunctionStage, Stage, StageContext, get, names, register, unregister, versions
 from ambiforge.validation.context import ValidationConfig
 
@@ -42,7 +42,7 @@ def test_options_nest_every_section_of_the_config(tmp_path: Path) -> None:
 
 def test_the_validation_stage_uses_the_thresholds_of_the_options(catalog) -> None:  # type: ignore[no-untyped-def]
     from ambiforge.generation.offline import OfflineGenerator
-    from ambiforge.generation.run import Outcome
+    from ambiforge.models.outcome import Outcome
 
     item, attempt = OfflineGenerator(catalog, 1, "r").generate(0, "preferences")
     outcomes = [Outcome(0, "preferences", item, attempt)]
@@ -88,7 +88,7 @@ def test_a_registered_stage_runs_over_records() -> None:
 
 
 def test_fingerprint_follows_output_options_and_stage_versions(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.llm.config import LLMConfig
+    from ambiforge.config.llm import LLMConfig
 
     base = BuildOptions(run_id="r", pairs=10, seed=1, llm=LLMConfig())
     same = base.model_copy(

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.build import BuildOptions
+from ambiforge.engine.checkpoints import outcome_from_record, outcome_to_record
+from ambiforge.engine.report import summary_markdown, top_reasons, worst_items_table
+from ambiforge.engine.state import check_options, is_done, mark, read_state
 from ambiforge.errors import ConfigError
-from ambiforge.generation.run import Outcome
-from ambiforge.options import BuildOptions
-from ambiforge.run.checkpoints import outcome_from_record, outcome_to_record
-from ambiforge.run.report import summary_markdown, top_reasons, worst_items_table
-from ambiforge.run.state import check_options, is_done, mark, read_state
+from ambiforge.models.outcome import Outcome
 
 
 def test_deployment_built_by_serve_has_the_cron_schedule() -> None:
@@ -104,8 +104,8 @@ def test_summary_markdown_and_worst_items() -> None:
 
 
 def test_only_transient_errors_are_retried() -> None:
+    from ambiforge.engine.retries import is_transient
     from ambiforge.errors import InputError
-    from flows.retries import is_transient
 
     assert is_transient(ConnectionResetError())
     assert is_transient(TimeoutError())

@@ -1,0 +1,136 @@
+"""The detector interface shared by every eval method (and by the judge stage's detectors).
+
+A detector looks at one :class:`~ambiforge.detectors.tasks.EvalTask` with an
+:class:`~ambiforge.detectors.model.EvalModel` and returns a :class:`Detection`: the candidate next actions
+it considered, a score for each, its prediction set, whether it asks the user, and the ids of the calls it
+made. A *calibrated* detector (KnowNo, LAP, LofreeCP) returns scores only; the runner calibrates a conformal
+threshold on the calibration tasks and :meth:`Detector.decide` turns scores into a set. Other detectors
+(Binary, NoHelp, debate, a simulated-user dialogue) decide at once and may keep what they found in
+``details`` (verdicts, rounds, questions), which lands in the per-item results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Protocol
+
+from ambiforge.detectors.conformal import Calibration, nonconformity, prediction_set
+from ambiforge.detectors.intent import is_correct
+from ambiforge.detectors.model import EvalModel
+from ambiforge.detectors.tasks import EvalTask
+
+
+@dataclass(frozen=True)
+class MethodSettings:
+    with_plan: bool = True
+    samples: int = 5  # LofreeCP
+    temperature: float = 1.0  # LofreeCP sampling
+    lambda1: float = 0.1  # LofreeCP: normalised entropy weight
+    lambda2: float = 0.1  # LofreeCP: semantic similarity weight
+    top_logprobs: int = 20
+    seed: int = 0
+    agents: tuple[str, ...] = ()  # debate: the agents' model names (default: three times the eval's model)
+    rounds: int = 5  # debate: round limit
+    personas: tuple[str, ...] = ()  # debate: one persona text per agent, in the agents' order (empty: none)
+    max_questions: int = 1  # dialogue: questions the policy may ask before it acts
+    user: str = "keyword"  # dialogue: the simulated user, keyword or llm
+
+
+@dataclass(frozen=True)
+class Detection:
+    options: list[str]
+    scores: list[float]
+    prediction_set: list[int] | None  # indexes into options; None until a calibrated method is decided
+    asked: bool | None
+    calls: list[str] = field(default_factory=list)
+    cached_calls: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None  # an unusable reply: recorded, the task still counts (no set, did not ask)
+
+    @property
+    def set_options(self) -> list[str]:
+        return [self.options[i] for i in self.prediction_set or []]
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "options": self.options,
+            "scores": [round(s, 6) for s in self.scores],
+            "prediction_set": self.prediction_set,
+            "set_options": self.set_options,
+            "asked": self.asked,
+            "calls": self.calls,
+            "cached_calls": self.cached_calls,
+            "details": self.details,
+            "error": self.error,
+        }
+
+
+class Detector(Protocol):
+    name: ClassVar[str]
+    needs_logprobs: ClassVar[bool]
+    calibrated: ClassVar[bool]
+    sequential_calls: ClassVar[int]  # calls one task makes one after another (schedules long jobs first)
+
+    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection: ...
+
+    def decide(self, detection: Detection, calibration: Calibration | None) -> Detection: ...
+
+
+class ScoredDetector:
+    """Shared by the conformal methods: scores -> calibration score -> set; asks when the set has > 1 option."""
+
+    calibrated: ClassVar[bool] = True
+
+    def decide(self, detection: Detection, calibration: Calibration | None) -> Detection:
+        if calibration is None:
+            raise ValueError(f"{type(self).__name__} needs a calibration")
+        chosen = prediction_set(detection.scores, calibration)
+        return replace(detection, prediction_set=chosen, asked=len(chosen) > 1)
+
+
+class DirectDetector:
+    """Shared by methods that decide without calibration."""
+
+    calibrated: ClassVar[bool] = False
+
+    def decide(self, detection: Detection, calibration: Calibration | None) -> Detection:
+        return detection
+
+
+def calibration_score(detection: Detection, task: EvalTask) -> float:
+    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.detectors.conformal`). The
+    variants (correct before disambiguation) count on the ambiguous half only; the clear task has one answer."""
+    variants = task.variants if task.ambiguous else ()
+    correct = [is_correct(o, task.intent, variants) for o in detection.options]
+    return nonconformity(detection.scores, correct)
+
+
+_REGISTRY: dict[str, Callable[[], Detector]] = {}
+
+
+def register(name: str, factory: Callable[[], Detector]) -> None:
+    _REGISTRY[name] = factory
+
+
+def unregister(name: str) -> None:
+    """Remove a method added with :func:`register` (tests, plug-ins that are unloaded)."""
+    _REGISTRY.pop(name, None)
+
+
+def names() -> list[str]:
+    _load_builtins()
+    return list(_REGISTRY)
+
+
+def get(name: str) -> Detector:
+    from ambiforge.errors import ConfigError
+
+    _load_builtins()
+    if name not in _REGISTRY:
+        raise ConfigError(f"--method: unknown method {name!r} (known: {', '.join(_REGISTRY)})")
+    return _REGISTRY[name]()
+
+
+def _load_builtins() -> None:
+    import ambiforge.detectors.methods.builtin  # noqa: F401 - registers the built-in methods

@@ -1,0 +1,51 @@
+"""KnowNo (Ren et al. 2023): four options, one-letter choice, softmax over the letters' log-probabilities,
+conformal prediction set; ask when the set has more than one option."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ambiforge.detectors import prompts
+from ambiforge.detectors.methods.base import Detection, MethodSettings, ScoredDetector
+from ambiforge.detectors.methods.options import parse_options
+from ambiforge.detectors.model import CallTag, EvalModel, call_seed, pick_tokens, softmax
+from ambiforge.detectors.tasks import EvalTask
+
+
+def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    """The two KnowNo calls; LAP reuses them (same prompts, so the same cached replies)."""
+    prompt, messages = prompts.render("eval_options", task, settings.with_plan)
+    seed = call_seed(settings.seed, task.key, "options")
+    reply = model.complete(
+        messages, CallTag(f"{name}.options", prompt.id, prompt.version, task.key), max_tokens=200, seed=seed
+    )
+    calls, cached = [reply.call_id], int(reply.cached)
+    lettered = parse_options(reply.text)
+    if not lettered:
+        return Detection([], [], None, None, calls, cached, error=f"no options A-D in the reply: {reply.text[:80]!r}")
+    prompt, messages = prompts.render("eval_choose", task, settings.with_plan, options=lettered)
+    seed = call_seed(settings.seed, task.key, "choose")
+    top = model.next_token_logprobs(
+        messages, CallTag(f"{name}.choose", prompt.id, prompt.version, task.key), top=settings.top_logprobs, seed=seed
+    )
+    calls.append(top.call_id)
+    cached += int(top.cached)
+    letters = tuple(letter for letter, _ in lettered)
+    found = pick_tokens(top.top, letters)
+    probs = softmax(found)
+    details = {"letters": list(letters), "letter_logprobs": {k: round(v, 6) for k, v in found.items()}}
+    if not probs:
+        details["no_letter_in_top_logprobs"] = True
+        scores = [1.0 / len(letters)] * len(letters)
+    else:
+        scores = [probs.get(letter, 0.0) for letter in letters]
+    return Detection([text for _, text in lettered], scores, None, None, calls, cached, details)
+
+
+class KnowNo(ScoredDetector):
+    name: ClassVar[str] = "knowno"
+    sequential_calls: ClassVar[int] = 2  # a scheduling hint: calls one task makes one after another
+    needs_logprobs: ClassVar[bool] = True
+
+    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+        return propose_and_score(self.name, task, model, settings)

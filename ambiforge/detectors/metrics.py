@@ -1,0 +1,125 @@
+"""AmbiK's metrics as pure functions over per-task results, and their averages per group.
+
+Per task (one half of a pair, one method):
+- ICR: intent concepts covered by the prediction set / all concepts (:mod:`.intent`); undefined without an intent.
+- HR: 1 when the method asks (for conformal methods: the set has more than one option).
+- CHR: 1 when it did what a good agent does: on an ambiguous task, ask if the type's ``good_agent`` is
+  ``ask`` and not ask if it is ``act``; on an unambiguous task, not ask.
+- SSC: |CS & PS| / |CS | PS| on ambiguous tasks of types with a shortlist (CS = ``amb_shortlist``; an option
+  counts as the shortlist object it names; an option naming none is an extra element of PS).
+Per pair: AmbDif = 1 when the ambiguous task's set is larger than its clear twin's (for methods that decide
+without a set, such as Binary: the ambiguous task asked and the clear one did not).
+
+Groups: each ambiguity type (its ambiguous halves), ``unambiguous`` (every clear half) and ``all``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ambiforge.detectors.intent import coverage, normalise
+
+UNAMBIGUOUS = "unambiguous"
+ALL = "all"
+METRICS = ("ICR", "HR", "CHR", "SSC", "set_size")
+
+
+def icr(set_options: Sequence[str], intent: Sequence[str]) -> float | None:
+    covered, total = coverage(set_options, intent)
+    return covered / total if total else None
+
+
+def help_rate(set_size: int, asked: bool | None) -> int:
+    return int(bool(asked) or set_size > 1)
+
+
+def correct_help(asked: bool, ambiguous: bool, good_agent: str) -> int:
+    should_ask = ambiguous and good_agent == "ask"
+    return int(asked == should_ask)
+
+
+def ssc(set_options: Sequence[str], shortlist: Sequence[str]) -> float | None:
+    short = [normalise(s) for s in shortlist if s.strip()]
+    if not short:
+        return None
+    named: set[str] = set()
+    unnamed = 0
+    for option in set_options:
+        text = normalise(option)
+        hits = {s for s in short if s in text}
+        if hits:
+            # the most specific object the option names ("glass mug" over "mug")
+            named.add(max(hits, key=len))
+        else:
+            unnamed += 1
+    union = len(set(short)) + unnamed
+    return len(named & set(short)) / union if union else None
+
+
+def ambdif(amb_size: int, clear_size: int, amb_asked: bool, clear_asked: bool, uses_sets: bool) -> int:
+    if uses_sets:
+        return int(amb_size > clear_size)
+    return int(amb_asked and not clear_asked)
+
+
+def task_metrics(
+    *,
+    set_options: Sequence[str],
+    asked: bool | None,
+    ambiguous: bool,
+    intent: Sequence[str],
+    shortlist: Sequence[str],
+    good_agent: str,
+    has_shortlist: bool,
+) -> dict[str, float | int | None]:
+    """Every per-task metric for one result (``None`` where a metric does not apply)."""
+    size = len(set_options)
+    asked_ = bool(help_rate(size, asked))
+    return {
+        "ICR": icr(set_options, intent),
+        "HR": int(asked_),
+        "CHR": correct_help(asked_, ambiguous, good_agent),
+        "SSC": ssc(set_options, shortlist) if ambiguous and has_shortlist else None,
+        "set_size": size,
+    }
+
+
+def mean(values: Iterable[float | int | None]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return round(sum(present) / len(present), 4) if present else None
+
+
+def group_of(row: dict[str, Any]) -> str:
+    return row["ambiguity_type"] if row["half"] == "ambiguous" else UNAMBIGUOUS
+
+
+def summarise(rows: Sequence[dict[str, Any]], groups: Callable[[dict[str, Any]], str] = group_of) -> dict[str, Any]:
+    """``{group: {metric: mean, "n": tasks}}`` for one method's rows (plus ``all``)."""
+    by_group: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_group.setdefault(groups(row), []).append(row)
+    by_group[ALL] = list(rows)
+    return {g: {"n": len(rs), **{m: mean(r["metrics"][m] for r in rs) for m in METRICS}} for g, rs in by_group.items()}
+
+
+def pair_ambdif(rows: Sequence[dict[str, Any]], uses_sets: bool) -> dict[str, Any]:
+    """AmbDif over the pairs whose both halves were scored: ``{"all": x, "<type>": x, "pairs": n}``."""
+    halves: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        halves.setdefault(row["item_id"], {})[row["half"]] = row
+    per_type: dict[str, list[int]] = {}
+    for pair in halves.values():
+        if "ambiguous" not in pair or UNAMBIGUOUS not in pair:
+            continue
+        a, c = pair["ambiguous"], pair[UNAMBIGUOUS]
+        value = ambdif(
+            a["metrics"]["set_size"],
+            c["metrics"]["set_size"],
+            bool(a["metrics"]["HR"]),
+            bool(c["metrics"]["HR"]),
+            uses_sets,
+        )
+        per_type.setdefault(a["ambiguity_type"], []).append(value)
+    every = [v for vs in per_type.values() for v in vs]
+    return {ALL: mean(every), "pairs": len(every), **{t: mean(vs) for t, vs in per_type.items()}}

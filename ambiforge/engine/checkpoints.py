@@ -1,0 +1,102 @@
+"""Checkpoints of the generation stage, so a killed run resumes where it stopped.
+
+Each batch of pairs is written to ``raw/<run-id>/checkpoints/generate-<first>-<last>.jsonl`` as soon as
+it is done, and the whole stage to ``generated.jsonl``. Outcomes are stored with their rejections, so a
+resumed run reports the same failures it would have reported uninterrupted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.models import Item
+from ambiforge.models.outcome import Outcome
+from ambiforge.run.layout import CANDIDATES_FILE, GENERATED_FILE, batch_path
+
+__all__ = [
+    "GENERATED_FILE",
+    "Sealed",
+    "batch_path",
+    "outcome_from_record",
+    "outcome_to_record",
+    "read_outcomes",
+    "write_candidates",
+    "write_outcomes",
+]
+
+
+class Sealed:
+    """An opaque box for a task's outcomes.
+
+    Prefect walks a task's return value (lists, dicts, dataclasses, pydantic models) looking for futures;
+    over thousands of items that walk costs more than generating them. A plain class is not walked, and
+    still pickles, so results travel from Dask workers as they are.
+    """
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        self.outcomes = outcomes
+
+
+def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "index": outcome.index,
+        "ambiguity_type": outcome.ambiguity_type,
+        "attempt": outcome.attempt,
+        "stage": outcome.stage,
+        "reason": outcome.reason,
+        "meta": outcome.meta,
+        "item": outcome.item.to_record() if outcome.item is not None else None,
+    }
+
+
+def outcome_from_record(record: dict[str, Any]) -> Outcome:
+    item = record.get("item")
+    return Outcome(
+        index=record["index"],
+        ambiguity_type=record["ambiguity_type"],
+        item=Item.model_validate(item) if item is not None else None,
+        attempt=record.get("attempt", 0),
+        stage=record.get("stage"),
+        reason=record.get("reason"),
+        meta=record.get("meta") or {},
+    )
+
+
+def write_outcomes(path: Path, outcomes: Sequence[Outcome]) -> Path:
+    return write_jsonl_atomic(path, (outcome_to_record(o) for o in outcomes))
+
+
+def read_outcomes(path: Path) -> list[Outcome] | None:
+    """The outcomes in ``path``, or None when it is missing or unreadable (then the batch is redone)."""
+    if not path.exists():
+        return None
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return [outcome_from_record(json.loads(line)) for line in fh if line.strip()]
+    except (json.JSONDecodeError, KeyError, ValueError):
+        return None
+
+
+def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | None:
+    """``raw/<run-id>/candidates.jsonl``: every LLM candidate of every pair with its score and failures,
+    the chosen one marked, so the losers stay inspectable. Nothing is written for offline runs."""
+    records = [
+        {
+            "index": o.index,
+            "id": o.item.id if o.item else None,
+            "ambiguity_type": o.ambiguity_type,
+            "stage": o.stage,
+            "candidates": o.meta["candidates"],
+        }
+        for o in outcomes
+        if o.meta.get("candidates")
+    ]
+    if not records:
+        return None
+    return write_jsonl_atomic(directory / CANDIDATES_FILE, records)

@@ -1,0 +1,124 @@
+"""One step of a local build in a process of its own, started -- and its slow imports done -- while the
+build is busy with something else.
+
+Why: Great Expectations takes 2.5 s of CPU to import. Imported in the build's own process while LLM calls
+are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM phase went
+from 0.92 to 0.8 of its ideal); imported after them, it adds to the wall. In a worker process it loads on
+the other core while the build's threads wait on replies, and the dataset expectations then run there.
+
+The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
+resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
+quoted when it fails; it gets SIGTERM when the build dies, however it dies
+(:func:`flows.server.die_with_parent`), and exits when its stdin closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import IO, Any
+
+
+class WorkerError(RuntimeError):
+    """The worker process died (a crash of the machine or interpreter, not an error of the step)."""
+
+
+class WarmWorker:
+    """A worker process that imports ``modules`` as soon as :meth:`start` is called; :meth:`call` runs a
+    module-level function there (arguments, result and exceptions are pickled) and waits for it."""
+
+    def __init__(self, modules: tuple[str, ...]) -> None:
+        self.modules = modules
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[bytes] | None = None
+
+    def start(self) -> WarmWorker:
+        if self.process is None:
+            self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+            boot = (
+                f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
+                "import ambiforge.engine.warm_worker as w; w.serve()"
+            )
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", boot, str(os.getpid()), *self.modules],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+            )
+        return self
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        process = self.start().process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        try:
+            pickle.dump((fn, args), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            process.stdin.flush()
+            ok, value = pickle.load(process.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            raise WorkerError(f"the worker process failed ({type(exc).__name__}): {self.log_tail()}") from None
+        if not ok:
+            raise value
+        return value
+
+    def log_tail(self, size: int = 2000) -> str:
+        from ambiforge.engine.processes import tail_of
+
+        return tail_of(self.log, size)
+
+    def close(self, kill: bool = False) -> None:
+        """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
+        counted) when the build ends; ``kill``: now (a failing build must not wait for it)."""
+        process, self.process = self.process, None
+        if process is not None:
+            if kill:
+                process.kill()
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    process.stdin.close()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def __enter__(self) -> WarmWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(kill=exc[0] is not None)
+
+
+def serve() -> None:
+    """The worker: ``argv`` is the parent's pid and the modules to import; then (function, args) requests
+    from stdin, (ok, result or exception) replies to stdout, until stdin closes."""
+    from ambiforge.engine.processes import die_with_parent
+
+    parent, modules = int(sys.argv[1]), sys.argv[2:]
+    die_with_parent(parent)
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - only a warm-up: the step imports (and reports) it again
+            break
+    requests, replies = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a step that prints must not corrupt the replies
+    while True:
+        try:
+            fn, args = pickle.load(requests)
+        except EOFError:
+            return
+        try:
+            reply = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001 - sent to the caller, which raises it
+            reply = (False, exc)
+        pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)
+        replies.flush()

@@ -1,0 +1,11 @@
+"""A catalog object as an item stores it: the catalog attributes the item schema carries."""
+
+from __future__ import annotations
+
+from ambiforge.catalog import CatalogObject
+from ambiforge.models import EnvObject
+
+
+def env_object(obj: CatalogObject) -> EnvObject:
+    """The scene object as stored in an item: the catalog attributes the item schema carries."""
+    return EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields})

@@ -1,0 +1,154 @@
+"""Judging one pair: the contract the build's ``judge`` stage calls (:func:`judge_pair`).
+
+- ``debate``: both halves are judged by rotating debates (:mod:`.debate`); the ambiguous task must come
+  out ambiguous and the clear task clear.
+- ``dialogue``: the item's own question is put to the simulated user (:mod:`.simulated_user`), which must
+  answer with the gold answer, and the answer must resolve the clear plan's step (:mod:`.resolves`).
+
+The judgement is a JSON-able dict; problems are ``flags`` without a severity (the stage maps each check to
+a warning or an error from its configuration):
+
+- ``clear_judged_ambiguous`` / ``ambiguous_judged_clear``: a half's majority verdict is the wrong one (an
+  undecided half, verdict None, is not flagged: see ``debate_error`` and the debates' records);
+- ``question_not_answered``: the simulated user does not give the gold answer to the item's question;
+- ``answer_does_not_resolve``: the gold answer does not resolve the clear plan's step;
+- ``debate_error``: a debate ended on an unusable reply or a failed call (or the LLM user's call failed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, DebateConfig, persona_problem, rotate
+from ambiforge.detectors.model import EvalModel, call_seed
+from ambiforge.detectors.resolves import resolves_step
+from ambiforge.detectors.simulated_user import answer, hidden_from_item
+from ambiforge.detectors.tasks import halves
+from ambiforge.errors import ConfigError, InputError
+from ambiforge.models import Item
+
+METHODS = ("debate", "dialogue")
+USERS = ("keyword", "llm")
+FLAGS = (
+    "clear_judged_ambiguous",
+    "ambiguous_judged_clear",
+    "question_not_answered",
+    "answer_does_not_resolve",
+    "debate_error",
+)
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    methods: tuple[str, ...] = ("debate", "dialogue")
+    rounds: int = 5
+    temperature: float = 0.5
+    max_tokens: int = 350
+    user: str = "keyword"  # or "llm"
+    seed: int = 0
+    personas: tuple[str, ...] = ()  # one per agent, in the agents' order (empty: none)
+
+    def __post_init__(self) -> None:
+        unknown = [m for m in self.methods if m not in METHODS]
+        if unknown or not self.methods:
+            raise ConfigError(f"judge methods: unknown {', '.join(unknown) or '(none)'} (known: {', '.join(METHODS)})")
+        if self.rounds < 1:
+            raise ConfigError(f"judge rounds must be at least 1, got {self.rounds}")
+        if self.user not in USERS:
+            raise ConfigError(f"judge user: unknown {self.user!r} (known: {', '.join(USERS)})")
+        if self.max_tokens < 16:
+            raise ConfigError(f"judge max_tokens must be at least 16, got {self.max_tokens}")
+
+    @property
+    def debate(self) -> DebateConfig:
+        return DebateConfig(self.rounds, self.temperature, self.max_tokens, self.seed)
+
+
+def as_item(item: dict[str, Any] | Item) -> Item:
+    """An item record (keys the model does not know, such as a stored judgement, are ignored)."""
+    if isinstance(item, Item):
+        return item
+    try:
+        return Item.model_validate({k: v for k, v in item.items() if k in Item.model_fields})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise InputError("judge", f"item {item.get('id')!r}", f"{where}: {first['msg']}") from None
+
+
+def _flag(check: str, message: str) -> dict[str, str]:
+    return {"check": check, "message": message}
+
+
+def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: JudgeSettings) -> dict[str, Any]:
+    """Judge one pair with ``settings.methods``; ``agents`` are the debate's agents (every one leads once)
+    and ``agents[0]`` classifies questions for the LLM user. Returns the judgement (see the module)."""
+    record = as_item(item)
+    out: dict[str, Any] = {}
+    flags: list[dict[str, str]] = []
+    calls: list[str] = []
+    if "debate" in settings.methods:
+        if len(agents) < 2:
+            raise ConfigError(f"judge: a debate needs at least two agents, got {len(agents)}")
+        if problem := persona_problem(settings.personas, len(agents)):
+            raise ConfigError(f"judge personas: {problem}")
+        amb_task, clear_task = halves(record)
+        judged = {
+            AMBIGUOUS: rotate(amb_task, agents, settings.debate, settings.personas),
+            CLEAR: rotate(clear_task, agents, settings.debate, settings.personas),
+        }
+        out["debate"] = {half: j.to_record() for half, j in judged.items()}
+        for j in judged.values():
+            calls += j.calls
+        if judged[CLEAR].verdict == AMBIGUOUS:
+            flags.append(
+                _flag("clear_judged_ambiguous", f"the debates judge the clear task ambiguous: {clear_task.task!r}")
+            )
+        if judged[AMBIGUOUS].verdict == CLEAR:
+            flags.append(
+                _flag("ambiguous_judged_clear", f"the debates judge the ambiguous task clear: {amb_task.task!r}")
+            )
+        for half, j in judged.items():
+            for error in j.errors:
+                flags.append(_flag("debate_error", f"{half} task, {error}"))
+    if "dialogue" in settings.methods:
+        hidden = hidden_from_item(record)
+        model = agents[0] if agents else None
+        asked = answer(
+            record.question,
+            hidden,
+            settings.user,
+            model,
+            f"{record.id}:dialogue",
+            call_seed(settings.seed, record.id, "user"),
+        )
+        resolution = resolves_step(record)
+        calls += list(asked.calls)
+        out["dialogue"] = {
+            "question": record.question,
+            "reply_kind": asked.reply.kind,
+            "reply": asked.reply.text,
+            "gets_gold": asked.reply.gets_gold,
+            "resolves_step": resolution.ok,
+            "resolves_reason": resolution.reason,
+            "user": settings.user,
+            "error": asked.error,
+        }
+        if asked.error:
+            flags.append(_flag("debate_error", f"simulated user: {asked.error}"))
+        elif not asked.reply.gets_gold:
+            flags.append(
+                _flag(
+                    "question_not_answered",
+                    f"the simulated user answers the item's question with a {asked.reply.kind}: {record.question!r}",
+                )
+            )
+        if not resolution.ok:
+            flags.append(_flag("answer_does_not_resolve", resolution.reason))
+    out["flags"] = flags
+    out["calls"] = calls
+    return out

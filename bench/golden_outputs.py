@@ -1,0 +1,123 @@
+"""Byte-for-byte comparison of two checkouts' outputs (the layers refactor must change none).
+
+``run OUT``: with this checkout's interpreter, a seeded offline build (200 pairs, seed 7), its release and an
+eval of 30 pairs on the scripted server (``ambiforge.testing.llm_server``), all through the CLI, into OUT
+(use the same OUT path for both checkouts: paths are part of some files). ``compare A B``: every file of the
+two folders byte for byte, except what records the clock or the checkout (JSON fields named after times,
+``git_dirty``/the git hash, the manifest hash that covers them, Great Expectations' Data Docs, the CLI's
+stderr with its timings); JSONL lines are compared as a set (eval calls finish in any order). Prints each
+differing file and exits 1 if any.
+
+    .venv/bin/python bench/golden_outputs.py run /tmp/golden && mv /tmp/golden /tmp/golden-before
+    # ... change the code ...
+    .venv/bin/python bench/golden_outputs.py run /tmp/golden
+    .venv/bin/python bench/golden_outputs.py compare /tmp/golden-before /tmp/golden
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    exe = [sys.executable, "-m", "ambiforge.cli.main"]
+    env = dict(os.environ, AMBIFORGE_CONFIG="", NO_COLOR="1")
+    env.pop("PREFECT_API_URL", None)
+    cfg = out / "ambiforge.toml"
+    cfg.write_text(
+        f'[paths]\nraw = "{out}/raw"\ncurated = "{out}/curated"\nannotation = "{out}/annotation"\n[llm]\nrpm = 0\n'
+    )
+
+    def cli(*args: str, extra: dict[str, str] | None = None) -> None:
+        r = subprocess.run([*exe, *args], env=env | (extra or {}), cwd=out, capture_output=True, text=True)
+        (out / f"{args[0]}.stdout").write_text(r.stdout)
+        (out / f"{args[0]}.stderr").write_text(r.stderr)
+        if r.returncode:
+            sys.exit(f"{args}: exit {r.returncode}\n{r.stderr[-2000:]}")
+
+    cli("build", "--provider", "offline", "--pairs", "200", "--seed", "7", "--run-id", "golden", "--config", str(cfg))
+    cli("release", "--version", "1.0.0", "--from", "golden", "--allow-unreviewed", "--config", str(cfg))
+    from ambiforge.testing.llm_server import ScriptedLLMServer
+    from ambiforge.testing.scripted_eval import server_responder
+
+    with ScriptedLLMServer(server_responder, api_key="sk-golden") as server:
+        cli(
+            "eval", "--data", str(out / "curated" / "1.0.0"), "--model", "scripted", "--out", str(out / "eval"),
+            "--name", "golden", "--limit", "30", "--config", str(cfg),
+            extra={"OPENAI_API_KEY": "sk-golden", "OPENAI_BASE_URL": server.openai_url},
+        )  # fmt: skip
+    for p in sorted(out.rglob("*")):
+        if p.is_file() and ".llm-cache" not in p.parts:
+            print(hashlib.sha256(p.read_bytes()).hexdigest()[:16], p.relative_to(out))
+
+
+#: Keys whose values record the clock or the checkout, not the data (a manifest's per-file sha256 and bytes too:
+#: the card records the checkout, and every other file is compared byte for byte itself).
+VOLATILE = re.compile(
+    r"git_dirty|git_commit|manifest_sha256_without_card|^sha256$|^bytes$|second|time|created|latency|date|started|finished|"
+    r"elapsed|duration|_at$|^at$|wall",
+    re.I,
+)
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?|\d{8}T\d{6}(\.\d+)?Z?|\d+\.\d+ ?s\b")
+
+
+def mask(x: object) -> object:
+    if isinstance(x, dict):
+        return {k: ("*" if VOLATILE.search(k) else mask(v)) for k, v in x.items()}
+    if isinstance(x, list):
+        return [mask(v) for v in x]
+    if isinstance(x, str):
+        return STAMP.sub("<ts>", x)
+    return x
+
+
+def load(p: Path) -> object:
+    t = p.read_text()
+    if p.suffix == ".json":
+        return mask(json.loads(t))
+    if p.suffix == ".jsonl":
+        rows = (mask(json.loads(line)) for line in t.splitlines() if line.strip())
+        return sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))
+    t = re.sub(r"\(git [0-9a-f]+(, with uncommitted changes)?\)", "(git)", t)
+    t = re.sub(r'"(git_dirty|git_commit|manifest_sha256_without_card|created_at)": [^,\n]+', "", t)
+    return STAMP.sub("<ts>", t)
+
+
+def files(root: Path) -> set[Path]:
+    skip = {".llm-cache", "data_docs"}
+    return {p.relative_to(root) for p in root.rglob("*") if p.is_file() and not skip & set(p.parts)}
+
+
+def compare(a: Path, b: Path) -> int:
+    bad = 0
+    fa, fb = files(a), files(b)
+    for r in sorted(fa ^ fb):
+        print("only in one:", r)
+        bad += 1
+    for r in sorted(fa & fb):
+        if r.suffix in (".stderr", ".stdout") or r.name == "manifest.sha256":
+            continue
+        if (a / r).read_bytes() == (b / r).read_bytes():
+            continue
+        if r.suffix in (".json", ".jsonl", ".md", ".html", ".csv") and load(a / r) == load(b / r):
+            continue
+        print("DIFFERS:", r)
+        bad += 1
+    print(f"{len(fa & fb)} files: " + ("identical (clock and checkout fields masked)" if not bad else f"{bad} differ"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "run":
+        run(Path(sys.argv[2]).resolve())
+    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
+        sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
+    else:
+        sys.exit(__doc__)
