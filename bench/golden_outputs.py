@@ -2,7 +2,7 @@
 
 ``run OUT``: with this checkout's interpreter, a seeded offline build (200 pairs, seed 7), its release and an
 eval of 30 pairs on the scripted server (``ambiforge.testing.llm_server``), all through the CLI, into OUT
-(use the same OUT path for both checkouts: paths are part of some files). ``compare A B``: every file of the
+(paths are relative to OUT, so two folders compare). ``compare A B``: every file of the
 two folders byte for byte, except what records the clock or the checkout (JSON fields named after times,
 ``git_dirty``/the git hash, the manifest hash that covers them, Great Expectations' Data Docs, the CLI's
 stderr with its timings); JSONL lines are compared as a set (eval calls finish in any order). Prints each
@@ -31,9 +31,7 @@ def run(out: Path) -> None:
     env = dict(os.environ, AMBIFORGE_CONFIG="", NO_COLOR="1")
     env.pop("PREFECT_API_URL", None)
     cfg = out / "ambiforge.toml"
-    cfg.write_text(
-        f'[paths]\nraw = "{out}/raw"\ncurated = "{out}/curated"\nannotation = "{out}/annotation"\n[llm]\nrpm = 0\n'
-    )
+    cfg.write_text('[paths]\nraw = "raw"\ncurated = "curated"\nannotation = "annotation"\n[llm]\nrpm = 0\n')
 
     def cli(*args: str, extra: dict[str, str] | None = None) -> None:
         r = subprocess.run([*exe, *args], env=env | (extra or {}), cwd=out, capture_output=True, text=True)
@@ -42,15 +40,27 @@ def run(out: Path) -> None:
         if r.returncode:
             sys.exit(f"{args}: exit {r.returncode}\n{r.stderr[-2000:]}")
 
-    cli("build", "--provider", "offline", "--pairs", "200", "--seed", "7", "--run-id", "golden", "--config", str(cfg))
-    cli("release", "--version", "1.0.0", "--from", "golden", "--allow-unreviewed", "--config", str(cfg))
+    cli(
+        "build",
+        "--provider",
+        "offline",
+        "--pairs",
+        "200",
+        "--seed",
+        "7",
+        "--run-id",
+        "golden",
+        "--config",
+        "ambiforge.toml",
+    )
+    cli("release", "--version", "1.0.0", "--from", "golden", "--allow-unreviewed", "--config", "ambiforge.toml")
     from ambiforge.testing.llm_server import ScriptedLLMServer
     from ambiforge.testing.scripted_eval import server_responder
 
     with ScriptedLLMServer(server_responder, api_key="sk-golden") as server:
         cli(
-            "eval", "--data", str(out / "curated" / "1.0.0"), "--model", "scripted", "--out", str(out / "eval"),
-            "--name", "golden", "--limit", "30", "--config", str(cfg),
+            "eval", "--data", "curated/1.0.0", "--model", "scripted", "--out", "eval",
+            "--name", "golden", "--limit", "30", "--config", "ambiforge.toml",
             extra={"OPENAI_API_KEY": "sk-golden", "OPENAI_BASE_URL": server.openai_url},
         )  # fmt: skip
     for p in sorted(out.rglob("*")):
