@@ -1,0 +1,180 @@
+"""One registry type for every extension point (ambiguity types, rules, providers, stages, eval methods,
+orchestrators), filled from Python entry points and from :meth:`Registry.register`.
+
+Why entry points: a plugin package declares what it adds in its own metadata
+(``[project.entry-points."ambiforge.rules"]``) and ambiforge finds it once it is installed, with no edit to
+ambiforge and no import of the plugin from ambiforge's code. The built-ins are declared the same way in
+ambiforge's own ``pyproject.toml``, so a registry module never imports the modules that register into it
+(which is what closed import cycles before: ``base`` importing ``builtin`` importing ``base``).
+
+An entry point names an object (``package.module:NAME``); loading it gives the value to register, or, when
+it is a callable marked with :func:`provides`, the callable's result (a factory). Entry points load lazily,
+once per process, the first time the registry is read; the order of the names is the order of
+:attr:`Registry.order_key` over the values (registration order when there is none), never the order in
+which the package index listed distributions, so outputs that depend on it stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterator
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Generic, TypeVar
+
+from ambiforge.errors import ConfigError
+
+T = TypeVar("T")
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+
+_FACTORY = "__ambiforge_factory__"
+
+
+def provides(factory: Callable[[], T]) -> Callable[[], T]:
+    """Mark a function whose *result* is what an entry point registers (a value built on first use)."""
+    setattr(factory, _FACTORY, True)
+    return factory
+
+
+class Registry(Generic[T]):
+    """Named values of one kind.
+
+    ``kind`` names the concept in errors ("unknown rule 'x' (known: ...)"); ``group`` is the entry-point
+    group (``ambiforge.rules``); ``check(name, value)`` may raise :class:`ConfigError` for a malformed value;
+    ``same(a, b)`` says whether registering ``b`` under a name ``a`` already holds is a harmless repeat
+    (default: the same object); ``order_key(value)`` orders :meth:`names`.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        group: str,
+        *,
+        check: Callable[[str, T], None] | None = None,
+        same: Callable[[T, T], bool] | None = None,
+        order_key: Callable[[T], Any] | None = None,
+        name_of: Callable[[T], str] | None = None,
+    ) -> None:
+        self.kind, self.group = kind, group
+        self._check, self._same, self._order_key, self._name_of = check, same, order_key, name_of
+        self._values: dict[str, T] = {}
+        self._origin: dict[str, str] = {}
+        self._lock = threading.RLock()
+        self._loaded = False
+
+    # -- filling ------------------------------------------------------------------------------------------
+
+    def register(self, value: T, name: str | None = None, *, origin: str = "register()") -> T:
+        """Add ``value`` under ``name`` (or the registry's ``name_of(value)``). The same value again is a
+        no-op; another value under a known name is a ConfigError naming both origins."""
+        self._load()
+        return self._add(value, name, origin)
+
+    def _add(self, value: T, name: str | None, origin: str) -> T:
+        key = name if name is not None else self._name(value)
+        if not NAME.match(key):
+            raise ConfigError(f"{origin}: {self.kind} name {key!r}: lowercase letters, digits and '_' only")
+        if self._check is not None:
+            self._check(key, value)
+        with self._lock:
+            known = self._values.get(key)
+            if known is not None:
+                if known is value or (self._same is not None and self._same(known, value)):
+                    return known
+                raise ConfigError(f"{origin}: {self.kind} {key!r} is already registered by {self._origin[key]}")
+            self._values[key] = value
+            self._origin[key] = origin
+        return value
+
+    def unregister(self, name: str) -> None:
+        """Remove a value added with :meth:`register` (tests); values from entry points stay."""
+        with self._lock:
+            if self._origin.get(name, "").startswith("entry point"):
+                raise ValueError(f"{self.kind} {name!r} comes from an entry point")
+            self._values.pop(name, None)
+            self._origin.pop(name, None)
+
+    def _name(self, value: T) -> str:
+        if self._name_of is not None:
+            return self._name_of(value)
+        name = getattr(value, "name", None)
+        if not isinstance(name, str):
+            raise ConfigError(f"a {self.kind} needs a name")
+        return name
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded:
+                return
+            for ep in self.entry_points():
+                self._add(load_entry_point(ep, self.kind), ep.name, f"entry point {ep.name} = {ep.value}")
+            self._loaded = True
+
+    def entry_points(self) -> list[EntryPoint]:
+        """This group's entry points, ambiforge's own first, then by distribution and name (a stable order
+        whatever order the installed distributions are found in)."""
+        found = list(entry_points(group=self.group))
+
+        def key(ep: EntryPoint) -> tuple[int, str, str]:
+            dist = ep.dist.name if ep.dist is not None else ""
+            return (0 if dist == "ambiforge" else 1, dist, ep.name)
+
+        seen: set[str] = set()
+        unique = []
+        for ep in sorted(found, key=key):  # one distribution found twice on sys.path: the first wins
+            if ep.name not in seen:
+                seen.add(ep.name)
+                unique.append(ep)
+        return unique
+
+    # -- reading ------------------------------------------------------------------------------------------
+
+    def items(self) -> dict[str, T]:
+        self._load()
+        with self._lock:
+            values = dict(self._values)
+        if self._order_key is None:
+            return values
+        return dict(sorted(values.items(), key=lambda kv: self._order_key(kv[1])))  # type: ignore[misc]
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.items())
+
+    def get(self, name: str) -> T:
+        values = self.items()
+        if name not in values:
+            raise ConfigError(f"unknown {self.kind} {name!r} (known: {', '.join(values) or 'none'})")
+        return values[name]
+
+    def origin(self, name: str) -> str:
+        self._load()
+        return self._origin[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.items()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.items())
+
+
+def load_entry_point(ep: EntryPoint, kind: str) -> Any:
+    """The object an entry point names (called when marked with :func:`provides`); a plugin that fails to
+    import is a ConfigError naming the entry point, not a traceback."""
+    try:
+        value = ep.load()
+        if callable(value) and getattr(value, _FACTORY, False):
+            value = value()
+    except ConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of third-party code becomes one line
+        dist = f" (from {ep.dist.name})" if ep.dist is not None else ""
+        raise ConfigError(
+            f"{kind} entry point {ep.name} = {ep.value}{dist} failed to load: {type(exc).__name__}: {exc}"
+        ) from None
+    return value
