@@ -3,7 +3,7 @@
 messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFECT_HOME``'s database).
 
 Which values are secret is read, not listed: the key variable of every registered LLM provider
-(:mod:`ambiforge.llm.providers`), of every ``[llm.providers.*]`` section a configuration names
+(:mod:`ambiforge.llm.providers.registry` hands them over with :func:`add_env_source`), of every ``[llm.providers.*]`` section a configuration names
 (:func:`register_env`, called when the configuration is loaded) and of Label Studio
 (:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
@@ -34,6 +34,7 @@ import re
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -47,6 +48,7 @@ _HEADER = re.compile(
     r"|\b(Token\s+)[A-Za-z0-9][^\s'\",;)]{11,}"  # Label Studio's "Token <key>" (a long word only)
 )
 _extra_envs: set[str] = set()
+_env_sources: list[Callable[[], set[str]]] = []
 _lock = threading.Lock()
 
 
@@ -57,15 +59,24 @@ def register_env(name: str) -> None:
             _extra_envs.add(name)
 
 
+def add_env_source(source: Callable[[], set[str]]) -> None:
+    """Ask ``source`` for more secret variables each time (the LLM provider registry: the layers above
+    hand theirs down, so this module imports none of them)."""
+    with _lock:
+        _env_sources.append(source)
+
+
 def secret_env_names() -> set[str]:
     """Every environment variable whose value is a secret: the registered providers' key variables, the
     ones configurations named, and Label Studio's."""
-    from ambiforge.llm.providers import specs
     from ambiforge.review.env import API_KEY_ENV
 
     with _lock:
         names = set(_extra_envs)
-    return names | {spec.api_key_env for spec in specs().values()} | {API_KEY_ENV}
+        sources = list(_env_sources)
+    for source in sources:
+        names |= source()
+    return names | {API_KEY_ENV}
 
 
 def _forms(value: str) -> set[str]:

@@ -9,9 +9,11 @@ ambiforge's own ``pyproject.toml``, so a registry module never imports the modul
 
 An entry point names an object (``package.module:NAME``); loading it gives the value to register, or, when
 it is a callable marked with :func:`provides`, the callable's result (a factory). Entry points load lazily,
-once per process, the first time the registry is read; the order of the names is the order of
-:attr:`Registry.order_key` over the values (registration order when there is none), never the order in
-which the package index listed distributions, so outputs that depend on it stay byte-identical.
+once per process, the first time the registry is read (or written: a value registered later comes after
+every entry point's). The order of the names is the order of ``order_key`` over the values when the
+registry has one, else registration order: ambiforge's own entry points in the order ``pyproject.toml``
+declares them, then other distributions' by distribution name, each in its own declared order; never the
+order in which the package index lists distributions, so outputs that depend on it stay byte-identical.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class Registry(Generic[T]):
     ``kind`` names the concept in errors ("unknown rule 'x' (known: ...)"); ``group`` is the entry-point
     group (``ambiforge.rules``); ``check(name, value)`` may raise :class:`ConfigError` for a malformed value;
     ``same(a, b)`` says whether registering ``b`` under a name ``a`` already holds is a harmless repeat
-    (default: the same object); ``order_key(value)`` orders :meth:`names`.
+    (default: the same object); ``order_key(value)`` orders :meth:`names`; ``convert(value)`` turns what an
+    entry point names into the registered value (an ambiguity type's package into its definition).
     """
 
     def __init__(
@@ -55,8 +58,10 @@ class Registry(Generic[T]):
         same: Callable[[T, T], bool] | None = None,
         order_key: Callable[[T], Any] | None = None,
         name_of: Callable[[T], str] | None = None,
+        convert: Callable[[Any], T] | None = None,
     ) -> None:
         self.kind, self.group = kind, group
+        self._convert = convert
         self._check, self._same, self._order_key, self._name_of = check, same, order_key, name_of
         self._values: dict[str, T] = {}
         self._origin: dict[str, str] = {}
@@ -110,21 +115,25 @@ class Registry(Generic[T]):
             if self._loaded:
                 return
             for ep in self.entry_points():
-                self._add(load_entry_point(ep, self.kind), ep.name, f"entry point {ep.name} = {ep.value}")
+                origin = f"entry point {ep.name} = {ep.value}"
+                value = load_entry_point(ep, self.kind)
+                self._add(self._convert(value) if self._convert is not None else value, ep.name, origin)
             self._loaded = True
 
     def entry_points(self) -> list[EntryPoint]:
-        """This group's entry points, ambiforge's own first, then by distribution and name (a stable order
-        whatever order the installed distributions are found in)."""
+        """This group's entry points: ambiforge's own first, then by distribution name, each distribution's
+        in the order its metadata declares them (a stable order whatever order the installed distributions
+        are found in)."""
         found = list(entry_points(group=self.group))
 
-        def key(ep: EntryPoint) -> tuple[int, str, str]:
+        def key(indexed: tuple[int, EntryPoint]) -> tuple[int, str, int]:
+            index, ep = indexed
             dist = ep.dist.name if ep.dist is not None else ""
-            return (0 if dist == "ambiforge" else 1, dist, ep.name)
+            return (0 if dist == "ambiforge" else 1, dist, index)
 
         seen: set[str] = set()
         unique = []
-        for ep in sorted(found, key=key):  # one distribution found twice on sys.path: the first wins
+        for _, ep in sorted(enumerate(found), key=key):  # one distribution found twice on sys.path: the first wins
             if ep.name not in seen:
                 seen.add(ep.name)
                 unique.append(ep)

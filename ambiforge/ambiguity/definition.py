@@ -37,6 +37,9 @@ class AmbiguityType(BaseModel):
         description="drop_distinguishing_word: the ambiguous task must no longer contain the intent's words; "
         "rewrite: only the edit ratio is checked",
     )
+    order: int = Field(
+        default=1000, description="where the type sorts among the types (AmbiK's three: 1, 2, 3; ties: registration)"
+    )
     default_share: float = Field(default=0.0, ge=0, le=1, description="share in the default type mix")
     llm_steering: str = Field(
         default="",

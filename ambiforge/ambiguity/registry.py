@@ -1,27 +1,29 @@
 """The registry of ambiguity types: every stage asks it, none keeps its own list.
 
-Built-in types are the folders under ``ambiforge/ambiguity/types/`` in a fixed order (AmbiK's three);
-more are added with :func:`register_folder` (``[ambiguity] folders`` in ambiforge.toml), which a process
-(a Dask worker, a subprocess) repeats from the build's options so every worker knows the same types.
+A type is a folder (``definition.yaml``, ``templates.yaml``, ``prompts/``). A packaged type's folder is a
+Python package declared in the entry-point group ``ambiforge.types`` (ambiforge's own three in its
+``pyproject.toml``, a plugin's in its own metadata); a folder anywhere else is added with
+:func:`register_folder` (``[ambiguity] folders`` in ambiforge.toml), which a process (a Dask worker, a
+subprocess) repeats from the build's options so every worker knows the same types.
+
+The order of the types is part of the output (the type mix, the card, the columns): types sort by the
+``order`` of their definition (AmbiK's preferences, common_sense_knowledge, safety: 1, 2, 3), then by
+registration (entry points before folders added later).
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
+from types import ModuleType
 
 import yaml
 from pydantic import ValidationError
 
 from ambiforge.ambiguity.definition import AmbiguityType
 from ambiforge.errors import ConfigError
+from ambiforge.registry import Registry
 
-BUILTIN_DIR = Path(__file__).resolve().parent / "types"
-BUILTIN_ORDER = ("preferences", "common_sense_knowledge", "safety")
 DEFINITION_FILE = "definition.yaml"
-
-_lock = threading.Lock()
-_types: dict[str, AmbiguityType] = {}
 
 
 def load_definition(folder: Path) -> AmbiguityType:
@@ -43,31 +45,41 @@ def load_definition(folder: Path) -> AmbiguityType:
         raise ConfigError(f"{path}: {where}: {first['msg']}") from None
 
 
-def _ensure_builtins() -> None:
-    if _types:
-        return
-    with _lock:
-        if not _types:
-            # Loaded apart and added in one step: a thread on the fast path above (``if _types``) must never
-            # see the registry half filled ("unknown type 'safety' (known: preferences)" on a fresh worker).
-            loaded = {name: load_definition(BUILTIN_DIR / name) for name in BUILTIN_ORDER}
-            _types.update(loaded)
+def _from_entry_point(value: object) -> AmbiguityType:
+    """An entry point names the type's package (its folder) or an :class:`AmbiguityType`."""
+    if isinstance(value, AmbiguityType):
+        return value
+    if isinstance(value, ModuleType) and value.__file__:
+        return load_definition(Path(value.__file__).parent)
+    raise ConfigError(f"an ambiguity type entry point names a type folder's package, not {type(value).__name__}")
+
+
+def _check(name: str, definition: AmbiguityType) -> None:
+    if name != definition.name:
+        raise ConfigError(
+            f"{definition.folder / DEFINITION_FILE}: name: {definition.name!r}, registered as {name!r}"
+        )
+
+
+TYPES: Registry[AmbiguityType] = Registry(
+    "ambiguity type",
+    "ambiforge.types",
+    check=_check,
+    same=lambda known, new: known.folder == new.folder,
+    order_key=lambda definition: definition.order,
+    convert=_from_entry_point,
+)
 
 
 def register(definition: AmbiguityType) -> AmbiguityType:
     """Add a type; registering the same folder twice is a no-op, another type of the same name an error."""
-    _ensure_builtins()
-    with _lock:
-        known = _types.get(definition.name)
-        if known is not None:
-            if known.folder == definition.folder:
-                return known
-            raise ConfigError(
-                f"{definition.folder / DEFINITION_FILE}: ambiguity type {definition.name!r} is already "
-                f"defined in {known.folder}"
-            )
-        _types[definition.name] = definition
-        return definition
+    known = TYPES.items().get(definition.name)
+    if known is not None and known.folder != definition.folder:
+        raise ConfigError(
+            f"{definition.folder / DEFINITION_FILE}: ambiguity type {definition.name!r} is already "
+            f"defined in {known.folder}"
+        )
+    return TYPES.register(definition, origin=str(definition.folder / DEFINITION_FILE))
 
 
 def register_folder(folder: str | Path) -> AmbiguityType:
@@ -80,29 +92,22 @@ def register_folders(folders: list[str] | tuple[str, ...]) -> None:
 
 
 def unregister(name: str) -> None:
-    """Remove a type added with :func:`register` (tests); built-in types stay."""
-    if name in BUILTIN_ORDER:
-        raise ValueError(f"{name!r} is built in")
-    with _lock:
-        _types.pop(name, None)
+    """Remove a type added with :func:`register` (tests); types from entry points stay."""
+    TYPES.unregister(name)
 
 
 def types() -> dict[str, AmbiguityType]:
-    """Every registered type by name, built-in ones first, in registration order."""
-    _ensure_builtins()
-    return dict(_types)
+    """Every registered type by name, in the types' order."""
+    return TYPES.items()
 
 
 def names() -> tuple[str, ...]:
-    return tuple(types())
+    return TYPES.names()
 
 
 def get(name: str) -> AmbiguityType:
     """The type called ``name``; an unknown name is a ConfigError listing the known ones."""
-    known = types()
-    if name not in known:
-        raise ConfigError(f"unknown ambiguity type {name!r} (known: {', '.join(known)})")
-    return known[name]
+    return TYPES.get(name)
 
 
 def default_mix() -> dict[str, float]:

@@ -24,8 +24,8 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
-from ambiforge.config.llm import LLMConfig
-from ambiforge.errors import LLMCallError
+from ambiforge.config.llm import LLMConfig, key_problem
+from ambiforge.errors import ConfigError, LLMCallError
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.limiter import Limiter
@@ -38,8 +38,8 @@ from ambiforge.llm.providers import (
     TokenLogprob,
     TransientError,
     UnsupportedRequest,
-    make_provider,
 )
+from ambiforge.llm.providers import get as provider_spec
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
 TRUNCATED = "the reply was cut off at max_tokens"
@@ -87,6 +87,20 @@ class CallResult:
     def logprobs(self) -> tuple[TokenLogprob, ...] | None:
         """The first sample's tokens with their top log-probabilities (when asked for)."""
         return self.choices[0].logprobs if self.choices else None
+
+
+def make_provider(name: str, llm: LLMConfig) -> Provider:
+    """The provider configured as ``[llm.providers.<name>]``, with its key from the environment (checked
+    again here: a Dask worker may have a different environment than the machine that started the build)."""
+    if name not in llm.providers:
+        raise ConfigError(f"provider {name!r} is not configured in [llm.providers]")
+    settings = llm.providers[name]
+    key = settings.api_key()
+    if key is None:
+        raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
+    if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
+        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
+    return provider_spec(settings.kind or name).factory(key, settings.endpoint(), llm.timeout_seconds)
 
 
 def cost_usd(llm: LLMConfig, model: str, input_tokens: int, output_tokens: int) -> float | None:

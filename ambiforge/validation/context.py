@@ -54,11 +54,12 @@ class ValidationConfig(BaseModel):
     @field_validator("severity")
     @classmethod
     def _known_rules(cls, value: dict[str, Severity]) -> dict[str, Severity]:
-        from ambiforge.validation.rules import ALL_RULES  # rules import this module: look them up late
+        from ambiforge.validation.rules.base import all_rules
 
-        unknown = sorted(set(value) - set(ALL_RULES))
+        known = all_rules()
+        unknown = sorted(set(value) - set(known))
         if unknown:
-            raise ValueError(f"unknown rule id(s) {', '.join(unknown)}; known: {', '.join(sorted(ALL_RULES))}")
+            raise ValueError(f"unknown rule id(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         return value
 
 

@@ -27,7 +27,7 @@ from ambiforge.judge import report as judge_report
 from ambiforge.models import Item
 from ambiforge.reports import render
 from ambiforge.reports.html import bar_chart, histogram
-from ambiforge.validation.rules import ALL_RULES
+from ambiforge.validation.rules import all_rules
 
 EXAMPLES_PER_RULE = 5
 #: report.html lists at most this many issues (issues.csv has all of them).
@@ -88,7 +88,7 @@ class ReportBuilder:
                 "flags": 0,
                 "examples": [],  # the first items flagged, one each
             }
-            for rule_id, rule in ALL_RULES.items()
+            for rule_id, rule in all_rules().items()
         }
         self.rows: list[dict[str, Any]] = []
         self.issues: list[dict[str, Any]] = []

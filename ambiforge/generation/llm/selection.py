@@ -1,6 +1,6 @@
 """Choosing among K ambiguous candidates with the deterministic validators.
 
-Candidates are scored by every item rule (the registry ``ITEM_RULES``: schema, grounding, shortlist,
+Candidates are scored by every item rule (the rule registry: schema, grounding, shortlist,
 minimal pair, plan, intent, hygiene...), the same rules the validate stage applies afterwards, so a
 candidate that writes placeholders, asks no question or runs too long loses to one with real text. Errors
 weigh more than warnings: the fewest errors win, then the fewest warnings; ties go to the earlier

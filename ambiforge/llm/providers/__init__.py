@@ -1,5 +1,6 @@
 """Chat-completion providers behind one small interface: a request in, the reply's text (and, when asked,
-samples and token log-probabilities) out. One module per provider, found through :mod:`.registry`.
+samples and token log-probabilities) out. One module per provider, found through :mod:`.registry`
+(entry-point group ``ambiforge.providers``).
 
 Each wraps its official SDK with the SDK's own retries switched off: retries, backoff and rate limits are
 ambiforge's (:mod:`ambiforge.llm.client`), so every attempt is counted, limited across workers and
@@ -20,12 +21,13 @@ from ambiforge.llm.providers.base import (
     classify_status,
     retry_after,
 )
-from ambiforge.llm.providers.registry import ProviderSpec, get, make_provider, names, register, specs
+from ambiforge.llm.providers.registry import PROVIDERS, ProviderSpec, get, names, register, specs
 
 __all__ = [
     "ChatReply",
     "ChatRequest",
     "Choice",
+    "PROVIDERS",
     "PermanentError",
     "Provider",
     "ProviderSpec",
@@ -34,7 +36,6 @@ __all__ = [
     "UnsupportedRequest",
     "classify_status",
     "get",
-    "make_provider",
     "names",
     "register",
     "retry_after",

@@ -1,21 +1,22 @@
-"""The providers ambiforge knows, by name. A provider is one module in this package that defines
-``PROVIDER = ProviderSpec(...)``: the package's modules are discovered, nothing else lists them. A provider
-living outside the package is added with :func:`register`.
+"""The providers ambiforge knows, by name: the entry-point group ``ambiforge.providers`` (ambiforge's own
+in its ``pyproject.toml``, a plugin's in its metadata), each naming a :class:`ProviderSpec`, plus those
+added with :func:`register`.
+
+A provider's key variable is a secret from the moment the provider is known: the registry hands the key
+variables to :mod:`ambiforge.redaction` (which, below the LLM layer, cannot ask for them).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ambiforge import redaction
 from ambiforge.errors import ConfigError
+from ambiforge.registry import Registry
 
 if TYPE_CHECKING:
-    from ambiforge.config.llm import LLMConfig
     from ambiforge.llm.providers.base import Provider
 
 
@@ -31,61 +32,41 @@ class ProviderSpec:
     factory: Callable[[str, str | None, float], Provider]
 
 
-_SPECS: dict[str, ProviderSpec] = {}
-_LOCK = threading.Lock()
-_LOADED = False
+def _check(name: str, spec: ProviderSpec) -> None:
+    if not isinstance(spec, ProviderSpec):
+        raise ConfigError(f"LLM provider {name!r}: expected a ProviderSpec, got {type(spec).__name__}")
+    if spec.name != name:
+        raise ConfigError(f"LLM provider {name!r}: its ProviderSpec is named {spec.name!r}")
+
+
+PROVIDERS: Registry[ProviderSpec] = Registry(
+    "LLM provider", "ambiforge.providers", check=_check, order_key=lambda spec: spec.name
+)
+
+
+def _key_variables() -> set[str]:
+    try:
+        known = PROVIDERS.items()
+    except ConfigError:  # a broken plugin is reported where providers are used; redaction carries on
+        known = {}
+    return {spec.api_key_env for spec in known.values()}
+
+
+redaction.add_env_source(_key_variables)
 
 
 def register(spec: ProviderSpec) -> ProviderSpec:
-    with _LOCK:
-        _SPECS[spec.name] = spec
-    return spec
-
-
-def _load_builtins() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    import ambiforge.llm.providers as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        if module.name in ("base", "registry"):
-            continue
-        spec = getattr(importlib.import_module(f"{package.__name__}.{module.name}"), "PROVIDER", None)
-        if isinstance(spec, ProviderSpec):
-            _SPECS.setdefault(spec.name, spec)
-    _LOADED = True
+    return PROVIDERS.register(spec)
 
 
 def specs() -> dict[str, ProviderSpec]:
-    with _LOCK:
-        _load_builtins()
-        return dict(sorted(_SPECS.items()))
+    """Every provider by name, sorted by name."""
+    return PROVIDERS.items()
 
 
 def names() -> tuple[str, ...]:
-    return tuple(specs())
+    return PROVIDERS.names()
 
 
 def get(name: str) -> ProviderSpec:
-    known = specs()
-    if name not in known:
-        raise ConfigError(f"unknown LLM provider {name!r} (known: {', '.join(known)})")
-    return known[name]
-
-
-def make_provider(name: str, llm: LLMConfig) -> Provider:
-    """The provider ``name`` with its key from the environment (checked again here: a Dask worker may
-    have a different environment than the machine that started the build)."""
-    if name not in llm.providers:
-        raise ConfigError(f"provider {name!r} is not configured in [llm.providers]")
-    settings = llm.providers[name]
-    key = settings.api_key()
-    if key is None:
-        raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
-    from ambiforge.config.llm import key_problem
-
-    if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
-        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
-    kind = settings.kind or name
-    return get(kind).factory(key, settings.endpoint(), llm.timeout_seconds)
+    return PROVIDERS.get(name)

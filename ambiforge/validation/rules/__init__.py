@@ -1,4 +1,5 @@
-"""Item rules, one module per family; ``ITEM_RULES`` is the registry and ``check_item`` runs them.
+"""Item rules, one module per family, found through the rule registry (:data:`~.base.RULES`, entry-point
+group ``ambiforge.rules``); ``check_item`` runs them.
 
 A rule's severity is its default unless ``[validation] severity`` names it ('error', 'warning' or 'off').
 """
@@ -9,39 +10,23 @@ from collections.abc import Iterable
 
 from ambiforge.models import Item, RuleFailure
 from ambiforge.validation.context import RuleContext
-from ambiforge.validation.rules import (
-    corruption,
-    duplicates,
-    grounding,
-    hygiene,
-    intent,
-    minimal_pair,
-    plan,
-    schema,
-    shortlist,
-    variants,
-)
-from ambiforge.validation.rules.base import Rule
-
-ITEM_MODULES = (schema, grounding, shortlist, minimal_pair, plan, intent, variants, hygiene, corruption)
-ITEM_RULES: dict[str, Rule] = {rule.id: rule for module in ITEM_MODULES for rule in module.RULES}
-DATASET_RULES: dict[str, Rule] = {rule.id: rule for rule in duplicates.RULES}
-ALL_RULES: dict[str, Rule] = ITEM_RULES | DATASET_RULES
+from ambiforge.validation.rules.base import RULES, Rule, all_rules
 
 
 def severity(rule_id: str, ctx: RuleContext) -> str:
     """The rule's effective severity: configured, else its default ('off' means not run)."""
-    return ctx.severity(rule_id, ALL_RULES[rule_id].severity)
+    return ctx.severity(rule_id, all_rules()[rule_id].severity)
 
 
-_ACTIVE: dict[tuple[tuple[str, str], ...], list[tuple[Rule, str]]] = {}
+_ACTIVE: dict[tuple[object, ...], list[tuple[Rule, str]]] = {}
 
 
 def _active(ctx: RuleContext) -> list[tuple[Rule, str]]:
-    """The item rules to run and their severities, worked out once per configuration."""
-    key = tuple(sorted(ctx.config.severity.items()))
+    """The item rules to run and their severities, worked out once per configuration (and set of rules)."""
+    families = RULES.items()
+    key = (tuple(sorted(ctx.config.severity.items())), tuple(map(id, families.values())))
     if key not in _ACTIVE:
-        levels = [(rule, severity(rule.id, ctx)) for rule in ITEM_RULES.values()]
+        levels = [(rule, severity(rule.id, ctx)) for rule in all_rules(dataset=False).values()]
         _ACTIVE[key] = [(rule, level) for rule, level in levels if level != "off"]
     return _ACTIVE[key]
 
@@ -66,4 +51,4 @@ def check_item(item: Item, ctx: RuleContext, only: Iterable[str] | None = None) 
     return failures
 
 
-__all__ = ["ALL_RULES", "DATASET_RULES", "ITEM_RULES", "Rule", "check_item", "severity"]
+__all__ = ["RULES", "Rule", "all_rules", "check_item", "severity"]

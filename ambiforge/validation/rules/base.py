@@ -1,20 +1,33 @@
-"""A rule: an id, a default severity and a check that returns messages naming the field at fault.
+"""A rule: an id, a default severity and a check that returns messages naming the field at fault; and the
+registry of rule families (:data:`RULES`, entry-point group ``ambiforge.rules``).
 
 Rules of one family that share their work (grounding finds every mention once, then sorts each into its
 rule) have one ``family`` check returning (rule id, message) pairs; ``check_item`` calls it once an item.
+
+A family is a module with a ``RULES`` tuple, declared as an entry point that names the module; its
+optional ``ORDER`` says where it runs among the families (the order of an item's failures is part of the
+output; a module without one runs after the built-ins) and ``DATASET = True`` marks rules registered only
+for their ids and severities, whose check runs over the whole dataset (duplicates).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from types import ModuleType
+from typing import TYPE_CHECKING, Literal
 
+from ambiforge.errors import ConfigError
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
+from ambiforge.registry import Registry
 
-Check = Callable[[Item, RuleContext], list[str]]
-FamilyCheck = Callable[[Item, RuleContext], list[tuple[str, str]]]
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
+
+Check = Callable[[Item, "RuleContext"], list[str]]
+FamilyCheck = Callable[[Item, "RuleContext"], list[tuple[str, str]]]
+
+DEFAULT_ORDER = 1000
 
 
 @dataclass(frozen=True)
@@ -33,3 +46,54 @@ def family_rules(check: FamilyCheck, *specs: tuple[str, Literal["error", "warnin
         return lambda item, ctx: [message for rid, message in check(item, ctx) if rid == rule_id]
 
     return tuple(Rule(rid, severity, only(rid), description, check) for rid, severity, description in specs)
+
+
+@dataclass(frozen=True)
+class RuleFamily:
+    """What one ``ambiforge.rules`` entry point registers: a module's rules, its place, its scope."""
+
+    rules: tuple[Rule, ...]
+    order: int = DEFAULT_ORDER
+    dataset: bool = False
+
+
+def _family(value: object) -> RuleFamily:
+    if isinstance(value, RuleFamily):
+        return value
+    if isinstance(value, ModuleType):
+        rules = getattr(value, "RULES", None)
+        if not isinstance(rules, tuple) or not rules or not all(isinstance(r, Rule) for r in rules):
+            raise ConfigError(f"rule module {value.__name__}: RULES must be a non-empty tuple of Rule")
+        return RuleFamily(rules, getattr(value, "ORDER", DEFAULT_ORDER), bool(getattr(value, "DATASET", False)))
+    raise ConfigError(f"a rule entry point names a module with RULES, not {type(value).__name__}")
+
+
+RULES: Registry[RuleFamily] = Registry(
+    "rule family", "ambiforge.rules", order_key=lambda family: family.order, convert=_family
+)
+
+
+_ALL: dict[tuple[object, ...], tuple[tuple[RuleFamily, ...], dict[str, Rule]]] = {}
+
+
+def all_rules(*, dataset: bool | None = None) -> dict[str, Rule]:
+    """Every registered rule by id in the families' order (``dataset`` True/False: only those that are /
+    are not dataset rules). Two families defining one id is a ConfigError naming both."""
+    families = RULES.items()
+    key = (dataset, *map(id, families.values()))
+    if key not in _ALL:  # the families are kept with the result: their ids stay theirs
+        _ALL[key] = (tuple(families.values()), _collect(families, dataset))
+    return _ALL[key][1]
+
+
+def _collect(families: dict[str, RuleFamily], dataset: bool | None) -> dict[str, Rule]:
+    rules: dict[str, Rule] = {}
+    owner: dict[str, str] = {}
+    for name, family in families.items():
+        for rule in family.rules:
+            if rule.id in owner:
+                raise ConfigError(f"rule {rule.id!r} is defined by rule families {owner[rule.id]} and {name}")
+            owner[rule.id] = name
+            if dataset is None or family.dataset == dataset:
+                rules[rule.id] = rule
+    return rules

@@ -72,6 +72,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     return found
 
 
+ORDER = 90  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = family_rules(
     check_family,
     ("corruption", "error", "no stray step prefixes, several steps on one line, or mixed alphabets in a word"),

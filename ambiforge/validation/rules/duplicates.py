@@ -24,6 +24,8 @@ NUM_PERM = 64
 LSH_THRESHOLD = 0.8
 
 # Dataset-level rules: registered for their ids and severities; their check runs over the whole dataset.
+ORDER = 100  # where the family runs among the rules (plugins: 1000 unless they say)
+DATASET = True  # ids and severities only: find_duplicates checks the whole dataset
 RULES = (
     Rule("duplicate_id", "error", lambda item, ctx: [], "an id is used by one item only"),
     Rule("duplicate", "error", lambda item, ctx: [], "the same unambiguous task appears twice"),

@@ -211,6 +211,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     return [(u.rule, f"{u.field}: {u.message}") for u in ungrounded(item, ctx)]
 
 
+ORDER = 20  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = family_rules(
     check_family,
     ("grounding", "error", "objects and food named in tasks and plans are in the environment"),

@@ -77,6 +77,7 @@ def check_environment(item: Item, ctx: RuleContext) -> list[str]:
     return [f"environment_short: lists {', '.join(repr(r) for r in repeated)} more than once"] if repeated else []
 
 
+ORDER = 80  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("environment", "warning", check_environment, "the environment names each object once"),
     Rule("question", "error", check_question, "the clarifying question has a '?'"),

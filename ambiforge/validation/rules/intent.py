@@ -57,6 +57,7 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+ORDER = 60  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("intent", "error", check_intent, "positive intent in the clear task/plan, negative absent"),
     Rule("answer", "warning", check_answer, "the answer contains an intent concept"),

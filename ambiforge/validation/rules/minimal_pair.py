@@ -72,6 +72,7 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+ORDER = 40  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("minimal_pair", "error", check_minimal_pair, "ambiguous task differs and drops the distinguishing word"),
     Rule("rewrite", "warning", check_rewrite, "the ambiguous task rewrites little of the unambiguous one"),

@@ -105,6 +105,7 @@ def check_leak(item: Item, ctx: RuleContext) -> list[str]:
     return problems
 
 
+ORDER = 50  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("plan", "error", check_plan, "plan sizes, end_of_ambiguity inside, agreement before it"),
     Rule("plan_length", "warning", check_plan_length, "plans longer than long_plan_steps"),

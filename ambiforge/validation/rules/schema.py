@@ -12,4 +12,5 @@ def check_schema(item: Item, ctx: RuleContext) -> list[str]:
     return schema_errors(item.to_record())
 
 
+ORDER = 10  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (Rule("schema", "error", check_schema, "the item validates against schemas/item.schema.json"),)

@@ -48,6 +48,7 @@ def check_shortlist_present(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+ORDER = 30  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("shortlist", "error", check_shortlist, "types with a shortlist: >= 2 objects, all in the environment"),
     Rule("shortlist_unexpected", "warning", check_shortlist_unexpected, "a type without shortlists has one"),

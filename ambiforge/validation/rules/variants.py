@@ -34,6 +34,7 @@ def check_cover(item: Item, ctx: RuleContext) -> list[str]:
     return [f"variants: miss shortlisted option(s) {', '.join(repr(m) for m in missing)}"] if missing else []
 
 
+ORDER = 70  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("variants", "error", check_variants, "variants, when present, include the intended option"),
     Rule("variants_shortlist", "warning", check_cover, "variants cover the shortlist (types with a shortlist)"),

@@ -1,4 +1,4 @@
-"""Extension points of the LLM layer: a provider is one module (or one ``register`` call), the steps are
+"""Extension points of the LLM layer: a provider is one entry point (or one ``register`` call), the steps are
 read from the prompt files, and candidates are chosen with every item rule."""
 
 from __future__ import annotations
@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge import redaction
 from ambiforge.config.llm import LLMConfig, StepSettings, resolve_provider
 from ambiforge.errors import ConfigError
 from ambiforge.generation.llm.selection import Candidate, choose
 from ambiforge.llm import providers
+from ambiforge.llm.client import make_provider
 from ambiforge.llm.prompts import known_steps
 from ambiforge.llm.providers import ChatReply, ChatRequest, Choice, ProviderSpec
 from ambiforge.models import RuleFailure
@@ -26,7 +28,7 @@ class EchoProvider:
         return ChatReply((Choice(request.messages[-1][1], "stop"),), 1, 1, request.model, 0.0)
 
 
-def test_the_built_in_providers_are_found_from_their_modules() -> None:
+def test_the_built_in_providers_are_found_from_their_entry_points() -> None:
     assert {"openai", "mistral"} <= set(providers.names())
     assert providers.get("openai").api_key_env == "OPENAI_API_KEY"
     assert set(LLMConfig().providers) == set(providers.names())
@@ -35,10 +37,11 @@ def test_the_built_in_providers_are_found_from_their_modules() -> None:
 
 
 def test_a_registered_provider_is_configured_chosen_and_made_without_other_edits(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     spec = ProviderSpec("echo", "ECHO_API_KEY", "ECHO_BASE_URL", "echo-1", EchoProvider)
-    monkeypatch.setattr(providers.registry, "_SPECS", {**providers.registry._SPECS, "echo": spec})
+    providers.register(spec)
+    request.addfinalizer(lambda: providers.PROVIDERS.unregister("echo"))
     monkeypatch.setenv("ECHO_API_KEY", "k")
     monkeypatch.setenv("ECHO_BASE_URL", "http://127.0.0.1:1/v1")
     llm = LLMConfig()
@@ -46,8 +49,9 @@ def test_a_registered_provider_is_configured_chosen_and_made_without_other_edits
     chosen, settings, _ = resolve_provider("echo", llm)
     assert chosen == "echo" and settings is not None
     assert {s.model for s in settings.steps.values()} == {"echo-1"}
-    made = providers.make_provider("echo", settings)
+    made = make_provider("echo", settings)
     assert isinstance(made, EchoProvider) and made.base_url == "http://127.0.0.1:1/v1"
+    assert "ECHO_API_KEY" in redaction.secret_env_names()  # a registered provider's key is a secret
 
 
 def test_a_provider_section_may_name_the_kind_that_serves_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,7 +60,7 @@ def test_a_provider_section_may_name_the_kind_that_serves_it(monkeypatch: pytest
     local = ProviderSettings(api_key_env="LOCAL_KEY", base_url_env="LOCAL_URL", default_model="m", kind="openai")
     llm = LLMConfig(providers={**LLMConfig().providers, "local": local}).check()
     monkeypatch.setenv("LOCAL_KEY", "k")
-    assert type(providers.make_provider("local", llm)).__name__ == "OpenAIProvider"
+    assert type(make_provider("local", llm)).__name__ == "OpenAIProvider"
     bad = ProviderSettings(api_key_env="X", base_url_env="Y", default_model="m", kind="smoke-signals")
     with pytest.raises(ConfigError, match=r"\[llm.providers.odd\]: unknown provider kind 'smoke-signals'"):
         LLMConfig(providers={**LLMConfig().providers, "odd": bad}).check()

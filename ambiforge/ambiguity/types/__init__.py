@@ -1,0 +1,1 @@
+"""The built-in ambiguity types, one package (folder) each, declared as entry points in ``ambiforge.types``."""

@@ -1,0 +1,2 @@
+"""The preferences ambiguity type: this folder (definition.yaml, templates.yaml, prompts/), registered by its
+entry point in ``ambiforge.types``."""
