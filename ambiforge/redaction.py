@@ -3,8 +3,9 @@
 messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFECT_HOME``'s database).
 
 Which values are secret is read, not listed: the key variable of every registered LLM provider
-(:mod:`ambiforge.llm.providers.registry` hands them over with :func:`add_env_source`), of every ``[llm.providers.*]`` section a configuration names
-(:func:`register_env`, called when the configuration is loaded) and of Label Studio
+(:mod:`ambiforge.llm.providers.registry` hands them over with :func:`add_env_source`), of every
+``[llm.providers.*]`` section a configuration names (:func:`register_env`, called when the configuration is
+loaded) and of Label Studio
 (:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
 before any request (:func:`ambiforge.config.llm.key_problem`); this is the second line: an SDK or HTTP

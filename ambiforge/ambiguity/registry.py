@@ -56,9 +56,7 @@ def _from_entry_point(value: object) -> AmbiguityType:
 
 def _check(name: str, definition: AmbiguityType) -> None:
     if name != definition.name:
-        raise ConfigError(
-            f"{definition.folder / DEFINITION_FILE}: name: {definition.name!r}, registered as {name!r}"
-        )
+        raise ConfigError(f"{definition.folder / DEFINITION_FILE}: name: {definition.name!r}, registered as {name!r}")
 
 
 TYPES: Registry[AmbiguityType] = Registry(

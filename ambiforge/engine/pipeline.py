@@ -85,7 +85,7 @@ def generate_batch(options: BuildOptions, specs: list[Any], first: int, last: in
     done = read_outcomes(checkpoint)
     if done is not None and [o.index for o in done] == [s.index for s in specs]:
         return Sealed(done)
-    context = StageContext(options, {"generator": generator_for(options)})
+    context = StageContext(options, generator=generator_for(options))
     outcomes = get("generation").run(specs, context)
     write_outcomes(checkpoint, outcomes)
     return Sealed(outcomes)
@@ -171,7 +171,7 @@ def judge_pairs(options: BuildOptions, outcomes: list[Outcome], count: int) -> S
 
     options.prepare()
     directory = run_dir(options.out, options.run_id)
-    return Sealed(get("judge").run(outcomes, StageContext(options, {"directory": directory})))
+    return Sealed(get("judge").run(outcomes, StageContext(options, directory=directory)))
 
 
 def quiet_great_expectations() -> None:
@@ -290,7 +290,7 @@ def validate(
 def review_push(run_id: str, paths: ReviewPaths, project: str | None = None) -> dict[str, Any]:
     from ambiforge.stages import StageContext, get
 
-    return get("review").run([run_id], StageContext(extras={"paths": paths, "project": project}))[0]
+    return get("review").run([run_id], StageContext(paths=paths, project=project))[0]
 
 
 def resolve_options(options: BuildOptions | dict[str, Any]) -> BuildOptions:

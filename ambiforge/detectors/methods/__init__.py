@@ -1,6 +1,8 @@
-"""Detection methods behind one interface, found through a registry (``get``, ``names``, ``register``)."""
+"""Detection methods behind one interface, found through a registry (``METHODS``, entry-point group
+``ambiforge.methods``; ``get``, ``names``, ``register``)."""
 
 from ambiforge.detectors.methods.base import (
+    METHODS,
     Detection,
     Detector,
     MethodSettings,
@@ -10,4 +12,4 @@ from ambiforge.detectors.methods.base import (
     unregister,
 )
 
-__all__ = ["Detection", "Detector", "MethodSettings", "get", "names", "register", "unregister"]
+__all__ = ["METHODS", "Detection", "Detector", "MethodSettings", "get", "names", "register", "unregister"]

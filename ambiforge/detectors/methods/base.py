@@ -7,6 +7,9 @@ made. A *calibrated* detector (KnowNo, LAP, LofreeCP) returns scores only; the r
 threshold on the calibration tasks and :meth:`Detector.decide` turns scores into a set. Other detectors
 (Binary, NoHelp, debate, a simulated-user dialogue) decide at once and may keep what they found in
 ``details`` (verdicts, rounds, questions), which lands in the per-item results.
+
+The methods are found through :data:`METHODS` (entry-point group ``ambiforge.methods``): this module imports
+none of them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from ambiforge.detectors.conformal import Calibration, nonconformity, prediction
 from ambiforge.detectors.intent import is_correct
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask
+from ambiforge.errors import ConfigError
+from ambiforge.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -106,31 +111,35 @@ def calibration_score(detection: Detection, task: EvalTask) -> float:
     return nonconformity(detection.scores, correct)
 
 
-_REGISTRY: dict[str, Callable[[], Detector]] = {}
+def _check(name: str, method: Callable[[], Detector]) -> None:
+    if getattr(method, "name", None) != name:
+        raise ConfigError(f"eval method {name!r}: its class is named {getattr(method, 'name', None)!r}")
+    if not callable(getattr(method, "detect", None)) or not callable(getattr(method, "decide", None)):
+        raise ConfigError(f"eval method {name!r}: expected a Detector class (detect, decide)")
+
+
+#: The eval methods: Detector classes (one instance per use) from the entry-point group ``ambiforge.methods``
+#: and :func:`register`, in their ``order`` (a method without one comes after the built-ins, by name).
+METHODS: Registry[Callable[[], Detector]] = Registry(
+    "eval method", "ambiforge.methods", check=_check, order_key=lambda method: getattr(method, "order", 1000)
+)
 
 
 def register(name: str, factory: Callable[[], Detector]) -> None:
-    _REGISTRY[name] = factory
+    METHODS.register(factory, name)
 
 
 def unregister(name: str) -> None:
     """Remove a method added with :func:`register` (tests, plug-ins that are unloaded)."""
-    _REGISTRY.pop(name, None)
+    METHODS.unregister(name)
 
 
-def names() -> list[str]:
-    _load_builtins()
-    return list(_REGISTRY)
+def names() -> tuple[str, ...]:
+    return METHODS.names()
 
 
 def get(name: str) -> Detector:
-    from ambiforge.errors import ConfigError
-
-    _load_builtins()
-    if name not in _REGISTRY:
-        raise ConfigError(f"--method: unknown method {name!r} (known: {', '.join(_REGISTRY)})")
-    return _REGISTRY[name]()
-
-
-def _load_builtins() -> None:
-    import ambiforge.detectors.methods.builtin  # noqa: F401 - registers the built-in methods
+    known = METHODS.items()
+    if name not in known:
+        raise ConfigError(f"--method: unknown method {name!r} (known: {', '.join(known)})")
+    return known[name]()

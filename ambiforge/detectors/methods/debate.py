@@ -18,6 +18,7 @@ from ambiforge.detectors.tasks import EvalTask
 
 class Debate(DirectDetector):
     name: ClassVar[str] = "debate"
+    order: ClassVar[int] = 6  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 9  # three debates of at least three calls
     needs_logprobs: ClassVar[bool] = False
 

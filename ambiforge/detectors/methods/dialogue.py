@@ -17,6 +17,7 @@ from ambiforge.detectors.tasks import EvalTask
 
 class Dialogue(DirectDetector):
     name: ClassVar[str] = "dialogue"
+    order: ClassVar[int] = 7  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 2
     needs_logprobs: ClassVar[bool] = False
 

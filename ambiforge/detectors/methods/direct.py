@@ -33,6 +33,7 @@ def parse_certainty(text: str) -> bool | None:
 
 class NoHelp(DirectDetector):
     name: ClassVar[str] = "nohelp"
+    order: ClassVar[int] = 5  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 1
     needs_logprobs: ClassVar[bool] = False
 
@@ -43,6 +44,7 @@ class NoHelp(DirectDetector):
 
 class Binary(DirectDetector):
     name: ClassVar[str] = "binary"
+    order: ClassVar[int] = 4  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 2
     needs_logprobs: ClassVar[bool] = False
 

@@ -44,6 +44,7 @@ def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: Met
 
 class KnowNo(ScoredDetector):
     name: ClassVar[str] = "knowno"
+    order: ClassVar[int] = 1  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 2  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
 

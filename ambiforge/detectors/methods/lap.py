@@ -21,6 +21,7 @@ from ambiforge.detectors.tasks import EvalTask
 
 class LAP(ScoredDetector):
     name: ClassVar[str] = "lap"
+    order: ClassVar[int] = 2  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 6  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
 

@@ -51,6 +51,7 @@ def reliability(samples: list[str], lambda1: float, lambda2: float) -> tuple[lis
 
 class LofreeCP(ScoredDetector):
     name: ClassVar[str] = "lofreecp"
+    order: ClassVar[int] = 3  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 5  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = False
 

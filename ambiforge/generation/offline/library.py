@@ -123,8 +123,8 @@ def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
             raise ConfigError(f"{where}: mechanism: missing (known: {', '.join(mechanisms.MECHANISMS)})")
         try:
             mechanism = mechanisms.get(name)
-        except KeyError as exc:
-            raise ConfigError(f"{where}: mechanism: {exc.args[0]}") from None
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: mechanism: {exc}") from None
         try:
             spec = mechanism.spec.model_validate({**merged, "ambiguity_type": type_name})
         except ValidationError as exc:

@@ -8,6 +8,7 @@ import pytest
 
 from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
+from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import mechanisms
 from ambiforge.generation.offline.mechanisms.choose_member import ChooseMemberSpec
@@ -31,7 +32,7 @@ def drafts(spec, catalog, sc: Scene) -> list[Draft]:  # type: ignore[no-untyped-
 
 def test_the_registry_knows_each_mechanism_by_name() -> None:
     assert set(mechanisms.MECHANISMS) == {"choose_member", "omission", "tool_for_use", "partition"}
-    with pytest.raises(KeyError, match="unknown mechanism 'irony'"):
+    with pytest.raises(ConfigError, match=r"unknown mechanism 'irony' \(known: choose_member, omission, tool_for"):
         mechanisms.get("irony")
 
 

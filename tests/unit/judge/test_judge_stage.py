@@ -33,7 +33,7 @@ def options(tmp_path: Path, **judge: Any) -> BuildOptions:
 
 
 def run(tmp_path: Path, catalog: Any, judge: Any, **config: Any) -> list[Outcome]:  # type: ignore[no-untyped-def]
-    context = StageContext(options(tmp_path, **config), {"judge": judge, "directory": tmp_path})
+    context = StageContext(options(tmp_path, **config), judge=judge, directory=tmp_path)
     return get("judge").run(outcomes(catalog), context)
 
 

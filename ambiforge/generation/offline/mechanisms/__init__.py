@@ -1,4 +1,5 @@
-"""Mechanisms by name: the ``mechanism:`` a template in ``templates.yaml`` names is looked up here.
+"""Mechanisms by name: the ``mechanism:`` a template in ``templates.yaml`` names is looked up here, in
+:data:`MECHANISMS` (entry-point group ``ambiforge.mechanisms``; this package imports none of them).
 
 - ``choose_member``: several fitting members of one group are in the scene; only the user knows which one
   ("a mug" among a glass and a ceramic mug). Shortlist = those members, intent = the distinguishing word.
@@ -11,19 +12,25 @@
 
 from __future__ import annotations
 
-from ambiforge.generation.offline.mechanisms import choose_member, omission, partition, tool_for_use
+from ambiforge.errors import ConfigError
 from ambiforge.generation.offline.mechanisms.base import Mechanism
+from ambiforge.registry import Registry
 
-MECHANISMS: dict[str, Mechanism] = {
-    m.MECHANISM.name: m.MECHANISM for m in (choose_member, omission, tool_for_use, partition)
-}
+
+def _check(name: str, mechanism: Mechanism) -> None:
+    if not isinstance(mechanism, Mechanism) or mechanism.name != name:
+        raise ConfigError(f"mechanism {name!r}: expected a Mechanism named {name!r}")
+
+
+MECHANISMS: Registry[Mechanism] = Registry(
+    "mechanism", "ambiforge.mechanisms", check=_check, order_key=lambda mechanism: mechanism.order
+)
 
 
 def get(name: str) -> Mechanism:
-    """The mechanism called ``name``; KeyError with the known names otherwise (the loader reports it)."""
-    if name not in MECHANISMS:
-        raise KeyError(f"unknown mechanism {name!r} (known: {', '.join(MECHANISMS)})")
-    return MECHANISMS[name]
+    """The mechanism called ``name``; a ConfigError with the known names otherwise (the loader names the
+    template)."""
+    return MECHANISMS.get(name)
 
 
 __all__ = ["MECHANISMS", "Mechanism", "get"]

@@ -26,6 +26,7 @@ class Mechanism:
     candidates: Callable[[Any, Scene, Catalog], list[Candidate]]
     requirements: Callable[[Any], list[Predicate]]
     description: str = ""
+    order: int = 1000  # place in the mechanism registry (its listings and errors); ties: by name
 
 
 def default_requirements(spec: TemplateSpec) -> list[Predicate]:

@@ -102,5 +102,10 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog) -> list[C
 
 
 MECHANISM = Mechanism(
-    "choose_member", ChooseMemberSpec, candidates, default_requirements, "the user picks one of several members"
+    "choose_member",
+    ChooseMemberSpec,
+    candidates,
+    default_requirements,
+    "the user picks one of several members",
+    order=1,
 )

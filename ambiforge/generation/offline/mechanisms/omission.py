@@ -64,4 +64,6 @@ def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog) -> list[Candi
     return [Candidate(spec.id, partial(build, spec, scene))]
 
 
-MECHANISM = Mechanism("omission", OmissionSpec, candidates, default_requirements, "a place or device is left out")
+MECHANISM = Mechanism(
+    "omission", OmissionSpec, candidates, default_requirements, "a place or device is left out", order=2
+)

@@ -86,4 +86,6 @@ def requirements(spec: PartitionSpec) -> list[Predicate]:
     return [lambda o: target.matches(o) and not safe.matches(o), *(c.matches for c in spec.co.values())]
 
 
-MECHANISM = Mechanism("partition", PartitionSpec, candidates, requirements, "right vs wrong members by a condition")
+MECHANISM = Mechanism(
+    "partition", PartitionSpec, candidates, requirements, "right vs wrong members by a condition", order=4
+)

@@ -62,5 +62,5 @@ def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog) -> list[Can
 
 
 MECHANISM = Mechanism(
-    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job"
+    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job", order=3
 )
