@@ -24,7 +24,7 @@ from tests.unit.detectors.fixtures import PAIRS, UNRELATED, VAGUE
 
 
 def test_every_builtin_type_has_a_fixture() -> None:
-    shipped = Path(ambiguity.__file__).parent / "types"
+    shipped = Path(ambiguity.__file__).parent / "builtin"
     builtin = {n for n in ambiguity.names() if ambiguity.get(n).folder.parent == shipped}
     assert builtin and builtin <= set(PAIRS)
 

@@ -16,7 +16,7 @@ from tests.unit.detectors.fixtures import OFF_TOPIC, ON_TOPIC, PAIRS
 
 
 def builtin_types() -> list[str]:
-    shipped = Path(ambiguity.__file__).parent / "types"
+    shipped = Path(ambiguity.__file__).parent / "builtin"
     return sorted(n for n in ambiguity.names() if ambiguity.get(n).folder.parent == shipped)
 
 

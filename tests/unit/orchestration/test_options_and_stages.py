@@ -109,7 +109,8 @@ def test_fingerprint_follows_output_options_and_stage_versions(tmp_path: Path, m
     bumped = FunctionStage("generation", "2", ("pair_specs",), ("outcomes",), lambda rs, ctx: list(rs))
     import ambiforge.stages.registry as registry
 
-    monkeypatch.setitem(registry._stages, "generation", bumped)
+    builtin = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: bumped if name == "generation" else builtin(name))
     with pytest.raises(ConfigError, match=r"run exists with different stage generation"):
         check_options(tmp_path, base)
 
