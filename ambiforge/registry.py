@@ -114,10 +114,14 @@ class Registry(Generic[T]):
         with self._lock:
             if self._loaded:
                 return
-            for ep in self.entry_points():
-                origin = f"entry point {ep.name} = {ep.value}"
-                value = load_entry_point(ep, self.kind)
-                self._add(self._convert(value) if self._convert is not None else value, ep.name, origin)
+            before = dict(self._values), dict(self._origin)
+            try:
+                for ep in self.entry_points():
+                    value = load_entry_point(ep, self.kind)
+                    self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
+            except ConfigError:  # all or nothing: the next read reports the same error, not a half registry
+                self._values, self._origin = before
+                raise
             self._loaded = True
 
     def entry_points(self) -> list[EntryPoint]:
@@ -131,12 +135,13 @@ class Registry(Generic[T]):
             dist = ep.dist.name if ep.dist is not None else ""
             return (0 if dist == "ambiforge" else 1, dist, index)
 
-        seen: set[str] = set()
+        seen: set[tuple[str, str]] = set()
         unique = []
-        for _, ep in sorted(enumerate(found), key=key):  # one distribution found twice on sys.path: the first wins
-            if ep.name not in seen:
-                seen.add(ep.name)
-                unique.append(ep)
+        for _, ep in sorted(enumerate(found), key=key):
+            dist = ep.dist.name if ep.dist is not None else ""
+            if (dist, ep.name) not in seen:  # one distribution found twice on sys.path: the first wins
+                seen.add((dist, ep.name))
+                unique.append(ep)  # two distributions naming one entry point: a conflict, when loaded
         return unique
 
     # -- reading ------------------------------------------------------------------------------------------
@@ -172,6 +177,11 @@ class Registry(Generic[T]):
         return len(self.items())
 
 
+def _origin(ep: EntryPoint) -> str:
+    dist = f" (from {ep.dist.name})" if ep.dist is not None else ""
+    return f"entry point {ep.name} = {ep.value}{dist}"
+
+
 def load_entry_point(ep: EntryPoint, kind: str) -> Any:
     """The object an entry point names (called when marked with :func:`provides`); a plugin that fails to
     import is a ConfigError naming the entry point, not a traceback."""
@@ -182,8 +192,6 @@ def load_entry_point(ep: EntryPoint, kind: str) -> Any:
     except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - any failure of third-party code becomes one line
-        dist = f" (from {ep.dist.name})" if ep.dist is not None else ""
-        raise ConfigError(
-            f"{kind} entry point {ep.name} = {ep.value}{dist} failed to load: {type(exc).__name__}: {exc}"
-        ) from None
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        raise ConfigError(f"{kind} {_origin(ep)} failed to load: {type(exc).__name__}: {message}") from None
     return value

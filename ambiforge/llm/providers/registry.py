@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ambiforge import redaction
 from ambiforge.errors import ConfigError
-from ambiforge.registry import Registry
+from ambiforge.registry import Registry, load_entry_point
 
 if TYPE_CHECKING:
     from ambiforge.llm.providers.base import Provider
@@ -46,10 +46,15 @@ PROVIDERS: Registry[ProviderSpec] = Registry(
 
 def _key_variables() -> set[str]:
     try:
-        known = PROVIDERS.items()
-    except ConfigError:  # a broken plugin is reported where providers are used; redaction carries on
-        known = {}
-    return {spec.api_key_env for spec in known.values()}
+        known = list(PROVIDERS.items().values())
+    except ConfigError:  # a broken plugin is reported where providers are used; the others' keys stay secret
+        known = []
+        for ep in PROVIDERS.entry_points():
+            try:
+                known.append(load_entry_point(ep, PROVIDERS.kind))
+            except ConfigError:
+                continue
+    return {name for name in (getattr(spec, "api_key_env", "") for spec in known) if name}
 
 
 redaction.add_env_source(_key_variables)
