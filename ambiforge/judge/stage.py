@@ -6,7 +6,7 @@ as an error rule of the validation gate does.
 Items are judged in parallel, as many as the LLM client lets calls be in flight; every call goes through
 that client (cache, limits, budget, the run's ``calls.jsonl``). The judge itself is a function of one item
 record (:func:`make_judge` builds it on :func:`ambiforge.judge.pair.judge_pair`), so a test gives the
-stage a fake one through ``StageContext.extras["judge"]``.
+stage a fake one through ``StageContext.judge``.
 
 A rerun of the stage reuses every record of ``judgements.jsonl`` whose key (the pair's content and the
 judge's configuration) is unchanged; the calls of a stage killed midway are in the LLM cache.

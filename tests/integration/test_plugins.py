@@ -96,10 +96,9 @@ def test_a_build_and_a_release_use_the_plugin_type_and_rule(plugin) -> None:  # 
     run = root / "raw" / "plug"
     items = [json.loads(line) for line in (run / "items.jsonl").read_text().splitlines()]
     amount = [i for i in items if i["ambiguity_type"] == "amount"]
-    assert len(amount) == 9 and {i["provenance"]["template"].split("/")[0] for i in amount} <= {
-        "pour_little",
-        "two_pieces",
-    } | {f"amount/{k}" for k in ("pour_little", "two_pieces")}
+    assert len(amount) == 9  # 30 % of 30 pairs, from the recipe's templates
+    templates = {i["provenance"]["template"].split("#")[0] for i in amount}
+    assert templates <= {"amount/pour_little", "amount/two_pieces"}
     flagged = [i for i in items if any(f["rule"] == "please" for f in i["validation"]["failed"])]
     assert flagged and all("please" not in i["answer"].lower() for i in flagged)
     assert all(i["validation"]["passed"] for i in amount)  # a warning does not reject
@@ -181,7 +180,8 @@ def test_a_broken_plugin_is_one_line_naming_its_entry_point(plugin, tmp_path: Pa
     env = {**env, "PYTHONPATH": os.pathsep.join([env["PYTHONPATH"], str(tmp_path)])}
     built = ambiforge("build", "--provider", "offline", "--pairs", "4", "--run-id", "broken", cwd=root, env=env)
     assert built.returncode == 2, built.stderr
-    assert built.stderr.strip().splitlines() == [
+    assert "Traceback" not in built.stderr
+    assert built.stderr.strip().splitlines()[-1] == (
         "ambiforge: error: rule family entry point broken = brokenplug_rules (from brokenplug) failed to load: "
         "ModuleNotFoundError: No module named 'brokenplug_rules'"
-    ]
+    )
