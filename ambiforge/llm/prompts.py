@@ -1,4 +1,5 @@
-"""Prompt templates: ``prompts/<id>.yaml``, one per step (and per ambiguity type for the ambiguous variant).
+"""Prompt templates: ``prompts/<id>.yaml``, one per step; the ambiguous variant's is one per ambiguity type,
+``prompts/ambiguous_<type>.yaml`` in the type's folder.
 
 Each file has an ``id``, a ``version`` (bump it whenever the wording changes: the version goes into every
 call record and every item's provenance, and a new version is a new cache key), the ``schema`` its reply
@@ -25,6 +26,8 @@ from ambiforge.models import PromptRef
 
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, autoescape=False)
 REQUIRED = ("id", "version", "schema", "system", "user")
+#: The step whose prompt is the ambiguity type's own (``ambiguous_<type>.yaml`` in the type's folder).
+VARIANT_STEP = "ambiguous_variant"
 
 
 def default_prompts_dir() -> Path:
@@ -128,11 +131,27 @@ def known_steps(directory: str = "") -> tuple[str, ...]:
     """The generation steps, in the order a pair goes through them, read from the prompt files (the
     shipped ones and those of ``[llm] prompts_dir``)."""
     folders = [default_prompts_dir(), *([Path(directory)] if directory else [])]
-    order: dict[str, int] = {}
+    paths: list[Path] = []
     for folder in folders:
         if not folder.is_dir():
             raise ConfigError(f"{folder}: prompts directory not found")
-        for path in sorted(folder.glob("*.yaml")):
-            prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))
-            order[prompt.step] = min(order.get(prompt.step, prompt.order), prompt.order)
+        paths += sorted(folder.glob("*.yaml"))
+    order: dict[str, int] = {}
+    for path in paths:
+        prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))
+        order[prompt.step] = min(order.get(prompt.step, prompt.order), prompt.order)
+    for path in type_variant_prompts():
+        prompt = parse_prompt(path.read_text(encoding="utf-8"), str(path))
+        if prompt.step == VARIANT_STEP:
+            order[VARIANT_STEP] = min(order.get(VARIANT_STEP, prompt.order), prompt.order)
     return tuple(sorted(order, key=lambda step: (order[step], step)))
+
+
+def type_variant_prompts() -> list[Path]:
+    """The ambiguous-variant prompts the ambiguity types keep in their own folders (``prompts/``): a type
+    is one folder, so the built-in types' prompts are there too. A prompt of the same id in the prompts
+    folders above overrides it (:func:`load_prompt` looks there first)."""
+    from ambiforge import ambiguity
+
+    found = (t.prompts_dir / f"{t.variant_prompt_id}.yaml" for t in ambiguity.types().values())
+    return [path for path in found if path.is_file()]

@@ -17,7 +17,7 @@ import pytest
 from ambiforge.config.llm import LLMConfig, resolve_provider
 from ambiforge.generation.run import BuildOptions
 from ambiforge.llm.calls import read_calls
-from ambiforge.llm.prompts import load_prompt
+from ambiforge.llm.prompts import default_prompts_dir, load_prompt, type_variant_prompts
 from ambiforge.models.schema import schema_errors
 from ambiforge.testing.kitchen_responder import KitchenResponder
 from ambiforge.testing.llm_server import Faults, ScriptedLLMServer
@@ -78,7 +78,9 @@ def test_cli_build_of_50_pairs_through_the_sdk(tmp_path: Path, provider: str) ->
         assert {p["id"] for p in provenance["prompts"]} >= {"unambiguous_task", "plan_clear", "intent"}
     calls = list(read_calls(folder / "calls.jsonl"))
     assert len(calls) == requests  # one record per request the server answered, none cached in a fresh run
-    assert all(c["provider"] == provider and c["prompt_version"] == load_prompt(c["prompt_id"]).version for c in calls)
+    files = [*default_prompts_dir().glob("*.yaml"), *type_variant_prompts()]
+    versions = {path.stem: load_prompt(path.stem, "", str(path.parent)).version for path in files}
+    assert all(c["provider"] == provider and c["prompt_version"] == versions[c["prompt_id"]] for c in calls)
     assert all(c["input_tokens"] > 0 and c["output_tokens"] > 0 and c["cost_usd"] > 0 for c in calls)
     assert summary["llm"]["totals"]["calls"] == len(calls)
     assert summary["llm"]["totals"]["cost_usd"] == pytest.approx(sum(c["cost_usd"] for c in calls), abs=1e-5)

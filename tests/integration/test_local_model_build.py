@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ambiforge.llm.calls import read_calls
-from ambiforge.llm.prompts import default_prompts_dir, known_steps, load_prompt
+from ambiforge.llm.prompts import default_prompts_dir, known_steps, load_prompt, type_variant_prompts
 from ambiforge.llm.reply_check import check_reply
 from ambiforge.testing.local_model import LocalModelServer
 from tests.conftest import REPO
@@ -78,7 +78,8 @@ def test_a_build_against_the_real_local_model_ends_honestly(tmp_path: Path, loca
     # the exit code matches the outcome: 0 with items, 1 with none
     assert proc.returncode == (0 if items else 1), proc.stderr[-2000:]
     # no item holds a placeholder or one of the prompts' examples
-    examples = [e for path in default_prompts_dir().glob("*.yaml") for e in load_prompt(path.stem).examples]
+    files = [*default_prompts_dir().glob("*.yaml"), *type_variant_prompts()]
+    examples = [e for path in files for e in load_prompt(path.stem, "", str(path.parent)).examples]
     for item in items:
         generated = {key: item[key] for key in GENERATED}
         data = [item["environment_short"], item["environment_full"]]

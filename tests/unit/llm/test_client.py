@@ -196,14 +196,20 @@ def test_parse_reply_names_the_path_of_a_schema_error_and_accepts_a_fenced_objec
 
 
 def test_every_prompt_has_an_id_version_and_a_schema_that_exists() -> None:
+    from ambiforge import ambiguity
     from ambiforge.llm.prompts import default_prompts_dir
     from ambiforge.llm.structured import load_schema
 
     files = sorted(default_prompts_dir().glob("*.yaml"))
-    assert len(files) == 8
+    assert len(files) == 5
     for path in files:
         prompt = load_prompt(path.stem)
         assert prompt.version and load_schema(prompt.schema)["type"] == "object"
+    builtin = [t for n, t in ambiguity.types().items() if ambiguity.registry.TYPES.origin(n).startswith("entry point")]
+    assert len(builtin) == 3
+    for kind in builtin:  # the built-in types' own: one folder each, prompts included
+        prompt = load_prompt(kind.variant_prompt_id, "", str(kind.prompts_dir))
+        assert prompt.version and prompt.step == "ambiguous_variant" and load_schema(prompt.schema)["type"] == "object"
 
 
 def test_a_broken_prompt_file_is_an_error_naming_the_file() -> None:

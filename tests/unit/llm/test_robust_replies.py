@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from ambiforge import ambiguity
 from ambiforge.config.llm import StepSettings
 from ambiforge.errors import LLMOutputError
 from ambiforge.llm.ask import SHORTER, ask
@@ -70,7 +71,8 @@ def test_a_placeholder_repaired_into_real_text_is_accepted(tmp_path: Path) -> No
 
 
 def test_the_reply_check_knows_examples_from_data_and_echoes_from_answers() -> None:
-    prompt = load_prompt("ambiguous_safety")
+    safety = ambiguity.get("safety")
+    prompt = load_prompt(safety.variant_prompt_id, "", str(safety.prompts_dir))
     assert prompt.examples == ("the wooden spatula",)
     kitchen_without = ["mug, metal ladle", "Put the metal ladle in the sink."]
     kitchen_with = ["mug, wooden spatula", "Put the wooden spatula in the sink."]
