@@ -7,10 +7,13 @@ A rule's severity is its default unless ``[validation] severity`` names it ('err
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ambiforge.models import Item, RuleFailure
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import RULES, Rule, all_rules
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 
 def severity(rule_id: str, ctx: RuleContext) -> str:

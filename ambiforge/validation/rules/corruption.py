@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import family_rules
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d{1,2}\s*[:.)-](?:\s|$)", re.I)
 _SEVERAL_STEPS = re.compile(r"[.!?;]\s+(?:step\s*)?\d{1,2}\s*[.):]\s+[A-Za-z]", re.I)

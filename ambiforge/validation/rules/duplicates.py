@@ -12,13 +12,16 @@ that differ in a content word ("the soup ladle" / "the soup spoon") are differen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
 from ambiforge.models import Item
 from ambiforge.textnorm import normalise, signature
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 NUM_PERM = 64
 LSH_THRESHOLD = 0.8

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
 from ambiforge.validation.rules.base import family_rules
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 NUMBERS = frozenset(
     {"a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 _PLACEHOLDER = re.compile(
     r"\{[^{}]*\}|\{\{|\}\}|<[A-Za-z_]+>|\[(?:object|item|name|todo)[^\]]*\]|\bTODO\b|\bXXX\b|lorem ipsum",

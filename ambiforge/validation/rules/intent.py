@@ -4,11 +4,14 @@ substring semantics, see ``text.has``); the answer names an intent concept and f
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 _YES_NO_QUESTION = re.compile(
     r"^\s*(?:\w+,\s*)?(?:can|could|should|shall|may|must|is|are|was|were|do|does|did|will|would|have|has)\b", re.I

@@ -11,15 +11,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rapidfuzz.distance import Indel
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.textnorm import signature
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 
 def new_word_ratio(clear: str, amb: str) -> float:

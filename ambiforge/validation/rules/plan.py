@@ -15,11 +15,14 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import count, has_any, intent_concepts, normalise
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"

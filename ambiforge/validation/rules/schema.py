@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 
 def check_schema(item: Item, ctx: RuleContext) -> list[str]:

@@ -3,12 +3,16 @@ from; other types list none."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ambiforge import ambiguity
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 
 def has_shortlist(type_name: str) -> bool:

@@ -4,11 +4,15 @@ option, i.e. matches an intent concept (error), and for types with a shortlist t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ambiforge.models import Item
-from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import has, intent_concepts
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
 
 
 def _matches(a: str, b: str) -> bool:
