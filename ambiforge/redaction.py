@@ -2,10 +2,11 @@
 ``[REDACTED]`` in every log record, in the one-line errors and tracebacks the CLI prints, and in the
 messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFECT_HOME``'s database).
 
-Which values are secret is read, not listed: the key variable of every registered LLM provider
-(:mod:`ambiforge.llm.providers`), of every ``[llm.providers.*]`` section a configuration names
-(:func:`register_env`, called when the configuration is loaded) and of Label Studio
-(:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
+Which values are secret is read, not listed: the layers that own a secret register the variable that holds
+it (:func:`register_env`, :func:`register_source`): the LLM providers' registry its providers' key variables,
+every ``[llm.providers.*]`` section a configuration names, and Label Studio's client module its key
+(:data:`ambiforge.review.env.API_KEY_ENV`). This module sits below all of them and imports none. Values are
+read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
 before any request (:func:`ambiforge.config.llm.key_problem`); this is the second line: an SDK or HTTP
 library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
@@ -34,6 +35,7 @@ import re
 import sys
 import threading
 import traceback
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
 
@@ -47,6 +49,7 @@ _HEADER = re.compile(
     r"|\b(Token\s+)[A-Za-z0-9][^\s'\",;)]{11,}"  # Label Studio's "Token <key>" (a long word only)
 )
 _extra_envs: set[str] = set()
+_sources: list[Callable[[], Iterable[str]]] = []
 _lock = threading.Lock()
 
 
@@ -57,15 +60,22 @@ def register_env(name: str) -> None:
             _extra_envs.add(name)
 
 
-def secret_env_names() -> set[str]:
-    """Every environment variable whose value is a secret: the registered providers' key variables, the
-    ones configurations named, and Label Studio's."""
-    from ambiforge.llm.providers import specs
-    from ambiforge.review.env import API_KEY_ENV
+def register_source(names: Callable[[], Iterable[str]]) -> None:
+    """Treat the values of the variables ``names()`` lists, whenever text is redacted, as secrets: for a
+    registry whose members (and so their key variables) may grow after this call, e.g. the LLM providers."""
+    with _lock:
+        if names not in _sources:
+            _sources.append(names)
 
+
+def secret_env_names() -> set[str]:
+    """Every environment variable whose value is a secret, as the layers that own them registered them."""
     with _lock:
         names = set(_extra_envs)
-    return names | {spec.api_key_env for spec in specs().values()} | {API_KEY_ENV}
+        sources = list(_sources)
+    for source in sources:
+        names.update(name for name in source() if name)
+    return names
 
 
 def _forms(value: str) -> set[str]:
