@@ -1,3 +1,5 @@
 """ambiforge: generate, validate, review and release datasets of ambiguous vs unambiguous instructions."""
 
-__version__ = "0.1.0"
+from ambiforge.version import __version__
+
+__all__ = ["__version__"]

@@ -18,12 +18,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge import __version__, ambiguity
+from ambiforge import ambiguity
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.environment.objects import env_object
 from ambiforge.errors import InputError
 from ambiforge.models import EnvObject, Item, Provenance
+from ambiforge.version import __version__
 
 AMBIK_COLUMNS: tuple[str, ...] = (
     "id",
