@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from ambiforge.reports import render
+from ambiforge.rendering import render
 from ambiforge.storage import read_records
 
 IGNORED_FIELDS = {"provenance"}

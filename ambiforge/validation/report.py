@@ -24,8 +24,8 @@ from typing import Any
 from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
-from ambiforge.reports import render
-from ambiforge.reports.html import bar_chart, histogram
+from ambiforge.rendering import render
+from ambiforge.rendering.html import bar_chart, histogram
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import ALL_RULES
 
