@@ -40,6 +40,7 @@ from ambiforge.llm.providers import (
     UnsupportedRequest,
     make_provider,
 )
+from ambiforge.redaction import redact
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
 TRUNCATED = "the reply was cut off at max_tokens"
@@ -87,6 +88,19 @@ class CallResult:
     def logprobs(self) -> tuple[TokenLogprob, ...] | None:
         """The first sample's tokens with their top log-probabilities (when asked for)."""
         return self.choices[0].logprobs if self.choices else None
+
+
+def without_secrets(reply: ChatReply) -> ChatReply:
+    """The reply with every secret masked, before anything keeps it (items, ``calls.jsonl``, the cache): a
+    server or proxy that echoes the request's ``Authorization`` header or key in its reply must not get it
+    written. A choice whose text held a secret loses its token log-probabilities too: its tokens spell the
+    secret in pieces too short to recognise one by one."""
+    choices = []
+    for choice in reply.choices:
+        text = redact(choice.text)
+        tokens = choice.logprobs if text == choice.text else None
+        choices.append(replace(choice, text=text, logprobs=tokens))
+    return replace(reply, choices=tuple(choices), model=redact(reply.model))
 
 
 def cost_usd(llm: LLMConfig, model: str, input_tokens: int, output_tokens: int) -> float | None:
@@ -248,7 +262,7 @@ class LLMClient:
         def attempt() -> ChatReply:
             with self.limiter.slot():
                 try:
-                    return provider.complete(request)
+                    return without_secrets(provider.complete(request))
                 except TransientError as exc:
                     faults.append(exc.kind)
                     raise
