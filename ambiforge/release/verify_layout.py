@@ -18,6 +18,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ambiforge import inputs
 from ambiforge.errors import InputError
 from ambiforge.release.checksums import sha256_of
 from ambiforge.release.manifest import manifest_errors
@@ -61,7 +62,7 @@ def seal_problem(folder: Path, expected: str | None = None) -> str | None:
 def load_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(inputs.read_text(path, inputs.MANIFEST, "manifest"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{path}: not valid JSON ({exc})") from None
     except RecursionError:
