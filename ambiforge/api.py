@@ -169,6 +169,7 @@ def build(
 
 
 def _orchestration_for(asked: bool) -> contextlib.AbstractContextManager[Orchestration | None]:
+    """:func:`orchestration`, which :func:`build`'s parameter of the same name hides there."""
     return orchestration(asked)
 
 
