@@ -12,22 +12,19 @@ before any request (:func:`ambiforge.config.llm.key_problem`); this is the secon
 library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
 it into a log, a file or Prefect's database.
 
-Three hooks, installed once per process:
+Two hooks, installed once per process (the third, on Prefect's ``format_exception``, which makes the
+message of every Failed and Crashed state from an exception, is the Prefect package's: ``flows``
+installs it with :func:`redact`):
 
 - a log record factory (:func:`install_logging`): every record of every logger is redacted when it is
   made, message, arguments and exception text, so every handler, including those Prefect adds later
   (console, and the API handler that ships logs into its database), only ever sees redacted text;
-- ``sys.excepthook`` and ``threading.excepthook``: a traceback of a bug is printed redacted;
-- Prefect's ``format_exception`` (:func:`install_prefect`), which makes the message of every Failed and
-  Crashed state from an exception.
+- ``sys.excepthook`` and ``threading.excepthook``: a traceback of a bug is printed redacted.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import json
 import logging
 import os
@@ -179,58 +176,6 @@ def install_excepthooks() -> None:
 
     sys.excepthook = hook
     threading.excepthook = thread_hook
-
-
-def install_prefect() -> None:
-    """Failed and Crashed states take their message from ``prefect.states.format_exception`` (bound in
-    ``prefect.states`` and ``prefect._internal.states``): wrap it, so no state message stored by the API
-    carries a secret. Idempotent; call after Prefect is importable (flows/__init__ does)."""
-    with _lock:
-        if "prefect" in _installed:
-            return
-        _installed.add("prefect")
-    import prefect.states
-    from prefect._internal import states as internal_states
-
-    original = prefect.states.format_exception
-
-    def format_exception(exc: BaseException, tb: TracebackType | None = None) -> str:
-        return redact(original(exc, tb))
-
-    for module in (prefect.states, internal_states):
-        if getattr(module, "format_exception", None) is original:
-            module.format_exception = format_exception  # type: ignore[assignment]
-
-
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs :func:`install_prefect` right after ``prefect.states`` is executed, before any module binds
-    its ``format_exception`` (``prefect._internal.states`` imports it from there), so importing ``flows``
-    does not import Prefect (``ambiforge --help`` and bad-option errors stay fast)."""
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name != "prefect.states":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        run = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            install_prefect()
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
-def install_prefect_on_import() -> None:
-    """:func:`install_prefect` now if Prefect is loaded, else as soon as it is."""
-    if "prefect.states" in sys.modules:
-        install_prefect()
-    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport())
 
 
 def install() -> None:
