@@ -62,7 +62,9 @@ def parse_affordances(data: dict[str, Any], path: str, catalog: Catalog | None =
         any_ = conditions(path, f"{entry}.any", raw["any"])
         if not any_:
             raise CatalogError(path, f"{entry}.any", "needs at least one condition")
-        actions[name] = Affordance(name, str(raw["description"]), any_, conditions(path, f"{entry}.except", raw.get("except")))
+        actions[name] = Affordance(
+            name, str(raw["description"]), any_, conditions(path, f"{entry}.except", raw.get("except"))
+        )
     result = Affordances(path, str(data["version"]), actions)
     if catalog is not None:
         for name, aff in actions.items():

@@ -146,7 +146,9 @@ def _place_ids(path: str, entry: str, value: Any, places: tuple[Place, ...]) -> 
     holding = {p.id for p in places if p.holds}
     for v in value:
         if v not in holding:
-            raise CatalogError(path, entry, f"unknown place {v!r} (places that hold things: {', '.join(sorted(holding))})")
+            raise CatalogError(
+                path, entry, f"unknown place {v!r} (places that hold things: {', '.join(sorted(holding))})"
+            )
     return tuple(value)
 
 
@@ -163,7 +165,10 @@ def parse_world(text_data: dict[str, Any], path: str, catalog: Catalog | None = 
         entry = f"placement[{i}]"
         raw = check_keys(path, entry, raw, {"when", "places"}, {"when", "places"})
         placement.append(
-            PlacementRule(condition(path, f"{entry}.when", raw["when"]), _place_ids(path, f"{entry}.places", raw["places"], places))
+            PlacementRule(
+                condition(path, f"{entry}.when", raw["when"]),
+                _place_ids(path, f"{entry}.places", raw["places"], places),
+            )
         )
     vessels = conditions(path, "vessels", data.get("vessels"))
     attributes: list[AttributeRule] = []
