@@ -17,7 +17,7 @@ what it holds hot; running one that cleans (the dishwasher) makes it clean.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ambiforge.catalog.affordances import Affordances, cached_affordances
@@ -161,79 +161,126 @@ def _contents(w: _World, place: str) -> list[str]:
     return [s for s, e in w.location.items() if e.target == place]
 
 
+def _do_pick(w: _World, a: Action, text: str) -> None:
+    obj = a.obj or ""
+    _object(w, obj, text)
+    _hand_free(w, text)
+    _reachable(w, obj, text)
+    _pick_up(w, obj)
+
+
+def _do_take_out(w: _World, a: Action, text: str) -> None:
+    obj, source = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _node(w, source, text)
+    loc = w.location.get(obj)
+    if loc is None or loc.target != source or loc.relation not in ("in", "inside"):
+        where = f"{loc.relation} {w.name(loc.target)}" if loc else "not in its place"
+        raise StepFailed(f"{text}, but {w.name(obj)} is {where}")
+    _hand_free(w, text)
+    _reachable(w, obj, text)
+    _pick_up(w, obj)
+
+
+def _do_place(w: _World, a: Action, text: str) -> None:
+    obj, target = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    relation = _receiver(w, target, text, into=a.verb == "put_in")
+    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
+    w.holding = None
+
+
+def _do_open_close(w: _World, a: Action, text: str) -> None:
+    node, opening = _node(w, a.obj or "", text), a.verb == "open"
+    if node.state.open is None:
+        raise StepFailed(f"{text}: {w.name(node.id)} cannot be opened or closed")
+    if node.state.open is opening:
+        raise StepFailed(f"{text} while it is already {'open' if opening else 'closed'}")
+    if opening and node.state.switched_on:
+        raise StepFailed(f"{text} while it is running")
+    w.set_state(node.id, open=opening)
+
+
+def _do_switch(w: _World, a: Action, text: str) -> None:
+    node, on = _node(w, a.obj or "", text), a.verb == "switch_on"
+    if node.state.switched_on is None:
+        raise StepFailed(f"{text}: {w.name(node.id)} has no switch")
+    if node.state.switched_on is on:
+        raise StepFailed(f"{text} while it is already {'on' if on else 'off'}")
+    if on and node.state.open:
+        raise StepFailed(f"{text} while {w.name(node.id)} is open")
+    w.set_state(node.id, switched_on=on)
+    place = next((p for p in w.world.places if p.id == node.id), None)
+    if on and place is not None:
+        for inner in _contents(w, node.id):
+            if place.heats:
+                w.set_state(inner, temperature="hot")
+            if place.cleans and w.nodes[inner].state.clean is not None:
+                w.set_state(inner, clean=True)
+
+
+def _do_pour(w: _World, a: Action, text: str) -> None:
+    obj, target = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    if _receiver(w, target, text, into=True) == "inside":
+        w.set_state(target, full=True)
+
+
+def _do_with_tool(w: _World, a: Action, text: str) -> None:
+    obj, tool = a.obj or "", a.tool or ""
+    _object(w, obj, text)
+    _object(w, tool, text)
+    _in_hand(w, tool, text)
+    _reachable(w, obj, text)
+    _able(w, tool, "slice" if a.verb == "cut" else a.how or "", text)
+
+
+def _do_wash(w: _World, a: Action, text: str) -> None:
+    node = _object(w, a.obj or "", text)
+    _in_hand(w, node.id, text)
+    if node.state.clean is not None:
+        w.set_state(node.id, clean=True)
+
+
+def _do_hand_over(w: _World, a: Action, text: str) -> None:
+    obj = a.obj or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    w.holding = None
+    w.handed.add(obj)
+
+
+def _do_nothing(w: _World, a: Action, text: str) -> None:
+    """wait and ask change nothing in the kitchen."""
+
+
+#: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
+#: verb needs, see actions.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
+HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
+    "pick": _do_pick,
+    "take_out": _do_take_out,
+    "place": _do_place,
+    "put_in": _do_place,
+    "open": _do_open_close,
+    "close": _do_open_close,
+    "switch_on": _do_switch,
+    "switch_off": _do_switch,
+    "pour": _do_pour,
+    "cut": _do_with_tool,
+    "use": _do_with_tool,
+    "wash": _do_wash,
+    "hand_over": _do_hand_over,
+    "wait": _do_nothing,
+    "ask": _do_nothing,
+}
+
+
 def step(w: _World, a: Action, n: int) -> None:
-    """Check ``a``'s preconditions against ``w`` and apply its effects; StepFailed names the evidence."""
-    text = f"step {n}: {render_action(a, w.graph).rstrip('.')}"
-    text = text[: len(f"step {n}: ")] + text[len(f"step {n}: ") :][:1].lower() + text[len(f"step {n}: ") + 1 :]
-    if a.verb == "pick":
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _hand_free(w, text)
-        _reachable(w, a.obj, text)  # type: ignore[arg-type]
-        _pick_up(w, a.obj)  # type: ignore[arg-type]
-    elif a.verb == "take_out":
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _node(w, a.target, text)  # type: ignore[arg-type]
-        loc = w.location.get(a.obj)  # type: ignore[arg-type]
-        if loc is None or loc.target != a.target or loc.relation not in ("in", "inside"):
-            where = f"{loc.relation} {w.name(loc.target)}" if loc else "not in its place"
-            raise StepFailed(f"{text}, but {w.name(a.obj)} is {where}")  # type: ignore[arg-type]
-        _hand_free(w, text)
-        _reachable(w, a.obj, text)  # type: ignore[arg-type]
-        _pick_up(w, a.obj)  # type: ignore[arg-type]
-    elif a.verb in ("place", "put_in"):
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _in_hand(w, a.obj, text)  # type: ignore[arg-type]
-        relation = _receiver(w, a.target, text, into=a.verb == "put_in")  # type: ignore[arg-type]
-        w.location[a.obj] = Edge(source=a.obj, relation=relation, target=a.target)  # type: ignore[arg-type]
-        w.holding = None
-    elif a.verb in ("open", "close"):
-        node = _node(w, a.obj, text)  # type: ignore[arg-type]
-        if node.state.open is None:
-            raise StepFailed(f"{text}: {w.name(node.id)} cannot be opened or closed")
-        if node.state.open is (a.verb == "open"):
-            raise StepFailed(f"{text} while it is already {'open' if node.state.open else 'closed'}")
-        if a.verb == "open" and node.state.switched_on:
-            raise StepFailed(f"{text} while it is running")
-        w.set_state(node.id, open=a.verb == "open")
-    elif a.verb in ("switch_on", "switch_off"):
-        node = _node(w, a.obj, text)  # type: ignore[arg-type]
-        if node.state.switched_on is None:
-            raise StepFailed(f"{text}: {w.name(node.id)} has no switch")
-        if node.state.switched_on is (a.verb == "switch_on"):
-            raise StepFailed(f"{text} while it is already {'on' if node.state.switched_on else 'off'}")
-        if a.verb == "switch_on" and node.state.open:
-            raise StepFailed(f"{text} while {w.name(node.id)} is open")
-        w.set_state(node.id, switched_on=a.verb == "switch_on")
-        if a.verb == "switch_on" and node.type == "place":
-            place = w.world.place(node.id) if any(p.id == node.id for p in w.world.places) else None
-            for inner in _contents(w, node.id):
-                if place is not None and place.heats:
-                    w.set_state(inner, temperature="hot")
-                if place is not None and place.cleans and w.nodes[inner].state.clean is not None:
-                    w.set_state(inner, clean=True)
-    elif a.verb == "pour":
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _in_hand(w, a.obj, text)  # type: ignore[arg-type]
-        relation = _receiver(w, a.target, text, into=True)  # type: ignore[arg-type]
-        if relation == "inside":
-            w.set_state(a.target, full=True)  # type: ignore[arg-type]
-    elif a.verb in ("cut", "use"):
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _object(w, a.tool, text)  # type: ignore[arg-type]
-        _in_hand(w, a.tool, text)  # type: ignore[arg-type]
-        _reachable(w, a.obj, text)  # type: ignore[arg-type]
-        _able(w, a.tool, "slice" if a.verb == "cut" else a.how, text)  # type: ignore[arg-type]
-    elif a.verb == "wash":
-        node = _object(w, a.obj, text)  # type: ignore[arg-type]
-        _in_hand(w, a.obj, text)  # type: ignore[arg-type]
-        if node.state.clean is not None:
-            w.set_state(node.id, clean=True)
-    elif a.verb == "hand_over":
-        _object(w, a.obj, text)  # type: ignore[arg-type]
-        _in_hand(w, a.obj, text)  # type: ignore[arg-type]
-        w.holding = None
-        w.handed.add(a.obj)  # type: ignore[arg-type]
-    # wait and ask change nothing in the kitchen
+    """Run step ``n`` (1-based) on ``w``; StepFailed names the step as said and the evidence."""
+    said = render_action(a, w.graph).rstrip(".")
+    HANDLERS[a.verb](w, a, f"step {n}: {said[:1].lower()}{said[1:]}")
 
 
 def simulate(
@@ -252,18 +299,3 @@ def simulate(
         except StepFailed as exc:
             return SimulationResult(False, w.to_graph(), i, i, str(exc), w.holding)
     return SimulationResult(True, w.to_graph(), len(plan), holding=w.holding)
-
-
-def end_of_ambiguity(
-    clear_plan: Sequence[Action], per_answer_plans: Mapping[str, Sequence[Action]] | Sequence[Sequence[Action]]
-) -> int | None:
-    """The first step (0-based) of the clear plan whose action depends on the answer: where some answer's
-    plan does something else (another object, another place, another quantity) or has already ended.
-    ``None`` when every answer's plan equals the clear plan (the answer changes nothing)."""
-    plans = list(per_answer_plans.values()) if isinstance(per_answer_plans, Mapping) else list(per_answer_plans)
-    longest = max([len(clear_plan), *(len(p) for p in plans)])
-    for i in range(longest):
-        mine = clear_plan[i] if i < len(clear_plan) else None
-        if any((p[i] if i < len(p) else None) != mine for p in plans):
-            return i
-    return None

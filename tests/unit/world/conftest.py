@@ -28,6 +28,8 @@ def make_graph(catalog: Catalog) -> MakeGraph:
             edges.append(Edge(source=oid, relation=world.place(place).holds, target=place))
         for row in rows.values():
             edges += row_edges(list(row), [])
-        return SceneGraph(nodes=tuple(nodes), edges=tuple(sorted(edges, key=lambda e: (e.source, e.relation, e.target))))
+        return SceneGraph(
+            nodes=tuple(nodes), edges=tuple(sorted(edges, key=lambda e: (e.source, e.relation, e.target)))
+        )
 
     return make

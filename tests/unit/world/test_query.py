@@ -60,7 +60,9 @@ def test_relations_narrow_the_referent(graph) -> None:
         noun="mug", relations=(RelationConstraint(relation="left_of", target=Expression(noun="kettle")),)
     )
     assert ids(resolve(graph, left_of_kettle)) == ["ceramic_mug"]
-    in_fridge = Expression(noun="milk", relations=(RelationConstraint(relation="in", target=Expression(name="fridge")),))
+    in_fridge = Expression(
+        noun="milk", relations=(RelationConstraint(relation="in", target=Expression(name="fridge")),)
+    )
     assert ids(resolve(graph, in_fridge)) == ["whole_milk"]
     on_a_shelf = Expression(noun="mug", relations=(RelationConstraint(relation="on", target=Expression(noun="shelf")),))
     assert ids(resolve(graph, on_a_shelf)) == ["glass_mug", "metal_mug"]
