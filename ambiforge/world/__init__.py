@@ -3,9 +3,9 @@ symbolic actions checked by simulation (``docs/world-model.md``). Sits at the en
 
 from ambiforge.world.actions import Action, render_action, render_plan
 from ambiforge.world.affordance import able, afforded
+from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.query import Expression, RelationConstraint, resolve, retrieve_edge, retrieve_node
 from ambiforge.world.sampler import build_graph, node_id
-from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.simulator import SimulationResult, simulate
 
 __all__ = [

@@ -4,8 +4,8 @@ import pytest
 from pydantic import ValidationError
 
 from ambiforge.world.actions import Action, render_action, render_plan
-from ambiforge.world.query import retrieve_edge
 from ambiforge.world.divergence import end_of_ambiguity
+from ambiforge.world.query import retrieve_edge
 from ambiforge.world.simulator import simulate
 
 KITCHEN = {
