@@ -70,21 +70,19 @@ def object_node(obj: CatalogObject, oid: str, world: World) -> Node:
     )
 
 
-def row_edges(row: list[str], back: list[str]) -> list[Edge]:
-    """Spatial edges of one place: left_of/right_of across a row, next_to between neighbours, and each
-    back-row node behind the front-row node in front of it."""
+def row_edges(rows: list[list[str]]) -> list[Edge]:
+    """Spatial edges of one place, front row first: left_of/right_of across a row, next_to between
+    neighbours, and each node behind the one in front of it in the row before."""
     edges: list[Edge] = []
-    for line in (row, back):
-        for i, a in enumerate(line):
-            for j, b in enumerate(line):
-                if i < j:
-                    edges += [
-                        Edge(source=a, relation="left_of", target=b),
-                        Edge(source=b, relation="right_of", target=a),
-                    ]
-                if abs(i - j) == 1:
-                    edges.append(Edge(source=a, relation="next_to", target=b))
-    edges += [Edge(source=b, relation="behind", target=row[i]) for i, b in enumerate(back) if i < len(row)]
+    for k, row in enumerate(rows):
+        for i, a in enumerate(row):
+            for b in row[i + 1 :]:
+                edges += [Edge(source=a, relation="left_of", target=b), Edge(source=b, relation="right_of", target=a)]
+            if i + 1 < len(row):
+                edges.append(Edge(source=a, relation="next_to", target=row[i + 1]))
+                edges.append(Edge(source=row[i + 1], relation="next_to", target=a))
+            if k > 0 and i < len(rows[k - 1]):
+                edges.append(Edge(source=a, relation="behind", target=rows[k - 1][i]))
     return edges
 
 
@@ -114,7 +112,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     for place in world.places:
         ids = members[place.id]
         rng.shuffle(ids)
-        edges += row_edges(ids[: world.row_width], ids[world.row_width :])
+        edges += row_edges([ids[i : i + world.row_width] for i in range(0, len(ids), world.row_width)])
     edges.sort(key=lambda e: (e.source, e.relation, e.target))
     return SceneGraph(seed=seed, nodes=tuple(nodes), edges=tuple(edges))
 

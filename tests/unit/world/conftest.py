@@ -27,7 +27,7 @@ def make_graph(catalog: Catalog) -> MakeGraph:
             nodes.append(object_node(catalog.objects[name], oid, world))
             edges.append(Edge(source=oid, relation=world.place(place).holds, target=place))
         for row in rows.values():
-            edges += row_edges(list(row), [])
+            edges += row_edges([list(row)])
         return SceneGraph(
             nodes=tuple(nodes), edges=tuple(sorted(edges, key=lambda e: (e.source, e.relation, e.target)))
         )
