@@ -130,9 +130,13 @@ def _in_hand(w: _World, ref: str, step: str) -> None:
         raise StepFailed(f"{step} without holding {w.name(ref)} ({held})")
 
 
-def _receiver(w: _World, ref: str, step: str, into: bool) -> str:
-    """The relation a target takes things by: ``in``/``on`` for a place, ``inside`` for a vessel."""
+def _receiver(w: _World, ref: str, step: str, into: bool, moving: str) -> str:
+    """The relation a target takes ``moving`` by: ``in``/``on`` for a place, ``inside`` for a vessel."""
     node = _node(w, ref, step)
+    if ref == moving:
+        raise StepFailed(f"{step}: {w.name(ref)} cannot go into itself")
+    if ref in w.handed:
+        raise StepFailed(f"{step}: {w.name(ref)} has been handed over")
     if node.type == "place":
         if node.holds is None or (into and node.holds != "in"):
             raise StepFailed(f"{step}: {w.name(ref)} does not hold things {'in it' if into else 'there'}")
@@ -186,7 +190,7 @@ def _do_place(w: _World, a: Action, text: str) -> None:
     obj, target = a.obj or "", a.target or ""
     _object(w, obj, text)
     _in_hand(w, obj, text)
-    relation = _receiver(w, target, text, into=a.verb == "put_in")
+    relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
     w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
     w.holding = None
 
@@ -224,7 +228,7 @@ def _do_pour(w: _World, a: Action, text: str) -> None:
     obj, target = a.obj or "", a.target or ""
     _object(w, obj, text)
     _in_hand(w, obj, text)
-    if _receiver(w, target, text, into=True) == "inside":
+    if _receiver(w, target, text, into=True, moving=obj) == "inside":
         w.set_state(target, full=True)
 
 

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 from ambiforge.catalog.world import cached_world
 from ambiforge.environment import SamplerLimits, sample_scene
@@ -19,6 +22,26 @@ def test_same_seed_same_bytes_and_another_seed_another_kitchen(catalog) -> None:
     first = build_graph(scene, 11).to_json()
     assert build_graph(_scene(catalog, 11), 11).to_json() == first
     assert build_graph(scene, 12).to_json() != first
+
+
+def test_the_bytes_do_not_depend_on_the_process(catalog) -> None:
+    """String hashing differs between processes; nothing in a graph may depend on it."""
+    code = (
+        "import random; from ambiforge.catalog import load_catalog; from ambiforge.environment import sample_scene;"
+        "from ambiforge.world import build_graph; c = load_catalog();"
+        "print(build_graph(sample_scene(c, random.Random(21)), 21).to_json())"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("1", "2")
+    }
+    assert outputs == {build_graph(_scene(catalog, 21), 21).to_json() + "\n"}
 
 
 def test_building_a_graph_does_not_move_the_scene_sampler(catalog) -> None:

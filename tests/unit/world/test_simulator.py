@@ -119,9 +119,14 @@ def failure(graph, plan: list[Action]) -> tuple[int | None, str | None]:
             "step 2: take the tomato soup out of the upper cupboard, but the tomato soup is in the fridge",
         ),
         (
-            [A("pick", "red_apple"), A("pour", "red_apple", "red_apple")],
+            [A("pick", "red_apple"), A("pour", "red_apple", "russet_potato")],
             1,
-            "the red apple does not hold things",
+            "the russet potato does not hold things",
+        ),
+        (
+            [A("pick", "glass_mug"), A("put_in", "glass_mug", "glass_mug")],
+            1,
+            "step 2: put the glass mug in the glass mug: the glass mug cannot go into itself",
         ),
         ([A("switch_on", "sink")], 0, "step 1: turn on the sink: the sink has no switch"),
         ([A("switch_off", "oven")], 0, "step 1: turn off the oven while it is already off"),
@@ -167,6 +172,21 @@ def test_each_precondition_fails_with_its_evidence(graph, plan, step, message) -
     assert failed == step
     assert text is not None
     assert text.startswith(message) if message.startswith("step") else message in text
+
+
+def test_things_go_inside_vessels_and_come_back_out(graph) -> None:
+    plan = [
+        A("pick", "red_apple"),
+        A("put_in", "red_apple", "ceramic_bowl"),
+        A("take_out", "red_apple", "ceramic_bowl"),
+        A("place", "red_apple", "kitchen_table"),
+    ]
+    result = simulate(graph, plan[:2])
+    assert result.ok, result.message
+    assert [(e.relation, e.target) for e in retrieve_edge(result.graph, "red_apple")] == [("inside", "ceramic_bowl")]
+    result = simulate(graph, plan)
+    assert result.ok, result.message
+    assert [(e.relation, e.target) for e in retrieve_edge(result.graph, "red_apple")] == [("on", "kitchen_table")]
 
 
 def test_effects_of_heating_washing_and_the_dishwasher(graph) -> None:
