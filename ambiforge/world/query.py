@@ -7,7 +7,7 @@ variants computed, not written) and the SG-CoT method (its planner calls ``retri
 ``retrieve_edge``). Matching is on the graph's structured fields, never on free text beyond the noun and
 the name.
 
-Noun matching: the node's noun ("mug"), a plural with -s/-es ("mugs"), or the last one or two words of
+Noun matching: the node's noun ("mug"), a plural with -s/-es/-ves ("mugs", "knives"), or the last one or two words of
 its name ("peeler" for the Y-peeler, "grater" for the microplane grater). Relations are direct edges:
 "in the fridge" is an ``in`` edge to the fridge; a spoon inside a jar in the drawer is ``inside`` the jar.
 """
@@ -83,7 +83,10 @@ def _same(actual: Any, expected: Any) -> bool:
 def by_noun(ix: GraphIndex, noun: str) -> list[Node]:
     key = noun.lower().strip()
     found: dict[str, Node] = {}
-    for k in (key, key[:-1] if key.endswith("s") else "", key[:-2] if key.endswith("es") else ""):
+    plurals = (key[:-1] if key.endswith("s") else "", key[:-2] if key.endswith("es") else "")
+    if key.endswith("ves"):  # knives, shelves
+        plurals += (key[:-3] + "fe", key[:-3] + "f")
+    for k in (key, *plurals):
         if k:
             for n in ix.by_noun.get(k, ()):
                 found[n.id] = n

@@ -4,6 +4,7 @@ import pytest
 
 from ambiforge.errors import CatalogError
 from ambiforge.world.affordance import able, afforded, can
+from ambiforge.world.query import Expression, RelationConstraint
 
 
 def ids(nodes) -> list[str]:
@@ -54,6 +55,14 @@ def test_safety_affordances_follow_the_attributes(graph) -> None:
     assert not {"bread_knife", "paring_knife", "glass_mug", "ceramic_bowl"} & set(child)
     assert ids(afforded(graph, "knife", "slice")) == ["bread_knife"]
     assert ids(afforded(graph, "knife", "spread")) == ["butter_knife"]
+
+
+def test_the_referent_may_carry_attributes_and_relations(graph) -> None:
+    in_top_drawer = Expression(
+        noun="peeler", relations=(RelationConstraint(relation="in", target=Expression(name="top drawer")),)
+    )
+    assert ids(afforded(graph, in_top_drawer, "peel")) == ["vegetable_peeler", "y_peeler"]
+    assert ids(afforded(graph, "knives", "peel")) == ["paring_knife"]
 
 
 def test_places_have_affordances_too(graph) -> None:

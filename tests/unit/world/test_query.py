@@ -36,6 +36,8 @@ def test_a_noun_picks_every_node_of_it_and_a_name_one(graph) -> None:
     assert ids(resolve(graph, "grater")) == ["microplane_grater"]
     assert ids(resolve(graph, "kettle")) == ["tea_kettle"]
     assert ids(resolve(graph, "cupboard")) == ["cupboard_1", "cupboard_2"]
+    assert ids(resolve(graph, "shelves")) == ["shelf_1", "shelf_2"]
+    assert ids(resolve(graph, "bowls")) == ["metal_bowl", "ceramic_bowl"]
     assert resolve(graph, "kitchen scale") == []
 
 
