@@ -22,6 +22,12 @@ def test_the_packaged_files_load_and_name_only_what_the_catalog_has(catalog) -> 
     assert "peel" in load_affordances(catalog=catalog).actions
 
 
+def test_every_catalog_object_has_a_placement_rule(catalog) -> None:
+    """The default place is a safety net, not a decision: a new group needs a rule saying where it is kept."""
+    world = load_world(catalog=catalog)
+    assert [o.name for o in catalog.objects.values() if not any(r.when.matches(o) for r in world.placement)] == []
+
+
 def _broken(tmp_path: Path, source: Path, old: str, new: str) -> Path:
     text = source.read_text(encoding="utf-8")
     assert old in text
