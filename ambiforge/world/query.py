@@ -127,11 +127,6 @@ def _resolve(ix: GraphIndex, expr: Expression) -> list[Node]:
     return nodes
 
 
-def as_expression(expression: Expression | str) -> Expression:
-    """A bare string is a name when some node has it, else a noun (decided at resolve time)."""
-    return expression if isinstance(expression, Expression) else Expression(noun=expression)
-
-
 def resolve(graph: SceneGraph, expression: Expression | str) -> list[Node]:
     """The nodes ``expression`` picks out, in graph order. A bare string picks the node of that id or name
     when there is one ("glass mug"), else every node of that noun ("mug")."""
