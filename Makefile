@@ -88,6 +88,7 @@ test-fast: install
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench
 	$(BIN)/ruff format --check ambiforge flows tests bench
+	$(BIN)/lint-imports
 
 schemas: install
 	$(BIN)/ambiforge schema --write

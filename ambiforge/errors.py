@@ -25,7 +25,7 @@ class InputError(AmbiforgeError):
     """An input file (items, CSV, export) cannot be read; the message names file and row."""
 
     def __init__(self, path: str, where: str, message: str) -> None:
-        self.path, self.where = path, where
+        self.path, self.where, self.detail = path, where, message
         super().__init__(f"{path}: {where}: {message}" if where else f"{path}: {message}")
 
 

@@ -2,32 +2,29 @@
 ``[REDACTED]`` in every log record, in the one-line errors and tracebacks the CLI prints, and in the
 messages of failed Prefect task and flow runs (which Prefect stores in ``$PREFECT_HOME``'s database).
 
-Which values are secret is read, not listed: the key variable of every registered LLM provider
-(:mod:`ambiforge.llm.providers.registry` hands them over with :func:`add_env_source`), of every
-``[llm.providers.*]`` section a configuration names (:func:`register_env`, called when the configuration is
-loaded) and of Label Studio
-(:data:`ambiforge.review.env.API_KEY_ENV`). Values are read from the environment when text is redacted,
+Which values are secret is read, not listed: the layers that own a secret register the variable that holds
+it (:func:`register_env`, :func:`register_source`): the LLM providers' registry its providers' key variables,
+every ``[llm.providers.*]`` section a configuration names, and Label Studio's client module its key
+(:data:`ambiforge.review.env.API_KEY_ENV`). This module sits below all of them and imports none. Values are
+read from the environment when text is redacted,
 so a key set after start-up is covered too. A key with a character an HTTP header cannot carry is refused
 before any request (:func:`ambiforge.config.llm.key_problem`); this is the second line: an SDK or HTTP
 library that quotes a header in an error (h11 does: ``Illegal header value b'Bearer ...'``) must not carry
 it into a log, a file or Prefect's database.
 
-Three hooks, installed once per process:
+Two hooks, installed once per process (the third, on Prefect's ``format_exception``, which makes the
+message of every Failed and Crashed state from an exception, is the Prefect package's: ``flows``
+installs it with :func:`redact`):
 
 - a log record factory (:func:`install_logging`): every record of every logger is redacted when it is
   made, message, arguments and exception text, so every handler, including those Prefect adds later
   (console, and the API handler that ships logs into its database), only ever sees redacted text;
-- ``sys.excepthook`` and ``threading.excepthook``: a traceback of a bug is printed redacted;
-- Prefect's ``format_exception`` (:func:`install_prefect`), which makes the message of every Failed and
-  Crashed state from an exception.
+- ``sys.excepthook`` and ``threading.excepthook``: a traceback of a bug is printed redacted.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import json
 import logging
 import os
@@ -35,7 +32,7 @@ import re
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
 
@@ -49,7 +46,7 @@ _HEADER = re.compile(
     r"|\b(Token\s+)[A-Za-z0-9][^\s'\",;)]{11,}"  # Label Studio's "Token <key>" (a long word only)
 )
 _extra_envs: set[str] = set()
-_env_sources: list[Callable[[], set[str]]] = []
+_sources: list[Callable[[], Iterable[str]]] = []
 _lock = threading.Lock()
 
 
@@ -60,24 +57,22 @@ def register_env(name: str) -> None:
             _extra_envs.add(name)
 
 
-def add_env_source(source: Callable[[], set[str]]) -> None:
-    """Ask ``source`` for more secret variables each time (the LLM provider registry: the layers above
-    hand theirs down, so this module imports none of them)."""
+def register_source(names: Callable[[], Iterable[str]]) -> None:
+    """Treat the values of the variables ``names()`` lists, whenever text is redacted, as secrets: for a
+    registry whose members (and so their key variables) may grow after this call, e.g. the LLM providers."""
     with _lock:
-        _env_sources.append(source)
+        if names not in _sources:
+            _sources.append(names)
 
 
 def secret_env_names() -> set[str]:
-    """Every environment variable whose value is a secret: the registered providers' key variables, the
-    ones configurations named, and Label Studio's."""
-    from ambiforge.review.env import API_KEY_ENV
-
+    """Every environment variable whose value is a secret, as the layers that own them registered them."""
     with _lock:
         names = set(_extra_envs)
-        sources = list(_env_sources)
+        sources = list(_sources)
     for source in sources:
-        names |= source()
-    return names | {API_KEY_ENV}
+        names.update(name for name in source() if name)
+    return names
 
 
 def _forms(value: str) -> set[str]:
@@ -181,58 +176,6 @@ def install_excepthooks() -> None:
 
     sys.excepthook = hook
     threading.excepthook = thread_hook
-
-
-def install_prefect() -> None:
-    """Failed and Crashed states take their message from ``prefect.states.format_exception`` (bound in
-    ``prefect.states`` and ``prefect._internal.states``): wrap it, so no state message stored by the API
-    carries a secret. Idempotent; call after Prefect is importable (flows/__init__ does)."""
-    with _lock:
-        if "prefect" in _installed:
-            return
-        _installed.add("prefect")
-    import prefect.states
-    from prefect._internal import states as internal_states
-
-    original = prefect.states.format_exception
-
-    def format_exception(exc: BaseException, tb: TracebackType | None = None) -> str:
-        return redact(original(exc, tb))
-
-    for module in (prefect.states, internal_states):
-        if getattr(module, "format_exception", None) is original:
-            module.format_exception = format_exception  # type: ignore[assignment]
-
-
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs :func:`install_prefect` right after ``prefect.states`` is executed, before any module binds
-    its ``format_exception`` (``prefect._internal.states`` imports it from there), so importing ``flows``
-    does not import Prefect (``ambiforge --help`` and bad-option errors stay fast)."""
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name != "prefect.states":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        run = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            install_prefect()
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
-def install_prefect_on_import() -> None:
-    """:func:`install_prefect` now if Prefect is loaded, else as soon as it is."""
-    if "prefect.states" in sys.modules:
-        install_prefect()
-    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport())
 
 
 def install() -> None:

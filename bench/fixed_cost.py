@@ -59,7 +59,9 @@ def main() -> None:
     # An older checkout always built with Prefect, and had no --prefect.
     prefect = ["--prefect"] if "--prefect" in (args.repo / "ambiforge/cli/build.py").read_text() else []
     # An older checkout always released as a Prefect flow (what "release of 50 pairs" measures there).
-    release_prefect = ["--prefect"] if (args.repo / "flows/commands.py").exists() else []
+    release_prefect = (
+        ["--prefect"] if any((args.repo / f).exists() for f in ("ambiforge/api.py", "flows/commands.py")) else []
+    )
     targets: dict[str, float | None] = {
         "ambiforge --help": None,
         "1-pair offline build": TARGET,

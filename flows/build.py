@@ -14,7 +14,6 @@ from prefect import flow
 
 from ambiforge.config.build import BuildOptions
 from ambiforge.engine import pipeline
-from ambiforge.engine.pipeline import label_studio_configured, resolve_options  # noqa: F401 - this module's API before
 from ambiforge.run.layout import run_dir
 from ambiforge.run.lock import run_lock
 from flows.artifacts import publish_run_artifacts
@@ -35,7 +34,7 @@ def review_push(run_id: str, paths: ReviewPaths) -> dict[str, Any]:
 
 @flow(name="build", flow_run_name=run_name("build"), validate_parameters=False, log_prints=True)
 def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "annotation") -> dict[str, Any]:
-    options = resolve_options(options)
+    options = pipeline.resolve_options(options)
     # One writer per run, however the build was started (CLI, deployment, schedule): the CLI holds this
     # lock already (taken again here without waiting); a deployment run of a run id being built is refused.
     with run_lock(run_dir(options.out, options.run_id), options.run_id, reentrant=True):

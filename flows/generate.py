@@ -14,7 +14,6 @@ from prefect.cache_policies import NO_CACHE
 
 from ambiforge.config.build import BuildOptions
 from ambiforge.engine import pipeline
-from ambiforge.engine.pipeline import generated_path  # noqa: F401 - where callers of the flow find its output
 from ambiforge.engine.retries import retry_transient
 from flows.prefect_executor import PrefectExecutor
 

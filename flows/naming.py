@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from prefect.runtime import flow_run
+
 
 def run_name(prefix: str, parameter: str = "options") -> Callable[[], str]:
     def name() -> str:
-        from prefect.runtime import flow_run
-
         value: Any = flow_run.parameters.get(parameter)
         run_id = getattr(value, "run_id", None) if not isinstance(value, dict | str) else None
         if isinstance(value, dict):

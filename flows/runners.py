@@ -1,76 +1,26 @@
-"""Task runners: local threads by default, Dask for more than one machine.
-
-``dask`` uses prefect-dask's DaskTaskRunner: a local cluster of processes by default, or an existing
-cluster when an address (``tcp://host:8786``) is given. Items do not depend on the runner: every pair
-draws from its own seeded generator and duplicates are resolved in index order afterwards.
-"""
+"""Prefect task runners by name: local threads by default, prefect-dask's DaskTaskRunner for more than one
+machine (a local cluster of processes, or an existing cluster at ``tcp://host:8786``). What a stopped
+build does with its Dask workers is the engine's (:mod:`ambiforge.engine.runners`)."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from ambiforge import interrupts
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from ambiforge.engine.runners import RUNNERS, WORKER_PRELOAD, stop_workers_on_signal
 from ambiforge.errors import ConfigError
-
-RUNNERS = ("thread", "dask")
-#: Run in each worker of a local cluster: SIGINT/SIGTERM stop new calls there instead of killing it.
-WORKER_PRELOAD = "ambiforge.engine.dask_worker"
-
-
-def local_workers() -> list[int]:
-    """Pids of this process's Dask worker processes (multiprocessing children running ``spawn_main``; not
-    the temporary Prefect server, not multiprocessing's resource tracker)."""
-    import psutil  # a dependency of distributed
-
-    workers = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if any("spawn_main" in part for part in child.cmdline()):
-                workers.append(child.pid)
-        except psutil.Error:
-            continue
-    return workers
-
-
-def forward_stop(signum: int) -> None:
-    """The build got SIGINT/SIGTERM (perhaps alone, from ``kill``): pass it on to its local workers, which
-    then start no new call (:mod:`ambiforge.engine.dask_worker`)."""
-    for pid in local_workers():
-        try:
-            os.kill(pid, signum)
-        except OSError:
-            continue
-
-
-def stop_cluster_calls(address: str, run_id: str) -> None:
-    """Clear the run's stop event now (a rerun of an interrupted run id starts clean) and set it when the
-    build gets SIGINT/SIGTERM, from a thread (the signal handler must not wait for the network)."""
-    import threading
-
-    from ambiforge.engine.dask_limiter import set_stop
-
-    set_stop(address, run_id, stop=False)
-
-    def on_signal(signum: int) -> None:
-        threading.Thread(target=set_stop, args=(address, run_id), name="dask-stop", daemon=True).start()
-
-    interrupts.on_stop("dask-cluster", on_signal)
 
 
 def task_runner_for(name: str, address: str | None = None, workers: int = 2, run_id: str | None = None) -> Any:
     if name == "thread":
-        from prefect.task_runners import ThreadPoolTaskRunner
-
         return ThreadPoolTaskRunner()
     if name == "dask":
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask import DaskTaskRunner  # imports distributed: only for Dask builds
 
-        if address:  # workers of an existing cluster are not ours to signal: the run's stop event reaches them
-            if run_id:
-                stop_cluster_calls(address, run_id)
+        stop_workers_on_signal(address, run_id)
+        if address:
             return DaskTaskRunner(address=address)
-        interrupts.on_stop("dask-workers", forward_stop)
         return DaskTaskRunner(
             cluster_kwargs={
                 "n_workers": workers,

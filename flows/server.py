@@ -7,10 +7,11 @@ migrating a fresh SQLite database), and stops it from ``atexit``. So the server 
 and a build killed with SIGKILL left the server running (one ran 26 minutes).
 
 Here the command starts the same server (same app factory, same settings Prefect passes) on a free port
-*before* it imports Prefect and checks its options, points ``PREFECT_API_URL`` at it, and waits for it only
-when the first flow is about to run. Prefect 3.8 has no flow run without an API (an unset URL means the
-ephemeral server): so ``ambiforge build`` starts this server only when it runs Prefect flows (``--prefect``,
-Dask); otherwise it runs the same stages in-process (:mod:`ambiforge.engine.local`) and starts none.
+as soon as it knows it will run flows (before it checks its options and imports the flows), points
+``PREFECT_API_URL`` at it, and waits for it only when the first flow is about to run. Prefect 3.8 has no
+flow run without an API (an unset URL means the ephemeral server): so a command starts this server only
+when it runs Prefect flows (``--prefect``, Dask: :func:`ambiforge.engine.orchestrator.wanted`); otherwise
+it runs the same stages in-process (:mod:`ambiforge.engine.local`) and starts none.
 
 The server process runs :func:`serve_child`: it asks the kernel for SIGTERM when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``), and a watchdog thread also polls the parent pid (other kernels, and a parent
@@ -29,7 +30,9 @@ import time
 from collections.abc import Iterator
 from typing import IO
 
-from ambiforge.engine.processes import die_with_parent, free_port, tail_of  # noqa: F401 - used here and by tests
+from prefect.settings import PREFECT_API_URL, temporary_settings
+
+from ambiforge.engine.processes import die_with_parent, free_port, tail_of
 
 #: Seconds to wait for the server to answer: a fresh PREFECT_HOME migrates a database first.
 STARTUP_TIMEOUT = 120.0
@@ -114,15 +117,11 @@ class TemporaryServer:
 
 
 def configured_api_url() -> str | None:
-    """The API URL Prefect will use: the environment's, or, once Prefect is imported (a test process, a
-    deployment), its settings' (settings are read when Prefect is imported, not on every use)."""
+    """The API URL Prefect will use: the environment's, or its settings' (read when Prefect was imported,
+    not on every use: a test harness or a deployment run sets them there)."""
     if os.environ.get("PREFECT_API_URL"):
         return os.environ["PREFECT_API_URL"]
-    if "prefect" in sys.modules:
-        from prefect.settings import PREFECT_API_URL
-
-        return PREFECT_API_URL.value() or None
-    return None
+    return PREFECT_API_URL.value() or None
 
 
 @contextlib.contextmanager
@@ -134,12 +133,8 @@ def prefect_api() -> Iterator[TemporaryServer | None]:
     server = TemporaryServer().start()
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
-        if "prefect" in sys.modules:  # already imported: its settings no longer read the environment
-            from prefect.settings import PREFECT_API_URL, temporary_settings
-
-            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
-                yield server
-        else:
+        # Prefect is imported already: its settings no longer read the environment (child processes do).
+        with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
             yield server
     finally:
         server.stop(wait=False)  # the command's work is done: do not hold its exit for the shutdown

@@ -18,12 +18,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge import __version__, ambiguity
+from ambiforge import ambiguity, inputs
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.environment.objects import env_object
 from ambiforge.errors import InputError
 from ambiforge.models import EnvObject, Item, Provenance
+from ambiforge.version import __version__
 
 AMBIK_COLUMNS: tuple[str, ...] = (
     "id",
@@ -143,7 +144,7 @@ def check_unique_columns(columns: list[str], path: Path) -> None:
 
 def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Item]:
     """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row)."""
-    path = Path(path)
+    path = inputs.regular_file(path)
     catalog = catalog or cached_catalog("")
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:
@@ -157,6 +158,9 @@ def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Ite
             for n, row in enumerate(reader, start=1):
                 if None in row:
                     raise InputError(str(path), f"row {n}", "more cells than the header has columns")
+                for column, value in row.items():
+                    if value and (problem := inputs.csv_cell_problem(value)):
+                        raise InputError(str(path), f"row {n}", f"column {column!r}: {problem}")
                 items.append(_row_to_item(row, columns, f"row {n} (id {row.get('id')!r})", path, catalog))
             return items
     except OSError as exc:

@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from ambiforge.errors import CatalogError
+from ambiforge import inputs
+from ambiforge.errors import CatalogError, InputError
 
 #: The appliances every kitchen has; they are implicit in every environment.
 APPLIANCES: tuple[str, ...] = (
@@ -286,11 +287,9 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load the catalog at ``path`` (default: the packaged kitchen catalog)."""
     p = Path(path) if path is not None else default_catalog_path()
     try:
-        text = p.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise CatalogError(str(p), "file", f"cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(str(p), "file", f"not UTF-8 text (byte {exc.start + 1})") from None
+        text = inputs.read_text(p, inputs.CATALOG, "catalog")
+    except InputError as exc:
+        raise CatalogError(str(p), "file", exc.detail) from None
     return parse_catalog(text, str(p))
 
 

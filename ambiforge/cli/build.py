@@ -146,14 +146,12 @@ def build(
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
     item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
-    from flows.commands import tracked as prefect_wanted
-    from flows.server import prefect_api
+    from ambiforge import api
 
-    # Prefect when it is asked for or has somewhere to record the run; then its temporary server (when no
-    # API is configured) starts first and warms up while options are checked and Prefect loads.
-    tracked = prefect_wanted(prefect or task_runner == "dask")
+    # The orchestrator when it is asked for or has somewhere to record the run; then its temporary server
+    # (when no API is configured) starts first and warms up while options are checked and the flows load.
     with contextlib.ExitStack() as stack:
-        server = stack.enter_context(prefect_api()) if tracked else None
+        session = stack.enter_context(api.orchestration(prefect or task_runner == "dask"))
         cfg = config_from(config)
         options = command_options(
             cfg,
@@ -171,13 +169,12 @@ def build(
             dask_address=dask_address,
             config_path=str(config) if config else cfg.source,
         )
-        if not tracked and options.task_runner != "thread":  # Dask from the configuration: Prefect's runner
-            tracked = True
-            server = stack.enter_context(prefect_api())
+        if session is None and options.task_runner != "thread":  # Dask from the configuration: Prefect's runner
+            session = stack.enter_context(api.orchestration(True))
         rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
         options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
         ref_items = check_reference(options)
-        return run_build(options, cfg.paths.annotation, server, verbose, ref_items, tracked=tracked)
+        return run_build(options, cfg.paths.annotation, session, verbose, ref_items)
 
 
 def check_reference(options: BuildOptions) -> list[Any] | None:
@@ -198,23 +195,22 @@ def check_reference(options: BuildOptions) -> list[Any] | None:
 def run_build(
     options: BuildOptions,
     annotation_root: str,
-    server: Any,
+    session: Any = None,
     verbose: bool = False,
     reference: list[Any] | None = None,
-    tracked: bool = True,
 ) -> int:
-    """Run the build (the Prefect flow when ``tracked``, else the same stages in-process) holding the run
-    folder's lock, with SIGINT/SIGTERM turned into a clean stop: no new LLM call, ``state.json``
+    """Run the build (:func:`ambiforge.api.build`: on the orchestrator ``session`` when there is one, else
+    in-process) with SIGINT/SIGTERM turned into a clean stop: no new LLM call, ``state.json``
     "interrupted", one line, exit 130/143."""
-    from ambiforge import interrupts
+    from ambiforge import api, interrupts
     from ambiforge.engine import state
     from ambiforge.run.layout import run_dir
-    from ambiforge.run.lock import run_lock
 
     rid = options.run_id
     directory = run_dir(options.out, rid)
     check_writable(Path(options.out))
     finishing = threading.Lock()
+    server = session.server if session is not None else None
 
     def finish_interrupted() -> None:
         """Mark the run, stop the server, one line, exit 130/143: from the main thread once Prefect let
@@ -232,86 +228,33 @@ def run_build(
             sys.stdout.flush()
             os._exit(interrupts.exit_code())
 
-    with run_lock(directory, rid), interrupts.handled(finish_interrupted, grace=3.0):
-        # A rerun's own files are checked here, in one line, not inside a flow after the server started.
-        state.read_state(directory)
-        state.check_options(directory, options)
-        finished = state.finished_summary(options)
-        if finished is not None:  # nothing to do: no Prefect, no server
-            if server is not None:
-                server.stop(wait=False)
+    def starting(finished: dict[str, Any] | None) -> Any:
+        if finished is not None:
             console.print(f"[bold]ambiforge build[/] run [cyan]{rid}[/] is finished with these options")
-            seconds = finished.setdefault("seconds", {})
-            seconds.setdefault("total", round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3))
-            print_summary(finished)
-            return build_exit_code(finished)
+            return None
+        from ambiforge.progress import RichReporter
+
+        console.print(
+            f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
+            f"provider {options.provider}, seed {options.seed}"
+        )
+        if session is not None and not verbose:
+            quiet_prefect()
+        return RichReporter().shown()
+
+    with interrupts.handled(finish_interrupted, grace=3.0):
         try:
-            if server is not None:  # the validate stage's heavy imports, while the server starts
-                prewarm(PREWARM)
-            from ambiforge.progress import RichReporter
-
-            console.print(
-                f"[bold]ambiforge build[/] run [cyan]{rid}[/]: {options.pairs} pairs, "
-                f"provider {options.provider}, seed {options.seed}"
+            summary = api.build(
+                options, annotation_root=annotation_root, reference=reference, orchestration=session, on_start=starting
             )
-            if tracked:
-                summary = run_flow(options, annotation_root, server, verbose)
-            else:
-                from ambiforge.engine.local import build_locally
-
-                with RichReporter().shown():
-                    summary = build_locally(options, annotation_root)
         except BaseException as exc:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
             interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
             finish_interrupted()
             raise  # not reached: finish_interrupted exits (or another thread is exiting)
-    if reference is not None:
-        from ambiforge import diversity
-
-        summary["diversity_vs_reference"] = diversity.attach_reference(
-            Path(summary["files"]["items_jsonl"]).parent / "summary.json", reference, str(options.reference)
-        )
     print_summary(summary)
     return build_exit_code(summary)
-
-
-def run_flow(options: BuildOptions, annotation_root: str, server: Any, verbose: bool) -> dict[str, Any]:
-    """The ``build`` Prefect flow, once its API server (if this command started one) answers."""
-    from ambiforge import interrupts
-    from ambiforge.progress import RichReporter
-
-    if not verbose:
-        quiet_prefect()
-    from flows.build import build_flow
-
-    interrupts.bridge_prefect_sigterm()
-    if server is not None:
-        server.wait()
-    with RichReporter().shown():
-        return build_flow(options, annotation_root)  # type: ignore[no-any-return]
-
-
-#: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
-#: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
-#: in a worker process while generation runs: ambiforge/engine/warm_worker.py.)
-PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
-
-
-def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
-    import importlib
-
-    def load() -> None:
-        for name in modules:
-            try:
-                importlib.import_module(name)
-            except Exception:  # noqa: BLE001 - only a warm-up: the stage imports (and reports) it again
-                return
-
-    thread = threading.Thread(target=load, name="prewarm-imports", daemon=True)
-    thread.start()
-    return thread
 
 
 def check_writable(out: Path) -> None:
@@ -344,7 +287,7 @@ def command_options(
     any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.config.build import build_options, check_options
-    from flows.runners import RUNNERS
+    from ambiforge.engine.runners import RUNNERS
 
     check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)
     runner = task_runner or cfg.build.task_runner

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 console = Console(stderr=True, highlight=False)
 
-#: ``--prefect`` of the commands that are one flow (release, eval, review): see :mod:`flows.commands`.
+#: ``--prefect`` of the commands that are one flow (release, eval, review): see :mod:`ambiforge.api`.
 PrefectOption = Annotated[
     bool,
     typer.Option(

@@ -50,10 +50,9 @@ def eval_command(
 ) -> None:
     """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
     results (JSONL, Parquet), results.json and report.html (AmbDif, HR, CHR, ICR, SSC per type)."""
-    from ambiforge.cli.common import quiet_prefect
+    from ambiforge import api
     from ambiforge.evaluation.command import EvalOptions, check_methods
     from ambiforge.progress import RichReporter
-    from flows import commands
 
     for path in (data, calibration, attach):
         if path is not None and not path.exists():
@@ -86,10 +85,8 @@ def eval_command(
     )
     check_key(opts)
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
-    with commands.orchestration(prefect) as tracked:
-        quiet_prefect()
-        with RichReporter().shown():
-            document = commands.evaluate(opts, tracked)
+    with RichReporter().shown():
+        document = api.evaluate(opts, prefect=prefect)
     print_table(document)
 
 

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from ambiforge.cli.common import PrefectOption, config_from, console
-from ambiforge.errors import ConfigError
 
 
 def release(
@@ -30,61 +29,27 @@ def release(
     prefect: PrefectOption = False,
 ) -> None:
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
-    from flows.commands import orchestration
+    import json
 
-    with orchestration(prefect) as tracked:
-        _release(version, from_runs, allow_unreviewed, calibration_size, mix_tolerance, raw, curated, config, tracked)
-
-
-def _release(
-    version: str,
-    from_runs: str,
-    allow_unreviewed: bool,
-    calibration_size: int | None,
-    mix_tolerance: float | None,
-    raw: Path | None,
-    curated: Path | None,
-    config: Path | None,
-    tracked: bool,
-) -> None:
-    from ambiforge.cli.common import quiet_prefect
-    from ambiforge.release.writer import ReleaseOptions
-    from flows import commands
+    from ambiforge import api
+    from ambiforge.release.checksums import sha256_of
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
-    if not run_ids:
-        raise ConfigError("--from: give at least one run id")
-    if mix_tolerance is not None and not 0 <= mix_tolerance <= 1:
-        raise ConfigError(f"--mix-tolerance: {mix_tolerance} is not a share between 0 and 1 (e.g. 0.05 for 5 points)")
-    if calibration_size is not None and calibration_size < 0:
-        raise ConfigError(f"--calibration-size: {calibration_size} is negative")
-    from ambiforge.release import versions
-
-    versions.check_new(curated or Path(cfg.paths.curated), version)  # before any work, not after the gates
-    opts = ReleaseOptions(
-        version=version,
-        run_ids=run_ids,
-        raw=raw or Path(cfg.paths.raw),
-        curated=curated or Path(cfg.paths.curated),
-        annotation=Path(cfg.paths.annotation),
+    opts = api.release_options(
+        cfg,
+        version,
+        run_ids,
         allow_unreviewed=allow_unreviewed,
-        calibration_size=cfg.release.calibration_size if calibration_size is None else calibration_size,
-        seed=cfg.release.seed,
-        license=cfg.release.license,
-        target_mix=dict(cfg.build.type_mix),
-        mix_tolerance=cfg.release.mix_tolerance if mix_tolerance is None else mix_tolerance,
-        repository_url=cfg.release.repository_url,
-        title=cfg.release.title,
-        authors=tuple(cfg.release.authors),
+        calibration_size=calibration_size,
+        mix_tolerance=mix_tolerance,
+        raw=raw,
+        curated=curated,
     )
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
     )
-    quiet_prefect()
-    folder = commands.release(opts, tracked)
-    import json
-
+    folder = api.release(opts, prefect=prefect)
     manifest = json.loads((folder / "manifest.json").read_text())
     counts = manifest["counts"]
     if manifest["splits"].get("note"):
@@ -98,8 +63,6 @@ def _release(
         f"changes against {manifest['changes']['previous'] or 'nothing'}: "
         f"+{manifest['changes']['added']} -{manifest['changes']['removed']} ~{manifest['changes']['changed']}"
     )
-    from ambiforge.release.checksums import sha256_of
-
     console.print(
         f"manifest sha256 {sha256_of(folder / 'manifest.json')} (in manifest.sha256; publish it, and check a copy "
         "with ambiforge verify FOLDER --manifest-sha256 HASH)"
@@ -115,12 +78,11 @@ def verify(
 ) -> None:
     """Check the manifest's own hash, every checksum, and recompute counts, review status and splits from the
     rows, comparing JSONL, Parquet and CSV field by field; exit 1 naming the first disagreement."""
-    from ambiforge.release.checksums import sha256_of
-    from ambiforge.release.verify import verify_release
+    from ambiforge import api
 
-    checked = verify_release(folder, manifest_sha256)
+    checked = api.verify(folder, manifest_sha256)
     console.print(f"[green]{folder} verified[/]: {checked['files']} files, {checked['rows']} rows match the manifest")
-    console.print(f"manifest sha256 {sha256_of(folder / 'manifest.json')}")
+    console.print(f"manifest sha256 {checked['manifest_sha256']}")
 
 
 def diff(
@@ -129,15 +91,7 @@ def diff(
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
     """The changelog between two releases (Markdown on stdout)."""
-    from ambiforge.release.changelog import compare_releases, render_changelog
+    from ambiforge import api
 
     cfg = config_from(config)
-
-    def folder(ref: str) -> Path:
-        path = Path(ref)
-        path = path if path.exists() else Path(cfg.paths.curated) / ref
-        if not (path / "data.jsonl").exists():
-            raise ConfigError(f"{ref}: not a release folder or a released version")
-        return path
-
-    typer.echo(render_changelog(compare_releases(folder(old), folder(new))), nl=False)
+    typer.echo(api.diff(old, new, curated=cfg.paths.curated), nl=False)

@@ -31,20 +31,9 @@ def push_cmd(
     prefect: PrefectOption = False,
 ) -> None:
     """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
-    from ambiforge.cli.common import quiet_prefect
-    from ambiforge.errors import InputError
-    from ambiforge.review.client import settings
-    from ambiforge.run.layout import check_run_id
-    from flows import commands
+    from ambiforge import api
 
-    paths = _paths(config)
-    check_run_id(run)
-    settings()  # before Prefect starts: a bad URL or key is one line, at once
-    if not paths.items(run).is_file():
-        raise InputError(str(paths.items(run)), "", f"no items of run {run!r} (build it first, or check --config)")
-    with commands.orchestration(prefect) as tracked:
-        quiet_prefect()
-        result = commands.review_push(run, paths, project, tracked)
+    result = api.review_push(run, _paths(config), project, prefect=prefect)
     console.print(
         f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
         f"already there {result['already_there']}"
@@ -58,19 +47,10 @@ def pull_cmd(
     prefect: PrefectOption = False,
 ) -> None:
     """Export annotations, compute agreement, adjudicate, and write the review into the run's items."""
-    from ambiforge.cli.common import quiet_prefect
-    from ambiforge.review.client import settings
-    from ambiforge.review.pull import read_mapping
-    from ambiforge.run.layout import check_run_id
-    from flows import commands
+    from ambiforge import api
 
     paths = _paths(config)
-    check_run_id(run)
-    read_mapping(run, paths)  # pushed before, and readable
-    settings()  # before Prefect starts: a bad URL or key is one line, at once
-    with commands.orchestration(prefect) as tracked:
-        quiet_prefect()
-        a = commands.review_pull(run, paths, tracked)
+    a = api.review_pull(run, paths, prefect=prefect)
     v = a["verdict"]
     console.print(
         f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "

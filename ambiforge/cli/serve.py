@@ -9,17 +9,6 @@ import typer
 
 from ambiforge.cli.build import command_options, parse_step_models
 from ambiforge.cli.common import config_from, console
-from ambiforge.errors import ConfigError
-
-
-def check_cron(cron: str) -> str:
-    from prefect.client.schemas.schedules import CronSchedule
-
-    try:
-        CronSchedule(cron=cron)
-    except ValueError as exc:
-        raise ConfigError(f"--cron: not a valid cron expression {cron!r}: {exc.errors()[0]['msg']}") from None
-    return cron
 
 
 def serve(
@@ -43,10 +32,10 @@ def serve(
     """Serve the scheduled build until interrupted; every run gets its own run id. Runs show in the Prefect
     UI (`prefect server start`, then set PREFECT_API_URL=http://127.0.0.1:4200/api before serving).
     Every section of the configuration reaches the scheduled builds, as it does for `ambiforge build`."""
-    from flows.deployments import serve_build
+    from ambiforge import api
 
     cfg = config_from(config)
-    check_cron(cron)
+    api.check_schedule(cron)
     options = command_options(
         cfg,
         provider=provider,
@@ -63,4 +52,4 @@ def serve(
         config_path=str(config) if config else cfg.source,
     )
     console.print(f"serving deployment [cyan]{name}[/] on schedule [bold]{cron}[/] (Ctrl-C to stop)")
-    serve_build(cron, options, name)
+    api.serve(cron, options, name)

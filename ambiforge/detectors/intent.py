@@ -1,7 +1,6 @@
-"""AmbiK's intent semantics: does an action (or a set of actions) carry what the user meant?
+"""AmbiK's intent semantics for detectors: does an action (or a set of actions) carry what the user meant?
 
-``user_intent`` is a list of concepts. A concept is a case-insensitive substring; ``a|b`` is satisfied by
-either alternative; ``-x`` (or ``-x|y``) is a negation: the action must contain none of its alternatives.
+The concepts are read by the one parser, :func:`ambiforge.models.intent.parse_intent`.
 
 An action *satisfies* an intent when it carries every positive concept and no negated one. A prediction
 set *covers* a concept when some option in it does: for a positive concept, an option containing one of
@@ -11,42 +10,9 @@ that respects the constraint). ICR is covered concepts over all concepts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-_SPACE = re.compile(r"\s+")
-
-
-def normalise(text: str) -> str:
-    return _SPACE.sub(" ", text.lower()).strip()
-
-
-@dataclass(frozen=True)
-class Concept:
-    alternatives: tuple[str, ...]
-    negated: bool
-
-    def present(self, action: str) -> bool:
-        """One of the alternatives appears in the action."""
-        text = normalise(action)
-        return any(alt in text for alt in self.alternatives)
-
-    def satisfied_by(self, action: str) -> bool:
-        return self.present(action) != self.negated
-
-
-def parse_concept(raw: str) -> Concept | None:
-    text = raw.strip()
-    negated = text.startswith("-")
-    if negated:
-        text = text[1:]
-    alternatives = tuple(a for a in (normalise(p) for p in text.split("|")) if a)
-    return Concept(alternatives, negated) if alternatives else None
-
-
-def parse_intent(concepts: Sequence[str]) -> list[Concept]:
-    return [c for c in (parse_concept(raw) for raw in concepts) if c is not None]
+from ambiforge.models.intent import parse_intent
 
 
 def satisfies(action: str, intent: Sequence[str]) -> bool:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ambiforge.detectors.intent import coverage, normalise
+from ambiforge.detectors.intent import coverage
+from ambiforge.models.intent import fold
 
 UNAMBIGUOUS = "unambiguous"
 ALL = "all"
@@ -40,13 +41,13 @@ def correct_help(asked: bool, ambiguous: bool, good_agent: str) -> int:
 
 
 def ssc(set_options: Sequence[str], shortlist: Sequence[str]) -> float | None:
-    short = [normalise(s) for s in shortlist if s.strip()]
+    short = [fold(s) for s in shortlist if s.strip()]
     if not short:
         return None
     named: set[str] = set()
     unnamed = 0
     for option in set_options:
-        text = normalise(option)
+        text = fold(option)
         hits = {s for s in short if s in text}
         if hits:
             # the most specific object the option names ("glass mug" over "mug")

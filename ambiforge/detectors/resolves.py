@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ambiforge.detectors.intent import parse_intent, satisfies
+from ambiforge.detectors.intent import satisfies
 from ambiforge.detectors.open_slot import words
 from ambiforge.models import Item
+from ambiforge.models.intent import parse_intent
 
 
 @dataclass(frozen=True)

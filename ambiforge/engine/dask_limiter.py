@@ -11,7 +11,7 @@ The workers already share the scheduler, and distributed's :class:`~distributed.
 
 A third object, the run's stop event (``ambiforge-llm-<run>-stop``), is how a stopped build reaches workers
 that are not its own processes (an existing cluster, ``--dask-address``): the build sets it when it gets
-SIGINT/SIGTERM (:func:`flows.runners.task_runner_for`), and each call checks it before it starts. Without
+SIGINT/SIGTERM (:func:`ambiforge.engine.runners.stop_cluster_calls`), and each call checks it before it starts. Without
 it those workers went on with the batches they held after the build had exited (98 more requests in 20 s).
 
 Names carry the settings because the scheduler refuses a second semaphore of the same name with another

@@ -2,7 +2,7 @@
 and SIGTERM set the worker's stopping event instead of killing it with a traceback.
 
 A Ctrl-C at a terminal reaches every process of the foreground group, the workers included, and the build
-forwards a signal it gets alone to its local workers (:func:`flows.runners.forward_stop`). Either way each
+forwards a signal it gets alone to its local workers (:func:`ambiforge.engine.runners.forward_stop`). Either way each
 worker then starts no new LLM call (its limiter checks :func:`ambiforge.interrupts.check`), lets the calls
 in flight end, and is shut down with the cluster when the build exits (130/143).
 """

@@ -2,8 +2,8 @@
 Prefect flows run them (one thread per generation batch, like Prefect's ThreadPoolTaskRunner; the same
 retry policy on transient errors), with no API server to start, import or wait for.
 
-This is what ``ambiforge build`` runs when no Prefect API is configured (see :mod:`ambiforge.engine.pipeline` for
-why); it imports no Prefect.
+This is what :func:`ambiforge.api.build` runs when no orchestrator is wanted (no ``--prefect``, no Dask
+runner, no ``PREFECT_API_URL``; see :mod:`ambiforge.engine.pipeline` for why); it imports no Prefect.
 """
 
 from __future__ import annotations

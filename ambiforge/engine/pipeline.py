@@ -6,7 +6,9 @@ server configured would start a temporary one (its import and SQLite migration c
 every build, more than a small build's work) only to throw its records away with it. So a local build runs
 the same steps, in the same order, with the same checkpoints, retries and progress, in threads; scheduled
 builds (deployments), builds with ``PREFECT_API_URL`` set, ``--prefect`` and Dask builds run as Prefect
-flows. This module imports no Prefect: the Prefect modules wrap its steps as tasks.
+flows. Which way a build runs is :func:`ambiforge.api.build`'s choice (:func:`ambiforge.engine.orchestrator.wanted`);
+this module imports no Prefect and nothing of ``flows/``: the Prefect modules wrap its steps as tasks and
+hand it their executor.
 
 The rules and the work are ambiforge's; this module only says which step runs when.
 """

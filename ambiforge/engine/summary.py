@@ -6,13 +6,13 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ambiforge import __version__
 from ambiforge.atomic import write_json_atomic, write_jsonl_atomic
 from ambiforge.generation.mix import check_mix, type_quotas
 from ambiforge.models.outcome import Outcome
 from ambiforge.run.layout import ITEMS_JSONL, ITEMS_PARQUET, REJECTED_FILE, SUMMARY_FILE, run_dir
 from ambiforge.stats import dataset_stats
 from ambiforge.storage import write_items_jsonl, write_items_parquet
+from ambiforge.version import __version__
 
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions

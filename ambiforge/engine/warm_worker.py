@@ -9,7 +9,7 @@ the other core while the build's threads wait on replies, and the dataset expect
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
 quoted when it fails; it gets SIGTERM when the build dies, however it dies
-(:func:`flows.server.die_with_parent`), and exits when its stdin closes.
+(:func:`ambiforge.engine.processes.die_with_parent`), and exits when its stdin closes.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ambiforge import __version__, progress
+from ambiforge import progress
 from ambiforge.atomic import write_json_atomic
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.conformal import DEFAULT_EPSILON
@@ -21,6 +21,7 @@ from ambiforge.errors import ConfigError
 from ambiforge.evaluation.data import load_dataset
 from ambiforge.evaluation.output import write_outputs
 from ambiforge.evaluation.run import evaluate, results_document
+from ambiforge.version import __version__
 
 STAGE = "eval"
 

@@ -1,6 +1,6 @@
 """Writing ``eval/<name>/``: per-item results (``results.jsonl``, ``results.parquet``), ``results.json`` and
 ``report.html`` (AmbiK-style tables and plots; the page extends the shared report layout of
-:mod:`ambiforge.reports.html`, plots are embedded PNGs)."""
+:mod:`ambiforge.rendering.html`, plots are embedded PNGs)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from ambiforge import ambiguity
 from ambiforge.atomic import atomic_path, write_json_atomic, write_jsonl_atomic, write_text_atomic
 from ambiforge.detectors.metrics import ALL, METRICS, UNAMBIGUOUS
 from ambiforge.evaluation.run import MethodResult
-from ambiforge.reports.html import figure_uri
+from ambiforge.rendering.html import figure_uri
 
 _ENV = jinja2.Environment(
     loader=jinja2.ChoiceLoader(
         [
             jinja2.PackageLoader("ambiforge.evaluation", "templates"),
-            jinja2.PackageLoader("ambiforge.reports", "templates"),
+            jinja2.PackageLoader("ambiforge.rendering", "templates"),
         ]
     ),
     autoescape=True,

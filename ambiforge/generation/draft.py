@@ -10,11 +10,11 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ambiforge import __version__
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
 from ambiforge.environment.objects import env_object
 from ambiforge.models import Item, Provenance
+from ambiforge.version import __version__
 
 
 def first_difference(clear: list[str], ambiguous: list[str]) -> int:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.judge.checks import CHECKS, FLAGS
 from ambiforge.judge.summary import shown
 from ambiforge.models import HalfJudgement, Item, Judgement
+from ambiforge.validation.report_sections import ReportSection, SectionResult
 
 #: item field -> the verdict that half claims
 CLAIMS = {"ambiguous_task": "ambiguous", "clear_task": "clear"}
@@ -170,3 +172,34 @@ def card_section(records: Iterable[Mapping[str, Any]], agreement: Mapping[str, A
     for record in records:
         tally.add(record)
     return tally.result(agreement)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A judged item as the judge section reads it (id, type, judgement), without its texts: a streamed
+    ``validate`` keeps only this per item."""
+
+    id: str
+    ambiguity_type: str
+    judgement: Any
+
+
+class JudgeSection:
+    """The validation report's ``judge`` block (registered as a report section: the report never imports
+    the judge)."""
+
+    def __init__(self) -> None:
+        self.judged: list[Judged] = []
+
+    def add(self, item: Item) -> None:
+        if item.judgement is not None:
+            self.judged.append(Judged(item.id, item.ambiguity_type, item.judgement))
+
+    def result(self) -> SectionResult | None:
+        section = report_section(self.judged)  # type: ignore[arg-type]
+        if section is None:  # the judge stage did not run ([judge] disabled)
+            return None
+        return SectionResult(section, issues(section), {"judge_flagged": section["flagged_items"]})
+
+
+SECTION = ReportSection("judge", JudgeSection)

@@ -40,6 +40,7 @@ from ambiforge.llm.providers import (
     UnsupportedRequest,
 )
 from ambiforge.llm.providers import get as provider_spec
+from ambiforge.redaction import redact
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
 TRUNCATED = "the reply was cut off at max_tokens"
@@ -101,6 +102,19 @@ def make_provider(name: str, llm: LLMConfig) -> Provider:
     if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
     return provider_spec(settings.kind or name).factory(key, settings.endpoint(), llm.timeout_seconds)
+
+
+def without_secrets(reply: ChatReply) -> ChatReply:
+    """The reply with every secret masked, before anything keeps it (items, ``calls.jsonl``, the cache): a
+    server or proxy that echoes the request's ``Authorization`` header or key in its reply must not get it
+    written. A choice whose text held a secret loses its token log-probabilities too: its tokens spell the
+    secret in pieces too short to recognise one by one."""
+    choices = []
+    for choice in reply.choices:
+        text = redact(choice.text)
+        tokens = choice.logprobs if text == choice.text else None
+        choices.append(replace(choice, text=text, logprobs=tokens))
+    return replace(reply, choices=tuple(choices), model=redact(reply.model))
 
 
 def cost_usd(llm: LLMConfig, model: str, input_tokens: int, output_tokens: int) -> float | None:
@@ -262,7 +276,7 @@ class LLMClient:
         def attempt() -> ChatReply:
             with self.limiter.slot():
                 try:
-                    return provider.complete(request)
+                    return without_secrets(provider.complete(request))
                 except TransientError as exc:
                     faults.append(exc.kind)
                     raise

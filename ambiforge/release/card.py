@@ -15,7 +15,7 @@ import yaml
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
-from ambiforge.reports import render
+from ambiforge.rendering import render
 from ambiforge.stats import dataset_stats
 from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, item_arrow_schema
 

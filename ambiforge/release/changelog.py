@@ -15,7 +15,9 @@ from typing import Any
 
 import orjson
 
-from ambiforge.reports import render
+from ambiforge import inputs
+from ambiforge.errors import InputError
+from ambiforge.rendering import render
 from ambiforge.storage import read_records
 
 IGNORED_FIELDS = {"provenance"}
@@ -115,10 +117,23 @@ def compare_releases(old: Path, new: Path) -> Changes:
     changes = compare(read_records(old / "data.jsonl"), read_records(new / "data.jsonl"), old.name, new.name)
     manifest = new / "manifest.json"
     if manifest.exists():  # the reasons the release recorded (only meaningful against its previous version)
-        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+        recorded = read_manifest(manifest)
         if recorded.get("changes", {}).get("previous") == old.name:
             changes.reasons = recorded.get("change_reasons") or {}
     return changes
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """A release's manifest as a mapping; a file that is not one is one line naming it."""
+    text = inputs.read_text(path, inputs.MANIFEST, "manifest")
+    try:
+        recorded = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else exc.msg
+        raise InputError(str(path), "", f"not valid JSON ({reason})") from None
+    if not isinstance(recorded, dict):
+        raise InputError(str(path), "", "not a JSON object")
+    return recorded
 
 
 def render_changelog(changes: Changes) -> str:

@@ -4,14 +4,21 @@ Every file of a release is listed in the manifest with its sha256 and size, exce
 ``manifest.sha256`` themselves (scheme: :mod:`ambiforge.release.seal`). A file or directory listed nowhere,
 a listed file that is missing, and a file the release always has but the manifest does not list are each
 one line naming the path.
+
+A manifest is data from outside, and may be forged (resealed, its card block rewritten): before any listed
+path is opened, each must be a plain relative path inside the folder (no absolute path, no ``..`` or ``.``
+part, no backslash, listed once) and split names must be plain names, and nothing in the folder may be a
+symbolic link, so verify never reads a file outside the release.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ambiforge import inputs
 from ambiforge.errors import InputError
 from ambiforge.release.checksums import sha256_of
 from ambiforge.release.manifest import manifest_errors
@@ -55,9 +62,11 @@ def seal_problem(folder: Path, expected: str | None = None) -> str | None:
 def load_manifest(folder: Path) -> dict[str, Any]:
     path = folder / MANIFEST
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(inputs.read_text(path, inputs.MANIFEST, "manifest"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{path}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise VerifyError(f"{path}: not valid JSON for a manifest (nested too deeply)") from None
     except OSError as exc:
         raise VerifyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if not isinstance(manifest, dict):
@@ -73,8 +82,53 @@ def expected_files(manifest: dict[str, Any]) -> list[str]:
     return [*ALWAYS, *(f"splits/{name}.{ext}" for name in splits for ext in ("parquet", "csv"))]
 
 
+#: A split's name becomes a file name (``splits/<name>.parquet``).
+SPLIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def path_problem(rel: str) -> str | None:
+    """Why a manifest path may not be opened inside the release folder; None if it may."""
+    if not rel or rel != rel.strip():
+        return "an empty path or one with surrounding white space"
+    if "\\" in rel or "\0" in rel:
+        return "a path with a backslash or a NUL character"
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or re.match(r"^[A-Za-z]:", rel):
+        return "an absolute path"
+    if any(part in ("..", ".") for part in rel.split("/")) or "" in rel.split("/"):
+        return "a path with a '..', '.' or empty part"
+    return None
+
+
+def check_paths(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse, before opening anything the manifest names, a path that could lead out of the folder."""
+    seen: set[str] = set()
+    for entry in manifest["files"]:
+        rel = entry["path"]
+        problem = path_problem(rel)
+        if problem:
+            raise VerifyError(
+                f"{folder / MANIFEST}: files: {rel!r} is {problem}: refused, nothing outside the release is read"
+            )
+        if rel in seen:
+            raise VerifyError(f"{folder / MANIFEST}: files: {rel!r} is listed twice")
+        seen.add(rel)
+        target = folder / rel
+        for step in [target, *target.parents]:
+            if step == folder:
+                break
+            if step.is_symlink():
+                raise VerifyError(f"{step}: a symbolic link; a release holds only regular files")
+        if not target.resolve().is_relative_to(folder.resolve()):
+            raise VerifyError(f"{folder / MANIFEST}: files: {rel!r} resolves outside the release folder")
+    for name in manifest["counts"]["per_split"]:
+        if not SPLIT_NAME.match(name):
+            raise VerifyError(f"{folder / MANIFEST}: counts.per_split: {name!r} is not a split name")
+
+
 def check_files(folder: Path, manifest: dict[str, Any]) -> int:
     """Every file listed, present, of its size and sha256, and nothing else; returns how many were checked."""
+    check_paths(folder, manifest)
     listed = {e["path"]: e for e in manifest["files"]}
     for rel in expected_files(manifest):
         if rel not in listed:
@@ -83,6 +137,8 @@ def check_files(folder: Path, manifest: dict[str, Any]) -> int:
     folders = {str(p) for rel in listed for p in PurePosixPath(rel).parents if str(p) != "."}
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            raise VerifyError(f"{path}: a symbolic link; a release holds only regular files")
         if path.is_dir():
             if rel not in folders:
                 raise VerifyError(f"{path}/: a directory the manifest does not list")

@@ -25,7 +25,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ambiforge import __version__, ambiguity
+from ambiforge import ambiguity
 from ambiforge.ambik.csv_io import Layout, ambik_rows, csv_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
@@ -39,6 +39,7 @@ from ambiforge.release.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.release.splits import fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
+from ambiforge.version import __version__
 
 REPO = Path(__file__).resolve().parents[2]
 #: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows

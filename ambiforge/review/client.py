@@ -22,6 +22,21 @@ class ReviewError(AmbiforgeError):
     exit_code = 1
 
 
+def shown(url: str) -> str:
+    """The URL as errors and reports show it: any ``user:password@`` left out (a URL may carry credentials,
+    and an error line ends up in terminals, logs and CI output)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<a URL that cannot be parsed>" if "@" in url else url
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"***@{host}"))
+
+
 def settings(url: str | None = None, api_key: str | None = None) -> tuple[str, str]:
     """``(url, key)`` from the arguments or the environment, checked before any request: a URL that is
     not http(s)://host, or a key an HTTP header cannot carry (the HTTP library's error would quote it), is
@@ -40,17 +55,18 @@ def settings(url: str | None = None, api_key: str | None = None) -> tuple[str, s
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
-        raise ConfigError(f"{URL_ENV}: expected http(s)://HOST[:PORT], got {url!r}")
+        raise ConfigError(f"{URL_ENV}: expected http(s)://HOST[:PORT], got {shown(url)!r}")
     if problem := key_problem(api_key):
         raise ConfigError(f"{API_KEY_ENV}: {problem} (the value is not shown)")
     return url.rstrip("/"), api_key
 
 
 def connect(url: str | None = None, api_key: str | None = None) -> tuple[Any, str]:
+    """The SDK client and the server's URL as messages show it (:func:`shown`)."""
     from label_studio_sdk import LabelStudio
 
     url, api_key = settings(url, api_key)
-    return LabelStudio(base_url=url, api_key=api_key, timeout=60), url
+    return LabelStudio(base_url=url, api_key=api_key, timeout=60), shown(url)
 
 
 def call(url: str, what: str, fn: Callable[[], T]) -> T:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ambiforge.reports import render
-from ambiforge.reports.html import figure_uri
+from ambiforge.rendering import render
+from ambiforge.rendering.html import figure_uri
 
 
 def heatmap(pairwise: dict[str, float | None]) -> str | None:

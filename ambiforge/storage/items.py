@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
+from ambiforge import inputs
 from ambiforge.atomic import atomic_path, write_jsonl_atomic
 from ambiforge.errors import InputError
 from ambiforge.models import Item
@@ -37,6 +38,7 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.exists():
         raise InputError(str(p), "", "file not found")
+    inputs.regular_file(p)
     if p.suffix.lower() == ".parquet":
         try:
             return table_to_records(pq.read_table(p))
@@ -44,23 +46,22 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
             raise InputError(str(p), "", f"not a readable Parquet file: {exc}") from None
     records: list[dict[str, Any]] = []
     try:
-        with p.open("rb") as fh:
-            for lineno, raw in enumerate(fh, start=1):
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise InputError(str(p), f"line {lineno}", f"not UTF-8 text (byte {exc.start + 1})") from None
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(str(p), f"line {lineno}", f"not valid JSON: {exc.msg}") from None
-                except RecursionError:
-                    raise InputError(str(p), f"line {lineno}", "JSON nested too deeply") from None
-                if not isinstance(record, dict):
-                    raise InputError(str(p), f"line {lineno}", "expected a JSON object")
-                records.append(record)
+        for lineno, raw in inputs.lines(p):  # one record per line, each bounded (ambiforge.inputs)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(str(p), f"line {lineno}", f"not UTF-8 text (byte {exc.start + 1})") from None
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(str(p), f"line {lineno}", f"not valid JSON: {exc.msg}") from None
+            except RecursionError:
+                raise InputError(str(p), f"line {lineno}", "JSON nested too deeply") from None
+            if not isinstance(record, dict):
+                raise InputError(str(p), f"line {lineno}", "expected a JSON object")
+            records.append(record)
     except OSError as exc:
         raise InputError(str(p), "", f"cannot be read: {exc.strerror or exc}") from None
     return records

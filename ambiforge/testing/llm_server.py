@@ -168,7 +168,37 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "body is not JSON"}})
             return
         status, payload, headers = app.answer(body)
+        if app.echo_key_in_reply and status == 200:
+            echo_credential(payload, str(self.headers.get("Authorization")))
         self._send(status, payload, headers)
+
+
+def echo_credential(payload: dict[str, Any], authorization: str) -> None:
+    """What a hostile or broken server or proxy may do: quote the request's credential in a successful reply,
+    in the model name and in every choice's text (inside each string value when the text is a JSON object,
+    so the reply still parses and the credential travels on into items)."""
+    payload["model"] = f"{payload.get('model', '')} ({authorization})"
+    for choice in payload.get("choices", []):
+        message = choice.get("message") or {}
+        text = str(message.get("content") or "")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            message["content"] = json.dumps(_echo_into(data, authorization))
+        else:
+            message["content"] = f"{text} (you sent {authorization})"
+
+
+def _echo_into(value: Any, authorization: str) -> Any:
+    if isinstance(value, str):
+        return f"{value} ({authorization})"
+    if isinstance(value, list):
+        return [_echo_into(v, authorization) for v in value]
+    if isinstance(value, dict):
+        return {k: _echo_into(v, authorization) for k, v in value.items()}
+    return value
 
 
 class ScriptedLLMServer:
@@ -190,11 +220,13 @@ class ScriptedLLMServer:
         refuse_json_schema: int | None = None,
         refuse_schema_in_json_object: bool = False,
         echo_rejected_key: bool = False,
+        echo_key_in_reply: bool = False,
     ) -> None:
         self.responder, self.latency, self.faults, self.api_key = responder, latency, faults or Faults(), api_key
         self.truncate, self.give_logprobs = truncate, give_logprobs
         self.give_usage = give_usage  # False: replies without ``usage``, as some local servers send them
         self.echo_rejected_key = echo_rejected_key  # a 401 quotes the Authorization header it got
+        self.echo_key_in_reply = echo_key_in_reply  # a 200 reply quotes it in its text and model name
         self.refuse_json_schema, self.refuse_schema_in_json_object = refuse_json_schema, refuse_schema_in_json_object
         self.requests: list[LoggedRequest] = []
         self._seen: Counter[str] = Counter()

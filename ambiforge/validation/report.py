@@ -3,8 +3,9 @@
 - ``report.json``: summary, per rule the number of *items* it flags (and of flags), every item's failures,
   and ``issues``: one row per flag with the item id, rule, severity, field, message and the offending text.
 - ``issues.csv``: the same issues as a table (id, rule, severity, field, message, snippet).
-- ``judge`` (when the judge stage ran): flag counts, verdict rates per half and type, consensus, every
-  flagged pair (:mod:`ambiforge.judge.report`); its flags are also rows of ``issues`` (rule ``judge.<check>``).
+- a block per report section a later stage registered (:mod:`.report_sections`), e.g. ``judge`` when the
+  judge stage ran: flag counts, verdict rates per half and type, consensus, every flagged pair
+  (:mod:`ambiforge.judge.report`); its flags are also rows of ``issues`` (rule ``judge.<check>``).
 - ``report.html``: counts, plots, every issue (filterable by rule and severity with a little inline script:
   the report is opened offline, so nothing comes from a CDN), every flagged item with its texts, the worst
   items ranked by severity, and the Great Expectations results in readable form with a link to Data Docs.
@@ -17,16 +18,15 @@ import io
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic, write_text_atomic
-from ambiforge.judge import report as judge_report
 from ambiforge.models import Item
-from ambiforge.reports import render
-from ambiforge.reports.html import bar_chart, histogram
+from ambiforge.rendering import render
+from ambiforge.rendering.html import bar_chart, histogram
+from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
 
 EXAMPLES_PER_RULE = 5
@@ -66,15 +66,6 @@ def snippet(item: Item, field: str, message: str = "") -> str:
     return "…" + text[start : start + SNIPPET_CHARS - 2] + "…"
 
 
-@dataclass(frozen=True)
-class Judged:
-    """A judged item as the judge section reads it (id, type, judgement), without its texts."""
-
-    id: str
-    ambiguity_type: str
-    judgement: Any
-
-
 class ReportBuilder:
     """:func:`build_report` one item at a time (a streamed ``validate`` never holds the items): per rule
     counts and examples, one row per item and one issue per flag, which is what the report holds."""
@@ -92,14 +83,14 @@ class ReportBuilder:
         }
         self.rows: list[dict[str, Any]] = []
         self.issues: list[dict[str, Any]] = []
-        self.judged: list[Judged] = []  # only what the judge section reads, for judged items
+        self.sections = {name: section.builder() for name, section in SECTIONS.items().items()}
 
     def add(self, item: Item) -> None:
         """``item`` must carry ``validation``."""
         rules, issues = self.rules, self.issues
         failed = [f.model_dump() for f in (item.validation.failed if item.validation else [])]
-        if item.judgement is not None:
-            self.judged.append(Judged(item.id, item.ambiguity_type, item.judgement))
+        for section in self.sections.values():
+            section.add(item)
         self.rows.append({"id": item.id, "ambiguity_type": item.ambiguity_type, "failed": failed})
         for rule_id in dict.fromkeys(f["rule"] for f in failed):
             entry = rules[rule_id]
@@ -126,8 +117,8 @@ class ReportBuilder:
         rows = self.rows
         with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
         with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
-        judge = judge_report.report_section(self.judged)
-        issues = self.issues + judge_report.issues(judge)
+        sections = {name: s.result() for name, s in self.sections.items()}
+        issues = self.issues + [issue for s in sections.values() if s is not None for issue in s.issues]
         report: dict[str, Any] = {
             "source": source,
             "summary": {
@@ -143,9 +134,10 @@ class ReportBuilder:
             "issues": issues,
             "expectations": expectations,
         }
-        if judge is not None:  # the judge stage ran ([judge] enabled): its flags are counted apart from the rules'
-            report["judge"] = judge
-            report["summary"]["judge_flagged"] = judge["flagged_items"]
+        for name, s in sections.items():  # e.g. the judge stage ran: its flags are counted apart from the rules'
+            if s is not None:
+                report[name] = s.section
+                report["summary"].update(s.summary)
         return report
 
 

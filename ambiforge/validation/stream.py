@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import orjson
 from pydantic import ValidationError
 
+from ambiforge import inputs
 from ambiforge.errors import InputError
 from ambiforge.models import Item, RuleFailure, Validation
 from ambiforge.validation import PARALLEL_FROM, _check_chunk
@@ -66,21 +67,20 @@ def _json_error(line: bytes) -> str:
 def _jsonl_batches(path: Path, size: int) -> Iterator[list[Item]]:
     batch: list[Item] = []
     n = 0
-    with path.open("rb") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                raise InputError(str(path), f"line {lineno}", _json_error(line)) from None
-            if not isinstance(record, dict):
-                raise InputError(str(path), f"line {lineno}", "expected a JSON object")
-            n += 1
-            batch.append(_validated(record, path, n))
-            if len(batch) >= size:
-                yield batch
-                batch = []
+    for lineno, line in inputs.lines(path):  # one record per line, each bounded (ambiforge.inputs)
+        if not line.strip():
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            raise InputError(str(path), f"line {lineno}", _json_error(line)) from None
+        if not isinstance(record, dict):
+            raise InputError(str(path), f"line {lineno}", "expected a JSON object")
+        n += 1
+        batch.append(_validated(record, path, n))
+        if len(batch) >= size:
+            yield batch
+            batch = []
     if batch:
         yield batch
 
@@ -112,12 +112,12 @@ def item_batches(path: Path, size: int = BATCH_SIZE) -> Callable[[], Iterator[li
     if suffix == ".csv":
         from ambiforge.ambik import read_ambik_csv
 
+        inputs.regular_file(path)
         items = read_ambik_csv(path)
         return lambda: (items[k : k + size] for k in range(0, len(items), size))
     if suffix not in (".jsonl", ".parquet"):
         raise InputError(str(path), "", "expected a .jsonl, .parquet or AmbiK .csv file")
-    if not path.exists():
-        raise InputError(str(path), "", "file not found")
+    inputs.regular_file(path)
     read = _parquet_batches if suffix == ".parquet" else _jsonl_batches
     return lambda: read(path, size)
 

@@ -13,7 +13,8 @@ from ambiforge.run.layout import batch_path
 
 @pytest.mark.usefixtures("prefect_harness")
 def test_generation_resumes_from_checkpoints(tmp_path: Path) -> None:
-    from flows.generate import generate_flow, generated_path
+    from ambiforge.engine.pipeline import generated_path
+    from flows.generate import generate_flow
 
     options = BuildOptions(run_id="resume", pairs=60, seed=3, out=str(tmp_path), batch_size=20)
     first = generate_flow(options)

@@ -125,3 +125,47 @@ def test_a_failed_flow_stores_no_key_in_prefects_database(tmp_path: Path) -> Non
     assert db.exists()
     assert MASK.encode() in b"".join(p.read_bytes() for p in files_under(home))  # the messages were stored
     assert_nowhere(REFUSED_KEY, [home, tmp_path], result.stdout + result.stderr)
+
+
+ECHOED_KEY = "sk-proj-Echoed8Kx9QwZ7mN2pL5vB8cT1yH6"
+
+
+def offline_items(path: Path, pairs: int) -> Path:
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.generation.mix import default_mix, type_sequence
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.storage import write_items_jsonl
+
+    generator = OfflineGenerator(cached_catalog(""), 5, "echo")
+    items = [generator.generate(i, t)[0] for i, t in enumerate(type_sequence(pairs, default_mix(), 5))]
+    write_items_jsonl(path, items)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("provider", ["openai", "mistral"])
+def test_a_server_that_echoes_the_key_in_its_replies_gets_it_written_nowhere(tmp_path: Path, provider: str) -> None:
+    """The key comes back inside successful replies (text, JSON values, model name): items, calls.jsonl, the
+    LLM cache, the reports and an eval's files hold only ``[REDACTED]``."""
+    from ambiforge.testing.scripted_eval import server_responder
+
+    out, evals = tmp_path / "raw", tmp_path / "eval"
+    name = "OPENAI_API_KEY" if provider == "openai" else "MISTRAL_API_KEY"
+    env = env_for(tmp_path, **{name: ECHOED_KEY})
+    with ScriptedLLMServer(KitchenResponder(), api_key=ECHOED_KEY, echo_key_in_reply=True) as server:
+        env |= {"OPENAI_BASE_URL": server.openai_url, "MISTRAL_BASE_URL": server.url}
+        cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", provider, "--pairs", "2"]
+        built = processes.run([*cmd, "--run-id", "echo", "--out", str(out)], cwd=REPO, env=env, timeout=300)
+        assert server.successes(), built.stderr
+    with ScriptedLLMServer(server_responder, api_key=ECHOED_KEY, echo_key_in_reply=True) as server:
+        env |= {"OPENAI_BASE_URL": server.openai_url, "MISTRAL_BASE_URL": server.url}
+        data = offline_items(tmp_path / "items.jsonl", 6)
+        cmd = [sys.executable, "-m", "ambiforge.cli.main", "eval", "--data", str(data), "--model", "scripted"]
+        cmd += ["--provider", provider, "--method", "binary,nohelp", "--out", str(evals), "--name", "echo"]
+        evaluated = processes.run(cmd, cwd=tmp_path, env=env, timeout=300)  # its LLM cache: tmp_path/raw
+        assert server.successes(), evaluated.stderr
+    written = "".join(p.read_text(encoding="utf-8", errors="replace") for p in files_under(out / "echo"))
+    assert MASK in written  # the echo arrived, and was masked before it was kept
+    assert_nowhere(
+        ECHOED_KEY, [out, evals, tmp_path / "raw"], built.stdout + built.stderr + evaluated.stdout + evaluated.stderr
+    )

@@ -1,7 +1,9 @@
 """No import cycles between the modules of ambiforge and flows.
 
-The graph is built statically with ``ast`` from module-level imports (imports inside functions and under
-``if TYPE_CHECKING:`` run later or never, and are how a cycle is legitimately broken). Importing
+The graph is built statically with ``ast`` from every import statement, module level or inside a function,
+class or block: a deferred import that closes a cycle is still a cycle (it only moves the failure from import
+time to call time and hides the dependency). Only imports under ``if TYPE_CHECKING:`` are left out: they
+never run. The layers between packages are checked by ``lint-imports`` (tests/unit/test_layers.py). Importing
 ``a.b.c`` also runs ``a`` and ``a.b``, so a module depends on the parents of what it imports: that is
 how ``validation.rules`` -> ``generation.run`` -> ... -> ``validation`` deadlocks at import time.
 A module's dependency on its own parent package is not an edge (Python has already started importing it).
@@ -36,36 +38,37 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def module_level_imports(module: str, path: Path, known: set[str]) -> set[str]:
-    """Modules of ours that importing ``module`` runs, directly (with their parent packages)."""
+def module_imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ours that ``module`` imports, at once or when a function of it runs (with their parent
+    packages)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     is_package = path.name == "__init__.py"
     base = module.split(".") if is_package else module.split(".")[:-1]
     targets: set[str] = set()
 
-    def visit(statements: list[ast.stmt]) -> None:
-        for node in statements:
-            if isinstance(node, ast.Import):
-                targets.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    anchor = base[: len(base) - node.level + 1]
-                    source = ".".join(anchor + ([node.module] if node.module else []))
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import):
+                targets.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    anchor = base[: len(base) - child.level + 1]
+                    source = ".".join(anchor + ([child.module] if child.module else []))
                 else:
-                    source = node.module or ""
+                    source = child.module or ""
                 targets.add(source)
-                targets.update(f"{source}.{alias.name}" for alias in node.names)  # submodules imported by name
-            elif isinstance(node, ast.If) and not _is_type_checking(node.test):
-                visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for handler in node.handlers:
-                    visit(handler.body)
-                visit(node.orelse)
-                visit(node.finalbody)
+                targets.update(f"{source}.{alias.name}" for alias in child.names)  # submodules imported by name
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for statement in child.orelse:
+                    visit_statement(statement)
+            else:
+                visit(child)
 
-    visit(tree.body)
+    def visit_statement(statement: ast.stmt) -> None:
+        holder = ast.Module(body=[statement], type_ignores=[])
+        visit(holder)
+
+    visit(tree)
     deps: set[str] = set()
     for target in targets:
         parts = target.split(".")
@@ -106,7 +109,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_no_import_cycles() -> None:
     modules = module_files()
     known = set(modules)
-    graph = {name: module_level_imports(name, path, known) for name, path in modules.items()}
+    graph = {name: module_imports(name, path, known) for name, path in modules.items()}
     assert len(graph) > 50
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
@@ -118,3 +121,14 @@ def test_validation_rules_import_alone() -> None:
         [sys.executable, "-c", "import ambiforge.validation.rules"], cwd=REPO, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_deferred_import_counts(tmp_path: Path) -> None:
+    """An import inside a function is an edge; one under TYPE_CHECKING is not."""
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.hidden\n"
+        "def f():\n    import pkg.late\n    class C:\n        from pkg import inner\n"
+    )
+    known = {"pkg", "pkg.late", "pkg.hidden", "pkg.inner", "m"}
+    assert module_imports("m", source, known) == {"pkg", "pkg.late", "pkg.inner"}

@@ -97,7 +97,9 @@ def test_the_sdk_error_that_quotes_the_header_is_redacted(monkeypatch: pytest.Mo
 def test_prefect_failed_state_messages_are_redacted(key: str) -> None:
     from prefect._internal.states import exception_to_failed_state_sync
 
-    redaction.install_prefect()
+    from flows import install_prefect
+
+    install_prefect()
     state = exception_to_failed_state_sync(RuntimeError(f"Illegal header value b'Bearer {key}'"))
     assert key not in (state.message or "") and MASK in (state.message or "")
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ambiforge.detectors.intent import normalise
+from ambiforge.models.intent import fold
 
 
 @lru_cache(maxsize=1)
 def catalog_names() -> frozenset[str]:
     from ambiforge.catalog import cached_catalog
 
-    return frozenset(normalise(n) for n in cached_catalog("").objects)
+    return frozenset(fold(n) for n in cached_catalog("").objects)
 
 
 def named_objects(option: str, vocabulary: Iterable[str]) -> set[str]:
-    text = f" {normalise(option)} "
+    text = f" {fold(option)} "
     named: set[str] = set()
     for name in sorted(vocabulary, key=len, reverse=True):
         token = f" {name} "
@@ -32,7 +32,7 @@ def named_objects(option: str, vocabulary: Iterable[str]) -> set[str]:
 
 
 def context_affordance(option: str, scene: Iterable[str], vocabulary: Iterable[str] | None = None) -> float:
-    scene_names = {normalise(s) for s in scene}
+    scene_names = {fold(s) for s in scene}
     vocab = set(vocabulary if vocabulary is not None else catalog_names()) | scene_names
     named = named_objects(option.rstrip("."), vocab)
     return 1.0 if named <= scene_names else 0.0

@@ -17,15 +17,15 @@ from typing import ClassVar
 from rapidfuzz import fuzz
 
 from ambiforge.detectors import prompts
-from ambiforge.detectors.intent import normalise
 from ambiforge.detectors.methods.base import Detection, MethodSettings, ScoredDetector
 from ambiforge.detectors.methods.options import first_line
 from ambiforge.detectors.model import CallTag, EvalModel, call_seed
 from ambiforge.detectors.tasks import EvalTask
+from ambiforge.models.intent import fold
 
 
 def _key(text: str) -> str:
-    return normalise(text).rstrip(".").strip()
+    return fold(text).rstrip(".").strip()
 
 
 def reliability(samples: list[str], lambda1: float, lambda2: float) -> tuple[list[str], list[float], dict[str, object]]:

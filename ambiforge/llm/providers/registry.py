@@ -3,7 +3,8 @@ in its ``pyproject.toml``, a plugin's in its metadata), each naming a :class:`Pr
 added with :func:`register`.
 
 A provider's key variable is a secret from the moment the provider is known: the registry hands the key
-variables to :mod:`ambiforge.redaction` (which, below the LLM layer, cannot ask for them).
+variables to :mod:`ambiforge.redaction` (:func:`~ambiforge.redaction.register_source`), which sits below
+the LLM layer and cannot ask.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _key_variables() -> set[str]:
     return {name for name in (getattr(spec, "api_key_env", "") for spec in known) if name}
 
 
-redaction.add_env_source(_key_variables)
+redaction.register_source(_key_variables)
 
 
 def register(spec: ProviderSpec) -> ProviderSpec:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ambiforge.models.intent import parse_intent
 from ambiforge.textnorm import normalise
 
 __all__ = ["contains", "count", "has", "has_any", "intent_concepts", "normalise"]
@@ -43,24 +44,10 @@ def has_any(text: str, alternatives: list[str]) -> bool:
 
 
 def intent_concepts(user_intent: list[str]) -> tuple[list[list[str]], list[str]]:
-    """``['ceramic|glass', '-metal']`` -> ([['ceramic', 'glass']], ['metal'])."""
-    positives, negatives = _concepts(tuple(user_intent))
-    return [list(a) for a in positives], list(negatives)
-
-
-@lru_cache(maxsize=16384)
-def _concepts(user_intent: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
-    positives: list[list[str]] = []
-    negatives: list[str] = []
-    for concept in user_intent:
-        concept = concept.strip()
-        if not concept:
-            continue
-        if concept.startswith("-"):
-            if concept[1:].strip():
-                negatives.append(concept[1:].strip())
-        else:
-            alternatives = [a.strip() for a in concept.split("|") if a.strip()]
-            if alternatives:
-                positives.append(alternatives)
-    return tuple(tuple(a) for a in positives), tuple(negatives)
+    """``['ceramic|glass', '-metal|steel']`` -> ([['ceramic', 'glass']], ['metal', 'steel']): the positive
+    concepts' alternatives and every negated alternative, as :func:`ambiforge.models.intent.parse_intent`
+    reads them."""
+    concepts = parse_intent(user_intent)
+    positives = [list(c.alternatives) for c in concepts if not c.negated]
+    negatives = [alt for c in concepts if c.negated for alt in c.alternatives]
+    return positives, negatives

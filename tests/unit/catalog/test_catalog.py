@@ -114,5 +114,5 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
 
 
 def test_missing_file_is_a_catalog_error(tmp_path: Path) -> None:
-    with pytest.raises(CatalogError, match="cannot be read"):
+    with pytest.raises(CatalogError, match="file: catalog not found"):
         load_catalog(tmp_path / "nope.yaml")

@@ -180,18 +180,16 @@ def test_personas_reach_each_debate_agent_and_the_results(tmp_path: Path) -> Non
 
 
 def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import flows.commands
-    from ambiforge.cli import common
+    from ambiforge import api
     from ambiforge.cli.main import main
 
     got: dict[str, Any] = {}
 
-    def fake_evaluate(opts: EvalOptions, prefect: bool) -> dict[str, Any]:
+    def fake_evaluate(opts: EvalOptions, *, prefect: bool = False) -> dict[str, Any]:
         got["opts"] = opts
         return {"name": "x", "evaluated_on": "items", "methods": {}, "folder": str(tmp_path)}
 
-    monkeypatch.setattr(flows.commands, "evaluate", fake_evaluate)
-    monkeypatch.setattr(common, "quiet_prefect", lambda: None)
+    monkeypatch.setattr(api, "evaluate", fake_evaluate)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-eval-0123456789")
     (tmp_path / "cook.txt").write_text("You are a hurried cook.\n", encoding="utf-8")
     data = write_items_jsonl(tmp_path / "items.jsonl", [P, C, S])

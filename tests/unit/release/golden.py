@@ -29,7 +29,7 @@ class FixedDatetime(datetime):
 
 def pinned(monkeypatch: Any) -> None:
     """Time, git state and version fixed, so two writers' releases can be compared byte for byte."""
-    import ambiforge.release.writer as writer
+    from ambiforge.release import writer
 
     monkeypatch.setattr(writer, "datetime", FixedDatetime)
     monkeypatch.setattr(writer, "git_state", lambda repo: ("0" * 40, False))

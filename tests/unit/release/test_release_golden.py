@@ -18,7 +18,7 @@ from tests.unit.release.test_release import make_items, options, write_run
 
 
 def _release_with_batch(batch: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    import ambiforge.release.writer as writer
+    from ambiforge.release import writer
 
     monkeypatch.setattr(writer, "BATCH_SIZE", batch)
     return scenario(root)

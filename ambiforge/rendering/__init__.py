@@ -1,5 +1,5 @@
 """HTML reports: jinja2 templates with matplotlib figures embedded as PNG, one self-contained file each."""
 
-from ambiforge.reports.html import figure_uri, render
+from ambiforge.rendering.html import figure_uri, render
 
 __all__ = ["figure_uri", "render"]

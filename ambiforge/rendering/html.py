@@ -13,7 +13,7 @@ from typing import Any
 import jinja2
 
 _ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("ambiforge.reports", "templates"),
+    loader=jinja2.PackageLoader("ambiforge.rendering", "templates"),
     autoescape=lambda name: bool(name) and name.endswith(".html.j2"),  # Markdown templates are not HTML
     trim_blocks=True,
     lstrip_blocks=True,

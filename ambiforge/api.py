@@ -1,0 +1,411 @@
+"""The public Python API: every command of the ``ambiforge`` CLI as a function that takes plain arguments or
+the options models and returns records (a summary dict, a folder), the CLI being one caller among others.
+
+Why one module: the CLI, notebooks, tests and benchmarks all run a build, a release or an eval the same way,
+so the rules of *how* a command runs live here once: in this process (the engine, :mod:`ambiforge.engine`),
+or as recorded runs on an orchestrator (Prefect, found through the ``ambiforge.orchestrators`` entry points,
+:mod:`ambiforge.engine.orchestrator`) when ``prefect=True``, the task runner is Dask, or ``PREFECT_API_URL``
+is set. Both ways write the same bytes. Nothing is printed here: callers print what the records say.
+
+Heavy packages (Prefect, Great Expectations, the LLM SDKs) are imported by the function that needs them,
+so ``import ambiforge`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ambiforge.errors import ConfigError
+
+if TYPE_CHECKING:
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.config.file import Config
+    from ambiforge.engine.orchestrator import Orchestrator, Server
+    from ambiforge.evaluation.command import EvalOptions
+    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.review.push import ReviewPaths
+
+__all__ = [
+    "Orchestration",
+    "build",
+    "check_schedule",
+    "diff",
+    "evaluate",
+    "load_config",
+    "orchestration",
+    "release",
+    "release_options",
+    "review_push",
+    "review_pull",
+    "serve",
+    "validate",
+    "verify",
+]
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """``ambiforge.toml`` (``path``, else ``$AMBIFORGE_CONFIG``, else the working folder's; the defaults when
+    there is none), checked: a bad key is a ConfigError naming the file and the key."""
+    from ambiforge.config.file import load_config as load
+
+    return load(path)
+
+
+# -- orchestration ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Orchestration:
+    """An orchestrator to run on, and the API server this process started for it (None: one is configured)."""
+
+    orchestrator: Orchestrator
+    server: Server | None
+
+
+@contextlib.contextmanager
+def orchestration(asked: bool = False, *, wait: bool = False) -> Iterator[Orchestration | None]:
+    """The orchestrator for the block when asked for or an API is configured (else None: run in-process),
+    with a temporary API server unless one is configured. The server starts at once and, unless ``wait``,
+    is waited for only when the first run needs it: a caller enters this early and checks its options
+    while the server starts."""
+    from ambiforge.engine import orchestrator
+
+    if not orchestrator.wanted(asked):
+        yield None
+        return
+    chosen = orchestrator.load()
+    with chosen.api_server() as server:
+        if wait and server is not None:
+            server.wait()
+        yield Orchestration(chosen, server)
+
+
+@contextlib.contextmanager
+def _orchestrated(prefect: bool, given: Orchestration | None) -> Iterator[Orchestration | None]:
+    """The caller's orchestration, or one for this call (commands that are one run wait for its server)."""
+    if given is not None:
+        if given.server is not None:
+            given.server.wait()
+        yield given
+        return
+    with orchestration(prefect, wait=True) as session:
+        yield session
+
+
+# -- build --------------------------------------------------------------------------------------------------
+
+
+def build(
+    options: BuildOptions | dict[str, Any],
+    *,
+    annotation_root: str = "annotation",
+    prefect: bool = False,
+    reference: list[Any] | None = None,
+    orchestration: Orchestration | None = None,
+    on_start: Callable[[dict[str, Any] | None], contextlib.AbstractContextManager[Any] | None] | None = None,
+) -> dict[str, Any]:
+    """Generate and validate a run into ``<options.out>/<run_id>/`` and return its summary.
+
+    Holds the run folder's lock; a rerun of a finished run with the same options returns its summary and
+    does nothing else; an interrupted one resumes from its checkpoints. Runs in-process unless ``prefect``,
+    a Dask task runner or ``PREFECT_API_URL`` asks for the orchestrator (``orchestration``: one the caller
+    started early). ``reference``: items read with :func:`ambiforge.diversity.read_reference`, whose
+    diversity figures are added to the summary. ``on_start(finished)`` is called once the run is locked and
+    checked (``finished``: the summary of a finished run, else None); a context manager it returns wraps the
+    run (the CLI shows progress bars in it). An interrupt (SIGINT, SIGTERM) marks the run interrupted and
+    propagates.
+    """
+    from ambiforge.engine import state
+    from ambiforge.engine.pipeline import resolve_options
+    from ambiforge.run.layout import run_dir
+    from ambiforge.run.lock import run_lock
+
+    options = resolve_options(options)
+    directory = run_dir(options.out, options.run_id)
+    with contextlib.ExitStack() as stack:
+        session = orchestration
+        if session is None:
+            session = stack.enter_context(_orchestration_for(prefect or options.task_runner != "thread"))
+        with run_lock(directory, options.run_id):
+            state.read_state(directory)  # a rerun's own files are checked in one line before any work
+            state.check_options(directory, options)
+            finished = state.finished_summary(options)
+            if finished is not None:  # nothing to do: no flow, no server
+                if session is not None and session.server is not None:
+                    session.server.stop(wait=False)
+                seconds = finished.setdefault("seconds", {})
+                total = round(sum(v for v in seconds.values() if isinstance(v, int | float)), 3)
+                seconds.setdefault("total", total)
+                if on_start is not None:
+                    on_start(finished)
+                return finished
+            shown = on_start(None) if on_start is not None else None
+            try:
+                with shown if shown is not None else contextlib.nullcontext():
+                    if session is not None:
+                        summary = session.orchestrator.build(options, annotation_root, session.server)
+                    else:
+                        from ambiforge.engine.local import build_locally
+
+                        summary = build_locally(options, annotation_root)
+            except BaseException as exc:
+                from ambiforge import interrupts
+
+                if interrupts.stopping() or isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
+                    state.mark_interrupted(directory)
+                raise
+    if reference is not None:
+        from ambiforge import diversity
+
+        summary["diversity_vs_reference"] = diversity.attach_reference(
+            Path(summary["files"]["items_jsonl"]).parent / "summary.json", reference, str(options.reference)
+        )
+    return summary
+
+
+def _orchestration_for(asked: bool) -> contextlib.AbstractContextManager[Orchestration | None]:
+    """:func:`orchestration`, which :func:`build`'s parameter of the same name hides there."""
+    return orchestration(asked)
+
+
+# -- validate -----------------------------------------------------------------------------------------------
+
+
+def validate(
+    path: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    out: str | os.PathLike[str] | None = None,
+    released: str | os.PathLike[str] | None = None,
+    mix: bool = True,
+    on_count: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Check every item rule and the dataset expectations on an items file (``.jsonl``, ``.parquet``) or an
+    AmbiK ``.csv``, read a batch at a time; write the report folder (``out``, default ``<path's
+    folder>/validation``). ``released``: an earlier release (folder or items file) whose tasks count as
+    known. ``mix``: expect the configured type mix. Returns ``{"report", "expectations", "report_json",
+    "report_html"}``; ``report["summary"]["with_errors"]`` says whether an error-severity rule failed."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.validation import RuleContext
+    from ambiforge.validation.report import write_report
+    from ambiforge.validation.stream import item_batches, validate_stream
+
+    path = Path(path)
+    cfg = config if config is not None else load_config()
+    batches = item_batches(path)  # read twice, a batch at a time: any size of file fits in memory
+    ctx = RuleContext(
+        catalog=cached_catalog(cfg.paths.catalog),
+        config=cfg.validation,
+        known_tasks=_released_tasks(Path(released) if released is not None else None),
+    )
+    target_mix = cfg.build.type_mix if mix else None
+    done = validate_stream(
+        batches,
+        ctx,
+        str(path),
+        target_mix=target_mix,
+        tolerance=cfg.validation.type_mix_tolerance,
+        max_plan_steps=cfg.validation.max_plan_steps,
+        on_count=on_count,
+    )
+    folder = Path(out) if out is not None else path.parent / "validation"
+    done.expectations.save(folder)
+    json_path, html_path = write_report(
+        done.report,
+        done.flagged,  # type: ignore[arg-type]
+        folder,
+        target_mix=target_mix,
+        diversity=done.diversity,
+        plots=done.plots,
+    )
+    return {
+        "report": done.report,
+        "expectations": done.expectations.to_dict(),
+        "report_json": json_path,
+        "report_html": html_path,
+    }
+
+
+def _released_tasks(path: Path | None) -> dict[str, str]:
+    """Normalised unambiguous task -> id, from an earlier release folder or items file."""
+    if path is None:
+        return {}
+    from ambiforge.textnorm import normalise
+    from ambiforge.validation.stream import item_batches
+
+    source = path / "data.jsonl" if path.is_dir() else path
+    return {normalise(i.unambiguous_direct): i.id for batch in item_batches(source)() for i in batch}
+
+
+# -- release ------------------------------------------------------------------------------------------------
+
+
+def release_options(
+    config: Config,
+    version: str,
+    run_ids: list[str],
+    *,
+    allow_unreviewed: bool = False,
+    calibration_size: int | None = None,
+    mix_tolerance: float | None = None,
+    raw: str | os.PathLike[str] | None = None,
+    curated: str | os.PathLike[str] | None = None,
+) -> ReleaseOptions:
+    """The options of a release from the configuration and the caller's values, checked before any work
+    (a version that is not new is refused here, not after the gates)."""
+    from ambiforge.release import versions
+    from ambiforge.release.writer import ReleaseOptions
+
+    if not run_ids:
+        raise ConfigError("--from: give at least one run id")
+    if mix_tolerance is not None and not 0 <= mix_tolerance <= 1:
+        raise ConfigError(f"--mix-tolerance: {mix_tolerance} is not a share between 0 and 1 (e.g. 0.05 for 5 points)")
+    if calibration_size is not None and calibration_size < 0:
+        raise ConfigError(f"--calibration-size: {calibration_size} is negative")
+    curated_path = Path(curated) if curated is not None else Path(config.paths.curated)
+    versions.check_new(curated_path, version)
+    return ReleaseOptions(
+        version=version,
+        run_ids=list(run_ids),
+        raw=Path(raw) if raw is not None else Path(config.paths.raw),
+        curated=curated_path,
+        annotation=Path(config.paths.annotation),
+        allow_unreviewed=allow_unreviewed,
+        calibration_size=config.release.calibration_size if calibration_size is None else calibration_size,
+        seed=config.release.seed,
+        license=config.release.license,
+        target_mix=dict(config.build.type_mix),
+        mix_tolerance=config.release.mix_tolerance if mix_tolerance is None else mix_tolerance,
+        repository_url=config.release.repository_url,
+        title=config.release.title,
+        authors=tuple(config.release.authors),
+    )
+
+
+def release(opts: ReleaseOptions, *, prefect: bool = False, orchestration: Orchestration | None = None) -> Path:
+    """Write ``curated/<version>/`` and return the folder; a refused release (a gate, a bad option) is the
+    :class:`~ambiforge.errors.AmbiforgeError` saying why."""
+    with _orchestrated(prefect, orchestration) as session:
+        if session is not None:
+            return session.orchestrator.release(opts)
+        from ambiforge.stages import StageContext, get
+
+        return Path(get("release").run([opts], StageContext(opts))[0])
+
+
+def verify(folder: str | os.PathLike[str], manifest_sha256: str | None = None) -> dict[str, Any]:
+    """Check a release folder (the manifest's own hash against ``manifest_sha256`` first, when given, then
+    every checksum, counts, review status and splits); a disagreement is a VerifyError naming the first one.
+    Returns the counts checked and the manifest's sha256."""
+    from ambiforge.release.checksums import sha256_of
+    from ambiforge.release.verify import verify_release
+
+    folder = Path(folder)
+    checked: dict[str, Any] = dict(verify_release(folder, manifest_sha256))
+    checked["manifest_sha256"] = sha256_of(folder / "manifest.json")
+    return checked
+
+
+def diff(old: str, new: str, *, curated: str | os.PathLike[str] = "curated") -> str:
+    """The changelog between two releases, each a release folder or a version under ``curated``, in Markdown."""
+    from ambiforge.release.changelog import compare_releases, render_changelog
+
+    def folder(ref: str) -> Path:
+        path = Path(ref)
+        path = path if path.exists() else Path(curated) / ref
+        if not (path / "data.jsonl").exists():
+            raise ConfigError(f"{ref}: not a release folder or a released version")
+        return path
+
+    return render_changelog(compare_releases(folder(old), folder(new)))
+
+
+# -- eval ---------------------------------------------------------------------------------------------------
+
+
+def evaluate(opts: EvalOptions, *, prefect: bool = False, orchestration: Orchestration | None = None) -> dict[str, Any]:
+    """Benchmark the chosen detection methods (``opts``) and return the results document (also written to
+    ``<opts.out>/<name>/``)."""
+    with _orchestrated(prefect, orchestration) as session:
+        if session is not None:
+            return session.orchestrator.evaluate(opts)
+        from ambiforge.evaluation.command import run_eval
+
+        return run_eval(opts)
+
+
+# -- review -------------------------------------------------------------------------------------------------
+
+
+def review_push(
+    run_id: str,
+    paths: ReviewPaths,
+    project: str | None = None,
+    *,
+    prefect: bool = False,
+    orchestration: Orchestration | None = None,
+) -> dict[str, Any]:
+    """Import a run's validated items into its Label Studio project (created or reused: ``project`` names
+    it) and return the counts. The Label Studio settings and the run's items are checked first, in one line."""
+    from ambiforge.errors import InputError
+    from ambiforge.review.client import settings
+    from ambiforge.run.layout import check_run_id
+
+    check_run_id(run_id)
+    settings()  # before an orchestrator starts: a bad URL or key is one line, at once
+    if not paths.items(run_id).is_file():
+        raise InputError(
+            str(paths.items(run_id)), "", f"no items of run {run_id!r} (build it first, or check --config)"
+        )
+    with _orchestrated(prefect, orchestration) as session:
+        if session is not None:
+            return session.orchestrator.review_push(run_id, paths, project)
+        from ambiforge.engine import pipeline
+        from ambiforge.engine.local import with_retries
+
+        return with_retries(pipeline.review_push, run_id, paths, project, policy=pipeline.REVIEW_RETRY)
+
+
+def review_pull(
+    run_id: str, paths: ReviewPaths, *, prefect: bool = False, orchestration: Orchestration | None = None
+) -> dict[str, Any]:
+    """Export a pushed run's annotations, compute agreement, adjudicate, write the review into the run's
+    items, and return the agreement record."""
+    from ambiforge.review.client import settings
+    from ambiforge.review.pull import read_mapping
+    from ambiforge.run.layout import check_run_id
+
+    check_run_id(run_id)
+    read_mapping(run_id, paths)  # pushed before, and readable
+    settings()  # before an orchestrator starts: a bad URL or key is one line, at once
+    with _orchestrated(prefect, orchestration) as session:
+        if session is not None:
+            return session.orchestrator.review_pull(run_id, paths)
+        from ambiforge.engine import pipeline
+        from ambiforge.engine.local import with_retries
+        from ambiforge.review.pull import pull
+
+        return with_retries(pull, run_id, paths, policy=pipeline.REVIEW_RETRY)
+
+
+# -- scheduled builds ---------------------------------------------------------------------------------------
+
+
+def check_schedule(cron: str) -> str:
+    """``cron`` if the orchestrator can schedule it; else a ConfigError naming ``--cron``."""
+    from ambiforge.engine.orchestrator import load
+
+    return load().check_schedule(cron)
+
+
+def serve(cron: str, options: BuildOptions, name: str = "scheduled-build") -> None:
+    """Serve the scheduled build deployment ``name`` from this process until interrupted (each run gets a
+    new run id); needs the orchestrator."""
+    from ambiforge.engine.orchestrator import load
+
+    load().serve(cron, options, name)

@@ -1,0 +1,153 @@
+"""The scene graph: the kitchen of an item as objects, places and the relations between them.
+
+A flat list of names cannot say that the milk is in the (closed) fridge or that two mugs stand on
+different shelves, so every claim an item makes about its world had to be judged from text. The graph is
+the world those claims are checked against (``docs/world-model.md``): the sampler in
+:mod:`ambiforge.world` builds it from a seeded scene, the resolver answers "which nodes does 'the mug
+left of the kettle' mean", and the simulator executes plans on it.
+
+The models are strict and frozen: a graph is a value (canonical JSON, same seed, same bytes); the
+simulator derives a new graph for every step instead of editing one in place.
+
+Relations (``source relation target``), a fixed vocabulary:
+
+- ``in``: the object is held by a *place* that encloses it (fridge, cupboard, drawer, oven, microwave,
+  dishwasher, sink, tea kettle): "the milk is in the fridge".
+- ``on``: the object (or a place such as the tea kettle) rests on a *surface place* (counter, shelf,
+  kitchen table): "the glass mug is on the upper shelf".
+- ``inside``: the object is held by another *object* (a spoon inside a jar, bread inside a bag).
+- ``next_to``: immediate neighbours in the same row of the same place (symmetric: both directions stored).
+- ``left_of`` / ``right_of``: in the same row of the same place, anywhere to the left / right (seen from
+  the front); both directions are stored.
+- ``behind``: in the back row of the same place, straight behind the node in the front row.
+
+Spatial relations only ever hold between nodes that share a place: "left of the kettle" means on the
+counter, to the left of the kettle.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
+RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
+#: Relations that say where a node is kept (at most one per node); the rest are spatial, among neighbours.
+LOCATION_RELATIONS: tuple[str, ...] = ("in", "on", "inside")
+SPATIAL_RELATIONS: tuple[str, ...] = ("next_to", "left_of", "right_of", "behind")
+
+NodeType = Literal["object", "place"]
+Temperature = Literal["cold", "room", "hot"]
+Size = Literal["small", "medium", "large"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Attributes(_Frozen):
+    """What a node *is* (does not change while a plan runs); ``None``: does not apply or unknown."""
+
+    material: str | None = None
+    colour: str | None = None
+    size: Size | None = None
+    microwave_safe: bool | None = None
+    oven_safe: bool | None = None
+    dishwasher_safe: bool | None = None
+    heat_resistant: bool | None = None
+    sharp: bool | None = None
+    needs_refrigeration: bool | None = None
+
+
+class State(_Frozen):
+    """What a node is *now* (plans change it); ``None``: the state does not apply (a mug has no door)."""
+
+    open: bool | None = Field(default=None, description="open (true) or closed (false); null: cannot open")
+    switched_on: bool | None = Field(default=None, description="running; null: has no switch")
+    clean: bool | None = Field(default=None, description="clean (true) or dirty (false)")
+    full: bool | None = Field(default=None, description="holds something poured in; null: not a vessel")
+    temperature: Temperature | None = None
+
+
+class Node(_Frozen):
+    """An object from the catalog or a place of the kitchen (an appliance, a surface, a storage place)."""
+
+    id: str = Field(pattern=r"^[a-z0-9]+(_[a-z0-9]+)*$", description="stable, readable: glass_mug, shelf_1")
+    type: NodeType
+    name: str = Field(min_length=1, description="catalog name (objects) or place name ('upper shelf')")
+    noun: str = Field(min_length=1, description="the generic noun a person would use: mug, shelf, fridge")
+    group: str | None = Field(default=None, description="catalog group of an object; null for places")
+    kind: str = Field(min_length=1, description="food | kitchen_item (objects); appliance | surface | storage")
+    modifier: str | None = Field(default=None, description="the words that tell it from its noun: 'glass'")
+    mass: bool = False
+    plural: bool = False
+    tags: tuple[str, ...] = Field(default=(), description="catalog group tags (what templates apply)")
+    uses: tuple[str, ...] = Field(default=(), description="catalog uses (what the object is for)")
+    holds: Literal["in", "on"] | None = Field(
+        default=None, description="places: how they hold things (in: encloses; on: surface)"
+    )
+    attributes: Attributes = Attributes()
+    state: State = State()
+
+
+class Edge(_Frozen):
+    source: str
+    relation: Relation
+    target: str
+
+
+class SceneGraph(_Frozen):
+    """Nodes and edges of one kitchen. ``relations_known`` is false for a graph made from data that lists
+    objects only (an imported AmbiK row): rules that need relations must skip it, not guess."""
+
+    version: Literal[1] = 1
+    seed: int | None = None
+    relations_known: bool = True
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...] = ()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SceneGraph:
+        by_id: dict[str, Node] = {}
+        for node in self.nodes:
+            if node.id in by_id:
+                raise ValueError(f"duplicate node id {node.id!r}")
+            by_id[node.id] = node
+        if not self.relations_known and self.edges:
+            raise ValueError("a graph whose relations are unknown has no edges")
+        located: set[str] = set()
+        for edge in self.edges:
+            for end in (edge.source, edge.target):
+                if end not in by_id:
+                    raise ValueError(f"edge {edge.source} {edge.relation} {edge.target}: unknown node {end!r}")
+            if edge.source == edge.target:
+                raise ValueError(f"edge {edge.source} {edge.relation} {edge.target}: a node relates to itself")
+            target = by_id[edge.target]
+            if edge.relation in ("in", "on") and (target.type != "place" or target.holds != edge.relation):
+                raise ValueError(
+                    f"edge {edge.source} {edge.relation} {edge.target}: {edge.target!r} does not hold things "
+                    f"{edge.relation!r}"
+                )
+            if edge.relation == "inside" and target.type != "object":
+                raise ValueError(f"edge {edge.source} inside {edge.target}: 'inside' is for objects in objects")
+            if edge.relation in LOCATION_RELATIONS:
+                if edge.source in located:
+                    raise ValueError(f"node {edge.source!r} has two locations")
+                located.add(edge.source)
+        return self
+
+    def node(self, node_id: str) -> Node:
+        for n in self.nodes:
+            if n.id == node_id:
+                return n
+        raise KeyError(node_id)
+
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys, no spaces): the bytes a seed fixes."""
+        return canonical_json(self.model_dump(mode="json"))
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,305 @@
+"""Execute a plan of symbolic actions on a scene graph: preconditions, effects, the first failing step.
+
+"Both plans execute" is a claim the text of an item cannot prove: taking milk out of a closed fridge,
+opening a ceramic bowl or picking up a scale the kitchen does not have read fine as sentences. The
+simulator checks each step against the world as the previous steps left it, on copies (the input graph is
+never changed), and names the evidence when a step cannot run: "step 4: take the whole milk out of the
+fridge while the fridge is closed". Steps are counted from 1 in messages, from 0 in ``failed_step`` (as
+``end_of_ambiguity`` is).
+
+The robot has one hand: ``pick`` and ``take_out`` need it free and fill it; ``place``, ``put_in``,
+``hand_over`` empty it; ``pour``, ``cut``, ``use`` and ``wash`` need the object (or tool) in hand. A held
+object has no location; placing it gives it one (no spatial relations: where exactly it lands on the
+counter is not modelled). Doors: ``in`` places that open (fridge, cupboards, drawers, oven, microwave,
+dishwasher) must be open to put in or take out, and closed to switch on. Running a place that heats makes
+what it holds hot; running one that cleans (the dishwasher) makes it clean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ambiforge.catalog.affordances import Affordances, cached_affordances
+from ambiforge.catalog.world import World, cached_world
+from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph, State
+from ambiforge.world.actions import Action, render_action
+from ambiforge.world.index import index
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """``ok`` when every step ran; else ``failed_step`` (0-based) and ``message`` naming the evidence.
+    ``graph`` is the world after the last step that ran; ``holding`` what the hand holds then."""
+
+    ok: bool
+    graph: SceneGraph
+    steps_run: int
+    failed_step: int | None = None
+    message: str | None = None
+    holding: str | None = None
+
+
+class StepFailed(Exception):
+    pass
+
+
+@dataclass
+class _World:
+    graph: SceneGraph
+    world: World
+    affordances: Affordances
+    nodes: dict[str, Node] = field(default_factory=dict)
+    location: dict[str, Edge] = field(default_factory=dict)
+    spatial: list[Edge] = field(default_factory=list)
+    holding: str | None = None
+    handed: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, graph: SceneGraph, world: World, affordances: Affordances) -> _World:
+        w = cls(graph, world, affordances, nodes={n.id: n for n in graph.nodes})
+        for e in graph.edges:
+            if e.relation in LOCATION_RELATIONS:
+                w.location[e.source] = e
+            else:
+                w.spatial.append(e)
+        return w
+
+    def to_graph(self) -> SceneGraph:
+        edges = sorted([*self.location.values(), *self.spatial], key=lambda e: (e.source, e.relation, e.target))
+        return SceneGraph(
+            seed=self.graph.seed,
+            relations_known=self.graph.relations_known,
+            nodes=tuple(self.nodes.values()),
+            edges=tuple(edges),
+        )
+
+    def set_state(self, node_id: str, **changes: object) -> None:
+        node = self.nodes[node_id]
+        self.nodes[node_id] = node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
+
+    def name(self, node_id: str) -> str:
+        return f"the {self.nodes[node_id].name}"
+
+
+def _node(w: _World, ref: str, step: str) -> Node:
+    node = w.nodes.get(ref)
+    if node is None:
+        raise StepFailed(f"{step}: the kitchen has no {ref.replace('_', ' ')}")
+    return node
+
+
+def _object(w: _World, ref: str, step: str) -> Node:
+    node = _node(w, ref, step)
+    if node.type != "object":
+        raise StepFailed(f"{step}: the {node.name} is a fixed part of the kitchen")
+    if ref in w.handed:
+        raise StepFailed(f"{step}: the {node.name} has been handed over")
+    return node
+
+
+def _closed_around(w: _World, ref: str) -> str | None:
+    """The closed place that keeps ``ref`` out of reach, if any (following objects inside objects)."""
+    seen: set[str] = set()
+    cur = ref
+    while cur in w.location and cur not in seen:
+        seen.add(cur)
+        holder = w.nodes[w.location[cur].target]
+        if holder.type == "place" and holder.state.open is False:
+            return holder.id
+        cur = holder.id
+    return None
+
+
+def _reachable(w: _World, ref: str, step: str) -> None:
+    if w.holding == ref:
+        return
+    closed = _closed_around(w, ref)
+    if closed is not None:
+        raise StepFailed(f"{step} while {w.name(closed)} is closed")
+
+
+def _hand_free(w: _World, step: str) -> None:
+    if w.holding is not None:
+        raise StepFailed(f"{step} while holding {w.name(w.holding)}")
+
+
+def _in_hand(w: _World, ref: str, step: str) -> None:
+    if w.holding != ref:
+        held = f"holding {w.name(w.holding)}" if w.holding else "the hand is empty"
+        raise StepFailed(f"{step} without holding {w.name(ref)} ({held})")
+
+
+def _receiver(w: _World, ref: str, step: str, into: bool, moving: str) -> str:
+    """The relation a target takes ``moving`` by: ``in``/``on`` for a place, ``inside`` for a vessel."""
+    node = _node(w, ref, step)
+    if ref == moving:
+        raise StepFailed(f"{step}: {w.name(ref)} cannot go into itself")
+    if ref in w.handed:
+        raise StepFailed(f"{step}: {w.name(ref)} has been handed over")
+    if node.type == "place":
+        if node.holds is None or (into and node.holds != "in"):
+            raise StepFailed(f"{step}: {w.name(ref)} does not hold things {'in it' if into else 'there'}")
+        if node.state.open is False:
+            raise StepFailed(f"{step} while {w.name(ref)} is closed")
+        return node.holds
+    if node.state.full is None:
+        raise StepFailed(f"{step}: {w.name(ref)} does not hold things")
+    _reachable(w, ref, step)
+    return "inside"
+
+
+def _able(w: _World, tool: str, how: str, step: str) -> None:
+    view = index(w.graph).view(w.nodes[tool])
+    if not w.affordances.get(how).allows(view):
+        raise StepFailed(f"{step}: {w.name(tool)} cannot {how.replace('_', ' ')}")
+
+
+def _pick_up(w: _World, ref: str) -> None:
+    w.holding = ref
+    w.location.pop(ref, None)
+    w.spatial = [e for e in w.spatial if ref not in (e.source, e.target)]
+
+
+def _contents(w: _World, place: str) -> list[str]:
+    return [s for s, e in w.location.items() if e.target == place]
+
+
+def _do_pick(w: _World, a: Action, text: str) -> None:
+    obj = a.obj or ""
+    _object(w, obj, text)
+    _hand_free(w, text)
+    _reachable(w, obj, text)
+    _pick_up(w, obj)
+
+
+def _do_take_out(w: _World, a: Action, text: str) -> None:
+    obj, source = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _node(w, source, text)
+    loc = w.location.get(obj)
+    if loc is None or loc.target != source or loc.relation not in ("in", "inside"):
+        where = f"{loc.relation} {w.name(loc.target)}" if loc else "not in its place"
+        raise StepFailed(f"{text}, but {w.name(obj)} is {where}")
+    _hand_free(w, text)
+    _reachable(w, obj, text)
+    _pick_up(w, obj)
+
+
+def _do_place(w: _World, a: Action, text: str) -> None:
+    obj, target = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
+    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
+    w.holding = None
+
+
+def _do_open_close(w: _World, a: Action, text: str) -> None:
+    node, opening = _node(w, a.obj or "", text), a.verb == "open"
+    if node.state.open is None:
+        raise StepFailed(f"{text}: {w.name(node.id)} cannot be opened or closed")
+    if node.state.open is opening:
+        raise StepFailed(f"{text} while it is already {'open' if opening else 'closed'}")
+    if opening and node.state.switched_on:
+        raise StepFailed(f"{text} while it is running")
+    w.set_state(node.id, open=opening)
+
+
+def _do_switch(w: _World, a: Action, text: str) -> None:
+    node, on = _node(w, a.obj or "", text), a.verb == "switch_on"
+    if node.state.switched_on is None:
+        raise StepFailed(f"{text}: {w.name(node.id)} has no switch")
+    if node.state.switched_on is on:
+        raise StepFailed(f"{text} while it is already {'on' if on else 'off'}")
+    if on and node.state.open:
+        raise StepFailed(f"{text} while {w.name(node.id)} is open")
+    w.set_state(node.id, switched_on=on)
+    place = next((p for p in w.world.places if p.id == node.id), None)
+    if on and place is not None:
+        for inner in _contents(w, node.id):
+            if place.heats:
+                w.set_state(inner, temperature="hot")
+            if place.cleans and w.nodes[inner].state.clean is not None:
+                w.set_state(inner, clean=True)
+
+
+def _do_pour(w: _World, a: Action, text: str) -> None:
+    obj, target = a.obj or "", a.target or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    if _receiver(w, target, text, into=True, moving=obj) == "inside":
+        w.set_state(target, full=True)
+
+
+def _do_with_tool(w: _World, a: Action, text: str) -> None:
+    obj, tool = a.obj or "", a.tool or ""
+    _object(w, obj, text)
+    _object(w, tool, text)
+    _in_hand(w, tool, text)
+    _reachable(w, obj, text)
+    _able(w, tool, "slice" if a.verb == "cut" else a.how or "", text)
+
+
+def _do_wash(w: _World, a: Action, text: str) -> None:
+    node = _object(w, a.obj or "", text)
+    _in_hand(w, node.id, text)
+    if node.state.clean is not None:
+        w.set_state(node.id, clean=True)
+
+
+def _do_hand_over(w: _World, a: Action, text: str) -> None:
+    obj = a.obj or ""
+    _object(w, obj, text)
+    _in_hand(w, obj, text)
+    w.holding = None
+    w.handed.add(obj)
+
+
+def _do_nothing(w: _World, a: Action, text: str) -> None:
+    """wait and ask change nothing in the kitchen."""
+
+
+#: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
+#: verb needs, see actions.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
+HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
+    "pick": _do_pick,
+    "take_out": _do_take_out,
+    "place": _do_place,
+    "put_in": _do_place,
+    "open": _do_open_close,
+    "close": _do_open_close,
+    "switch_on": _do_switch,
+    "switch_off": _do_switch,
+    "pour": _do_pour,
+    "cut": _do_with_tool,
+    "use": _do_with_tool,
+    "wash": _do_wash,
+    "hand_over": _do_hand_over,
+    "wait": _do_nothing,
+    "ask": _do_nothing,
+}
+
+
+def step(w: _World, a: Action, n: int) -> None:
+    """Run step ``n`` (1-based) on ``w``; StepFailed names the step as said and the evidence."""
+    said = render_action(a, w.graph).rstrip(".")
+    HANDLERS[a.verb](w, a, f"step {n}: {said[:1].lower()}{said[1:]}")
+
+
+def simulate(
+    graph: SceneGraph,
+    plan: Sequence[Action],
+    world: World | None = None,
+    affordances: Affordances | None = None,
+) -> SimulationResult:
+    """Run ``plan`` on a copy of ``graph``; stop at the first step whose preconditions fail."""
+    if not graph.relations_known:
+        raise ValueError("the graph's relations are unknown (imported data): a plan cannot be simulated on it")
+    w = _World.of(graph, world or cached_world(), affordances or cached_affordances())
+    for i, action in enumerate(plan):
+        try:
+            step(w, action, i + 1)
+        except StepFailed as exc:
+            return SimulationResult(False, w.to_graph(), i, i, str(exc), w.holding)
+    return SimulationResult(True, w.to_graph(), len(plan), holding=w.holding)

@@ -1,0 +1,104 @@
+"""Prefect as the library's orchestrator (:class:`ambiforge.engine.orchestrator.Orchestrator`), registered
+under the entry point ``ambiforge.orchestrators: prefect``: each command of :mod:`ambiforge.api` that runs
+on Prefect calls one of these methods, which runs the command's flow and returns what the in-process
+engine returns.
+
+The flows themselves are imported by the method that runs them: the temporary API server starts as soon as
+this module is loaded, and the flows' imports (the engine's stages, Great Expectations) overlap its start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from prefect.client.schemas.schedules import CronSchedule
+
+from ambiforge import interrupts
+from ambiforge.errors import ConfigError
+from flows.server import TemporaryServer, configured_api_url, prefect_api
+
+if TYPE_CHECKING:
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.evaluation.command import EvalOptions
+    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.review.push import ReviewPaths
+
+#: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
+#: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
+#: in a worker process while generation runs: ambiforge/engine/warm_worker.py.)
+PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
+
+
+def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - only a warm-up: the stage imports (and reports) it again
+                return
+
+    thread = threading.Thread(target=load, name="prewarm-imports", daemon=True)
+    thread.start()
+    return thread
+
+
+class PrefectOrchestrator:
+    """Runs the engine's commands as Prefect flows (records, artifacts, retries as Prefect tasks)."""
+
+    name = "prefect"
+
+    def configured(self) -> bool:
+        return bool(configured_api_url())
+
+    def api_server(self) -> contextlib.AbstractContextManager[TemporaryServer | None]:
+        return prefect_api()
+
+    def build(self, options: BuildOptions, annotation_root: str, server: Any) -> dict[str, Any]:
+        """The ``build`` flow, once its API server (if this command started one) answers."""
+        if server is not None:  # the validate stage's heavy imports, while the server starts
+            prewarm(PREWARM)
+        from flows.build import build_flow
+
+        interrupts.bridge_prefect_sigterm()
+        if server is not None:
+            server.wait()
+        return build_flow(options, annotation_root)  # type: ignore[no-any-return]
+
+    def release(self, opts: ReleaseOptions) -> Path:
+        from flows.release import run_release
+
+        return Path(run_release(opts)["folder"])
+
+    def evaluate(self, opts: EvalOptions) -> dict[str, Any]:
+        from flows.eval import eval_flow
+
+        return eval_flow(opts)  # type: ignore[no-any-return]
+
+    def review_push(self, run_id: str, paths: ReviewPaths, project: str | None) -> dict[str, Any]:
+        from flows.review import review_push_flow
+
+        return review_push_flow(run_id, paths, project)  # type: ignore[no-any-return]
+
+    def review_pull(self, run_id: str, paths: ReviewPaths) -> dict[str, Any]:
+        from flows.review import review_pull_flow
+
+        return review_pull_flow(run_id, paths)  # type: ignore[no-any-return]
+
+    def check_schedule(self, cron: str) -> str:
+        try:
+            CronSchedule(cron=cron)
+        except ValueError as exc:
+            raise ConfigError(f"--cron: not a valid cron expression {cron!r}: {exc.errors()[0]['msg']}") from None
+        return cron
+
+    def serve(self, cron: str, options: BuildOptions, name: str) -> None:
+        from flows import deployments
+
+        deployments.serve_build(cron, options, name)
+
+
+orchestrator = PrefectOrchestrator()

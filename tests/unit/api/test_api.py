@@ -1,0 +1,122 @@
+"""The public Python API: a small, documented surface that ``import ambiforge`` exposes without loading it,
+and a build from Python that writes the CLI's bytes."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ambiforge
+from ambiforge import api
+from ambiforge.errors import ConfigError
+from tests.conftest import REPO
+
+
+def test_exported_members() -> None:
+    """As httpx's: every name in ``__all__`` exists, is documented and public; nothing else of the API is."""
+    assert set(ambiforge.__all__) == set(api.__all__) | {"__version__"}
+    for name in ambiforge.__all__:
+        member = getattr(ambiforge, name)
+        if name == "__version__":
+            continue
+        assert not name.startswith("_"), name
+        assert member is getattr(api, name), name
+        assert inspect.getdoc(member), f"{name} has no docstring"
+    public = {n for n, v in vars(api).items() if not n.startswith("_") and getattr(v, "__module__", "") == api.__name__}
+    assert public == set(api.__all__), sorted(public ^ set(api.__all__))
+
+
+def test_the_commands_import_by_name_even_beside_their_subpackages() -> None:
+    """``ambiforge.release`` is also a subpackage; importing one of its modules must not hide the function."""
+    import ambiforge.release.writer  # noqa: F401 - binds the subpackage on ``ambiforge``, as any import does
+    from ambiforge import build, evaluate, release, validate
+
+    assert (build, evaluate, release, validate) == (api.build, api.evaluate, api.release, api.validate)
+    from ambiforge.release import writer
+
+    assert writer.__name__ == "ambiforge.release.writer"
+
+
+def test_importing_ambiforge_loads_nothing_heavy() -> None:
+    code = (
+        "import sys, ambiforge; from ambiforge import build, release; "
+        "print(sorted({m.split('.')[0] for m in sys.modules}))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.replace("'", '"')))
+    heavy = {"prefect", "flows", "great_expectations", "openai", "mistralai", "dask", "pandas", "matplotlib"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+
+
+def _run_files(run: Path) -> dict[str, bytes]:
+    names = ("items.jsonl", "items.parquet", "rejected.jsonl", "validation/report.json")
+    return {name: (run / name).read_bytes() for name in names}
+
+
+@pytest.mark.slow
+def test_a_seeded_build_from_python_writes_the_cli_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ambiforge.cli.main import main
+    from ambiforge.config.build import BuildOptions
+
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("AMBIFORGE_CONFIG", "")
+    for side in ("cli", "python"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "ambiforge.toml").write_text("")  # the defaults, as BuildOptions has them
+    monkeypatch.chdir(tmp_path / "cli")  # same relative paths on both sides (reports name their files)
+    argv = ["build", "--provider", "offline", "--pairs", "40", "--seed", "5", "--run-id", "same", "--out", "raw"]
+    assert main([*argv, "--config", "ambiforge.toml"]) == 0
+    monkeypatch.chdir(tmp_path / "python")
+    summary = ambiforge.build(BuildOptions(provider="offline", pairs=40, seed=5, run_id="same", out="raw"))
+    assert summary["items_written"] > 0
+    cli, python = _run_files(tmp_path / "cli" / "raw" / "same"), _run_files(tmp_path / "python" / "raw" / "same")
+    assert [name for name in cli if cli[name] != python[name]] == []
+    again = ambiforge.build(BuildOptions(provider="offline", pairs=40, seed=5, run_id="same", out="raw"))
+    assert again["items_written"] == summary["items_written"]  # a finished run: its summary, nothing rewritten
+    assert _run_files(tmp_path / "python" / "raw" / "same") == python
+
+
+def test_a_missing_orchestrator_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ambiforge.cli.main import main
+    from ambiforge.engine import orchestrator
+    from ambiforge.registry import Registry
+
+    monkeypatch.setattr(orchestrator, "ORCHESTRATORS", Registry("orchestrator", "ambiforge.tests_no_orchestrator"))
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    with pytest.raises(ConfigError, match="the prefect orchestrator is not installed"):
+        api.check_schedule("0 3 * * *")
+    config = tmp_path / "ambiforge.toml"
+    config.write_text(f'[paths]\nraw = "{tmp_path}/raw"\ncurated = "{tmp_path}/curated"\n')
+    assert main(["release", "--version", "1.0.0", "--from", "r", "--prefect", "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0] == "releasing 1.0.0 from r" and len(err) == 2
+    assert err[1].startswith("ambiforge: error: the prefect orchestrator is not installed (no entry point 'prefect'")
+    assert not (tmp_path / "curated").exists()
+
+
+def test_without_prefect_the_orchestrator_is_not_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ambiforge.engine.orchestrator import wanted
+
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    assert wanted(True)
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")
+    assert wanted(False)
+
+
+def test_the_prefect_orchestrator_is_registered() -> None:
+    from ambiforge.engine.orchestrator import ORCHESTRATORS, load
+
+    assert "prefect" in ORCHESTRATORS
+    assert ORCHESTRATORS.origin("prefect") == "entry point prefect = flows.orchestrator:orchestrator"
+    prefect = load()
+    assert prefect.check_schedule("0 3 * * *") == "0 3 * * *"
+    with pytest.raises(ConfigError, match="--cron: not a valid cron expression"):
+        prefect.check_schedule("every morning")

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import json
+import random
+
+import jsonschema_rs
+import pytest
+from pydantic import ValidationError
+
+from ambiforge.environment import sample_scene
+from ambiforge.models.scene_graph import Edge, Node, SceneGraph
+from ambiforge.models.scene_graph_schema import (
+    render_scene_graph_schema,
+    repo_scene_graph_schema_path,
+    scene_graph_json_schema,
+)
+from ambiforge.world.sampler import build_graph
+
+
+def test_schema_file_matches_the_graph_model() -> None:
+    """Drift check: regenerate schemas/scene_graph.schema.json from the model when it changes."""
+    assert repo_scene_graph_schema_path().read_text(encoding="utf-8") == render_scene_graph_schema()
+
+
+def test_sampled_graphs_validate_against_the_schema_and_round_trip(catalog) -> None:
+    validator = jsonschema_rs.validator_for(scene_graph_json_schema())
+    for seed in range(20):
+        graph = build_graph(sample_scene(catalog, random.Random(seed)), seed)
+        assert validator.is_valid(json.loads(graph.to_json()))
+        assert SceneGraph.model_validate_json(graph.to_json()) == graph
+
+
+def _place(pid: str, holds: str | None) -> Node:
+    return Node(id=pid, type="place", name=pid, noun=pid, kind="surface", holds=holds)
+
+
+def _obj(oid: str) -> Node:
+    return Node(id=oid, type="object", name=oid, noun="mug", kind="kitchen_item")
+
+
+@pytest.mark.parametrize(
+    ("edges", "message"),
+    [
+        ([Edge(source="mug", relation="in", target="ghost")], "unknown node 'ghost'"),
+        ([Edge(source="mug", relation="in", target="counter")], "'counter' does not hold things 'in'"),
+        ([Edge(source="mug", relation="on", target="cup")], "'cup' does not hold things 'on'"),
+        ([Edge(source="mug", relation="inside", target="counter")], "'inside' is for objects in objects"),
+        (
+            [Edge(source="mug", relation="on", target="counter"), Edge(source="mug", relation="inside", target="cup")],
+            "node 'mug' has two locations",
+        ),
+        ([Edge(source="mug", relation="next_to", target="mug")], "relates to itself"),
+    ],
+)
+def test_the_graph_refuses_edges_that_break_the_vocabulary(edges: list[Edge], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        SceneGraph(nodes=(_place("counter", "on"), _obj("mug"), _obj("cup")), edges=tuple(edges))
+
+
+def test_ids_are_unique_readable_and_graphs_without_relations_have_no_edges() -> None:
+    with pytest.raises(ValidationError, match="duplicate node id 'mug'"):
+        SceneGraph(nodes=(_obj("mug"), _obj("mug")))
+    with pytest.raises(ValidationError, match="id"):
+        _obj("Glass Mug")
+    with pytest.raises(ValidationError, match="relations are unknown"):
+        SceneGraph(
+            relations_known=False,
+            nodes=(_place("counter", "on"), _obj("mug")),
+            edges=(Edge(source="mug", relation="on", target="counter"),),
+        )
