@@ -115,7 +115,7 @@ def test_the_prefect_orchestrator_is_registered() -> None:
     from ambiforge.engine.orchestrator import ORCHESTRATORS, load
 
     assert "prefect" in ORCHESTRATORS
-    assert ORCHESTRATORS.origin("prefect") == "entry point prefect = flows.orchestrator:orchestrator"
+    assert ORCHESTRATORS.origin("prefect") == "entry point prefect = flows.orchestrator:orchestrator (from ambiforge)"
     prefect = load()
     assert prefect.check_schedule("0 3 * * *") == "0 3 * * *"
     with pytest.raises(ConfigError, match="--cron: not a valid cron expression"):
