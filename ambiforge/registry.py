@@ -46,7 +46,9 @@ class Registry(Generic[T]):
     group (``ambiforge.rules``); ``check(name, value)`` may raise :class:`ConfigError` for a malformed value;
     ``same(a, b)`` says whether registering ``b`` under a name ``a`` already holds is a harmless repeat
     (default: the same object); ``order_key(value)`` orders :meth:`names`; ``convert(value)`` turns what an
-    entry point names into the registered value (an ambiguity type's package into its definition).
+    entry point names into the registered value (an ambiguity type's package into its definition);
+    ``builtin``: ambiforge declares values of its own in this group, so finding none means its installed
+    metadata predates ``pyproject.toml`` (a ConfigError saying to reinstall, not "unknown type 'safety'").
     """
 
     def __init__(
@@ -59,9 +61,10 @@ class Registry(Generic[T]):
         order_key: Callable[[T], Any] | None = None,
         name_of: Callable[[T], str] | None = None,
         convert: Callable[[Any], T] | None = None,
+        builtin: bool = False,
     ) -> None:
         self.kind, self.group = kind, group
-        self._convert = convert
+        self._convert, self._builtin = convert, builtin
         self._check, self._same, self._order_key, self._name_of = check, same, order_key, name_of
         self._values: dict[str, T] = {}
         self._origin: dict[str, str] = {}
@@ -114,9 +117,15 @@ class Registry(Generic[T]):
         with self._lock:
             if self._loaded:
                 return
+            found = self.entry_points()
+            if self._builtin and not any(ep.dist is not None and ep.dist.name == "ambiforge" for ep in found):
+                raise ConfigError(
+                    f"ambiforge's installed metadata declares no {self.kind} (entry-point group {self.group}): it "
+                    "is older than its pyproject.toml; reinstall ambiforge (pip install -e .)"
+                )
             before = dict(self._values), dict(self._origin)
             try:
-                for ep in self.entry_points():
+                for ep in found:
                     value = load_entry_point(ep, self.kind)
                     self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
             except ConfigError:  # all or nothing: the next read reports the same error, not a half registry

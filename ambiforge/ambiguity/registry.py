@@ -66,6 +66,7 @@ TYPES: Registry[AmbiguityType] = Registry(
     same=lambda known, new: known.folder == new.folder,
     order_key=lambda definition: definition.order,
     convert=_from_entry_point,
+    builtin=True,
 )
 
 

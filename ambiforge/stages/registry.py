@@ -18,7 +18,7 @@ def _check(name: str, stage: Stage) -> None:
 
 
 STAGES: Registry[Stage] = Registry(
-    "stage", "ambiforge.stages", check=_check, order_key=lambda stage: getattr(stage, "order", 1000)
+    "stage", "ambiforge.stages", check=_check, order_key=lambda stage: getattr(stage, "order", 1000), builtin=True
 )
 
 

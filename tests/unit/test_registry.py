@@ -171,3 +171,10 @@ def test_every_built_in_registry_reads_ambiforge_s_own_entry_points() -> None:
     assert MECHANISMS.names() == ("choose_member", "omission", "tool_for_use", "partition")
     for registry in (ambiguity.registry.TYPES, RULES, PROVIDERS, STAGES, METHODS, MECHANISMS):
         assert all(registry.origin(name).startswith("entry point") for name in registry.names()[:2])
+
+
+def test_a_registry_of_built_ins_without_them_says_to_reinstall() -> None:
+    """An editable install keeps the metadata of its last install: groups added since then are empty."""
+    registry: Registry[str] = Registry("widget", "ambiforge.tests_registry_empty", name_of=str, builtin=True)
+    with pytest.raises(ConfigError, match=r"declares no widget .*ambiforge.tests_registry_empty.*reinstall"):
+        registry.names()

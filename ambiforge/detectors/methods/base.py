@@ -121,7 +121,11 @@ def _check(name: str, method: Callable[[], Detector]) -> None:
 #: The eval methods: Detector classes (one instance per use) from the entry-point group ``ambiforge.methods``
 #: and :func:`register`, in their ``order`` (a method without one comes after the built-ins, by name).
 METHODS: Registry[Callable[[], Detector]] = Registry(
-    "eval method", "ambiforge.methods", check=_check, order_key=lambda method: getattr(method, "order", 1000)
+    "eval method",
+    "ambiforge.methods",
+    check=_check,
+    order_key=lambda method: getattr(method, "order", 1000),
+    builtin=True,
 )
 
 

@@ -41,7 +41,7 @@ def _check(name: str, spec: ProviderSpec) -> None:
 
 
 PROVIDERS: Registry[ProviderSpec] = Registry(
-    "LLM provider", "ambiforge.providers", check=_check, order_key=lambda spec: spec.name
+    "LLM provider", "ambiforge.providers", check=_check, order_key=lambda spec: spec.name, builtin=True
 )
 
 

@@ -69,7 +69,7 @@ def _family(value: object) -> RuleFamily:
 
 
 RULES: Registry[RuleFamily] = Registry(
-    "rule family", "ambiforge.rules", order_key=lambda family: family.order, convert=_family
+    "rule family", "ambiforge.rules", order_key=lambda family: family.order, convert=_family, builtin=True
 )
 
 

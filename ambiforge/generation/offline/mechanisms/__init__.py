@@ -23,7 +23,7 @@ def _check(name: str, mechanism: Mechanism) -> None:
 
 
 MECHANISMS: Registry[Mechanism] = Registry(
-    "mechanism", "ambiforge.mechanisms", check=_check, order_key=lambda mechanism: mechanism.order
+    "mechanism", "ambiforge.mechanisms", check=_check, order_key=lambda mechanism: mechanism.order, builtin=True
 )
 
 
