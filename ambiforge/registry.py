@@ -11,9 +11,11 @@ An entry point names an object (``package.module:NAME``); loading it gives the v
 it is a callable marked with :func:`provides`, the callable's result (a factory). Entry points load lazily,
 once per process, the first time the registry is read (or written: a value registered later comes after
 every entry point's). The order of the names is the order of ``order_key`` over the values when the
-registry has one, else registration order: ambiforge's own entry points in the order ``pyproject.toml``
-declares them, then other distributions' by distribution name, each in its own declared order; never the
-order in which the package index lists distributions, so outputs that depend on it stay byte-identical.
+registry has one (ties keep registration order), else registration order: ambiforge's own entry points,
+then other distributions' by distribution name, each distribution's in the order of its installed metadata
+(which setuptools writes sorted by name, whatever the order in ``pyproject.toml``: a registry whose order
+is part of the output gives its values an order key); never the order in which the installed distributions
+happen to be found, so outputs that depend on it stay byte-identical.
 """
 
 from __future__ import annotations
