@@ -111,6 +111,14 @@ class ReleaseConfig(_Section):
     authors: list[str] = Field(default_factory=lambda: ["ambiforge maintainers"])  # for the citation
 
 
+class EvalConfig(_Section):
+    """``[eval]``: ``[eval.methods.<name>]`` holds one method's own settings (``samples = 10`` for
+    lofreecp). The tables are read, and their keys checked, by the eval against each method's settings
+    model (:mod:`ambiforge.detectors.methods.settings`): the methods are not known at this layer."""
+
+    methods: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
 class Config(_Section):
     paths: PathsConfig = Field(default_factory=PathsConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
@@ -120,6 +128,7 @@ class Config(_Section):
     release: ReleaseConfig = Field(default_factory=ReleaseConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    eval: EvalConfig = Field(default_factory=EvalConfig)
     source: str | None = None  # the file it came from, for messages
 
     def where(self, key: str) -> str:

@@ -18,54 +18,19 @@ a warning or an error from its configuration):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, DebateConfig, persona_problem, rotate
+from ambiforge.config.debate import persona_problem
+from ambiforge.config.judge import JudgeConfig
+from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, rotate
 from ambiforge.detectors.model import EvalModel, call_seed
 from ambiforge.detectors.resolves import resolves_step
 from ambiforge.detectors.simulated_user import answer, hidden_from_item
 from ambiforge.detectors.tasks import halves
 from ambiforge.errors import ConfigError, InputError
 from ambiforge.models import Item
-
-METHODS = ("debate", "dialogue")
-USERS = ("keyword", "llm")
-FLAGS = (
-    "clear_judged_ambiguous",
-    "ambiguous_judged_clear",
-    "question_not_answered",
-    "answer_does_not_resolve",
-    "debate_error",
-)
-
-
-@dataclass(frozen=True)
-class JudgeSettings:
-    methods: tuple[str, ...] = ("debate", "dialogue")
-    rounds: int = 5
-    temperature: float = 0.5
-    max_tokens: int = 350
-    user: str = "keyword"  # or "llm"
-    seed: int = 0
-    personas: tuple[str, ...] = ()  # one per agent, in the agents' order (empty: none)
-
-    def __post_init__(self) -> None:
-        unknown = [m for m in self.methods if m not in METHODS]
-        if unknown or not self.methods:
-            raise ConfigError(f"judge methods: unknown {', '.join(unknown) or '(none)'} (known: {', '.join(METHODS)})")
-        if self.rounds < 1:
-            raise ConfigError(f"judge rounds must be at least 1, got {self.rounds}")
-        if self.user not in USERS:
-            raise ConfigError(f"judge user: unknown {self.user!r} (known: {', '.join(USERS)})")
-        if self.max_tokens < 16:
-            raise ConfigError(f"judge max_tokens must be at least 16, got {self.max_tokens}")
-
-    @property
-    def debate(self) -> DebateConfig:
-        return DebateConfig(self.rounds, self.temperature, self.max_tokens, self.seed)
 
 
 def as_item(item: dict[str, Any] | Item) -> Item:
@@ -84,9 +49,13 @@ def _flag(check: str, message: str) -> dict[str, str]:
     return {"check": check, "message": message}
 
 
-def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: JudgeSettings) -> dict[str, Any]:
-    """Judge one pair with ``settings.methods``; ``agents`` are the debate's agents (every one leads once)
-    and ``agents[0]`` classifies questions for the LLM user. Returns the judgement (see the module)."""
+def judge_pair(
+    item: dict[str, Any] | Item, agents: Sequence[EvalModel], settings: JudgeConfig, seed: int = 0
+) -> dict[str, Any]:
+    """Judge one pair with ``settings.methods`` (the ``[judge]`` section: its debate settings, its user);
+    ``agents`` are the debate's agents (every one leads once; ``settings.agents`` names their models) and
+    ``agents[0]`` classifies questions for the LLM user; ``seed`` is the build's. Returns the judgement
+    (see the module)."""
     record = as_item(item)
     out: dict[str, Any] = {}
     flags: list[dict[str, str]] = []
@@ -98,8 +67,8 @@ def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: Judg
             raise ConfigError(f"judge personas: {problem}")
         amb_task, clear_task = halves(record)
         judged = {
-            AMBIGUOUS: rotate(amb_task, agents, settings.debate, settings.personas),
-            CLEAR: rotate(clear_task, agents, settings.debate, settings.personas),
+            AMBIGUOUS: rotate(amb_task, agents, settings, seed),
+            CLEAR: rotate(clear_task, agents, settings, seed),
         }
         out["debate"] = {half: j.to_record() for half, j in judged.items()}
         for j in judged.values():
@@ -124,7 +93,7 @@ def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: Judg
             settings.user,
             model,
             f"{record.id}:dialogue",
-            call_seed(settings.seed, record.id, "user"),
+            call_seed(seed, record.id, "user"),
         )
         resolution = resolves_step(record)
         calls += list(asked.calls)

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ambiforge import ambiguity
-from ambiforge.judge.checks import CHECKS, FLAGS
+from ambiforge.config.judge import FLAGS
+from ambiforge.judge.checks import CHECKS
 from ambiforge.judge.summary import shown
 from ambiforge.models import HalfJudgement, Item, Judgement
 

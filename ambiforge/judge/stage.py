@@ -64,7 +64,7 @@ def make_judge(options: BuildOptions) -> Judge:
     """``judge_pair`` with one agent per configured model, all on one LLM client writing the run's
     ``calls.jsonl`` and sharing the build's cache and process-wide limiter."""
     from ambiforge.detectors.model import ClientModel
-    from ambiforge.judge.pair import JudgeSettings, judge_pair
+    from ambiforge.judge.pair import judge_pair
     from ambiforge.llm.budget import Budget, BudgetedLimiter
     from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog, llm_cache_dir
     from ambiforge.llm.client import LLMClient
@@ -76,11 +76,8 @@ def make_judge(options: BuildOptions) -> Judge:
     budget = Budget(log.path, llm.max_cost)
     limiter = BudgetedLimiter(shared_limiter(llm.concurrency, llm.rpm), budget)  # as the LLM generator's calls
     client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), limiter, budget)
-    agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.models]
-    settings = JudgeSettings(
-        methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed, personas=config.personas
-    )
-    return lambda record: judge_pair(record, agents, settings)
+    agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.agents]
+    return lambda record: judge_pair(record, agents, config, options.seed)
 
 
 def _failed(message: str) -> dict[str, Any]:

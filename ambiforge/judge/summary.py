@@ -39,7 +39,7 @@ def judgement_of(result: dict[str, Any], config: JudgeConfig) -> Judgement:
     return Judgement(
         methods=list(config.methods),
         provider=config.provider,
-        models=list(config.models),
+        models=list(config.agents),
         personas=list(config.personas),
         rounds=config.rounds,
         ambiguous_task=half_judgement(debate.get("ambiguous")),
