@@ -117,7 +117,8 @@ def test_an_enabled_judge_needs_its_provider_key_before_any_work(tmp_path: Path,
 
 
 def test_every_check_of_judge_pair_has_a_meaning_for_the_report() -> None:
-    from ambiforge.judge.checks import CHECKS, FLAGS
+    from ambiforge.config.judge import FLAGS
+    from ambiforge.judge.checks import CHECKS
 
     assert set(CHECKS) == set(FLAGS)
 
