@@ -15,13 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ambiforge.ambiguity import register_folders
+from ambiforge.ambiguity import check_mix, default_mix, register_folders
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
-from ambiforge.environment import SamplerLimits
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.config.validation import ValidationConfig
 from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import check_mix, default_mix
-from ambiforge.validation.context import ValidationConfig
 
 
 class _Section(BaseModel):
@@ -60,29 +59,6 @@ class BuildConfig(_Section):
         except ConfigError as exc:  # a ValueError for pydantic, so the message names the key
             raise ValueError(str(exc)) from None
         return value
-
-
-class SamplerConfig(_Section):
-    """``[sampler]``: how scenes are drawn. The defaults are the sampler's own (declared once, there)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    food_groups: tuple[int, int] = SamplerLimits.food_groups
-    item_groups: tuple[int, int] = SamplerLimits.item_groups
-    per_group: tuple[int, int] = SamplerLimits.per_group
-
-    @field_validator("food_groups", "item_groups", "per_group")
-    @classmethod
-    def _range(cls, value: tuple[int, int]) -> tuple[int, int]:
-        low, high = value
-        if low < 0 or low > high:
-            raise ValueError(f"expected [low, high] with 0 <= low <= high, got [{low}, {high}]")
-        if high > 1000:
-            raise ValueError(f"at most 1000, got {high}")
-        return value
-
-    def limits(self) -> SamplerLimits:
-        return SamplerLimits(self.food_groups, self.item_groups, self.per_group)
 
 
 class AmbiguityConfig(_Section):

@@ -103,4 +103,8 @@ def test_judge_pair_passes_the_personas_to_both_halves() -> None:
 
 def test_judge_pair_refuses_personas_that_do_not_fit_the_agents() -> None:
     with pytest.raises(ConfigError, match="judge personas: 2 persona"):
-        judge_pair(ITEM.to_record(), agents(Scripts()), JudgeConfig(methods=("debate",), models=("m1", "m2"), personas=PERSONAS[:2]))
+        judge_pair(
+            ITEM.to_record(),
+            agents(Scripts()),
+            JudgeConfig(methods=("debate",), models=("m1", "m2"), personas=PERSONAS[:2]),
+        )

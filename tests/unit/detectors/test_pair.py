@@ -7,10 +7,10 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from ambiforge.config.judge import FLAGS, JudgeConfig
 from ambiforge.detectors.debate import AMBIGUOUS, CLEAR
 from ambiforge.detectors.resolves import resolves_step
 from ambiforge.errors import ConfigError, InputError
-from ambiforge.config.judge import FLAGS, JudgeConfig
 from ambiforge.judge.pair import judge_pair
 from ambiforge.testing.scripted_eval import DebateScript, Scripts
 from tests.unit.detectors.fixtures import PAIRS, agents, record
@@ -70,9 +70,7 @@ def test_question_not_answered_and_answer_does_not_resolve() -> None:
 
 
 def test_only_the_methods_run_have_keys() -> None:
-    judgement = judge_pair(
-        record("safety"), agents(scripts_for("safety")), JudgeConfig(methods=("debate",), rounds=2)
-    )
+    judgement = judge_pair(record("safety"), agents(scripts_for("safety")), JudgeConfig(methods=("debate",), rounds=2))
     assert set(judgement) == {"debate", "flags", "calls"}
 
 

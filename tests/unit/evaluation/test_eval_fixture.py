@@ -98,9 +98,7 @@ def test_lofreecp_reliability_by_hand() -> None:
 
 
 def test_all_five_methods_run_on_the_fixture() -> None:
-    results = evaluate(
-        dataset(), ["knowno", "lap", "lofreecp", "binary", "nohelp"], TableModel(), {}, epsilon=0.2
-    )
+    results = evaluate(dataset(), ["knowno", "lap", "lofreecp", "binary", "nohelp"], TableModel(), {}, epsilon=0.2)
     assert [r.name for r in results] == ["knowno", "lap", "lofreecp", "binary", "nohelp"]
     for r in results:
         assert len(r.rows) == 8 and all(row["error"] is None for row in r.rows)

@@ -94,7 +94,10 @@ def test_the_command_line_wins_over_the_file_and_the_file_over_the_default() -> 
     ],
 )
 def test_a_bad_setting_is_one_line_naming_the_key_or_option(
-    patient: None, tables: dict, options: dict, message: str  # type: ignore[type-arg]
+    patient: None,
+    tables: dict,
+    options: dict,
+    message: str,  # type: ignore[type-arg]
 ) -> None:
     with pytest.raises(ConfigError) as caught:
         method_settings(tables, options, source="cfg.toml")
@@ -108,4 +111,5 @@ def test_a_bad_table_on_the_command_line_is_one_line(
     code, _, _ = run(tmp_path, "[eval.methods.lofreecp]\nsample = 3\n")
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1
-    assert err == f"ambiforge: error: {tmp_path / 'ambiforge.toml'}: eval.methods.lofreecp.sample: Extra inputs are not permitted"
+    key = "eval.methods.lofreecp.sample"
+    assert err == f"ambiforge: error: {tmp_path / 'ambiforge.toml'}: {key}: Extra inputs are not permitted"

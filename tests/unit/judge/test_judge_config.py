@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.config.build import build_options, check_options
+from ambiforge.config.build import build_options
 from ambiforge.config.file import load_config
 from ambiforge.engine.fingerprint import fingerprint_material
+from ambiforge.engine.preflight import check_options
 from ambiforge.errors import ConfigError
 
 

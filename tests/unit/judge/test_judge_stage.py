@@ -132,6 +132,8 @@ def test_the_built_judge_hands_its_personas_to_judge_pair(tmp_path: Path, monkey
     from ambiforge.judge.stage import make_judge
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(pair, "judge_pair", lambda record, agents, settings, seed: seen.update(a=agents, s=settings) or {})
+    monkeypatch.setattr(
+        pair, "judge_pair", lambda record, agents, settings, seed: seen.update(a=agents, s=settings) or {}
+    )
     make_judge(options(tmp_path, personas=PERSONAS))({"id": "x"})
     assert seen["s"].personas == PERSONAS and [a.name for a in seen["a"]] == ["m1", "m2", "m3"]
