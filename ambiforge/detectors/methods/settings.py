@@ -21,6 +21,12 @@ from ambiforge.detectors.methods.base import MethodSettings, get, names
 from ambiforge.errors import ConfigError
 
 SECTION = "eval.methods"
+#: the order ``results.json`` has listed the built-in methods' settings in since before each method had its
+#: own; a field not named here follows them, in registry order
+RECORD_ORDER = (
+    "with_plan", "samples", "temperature", "lambda1", "lambda2", "top_logprobs", "seed", "agents", "rounds",
+    "personas", "max_questions", "user",
+)  # fmt: skip
 
 
 def settings_class(method: str) -> type[MethodSettings]:
@@ -93,4 +99,5 @@ def settings_record(settings: Mapping[str, MethodSettings]) -> dict[str, Any]:
                 record[key] = value
             elif record[key] != value:
                 record[f"{name}.{key}"] = value
-    return record
+    first = [key for key in RECORD_ORDER if key in record]
+    return {key: record[key] for key in (*first, *(k for k in record if k not in RECORD_ORDER))}

@@ -94,8 +94,8 @@ def test_judge_pair_passes_the_personas_to_both_halves() -> None:
         debates={AMB.task: DebateScript(verdicts=(AMBIGUOUS,)), CLR.task: DebateScript(verdicts=(CLEAR,))}
     )
     models = [Spy(m) for m in agents(scripts)]
-    out = judge_pair(ITEM.to_record(), models, JudgeConfig(methods=("debate",), personas=PERSONAS))
-    assert out["flags"] == []
+    out = judge_pair(ITEM, models, JudgeConfig(methods=("debate",), personas=PERSONAS))
+    assert out.flags == ()
     for n, spy in enumerate(models):
         assert len(spy.seen) == 6  # three debates per half
         assert all(PERSONAS[n] in system for _, system in spy.seen)
@@ -104,7 +104,7 @@ def test_judge_pair_passes_the_personas_to_both_halves() -> None:
 def test_judge_pair_refuses_personas_that_do_not_fit_the_agents() -> None:
     with pytest.raises(ConfigError, match="judge personas: 2 persona"):
         judge_pair(
-            ITEM.to_record(),
+            ITEM,
             agents(Scripts()),
             JudgeConfig(methods=("debate",), models=("m1", "m2"), personas=PERSONAS[:2]),
         )
