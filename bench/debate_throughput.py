@@ -26,12 +26,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from ambiforge.catalog import load_catalog
+from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.debate import agents_for
 from ambiforge.evaluation.command import EvalOptions, make_model, run_eval
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.config.judge import JudgeConfig
 from ambiforge.judge.pair import as_item, judge_pair
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer

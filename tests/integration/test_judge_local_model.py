@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.config.llm import LLMConfig
 from ambiforge.config.debate import DebateSettings
+from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.debate import Debate, agents_for, debate
 from ambiforge.detectors.dialogue import Conversation, converse, score
 from ambiforge.detectors.tasks import halves
