@@ -79,7 +79,7 @@ def llm_settings(
 ) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
-    from ambiforge.config.llm import resolve_provider
+    from ambiforge.engine.preflight import resolve_provider
 
     known = providers()
     if requested not in known and requested not in cfg.llm.providers:

@@ -1,10 +1,11 @@
 """Checks before any work starts that need more than the configuration's own models: the registries
-(rule ids in ``[validation] severity``, ambiguity types in the mix), the prompt files, the judge's LLM
-settings and keys. The configuration (:mod:`ambiforge.config`) is plain data below all of these, so what
-it cannot know is checked here, with the same one-line messages naming the file and the key.
+(rule ids in ``[validation] severity``, ambiguity types in the mix, provider kinds), the prompt files (the
+LLM steps), the judge's LLM settings and keys. The configuration (:mod:`ambiforge.config`) is plain data
+below all of these, so what it cannot know is checked here, with the same one-line messages naming the
+file and the key.
 
 Every command calls :func:`check_config` on the configuration it loaded; ``build`` and ``serve`` call
-:func:`check_options` on the options they made.
+:func:`check_options` on the options they made, and :func:`resolve_provider` for ``--provider``.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from ambiforge.ambiguity import get as get_type
 from ambiforge.ambiguity import types
 from ambiforge.config.build import BuildOptions
 from ambiforge.config.file import Config
-from ambiforge.config.llm import key_problem
+from ambiforge.config.llm import LLMConfig, key_problem
 from ambiforge.errors import ConfigError
 from ambiforge.llm.prompts import known_steps, load_prompt
+from ambiforge.llm.providers import names as provider_names
 from ambiforge.validation.rules import ALL_RULES
 
 
@@ -90,3 +92,54 @@ def check_judge_key(options: BuildOptions) -> None:
     problem = key_problem(key)
     if problem:
         raise ConfigError(f"{provider.api_key_env}: {problem} (the value is not shown)")
+
+
+def check_llm(llm: LLMConfig) -> LLMConfig:
+    """Every step configured (the steps are those of the prompt files), with a known provider kind."""
+    steps = known_steps(llm.prompts_dir)
+    missing = [s for s in steps if s not in llm.steps]
+    if missing:
+        raise ConfigError(f"[llm.steps]: no settings for step(s) {', '.join(missing)}")
+    unknown = sorted(set(llm.steps) - set(steps))
+    if unknown:
+        raise ConfigError(f"[llm.steps]: unknown step(s) {', '.join(unknown)} (known: {', '.join(steps)})")
+    for name, provider in llm.providers.items():
+        kind = provider.kind or name
+        if kind not in provider_names():
+            raise ConfigError(
+                f"[llm.providers.{name}]: unknown provider kind {kind!r} (known: {', '.join(provider_names())})"
+            )
+    for step, settings in llm.steps.items():
+        if settings.provider not in llm.providers:
+            raise ConfigError(
+                f"[llm.steps.{step}]: provider {settings.provider!r} is not configured "
+                f"(known: {', '.join(sorted(llm.providers))})"
+            )
+    return llm
+
+
+def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | None, str]:
+    """``(provider, llm settings or None, note)`` for a build's ``--provider``.
+
+    ``llm`` follows ``[llm.steps]``; ``openai``/``mistral`` put every step on that provider; ``auto``
+    takes ``llm`` when every key it needs is set, else one provider whose key is set, else ``offline``,
+    and the note says which and why.
+    """
+    if requested == "offline":  # the offline generator needs no [llm] step settings
+        return "offline", None, ""
+    llm = check_llm(llm)
+    if requested == "llm":
+        return "llm", llm, ""
+    if requested in llm.providers:
+        return requested, llm.all_on(requested), ""
+    if requested != "auto":
+        known = ", ".join(("offline", "llm", *llm.providers, "auto"))
+        raise ConfigError(f"--provider must be one of {known}; got {requested!r}")
+    if not llm.missing_keys():
+        return "llm", llm, "--provider auto: every key is set; steps follow [llm.steps]"
+    for name in llm.providers_used():
+        if llm.providers[name].api_key():
+            missing = ", ".join(sorted(llm.missing_keys()))
+            return name, llm.all_on(name), f"--provider auto: {missing} not set; every step runs on {name}"
+    keys = ", ".join(sorted({p.api_key_env for p in llm.providers.values()}))
+    return "offline", None, f"--provider auto: no API key set ({keys}); using the offline generator"

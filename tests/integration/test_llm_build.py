@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from ambiforge.config.build import BuildOptions
-from ambiforge.config.llm import LLMConfig, resolve_provider
+from ambiforge.config.llm import LLMConfig
+from ambiforge.engine.preflight import resolve_provider
 from ambiforge.llm.calls import read_calls
 from ambiforge.llm.prompts import load_prompt
 from ambiforge.models.schema import schema_errors
