@@ -76,7 +76,8 @@ class JudgeConfig(DebateSettings):
         """The file's keys in the file's order, without ``personas`` when there are none: the fingerprint and
         the judgement keys of runs made before personas existed stay what they were."""
         data = handler(self)
-        data["models"] = data.pop("agents")
+        if "agents" in data:
+            data["models"] = data.pop("agents")
         if not self.personas:
             data.pop("personas", None)
         return {key: data[key] for key in _ORDER if key in data}
