@@ -9,7 +9,7 @@ busy. Calls go through the whole path: prompts, the official openai SDK, ambifor
 cache, so every call reaches the server; limits; call log).
 
 Two paths are measured: ``eval`` (``ambiforge eval --method debate`` on the release) and ``judge``
-(:func:`ambiforge.detectors.judge_pair` per pair on a thread pool, as the build's judge stage calls it).
+(:func:`ambiforge.judge.pair.judge_pair` per pair on a thread pool, as the build's judge stage calls it).
 
     python bench/debate_throughput.py                      # 1000 pairs, 200 ms, concurrency 8, both paths
     python bench/debate_throughput.py --pairs 200 --paths eval
@@ -26,12 +26,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from ambiforge.catalog import load_catalog
+from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.debate import agents_for
 from ambiforge.evaluation.command import EvalOptions, make_model, run_eval
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.judge.pair import JudgeSettings, judge_pair
+from ambiforge.judge.pair import as_item, judge_pair
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import server_responder
@@ -97,11 +98,12 @@ def main() -> None:
             records = read_records(data / "data.jsonl")
             model = make_model(replace(opts, seed=2), folder / "judge")
             agents = agents_for(model, ())
-            settings = JudgeSettings(methods=("debate", "dialogue"), seed=2)  # another seed: nothing cached
+            settings = JudgeConfig(methods=("debate", "dialogue"))
             before = len(server.requests)
             started = time.perf_counter()
             with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-                judged = list(pool.map(lambda r: judge_pair(r, agents, settings), records))
+                # another seed than the eval's: nothing cached
+                judged = list(pool.map(lambda r: judge_pair(as_item(r), agents, settings, 2), records))
             seconds = time.perf_counter() - started
             calls = len(server.requests) - before
             lines.append(line("judge", len(judged), calls, seconds, args.latency, args.concurrency))

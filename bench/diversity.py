@@ -21,9 +21,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from ambiforge import diversity
+    from ambiforge.ambiguity import default_mix
     from ambiforge.ambik.csv_io import read_ambik_csv
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import default_mix, type_sequence
+    from ambiforge.generation.mix import type_sequence
     from ambiforge.generation.offline import OfflineGenerator
 
     reference = read_ambik_csv(args.reference)

@@ -23,6 +23,7 @@ from typing import Any
 from ambiforge.ambiguity import default_mix
 from ambiforge.catalog import load_catalog
 from ambiforge.config.llm import LLMConfig, StepSettings
+from ambiforge.engine.preflight import check_llm
 from ambiforge.errors import GenerationError
 from ambiforge.generation.llm import LLMGenerator
 from ambiforge.generation.mix import type_sequence
@@ -35,7 +36,7 @@ from ambiforge.testing.local_model import LocalModelError, LocalModelServer
 def settings(model: str, max_tokens: int, prompts_dir: str) -> LLMConfig:
     base = LLMConfig(concurrency=1, rpm=0, timeout_seconds=300, max_retries=1, max_repairs=1, prompts_dir=prompts_dir)
     steps = {s: StepSettings(provider="openai", model=model, max_tokens=max_tokens) for s in known_steps(prompts_dir)}
-    return base.model_copy(update={"steps": steps}).check()
+    return check_llm(base.model_copy(update={"steps": steps}))
 
 
 def per_step(calls: list[dict[str, Any]]) -> dict[str, dict[str, float]]:

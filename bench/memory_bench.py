@@ -76,8 +76,9 @@ def write_items(path: Path, n: int, distinct: int) -> None:
     """``n`` accepted items: ``distinct`` offline pairs repeated, each copy with its own id."""
     import orjson
 
+    from ambiforge.ambiguity import default_mix
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import default_mix, type_sequence
+    from ambiforge.generation.mix import type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.models import Review
 

@@ -207,8 +207,9 @@ def main() -> None:
     pr([r for r in results if r[2] is not None], "hand labels")
     pr(results, "all expectations")
     if args.offline:
+        from ambiforge.ambiguity import default_mix
         from ambiforge.catalog import load_catalog
-        from ambiforge.generation.mix import default_mix, type_sequence
+        from ambiforge.generation.mix import type_sequence
         from ambiforge.generation.offline import OfflineGenerator
 
         gen = OfflineGenerator(load_catalog(), 1, "bench")

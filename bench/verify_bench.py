@@ -35,8 +35,9 @@ print(json.dumps({"seconds": time.perf_counter() - t, "peak_mb": peak_mb, **chec
 def write_bench_run(root: Path, n: int, distinct: int) -> Any:
     """Run ``bench`` under ``root/raw``: ``distinct`` offline pairs repeated under new ids up to ``n``;
     the options that release it (also used by bench/release_bench.py)."""
+    from ambiforge.ambiguity import default_mix
     from ambiforge.catalog import load_catalog
-    from ambiforge.generation.mix import default_mix, type_sequence
+    from ambiforge.generation.mix import type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.release.writer import ReleaseOptions
     from ambiforge.storage import write_items_jsonl

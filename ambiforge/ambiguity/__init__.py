@@ -1,6 +1,7 @@
 """Ambiguity types as units: a registry of folders, each with its definition, offline templates and prompts."""
 
 from ambiforge.ambiguity.definition import AmbiguityType
+from ambiforge.ambiguity.mix import check_mix
 from ambiforge.ambiguity.registry import (
     default_mix,
     get,
@@ -15,6 +16,7 @@ from ambiforge.ambiguity.registry import (
 
 __all__ = [
     "AmbiguityType",
+    "check_mix",
     "default_mix",
     "get",
     "load_definition",

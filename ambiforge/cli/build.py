@@ -32,7 +32,7 @@ def providers() -> tuple[str, ...]:
 
 def parse_mix(text: str) -> dict[str, float]:
     """'preferences=0.5,common_sense_knowledge=0.4,safety=0.1' -> dict."""
-    from ambiforge.generation.mix import check_mix
+    from ambiforge.ambiguity import check_mix
 
     mix: dict[str, float] = {}
     for part in text.split(","):
@@ -79,7 +79,7 @@ def llm_settings(
 ) -> tuple[str, LLMConfig | None]:
     """The provider a build runs with and its LLM settings, checked before any work starts: every key the
     steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
-    from ambiforge.config.llm import resolve_provider
+    from ambiforge.engine.preflight import resolve_provider
 
     known = providers()
     if requested not in known and requested not in cfg.llm.providers:
@@ -286,7 +286,8 @@ def command_options(
     """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
     any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
     from ambiforge.catalog import cached_catalog
-    from ambiforge.config.build import build_options, check_options
+    from ambiforge.config.build import build_options
+    from ambiforge.engine.preflight import check_options
     from ambiforge.engine.runners import RUNNERS
 
     check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)

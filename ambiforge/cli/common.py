@@ -66,5 +66,6 @@ def prefect_defaults() -> None:
 
 def config_from(path: Path | None) -> Config:
     from ambiforge.config.file import load_config
+    from ambiforge.engine.preflight import check_config
 
-    return load_config(path)
+    return check_config(load_config(path))

@@ -6,12 +6,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer._click.core import ParameterSource
 
+from ambiforge import inputs
 from ambiforge.cli.common import PrefectOption, config_from, console
 from ambiforge.errors import InputError
 
 
 def eval_command(
+    ctx: typer.Context,
     data: Annotated[Path, typer.Option(help="a release folder, an AmbiK .csv, or items .jsonl/.parquet")],
     model: Annotated[str, typer.Option(help="model name on the provider's endpoint")],
     method: Annotated[
@@ -51,6 +54,7 @@ def eval_command(
     """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
     results (JSONL, Parquet), results.json and report.html (AmbDif, HR, CHR, ICR, SSC per type)."""
     from ambiforge import api
+    from ambiforge.detectors.methods.settings import method_settings
     from ambiforge.evaluation.command import EvalOptions, check_methods
     from ambiforge.progress import RichReporter
 
@@ -60,9 +64,25 @@ def eval_command(
     cfg = config_from(config)
     llm = cfg.llm
     cache = Path(llm.cache_dir) if llm.cache_dir else Path(cfg.paths.raw) / ".llm-cache"
+    methods = check_methods([m.strip() for m in method.split(",") if m.strip()])
+    # the methods' own settings: the options given on this command line win over [eval.methods.<name>]
+    values = {
+        "samples": samples,
+        "agents": tuple(a.strip() for a in agents.split(",") if a.strip()),
+        "rounds": rounds,
+        "personas": persona_texts(persona or []),
+        "max_questions": max_questions,
+        "user": user,
+    }
+    parameter = {"personas": "persona"}
+    given = {
+        key: value
+        for key, value in values.items()
+        if ctx.get_parameter_source(parameter.get(key, key)) is ParameterSource.COMMANDLINE
+    }
     opts = EvalOptions(
         data=data,
-        methods=check_methods([m.strip() for m in method.split(",") if m.strip()]),
+        methods=methods,
         model=model,
         provider=provider,
         epsilon=epsilon,
@@ -73,15 +93,10 @@ def eval_command(
         calibration_size=calibration_size,
         limit=limit,
         seed=seed,
-        samples=samples,
         attach=attach,
         cache_dir=cache,
         llm=llm,
-        agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
-        rounds=rounds,
-        personas=persona_texts(persona or []),
-        max_questions=max_questions,
-        user=user,
+        settings=method_settings(cfg.eval.methods, given, source=cfg.source),
     )
     check_key(opts)
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
@@ -98,12 +113,9 @@ def persona_texts(values: list[str]) -> tuple[str, ...]:
             texts.append(value)
             continue
         path = Path(value[1:])
-        try:
-            texts.append(path.read_text(encoding="utf-8").strip())
-        except FileNotFoundError:
-            raise InputError(str(path), "", "not found (--persona @FILE)") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), "", f"--persona @FILE cannot be read: {exc}") from None
+        if not path.exists():
+            raise InputError(str(path), "", "not found (--persona @FILE)")
+        texts.append(inputs.read_text(path, inputs.PERSONA, "persona file (--persona @FILE)").strip())
     return tuple(texts)
 
 

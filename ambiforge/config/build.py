@@ -10,23 +10,23 @@ validating a dict. Options are plain data: they travel to Dask workers and Prefe
 Fields that only say how a run executes (where, in which batches, on which runner) are marked with
 :func:`execution`; every other field shapes the output and goes into the run's fingerprint
 (:mod:`ambiforge.engine.fingerprint`), so a new option is covered without editing a list elsewhere.
+
+Checks that need what lives above the configuration (the prompts, the judge's LLM settings) run before
+any work, in :mod:`ambiforge.engine.preflight`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from ambiforge.ambiguity import get as get_type
-from ambiforge.ambiguity import types
-from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, AmbiguityConfig, Config, SamplerConfig
+from ambiforge.ambiguity import check_mix, default_mix
+from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, AmbiguityConfig, Config, check_judge
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
-from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import check_mix, default_mix
-from ambiforge.validation.context import ValidationConfig
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.config.validation import ValidationConfig
 
 _EXECUTION = "execution"
 #: Execution settings inside sections this module does not define (limits, retries, budget, where the
@@ -128,8 +128,6 @@ def build_options(cfg: Config, **overrides: Any) -> BuildOptions:
         "config_path": cfg.source,
     }
     if cfg.judge.enabled:
-        from ambiforge.config.file import check_judge
-
         check_judge(cfg)
         llm = given.get("llm") or cfg.llm
         values["judge"] = cfg.judge.resolved(llm.providers[cfg.judge.provider].default_model)
@@ -137,68 +135,3 @@ def build_options(cfg: Config, **overrides: Any) -> BuildOptions:
     else:
         values["judge"] = cfg.judge
     return BuildOptions(**(values | given))
-
-
-def required_prompts(options: BuildOptions) -> dict[str, str]:
-    """Prompt id -> the configuration key that needs it, for an LLM build: one per step, and the
-    ambiguous-variant prompt of every type the mix asks for."""
-    from ambiforge.llm.prompts import known_steps
-
-    needed: dict[str, str] = {}
-    for step in known_steps(options.llm.prompts_dir if options.llm else ""):
-        if step == "ambiguous_variant":
-            for name, share in options.type_mix.items():
-                if share > 0:
-                    needed[get_type(name).variant_prompt_id] = f"build.type_mix.{name}"
-        else:
-            needed[step] = f"llm.steps.{step}"
-    return needed
-
-
-def check_options(options: BuildOptions, source: str | None = None) -> BuildOptions:
-    """Stop before any work on what would otherwise fail every pair: a prompts folder that does not
-    exist, a prompt file missing for a step or a type. One line naming the file and the key."""
-    where = f"{source}: " if source else ""
-    for name in options.type_mix:
-        try:
-            get_type(name)
-        except ConfigError as exc:
-            raise ConfigError(f"{where}build.type_mix.{name}: {exc}") from None
-    check_judge_key(options)
-    if options.llm is None:
-        return options
-    prompts_dir = options.llm.prompts_dir
-    if prompts_dir and not Path(prompts_dir).is_dir():
-        raise ConfigError(f"{where}llm.prompts_dir: {prompts_dir} is not a folder")
-    from ambiforge.llm.prompts import load_prompt
-
-    own = {t.variant_prompt_id: t.prompts_dir for t in types().values()}  # a type folder's own prompts
-    for prompt_id, key in required_prompts(options).items():
-        try:
-            load_prompt(prompt_id, prompts_dir)
-        except ConfigError as exc:
-            folder = own.get(prompt_id)
-            if folder is not None and (folder / f"{prompt_id}.yaml").is_file():
-                load_prompt(prompt_id, str(folder))  # a bad file there is an error of its own
-                continue
-            raise ConfigError(f"{exc} (needed by {key})") from None
-    return options
-
-
-def check_judge_key(options: BuildOptions) -> None:
-    """An enabled judge needs its provider's key (also in an offline build): one line before any work."""
-    if not options.judge.enabled:
-        return
-    from ambiforge.config.llm import key_problem
-    from ambiforge.judge.stage import judge_llm
-
-    provider = judge_llm(options).providers[options.judge.provider]
-    key = provider.api_key()
-    if key is None:
-        raise ConfigError(
-            f"{provider.api_key_env} is not set (needed by [judge], provider {options.judge.provider}). "
-            "Set it, or set [judge] enabled = false."
-        )
-    problem = key_problem(key)
-    if problem:
-        raise ConfigError(f"{provider.api_key_env}: {problem} (the value is not shown)")

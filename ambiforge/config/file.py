@@ -15,13 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ambiforge.ambiguity import register_folders
+from ambiforge.ambiguity import check_mix, default_mix, register_folders
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
-from ambiforge.environment import SamplerLimits
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.config.validation import ValidationConfig
 from ambiforge.errors import ConfigError
-from ambiforge.generation.mix import check_mix, default_mix
-from ambiforge.validation.context import ValidationConfig
 
 
 class _Section(BaseModel):
@@ -62,29 +61,6 @@ class BuildConfig(_Section):
         return value
 
 
-class SamplerConfig(_Section):
-    """``[sampler]``: how scenes are drawn. The defaults are the sampler's own (declared once, there)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    food_groups: tuple[int, int] = SamplerLimits.food_groups
-    item_groups: tuple[int, int] = SamplerLimits.item_groups
-    per_group: tuple[int, int] = SamplerLimits.per_group
-
-    @field_validator("food_groups", "item_groups", "per_group")
-    @classmethod
-    def _range(cls, value: tuple[int, int]) -> tuple[int, int]:
-        low, high = value
-        if low < 0 or low > high:
-            raise ValueError(f"expected [low, high] with 0 <= low <= high, got [{low}, {high}]")
-        if high > 1000:
-            raise ValueError(f"at most 1000, got {high}")
-        return value
-
-    def limits(self) -> SamplerLimits:
-        return SamplerLimits(self.food_groups, self.item_groups, self.per_group)
-
-
 class AmbiguityConfig(_Section):
     """``[ambiguity]``: folders of ambiguity types beyond the built-in ones (definition, templates, prompts).
 
@@ -111,6 +87,14 @@ class ReleaseConfig(_Section):
     authors: list[str] = Field(default_factory=lambda: ["ambiforge maintainers"])  # for the citation
 
 
+class EvalConfig(_Section):
+    """``[eval]``: ``[eval.methods.<name>]`` holds one method's own settings (``samples = 10`` for
+    lofreecp). The tables are read, and their keys checked, by the eval against each method's settings
+    model (:mod:`ambiforge.detectors.methods.settings`): the methods are not known at this layer."""
+
+    methods: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
 class Config(_Section):
     paths: PathsConfig = Field(default_factory=PathsConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
@@ -120,6 +104,7 @@ class Config(_Section):
     release: ReleaseConfig = Field(default_factory=ReleaseConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    eval: EvalConfig = Field(default_factory=EvalConfig)
     source: str | None = None  # the file it came from, for messages
 
     def where(self, key: str) -> str:

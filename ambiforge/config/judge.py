@@ -12,38 +12,47 @@ existed keeps its fingerprint and its ``judgements.jsonl`` keys; a persona that 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
-    ValidationInfo,
     field_validator,
     model_serializer,
     model_validator,
 )
 
-from ambiforge.detectors.debate import DEFAULT_AGENTS, persona_problem
-from ambiforge.judge.checks import FLAGS, METHODS, USERS
+from ambiforge.config.debate import DEFAULT_AGENTS, DebateSettings, SimulatedUser
 
-__all__ = ["DEFAULT_AGENTS", "MAX_ROUNDS", "JudgeConfig"]
+__all__ = ["DEFAULT_AGENTS", "FLAGS", "MAX_ROUNDS", "METHODS", "JudgeConfig"]
 
 MAX_ROUNDS = 5
+#: how the judge looks at a pair (:mod:`ambiforge.judge.pair`)
+METHODS = ("debate", "dialogue")
+#: the checks a judgement may flag (what each means: :mod:`ambiforge.judge.checks`)
+FLAGS = (
+    "clear_judged_ambiguous",
+    "ambiguous_judged_clear",
+    "question_not_answered",
+    "answer_does_not_resolve",
+    "debate_error",
+)
+#: the section's keys in the order the file and every dump of it (options, fingerprint) list them
+_ORDER = ("enabled", "methods", "provider", "models", "personas", "rounds", "user", "severity")
 
 
-class JudgeConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class JudgeConfig(DebateSettings):
+    """``[judge]``: the debate's settings (the file calls the agents ``models``) plus what only the judge has."""
+
+    default_agents_note: ClassVar[str] = " (the default without models)"
 
     enabled: bool = False
     methods: tuple[str, ...] = ("debate", "dialogue")
     provider: str = "openai"  # an [llm.providers] entry; used whatever the build's generator is
-    models: tuple[str, ...] = ()  # the debating agents, 1..n; empty: the provider's default model x3
-    personas: tuple[str, ...] = ()  # one persona text per agent (after ``models``: its check reads them)
+    agents: tuple[str, ...] = Field(default=(), validation_alias="models")  # 1..n; empty: default model x3
     rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
-    user: str = "keyword"  # the simulated user: deterministic keywords (the reference) or an LLM
+    user: SimulatedUser = "keyword"  # the simulated user of the dialogue check
     severity: dict[str, Literal["warning", "error"]] = Field(default_factory=dict)  # check -> severity
 
     @field_validator("methods")
@@ -54,39 +63,24 @@ class JudgeConfig(BaseModel):
             raise ValueError(f"unknown method {(unknown or [''])[0]!r} (known: {', '.join(METHODS)})")
         return tuple(dict.fromkeys(value))
 
-    @field_validator("user")
+    @field_validator("agents")
     @classmethod
-    def _user(cls, value: str) -> str:
-        if value not in USERS:
-            raise ValueError(f"unknown user {value!r} (known: {', '.join(USERS)})")
-        return value
-
-    @field_validator("models")
-    @classmethod
-    def _models(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+    def _agents(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """One model is fine without a debate (the dialogue's LLM user): :meth:`_debate_agents` decides."""
         if any(not m.strip() for m in value):
             raise ValueError("a model name is empty")
         return value
 
-    @field_validator("personas")
-    @classmethod
-    def _personas(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        models = info.data.get("models") or ()
-        agents = len(models) or DEFAULT_AGENTS
-        if problem := persona_problem(value, agents):
-            raise ValueError(
-                problem if models else problem.replace(" agents:", " agents (the default without models):")
-            )
-        return value
-
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, object]:
-        """Without ``personas`` when there are none: the fingerprint and the judgement keys of runs made
-        before personas existed stay what they were."""
+        """The file's keys in the file's order, without ``personas`` when there are none: the fingerprint and
+        the judgement keys of runs made before personas existed stay what they were."""
         data = handler(self)
+        if "agents" in data:
+            data["models"] = data.pop("agents")
         if not self.personas:
             data.pop("personas", None)
-        return data
+        return {key: data[key] for key in _ORDER if key in data}
 
     @field_validator("severity")
     @classmethod
@@ -97,8 +91,8 @@ class JudgeConfig(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _agents(self) -> JudgeConfig:
-        if "debate" in self.methods and len(self.models) == 1:
+    def _debate_agents(self) -> JudgeConfig:
+        if "debate" in self.methods and len(self.agents) == 1:
             raise ValueError("models: a debate needs at least two agents (give two or more, or none for three)")
         return self
 
@@ -108,6 +102,6 @@ class JudgeConfig(BaseModel):
 
     def resolved(self, default_model: str) -> JudgeConfig:
         """With the agents' models filled in: ``default_model`` x3 when none were given."""
-        if self.models:
+        if self.agents:
             return self
-        return self.model_copy(update={"models": (default_model,) * DEFAULT_AGENTS})
+        return self.model_copy(update={"agents": (default_model,) * DEFAULT_AGENTS})

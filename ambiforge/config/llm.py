@@ -14,13 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from ambiforge.errors import ConfigError
 
 
-def provider_names() -> tuple[str, ...]:
-    """The registered providers (:func:`ambiforge.llm.providers.names`)."""
-    from ambiforge.llm.providers import names
-
-    return names()
-
-
 class _Section(BaseModel):
     # No inf/nan: an infinite timeout or backoff would hang a build, a nan price would poison the budget.
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -137,31 +130,6 @@ class LLMConfig(_Section):
             return value
         return {name: p.model_dump() for name, p in _default_prices().items()} | value
 
-    def check(self) -> LLMConfig:
-        """Every step configured (the steps are those of the prompt files), with a known provider."""
-        from ambiforge.llm.prompts import known_steps
-
-        steps = known_steps(self.prompts_dir)
-        missing = [s for s in steps if s not in self.steps]
-        if missing:
-            raise ConfigError(f"[llm.steps]: no settings for step(s) {', '.join(missing)}")
-        unknown = sorted(set(self.steps) - set(steps))
-        if unknown:
-            raise ConfigError(f"[llm.steps]: unknown step(s) {', '.join(unknown)} (known: {', '.join(steps)})")
-        for name, provider in self.providers.items():
-            kind = provider.kind or name
-            if kind not in provider_names():
-                raise ConfigError(
-                    f"[llm.providers.{name}]: unknown provider kind {kind!r} (known: {', '.join(provider_names())})"
-                )
-        for step, settings in self.steps.items():
-            if settings.provider not in self.providers:
-                raise ConfigError(
-                    f"[llm.steps.{step}]: provider {settings.provider!r} is not configured "
-                    f"(known: {', '.join(sorted(self.providers))})"
-                )
-        return self
-
     def providers_used(self) -> list[str]:
         return sorted({s.provider for s in self.steps.values()})
 
@@ -216,30 +184,3 @@ def key_problem(key: str) -> str | None:
     if not all(33 <= ord(c) < 127 for c in key):
         return "the key contains a character that is not printable ASCII"
     return None
-
-
-def resolve_provider(requested: str, llm: LLMConfig) -> tuple[str, LLMConfig | None, str]:
-    """``(provider, llm settings or None, note)`` for a build's ``--provider``.
-
-    ``llm`` follows ``[llm.steps]``; ``openai``/``mistral`` put every step on that provider; ``auto``
-    takes ``llm`` when every key it needs is set, else one provider whose key is set, else ``offline``,
-    and the note says which and why.
-    """
-    if requested == "offline":  # the offline generator needs no [llm] step settings
-        return "offline", None, ""
-    llm = llm.check()
-    if requested == "llm":
-        return "llm", llm, ""
-    if requested in llm.providers:
-        return requested, llm.all_on(requested), ""
-    if requested != "auto":
-        known = ", ".join(("offline", "llm", *llm.providers, "auto"))
-        raise ConfigError(f"--provider must be one of {known}; got {requested!r}")
-    if not llm.missing_keys():
-        return "llm", llm, "--provider auto: every key is set; steps follow [llm.steps]"
-    for name in llm.providers_used():
-        if llm.providers[name].api_key():
-            missing = ", ".join(sorted(llm.missing_keys()))
-            return name, llm.all_on(name), f"--provider auto: {missing} not set; every step runs on {name}"
-    keys = ", ".join(sorted({p.api_key_env for p in llm.providers.values()}))
-    return "offline", None, f"--provider auto: no API key set ({keys}); using the offline generator"

@@ -14,10 +14,10 @@ majority of those debates' final verdicts (:func:`majority`).
 Every call goes through the :class:`~ambiforge.detectors.model.EvalModel` (the LLM client: cache, limits,
 cost, call log) with the prompt's id and version and a deterministic seed per (task, leader, round, role),
 so three copies of one model still give three debates, and a rerun is served from the cache.
-Personas (``personas[i]`` for ``agents[i]``) go into that agent's system prompt whatever its role, so an
-agent keeps its persona when the leader rotates; :func:`persona_problem` is the one rule the ``[judge]``
-configuration and ``eval --persona`` both apply (one non-empty text of at most :data:`MAX_PERSONA_CHARS`
-characters per agent).
+Round limit and personas come from one :class:`~ambiforge.config.debate.DebateSettings`, the same model
+for the ``[judge]`` configuration and ``eval --method debate`` (so its checks, one non-empty persona of at
+most 500 characters per agent, are written once). Personas (``personas[i]`` for ``agents[i]``) go into
+that agent's system prompt whatever its role, so an agent keeps its persona when the leader rotates.
 
 A debate's ``tokens`` are the prompt plus completion tokens the provider reported for its calls (the
 :class:`~ambiforge.detectors.model.Completion`'s usage, from the LLM client). A reply served from the
@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ambiforge.config.debate import DEFAULT_AGENTS, DebateSettings
 from ambiforge.detectors import prompts
 from ambiforge.detectors.model import CallTag, EvalModel, Messages, call_seed
 from ambiforge.detectors.tasks import EvalTask
@@ -43,10 +44,9 @@ from ambiforge.errors import LLMCallError, LLMOutputError
 AMBIGUOUS, CLEAR = "ambiguous", "clear"
 LEAD_PROMPT, FOLLOW_PROMPT = "judge_debate_lead", "judge_debate_follow"
 CHARS_PER_TOKEN = 4
-#: agents in a debate when no models are named (the seed paper's three)
-DEFAULT_AGENTS = 3
-#: the longest persona text: a few sentences of character, not a second prompt
-MAX_PERSONA_CHARS = 500
+#: every agent's sampling temperature and reply length (the seed paper's; not a setting of either caller)
+TEMPERATURE = 0.5
+MAX_TOKENS = 350
 
 _VERDICT = re.compile(r"verdict\W{0,4}\s*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
 _BARE_VERDICT = re.compile(r"^\W*(not\s+ambiguous|unambiguous|ambiguous|clear)\b", re.IGNORECASE)
@@ -58,14 +58,6 @@ _ANSWER = re.compile(r"answer\W{0,4}\s*(disagree|agree)\b", re.IGNORECASE)
 _BARE_ANSWER = re.compile(r"\b(disagree|agree)\b", re.IGNORECASE)
 _NONE = {"", "none", "n/a", "na", "-", "no question", "nothing", "null"}
 _ASKED = re.compile(r"[^.!?\n]*\?")
-
-
-@dataclass(frozen=True)
-class DebateConfig:
-    rounds: int = 5
-    temperature: float = 0.5
-    max_tokens: int = 350
-    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -185,30 +177,17 @@ def _persona(personas: Sequence[str], index: int) -> str:
     return personas[index] if index < len(personas) else ""
 
 
-def persona_problem(personas: Sequence[str], agents: int) -> str | None:
-    """What is wrong with ``personas`` for a debate of ``agents`` agents, or None. Empty means no personas;
-    otherwise one per agent (a persona for some agents only would be a silent half-configuration), none
-    blank, none longer than :data:`MAX_PERSONA_CHARS`."""
-    if not personas:
-        return None
-    for n, text in enumerate(personas, start=1):
-        if not text.strip():
-            return f"persona {n} is empty"
-        if len(text) > MAX_PERSONA_CHARS:
-            return f"persona {n} has {len(text)} characters (at most {MAX_PERSONA_CHARS})"
-    if len(personas) != agents:
-        return f"{len(personas)} persona(s) for {agents} agents: give one per agent, in the agents' order"
-    return None
-
-
 def debate(
     task: EvalTask,
     agents: Sequence[EvalModel],
     leader: int,
-    config: DebateConfig = DebateConfig(),
-    personas: Sequence[str] = (),
+    settings: DebateSettings = DebateSettings(),  # noqa: B008 - frozen model, safe default
+    seed: int = 0,
+    *,
+    max_tokens: int = MAX_TOKENS,
 ) -> Debate:
-    """One debate on ``task`` led by ``agents[leader]``; the others follow, in agent order after the leader."""
+    """One debate on ``task`` led by ``agents[leader]``; the others follow, in agent order after the leader.
+    ``settings`` give the round limit and the personas (``settings.agents`` are the caller's to resolve)."""
     if len(agents) < 2:
         raise ValueError("a debate needs at least two agents (the paper uses three)")
     n = len(agents)
@@ -224,9 +203,9 @@ def debate(
         reply = agents[agent].complete(
             messages,
             CallTag(f"debate.{role}", prompt_id, version, task.key),
-            temperature=config.temperature,
-            max_tokens=config.max_tokens,
-            seed=call_seed(config.seed, task.key, "debate", leader, round_, role, agent),
+            temperature=TEMPERATURE,
+            max_tokens=max_tokens,
+            seed=call_seed(seed, task.key, "debate", leader, round_, role, agent),
         )
         result.calls.append(reply.call_id)
         result.cached_calls += int(reply.cached)
@@ -239,13 +218,13 @@ def debate(
         return reply.text
 
     try:
-        for round_ in range(1, config.rounds + 1):
+        for round_ in range(1, settings.rounds + 1):
             result.rounds = round_
             messages = lead_prompt.render(
                 {
                     **common,
                     "round": round_,
-                    "persona": _persona(personas, leader),
+                    "persona": _persona(settings.personas, leader),
                     "feedback": feedback,
                     "previous_verdict": previous.verdict if previous else "",
                     "previous_question": (previous.question or "") if previous else "",
@@ -261,7 +240,7 @@ def debate(
                     {
                         **common,
                         "round": round_,
-                        "persona": _persona(personas, agent),
+                        "persona": _persona(settings.personas, agent),
                         "verdict": turn.verdict,
                         "question": turn.question or "",
                         "reasoning": turn.reasoning,
@@ -319,10 +298,13 @@ class Judged:
 
 
 def rotate(
-    task: EvalTask, agents: Sequence[EvalModel], config: DebateConfig = DebateConfig(), personas: Sequence[str] = ()
+    task: EvalTask,
+    agents: Sequence[EvalModel],
+    settings: DebateSettings = DebateSettings(),  # noqa: B008 - frozen model, safe default
+    seed: int = 0,
 ) -> Judged:
     """One debate per leader (sequentially: callers run tasks in parallel), then :func:`majority`."""
-    debates = [debate(task, agents, leader, config, personas) for leader in range(len(agents))]
+    debates = [debate(task, agents, leader, settings, seed) for leader in range(len(agents))]
     return Judged(majority(debates), debates)
 
 

@@ -6,8 +6,9 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ambiforge.ambiguity import check_mix
 from ambiforge.atomic import write_json_atomic, write_jsonl_atomic
-from ambiforge.generation.mix import check_mix, type_quotas
+from ambiforge.generation.mix import type_quotas
 from ambiforge.models.outcome import Outcome
 from ambiforge.run.layout import ITEMS_JSONL, ITEMS_PARQUET, REJECTED_FILE, SUMMARY_FILE, run_dir
 from ambiforge.stats import dataset_stats

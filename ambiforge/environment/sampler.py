@@ -1,8 +1,9 @@
 """Seeded sampling of scenes.
 
 A scene takes 2 to 5 food groups and 2 to 5 kitchen-item groups and, from each, 3 to 5 objects (all of a
-smaller group). Several objects of one group are what make a task ambiguous ("a mug" among three mugs), so
-a group is never represented by a single object. Randomness comes only from the ``random.Random`` passed
+smaller group): the defaults of ``[sampler]`` (:class:`~ambiforge.config.sampler.SamplerConfig`). Several
+objects of one group are what make a task ambiguous ("a mug" among three mugs), so a group is never
+represented by a single object. Randomness comes only from the ``random.Random`` passed
 in, so a seed fixes the scene.
 """
 
@@ -14,14 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.config.sampler import SamplerConfig
 from ambiforge.environment.articles import with_article
-
-
-@dataclass(frozen=True)
-class SamplerLimits:
-    food_groups: tuple[int, int] = (2, 5)
-    item_groups: tuple[int, int] = (2, 5)
-    per_group: tuple[int, int] = (3, 5)
 
 
 @dataclass(frozen=True)
@@ -61,7 +56,7 @@ def _pick_groups(rng: random.Random, keys: list[str], bounds: tuple[int, int], i
 def sample_scene(
     catalog: Catalog,
     rng: random.Random,
-    limits: SamplerLimits = SamplerLimits(),  # noqa: B008 - frozen dataclass, safe default
+    limits: SamplerConfig = SamplerConfig(),  # noqa: B008 - frozen model, safe default
     include: Sequence[str] = (),
 ) -> Scene:
     """Sample one scene; ``include`` forces groups in (a generator that needs, say, knives)."""

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 
 from ambiforge.catalog import Catalog, CatalogObject
-from ambiforge.environment.sampler import SamplerLimits, Scene, sample_scene
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.environment.sampler import Scene, sample_scene
 
 Requirement = Callable[[CatalogObject], bool]
 RequirementsOf = Callable[[str], Mapping[str, Sequence[Requirement]]]
@@ -25,7 +26,7 @@ class SceneSteering:
         self,
         catalog: Catalog,
         requirements: RequirementsOf,
-        limits: SamplerLimits = SamplerLimits(),  # noqa: B008 - frozen dataclass, safe default
+        limits: SamplerConfig = SamplerConfig(),  # noqa: B008 - frozen model, safe default
     ) -> None:
         self.catalog, self.requirements, self.limits = catalog, requirements, limits
         self._plans: dict[str, dict[str, list[list[str]]]] = {}

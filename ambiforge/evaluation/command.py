@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,8 @@ from ambiforge import progress
 from ambiforge.atomic import write_json_atomic
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.conformal import DEFAULT_EPSILON
-from ambiforge.detectors.debate import DEFAULT_AGENTS, persona_problem
 from ambiforge.detectors.methods import MethodSettings, names
+from ambiforge.detectors.methods.settings import settings_class, settings_record
 from ambiforge.detectors.model import ClientModel, EvalModel
 from ambiforge.errors import ConfigError
 from ambiforge.evaluation.data import load_dataset
@@ -25,9 +26,6 @@ from ambiforge.version import __version__
 
 STAGE = "eval"
 
-
-#: LofreeCP samples per task: enough for any frequency estimate, and a bound on the calls one option can order.
-MAX_SAMPLES = 100
 _FOLDER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 
 
@@ -45,24 +43,19 @@ class EvalOptions:
     calibration_size: int = 100
     limit: int | None = None  # evaluate only the first N pairs (calibration unchanged)
     seed: int = 0
-    samples: int = 5
-    temperature: float = 1.0
     attach: Path | None = None
     cache_dir: Path | None = None
     llm: LLMConfig = field(default_factory=LLMConfig)
-    agents: tuple[str, ...] = ()  # debate: the agents' models (default: three times ``model``)
-    rounds: int = 5  # debate
-    personas: tuple[str, ...] = ()  # debate: one persona text per agent (``--persona``, repeated)
-    max_questions: int = 1  # dialogue
-    user: str = "keyword"  # dialogue: the simulated user
+    #: each method's own settings, checked where they were read (``method_settings``: the command line and
+    #: ``[eval.methods.<name>]``); a method without an entry runs on its defaults. ``with_plan`` and
+    #: ``seed`` are the run's: these options set them in every method's settings.
+    settings: Mapping[str, MethodSettings] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """Every option checked before the first call: a bad one found after an hour of paid calls (or
         a ``--name`` that writes outside ``--out``) is worse than one line now."""
         if not 0 < self.epsilon < 1:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
-        if not 1 <= self.samples <= MAX_SAMPLES:
-            raise ConfigError(f"--samples must be between 1 and {MAX_SAMPLES}, got {self.samples}")
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, got {self.limit}")
         if self.calibration_size < 1:
@@ -73,16 +66,9 @@ class EvalOptions:
             raise ConfigError(f"--out: {self.out} is a file, not a folder")
         if self.attach is not None and not (self.attach / "manifest.json").is_file():
             raise ConfigError(f"--attach: {self.attach} is not a release folder (no manifest.json)")
-        if self.rounds < 1:
-            raise ConfigError(f"--rounds must be at least 1, got {self.rounds}")
-        if self.max_questions < 0:
-            raise ConfigError(f"--max-questions must be 0 or more, got {self.max_questions}")
-        if self.user not in ("keyword", "llm"):
-            raise ConfigError(f"--user must be keyword or llm, got {self.user!r}")
-        if self.agents and len(self.agents) < 2:
-            raise ConfigError(f"--agents: a debate needs at least two agents, got {len(self.agents)}")
-        if problem := persona_problem(self.personas, len(self.agents) or DEFAULT_AGENTS):
-            raise ConfigError(f"--persona: {problem}")
+        run = {"with_plan": self.with_plan, "seed": self.seed}
+        every = {name: self.settings.get(name) or settings_class(name)() for name in names()}
+        object.__setattr__(self, "settings", {name: s.model_copy(update=run) for name, s in every.items()})
 
 
 def check_methods(methods: list[str]) -> tuple[str, ...]:
@@ -125,17 +111,6 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
     name = opts.name or slug(f"{dataset.name}-{opts.model}-{mode}")
     folder = opts.out / name
     model = model or make_model(opts, folder)
-    settings = MethodSettings(
-        with_plan=opts.with_plan,
-        samples=opts.samples,
-        temperature=opts.temperature,
-        seed=opts.seed,
-        agents=opts.agents,
-        rounds=opts.rounds,
-        personas=opts.personas,
-        max_questions=opts.max_questions,
-        user=opts.user,
-    )
     jobs = len(methods) * 2 * len(dataset.items) + len(dataset.calibration) * len(methods)
     progress.start(STAGE, jobs)
     try:
@@ -143,7 +118,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
             dataset,
             methods,
             model,
-            settings,
+            opts.settings,
             opts.epsilon,
             opts.llm.concurrency,
             lambda n: progress.advance(STAGE, n),
@@ -159,7 +134,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         "epsilon": opts.epsilon,
         "with_plan": opts.with_plan,
         "seed": opts.seed,
-        "settings": asdict(settings),
+        "settings": settings_record(opts.settings),
     }
     document = results_document(dataset, results, meta)
     write_outputs(folder, document, results)

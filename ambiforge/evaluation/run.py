@@ -8,7 +8,7 @@ client: cached, so a rerun makes no new request).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,12 +62,15 @@ def evaluate(
     dataset: Dataset,
     methods: Sequence[str],
     model: EvalModel,
-    settings: MethodSettings,
+    settings: Mapping[str, MethodSettings],
     epsilon: float,
     concurrency: int = 8,
     progress: Callable[[int], None] | None = None,
 ) -> list[MethodResult]:
+    """``settings``: each method's own (:mod:`ambiforge.detectors.methods.settings`; a method without an
+    entry runs on its defaults)."""
     detectors = [get(m) for m in methods]
+    per_method = [settings.get(d.name) or getattr(d, "Settings", MethodSettings)() for d in detectors]
     evaluated = [t for item in dataset.items for t in halves(item)]
     jobs: list[tuple[int, EvalTask]] = []
     for n, detector in enumerate(detectors):
@@ -82,7 +85,7 @@ def evaluate(
 
     def run(job: tuple[int, EvalTask]) -> Detection:
         n, task = job
-        detection = detectors[n].detect(task, model, settings)
+        detection = detectors[n].detect(task, model, per_method[n])
         if progress:
             progress(1)
         return detection

@@ -56,7 +56,7 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
     LLM limiter (the flow passes one shared across Dask workers)."""
     options.prepare()
     catalog = cached_catalog(options.catalog)
-    limits = options.sampler.limits()
+    limits = options.sampler
     if options.provider == "offline":
         from ambiforge.generation.offline import OfflineGenerator
 

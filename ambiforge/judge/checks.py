@@ -1,5 +1,5 @@
-"""The judge's methods, users and checks as this stage reads them: the names are ``judge_pair``'s own
-(:mod:`ambiforge.judge.pair`, the one list of each); here is what each check means to a maintainer.
+"""What each of the judge's checks means to a maintainer: the names are listed once, with the ``[judge]``
+section that configures their severity (:data:`ambiforge.config.judge.FLAGS`).
 
 Every check is a warning by default: a debate of small models agrees with people on such questions only
 partly (76.7% in the seed paper), so until the review report's kappa between judge and reviewers shows it
@@ -11,9 +11,7 @@ error rule of the validation gate does.
 
 from __future__ import annotations
 
-from ambiforge.judge.pair import FLAGS, METHODS, USERS
-
-__all__ = ["CHECKS", "FLAGS", "METHODS", "USERS"]
+__all__ = ["CHECKS"]
 
 #: what a check means, for the report and docs/judge.md (a check without an entry shows its name only)
 CHECKS: dict[str, str] = {

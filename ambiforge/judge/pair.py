@@ -5,8 +5,9 @@
 - ``dialogue``: the item's own question is put to the simulated user (:mod:`.simulated_user`), which must
   answer with the gold answer, and the answer must resolve the clear plan's step (:mod:`.resolves`).
 
-The judgement is a JSON-able dict; problems are ``flags`` without a severity (the stage maps each check to
-a warning or an error from its configuration):
+The judgement is a :class:`PairJudgement` (``to_record`` is the transcript of ``judgements.jsonl``);
+problems are ``flags`` without a severity (the stage maps each check to a warning or an error from its
+configuration):
 
 - ``clear_judged_ambiguous`` / ``ambiguous_judged_clear``: a half's majority verdict is the wrong one (an
   undecided half, verdict None, is not flagged: see ``debate_error`` and the debates' records);
@@ -18,54 +19,20 @@ a warning or an error from its configuration):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, DebateConfig, persona_problem, rotate
+from ambiforge.config.debate import persona_problem
+from ambiforge.config.judge import JudgeConfig
+from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, Judged, rotate
 from ambiforge.detectors.model import EvalModel, call_seed
 from ambiforge.detectors.resolves import resolves_step
 from ambiforge.detectors.simulated_user import answer, hidden_from_item
 from ambiforge.detectors.tasks import halves
 from ambiforge.errors import ConfigError, InputError
 from ambiforge.models import Item
-
-METHODS = ("debate", "dialogue")
-USERS = ("keyword", "llm")
-FLAGS = (
-    "clear_judged_ambiguous",
-    "ambiguous_judged_clear",
-    "question_not_answered",
-    "answer_does_not_resolve",
-    "debate_error",
-)
-
-
-@dataclass(frozen=True)
-class JudgeSettings:
-    methods: tuple[str, ...] = ("debate", "dialogue")
-    rounds: int = 5
-    temperature: float = 0.5
-    max_tokens: int = 350
-    user: str = "keyword"  # or "llm"
-    seed: int = 0
-    personas: tuple[str, ...] = ()  # one per agent, in the agents' order (empty: none)
-
-    def __post_init__(self) -> None:
-        unknown = [m for m in self.methods if m not in METHODS]
-        if unknown or not self.methods:
-            raise ConfigError(f"judge methods: unknown {', '.join(unknown) or '(none)'} (known: {', '.join(METHODS)})")
-        if self.rounds < 1:
-            raise ConfigError(f"judge rounds must be at least 1, got {self.rounds}")
-        if self.user not in USERS:
-            raise ConfigError(f"judge user: unknown {self.user!r} (known: {', '.join(USERS)})")
-        if self.max_tokens < 16:
-            raise ConfigError(f"judge max_tokens must be at least 16, got {self.max_tokens}")
-
-    @property
-    def debate(self) -> DebateConfig:
-        return DebateConfig(self.rounds, self.temperature, self.max_tokens, self.seed)
 
 
 def as_item(item: dict[str, Any] | Item) -> Item:
@@ -80,75 +47,117 @@ def as_item(item: dict[str, Any] | Item) -> Item:
         raise InputError("judge", f"item {item.get('id')!r}", f"{where}: {first['msg']}") from None
 
 
-def _flag(check: str, message: str) -> dict[str, str]:
-    return {"check": check, "message": message}
+@dataclass(frozen=True)
+class Flag:
+    """A check the pair failed, without a severity (the stage gives it the configured one)."""
+
+    check: str
+    message: str
+
+    def to_record(self) -> dict[str, str]:
+        return {"check": self.check, "message": self.message}
 
 
-def judge_pair(item: dict[str, Any], agents: Sequence[EvalModel], settings: JudgeSettings) -> dict[str, Any]:
-    """Judge one pair with ``settings.methods``; ``agents`` are the debate's agents (every one leads once)
-    and ``agents[0]`` classifies questions for the LLM user. Returns the judgement (see the module)."""
-    record = as_item(item)
-    out: dict[str, Any] = {}
-    flags: list[dict[str, str]] = []
+@dataclass(frozen=True)
+class DialogueResult:
+    """The item's own question put to the simulated user, and whether the gold answer resolves the step."""
+
+    question: str
+    reply_kind: str | None
+    reply: str | None
+    gets_gold: bool
+    resolves_step: bool
+    resolves_reason: str
+    user: str
+    error: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PairJudgement:
+    """What :func:`judge_pair` found: per half the rotating debates (None: not debated), the dialogue check
+    (None: not run), the flags and the ids of every call made."""
+
+    debate: dict[str, Judged] | None = None
+    dialogue: DialogueResult | None = None
+    flags: tuple[Flag, ...] = ()
+    calls: tuple[str, ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        """The transcript as ``judgements.jsonl`` stores it."""
+        return {
+            "debate": None if self.debate is None else {half: j.to_record() for half, j in self.debate.items()},
+            "dialogue": None if self.dialogue is None else self.dialogue.to_record(),
+            "flags": [f.to_record() for f in self.flags],
+            "calls": list(self.calls),
+        }
+
+
+def judge_pair(item: Item, agents: Sequence[EvalModel], settings: JudgeConfig, seed: int = 0) -> PairJudgement:
+    """Judge one pair with ``settings.methods`` (the ``[judge]`` section: its debate settings, its user);
+    ``agents`` are the debate's agents (every one leads once; ``settings.agents`` names their models) and
+    ``agents[0]`` classifies questions for the LLM user; ``seed`` is the build's."""
+    flags: list[Flag] = []
     calls: list[str] = []
+    judged: dict[str, Judged] | None = None
+    dialogue: DialogueResult | None = None
     if "debate" in settings.methods:
         if len(agents) < 2:
             raise ConfigError(f"judge: a debate needs at least two agents, got {len(agents)}")
         if problem := persona_problem(settings.personas, len(agents)):
             raise ConfigError(f"judge personas: {problem}")
-        amb_task, clear_task = halves(record)
+        amb_task, clear_task = halves(item)
         judged = {
-            AMBIGUOUS: rotate(amb_task, agents, settings.debate, settings.personas),
-            CLEAR: rotate(clear_task, agents, settings.debate, settings.personas),
+            AMBIGUOUS: rotate(amb_task, agents, settings, seed),
+            CLEAR: rotate(clear_task, agents, settings, seed),
         }
-        out["debate"] = {half: j.to_record() for half, j in judged.items()}
         for j in judged.values():
             calls += j.calls
         if judged[CLEAR].verdict == AMBIGUOUS:
             flags.append(
-                _flag("clear_judged_ambiguous", f"the debates judge the clear task ambiguous: {clear_task.task!r}")
+                Flag("clear_judged_ambiguous", f"the debates judge the clear task ambiguous: {clear_task.task!r}")
             )
         if judged[AMBIGUOUS].verdict == CLEAR:
             flags.append(
-                _flag("ambiguous_judged_clear", f"the debates judge the ambiguous task clear: {amb_task.task!r}")
+                Flag("ambiguous_judged_clear", f"the debates judge the ambiguous task clear: {amb_task.task!r}")
             )
         for half, j in judged.items():
             for error in j.errors:
-                flags.append(_flag("debate_error", f"{half} task, {error}"))
+                flags.append(Flag("debate_error", f"{half} task, {error}"))
     if "dialogue" in settings.methods:
-        hidden = hidden_from_item(record)
+        hidden = hidden_from_item(item)
         model = agents[0] if agents else None
         asked = answer(
-            record.question,
+            item.question,
             hidden,
             settings.user,
             model,
-            f"{record.id}:dialogue",
-            call_seed(settings.seed, record.id, "user"),
+            f"{item.id}:dialogue",
+            call_seed(seed, item.id, "user"),
         )
-        resolution = resolves_step(record)
+        resolution = resolves_step(item)
         calls += list(asked.calls)
-        out["dialogue"] = {
-            "question": record.question,
-            "reply_kind": asked.reply.kind,
-            "reply": asked.reply.text,
-            "gets_gold": asked.reply.gets_gold,
-            "resolves_step": resolution.ok,
-            "resolves_reason": resolution.reason,
-            "user": settings.user,
-            "error": asked.error,
-        }
+        dialogue = DialogueResult(
+            question=item.question,
+            reply_kind=asked.reply.kind,
+            reply=asked.reply.text,
+            gets_gold=asked.reply.gets_gold,
+            resolves_step=resolution.ok,
+            resolves_reason=resolution.reason,
+            user=settings.user,
+            error=asked.error,
+        )
         if asked.error:
-            flags.append(_flag("debate_error", f"simulated user: {asked.error}"))
+            flags.append(Flag("debate_error", f"simulated user: {asked.error}"))
         elif not asked.reply.gets_gold:
             flags.append(
-                _flag(
+                Flag(
                     "question_not_answered",
-                    f"the simulated user answers the item's question with a {asked.reply.kind}: {record.question!r}",
+                    f"the simulated user answers the item's question with a {asked.reply.kind}: {item.question!r}",
                 )
             )
         if not resolution.ok:
-            flags.append(_flag("answer_does_not_resolve", resolution.reason))
-    out["flags"] = flags
-    out["calls"] = calls
-    return out
+            flags.append(Flag("answer_does_not_resolve", resolution.reason))
+    return PairJudgement(judged, dialogue, tuple(flags), tuple(calls))

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ambiforge import ambiguity
-from ambiforge.judge.checks import CHECKS, FLAGS
+from ambiforge.config.judge import FLAGS
+from ambiforge.judge.checks import CHECKS
 from ambiforge.judge.summary import shown
 from ambiforge.models import HalfJudgement, Item, Judgement
 from ambiforge.validation.report_sections import ReportSection, SectionResult

@@ -5,8 +5,9 @@ as an error rule of the validation gate does.
 
 Items are judged in parallel, as many as the LLM client lets calls be in flight; every call goes through
 that client (cache, limits, budget, the run's ``calls.jsonl``). The judge itself is a function of one item
-record (:func:`make_judge` builds it on :func:`ambiforge.judge.pair.judge_pair`), so a test gives the
-stage a fake one through ``StageContext.judge``.
+to its :class:`~ambiforge.judge.pair.PairJudgement` (:func:`make_judge` builds it on
+:func:`ambiforge.judge.pair.judge_pair`), so a test gives the stage a fake one through
+``StageContext.judge``.
 
 A rerun of the stage reuses every record of ``judgements.jsonl`` whose key (the pair's content and the
 judge's configuration) is unchanged; the calls of a stage killed midway are in the LLM cache.
@@ -26,8 +27,9 @@ from ambiforge import progress
 from ambiforge.atomic import write_jsonl_atomic
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.errors import ConfigError, LLMError
+from ambiforge.judge.pair import Flag, PairJudgement
 from ambiforge.judge.summary import judgement_of
-from ambiforge.models import Judgement
+from ambiforge.models import Item, Judgement
 from ambiforge.models.outcome import Outcome
 from ambiforge.run.layout import JUDGEMENTS_FILE
 
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
     from ambiforge.config.llm import LLMConfig
 
-Judge = Callable[[dict[str, Any]], dict[str, Any]]
+Judge = Callable[[Item], PairJudgement]
 STAGE = "judge"
 #: fields that are the pipeline's verdicts on a pair, not the pair: a change there needs no new judgement
 _NOT_CONTENT = ("validation", "review", "judgement", "provenance")
@@ -64,7 +66,7 @@ def make_judge(options: BuildOptions) -> Judge:
     """``judge_pair`` with one agent per configured model, all on one LLM client writing the run's
     ``calls.jsonl`` and sharing the build's cache and process-wide limiter."""
     from ambiforge.detectors.model import ClientModel
-    from ambiforge.judge.pair import JudgeSettings, judge_pair
+    from ambiforge.judge.pair import judge_pair
     from ambiforge.llm.budget import Budget, BudgetedLimiter
     from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog, llm_cache_dir
     from ambiforge.llm.client import LLMClient
@@ -76,17 +78,14 @@ def make_judge(options: BuildOptions) -> Judge:
     budget = Budget(log.path, llm.max_cost)
     limiter = BudgetedLimiter(shared_limiter(llm.concurrency, llm.rpm), budget)  # as the LLM generator's calls
     client = LLMClient(llm, log, CallCache(llm_cache_dir(options)), limiter, budget)
-    agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.models]
-    settings = JudgeSettings(
-        methods=config.methods, rounds=config.rounds, user=config.user, seed=options.seed, personas=config.personas
-    )
-    return lambda record: judge_pair(record, agents, settings)
+    agents = [ClientModel(client, config.provider, model, options.run_id) for model in config.agents]
+    return lambda item: judge_pair(item, agents, config, options.seed)
 
 
-def _failed(message: str) -> dict[str, Any]:
+def _failed(message: str) -> PairJudgement:
     """A judge that raised for one item (a call that failed past its retries): a ``debate_error`` flag,
     so the item is reported, not lost, and the severity decides whether it stays."""
-    return {"debate": {}, "dialogue": None, "flags": [{"check": "debate_error", "message": message}], "calls": []}
+    return PairJudgement(debate={}, flags=(Flag("debate_error", message),))
 
 
 def read_previous(path: Path) -> dict[str, dict[str, Any]]:
@@ -126,7 +125,7 @@ def judge_outcomes(
             progress.advance(STAGE, 1)
             return previous[key]
         try:
-            result = judge(record)
+            result = judge(item)
         except LLMError as exc:  # a call that failed past its retries, or the budget: this pair only
             result = _failed(str(exc))
         judgement = judgement_of(result, config)
@@ -137,7 +136,7 @@ def judge_outcomes(
             "ambiguity_type": item.ambiguity_type,
             "key": key,
             "judgement": judgement.model_dump(mode="json"),
-            **{k: result.get(k) for k in ("debate", "dialogue", "flags", "calls")},
+            **result.to_record(),
         }
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="judge") as pool:

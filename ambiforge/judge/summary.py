@@ -1,4 +1,5 @@
-"""What the judge said about a pair, in the item's terms: ``judge_pair``'s result -> :class:`Judgement`,
+"""What the judge said about a pair, in the item's terms: a :class:`~ambiforge.judge.pair.PairJudgement`
+-> :class:`Judgement`,
 and the one-paragraph text annotators and the report read.
 
 The item keeps a summary (majority verdict per half, how many debates agreed, the simulated user's
@@ -8,53 +9,47 @@ reply kind, the flags with their configured severity); the transcripts stay in `
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ambiforge.config.judge import JudgeConfig
+from ambiforge.detectors.debate import Judged
+from ambiforge.judge.pair import PairJudgement
 from ambiforge.models import DialogueCheck, HalfJudgement, JudgeFlag, Judgement
 
 HALVES = {"ambiguous_task": "ambiguous", "clear_task": "clear"}  # item field -> key in judge_pair's debate
 
 
-def half_judgement(half: dict[str, Any] | None) -> HalfJudgement | None:
+def half_judgement(half: Judged | None) -> HalfJudgement | None:
     """The debates over one task; the verdict is judge_pair's (the majority of the debates that reached
     consensus; None, undecided, on a tie or when none did)."""
-    if not half:
+    if half is None:
         return None
-    debates = [d for d in half.get("debates") or [] if isinstance(d, dict)]
-    verdicts = Counter(d.get("verdict") for d in debates if d.get("verdict") in ("ambiguous", "clear"))
-    verdict = half.get("verdict") if half.get("verdict") in ("ambiguous", "clear") else None
+    verdicts = Counter(d.verdict for d in half.debates if d.verdict in ("ambiguous", "clear"))
     return HalfJudgement(
-        verdict=verdict,
-        debates=len(debates),
+        verdict=half.verdict if half.verdict in ("ambiguous", "clear") else None,
+        debates=len(half.debates),
         judged_ambiguous=verdicts.get("ambiguous", 0),
         judged_clear=verdicts.get("clear", 0),
-        consensus=sum(1 for d in debates if d.get("consensus")),
+        consensus=sum(1 for d in half.debates if d.consensus),
     )
 
 
-def judgement_of(result: dict[str, Any], config: JudgeConfig) -> Judgement:
-    debate = result.get("debate") or {}
-    dialogue = result.get("dialogue")
+def judgement_of(result: PairJudgement, config: JudgeConfig) -> Judgement:
+    debate = result.debate or {}
+    dialogue = result.dialogue
     return Judgement(
         methods=list(config.methods),
         provider=config.provider,
-        models=list(config.models),
+        models=list(config.agents),
         personas=list(config.personas),
         rounds=config.rounds,
         ambiguous_task=half_judgement(debate.get("ambiguous")),
         clear_task=half_judgement(debate.get("clear")),
         dialogue=DialogueCheck(
-            reply_kind=dialogue.get("reply_kind"),
-            gets_gold=dialogue.get("gets_gold"),
-            resolves_step=dialogue.get("resolves_step"),
+            reply_kind=dialogue.reply_kind, gets_gold=dialogue.gets_gold, resolves_step=dialogue.resolves_step
         )
-        if dialogue
+        if dialogue is not None
         else None,
-        flags=[
-            JudgeFlag(check=str(f["check"]), severity=config.severity_of(str(f["check"])), message=str(f["message"]))
-            for f in result.get("flags") or []
-        ],
+        flags=[JudgeFlag(check=f.check, severity=config.severity_of(f.check), message=f.message) for f in result.flags],
     )
 
 

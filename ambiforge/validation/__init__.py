@@ -10,7 +10,7 @@ from multiprocessing import get_context
 
 from ambiforge.models import Item, RuleFailure, Validation
 from ambiforge.models.outcome import Outcome
-from ambiforge.validation.context import RuleContext, ValidationConfig
+from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import check_item, severity
 from ambiforge.validation.rules.duplicates import find_duplicates
 
@@ -83,4 +83,4 @@ def gate(outcomes: list[Outcome], ctx: RuleContext | None = None) -> list[Outcom
     return result
 
 
-__all__ = ["RuleContext", "ValidationConfig", "check_item", "gate", "validate_items"]
+__all__ = ["RuleContext", "check_item", "gate", "validate_items"]

@@ -1,66 +1,13 @@
-"""What rules need besides the item: the catalog (for grounding), thresholds, severities, earlier releases."""
+"""What rules need besides the item: the catalog (for grounding), the ``[validation]`` section (thresholds,
+severities: :class:`~ambiforge.config.validation.ValidationConfig`), earlier releases."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ambiforge.catalog import Catalog
-
-Severity = Literal["error", "warning", "off"]
-
-#: Measures, not objects, when a number precedes or "of" follows: "1 tablespoon of honey", "a cup of flour",
-#: "2 slices of bread" name no tableware.
-DEFAULT_UNITS: tuple[str, ...] = (
-    "tablespoon", "teaspoon", "tbsp", "tsp", "cup", "ounce", "oz", "gram", "kilogram", "kg", "g", "ml",
-    "milliliter", "millilitre", "liter", "litre", "pound", "lb", "pinch", "dash", "handful", "quart", "pint",
-    "clove", "sprig", "stick", "slice", "piece", "drop", "splash", "scoop", "dollop", "drizzle", "sprinkle",
-    "serving", "portion", "bunch", "head", "wedge", "layer", "glass", "bowl", "mug", "can", "jar", "bottle",
-    "packet", "pack", "bag", "box", "sheet", "strip", "cube", "spoonful", "cupful",
-)  # fmt: skip
-
-
-class ValidationConfig(BaseModel):
-    """The ``[validation]`` section of ambiforge.toml: thresholds of the item rules and, per rule id, its
-    severity (``severity = { length = "error", answer = "off" }``). Defaults keep legitimate content (long
-    recipes, long tasks, heavy rewrites) at warnings and reserve errors for defects."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    max_plan_steps: int = Field(default=30, ge=1, description="more steps than this: error (plan rule)")
-    long_plan_steps: int = Field(default=13, ge=1, description="more steps than this: plan_length warning")
-    max_edit_ratio: float = Field(
-        default=0.6, gt=0, le=1, description="new or replaced words / ambiguous task's words (rewrite warning)"
-    )
-    max_rewrite_ratio: float = Field(
-        default=0.9, gt=0, le=1, description="more new words than this: not a rewrite at all (minimal_pair error)"
-    )
-    min_task_words: int = 3
-    max_task_words: int = 60
-    max_question_words: int = 60
-    max_answer_words: int = 60
-    near_duplicate_similarity: float = Field(default=97.0, description="rapidfuzz ratio of content words")
-    # Nouns every kitchen has without a scene object.
-    ambient_nouns: tuple[str, ...] = ("water", "ice", "tap water", "ice cube")
-    units: tuple[str, ...] = Field(default=DEFAULT_UNITS, description="measures: never grounded as objects")
-    type_mix_tolerance: float = 0.03
-    severity: dict[str, Severity] = Field(
-        default_factory=dict, description="rule id -> 'error', 'warning' or 'off' (overrides the default)"
-    )
-
-    @field_validator("severity")
-    @classmethod
-    def _known_rules(cls, value: dict[str, Severity]) -> dict[str, Severity]:
-        from ambiforge.validation.rules.base import all_rules
-
-        known = all_rules()
-        unknown = sorted(set(value) - set(known))
-        if unknown:
-            raise ValueError(f"unknown rule id(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        return value
+from ambiforge.config.validation import ValidationConfig
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from ambiforge.config.debate import DebateSettings
 from ambiforge.config.llm import LLMConfig
-from ambiforge.detectors.debate import Debate, DebateConfig, agents_for, debate
+from ambiforge.detectors.debate import Debate, agents_for, debate
 from ambiforge.detectors.dialogue import Conversation, converse, score
 from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, make_model
@@ -38,7 +39,7 @@ def test_one_debate_and_one_dialogue_on_the_local_model(  # type: ignore[no-unty
     def run() -> tuple[Debate, Conversation]:
         model = make_model(opts, folder)
         task, _ = halves(PAIRS["preferences"])
-        d = debate(task, agents_for(model, ()), leader=0, config=DebateConfig(rounds=2, max_tokens=160))
+        d = debate(task, agents_for(model, ()), leader=0, settings=DebateSettings(rounds=2), max_tokens=160)
         talk = converse(task, model, max_questions=1)
         return d, talk
 

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from ambiforge.config.llm import LLMConfig, resolve_provider
-from ambiforge.generation.run import BuildOptions
+from ambiforge.config.build import BuildOptions
+from ambiforge.config.llm import LLMConfig
+from ambiforge.engine.preflight import resolve_provider
 from ambiforge.llm.calls import read_calls
 from ambiforge.llm.prompts import default_prompts_dir, load_prompt, type_variant_prompts
 from ambiforge.models.schema import schema_errors

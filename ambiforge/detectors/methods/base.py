@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
+from pydantic import BaseModel, ConfigDict
+
 from ambiforge.detectors.conformal import Calibration, nonconformity, prediction_set
 from ambiforge.detectors.intent import is_correct
 from ambiforge.detectors.model import EvalModel
@@ -26,20 +28,17 @@ from ambiforge.errors import ConfigError
 from ambiforge.registry import Registry
 
 
-@dataclass(frozen=True)
-class MethodSettings:
+class MethodSettings(BaseModel):
+    """What every method reads: the run's prompt form and seed. A method with parameters of its own declares
+    a subclass as its ``Settings`` (LofreeCP's samples, the debate's :class:`DebateSettings`); the values
+    come from the command line and from ``[eval.methods.<name>]`` (:mod:`.settings`), so a new method's
+    parameter needs no edit anywhere else. A field's ``option`` (``json_schema_extra``) is the command-line
+    option that sets it, in every method that has the field."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     with_plan: bool = True
-    samples: int = 5  # LofreeCP
-    temperature: float = 1.0  # LofreeCP sampling
-    lambda1: float = 0.1  # LofreeCP: normalised entropy weight
-    lambda2: float = 0.1  # LofreeCP: semantic similarity weight
-    top_logprobs: int = 20
     seed: int = 0
-    agents: tuple[str, ...] = ()  # debate: the agents' model names (default: three times the eval's model)
-    rounds: int = 5  # debate: round limit
-    personas: tuple[str, ...] = ()  # debate: one persona text per agent, in the agents' order (empty: none)
-    max_questions: int = 1  # dialogue: questions the policy may ask before it acts
-    user: str = "keyword"  # dialogue: the simulated user, keyword or llm
 
 
 @dataclass(frozen=True)
@@ -73,6 +72,7 @@ class Detection:
 
 class Detector(Protocol):
     name: ClassVar[str]
+    Settings: ClassVar[type[MethodSettings]]  # the method's own settings (MethodSettings when it has none)
     needs_logprobs: ClassVar[bool]
     calibrated: ClassVar[bool]
     sequential_calls: ClassVar[int]  # calls one task makes one after another (schedules long jobs first)
@@ -86,6 +86,7 @@ class ScoredDetector:
     """Shared by the conformal methods: scores -> calibration score -> set; asks when the set has > 1 option."""
 
     calibrated: ClassVar[bool] = True
+    Settings: ClassVar[type[MethodSettings]] = MethodSettings
 
     def decide(self, detection: Detection, calibration: Calibration | None) -> Detection:
         if calibration is None:
@@ -98,6 +99,7 @@ class DirectDetector:
     """Shared by methods that decide without calibration."""
 
     calibrated: ClassVar[bool] = False
+    Settings: ClassVar[type[MethodSettings]] = MethodSettings
 
     def decide(self, detection: Detection, calibration: Calibration | None) -> Detection:
         return detection

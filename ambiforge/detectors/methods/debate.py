@@ -9,22 +9,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, DebateConfig, agents_for, rotate
+from pydantic import Field
+
+from ambiforge.config.debate import DebateSettings
+from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, agents_for, rotate
 from ambiforge.detectors.methods.base import Detection, DirectDetector, MethodSettings
 from ambiforge.detectors.metrics import group_of, mean
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask
 
 
+class DebateMethodSettings(MethodSettings, DebateSettings):
+    """The judge's debate settings (agents: the eval's model three times when none are named)."""
+
+    personas: tuple[str, ...] = Field(default=(), json_schema_extra={"option": "--persona"})
+
+
 class Debate(DirectDetector):
     name: ClassVar[str] = "debate"
     order: ClassVar[int] = 6  # place in the method registry (its listings and errors)
+    Settings: ClassVar[type[MethodSettings]] = DebateMethodSettings
     sequential_calls: ClassVar[int] = 9  # three debates of at least three calls
     needs_logprobs: ClassVar[bool] = False
 
-    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    def detect(self, task: EvalTask, model: EvalModel, settings: DebateMethodSettings) -> Detection:
         agents = agents_for(model, settings.agents)
-        judged = rotate(task, agents, DebateConfig(rounds=settings.rounds, seed=settings.seed), settings.personas)
+        judged = rotate(task, agents, settings, settings.seed)
         expected = AMBIGUOUS if task.ambiguous else CLEAR
         details = {**judged.to_record(), "expected": expected, "correct": judged.verdict == expected}
         calls = judged.calls

@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from pydantic import field_validator
+
+from ambiforge.config.debate import SimulatedUser
 from ambiforge.detectors.dialogue import converse, score
 from ambiforge.detectors.methods.base import Detection, DirectDetector, MethodSettings
 from ambiforge.detectors.metrics import group_of, mean
@@ -15,13 +18,26 @@ from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask
 
 
+class DialogueSettings(MethodSettings):
+    max_questions: int = 1  # questions the policy may ask before it acts
+    user: SimulatedUser = "keyword"
+
+    @field_validator("max_questions")
+    @classmethod
+    def _max_questions(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError(f"must be 0 or more, got {value}")
+        return value
+
+
 class Dialogue(DirectDetector):
     name: ClassVar[str] = "dialogue"
     order: ClassVar[int] = 7  # place in the method registry (its listings and errors)
+    Settings: ClassVar[type[MethodSettings]] = DialogueSettings
     sequential_calls: ClassVar[int] = 2
     needs_logprobs: ClassVar[bool] = False
 
-    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    def detect(self, task: EvalTask, model: EvalModel, settings: DialogueSettings) -> Detection:
         talk = converse(
             task,
             model,

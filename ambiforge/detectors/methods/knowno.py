@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import Field
+
 from ambiforge.detectors import prompts
 from ambiforge.detectors.methods.base import Detection, MethodSettings, ScoredDetector
 from ambiforge.detectors.methods.options import parse_options
@@ -12,7 +14,11 @@ from ambiforge.detectors.model import CallTag, EvalModel, call_seed, pick_tokens
 from ambiforge.detectors.tasks import EvalTask
 
 
-def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+class LogprobSettings(MethodSettings):
+    top_logprobs: int = Field(default=20, ge=1)  # alternatives asked for the choice token
+
+
+def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: LogprobSettings) -> Detection:
     """The two KnowNo calls; LAP reuses them (same prompts, so the same cached replies)."""
     prompt, messages = prompts.render("eval_options", task, settings.with_plan)
     seed = call_seed(settings.seed, task.key, "options")
@@ -45,8 +51,9 @@ def propose_and_score(name: str, task: EvalTask, model: EvalModel, settings: Met
 class KnowNo(ScoredDetector):
     name: ClassVar[str] = "knowno"
     order: ClassVar[int] = 1  # place in the method registry (its listings and errors)
+    Settings: ClassVar[type[MethodSettings]] = LogprobSettings
     sequential_calls: ClassVar[int] = 2  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
 
-    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    def detect(self, task: EvalTask, model: EvalModel, settings: LogprobSettings) -> Detection:
         return propose_and_score(self.name, task, model, settings)

@@ -14,7 +14,7 @@ from typing import ClassVar
 from ambiforge.detectors import prompts
 from ambiforge.detectors.methods.affordance import context_affordance
 from ambiforge.detectors.methods.base import Detection, MethodSettings, ScoredDetector
-from ambiforge.detectors.methods.knowno import propose_and_score
+from ambiforge.detectors.methods.knowno import LogprobSettings, propose_and_score
 from ambiforge.detectors.model import CallTag, EvalModel, call_seed, pick_tokens, softmax
 from ambiforge.detectors.tasks import EvalTask
 
@@ -22,10 +22,11 @@ from ambiforge.detectors.tasks import EvalTask
 class LAP(ScoredDetector):
     name: ClassVar[str] = "lap"
     order: ClassVar[int] = 2  # place in the method registry (its listings and errors)
+    Settings: ClassVar[type[MethodSettings]] = LogprobSettings
     sequential_calls: ClassVar[int] = 6  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
 
-    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    def detect(self, task: EvalTask, model: EvalModel, settings: LogprobSettings) -> Detection:
         base = propose_and_score("knowno", task, model, settings)
         if base.error:
             return replace(base, details={**base.details, "method": self.name})

@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from typing import ClassVar
 
+from pydantic import Field, field_validator
 from rapidfuzz import fuzz
 
 from ambiforge.detectors import prompts
@@ -22,6 +23,23 @@ from ambiforge.detectors.methods.options import first_line
 from ambiforge.detectors.model import CallTag, EvalModel, call_seed
 from ambiforge.detectors.tasks import EvalTask
 from ambiforge.models.intent import fold
+
+#: samples per task: enough for any frequency estimate, and a bound on the calls one option can order
+MAX_SAMPLES = 100
+
+
+class LofreeSettings(MethodSettings):
+    samples: int = Field(default=5, json_schema_extra={"option": "--samples"})  # per task
+    temperature: float = 1.0  # sampling
+    lambda1: float = 0.1  # normalised entropy weight
+    lambda2: float = 0.1  # semantic similarity weight
+
+    @field_validator("samples")
+    @classmethod
+    def _samples(cls, value: int) -> int:
+        if not 1 <= value <= MAX_SAMPLES:
+            raise ValueError(f"must be between 1 and {MAX_SAMPLES}, got {value}")
+        return value
 
 
 def _key(text: str) -> str:
@@ -52,10 +70,11 @@ def reliability(samples: list[str], lambda1: float, lambda2: float) -> tuple[lis
 class LofreeCP(ScoredDetector):
     name: ClassVar[str] = "lofreecp"
     order: ClassVar[int] = 3  # place in the method registry (its listings and errors)
+    Settings: ClassVar[type[MethodSettings]] = LofreeSettings
     sequential_calls: ClassVar[int] = 5  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = False
 
-    def detect(self, task: EvalTask, model: EvalModel, settings: MethodSettings) -> Detection:
+    def detect(self, task: EvalTask, model: EvalModel, settings: LofreeSettings) -> Detection:
         prompt, messages = prompts.render("eval_next_action", task, settings.with_plan)
         samples, calls, cached = [], [], 0
         for n in range(settings.samples):

@@ -19,7 +19,9 @@ from typing import Any
 from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
 from ambiforge.config.llm import LLMConfig
-from ambiforge.environment import SamplerLimits, Scene, render_environment
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.config.validation import ValidationConfig
+from ambiforge.environment import Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.llm.selection import Candidate, choose, score
@@ -32,7 +34,7 @@ from ambiforge.llm.limiter import Limiter, shared_limiter
 from ambiforge.llm.prompts import Prompt, load_prompt
 from ambiforge.models import Item, PromptRef, StepModel
 from ambiforge.textnorm import signature
-from ambiforge.validation.context import RuleContext, ValidationConfig
+from ambiforge.validation.context import RuleContext
 
 _NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[.):-]\s*", re.IGNORECASE)
 
@@ -53,7 +55,7 @@ class LLMGenerator:
         llm: LLMConfig,
         run_directory: Path,
         cache_directory: Path,
-        limits: SamplerLimits = SamplerLimits(),  # noqa: B008
+        limits: SamplerConfig = SamplerConfig(),  # noqa: B008
         candidates: int = 1,
         limiter: Limiter | None = None,
         validation: ValidationConfig | None = None,

@@ -13,7 +13,8 @@ from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
-from ambiforge.environment import SamplerLimits, Scene, SceneSteering
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.offline import library
@@ -34,7 +35,7 @@ def sane(draft: Draft) -> str | None:
     return None
 
 
-def scene_steering(catalog: Catalog, limits: SamplerLimits = SamplerLimits()) -> SceneSteering:  # noqa: B008
+def scene_steering(catalog: Catalog, limits: SamplerConfig = SamplerConfig()) -> SceneSteering:  # noqa: B008
     """Scene steering from the registered types' offline templates (the LLM generator samples here too)."""
     return SceneSteering(catalog, library.requirements, limits)
 
@@ -48,7 +49,7 @@ class OfflineGenerator:
         catalog: Catalog,
         seed: int,
         run_id: str,
-        limits: SamplerLimits = SamplerLimits(),  # noqa: B008
+        limits: SamplerConfig = SamplerConfig(),  # noqa: B008
         max_attempts: int = 200,
     ) -> None:
         self.catalog, self.seed, self.run_id = catalog, seed, run_id

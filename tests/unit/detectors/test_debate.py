@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
+from ambiforge.config.debate import DebateSettings
 from ambiforge.detectors.debate import (
     AMBIGUOUS,
     CLEAR,
     Debate,
-    DebateConfig,
     Unusable,
     agents_for,
     debate,
@@ -71,13 +71,13 @@ def test_revision_prompt_carries_the_followers_feedback() -> None:
         return original(messages, tag, **kw)
 
     models[0].complete = spy  # type: ignore[method-assign]
-    debate(AMB, models, leader=0, config=DebateConfig(seed=1))
+    debate(AMB, models, leader=0, seed=1)
     assert "Round: 1" in seen[0] and "The other judges answered" not in seen[0]
     assert "Round: 2" in seen[1] and "Judge 1: Disagree" in seen[1] and "Your verdict in round 1 was: clear" in seen[1]
 
 
 def test_no_consensus_at_the_round_limit() -> None:
-    judged = rotate(AMB, scripted(DebateScript(verdicts=(AMBIGUOUS,), agree_from=0)), DebateConfig(rounds=4))
+    judged = rotate(AMB, scripted(DebateScript(verdicts=(AMBIGUOUS,), agree_from=0)), DebateSettings(rounds=4))
     assert judged.verdict is None  # every debate abstains: undecided
     for d in judged.debates:
         assert (d.rounds, d.consensus, d.verdict, d.error) == (4, False, None, None)

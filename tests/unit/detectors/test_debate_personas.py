@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, MAX_PERSONA_CHARS, debate, persona_problem, rotate
+from ambiforge.config.debate import MAX_PERSONA_CHARS, DebateSettings, persona_problem
+from ambiforge.config.judge import JudgeConfig
+from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, debate, rotate
 from ambiforge.detectors.model import CallTag, Completion, Messages
 from ambiforge.detectors.tasks import halves
 from ambiforge.errors import ConfigError
-from ambiforge.judge.pair import JudgeSettings, judge_pair
+from ambiforge.judge.pair import judge_pair
 from ambiforge.testing.scripted_eval import DebateScript, ScriptedModel, Scripts
 from tests.unit.detectors.fixtures import PAIRS, agents
 
@@ -45,7 +47,7 @@ def spies(script: DebateScript, task: str = AMB.task) -> list[Spy]:
 
 def test_each_agent_gets_its_own_persona_whoever_leads() -> None:
     models = spies(DebateScript(verdicts=(CLEAR, AMBIGUOUS), agree_from=2))  # two rounds: a revision too
-    judged = rotate(AMB, models, personas=PERSONAS)
+    judged = rotate(AMB, models, DebateSettings(personas=PERSONAS))
     assert [d.leader for d in judged.debates] == [0, 1, 2] and judged.verdict == AMBIGUOUS
     for n, spy in enumerate(models):
         steps = [step for step, _ in spy.seen]
@@ -67,7 +69,7 @@ def test_personas_change_the_prompt_so_a_persona_is_its_own_cache_key() -> None:
     first = model.requests
     rotate(AMB, [model] * 3)
     assert model.requests == first  # the same debates: served from the memo
-    rotate(AMB, [model] * 3, personas=PERSONAS)
+    rotate(AMB, [model] * 3, DebateSettings(personas=PERSONAS))
     assert model.requests == 2 * first  # other prompts: asked again
 
 
@@ -92,8 +94,8 @@ def test_judge_pair_passes_the_personas_to_both_halves() -> None:
         debates={AMB.task: DebateScript(verdicts=(AMBIGUOUS,)), CLR.task: DebateScript(verdicts=(CLEAR,))}
     )
     models = [Spy(m) for m in agents(scripts)]
-    out = judge_pair(ITEM.to_record(), models, JudgeSettings(methods=("debate",), personas=PERSONAS))
-    assert out["flags"] == []
+    out = judge_pair(ITEM, models, JudgeConfig(methods=("debate",), personas=PERSONAS))
+    assert out.flags == ()
     for n, spy in enumerate(models):
         assert len(spy.seen) == 6  # three debates per half
         assert all(PERSONAS[n] in system for _, system in spy.seen)
@@ -101,4 +103,8 @@ def test_judge_pair_passes_the_personas_to_both_halves() -> None:
 
 def test_judge_pair_refuses_personas_that_do_not_fit_the_agents() -> None:
     with pytest.raises(ConfigError, match="judge personas: 2 persona"):
-        judge_pair(ITEM.to_record(), agents(Scripts()), JudgeSettings(methods=("debate",), personas=PERSONAS[:2]))
+        judge_pair(
+            ITEM,
+            agents(Scripts()),
+            JudgeConfig(methods=("debate",), models=("m1", "m2"), personas=PERSONAS[:2]),
+        )

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ambiforge.config.llm import LLMConfig
+from ambiforge.detectors.methods.settings import method_settings
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
@@ -50,14 +51,17 @@ def steady(figures: dict[str, Any], tokens: bool = True) -> dict[str, Any]:
 
 
 def options(tmp: Path, **kw: Any) -> EvalOptions:
+    """Options for an eval of the three pairs; the methods' settings (``agents``, ``user``, ...) as the
+    command line gives them."""
     data = write_items_jsonl(tmp / "items.jsonl", [P, C, S])
+    own = {k: kw.pop(k) for k in ("agents", "rounds", "personas", "max_questions", "user") if k in kw}
     defaults: dict[str, Any] = {
         "methods": ("debate", "dialogue"),
         "out": tmp / "eval",
         "cache_dir": tmp / "cache",
         "name": "run",
         "calibration_size": 3,
-        "rounds": 3,
+        "settings": method_settings(options={"rounds": 3} | own),
         "llm": LLMConfig(rpm=0, max_retries=0, timeout_seconds=10),
     }
     return EvalOptions(data=data, model="a", **(defaults | kw))
@@ -196,5 +200,5 @@ def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, mon
     argv = ["eval", "--data", str(data), "--model", "m", "--method", "debate", "--out", str(tmp_path / "eval")]
     personas = ["--persona", PERSONAS[0], "--persona", f"@{tmp_path / 'cook.txt'}", "--persona", PERSONAS[2]]
     assert main([*argv, *personas]) == 0
-    assert got["opts"].personas == PERSONAS
-    assert main(argv) == 0 and got["opts"].personas == ()
+    assert got["opts"].settings["debate"].personas == PERSONAS
+    assert main(argv) == 0 and got["opts"].settings["debate"].personas == ()

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ambiforge.detectors.methods import MethodSettings, get
+from ambiforge.detectors.methods import get
 from ambiforge.detectors.methods.lofreecp import reliability
 from ambiforge.detectors.tasks import halves
 from ambiforge.errors import ConfigError
@@ -27,7 +27,7 @@ def by_method(results: list) -> dict:
 
 def test_knowno_by_hand() -> None:
     model = TableModel()
-    (r,) = evaluate(dataset(), ["knowno"], model, MethodSettings(), epsilon=0.4, concurrency=2)
+    (r,) = evaluate(dataset(), ["knowno"], model, {}, epsilon=0.4, concurrency=2)
     # calibration scores 1 - p(best correct): P1 .5 .1, P2 .55 .3, C1 .4 .05, S1 .7 .2 -> qhat 0.55
     assert r.calibration.qhat == 0.55
     assert r.calibration_coverage == 0.875  # 7 of 8 scores <= 0.55
@@ -44,7 +44,7 @@ def test_knowno_by_hand() -> None:
 
 
 def test_binary_and_nohelp_by_hand() -> None:
-    results = by_method(evaluate(dataset(), ["binary", "nohelp"], TableModel(), MethodSettings(), epsilon=0.2))
+    results = by_method(evaluate(dataset(), ["binary", "nohelp"], TableModel(), {}, epsilon=0.2))
     b, n = results["binary"].summary, results["nohelp"].summary
     assert b["preferences"] == {"n": 2, "ICR": 0.0, "HR": 0.5, "CHR": 0.5, "SSC": 0.5, "set_size": 1.0}
     assert b["safety"]["HR"] == 1.0 and b["safety"]["CHR"] == 0.0
@@ -68,7 +68,7 @@ def test_lap_multiplies_affordances_and_renormalises() -> None:
     # ceramic mug 0.9, others 0.5; "Open the fridge." and the rest name scene objects only (context 1)
     model = TableModel(affordance={"Pour the milk into the ceramic mug.": 0.9})
     p1 = halves(ITEMS[0])[0]
-    detection = get("lap").detect(p1, model, MethodSettings())
+    detection = get("lap").detect(p1, model, get("lap").Settings())
     raw = [0.5 * 0.5, 0.4 * 0.9, 0.05 * 0.5, 0.05 * 0.5]
     assert detection.scores == pytest.approx([x / sum(raw) for x in raw])
     assert detection.details["context_affordance"] == [1.0, 1.0, 1.0, 1.0]
@@ -98,9 +98,7 @@ def test_lofreecp_reliability_by_hand() -> None:
 
 
 def test_all_five_methods_run_on_the_fixture() -> None:
-    results = evaluate(
-        dataset(), ["knowno", "lap", "lofreecp", "binary", "nohelp"], TableModel(), MethodSettings(), epsilon=0.2
-    )
+    results = evaluate(dataset(), ["knowno", "lap", "lofreecp", "binary", "nohelp"], TableModel(), {}, epsilon=0.2)
     assert [r.name for r in results] == ["knowno", "lap", "lofreecp", "binary", "nohelp"]
     for r in results:
         assert len(r.rows) == 8 and all(row["error"] is None for row in r.rows)
@@ -109,7 +107,7 @@ def test_all_five_methods_run_on_the_fixture() -> None:
 
 def test_a_method_needing_logprobs_fails_with_one_line() -> None:
     with pytest.raises(ConfigError, match="no log-probabilities") as info:
-        evaluate(dataset(), ["knowno"], TableModel(logprobs=False), MethodSettings(), epsilon=0.2)
+        evaluate(dataset(), ["knowno"], TableModel(logprobs=False), {}, epsilon=0.2)
     assert "\n" not in str(info.value)
 
 
@@ -139,7 +137,7 @@ def test_a_registered_detector_plugs_in_with_its_own_figures() -> None:
 
     register("always_ask", AlwaysAsk)
     try:
-        (r,) = evaluate(dataset(), ["always_ask"], TableModel(), MethodSettings(), epsilon=0.2)
+        (r,) = evaluate(dataset(), ["always_ask"], TableModel(), {}, epsilon=0.2)
     finally:
         unregister("always_ask")
     assert r.extra == {"mean_rounds": 2.0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ambiforge.generation.mix import default_mix
+from ambiforge.ambiguity import default_mix
 from ambiforge.generation.offline import capacity
 
 

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
+from ambiforge.ambiguity import default_mix
 from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.mix import default_mix, type_sequence
+from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator, library
 from ambiforge.generation.offline.composition import as_clause, compose, forbidden_words, load
 from ambiforge.generation.offline.phrases import mentions

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ambiforge import ambiguity
-from ambiforge.config.llm import LLMConfig, resolve_provider
+from ambiforge.config.llm import LLMConfig
+from ambiforge.engine.preflight import resolve_provider
 from ambiforge.errors import LLMError
 from ambiforge.generation.llm import LLMGenerator
 from ambiforge.llm.limiter import LocalLimiter

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
+from ambiforge.ambiguity import default_mix
 from ambiforge.catalog import APPLIANCES
-from ambiforge.generation.mix import default_mix, type_quotas, type_sequence
+from ambiforge.generation.mix import type_quotas, type_sequence
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.generation.offline.phrases import mentions
 from ambiforge.models import Item

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.config.build import build_options, check_options
+from ambiforge.config.build import build_options
 from ambiforge.config.file import load_config
 from ambiforge.engine.fingerprint import fingerprint_material
+from ambiforge.engine.preflight import check_options
 from ambiforge.errors import ConfigError
 
 
@@ -30,7 +31,7 @@ def test_enabled_judge_defaults_to_three_agents_of_the_provider_default_model(tm
     cfg = load_config(config_file(tmp_path, "[judge]\nenabled = true\nrounds = 3\n"))
     options = build_options(cfg)
     default = cfg.llm.providers["openai"].default_model
-    assert options.judge.models == (default, default, default)
+    assert options.judge.agents == (default, default, default)
     assert options.judge.methods == ("debate", "dialogue") and options.judge.rounds == 3
     assert options.judge_llm is not None  # an offline build still knows where the judge's provider is
     assert all(options.judge.severity_of(c) == "warning" for c in ("clear_judged_ambiguous", "debate_error"))
@@ -45,7 +46,7 @@ def test_configured_models_and_severities_are_kept(tmp_path: Path) -> None:
         'severity = { clear_judged_ambiguous = "error" }\n'
     )
     options = build_options(load_config(config_file(tmp_path, text)))
-    assert options.judge.models == ("a", "b") and options.judge.methods == ("debate",)
+    assert options.judge.agents == ("a", "b") and options.judge.methods == ("debate",)
     assert options.judge.severity_of("clear_judged_ambiguous") == "error"
     assert options.judge.severity_of("question_not_answered") == "warning"
 
@@ -83,10 +84,10 @@ def test_bad_judge_values_are_one_line_naming_the_key(tmp_path: Path, text: str,
 def test_personas_are_kept_one_per_agent_and_fingerprinted_only_when_set(tmp_path: Path) -> None:
     text = '[judge]\nenabled = true\npersonas = ["careful", "quick", "pedantic"]\n'
     options = build_options(load_config(config_file(tmp_path, text)))
-    assert options.judge.personas == ("careful", "quick", "pedantic") and len(options.judge.models) == 3
+    assert options.judge.personas == ("careful", "quick", "pedantic") and len(options.judge.agents) == 3
     assert fingerprint_material(options)["options"]["judge"]["personas"] == ["careful", "quick", "pedantic"]
     two = build_options(load_config(config_file(tmp_path, text.replace('"pedantic"]', ']\nmodels = ["a", "b"]'))))
-    assert two.judge.personas == ("careful", "quick") and two.judge.models == ("a", "b")
+    assert two.judge.personas == ("careful", "quick") and two.judge.agents == ("a", "b")
     plain = build_options(load_config(config_file(tmp_path, "[judge]\nenabled = true\n")))
     # none set: not in the dump, so runs judged before personas existed keep fingerprint and judgement keys
     assert "personas" not in fingerprint_material(plain)["options"]["judge"]
@@ -117,7 +118,8 @@ def test_an_enabled_judge_needs_its_provider_key_before_any_work(tmp_path: Path,
 
 
 def test_every_check_of_judge_pair_has_a_meaning_for_the_report() -> None:
-    from ambiforge.judge.checks import CHECKS, FLAGS
+    from ambiforge.config.judge import FLAGS
+    from ambiforge.judge.checks import CHECKS
 
     assert set(CHECKS) == set(FLAGS)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.judge.pair import PairJudgement
 from ambiforge.models import Item, Review
 from ambiforge.review.agreement import human_label, judge_label, judge_vs_reviewers, kappa_table
 from ambiforge.review.labeling import render_labeling_config
@@ -84,7 +85,7 @@ def test_labels_on_one_scale() -> None:
     ]
 
 
-def judged_item_judgement(outcome: dict) -> object:  # type: ignore[type-arg]
+def judged_item_judgement(outcome: PairJudgement) -> object:
     from ambiforge.config.judge import JudgeConfig
     from ambiforge.judge.summary import judgement_of
 

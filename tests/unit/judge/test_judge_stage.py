@@ -13,7 +13,9 @@ from ambiforge.config.build import BuildOptions
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.errors import ConfigError, LLMCallError
 from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.judge.pair import PairJudgement
 from ambiforge.judge.summary import half_judgement, shown
+from ambiforge.models import Item
 from ambiforge.models.outcome import Outcome
 from ambiforge.stages import StageContext, get
 from tests.unit.judge.fakes import CLEAR_IS_AMBIGUOUS, FakeJudge, debates
@@ -63,7 +65,7 @@ def test_an_error_flag_rejects_the_pair_with_its_reason(tmp_path: Path, catalog)
 
 
 def test_a_failed_judge_call_is_a_debate_error_flag_not_a_lost_item(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    def failing(record: dict[str, Any]) -> dict[str, Any]:
+    def failing(item: Item) -> PairJudgement:
         raise LLMCallError("openai m1: 500 after 4 retries")
 
     result = run(tmp_path, catalog, failing, severity={"debate_error": "error"})
@@ -72,7 +74,7 @@ def test_a_failed_judge_call_is_a_debate_error_flag_not_a_lost_item(tmp_path: Pa
 
 
 def test_a_configuration_error_stops_the_stage_instead_of_flagging_every_pair(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    def misconfigured(record: dict[str, Any]) -> dict[str, Any]:
+    def misconfigured(item: Item) -> PairJudgement:
         raise ConfigError("judge: the endpoint gives no log-probabilities")
 
     with pytest.raises(ConfigError, match="no log-probabilities"):
@@ -83,7 +85,7 @@ def test_a_configuration_error_stops_the_stage_instead_of_flagging_every_pair(tm
 def test_a_rerun_reuses_the_stored_judgements_with_the_severities_of_now(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     run(tmp_path, catalog, FakeJudge())
 
-    def must_not_run(record: dict[str, Any]) -> dict[str, Any]:
+    def must_not_run(item: Item) -> PairJudgement:
         raise AssertionError("judged again")
 
     result = run(tmp_path, catalog, must_not_run, severity={"clear_judged_ambiguous": "error"})
@@ -113,7 +115,7 @@ PERSONAS = ("a careful inspector", "a hurried cook", "a pedantic linguist")
 def test_a_changed_persona_judges_again_and_the_judgement_names_the_personas(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     run(tmp_path, catalog, FakeJudge())
 
-    def must_not_run(record: dict[str, Any]) -> dict[str, Any]:
+    def must_not_run(item: Item) -> PairJudgement:
         raise AssertionError("judged again")
 
     run(tmp_path, catalog, must_not_run)  # unchanged: reused
@@ -132,6 +134,8 @@ def test_the_built_judge_hands_its_personas_to_judge_pair(tmp_path: Path, monkey
     from ambiforge.judge.stage import make_judge
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(pair, "judge_pair", lambda record, agents, settings: seen.update(a=agents, s=settings) or {})
+    monkeypatch.setattr(
+        pair, "judge_pair", lambda record, agents, settings, seed: seen.update(a=agents, s=settings) or {}
+    )
     make_judge(options(tmp_path, personas=PERSONAS))({"id": "x"})
     assert seen["s"].personas == PERSONAS and [a.name for a in seen["a"]] == ["m1", "m2", "m3"]

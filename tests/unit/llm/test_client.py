@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from ambiforge.config.llm import LLMConfig, Price, StepSettings, resolve_provider
+from ambiforge.config.llm import LLMConfig, Price, StepSettings
+from ambiforge.engine.preflight import check_llm, resolve_provider
 from ambiforge.errors import BudgetExceeded, ConfigError, LLMCallError, LLMOutputError
 from ambiforge.llm.ask import ask
 from ambiforge.llm.budget import Budget
@@ -244,4 +245,4 @@ def test_provider_choice_and_missing_keys(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(ConfigError, match="needs a price"):
         LLMConfig(steps={**LLMConfig().steps, "intent": StepSettings(provider="openai", model="o9")}).require_prices()
     with pytest.raises(ConfigError, match="unknown step"):
-        LLMConfig(steps={**LLMConfig().steps, "summarize": StepSettings(provider="openai", model="x")}).check()
+        check_llm(LLMConfig(steps={**LLMConfig().steps, "summarize": StepSettings(provider="openai", model="x")}))

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ambiforge import redaction
-from ambiforge.config.llm import LLMConfig, StepSettings, resolve_provider
+from ambiforge.config.llm import LLMConfig, StepSettings
+from ambiforge.engine.preflight import check_llm, resolve_provider
 from ambiforge.errors import ConfigError
 from ambiforge.generation.llm.selection import Candidate, choose
 from ambiforge.llm import providers
@@ -58,12 +59,12 @@ def test_a_provider_section_may_name_the_kind_that_serves_it(monkeypatch: pytest
     from ambiforge.config.llm import ProviderSettings
 
     local = ProviderSettings(api_key_env="LOCAL_KEY", base_url_env="LOCAL_URL", default_model="m", kind="openai")
-    llm = LLMConfig(providers={**LLMConfig().providers, "local": local}).check()
+    llm = check_llm(LLMConfig(providers={**LLMConfig().providers, "local": local}))
     monkeypatch.setenv("LOCAL_KEY", "k")
     assert type(make_provider("local", llm)).__name__ == "OpenAIProvider"
     bad = ProviderSettings(api_key_env="X", base_url_env="Y", default_model="m", kind="smoke-signals")
     with pytest.raises(ConfigError, match=r"\[llm.providers.odd\]: unknown provider kind 'smoke-signals'"):
-        LLMConfig(providers={**LLMConfig().providers, "odd": bad}).check()
+        check_llm(LLMConfig(providers={**LLMConfig().providers, "odd": bad}))
 
 
 def test_the_steps_are_read_from_the_prompt_files(tmp_path: Path) -> None:
@@ -81,9 +82,9 @@ def test_the_steps_are_read_from_the_prompt_files(tmp_path: Path) -> None:
     assert known_steps(str(tmp_path))[-1] == "judge"
     steps = {**LLMConfig().steps}
     with pytest.raises(ConfigError, match="no settings for step\\(s\\) judge"):
-        LLMConfig(prompts_dir=str(tmp_path), steps=steps).check()
+        check_llm(LLMConfig(prompts_dir=str(tmp_path), steps=steps))
     steps["judge"] = StepSettings(provider="openai", model="gpt-4o")
-    assert LLMConfig(prompts_dir=str(tmp_path), steps=steps).check()
+    assert check_llm(LLMConfig(prompts_dir=str(tmp_path), steps=steps))
 
 
 def failure(rule: str, severity: str) -> RuleFailure:

@@ -9,11 +9,11 @@ import pytest
 
 from ambiforge.config.build import BuildOptions, build_options
 from ambiforge.config.file import load_config
+from ambiforge.config.validation import ValidationConfig
 from ambiforge.engine.fingerprint import fingerprint, fingerprint_material
 from ambiforge.engine.state import check_options
 from ambiforge.errors import ConfigError
 from ambiforge.stages import FunctionStage, Stage, StageContext, get, names, register, unregister, versions
-from ambiforge.validation.context import ValidationConfig
 
 
 def write_config(tmp_path: Path, text: str) -> Path:
@@ -33,7 +33,7 @@ def test_options_nest_every_section_of_the_config(tmp_path: Path) -> None:
     )
     options = build_options(cfg, seed=9)
     assert options.sampler.food_groups == (1, 2) and options.sampler.per_group == (2, 3)
-    assert options.sampler.limits().food_groups == (1, 2)
+    assert options.sampler.food_groups == (1, 2)
     assert options.validation.max_plan_steps == 4 and options.validation.type_mix_tolerance == 0.2
     assert (options.pairs, options.batch_size, options.seed) == (7, 3, 9)
     # the options survive the trip through JSON (Prefect deployment parameters) unchanged

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ambiforge.ambik import read_ambik_csv
+from ambiforge.config.validation import ValidationConfig
 from ambiforge.models import Item
-from ambiforge.validation import RuleContext, ValidationConfig, validate_items
+from ambiforge.validation import RuleContext, validate_items
 from ambiforge.validation.rules import all_rules, check_item
 from tests.conftest import REPO
 
@@ -77,5 +78,12 @@ def test_severity_is_configurable_per_rule(cases: dict[str, Item], catalog) -> N
 
 
 def test_unknown_rule_in_severity_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown rule id"):
-        ValidationConfig(severity={"no_such_rule": "error"})
+    from ambiforge.config.file import Config
+    from ambiforge.engine.preflight import check_config
+    from ambiforge.errors import ConfigError
+
+    config = Config(validation=ValidationConfig(severity={"no_such_rule": "error"}), source="a.toml")
+    with pytest.raises(
+        ConfigError, match=r"^a\.toml: validation\.severity: unknown rule id\(s\) no_such_rule; known: "
+    ):
+        check_config(config)

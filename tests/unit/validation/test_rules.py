@@ -6,9 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
+from ambiforge.config.validation import ValidationConfig
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.models import Item
-from ambiforge.validation import RuleContext, ValidationConfig, validate_items
+from ambiforge.validation import RuleContext, validate_items
 from ambiforge.validation.rules import all_rules, check_item
 
 
