@@ -55,7 +55,7 @@ class Price(_Section):
 
 def _default_providers() -> dict[str, ProviderSettings]:
     """One section per registered provider (:mod:`ambiforge.llm.providers`)."""
-    from ambiforge.llm.providers import specs
+    from ambiforge.config.providers import specs
 
     return {
         spec.name: ProviderSettings(

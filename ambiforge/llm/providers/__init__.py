@@ -9,6 +9,7 @@ unsupported (the server refuses a response format: fall back, never retry) and p
 request: not).
 """
 
+from ambiforge.config.providers import PROVIDERS, ProviderSpec, get, names, register, specs
 from ambiforge.llm.providers.base import (
     ChatReply,
     ChatRequest,
@@ -21,7 +22,6 @@ from ambiforge.llm.providers.base import (
     classify_status,
     retry_after,
 )
-from ambiforge.llm.providers.registry import PROVIDERS, ProviderSpec, get, names, register, specs
 
 __all__ = [
     "ChatReply",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from ambiforge.config.providers import ProviderSpec
 from ambiforge.llm.providers.base import (
     ChatReply,
     ChatRequest,
@@ -14,7 +15,6 @@ from ambiforge.llm.providers.base import (
     classify_status,
     short,
 )
-from ambiforge.llm.providers.registry import ProviderSpec
 
 
 class MistralProvider:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ambiforge.config.providers import ProviderSpec
 from ambiforge.llm.providers.base import (
     ChatReply,
     ChatRequest,
@@ -16,7 +17,6 @@ from ambiforge.llm.providers.base import (
     classify_status,
     short,
 )
-from ambiforge.llm.providers.registry import ProviderSpec
 
 
 def _logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:

@@ -1,6 +1,7 @@
-"""The providers ambiforge knows, by name: the entry-point group ``ambiforge.providers`` (ambiforge's own
-in its ``pyproject.toml``, a plugin's in its metadata), each naming a :class:`ProviderSpec`, plus those
-added with :func:`register`.
+"""The providers ambiforge knows, by name: the entry-point group ``ambiforge.providers`` (ambiforge's own in
+its ``pyproject.toml``, a plugin's in its metadata), each naming a :class:`ProviderSpec`, plus those added
+with :func:`register`. Kept with the configuration, which takes each provider's defaults from it, below the
+LLM layer that makes the providers' clients (:mod:`ambiforge.llm.providers` re-exports it).
 
 A provider's key variable is a secret from the moment the provider is known: the registry hands the key
 variables to :mod:`ambiforge.redaction` (:func:`~ambiforge.redaction.register_source`), which sits below
