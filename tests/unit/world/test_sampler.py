@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 from ambiforge.catalog.world import cached_world
-from ambiforge.environment import SamplerLimits, sample_scene
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.environment import sample_scene
 from ambiforge.environment.sampler import Scene
 from ambiforge.models.scene_graph import SPATIAL_RELATIONS
 from ambiforge.world.query import retrieve_edge
@@ -114,7 +115,7 @@ def test_the_kettle_and_the_microwave_stand_in_the_counter_row(catalog) -> None:
 
 
 def test_a_crowded_place_gets_a_back_row(catalog) -> None:
-    limits = SamplerLimits(food_groups=(5, 5), per_group=(5, 5))
+    limits = SamplerConfig(food_groups=(5, 5), per_group=(5, 5))
     graph = build_graph(sample_scene(catalog, random.Random(2), limits, include=["milks", "juices"]), 2)
     behind = retrieve_edge(graph, relation="behind")
     assert behind
