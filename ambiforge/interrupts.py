@@ -68,7 +68,7 @@ def on_stop(name: str, hook: Callable[[int], None]) -> None:
     _on_stop[name] = hook
 
 
-def _begin_stop(signum: int) -> None:
+def begin_stop(signum: int) -> None:
     """Set the event and arm the grace timers (once)."""
     if _stopping.is_set():
         return
@@ -89,29 +89,9 @@ def _handler(signum: int, frame: FrameType | None) -> None:
         if not _finish:
             os._exit(128 + signum)
         raise KeyboardInterrupt
-    _begin_stop(signum)
+    begin_stop(signum)
     # The main thread usually waits on task futures; interrupt that wait too, the way Ctrl-C would.
     raise KeyboardInterrupt
-
-
-def bridge_prefect_sigterm() -> None:
-    """While a flow runs, Prefect replaces the SIGTERM handler with its own (it raises TerminationSignal
-    in the main thread, reports the crash, then re-sends SIGTERM to the handler it replaced). Its crash
-    report waits for running tasks, so without this the stop would wait for the whole stage: wrap
-    Prefect's handler so that SIGTERM first sets the stopping event and arms the grace timer. Prefect looks
-    the handler up by module attribute, so replacing the attribute is enough (and idempotent)."""
-    from prefect.utilities import engine
-
-    original = engine._prefect_sigterm_handler
-    if getattr(original, "_ambiforge_bridge", False):
-        return
-
-    def bridge(signum: int, frame: FrameType | None) -> None:
-        _begin_stop(signum)
-        original(signum, frame)
-
-    bridge._ambiforge_bridge = True  # type: ignore[attr-defined]
-    engine._prefect_sigterm_handler = bridge
 
 
 @contextmanager

@@ -13,9 +13,11 @@ import contextlib
 import importlib
 import threading
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from prefect.client.schemas.schedules import CronSchedule
+from prefect.utilities import engine as prefect_engine
 
 from ambiforge import interrupts
 from ambiforge.errors import ConfigError
@@ -46,6 +48,24 @@ def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:
     return thread
 
 
+def bridge_prefect_sigterm() -> None:
+    """While a flow runs, Prefect replaces the SIGTERM handler with its own (it raises TerminationSignal
+    in the main thread, reports the crash, then re-sends SIGTERM to the handler it replaced). Its crash
+    report waits for running tasks, so without this the stop would wait for the whole stage: wrap
+    Prefect's handler so that SIGTERM first sets the stopping event and arms the grace timer. Prefect looks
+    the handler up by module attribute, so replacing the attribute is enough (and idempotent)."""
+    original = prefect_engine._prefect_sigterm_handler
+    if getattr(original, "_ambiforge_bridge", False):
+        return
+
+    def bridge(signum: int, frame: FrameType | None) -> None:
+        interrupts.begin_stop(signum)
+        original(signum, frame)
+
+    bridge._ambiforge_bridge = True  # type: ignore[attr-defined]
+    prefect_engine._prefect_sigterm_handler = bridge
+
+
 class PrefectOrchestrator:
     """Runs the engine's commands as Prefect flows (records, artifacts, retries as Prefect tasks)."""
 
@@ -63,7 +83,7 @@ class PrefectOrchestrator:
             prewarm(PREWARM)
         from flows.build import build_flow
 
-        interrupts.bridge_prefect_sigterm()
+        bridge_prefect_sigterm()
         if server is not None:
             server.wait()
         return build_flow(options, annotation_root)  # type: ignore[no-any-return]

@@ -322,7 +322,13 @@ class Stages:
 
 def build(options: BuildOptions, annotation_root: str, stages: Stages) -> dict[str, Any]:
     """``generate`` -> ``validate`` -> (``review_push`` when Label Studio is configured), then the run's
-    summary, worst items and report links published (as Prefect artifacts in a flow)."""
+    summary, worst items and report links published (as Prefect artifacts in a flow). The build's stages are
+    checked against their declared inputs and outputs first, so a stage wired in the wrong place stops the
+    build before any work."""
+    from ambiforge.engine.fingerprint import build_stages
+    from ambiforge.stages import check_pipeline
+
+    check_pipeline(build_stages(options), ("pair_specs",))
     started = time.perf_counter()
     stages.generate(options)
     seconds = {"generate": time.perf_counter() - started}

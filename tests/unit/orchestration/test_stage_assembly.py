@@ -35,3 +35,28 @@ def test_a_registered_stage_joins_where_its_inputs_are() -> None:
             check_pipeline(("summary", "generation"), ("pair_specs",))
     finally:
         unregister("summary")
+
+
+def test_a_build_checks_its_stages_before_any_work(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The engine assembles the build's stages through check_pipeline: a built-in stage whose declared
+    input nothing provides stops the build with one line, before generation starts."""
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.engine import pipeline
+    from ambiforge.errors import ConfigError
+    from ambiforge.stages import FunctionStage
+    from ambiforge.stages import assembly
+
+    broken = FunctionStage("validation", "1", ("checked_outcomes",), ("outcomes",), lambda r, c: list(r))
+    real = assembly.get
+    monkeypatch.setattr(assembly, "get", lambda name: broken if name == "validation" else real(name))
+    started: list[str] = []
+    stages = pipeline.Stages(
+        generate=lambda options: started.append("generate"),
+        validate=lambda options, seconds: {},
+        publish=lambda *a: None,
+        review_push=lambda *a: {},
+    )
+    options = BuildOptions(pairs=1, out=str(tmp_path), run_id="r")
+    with pytest.raises(ConfigError, match="stage 'validation': missing input checked_outcomes"):
+        pipeline.build(options, str(tmp_path / "annotation"), stages)
+    assert started == []
