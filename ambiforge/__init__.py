@@ -6,9 +6,6 @@ It loads on first use, so ``import ambiforge`` (and ``ambiforge --help``) stays 
 
 from __future__ import annotations
 
-import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from ambiforge.version import __version__
@@ -52,17 +49,14 @@ if TYPE_CHECKING:
 _API = frozenset(__all__) - {"__version__"}
 
 
-class _Package(types.ModuleType):
-    """``ambiforge.release`` is the API function, not the subpackage of the same name: importing a module of
-    ``ambiforge/release/`` binds the subpackage on its parent, and would otherwise hide the function."""
+def __getattr__(name: str) -> Any:
+    """The API's functions, loaded on first use (PEP 562), so ``import ambiforge`` stays cheap."""
+    if name in _API:
+        from ambiforge import api
 
-    def __getattribute__(self, name: str) -> Any:
-        if name in _API:
-            return getattr(importlib.import_module("ambiforge.api"), name)
-        return super().__getattribute__(name)
-
-    def __dir__(self) -> list[str]:
-        return sorted(set(super().__dir__()) | _API)
+        return getattr(api, name)
+    raise AttributeError(f"module 'ambiforge' has no attribute {name!r}")
 
 
-sys.modules[__name__].__class__ = _Package
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ambiforge.config.file import Config
     from ambiforge.engine.orchestrator import Orchestrator, Server
     from ambiforge.evaluation.command import EvalOptions
-    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.releases.writer import ReleaseOptions
     from ambiforge.review.push import ReviewPaths
 
 __all__ = [
@@ -258,8 +258,8 @@ def release_options(
 ) -> ReleaseOptions:
     """The options of a release from the configuration and the caller's values, checked before any work
     (a version that is not new is refused here, not after the gates)."""
-    from ambiforge.release import versions
-    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.releases import versions
+    from ambiforge.releases.writer import ReleaseOptions
 
     if not run_ids:
         raise ConfigError("--from: give at least one run id")
@@ -302,8 +302,8 @@ def verify(folder: str | os.PathLike[str], manifest_sha256: str | None = None) -
     """Check a release folder (the manifest's own hash against ``manifest_sha256`` first, when given, then
     every checksum, counts, review status and splits); a disagreement is a VerifyError naming the first one.
     Returns the counts checked and the manifest's sha256."""
-    from ambiforge.release.checksums import sha256_of
-    from ambiforge.release.verify import verify_release
+    from ambiforge.releases.checksums import sha256_of
+    from ambiforge.releases.verify import verify_release
 
     folder = Path(folder)
     checked: dict[str, Any] = dict(verify_release(folder, manifest_sha256))
@@ -313,7 +313,7 @@ def verify(folder: str | os.PathLike[str], manifest_sha256: str | None = None) -
 
 def diff(old: str, new: str, *, curated: str | os.PathLike[str] = "curated") -> str:
     """The changelog between two releases, each a release folder or a version under ``curated``, in Markdown."""
-    from ambiforge.release.changelog import compare_releases, render_changelog
+    from ambiforge.releases.changelog import compare_releases, render_changelog
 
     def folder(ref: str) -> Path:
         path = Path(ref)

@@ -7,7 +7,7 @@ its own child process; its peak resident memory is that child's ``ru_maxrss`` (r
 that starts it, so no other process is counted) and, beside it, the peak of its whole process tree
 (sampled with psutil: validate's item rules run in worker processes from 20,000 items on):
 
-- release: :func:`ambiforge.release.writer.release` (every gate and file);
+- release: :func:`ambiforge.releases.writer.release` (every gate and file);
 - verify: the CLI, ``ambiforge verify <release>``;
 - validate: the CLI, ``ambiforge validate items.jsonl`` (rules, duplicates, expectations, report).
 
@@ -40,7 +40,7 @@ RUNNER = (
 RELEASE = """
 import sys
 from pathlib import Path
-from ambiforge.release.writer import ReleaseOptions, release
+from ambiforge.releases.writer import ReleaseOptions, release
 root = Path(sys.argv[1])
 release(ReleaseOptions(version="1.0.0", run_ids=["bench"], raw=root / "raw", curated=root / "curated",
                        annotation=root / "annotation", target_mix=None))

@@ -21,8 +21,8 @@ def main() -> None:
 
     from verify_bench import write_bench_run  # the same run: offline pairs repeated under new ids
 
-    from ambiforge.release.verify import verify_release
-    from ambiforge.release.writer import release
+    from ambiforge.releases.verify import verify_release
+    from ambiforge.releases.writer import release
 
     with tempfile.TemporaryDirectory() as tmp:
         opts = write_bench_run(Path(tmp), args.items, args.distinct)

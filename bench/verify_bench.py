@@ -24,7 +24,7 @@ from typing import Any
 CHILD = """
 import json, resource, sys, time
 from pathlib import Path
-from ambiforge.release.verify import verify_release
+from ambiforge.releases.verify import verify_release
 t = time.perf_counter()
 checked = verify_release(Path(sys.argv[1]))
 peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
@@ -39,7 +39,7 @@ def write_bench_run(root: Path, n: int, distinct: int) -> Any:
     from ambiforge.catalog import load_catalog
     from ambiforge.generation.mix import type_sequence
     from ambiforge.generation.offline import OfflineGenerator
-    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.releases.writer import ReleaseOptions
     from ambiforge.storage import write_items_jsonl
 
     gen = OfflineGenerator(load_catalog(), 1, "bench")
@@ -59,7 +59,7 @@ def write_bench_run(root: Path, n: int, distinct: int) -> Any:
 
 
 def make_release(root: Path, n: int, distinct: int) -> Path:
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
 
     return release(write_bench_run(root, n, distinct))
 

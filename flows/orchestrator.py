@@ -26,7 +26,7 @@ from flows.server import TemporaryServer, configured_api_url, prefect_api
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
     from ambiforge.evaluation.command import EvalOptions
-    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.releases.writer import ReleaseOptions
     from ambiforge.review.push import ReviewPaths
 
 #: Imported in the background while the temporary Prefect server starts: the validate stage's dataset

@@ -1,4 +1,4 @@
-"""The ``release`` flow: gates and writing of ``curated/<version>/`` (logic in :mod:`ambiforge.release`),
+"""The ``release`` flow: gates and writing of ``curated/<version>/`` (logic in :mod:`ambiforge.releases`),
 with the manifest's counts published as a Prefect artifact.
 
 A refused release (a gate, a bad option) is the user's to fix, not a crash: the task returns the one-line
@@ -18,7 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Failed
 
 from ambiforge.errors import AmbiforgeError
-from ambiforge.release.writer import ReleaseOptions
+from ambiforge.releases.writer import ReleaseOptions
 from ambiforge.stages import StageContext, get
 from flows.artifacts import artifact_key
 

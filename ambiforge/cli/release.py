@@ -32,7 +32,7 @@ def release(
     import json
 
     from ambiforge import api
-    from ambiforge.release.checksums import sha256_of
+    from ambiforge.releases.checksums import sha256_of
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]

@@ -1,7 +1,10 @@
-"""``ambiforge schema``: print, write or check ``schemas/item.schema.json`` against the item model."""
+"""``ambiforge schema``: print, write or check ``schemas/item.schema.json`` against the item model; with the
+default path, the schemas generated beside it (the release manifest's, from the type registry, and the scene
+graph's, from its model) are written and checked too."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -23,19 +26,18 @@ def schema(
     if (write or check) and target.is_dir():
         raise ConfigError(f"--path: {target} is a folder, not a schema file")
     text = render_item_schema()
-    from ambiforge.release.manifest_schema import SCHEMA_PATH as MANIFEST_SCHEMA
-    from ambiforge.release.manifest_schema import render_manifest_schema
-
+    companions = companion_schemas() if path is None else []
     if write:
         write_text_atomic(target, text)
         console.print(f"wrote {target}")
-        if path is None:  # the release manifest's schema is generated too (from the ambiguity type registry)
-            write_text_atomic(MANIFEST_SCHEMA, render_manifest_schema())
-            console.print(f"wrote {MANIFEST_SCHEMA}")
+        for file, render, _ in companions:
+            write_text_atomic(file, render())
+            console.print(f"wrote {file}")
     elif check:
-        if path is None and MANIFEST_SCHEMA.read_text(encoding="utf-8") != render_manifest_schema():
-            console.print(f"[red]{MANIFEST_SCHEMA} is out of date with the registry; run `ambiforge schema --write`[/]")
-            raise typer.Exit(1)
+        for file, render, source in companions:
+            if not file.is_file() or file.read_text(encoding="utf-8") != render():
+                console.print(f"[red]{file} is out of date with {source}; run `ambiforge schema --write`[/]")
+                raise typer.Exit(1)
         try:
             current = target.read_text(encoding="utf-8") if target.exists() else ""
         except UnicodeDecodeError:
@@ -46,3 +48,15 @@ def schema(
         console.print(f"{target} matches the item model")
     else:
         typer.echo(text, nl=False)
+
+
+def companion_schemas() -> list[tuple[Path, Callable[[], str], str]]:
+    """(file, how to render it, what it is generated from) for each schema written beside the item's."""
+    from ambiforge.models.scene_graph_schema import render_scene_graph_schema, repo_scene_graph_schema_path
+    from ambiforge.releases.manifest_schema import SCHEMA_PATH as MANIFEST_SCHEMA
+    from ambiforge.releases.manifest_schema import render_manifest_schema
+
+    return [
+        (MANIFEST_SCHEMA, render_manifest_schema, "the registry"),
+        (repo_scene_graph_schema_path(), render_scene_graph_schema, "the scene graph model"),
+    ]

@@ -25,7 +25,7 @@ from ambiforge.registry import Registry
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
     from ambiforge.evaluation.command import EvalOptions
-    from ambiforge.release.writer import ReleaseOptions
+    from ambiforge.releases.writer import ReleaseOptions
     from ambiforge.review.push import ReviewPaths
 
 #: The orchestrator ``--prefect`` and ``PREFECT_API_URL`` mean.

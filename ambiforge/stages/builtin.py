@@ -58,7 +58,7 @@ def _review(run_ids: Sequence[str], context: StageContext) -> list[Any]:
 
 def _release(options: Sequence[Any], context: StageContext) -> list[Any]:
     """ReleaseOptions -> the release folders written."""
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
 
     return [release(opts) for opts in options]
 

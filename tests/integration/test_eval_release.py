@@ -13,7 +13,7 @@ from ambiforge.config.llm import LLMConfig
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.release.writer import ReleaseOptions, release
+from ambiforge.releases.writer import ReleaseOptions, release
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import ScriptedModel, server_responder

@@ -67,8 +67,8 @@ def test_a_folder_type_goes_from_build_to_release(tmp_path: Path) -> None:
     # The generated artefacts of a process that registered the folder (as every command above did).
     from ambiforge import ambiguity
     from ambiforge.models.schema import item_json_schema
-    from ambiforge.release.manifest import manifest_errors
-    from ambiforge.release.manifest_schema import manifest_json_schema
+    from ambiforge.releases.manifest import manifest_errors
+    from ambiforge.releases.manifest_schema import manifest_json_schema
     from ambiforge.review.labeling import render_labeling_config
 
     ambiguity.register_folder(FOLDER)

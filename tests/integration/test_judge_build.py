@@ -15,8 +15,8 @@ import pytest
 from ambiforge.detectors.tasks import halves
 from ambiforge.llm.calls import read_calls
 from ambiforge.models import Item
-from ambiforge.release.verify import verify_release
-from ambiforge.release.writer import ReleaseOptions, release
+from ambiforge.releases.verify import verify_release
+from ambiforge.releases.writer import ReleaseOptions, release
 from ambiforge.storage import read_items, read_records
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import DEFAULT_SCRIPTS, make_responder, unit

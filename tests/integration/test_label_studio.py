@@ -233,7 +233,7 @@ def release_files_text(folder: Path) -> str:
 
 
 def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.release.writer import ReleaseOptions, release
+    from ambiforge.releases.writer import ReleaseOptions, release
     from ambiforge.storage import read_records
 
     paths = make_run(tmp_path, "rev5", catalog)

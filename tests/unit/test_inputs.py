@@ -13,7 +13,7 @@ from ambiforge import inputs
 from ambiforge.ambik import read_ambik_csv
 from ambiforge.catalog import load_catalog
 from ambiforge.errors import CatalogError, InputError
-from ambiforge.release.changelog import read_manifest
+from ambiforge.releases.changelog import read_manifest
 from ambiforge.storage import read_records
 from ambiforge.validation.stream import item_batches
 

@@ -32,14 +32,14 @@ def test_exported_members() -> None:
 
 
 def test_the_commands_import_by_name_even_beside_their_subpackages() -> None:
-    """``ambiforge.release`` is also a subpackage; importing one of its modules must not hide the function."""
-    import ambiforge.release.writer  # noqa: F401 - binds the subpackage on ``ambiforge``, as any import does
+    """The release package is ``ambiforge.releases``: importing its modules never hides the ``release`` function."""
+    import ambiforge.releases.writer  # noqa: F401 - binds the subpackage on ``ambiforge``, as any import does
     from ambiforge import build, evaluate, release, validate
 
     assert (build, evaluate, release, validate) == (api.build, api.evaluate, api.release, api.validate)
-    from ambiforge.release import writer
+    from ambiforge.releases import writer
 
-    assert writer.__name__ == "ambiforge.release.writer"
+    assert writer.__name__ == "ambiforge.releases.writer"
 
 
 def test_importing_ambiforge_loads_nothing_heavy() -> None:

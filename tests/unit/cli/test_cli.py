@@ -50,3 +50,19 @@ def test_bad_config_value_names_the_key(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_schema_check_passes_on_the_committed_file() -> None:
     assert main(["schema", "--check"]) == 0
+
+
+def test_schema_check_names_a_stale_scene_graph_schema_and_write_mends_it(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.models import scene_graph_schema
+
+    stale = tmp_path / "scene_graph.schema.json"
+    stale.write_text("{}\n")
+    monkeypatch.setattr(scene_graph_schema, "repo_scene_graph_schema_path", lambda: stale)
+    monkeypatch.chdir(tmp_path)
+    item = tmp_path / "item.schema.json"
+    monkeypatch.setattr("ambiforge.cli.schema.repo_schema_path", lambda: item)
+    monkeypatch.setattr("ambiforge.releases.manifest_schema.SCHEMA_PATH", tmp_path / "manifest.schema.json")
+    assert main(["schema", "--write"]) == 0
+    assert stale.read_text() == scene_graph_schema.render_scene_graph_schema()
+    stale.write_text("{}\n")
+    assert main(["schema", "--check"]) == 1

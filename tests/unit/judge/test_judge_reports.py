@@ -121,7 +121,7 @@ def test_judge_vs_reviewers_counts_only_items_with_both(catalog) -> None:  # typ
 
 
 def test_the_card_states_the_configuration_flags_and_agreement(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
     from tests.unit.release.test_release import make_items, options, write_run
 
     made = make_items(catalog, 7, 30, "r")
@@ -148,7 +148,7 @@ def test_the_card_states_the_configuration_flags_and_agreement(tmp_path: Path, c
 
 
 def test_the_card_says_when_no_agreement_is_known(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
     from tests.unit.release.test_release import make_items, options, write_run
 
     write_run(tmp_path / "raw", "r", [judged(i) for i in make_items(catalog, 7, 30, "r")])
@@ -203,7 +203,7 @@ def test_the_validation_report_states_the_personas(tmp_path: Path, catalog) -> N
 
 
 def test_the_card_states_the_personas_per_agent(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
     from tests.unit.release.test_release import make_items, options, write_run
 
     write_run(tmp_path / "raw", "r", [judged(i, personas=PERSONAS) for i in make_items(catalog, 7, 30, "r")])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ambiforge.ambik.csv_io import read_ambik_csv
 from ambiforge.models.schema import schema_errors
-from ambiforge.release.writer import release
+from ambiforge.releases.writer import release
 from ambiforge.storage import read_records
 from tests.unit.judge.fakes import CLEAR_IS_AMBIGUOUS, judged
 from tests.unit.release.test_release import make_items, options, write_run

@@ -43,8 +43,7 @@ def test_a_build_checks_its_stages_before_any_work(tmp_path, monkeypatch) -> Non
     from ambiforge.config.build import BuildOptions
     from ambiforge.engine import pipeline
     from ambiforge.errors import ConfigError
-    from ambiforge.stages import FunctionStage
-    from ambiforge.stages import assembly
+    from ambiforge.stages import FunctionStage, assembly
 
     broken = FunctionStage("validation", "1", ("checked_outcomes",), ("outcomes",), lambda r, c: list(r))
     real = assembly.get

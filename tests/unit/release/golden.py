@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ambiforge.models import Review
-from ambiforge.release.writer import ReleaseOptions
+from ambiforge.releases.writer import ReleaseOptions
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "release"
 CHECKSUMS = FIXTURE / "golden_checksums.json"
@@ -29,7 +29,7 @@ class FixedDatetime(datetime):
 
 def pinned(monkeypatch: Any) -> None:
     """Time, git state and version fixed, so two writers' releases can be compared byte for byte."""
-    from ambiforge.release import writer
+    from ambiforge.releases import writer
 
     monkeypatch.setattr(writer, "datetime", FixedDatetime)
     monkeypatch.setattr(writer, "git_state", lambda repo: ("0" * 40, False))
@@ -72,7 +72,7 @@ def scenario(root: Path) -> tuple[Path, Path]:
     """Release 1.0.0 from run a, then 1.1.0 from runs b and c (c repeats some of b)."""
     import shutil
 
-    from ambiforge.release.writer import release
+    from ambiforge.releases.writer import release
 
     for run in ("run-a", "run-b", "run-c"):
         shutil.copytree(FIXTURE / run, root / "raw" / run)

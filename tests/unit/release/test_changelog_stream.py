@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from ambiforge.release.changelog import compare, compare_streamed, digest
+from ambiforge.releases.changelog import compare, compare_streamed, digest
 
 
 def _write(path: Path, records: list[dict[str, Any]]) -> Path:

@@ -18,9 +18,9 @@ from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import type_quotas, type_sequence
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.models import Item, Review
-from ambiforge.release.manifest import manifest_errors
-from ambiforge.release.verify import VerifyError, verify_release
-from ambiforge.release.writer import ReleaseGateError, ReleaseOptions, release
+from ambiforge.releases.manifest import manifest_errors
+from ambiforge.releases.verify import VerifyError, verify_release
+from ambiforge.releases.writer import ReleaseGateError, ReleaseOptions, release
 from ambiforge.storage import read_records, write_items_jsonl
 from ambiforge.storage.arrow_schema import class_names_in
 

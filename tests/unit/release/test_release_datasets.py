@@ -9,7 +9,7 @@ import yaml
 from ambiforge import ambiguity
 from ambiforge.models import Review
 from ambiforge.models.item import Annotation
-from ambiforge.release.writer import release
+from ambiforge.releases.writer import release
 from ambiforge.storage import read_records
 from tests.unit.release.test_release import make_items, options, write_run
 

@@ -10,10 +10,10 @@ import pytest
 
 from ambiforge import ambiguity
 from ambiforge.models import Item, Review
-from ambiforge.release.gates import expectation_message
-from ambiforge.release.manifest import agreement_summary
-from ambiforge.release.manifest_schema import SCHEMA_PATH, manifest_json_schema, render_manifest_schema
-from ambiforge.release.writer import ReleaseGateError, release
+from ambiforge.releases.gates import expectation_message
+from ambiforge.releases.manifest import agreement_summary
+from ambiforge.releases.manifest_schema import SCHEMA_PATH, manifest_json_schema, render_manifest_schema
+from ambiforge.releases.writer import ReleaseGateError, release
 from ambiforge.storage import read_records
 from tests.unit.release.test_release import MIX, make_items, options, tree_digest, write_run
 

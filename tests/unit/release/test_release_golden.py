@@ -11,14 +11,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ambiforge.release.writer import release
+from ambiforge.releases.writer import release
 from ambiforge.storage import items_to_table, read_records
 from tests.unit.release.golden import CHECKSUMS, checksums, pinned, scenario
 from tests.unit.release.test_release import make_items, options, write_run
 
 
 def _release_with_batch(batch: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    from ambiforge.release import writer
+    from ambiforge.releases import writer
 
     monkeypatch.setattr(writer, "BATCH_SIZE", batch)
     return scenario(root)

@@ -17,10 +17,10 @@ import pytest
 from ambiforge.cli.main import main
 from ambiforge.errors import InputError
 from ambiforge.models import Review
-from ambiforge.release.checksums import sha256_of
-from ambiforge.release.seal import integrity_section, read_sha256sum, read_witness
-from ambiforge.release.verify import VerifyError, verify_release
-from ambiforge.release.writer import ReleaseGateError, release
+from ambiforge.releases.checksums import sha256_of
+from ambiforge.releases.seal import integrity_section, read_sha256sum, read_witness
+from ambiforge.releases.verify import VerifyError, verify_release
+from ambiforge.releases.writer import ReleaseGateError, release
 from ambiforge.storage import read_records
 from tests.unit.release.test_release import make_items, options, write_run
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from ambiforge.release import verify_layout
-from ambiforge.release.checksums import sha256_of
+from ambiforge.releases import verify_layout
+from ambiforge.releases.checksums import sha256_of
 from tests.unit.release.test_verify import copy, fails, manifest_of, reseal, sealed  # noqa: F401 - fixtures
 
 

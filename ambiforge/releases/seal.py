@@ -29,8 +29,8 @@ from typing import Any
 
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
-from ambiforge.release.checksums import file_entries, sha256_of
-from ambiforge.release.manifest import manifest_errors
+from ambiforge.releases.checksums import file_entries, sha256_of
+from ambiforge.releases.manifest import manifest_errors
 
 MANIFEST = "manifest.json"
 MANIFEST_SHA256 = "manifest.sha256"

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ambiforge import ambiguity
-from ambiforge.release.selection import EXCLUDED_BECAUSE
+from ambiforge.releases.selection import EXCLUDED_BECAUSE
 
 
 def _label(type_name: str) -> str:

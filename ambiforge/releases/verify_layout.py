@@ -1,7 +1,7 @@
 """``verify``, first steps: the folder, the manifest's own checksum, the manifest, and which files exist.
 
 Every file of a release is listed in the manifest with its sha256 and size, except ``manifest.json`` and
-``manifest.sha256`` themselves (scheme: :mod:`ambiforge.release.seal`). A file or directory listed nowhere,
+``manifest.sha256`` themselves (scheme: :mod:`ambiforge.releases.seal`). A file or directory listed nowhere,
 a listed file that is missing, and a file the release always has but the manifest does not list are each
 one line naming the path.
 
@@ -20,10 +20,10 @@ from typing import Any
 
 from ambiforge import inputs
 from ambiforge.errors import InputError
-from ambiforge.release.checksums import sha256_of
-from ambiforge.release.manifest import manifest_errors
-from ambiforge.release.seal import CARD, MANIFEST, MANIFEST_SHA256, read_sha256sum
-from ambiforge.release.verify_error import VerifyError
+from ambiforge.releases.checksums import sha256_of
+from ambiforge.releases.manifest import manifest_errors
+from ambiforge.releases.seal import CARD, MANIFEST, MANIFEST_SHA256, read_sha256sum
+from ambiforge.releases.verify_error import VerifyError
 
 #: files every release has (the splits' files are added per split named in the manifest)
 ALWAYS = ("data.jsonl", "data.parquet", "ambik.csv", CARD, "CHANGELOG.md")

@@ -1,17 +1,17 @@
 """``verify``, the facts: counts, review status, splits and provenance recomputed from the released rows
 and compared with what the manifest says.
 
-Collected in the one pass over the rows (:func:`ambiforge.release.verify_rows.walk`), a few bytes per row
+Collected in the one pass over the rows (:func:`ambiforge.releases.verify_rows.walk`), a few bytes per row
 (id, type, split) plus one representative row per distinct provenance or CSV layout, so the release's own
-functions (:func:`~ambiforge.release.manifest.provenance_summary`, :func:`~ambiforge.ambik.csv_io.columns_for`,
-:func:`~ambiforge.release.splits.stratified_splits`, :func:`~ambiforge.release.selection.review_state`)
+functions (:func:`~ambiforge.releases.manifest.provenance_summary`, :func:`~ambiforge.ambik.csv_io.columns_for`,
+:func:`~ambiforge.releases.splits.stratified_splits`, :func:`~ambiforge.releases.selection.review_state`)
 recompute the manifest's figures exactly.
 
 What the rows cannot tell: ``review.status`` counts items *not* released too (rejected, queued, duplicates),
 so it is checked as far as it goes: every released row's state is counted there, the states a release takes
 add up to the rows plus the merged duplicates, and no rejected or queued row is released. The rest
 (``git_commit``, ``created_at``, ``run_ids``...) is covered by the hashes (``manifest.sha256`` and the card's
-record, :mod:`ambiforge.release.seal`).
+record, :mod:`ambiforge.releases.seal`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ambiforge.ambik.csv_io import COLUMNS_KEY, INDIRECT, columns_for
-from ambiforge.release.manifest import provenance_summary
-from ambiforge.release.record_view import RecordView
-from ambiforge.release.selection import UNREVIEWED_STATES, review_state
-from ambiforge.release.splits import stratified_splits
+from ambiforge.releases.manifest import provenance_summary
+from ambiforge.releases.record_view import RecordView
+from ambiforge.releases.selection import UNREVIEWED_STATES, review_state
+from ambiforge.releases.splits import stratified_splits
 
 RELEASED_STATES = ("accepted", *UNREVIEWED_STATES)
 

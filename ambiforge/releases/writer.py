@@ -6,7 +6,7 @@ million-item release needs memory for a batch and a few hundred bytes per item.
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
-gate is one line in the maintainer's terms (:mod:`ambiforge.release.gates`), writes its report under
+gate is one line in the maintainer's terms (:mod:`ambiforge.releases.gates`), writes its report under
 ``raw/release-gates/`` and leaves ``curated/`` untouched.
 """
 
@@ -30,13 +30,13 @@ from ambiforge.ambik.csv_io import Layout, ambik_rows, csv_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
-from ambiforge.release import changelog, gates, versions
-from ambiforge.release.card import render_card
-from ambiforge.release.manifest import ProvenanceSummary, agreement_summary, git_state, per_type
-from ambiforge.release.record_view import RecordView
-from ambiforge.release.seal import seal
-from ambiforge.release.selection import EXCLUDED_BECAUSE, Scan, scan
-from ambiforge.release.splits import fit_calibration_size, stratified_splits
+from ambiforge.releases import changelog, gates, versions
+from ambiforge.releases.card import render_card
+from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, git_state, per_type
+from ambiforge.releases.record_view import RecordView
+from ambiforge.releases.seal import seal
+from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
+from ambiforge.releases.splits import fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
 from ambiforge.version import __version__

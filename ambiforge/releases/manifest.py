@@ -13,7 +13,7 @@ import jsonschema_rs
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
-from ambiforge.release.manifest_schema import manifest_json_schema
+from ambiforge.releases.manifest_schema import manifest_json_schema
 
 
 def _validator() -> Any:

@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 
 from ambiforge.ambik.csv_io import row_cells
 from ambiforge.models.schema import schema_errors
-from ambiforge.release.record_view import RecordView
-from ambiforge.release.verify_error import VerifyError
+from ambiforge.releases.record_view import RecordView
+from ambiforge.releases.verify_error import VerifyError
 from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA, class_names_in, table_to_records
 
 BATCH = 256  # rows per Parquet record batch: a row decodes to ~100 KB of Python objects

@@ -17,8 +17,8 @@ import orjson
 from ambiforge.errors import InputError
 from ambiforge.models import Item
 from ambiforge.models.schema import schema_errors
-from ambiforge.release.arrow_limits import unstorable
-from ambiforge.release.record_view import RecordView
+from ambiforge.releases.arrow_limits import unstorable
+from ambiforge.releases.record_view import RecordView
 from ambiforge.run.layout import run_dir
 
 ACCEPTED_STATUSES = {"unanimous", "majority", "adjudicated"}

@@ -3,13 +3,13 @@
 1. the folder exists (else exit 2);
 2. ``manifest.json`` has the sha256 in ``manifest.sha256`` (and the one given with ``--manifest-sha256``);
 3. the manifest matches its schema; every file is listed, present, of its size and sha256, and no file or
-   directory is unlisted (:mod:`ambiforge.release.verify_layout`);
+   directory is unlisted (:mod:`ambiforge.releases.verify_layout`);
 4. every row passes the item schema, and data.jsonl, data.parquet, ambik.csv and each split's Parquet and
-   CSV file agree row by row and field by field (:mod:`ambiforge.release.verify_rows`);
+   CSV file agree row by row and field by field (:mod:`ambiforge.releases.verify_rows`);
 5. counts, review status, splits, provenance and statistics recomputed from the rows match the manifest
-   (:mod:`ambiforge.release.rederive`);
+   (:mod:`ambiforge.releases.rederive`);
 6. the facts the card recorded at release time, and its hash of the manifest without the card, match the
-   manifest (:mod:`ambiforge.release.seal`).
+   manifest (:mod:`ambiforge.releases.seal`).
 
 The first disagreement is one line naming the file and row or the manifest field (exit 1). When step 2
 fails, the later steps still run to name what was edited, and their first finding is added to the line.
@@ -21,11 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ambiforge.release.rederive import Tally
-from ambiforge.release.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
-from ambiforge.release.verify_error import VerifyError
-from ambiforge.release.verify_layout import check_files, load_manifest, require_folder, seal_problem
-from ambiforge.release.verify_rows import short, walk
+from ambiforge.releases.rederive import Tally
+from ambiforge.releases.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
+from ambiforge.releases.verify_error import VerifyError
+from ambiforge.releases.verify_layout import check_files, load_manifest, require_folder, seal_problem
+from ambiforge.releases.verify_rows import short, walk
 
 __all__ = ["VerifyError", "verify_release"]
 
