@@ -36,6 +36,8 @@ __all__ = [
     "check_schedule",
     "diff",
     "evaluate",
+    "export_ambik",
+    "import_ambik",
     "load_config",
     "orchestration",
     "release",
@@ -54,6 +56,54 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     from ambiforge.config.file import load_config as load
 
     return load(path)
+
+
+# -- AmbiK CSV in and out ------------------------------------------------------------------------------------
+
+
+def import_ambik(
+    csv_path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    raw_cells: bool = False,
+) -> int:
+    """Read an AmbiK CSV into an items file (``.jsonl`` or ``.parquet``, by ``out``'s suffix) and return how
+    many items. ``out`` is checked first (:func:`ambiforge.outputs.check_output`): not the input, not inside
+    a release, a suffix naming the format. A formula cell escaped on export is read back as it was, unless
+    ``raw_cells``."""
+    from ambiforge.ambik import read_ambik_csv
+    from ambiforge.outputs import check_output
+    from ambiforge.storage import write_items_jsonl, write_items_parquet
+
+    cfg = config if config is not None else load_config()
+    target = check_output(
+        out, "--out", suffixes=(".jsonl", ".parquet"), inputs=[csv_path], curated=cfg.paths.curated
+    )
+    items = read_ambik_csv(csv_path, raw_cells=raw_cells)
+    (write_items_parquet if target.suffix.lower() == ".parquet" else write_items_jsonl)(target, items)
+    return len(items)
+
+
+def export_ambik(
+    items_path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    raw_cells: bool = False,
+) -> int:
+    """Write an items file as an AmbiK CSV (``out`` ends in ``.csv``, is not the input nor inside a release)
+    and return how many items. Cells a spreadsheet would run as formulas get a leading apostrophe unless
+    ``raw_cells`` (docs/secrets-and-hardening.md)."""
+    from ambiforge.ambik import write_ambik_csv
+    from ambiforge.outputs import check_output
+    from ambiforge.storage import read_items
+
+    cfg = config if config is not None else load_config()
+    target = check_output(out, "--out", suffixes=(".csv",), inputs=[items_path], curated=cfg.paths.curated)
+    items = read_items(items_path)
+    write_ambik_csv(items, target, raw_cells=raw_cells)
+    return len(items)
 
 
 # -- orchestration ----------------------------------------------------------------------------------------
@@ -189,15 +239,20 @@ def validate(
     AmbiK ``.csv``, read a batch at a time; write the report folder (``out``, default ``<path's
     folder>/validation``). ``released``: an earlier release (folder or items file) whose tasks count as
     known. ``mix``: expect the configured type mix. Returns ``{"report", "expectations", "report_json",
-    "report_html"}``; ``report["summary"]["with_errors"]`` says whether an error-severity rule failed."""
+    "report_html", "formula_cells"}``; ``report["summary"]["with_errors"]`` says whether an error-severity
+    rule failed, ``expectations["failed"]`` how many dataset expectations did; ``formula_cells``: how many
+    cells of an input CSV a spreadsheet would run as formulas, and where the first are."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext
     from ambiforge.validation.report import write_report
     from ambiforge.validation.stream import item_batches, validate_stream
 
+    from ambiforge.ambik.csv_io import formula_cells
+
     path = Path(path)
     cfg = config if config is not None else load_config()
-    batches = item_batches(path)  # read twice, a batch at a time: any size of file fits in memory
+    batches = item_batches(path)
+    formulas = formula_cells(path) if path.suffix.lower() == ".csv" else (0, [])  # read twice, a batch at a time: any size of file fits in memory
     ctx = RuleContext(
         catalog=cached_catalog(cfg.paths.catalog),
         config=cfg.validation,
@@ -228,6 +283,7 @@ def validate(
         "expectations": done.expectations.to_dict(),
         "report_json": json_path,
         "report_html": html_path,
+        "formula_cells": {"count": formulas[0], "examples": formulas[1]},
     }
 
 
@@ -255,6 +311,7 @@ def release_options(
     mix_tolerance: float | None = None,
     raw: str | os.PathLike[str] | None = None,
     curated: str | os.PathLike[str] | None = None,
+    raw_cells: bool = False,
 ) -> ReleaseOptions:
     """The options of a release from the configuration and the caller's values, checked before any work
     (a version that is not new is refused here, not after the gates)."""
@@ -284,6 +341,7 @@ def release_options(
         repository_url=config.release.repository_url,
         title=config.release.title,
         authors=tuple(config.release.authors),
+        raw_cells=raw_cells,
     )
 
 
