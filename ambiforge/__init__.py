@@ -14,6 +14,7 @@ __all__ = [
     "Orchestration",
     "__version__",
     "build",
+    "check_deployment_name",
     "check_schedule",
     "diff",
     "evaluate",
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ambiforge.api import (
         Orchestration,
         build,
+        check_deployment_name,
         check_schedule,
         diff,
         evaluate,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Orchestration",
     "build",
+    "check_deployment_name",
     "check_schedule",
     "diff",
     "evaluate",
@@ -455,10 +457,30 @@ def review_pull(
 
 
 def check_schedule(cron: str) -> str:
-    """``cron`` if the orchestrator can schedule it; else a ConfigError naming ``--cron``."""
+    """``cron`` if the orchestrator can schedule it; else a ConfigError naming ``--cron``. Only ASCII is
+    a cron field: croniter reads other digits (Arabic-Indic ``٣``) as numbers, so they were served."""
     from ambiforge.engine.orchestrator import load
 
+    if not cron.strip():
+        raise ConfigError("--cron: empty; give a schedule such as '0 3 * * *'")
+    if not (cron.isascii() and cron.isprintable()):
+        bad = next(c for c in cron if not (c.isascii() and c.isprintable()))
+        raise ConfigError(f"--cron: {bad!r} in {cron!r}: a cron field is ASCII (digits 0-9, *, ',', '-', '/', names)")
     return load().check_schedule(cron)
+
+
+#: A deployment name: Prefect refuses '/', '%', '&', '<', '>' with a traceback, and an empty one.
+_DEPLOYMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,99}")
+
+
+def check_deployment_name(name: str) -> str:
+    """``name`` if it can name the deployment; else a ConfigError naming ``--name``."""
+    if not _DEPLOYMENT_NAME.fullmatch(name):
+        raise ConfigError(
+            f"--name: {name!r} is not a deployment name (a letter or digit, then letters, digits, '.', '_', "
+            "'-' or spaces; up to 100)"
+        )
+    return name
 
 
 def serve(cron: str, options: BuildOptions, name: str = "scheduled-build") -> None:
@@ -466,4 +488,6 @@ def serve(cron: str, options: BuildOptions, name: str = "scheduled-build") -> No
     new run id); needs the orchestrator."""
     from ambiforge.engine.orchestrator import load
 
+    check_deployment_name(name)
+    check_schedule(cron)
     load().serve(cron, options, name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ambiforge.errors import ConfigError
 
@@ -25,6 +25,17 @@ class ProviderSettings(_Section):
     base_url: str = ""  # empty: $<base_url_env>, else the SDK's own default endpoint
     default_model: str
     kind: str = ""  # the registered provider that serves it (empty: the section's own name)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_kind(cls, value: Any) -> Any:
+        """An unknown ``kind`` is the error, not the keys its spec would have supplied."""
+        from ambiforge.config.providers import specs
+
+        kind = value.get("kind") if isinstance(value, dict) else None
+        if isinstance(kind, str) and kind and kind not in specs():
+            raise ValueError(f"kind {kind!r} is not a registered provider (known: {', '.join(specs())})")
+        return value
 
     def model_post_init(self, context: object) -> None:
         """A configured key variable's value is a secret wherever it would be printed or logged."""
