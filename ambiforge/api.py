@@ -79,9 +79,7 @@ def import_ambik(
     from ambiforge.storage import write_items_jsonl, write_items_parquet
 
     cfg = config if config is not None else load_config()
-    target = check_output(
-        out, "--out", suffixes=(".jsonl", ".parquet"), inputs=[csv_path], curated=cfg.paths.curated
-    )
+    target = check_output(out, "--out", suffixes=(".jsonl", ".parquet"), inputs=[csv_path], curated=cfg.paths.curated)
     items = read_ambik_csv(csv_path, raw_cells=raw_cells)
     (write_items_parquet if target.suffix.lower() == ".parquet" else write_items_jsonl)(target, items)
     return len(items)
@@ -244,17 +242,16 @@ def validate(
     "report_html", "formula_cells"}``; ``report["summary"]["with_errors"]`` says whether an error-severity
     rule failed, ``expectations["failed"]`` how many dataset expectations did; ``formula_cells``: how many
     cells of an input CSV a spreadsheet would run as formulas, and where the first are."""
+    from ambiforge.ambik.csv_io import formula_cells
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext
     from ambiforge.validation.report import write_report
     from ambiforge.validation.stream import item_batches, validate_stream
 
-    from ambiforge.ambik.csv_io import formula_cells
-
     path = Path(path)
     cfg = config if config is not None else load_config()
-    batches = item_batches(path)
-    formulas = formula_cells(path) if path.suffix.lower() == ".csv" else (0, [])  # read twice, a batch at a time: any size of file fits in memory
+    batches = item_batches(path)  # read twice, a batch at a time: any size of file fits in memory
+    formulas = formula_cells(path) if path.suffix.lower() == ".csv" else (0, [])
     ctx = RuleContext(
         catalog=cached_catalog(cfg.paths.catalog),
         config=cfg.validation,

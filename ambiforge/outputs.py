@@ -47,10 +47,6 @@ def check_output(
     parent = next((p for p in out.parents if p.exists()), None)
     if parent is not None and not parent.is_dir():
         raise ConfigError(f"{option}: {parent} is a file, not a folder")
-    if out.suffix.lower() not in suffixes:
-        raise ConfigError(
-            f"{option}: {out} does not end in {' or '.join(suffixes)}, so the format to write is not clear"
-        )
     for given in inputs:
         if _same(out, Path(given)):
             raise ConfigError(f"{option}: {out} is also the input; writing it would destroy what is read")
@@ -64,4 +60,8 @@ def check_output(
     for folder in where.parents:
         if (folder / MANIFEST).is_file():
             raise ConfigError(f"{option}: {out} is inside the release folder {folder}; releases are never changed")
+    if out.suffix.lower() not in suffixes:
+        raise ConfigError(
+            f"{option}: {out} does not end in {' or '.join(suffixes)}, so the format to write is not clear"
+        )
     return out

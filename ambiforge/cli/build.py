@@ -310,7 +310,8 @@ def command_options(
     if dask_address and runner != "dask":
         raise ConfigError(f"--dask-address needs --task-runner dask (the runner is {runner})")
     check_dask_address(dask_address)
-    chosen, llm = llm_settings(provider if provider is not None else cfg.build.provider, cfg, max_cost, model, step_models)
+    requested = provider if provider is not None else cfg.build.provider
+    chosen, llm = llm_settings(requested, cfg, max_cost, model, step_models)
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
     try:
         cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry

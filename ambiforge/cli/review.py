@@ -89,7 +89,7 @@ def config_cmd(
     (the built-in ones and the configuration's [ambiguity] folders); the file is
     <[paths] annotation>/labeling_config.xml."""
     from ambiforge.errors import ConfigError
-    from ambiforge.review.labeling import rendered_path, render_labeling_config, write_labeling_config
+    from ambiforge.review.labeling import render_labeling_config, rendered_path, write_labeling_config
 
     if write and check:
         raise ConfigError("--write and --check: choose one (write the file, or check it)")
@@ -97,11 +97,11 @@ def config_cmd(
     annotation = Path(cfg.paths.annotation)
     rendered = rendered_path(annotation)
     if write:
-        console.print(f"wrote {write_labeling_config(rendered, annotation)}")
+        console.print(f"wrote {write_labeling_config(rendered, annotation)}", soft_wrap=True)
     elif check:
         if not rendered.is_file() or rendered.read_text(encoding="utf-8") != render_labeling_config(annotation):
-            console.print(f"[red]{rendered} is out of date; run `ambiforge review config --write`[/]")
+            console.print(f"[red]{rendered} is out of date; run `ambiforge review config --write`[/]", soft_wrap=True)
             raise typer.Exit(1)
-        console.print(f"{rendered} matches the template and the registered types")
+        console.print(f"{rendered} matches the template and the registered types", soft_wrap=True)
     else:
         typer.echo(render_labeling_config(annotation), nl=False)

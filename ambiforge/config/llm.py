@@ -29,12 +29,15 @@ class ProviderSettings(_Section):
     @model_validator(mode="before")
     @classmethod
     def _known_kind(cls, value: Any) -> Any:
-        """An unknown ``kind`` is the error, not the keys its spec would have supplied."""
+        """A section naming an unknown ``kind`` and lacking keys is reported for its kind, not for the keys
+        (``base_url_env: Field required``); a complete one is checked before any work
+        (:func:`ambiforge.engine.preflight.check_llm`), with the same words."""
         from ambiforge.config.providers import specs
 
         kind = value.get("kind") if isinstance(value, dict) else None
-        if isinstance(kind, str) and kind and kind not in specs():
-            raise ValueError(f"kind {kind!r} is not a registered provider (known: {', '.join(specs())})")
+        required = ("api_key_env", "base_url_env", "default_model")
+        if isinstance(kind, str) and kind and kind not in specs() and not all(k in value for k in required):
+            raise ValueError(f"unknown provider kind {kind!r} (known: {', '.join(specs())})")
         return value
 
     def model_post_init(self, context: object) -> None:

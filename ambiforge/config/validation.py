@@ -44,9 +44,7 @@ class ValidationConfig(BaseModel):
     max_task_words: int = Field(default=60, ge=1, strict=True)
     max_question_words: int = Field(default=60, ge=1, strict=True)
     max_answer_words: int = Field(default=60, ge=1, strict=True)
-    near_duplicate_similarity: float = Field(
-        default=97.0, ge=0, le=100, description="rapidfuzz ratio of content words"
-    )
+    near_duplicate_similarity: float = Field(default=97.0, ge=0, le=100, description="rapidfuzz ratio of content words")
     # Nouns every kitchen has without a scene object.
     ambient_nouns: tuple[str, ...] = ("water", "ice", "tap water", "ice cube")
     units: tuple[str, ...] = Field(default=DEFAULT_UNITS, description="measures: never grounded as objects")
@@ -59,5 +57,7 @@ class ValidationConfig(BaseModel):
     def _ranges(self) -> ValidationConfig:
         """A lower bound above its upper bound fails every item (``min_task_words = 100`` with 3 at most)."""
         if self.min_task_words > self.max_task_words:
-            raise ValueError(f"min_task_words ({self.min_task_words}) is more than max_task_words ({self.max_task_words})")
+            raise ValueError(
+                f"min_task_words ({self.min_task_words}) is more than max_task_words ({self.max_task_words})"
+            )
         return self
