@@ -54,10 +54,14 @@ __all__ = [
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """``ambiforge.toml`` (``path``, else ``$AMBIFORGE_CONFIG``, else the working folder's; the defaults when
-    there is none), checked: a bad key is a ConfigError naming the file and the key."""
+    there is none), checked: a bad key is a ConfigError naming the file and the key, and what needs the
+    registries (the rule ids ``[validation] severity`` names) is checked too. The one loader: every command
+    of the CLI reads its configuration through it, so ``[ambiguity] folders`` registers the same types for
+    all of them."""
     from ambiforge.config.file import load_config as load
+    from ambiforge.engine.preflight import check_config
 
-    return load(path)
+    return check_config(load(path))
 
 
 # -- AmbiK CSV in and out ------------------------------------------------------------------------------------

@@ -67,10 +67,11 @@ def prefect_defaults() -> None:
 
 
 def config_from(path: Path | None) -> Config:
-    from ambiforge.config.file import load_config
-    from ambiforge.engine.preflight import check_config
+    """The configuration every command reads (:func:`ambiforge.api.load_config`: ``--config``, else
+    ``$AMBIFORGE_CONFIG``, else ``./ambiforge.toml``)."""
+    from ambiforge.api import load_config
 
-    return check_config(load_config(path))
+    return load_config(path)
 
 
 def not_empty(option: str, value: str | None) -> None:
