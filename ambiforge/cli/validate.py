@@ -48,8 +48,9 @@ def validate(
     console.print(f"        (beside it: {json_path.name}, issues.csv, expectations.json, data_docs/index.html)")
     formulas = done["formula_cells"]
     if formulas["count"]:
+        cells = f"{formulas['count']} cell{'s' if formulas['count'] > 1 else ''}"
         console.print(
-            f"[yellow]warning: {formulas['count']} cells of {path} would run as formulas in a spreadsheet "
+            f"[yellow]warning: {cells} of {path} would run as formulas in a spreadsheet "
             f"(e.g. {'; '.join(formulas['examples'])}); export-ambik and release write them behind an "
             "apostrophe[/]",
             soft_wrap=True,
