@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +34,12 @@ if TYPE_CHECKING:
 __all__ = [
     "Orchestration",
     "build",
+    "check_deployment_name",
     "check_schedule",
     "diff",
     "evaluate",
+    "export_ambik",
+    "import_ambik",
     "load_config",
     "orchestration",
     "release",
@@ -50,10 +54,60 @@ __all__ = [
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """``ambiforge.toml`` (``path``, else ``$AMBIFORGE_CONFIG``, else the working folder's; the defaults when
-    there is none), checked: a bad key is a ConfigError naming the file and the key."""
+    there is none), checked: a bad key is a ConfigError naming the file and the key, and what needs the
+    registries (the rule ids ``[validation] severity`` names) is checked too. The one loader: every command
+    of the CLI reads its configuration through it, so ``[ambiguity] folders`` registers the same types for
+    all of them."""
     from ambiforge.config.file import load_config as load
+    from ambiforge.engine.preflight import check_config
 
-    return load(path)
+    return check_config(load(path))
+
+
+# -- AmbiK CSV in and out ------------------------------------------------------------------------------------
+
+
+def import_ambik(
+    csv_path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    raw_cells: bool = False,
+) -> int:
+    """Read an AmbiK CSV into an items file (``.jsonl`` or ``.parquet``, by ``out``'s suffix) and return how
+    many items. ``out`` is checked first (:func:`ambiforge.outputs.check_output`): not the input, not inside
+    a release, a suffix naming the format. A formula cell escaped on export is read back as it was, unless
+    ``raw_cells``."""
+    from ambiforge.ambik import read_ambik_csv
+    from ambiforge.outputs import check_output
+    from ambiforge.storage import write_items_jsonl, write_items_parquet
+
+    cfg = config if config is not None else load_config()
+    target = check_output(out, "--out", suffixes=(".jsonl", ".parquet"), inputs=[csv_path], curated=cfg.paths.curated)
+    items = read_ambik_csv(csv_path, raw_cells=raw_cells)
+    (write_items_parquet if target.suffix.lower() == ".parquet" else write_items_jsonl)(target, items)
+    return len(items)
+
+
+def export_ambik(
+    items_path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    raw_cells: bool = False,
+) -> int:
+    """Write an items file as an AmbiK CSV (``out`` ends in ``.csv``, is not the input nor inside a release)
+    and return how many items. Cells a spreadsheet would run as formulas get a leading apostrophe unless
+    ``raw_cells`` (docs/secrets-and-hardening.md)."""
+    from ambiforge.ambik import write_ambik_csv
+    from ambiforge.outputs import check_output
+    from ambiforge.storage import read_items
+
+    cfg = config if config is not None else load_config()
+    target = check_output(out, "--out", suffixes=(".csv",), inputs=[items_path], curated=cfg.paths.curated)
+    items = read_items(items_path)
+    write_ambik_csv(items, target, raw_cells=raw_cells)
+    return len(items)
 
 
 # -- orchestration ----------------------------------------------------------------------------------------
@@ -189,7 +243,10 @@ def validate(
     AmbiK ``.csv``, read a batch at a time; write the report folder (``out``, default ``<path's
     folder>/validation``). ``released``: an earlier release (folder or items file) whose tasks count as
     known. ``mix``: expect the configured type mix. Returns ``{"report", "expectations", "report_json",
-    "report_html"}``; ``report["summary"]["with_errors"]`` says whether an error-severity rule failed."""
+    "report_html", "formula_cells"}``; ``report["summary"]["with_errors"]`` says whether an error-severity
+    rule failed, ``expectations["failed"]`` how many dataset expectations did; ``formula_cells``: how many
+    cells of an input CSV a spreadsheet would run as formulas, and where the first are."""
+    from ambiforge.ambik.csv_io import formula_cells
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation import RuleContext
     from ambiforge.validation.report import write_report
@@ -198,6 +255,7 @@ def validate(
     path = Path(path)
     cfg = config if config is not None else load_config()
     batches = item_batches(path)  # read twice, a batch at a time: any size of file fits in memory
+    formulas = formula_cells(path) if path.suffix.lower() == ".csv" else (0, [])
     ctx = RuleContext(
         catalog=cached_catalog(cfg.paths.catalog),
         config=cfg.validation,
@@ -228,6 +286,7 @@ def validate(
         "expectations": done.expectations.to_dict(),
         "report_json": json_path,
         "report_html": html_path,
+        "formula_cells": {"count": formulas[0], "examples": formulas[1]},
     }
 
 
@@ -255,6 +314,7 @@ def release_options(
     mix_tolerance: float | None = None,
     raw: str | os.PathLike[str] | None = None,
     curated: str | os.PathLike[str] | None = None,
+    raw_cells: bool = False,
 ) -> ReleaseOptions:
     """The options of a release from the configuration and the caller's values, checked before any work
     (a version that is not new is refused here, not after the gates)."""
@@ -284,6 +344,7 @@ def release_options(
         repository_url=config.release.repository_url,
         title=config.release.title,
         authors=tuple(config.release.authors),
+        raw_cells=raw_cells,
     )
 
 
@@ -397,10 +458,30 @@ def review_pull(
 
 
 def check_schedule(cron: str) -> str:
-    """``cron`` if the orchestrator can schedule it; else a ConfigError naming ``--cron``."""
+    """``cron`` if the orchestrator can schedule it; else a ConfigError naming ``--cron``. Only ASCII is
+    a cron field: croniter reads other digits (Arabic-Indic ``٣``) as numbers, so they were served."""
     from ambiforge.engine.orchestrator import load
 
+    if not cron.strip():
+        raise ConfigError("--cron: empty; give a schedule such as '0 3 * * *'")
+    if not (cron.isascii() and cron.isprintable()):
+        bad = next(c for c in cron if not (c.isascii() and c.isprintable()))
+        raise ConfigError(f"--cron: {bad!r} in {cron!r}: a cron field is ASCII (digits 0-9, *, ',', '-', '/', names)")
     return load().check_schedule(cron)
+
+
+#: A deployment name: Prefect refuses '/', '%', '&', '<', '>' with a traceback, and an empty one.
+_DEPLOYMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,99}")
+
+
+def check_deployment_name(name: str) -> str:
+    """``name`` if it can name the deployment; else a ConfigError naming ``--name``."""
+    if not _DEPLOYMENT_NAME.fullmatch(name):
+        raise ConfigError(
+            f"--name: {name!r} is not a deployment name (a letter or digit, then letters, digits, '.', '_', "
+            "'-' or spaces; up to 100)"
+        )
+    return name
 
 
 def serve(cron: str, options: BuildOptions, name: str = "scheduled-build") -> None:
@@ -408,4 +489,6 @@ def serve(cron: str, options: BuildOptions, name: str = "scheduled-build") -> No
     new run id); needs the orchestrator."""
     from ambiforge.engine.orchestrator import load
 
+    check_deployment_name(name)
+    check_schedule(cron)
     load().serve(cron, options, name)

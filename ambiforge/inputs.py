@@ -6,7 +6,8 @@ The limits, per kind of input (docs/secrets-and-hardening.md lists them):
 
 - ``CATALOG``, ``CONFIG``, ``MANIFEST``, ``PERSONA``: read whole, so small: 16 MiB, 1 MiB, 64 MiB, 64 KiB;
 - item files (JSONL, Parquet, AmbiK CSV) are streamed and only need to be regular files; a JSONL line is
-  capped at ``MAX_LINE`` bytes and a CSV cell at ``MAX_CELL`` characters.
+  capped at ``MAX_LINE`` bytes and a CSV cell at ``MAX_CELL`` characters (the same figure: a field too long
+  for one format is too long for the other, so an item that fits in data.jsonl fits in ambik.csv).
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ MANIFEST = 64 * MiB
 PERSONA = 64 * 1024
 #: One item's JSONL line; AmbiK's longest row is under 8 KB.
 MAX_LINE = 8 * MiB
-#: One CSV cell, as Python's csv module caps it by default.
-MAX_CELL = 131_072
+#: One CSV cell (Python's csv module would stop at 131,072 characters, less than a JSONL line may hold).
+MAX_CELL = MAX_LINE
+
+
+def allow_long_cells() -> None:
+    """Let the csv module read cells up to ``MAX_CELL`` (its limit is process-wide and only ever raised)."""
+    import csv
+
+    if csv.field_size_limit() < MAX_CELL:
+        csv.field_size_limit(MAX_CELL)
 
 
 def regular_file(path: str | Path, what: str = "file") -> Path:

@@ -5,6 +5,10 @@ an int or a float string ("2.0"); lists (shortlist, intent, variants) are comma-
 empty strings. Columns ambiforge has no field for are kept in ``Item.extra``. To give the same cells back
 on export, each imported row keeps its original cells (``extra["_ambik_row"]``); a cell is written as it was
 unless its field has changed since (a review correction), in which case it is written canonically.
+
+Cells a spreadsheet would run as a formula (``=...``, ``+...``, ``@...``; docs/secrets-and-hardening.md) are
+written behind an apostrophe unless ``raw_cells`` asks for the bytes as they are; reading takes the
+apostrophe off again (:mod:`ambiforge.spreadsheet`), so an export read back gives the same items.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ambiforge import ambiguity, inputs
+from ambiforge import ambiguity, inputs, spreadsheet
 from ambiforge.atomic import atomic_path
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.environment.objects import env_object
@@ -142,14 +146,18 @@ def check_unique_columns(columns: list[str], path: Path) -> None:
         seen[column] = number
 
 
-def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Item]:
-    """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row)."""
+def read_ambik_csv(path: str | Path, catalog: Catalog | None = None, *, raw_cells: bool = False) -> list[Item]:
+    """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row). A cell that
+    :func:`~ambiforge.spreadsheet.neutral` escaped is read as it was before, unless ``raw_cells``."""
     path = inputs.regular_file(path)
     catalog = catalog or cached_catalog("")
+    inputs.allow_long_cells()
+    cell = (lambda value: value) if raw_cells else spreadsheet.restore
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:
             reader = csv.DictReader(fh)
-            columns = list(reader.fieldnames or [])
+            columns = [cell(c) for c in reader.fieldnames or []]
+            reader.fieldnames = columns
             check_unique_columns(columns, path)
             missing = [c for c in AMBIK_COLUMNS if c not in columns]
             if missing:
@@ -161,6 +169,8 @@ def read_ambik_csv(path: str | Path, catalog: Catalog | None = None) -> list[Ite
                 for column, value in row.items():
                     if value and (problem := inputs.csv_cell_problem(value)):
                         raise InputError(str(path), f"row {n}", f"column {column!r}: {problem}")
+                    if value:
+                        row[column] = cell(value)
                 items.append(_row_to_item(row, columns, f"row {n} (id {row.get('id')!r})", path, catalog))
             return items
     except OSError as exc:
@@ -262,12 +272,35 @@ class _Lines(list[str]):
         self.append(line)
 
 
-def csv_lines(columns: list[str], rows: Sequence[list[str]]) -> tuple[str, list[str]]:
-    """The header line and one formatted CSV line per row."""
+def csv_lines(columns: list[str], rows: Sequence[list[str]], *, raw_cells: bool = False) -> tuple[str, list[str]]:
+    """The header line and one formatted CSV line per row; formula cells neutralised unless ``raw_cells``."""
     header, lines = _Lines(), _Lines()
-    csv.writer(header).writerow(columns)
-    csv.writer(lines).writerows(rows)
+    if raw_cells:
+        csv.writer(header).writerow(columns)
+        csv.writer(lines).writerows(rows)
+    else:
+        csv.writer(header).writerow(map(spreadsheet.neutral, columns))
+        csv.writer(lines).writerows(map(spreadsheet.neutral, row) for row in rows)
     return header[0], lines
+
+
+def formula_cells(path: str | Path) -> tuple[int, list[str]]:
+    """How many cells of a CSV a spreadsheet would run as formulas, and where the first few are
+    (``row 3, column 'question'``; row 0 is the header): ``validate`` warns about them."""
+    inputs.allow_long_cells()
+    found, where = 0, []
+    with inputs.regular_file(path).open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh)
+        header: list[str] = []
+        for n, row in enumerate(reader):
+            header = header or row
+            for k, value in enumerate(row):
+                if spreadsheet.formula(value):
+                    found += 1
+                    if len(where) < 3:
+                        name = header[k] if k < len(header) else str(k + 1)
+                        where.append(f"row {n}, column {name!r}")
+    return found, where
 
 
 def write_lines(path: str | Path, header: str, lines: Sequence[str]) -> Path:
@@ -277,10 +310,11 @@ def write_lines(path: str | Path, header: str, lines: Sequence[str]) -> Path:
     return Path(path)
 
 
-def write_rows(path: str | Path, columns: list[str], rows: Sequence[list[str]]) -> Path:
-    return write_lines(path, *csv_lines(columns, rows))
+def write_rows(path: str | Path, columns: list[str], rows: Sequence[list[str]], *, raw_cells: bool = False) -> Path:
+    return write_lines(path, *csv_lines(columns, rows, raw_cells=raw_cells))
 
 
-def write_ambik_csv(items: Sequence[Item], path: str | Path) -> Path:
-    """Write the items in the AmbiK layout, atomically."""
-    return write_rows(path, *ambik_rows(items))
+def write_ambik_csv(items: Sequence[Item], path: str | Path, *, raw_cells: bool = False) -> Path:
+    """Write the items in the AmbiK layout, atomically; formula cells behind an apostrophe unless
+    ``raw_cells`` (byte-exact)."""
+    return write_rows(path, *ambik_rows(items), raw_cells=raw_cells)

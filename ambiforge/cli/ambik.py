@@ -7,42 +7,40 @@ from typing import Annotated
 
 import typer
 
-from ambiforge.cli.common import console
-from ambiforge.errors import ConfigError
+from ambiforge.cli.common import config_from, console
 
-
-def check_output_file(path: Path, option: str) -> None:
-    """A file to write: not a folder, and its folder (if it exists) is a folder."""
-    if path.is_dir():
-        raise ConfigError(f"{option}: {path} is a folder, not a file")
-    parent = next((p for p in path.parents if p.exists()), None)
-    if parent is not None and not parent.is_dir():
-        raise ConfigError(f"{option}: {parent} is a file, not a folder")
+RawCellsOption = Annotated[
+    bool,
+    typer.Option(
+        "--raw-cells",
+        help="cells byte for byte: no apostrophe added before (export) or taken off (import) a cell a "
+        "spreadsheet would run as a formula",
+    ),
+]
 
 
 def import_ambik(
     csv_path: Annotated[Path, typer.Argument(help="an AmbiK-format CSV file")],
     out: Annotated[Path, typer.Option(help="items file to write (.jsonl or .parquet)")],
+    raw_cells: RawCellsOption = False,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
     """Read an AmbiK CSV into ambiforge items (unknown columns kept)."""
-    from ambiforge.ambik import read_ambik_csv
-    from ambiforge.storage import write_items_jsonl, write_items_parquet
+    from ambiforge import api
 
-    check_output_file(out, "--out")
-    items = read_ambik_csv(csv_path)
-    (write_items_parquet if out.suffix.lower() == ".parquet" else write_items_jsonl)(out, items)
-    console.print(f"imported {len(items)} items from {csv_path} into {out}")
+    count = api.import_ambik(csv_path, out, config=config_from(config), raw_cells=raw_cells)
+    console.print(f"imported {count} items from {csv_path} into {out}")
 
 
 def export_ambik(
     items_path: Annotated[Path, typer.Argument(help="items .jsonl or .parquet")],
     out: Annotated[Path, typer.Option(help="CSV file to write")],
+    raw_cells: RawCellsOption = False,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
-    """Write items as an AmbiK CSV (imported rows come back cell for cell unless corrected)."""
-    from ambiforge.ambik import write_ambik_csv
-    from ambiforge.storage import read_items
+    """Write items as an AmbiK CSV (imported rows come back cell for cell unless corrected; a cell a
+    spreadsheet would run as a formula gets a leading apostrophe unless --raw-cells)."""
+    from ambiforge import api
 
-    check_output_file(out, "--out")
-    items = read_items(items_path)
-    write_ambik_csv(items, out)
-    console.print(f"exported {len(items)} items to {out}")
+    count = api.export_ambik(items_path, out, config=config_from(config), raw_cells=raw_cells)
+    console.print(f"exported {count} items to {out}")

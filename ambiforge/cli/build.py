@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ambiforge.cli.common import config_from, console, quiet_prefect
+from ambiforge.cli.common import config_from, console, not_empty, quiet_prefect
 from ambiforge.errors import ConfigError
 from ambiforge.run.layout import check_run_id, new_run_id
 
@@ -40,9 +40,12 @@ def parse_mix(text: str) -> dict[str, float]:
         try:
             if not sep:
                 raise ValueError
-            mix[name.strip()] = float(value)
+            share = float(value)
         except ValueError:
             raise ConfigError(f"--type-mix: expected TYPE=SHARE,..., got {part!r}") from None
+        if name.strip() in mix:
+            raise ConfigError(f"--type-mix: type {name.strip()!r} is given twice; give each type once")
+        mix[name.strip()] = share
     return check_mix(mix)
 
 
@@ -103,7 +106,9 @@ def llm_settings(
 
 
 def build(
-    provider: Annotated[str, typer.Option(help="offline (no key) | llm ([llm.steps]) | openai | mistral | auto")] = "",
+    provider: Annotated[
+        str | None, typer.Option(help="offline (no key) | llm ([llm.steps]) | openai | mistral | auto")
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="one model for every LLM step (overrides [llm.steps.*].model)")
     ] = None,
@@ -150,6 +155,7 @@ def build(
 
     # The orchestrator when it is asked for or has somewhere to record the run; then its temporary server
     # (when no API is configured) starts first and warms up while options are checked and the flows load.
+    not_empty("--run-id", run_id)
     with contextlib.ExitStack() as stack:
         session = stack.enter_context(api.orchestration(prefect or task_runner == "dask"))
         cfg = config_from(config)
@@ -171,7 +177,7 @@ def build(
         )
         if session is None and options.task_runner != "thread":  # Dask from the configuration: Prefect's runner
             session = stack.enter_context(api.orchestration(True))
-        rid = check_run_id(run_id) if run_id else new_run_id(options.provider, options.seed)
+        rid = check_run_id(run_id) if run_id is not None else new_run_id(options.provider, options.seed)
         options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
         ref_items = check_reference(options)
         return run_build(options, cfg.paths.annotation, session, verbose, ref_items)
@@ -269,7 +275,7 @@ def check_writable(out: Path) -> None:
 def command_options(
     cfg: Config,
     *,
-    provider: str = "",
+    provider: str | None = None,
     model: str | None = None,
     step_models: dict[str, str] | None = None,
     max_cost: float | None = None,
@@ -290,14 +296,22 @@ def command_options(
     from ambiforge.engine.preflight import check_options
     from ambiforge.engine.runners import RUNNERS
 
-    check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost)
-    runner = task_runner or cfg.build.task_runner
+    check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost, seed=seed)
+    for option, value in (
+        ("--provider", provider),
+        ("--model", model),
+        ("--type-mix", type_mix),
+        ("--task-runner", task_runner),
+    ):
+        not_empty(option, value)
+    runner = task_runner if task_runner is not None else cfg.build.task_runner
     if runner not in RUNNERS:
         raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
     if dask_address and runner != "dask":
         raise ConfigError(f"--dask-address needs --task-runner dask (the runner is {runner})")
     check_dask_address(dask_address)
-    chosen, llm = llm_settings(provider or cfg.build.provider, cfg, max_cost, model, step_models)
+    requested = provider if provider is not None else cfg.build.provider
+    chosen, llm = llm_settings(requested, cfg, max_cost, model, step_models)
     catalog_path = str(catalog) if catalog else cfg.paths.catalog
     try:
         cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
@@ -322,11 +336,16 @@ def command_options(
     return check_options(options, cfg.source)
 
 
-def check_bounds(pairs: int | None = None, candidates: int | None = None, max_cost: float | None = None) -> None:
+def check_bounds(
+    pairs: int | None = None, candidates: int | None = None, max_cost: float | None = None, seed: int | None = None
+) -> None:
     """Numbers from the command line, with the limit in the message (before pydantic sees them)."""
     import math
 
-    from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS
+    from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, MAX_SEED
+
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"--seed must be between 0 and {MAX_SEED:,} (a 64-bit integer), got {seed}")
 
     for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
         if value is not None and value < 1:

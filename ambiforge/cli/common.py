@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from ambiforge.errors import ConfigError
+
 if TYPE_CHECKING:
     from ambiforge.config.file import Config
 
@@ -65,7 +67,14 @@ def prefect_defaults() -> None:
 
 
 def config_from(path: Path | None) -> Config:
-    from ambiforge.config.file import load_config
-    from ambiforge.engine.preflight import check_config
+    """The configuration every command reads (:func:`ambiforge.api.load_config`: ``--config``, else
+    ``$AMBIFORGE_CONFIG``, else ``./ambiforge.toml``)."""
+    from ambiforge.api import load_config
 
-    return check_config(load_config(path))
+    return load_config(path)
+
+
+def not_empty(option: str, value: str | None) -> None:
+    """An option given as '' (or spaces) is a mistake, not "use the default": it used to fall back silently."""
+    if value is not None and not value.strip():
+        raise ConfigError(f"{option}: empty; give a value, or leave the option out for the default")

@@ -9,7 +9,7 @@ import typer
 from typer._click.core import ParameterSource
 
 from ambiforge import inputs
-from ambiforge.cli.common import PrefectOption, config_from, console
+from ambiforge.cli.common import PrefectOption, config_from, console, not_empty
 from ambiforge.errors import InputError
 
 
@@ -61,6 +61,9 @@ def eval_command(
     for path in (data, calibration, attach):
         if path is not None and not path.exists():
             raise InputError(str(path), "", "not found")
+    given_name = name if ctx.get_parameter_source("name") is ParameterSource.COMMANDLINE else None
+    for option, value in (("--model", model), ("--provider", provider), ("--name", given_name)):
+        not_empty(option, value)
     cfg = config_from(config)
     llm = cfg.llm
     cache = Path(llm.cache_dir) if llm.cache_dir else Path(cfg.paths.raw) / ".llm-cache"

@@ -27,6 +27,14 @@ def release(
     curated: Annotated[Path | None, typer.Option(help="releases folder (default: paths.curated)")] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
     prefect: PrefectOption = False,
+    raw_cells: Annotated[
+        bool,
+        typer.Option(
+            "--raw-cells",
+            help="CSV cells byte for byte, also those a spreadsheet would run as formulas (default: a leading "
+            "apostrophe)",
+        ),
+    ] = False,
 ) -> None:
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
     import json
@@ -45,6 +53,7 @@ def release(
         mix_tolerance=mix_tolerance,
         raw=raw,
         curated=curated,
+        raw_cells=raw_cells,
     )
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")

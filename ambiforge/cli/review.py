@@ -83,19 +83,25 @@ def invite_cmd() -> None:
 def config_cmd(
     write: Annotated[bool, typer.Option(help="write annotation/labeling_config.xml")] = False,
     check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the rendering")] = False,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
-    """The Label Studio labeling config, generated from its template and the registered ambiguity types."""
+    """The Label Studio labeling config, generated from its template and the registered ambiguity types
+    (the built-in ones and the configuration's [ambiguity] folders); the file is
+    <[paths] annotation>/labeling_config.xml."""
     from ambiforge.errors import ConfigError
-    from ambiforge.review.labeling import RENDERED, render_labeling_config, write_labeling_config
+    from ambiforge.review.labeling import render_labeling_config, rendered_path, write_labeling_config
 
     if write and check:
         raise ConfigError("--write and --check: choose one (write the file, or check it)")
+    cfg = config_from(config)
+    annotation = Path(cfg.paths.annotation)
+    rendered = rendered_path(annotation)
     if write:
-        console.print(f"wrote {write_labeling_config()}")
+        console.print(f"wrote {write_labeling_config(rendered, annotation)}", soft_wrap=True)
     elif check:
-        if not RENDERED.exists() or RENDERED.read_text(encoding="utf-8") != render_labeling_config():
-            console.print(f"[red]{RENDERED} is out of date; run `ambiforge review config --write`[/]")
+        if not rendered.is_file() or rendered.read_text(encoding="utf-8") != render_labeling_config(annotation):
+            console.print(f"[red]{rendered} is out of date; run `ambiforge review config --write`[/]", soft_wrap=True)
             raise typer.Exit(1)
-        console.print(f"{RENDERED} matches the template and the registered types")
+        console.print(f"{rendered} matches the template and the registered types", soft_wrap=True)
     else:
-        typer.echo(render_labeling_config(), nl=False)
+        typer.echo(render_labeling_config(annotation), nl=False)

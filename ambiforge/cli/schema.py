@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ambiforge.atomic import write_text_atomic
-from ambiforge.cli.common import console
+from ambiforge.cli.common import config_from, console
 from ambiforge.errors import ConfigError
 from ambiforge.models.schema import render_item_schema, repo_schema_path
 
@@ -20,8 +20,11 @@ def schema(
     write: Annotated[bool, typer.Option(help="write the schema file")] = False,
     check: Annotated[bool, typer.Option(help="exit 1 if the file differs from the model")] = False,
     path: Annotated[Path | None, typer.Option(help="schema file (default: schemas/item.schema.json)")] = None,
+    config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
-    """The item JSON Schema, generated from the pydantic model."""
+    """The item JSON Schema, generated from the pydantic model (and the types registered by the
+    configuration's [ambiguity] folders, as every command reads them)."""
+    config_from(config)  # registers [ambiguity] folders: their types are in the schemas
     target = path or repo_schema_path()
     if (write or check) and target.is_dir():
         raise ConfigError(f"--path: {target} is a folder, not a schema file")

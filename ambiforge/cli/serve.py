@@ -15,7 +15,7 @@ def serve(
     cron: Annotated[str, typer.Option(help="schedule, e.g. '0 3 * * *' (03:00 UTC daily)")],
     pairs: Annotated[int | None, typer.Option(help="pairs per scheduled build")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of every scheduled build")] = None,
-    provider: Annotated[str, typer.Option(help="offline | llm | openai | mistral | auto")] = "",
+    provider: Annotated[str | None, typer.Option(help="offline | llm | openai | mistral | auto")] = None,
     model: Annotated[str | None, typer.Option(help="one model for every LLM step")] = None,
     step_model: Annotated[
         list[str] | None, typer.Option("--step-model", help="STEP=MODEL for one LLM step; repeatable")
@@ -35,6 +35,7 @@ def serve(
     from ambiforge import api
 
     cfg = config_from(config)
+    api.check_deployment_name(name)
     api.check_schedule(cron)
     options = command_options(
         cfg,

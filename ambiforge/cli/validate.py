@@ -19,7 +19,8 @@ def validate(
 ) -> None:
     """Check every item rule and the dataset expectations; write report.json, issues.csv, report.html and the
     Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no
-    error-severity rule failed; 1: some did; 2: unreadable input."""
+    error-severity rule and no dataset expectation failed; 1: some did (an empty file fails the
+    expectations); 2: unreadable input. Warns about CSV cells a spreadsheet would run as formulas."""
     from ambiforge import api
 
     done = api.validate(
@@ -33,7 +34,7 @@ def validate(
     report, json_path, html_path = done["report"], done["report_json"], done["report_html"]
     s = report["summary"]
     failed_expectations = done["expectations"]["failed"]
-    colour = "red" if s["with_errors"] else "green"
+    colour = "red" if s["with_errors"] or failed_expectations else "green"
     console.print(
         f"[{colour}]{s['passed']} of {s['items']} items pass[/]; {s['with_errors']} with errors, "
         f"{s['with_warnings']} with warnings; dataset expectations failed: {failed_expectations}"
@@ -45,5 +46,14 @@ def validate(
             )
     console.print(f"report: {html_path}", soft_wrap=True)  # a path broken over two lines cannot be copied
     console.print(f"        (beside it: {json_path.name}, issues.csv, expectations.json, data_docs/index.html)")
-    if s["with_errors"]:
+    formulas = done["formula_cells"]
+    if formulas["count"]:
+        cells = f"{formulas['count']} cell{'s' if formulas['count'] > 1 else ''}"
+        console.print(
+            f"[yellow]warning: {cells} of {path} would run as formulas in a spreadsheet "
+            f"(e.g. {'; '.join(formulas['examples'])}); export-ambik and release write them behind an "
+            "apostrophe[/]",
+            soft_wrap=True,
+        )
+    if s["with_errors"] or failed_expectations:
         raise typer.Exit(1)

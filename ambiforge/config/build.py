@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from ambiforge.ambiguity import check_mix, default_mix
-from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, AmbiguityConfig, Config, check_judge
+from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, MAX_SEED, AmbiguityConfig, Config, check_judge
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
 from ambiforge.config.sampler import SamplerConfig
@@ -58,7 +58,7 @@ class BuildOptions(BaseModel):
     run_id: str = execution("")  # empty: a new time-based id when the flow starts (scheduled runs)
     provider: str = "offline"
     pairs: int = Field(ge=1, le=MAX_PAIRS)
-    seed: int = 1
+    seed: int = Field(default=1, ge=0, le=MAX_SEED)
     out: str = execution("raw")
     catalog: str = ""
     type_mix: dict[str, float] = Field(default_factory=default_mix)

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ambiforge import inputs
 from ambiforge.ambiguity import check_mix, default_mix, register_folders
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.config.llm import LLMConfig
@@ -24,7 +25,8 @@ from ambiforge.errors import ConfigError
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # No nan or inf: a nan bound makes every comparison false, so it silently lets everything through.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class PathsConfig(_Section):
@@ -40,14 +42,17 @@ class PathsConfig(_Section):
 MAX_PAIRS = 1_000_000
 MAX_CANDIDATES = 20
 MAX_BATCH_SIZE = 100_000
+#: Seeds are stored in Parquet as int64 (and a 40-digit seed overflowed there, after the work was done).
+MAX_SEED = 2**63 - 1
 
 
 class BuildConfig(_Section):
     provider: str = "offline"
-    pairs: int = Field(default=100, ge=1, le=MAX_PAIRS)
-    candidates: int = Field(default=1, ge=1, le=MAX_CANDIDATES)
-    seed: int = 1
-    batch_size: int = Field(default=200, ge=1, le=MAX_BATCH_SIZE)
+    # strict: ``pairs = true`` is not 1
+    pairs: int = Field(default=100, ge=1, le=MAX_PAIRS, strict=True)
+    candidates: int = Field(default=1, ge=1, le=MAX_CANDIDATES, strict=True)
+    seed: int = Field(default=1, ge=0, le=MAX_SEED, strict=True)
+    batch_size: int = Field(default=200, ge=1, le=MAX_BATCH_SIZE, strict=True)
     task_runner: str = "thread"
     type_mix: dict[str, float] = Field(default_factory=default_mix)
 
@@ -78,8 +83,8 @@ class AmbiguityConfig(_Section):
 
 
 class ReleaseConfig(_Section):
-    calibration_size: int = Field(default=100, ge=0)
-    seed: int = 1
+    calibration_size: int = Field(default=100, ge=0, strict=True)
+    seed: int = Field(default=1, ge=0, le=MAX_SEED, strict=True)
     license: str = "cc-by-4.0"
     mix_tolerance: float = Field(default=0.05, ge=0, le=1)  # the release's type mix against [build.type_mix]
     repository_url: str = ""  # where the dataset's code lives; the card links it and cites it
@@ -147,16 +152,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         if candidate:
             raise ConfigError(f"{p}: configuration file not found")
         return Config()
-    if not p.is_file():
+    if p.is_dir():
         raise ConfigError(f"{p}: configuration file is not a file")
+    text = inputs.read_text(p, inputs.CONFIG, "configuration file")  # a regular file of at most 1 MiB
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not valid TOML: nested too deeply") from None
     _register_ambiguity(p, data)
     try:
         cfg = Config(**data, source=str(p))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ambiforge.errors import ConfigError
 
@@ -25,6 +25,20 @@ class ProviderSettings(_Section):
     base_url: str = ""  # empty: $<base_url_env>, else the SDK's own default endpoint
     default_model: str
     kind: str = ""  # the registered provider that serves it (empty: the section's own name)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_kind(cls, value: Any) -> Any:
+        """A section naming an unknown ``kind`` and lacking keys is reported for its kind, not for the keys
+        (``base_url_env: Field required``); a complete one is checked before any work
+        (:func:`ambiforge.engine.preflight.check_llm`), with the same words."""
+        from ambiforge.config.providers import specs
+
+        kind = value.get("kind") if isinstance(value, dict) else None
+        required = ("api_key_env", "base_url_env", "default_model")
+        if isinstance(kind, str) and kind and kind not in specs() and not all(k in value for k in required):
+            raise ValueError(f"unknown provider kind {kind!r} (known: {', '.join(specs())})")
+        return value
 
     def model_post_init(self, context: object) -> None:
         """A configured key variable's value is a secret wherever it would be printed or logged."""

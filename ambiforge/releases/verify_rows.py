@@ -6,7 +6,9 @@ is a ClassLabel index (class names in the schema metadata) and mappings are list
 (:func:`ambiforge.storage.table_to_records` turns them back); the CSV files are the AmbiK layout (numbered
 plan lines, comma-joined lists), so their cells are re-derived from the JSONL row with the writer's own
 function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which is exact even where the
-layout is lossy (a list item holding a comma). A split file holds its rows in data order, so it is read
+layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
+as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
+matches. A split file holds its rows in data order, so it is read
 alongside data.jsonl too. Memory stays at a batch per file whatever the release size.
 """
 
@@ -22,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ambiforge import inputs, spreadsheet
 from ambiforge.ambik.csv_io import row_cells
 from ambiforge.models.schema import schema_errors
 from ambiforge.releases.record_view import RecordView
@@ -107,11 +110,12 @@ def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def csv_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:
-    """The header and an iterator over the data rows."""
+    """The header (formula-escaped names read back) and an iterator over the data rows."""
+    inputs.allow_long_cells()
     fh = path.open(encoding="utf-8", newline="")
     reader = csv.reader(fh)
     try:
-        header = next(reader)
+        header = [spreadsheet.restore(name) for name in next(reader)]
     except StopIteration:
         fh.close()
         raise VerifyError(f"{path}: empty, no header") from None
@@ -168,7 +172,7 @@ def compare_csv(stream: Stream, header: list[str], cells: list[str]) -> None:
     if len(row) != len(header):
         raise VerifyError(f"{stream.path}:{stream.taken}: {len(row)} cells, the header has {len(header)}")
     for column, want, got in zip(header, cells, row, strict=True):
-        if want != got:
+        if want != got and spreadsheet.neutral(want) != got:
             raise VerifyError(
                 f"{stream.path}:{stream.taken}: field {column} differs (jsonl {short(want)} vs csv {short(got)})"
             )

@@ -69,6 +69,8 @@ class ReleaseOptions:
     repository_url: str = ""
     title: str = "ambiforge kitchen ambiguity dataset"
     authors: tuple[str, ...] = ("ambiforge maintainers",)
+    #: CSV cells as they are, formula cells included (default: behind an apostrophe, docs/secrets-and-hardening.md).
+    raw_cells: bool = False
 
 
 def _gate_report(opts: ReleaseOptions, report: dict[str, Any]) -> Path:
@@ -163,11 +165,16 @@ class _Outputs:
 
 
 def _write_data(
-    tmp: Path, found: Scan, splits: dict[str, list[str]], class_names: list[str], columns: list[str]
+    tmp: Path,
+    found: Scan,
+    splits: dict[str, list[str]],
+    class_names: list[str],
+    columns: list[str],
+    raw_cells: bool = False,
 ) -> None:
     """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time."""
     schema = item_arrow_schema(class_names)
-    header, _ = csv_lines(columns, [])
+    header, _ = csv_lines(columns, [], raw_cells=raw_cells)
     split_of = {i: name for name, ids in splits.items() for i in ids}
     out = _Outputs(tmp, schema, header, list(splits))
     try:
@@ -176,7 +183,7 @@ def _write_data(
             # orjson: the same compact UTF-8 JSON as the build writes, about 10x faster at release sizes.
             out.jsonl.writelines(orjson.dumps(r) + b"\n" for r in records)
             _, rows = ambik_rows([RecordView(r) for r in records], columns)  # type: ignore[misc]
-            _, lines = csv_lines(columns, rows)
+            _, lines = csv_lines(columns, rows, raw_cells=raw_cells)
             out.write("data", table, lines)
             for name in splits:
                 picked = [k for k, r in enumerate(records) if split_of[r["id"]] == name]
@@ -278,7 +285,7 @@ def _release(opts: ReleaseOptions) -> Path:
     tmp.mkdir()
     try:
         class_names = list(ambiguity.names()) + sorted(seen.types - set(ambiguity.names()))
-        _write_data(tmp, found, splits, class_names, seen.layout.columns())
+        _write_data(tmp, found, splits, class_names, seen.layout.columns(), opts.raw_cells)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)

@@ -4,7 +4,9 @@ registered ambiguity types (``ambiforge.ambiguity``), readable choice names, and
 The choice a result stores is its ``alias`` (the identifier: ``accept_with_fixes``, a type's name); what
 annotators read is its ``value`` (``Accept with fixes``, the type's label, its description as the hint).
 ``annotation/labeling_config.xml`` is this rendering for the built-in types, committed so it can be read
-and diffed; ``review push`` renders it afresh, so a type registered from a folder is a choice too.
+and diffed; ``review push`` renders it afresh, so a type registered from a folder is a choice too. A
+project's ``[paths] annotation`` folder is where ``review config --write`` writes it; a template of its own
+there (``labeling_config.xml.j2``) replaces the packaged one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from ambiforge import ambiguity
+from ambiforge import ambiguity, inputs
 from ambiforge.atomic import write_text_atomic
 from ambiforge.resources import resource_dir
 
@@ -46,10 +48,22 @@ CORRECTIONS: dict[str, tuple[str, str, int]] = {
 }
 
 
-def render_labeling_config() -> str:
-    """The labeling config for the types registered now."""
+def template_path(annotation: Path | None = None) -> Path:
+    """The template in the ``[paths] annotation`` folder when it has one, else the packaged one."""
+    own = annotation / TEMPLATE.name if annotation is not None else None
+    return own if own is not None and own.is_file() else TEMPLATE
+
+
+def rendered_path(annotation: Path | None = None) -> Path:
+    """Where ``review config --write`` puts the rendering: in the ``[paths] annotation`` folder."""
+    return annotation / RENDERED.name if annotation is not None else RENDERED
+
+
+def render_labeling_config(annotation: Path | None = None) -> str:
+    """The labeling config for the types registered now, from the template of ``annotation`` (``[paths]
+    annotation``) if it has one."""
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    template = env.from_string(TEMPLATE.read_text(encoding="utf-8"))
+    template = env.from_string(inputs.read_text(template_path(annotation), inputs.CONFIG, "labeling template"))
     return template.render(
         verdicts=[(v, label, hint) for v, (label, hint) in VERDICTS.items()],
         types=[
@@ -61,8 +75,8 @@ def render_labeling_config() -> str:
     )
 
 
-def write_labeling_config(path: Path = RENDERED) -> Path:
-    return write_text_atomic(path, render_labeling_config())
+def write_labeling_config(path: Path = RENDERED, annotation: Path | None = None) -> Path:
+    return write_text_atomic(path, render_labeling_config(annotation))
 
 
 def instructions_html() -> str:

@@ -33,11 +33,12 @@ class ReviewPaths:
         return self.annotation / run_id
 
 
-def project_settings(annotators: int) -> dict[str, Any]:
+def project_settings(annotators: int, annotation: Path | None = None) -> dict[str, Any]:
     """What a labeling team expects of the project: the guidelines first, no pre-annotations, each task
-    to ``annotators`` people, skipping allowed (a skipped task goes to someone else)."""
+    to ``annotators`` people, skipping allowed (a skipped task goes to someone else); the labeling config
+    from the ``[paths] annotation`` folder's template if it has one."""
     return {
-        "label_config": render_labeling_config(),
+        "label_config": render_labeling_config(annotation),
         "expert_instruction": instructions_html(),
         "show_instruction": True,
         "show_collab_predictions": False,
@@ -57,7 +58,7 @@ def push(run_id: str, paths: ReviewPaths, project: str | None = None, annotators
     title = project or f"ambiforge {run_id}"
     projects = call(url, "listing projects", lambda: list(client.projects.list()))
     found = next((p for p in projects if p.title == title), None)
-    settings = project_settings(annotators)
+    settings = project_settings(annotators, paths.annotation)
     if found is None:
         found = call(
             url,

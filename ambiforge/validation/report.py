@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ambiforge import ambiguity
+from ambiforge import ambiguity, spreadsheet
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
@@ -162,10 +162,15 @@ def rank(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def issues_csv(issues: Sequence[Mapping[str, Any]]) -> str:
+    """The issues as a table. A report is read in a spreadsheet and quotes the items' texts, which may be
+    hostile: a cell a spreadsheet would run as a formula always gets a leading apostrophe
+    (:func:`ambiforge.spreadsheet.neutral`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=ISSUE_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(issues)
+    writer.writerows(
+        {k: spreadsheet.neutral(v) if isinstance(v, str) else v for k, v in issue.items()} for issue in issues
+    )
     return buffer.getvalue()
 
 

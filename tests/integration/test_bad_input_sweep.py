@@ -114,6 +114,8 @@ AMBIK_HEADER = (
 AMBIK_ROW = "1,mug,a mug,Take the mug.,preferences,,Take it.,Which?,The mug.,1. Take the mug.,1. Take it.,{eoa},,"
 DUP_CSV = f"{AMBIK_HEADER},question\n{AMBIK_ROW.format(eoa=0)},Why?\n"
 HUGE_EOA_CSV = f"{AMBIK_HEADER}\n{AMBIK_ROW.format(eoa='1e30')}\n"
+GOOD_CSV = write("a.csv", f"{AMBIK_HEADER}\n{AMBIK_ROW.format(eoa=0)}\n")
+ITEMS = write("i.jsonl", "")
 
 B = ["build", "--out", "raw"]
 CFG = ["--config", "bad.toml"]
@@ -413,6 +415,75 @@ ROWS: list[Row] = [
         EVAL_ENV,
     ),
     Row("review-config-write-and-check", ["review", "config", "--write", "--check"], "--write"),
+    # hardening, second round (issue 30): data loss
+    Row("export-out-is-the-input", ["export-ambik", "i.jsonl", "--out", "i.jsonl"], "also the input", ITEMS),
+    Row(
+        "export-out-is-the-input-by-a-link",
+        ["export-ambik", "i.jsonl", "--out", "raw/../i.jsonl"],
+        "also the input",
+        ITEMS,
+    ),
+    Row("export-out-not-csv", ["export-ambik", "i.jsonl", "--out", "o.txt"], "does not end in .csv", ITEMS),
+    Row(
+        "import-out-in-a-release",
+        ["import-ambik", "a.csv", "--out", "curated/1.0.0/data.jsonl"],
+        "inside the release folder",
+        both(GOOD_CSV, write("curated/1.0.0/data.jsonl", "{}\n")),
+    ),
+    Row(
+        "import-out-in-a-folder-with-a-manifest",
+        ["import-ambik", "a.csv", "--out", "old/2.0.0/splits/x.parquet"],
+        "inside the release folder",
+        both(GOOD_CSV, write("old/2.0.0/manifest.json", "{}")),
+    ),
+    Row("import-out-suffix-unclear", ["import-ambik", "a.csv", "--out", "out.txt"], "format to write", GOOD_CSV),
+    Row("import-out-is-the-input", ["import-ambik", "a.csv", "--out", "a.csv"], "also the input", GOOD_CSV),
+    # hardening, second round: values that must fail
+    Row("provider-empty", [*B, "--provider", ""], "--provider: empty"),
+    Row("model-empty", [*B, "--provider", "openai", "--model", ""], "--model: empty", env=EVAL_ENV),
+    Row("type-mix-empty", [*B, "--type-mix", ""], "--type-mix: empty"),
+    Row("task-runner-empty", [*B, "--task-runner", ""], "--task-runner: empty"),
+    Row("run-id-empty", [*B, "--run-id", ""], "--run-id: empty"),
+    Row("mix-type-twice", [*B, "--type-mix", "safety=0.5,safety=0.5"], "given twice"),
+    Row("seed-40-digits", [*B, "--seed", "1" * 40], "--seed must be between 0 and"),
+    Row("seed-negative", [*B, "--seed", "-1"], "--seed"),
+    Row("config-seed-huge", [*B, *CFG], "build.seed", toml(f"[build]\nseed = {2**63}\n")),
+    Row("config-pairs-true", [*B, *CFG], "build.pairs", toml("[build]\npairs = true\n")),
+    Row("config-release-seed-true", [*B, *CFG], "release.seed", toml("[release]\nseed = true\n")),
+    Row(
+        "config-min-over-max-words",
+        [*B, *CFG],
+        "min_task_words (100) is more than max_task_words (3)",
+        toml("[validation]\nmin_task_words = 100\nmax_task_words = 3\n"),
+    ),
+    Row(
+        "config-similarity-nan",
+        [*B, *CFG],
+        "validation.near_duplicate_similarity",
+        toml("[validation]\nnear_duplicate_similarity = nan\n"),
+    ),
+    Row("config-tolerance-nan", [*B, *CFG], "release.mix_tolerance", toml("[release]\nmix_tolerance = nan\n")),
+    Row(
+        "config-provider-kind-unknown",
+        [*B, *CFG],
+        "unknown provider kind 'nope'",
+        toml('[llm.providers.mine]\nkind = "nope"\napi_key_env = "MINE_KEY"\ndefault_model = "m"\n'),
+    ),
+    *[
+        Row(
+            f"eval-{option}-empty",
+            ["eval", "--data", "i.jsonl", "--model", "m", f"--{option}", ""],
+            f"--{option}: empty",
+            write("i.jsonl", ""),
+            EVAL_ENV,
+        )
+        for option in ("model", "provider", "name")
+    ],  # fmt: skip
+    # hardening, second round: the configuration file read within limits
+    Row("config-a-fifo", [*B, *CFG], "not a regular file", lambda root: os.mkfifo(root / "bad.toml")),
+    Row("config-over-1-mib", [*B, *CFG], "at most 1048576", toml("#" * (1024 * 1024 + 1))),
+    Row("schema-config-missing", ["schema", "--config", "none.toml"], "none.toml"),
+    Row("review-config-bad-config", ["review", "config", *CFG], "bad.toml", toml("[build\n")),
 ]
 
 SERVE_ROWS: list[Row] = [
@@ -422,6 +493,11 @@ SERVE_ROWS: list[Row] = [
     Row("serve-no-cron", ["serve"], "--cron"),
     Row("serve-mix-nan", ["serve", "--cron", "0 3 * * *", "--type-mix", "safety=nan"], "finite"),
     Row("serve-max-cost-negative", ["serve", "--cron", "0 3 * * *", "--max-cost", "-1"], "--max-cost"),
+    Row("serve-name-escapes", ["serve", "--cron", "0 3 * * *", "--name", "../x"], "--name"),
+    Row("serve-name-empty", ["serve", "--cron", "0 3 * * *", "--name", ""], "--name"),
+    Row("serve-cron-arabic-indic", ["serve", "--cron", "\u0663 * * * *"], "--cron"),
+    Row("serve-cron-empty", ["serve", "--cron", " "], "--cron"),
+    Row("serve-seed-40-digits", ["serve", "--cron", "0 3 * * *", "--seed", "9" * 40], "--seed"),
 ]
 
 

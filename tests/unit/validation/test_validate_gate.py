@@ -1,0 +1,44 @@
+"""``validate`` is a gate (issue 30): failed dataset expectations exit 1 (an empty .jsonl, a header-only
+.csv), and one field may be as long in an AmbiK CSV as in a JSONL line (``ambiforge.inputs``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ambiforge import inputs
+from ambiforge.ambik import AMBIK_COLUMNS, read_ambik_csv, write_ambik_csv
+from ambiforge.cli.main import main
+from ambiforge.errors import InputError
+from ambiforge.storage import read_items, write_items_jsonl
+from tests.unit.release.test_release import make_items
+
+
+@pytest.mark.parametrize(("name", "text"), [("empty.jsonl", ""), ("header-only.csv", ",".join(AMBIK_COLUMNS) + "\n")])
+def test_failed_dataset_expectations_exit_1(tmp_path: Path, capsys, name: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path), "--out", str(tmp_path / "v")]) == 1
+    assert "dataset expectations failed: 0" not in " ".join(capsys.readouterr().err.split())
+
+
+def test_the_exit_code_follows_errors_and_expectations(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge import api
+
+    path = write_items_jsonl(tmp_path / "i.jsonl", make_items(catalog, 3, 40, "g"))
+    done = api.validate(path, out=tmp_path / "api", mix=False)
+    failed = bool(done["report"]["summary"]["with_errors"] or done["expectations"]["failed"])
+    assert main(["validate", str(path), "--out", str(tmp_path / "v"), "--no-mix"]) == int(failed)
+
+
+def test_a_long_field_fits_in_csv_as_in_jsonl(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    item = make_items(catalog, 3, 1, "long")[0]
+    long = item.model_copy(update={"environment_full": "a long scene. " * 20_000})  # 280,000 characters
+    jsonl = write_items_jsonl(tmp_path / "l.jsonl", [long])
+    csv_path = write_ambik_csv(read_items(jsonl), tmp_path / "l.csv")
+    assert read_ambik_csv(csv_path, catalog)[0].environment_full == long.environment_full
+    too_long = tmp_path / "too-long.csv"
+    too_long.write_text(",".join(AMBIK_COLUMNS) + "\n" + "x" * (inputs.MAX_CELL + 1) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="too-long.csv"):
+        read_ambik_csv(too_long, catalog)
