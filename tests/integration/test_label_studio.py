@@ -447,7 +447,7 @@ def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, c
 
 @pytest.mark.usefixtures("prefect_harness")
 def test_build_pushes_to_label_studio_when_configured(ls_env, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from ambiforge.generation.run import BuildOptions
+    from ambiforge.config.build import BuildOptions
     from flows.build import build_flow
 
     summary = build_flow(
