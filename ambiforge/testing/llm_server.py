@@ -351,7 +351,9 @@ class ScriptedLLMServer:
     def _choice(
         self, body: dict[str, Any], reply: str | ScriptedReply, index: int, fault: str | None
     ) -> tuple[dict[str, Any], int]:
-        scripted = reply if isinstance(reply, ScriptedReply) else ScriptedReply(reply)
+        # a str test, not isinstance(ScriptedReply): run as ``python -m``, this module is __main__ and the
+        # responders' ScriptedReply is the class of ambiforge.testing.llm_server, another class object
+        scripted = ScriptedReply(reply) if isinstance(reply, str) else reply
         content, finish = scripted.content, scripted.finish_reason
         if fault == "malformed":
             content = content[: max(1, len(content) // 2)]  # cut mid-object, as a dropped stream would
@@ -398,14 +400,15 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
-    parser.add_argument("--echo", action="store_true", help="answer {'ok': true} instead of kitchen pairs")
+    parser.add_argument("--echo", action="store_true", help="answer {'ok': true} (no kitchen pairs, no eval replies)")
     args = parser.parse_args()
     if args.echo:
         responder: Responder = echo_responder
     else:
         from ambiforge.testing.kitchen_responder import KitchenResponder
+        from ambiforge.testing.scripted_eval import either
 
-        responder = KitchenResponder()
+        responder = either(KitchenResponder())
     server = ScriptedLLMServer(responder, args.latency, Faults(rate=args.fault_rate), args.api_key, port=args.port)
     print(f"serving chat completions on {server.url} (OpenAI base_url {server.openai_url}); Ctrl-C stops")
     with contextlib.suppress(KeyboardInterrupt):
