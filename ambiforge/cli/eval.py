@@ -139,11 +139,13 @@ def print_table(document: dict[str, Any]) -> None:
     from rich.table import Table
 
     table = Table(title=f"eval {document['name']} ({document['evaluated_on']})", title_justify="left")
-    for column in ("method", "AmbDif", "HR", "CHR", "ICR", "SSC", "set size", "errors"):
+    # n: the answered tasks every figure of the row rests on (pairs for AmbDif); errors are not in the means
+    for column in ("method", "n", "errors", "AmbDif", "pairs", "HR", "CHR", "ICR", "SSC", "n SSC", "set size"):
         table.add_column(column, justify="left" if column == "method" else "right")
     for method, r in document["methods"].items():
         a = r["by_group"]["all"]
-        cells = [r["ambdif"]["all"], a["HR"], a["CHR"], a["ICR"], a["SSC"], a["set_size"], r["errors"]]
+        cells = [a["n"], a["errors"], r["ambdif"]["all"], r["ambdif"]["pairs"]]
+        cells += [a["HR"], a["CHR"], a["ICR"], a["SSC"], a["n_SSC"], a["set_size"]]
         table.add_row(method, *("—" if v is None else str(v) for v in cells))
     console.print(table)
     for method, r in document["methods"].items():

@@ -18,13 +18,30 @@ from ambiforge.detectors.conformal import DEFAULT_EPSILON
 from ambiforge.detectors.methods import MethodSettings, names
 from ambiforge.detectors.methods.settings import settings_class, settings_record
 from ambiforge.detectors.model import ClientModel, EvalModel
-from ambiforge.errors import ConfigError
+from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.evaluation.data import load_dataset
 from ambiforge.evaluation.output import write_outputs
 from ambiforge.evaluation.run import evaluate, results_document
 from ambiforge.version import __version__
 
 STAGE = "eval"
+
+
+class NothingAnswered(AmbiforgeError):
+    """A method whose every task failed (an unreachable endpoint, a model that never follows the format):
+    its figures would rest on nothing, so the eval fails (exit 1) after writing what it has."""
+
+    exit_code = 1
+
+
+def check_answered(document: dict[str, Any]) -> None:
+    failed = {m: r for m, r in document["methods"].items() if r["by_group"]["all"]["n"] == 0}
+    if failed:
+        first = next(iter(failed.values()))["first_error"] or "no task"
+        raise NothingAnswered(
+            f"no task answered by {', '.join(failed)} (first error: {first}); results in {document['folder']}"
+        )
+
 
 _FOLDER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 
@@ -138,6 +155,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
     }
     document = results_document(dataset, results, meta)
     write_outputs(folder, document, results)
+    check_answered({**document, "folder": str(folder)})
     if opts.attach is not None:
         document["attached_to"] = str(attach(opts.attach, folder, document))
     return {**document, "folder": str(folder)}

@@ -46,7 +46,9 @@ def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
         "gold_step": task.gold_step,
         "user_intent": list(task.intent),
         **detection.to_record(),
-        "metrics": metrics.task_metrics(
+        "metrics": metrics.no_metrics()
+        if detection.error
+        else metrics.task_metrics(
             set_options=detection.set_options,
             asked=detection.asked,
             ambiguous=task.ambiguous,
@@ -139,6 +141,8 @@ def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: di
                 "ambdif": r.ambdif,
                 "by_group": r.summary,
                 "errors": sum(1 for row in r.rows if row["error"]),
+                "answered": sum(1 for row in r.rows if not row["error"]),
+                "first_error": next((row["error"] for row in r.rows if row["error"]), None),
                 "calls": sum(len(row["calls"]) for row in r.rows),
                 "method_figures": r.extra,
             }
