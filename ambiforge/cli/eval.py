@@ -22,6 +22,13 @@ def eval_command(
     ] = ("knowno,lap,lofreecp,binary,nohelp"),
     provider: Annotated[str, typer.Option(help="[llm.providers] entry serving the model")] = "openai",
     epsilon: Annotated[float, typer.Option(help="conformal error rate (target success 1 - epsilon)")] = 0.2,
+    calibration_rule: Annotated[
+        str,
+        typer.Option(
+            help="conformal calibration: knowno (tasks with a correct option), all (a missing one scores 1), "
+            "authors (the AmbiK code's rule); see docs/evaluate.md"
+        ),
+    ] = "knowno",
     with_plan: Annotated[
         bool, typer.Option("--with-plan/--action-only", help="show the plan steps before the ambiguity, or not")
     ] = True,
@@ -86,6 +93,7 @@ def eval_command(
         model=model,
         provider=provider,
         epsilon=epsilon,
+        calibration_rule=calibration_rule,
         with_plan=with_plan,
         out=out,
         name=name,
@@ -149,6 +157,14 @@ def print_table(document: dict[str, Any]) -> None:
         table.add_row(method, *("—" if v is None else str(v) for v in cells))
     console.print(table)
     for method, r in document["methods"].items():
+        if cal := r.get("calibration"):
+            coverage = (r.get("test_coverage") or {}).get("all")
+            console.print(
+                f"{method}: calibration ({cal['rule']}) on {cal['tasks']} tasks, {cal['no_correct_option']} without a "
+                f"correct option, {cal['errors']} failed; qhat {cal['qhat']:.4g}, test coverage {coverage}"
+            )
+            for warning in cal["warnings"]:
+                console.print(f"[yellow]warning[/] {method}: {warning}")
         figures = {
             k: v.get("all") if isinstance(v, dict) else v
             for k, v in (r.get("method_figures") or {}).items()

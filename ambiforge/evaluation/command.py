@@ -14,7 +14,7 @@ from typing import Any
 from ambiforge import progress
 from ambiforge.atomic import write_json_atomic
 from ambiforge.config.llm import LLMConfig
-from ambiforge.detectors.conformal import DEFAULT_EPSILON
+from ambiforge.detectors.conformal import DEFAULT_EPSILON, DEFAULT_RULE, RULES
 from ambiforge.detectors.methods import MethodSettings, names
 from ambiforge.detectors.methods.settings import settings_class, settings_record
 from ambiforge.detectors.model import ClientModel, EvalModel
@@ -53,6 +53,7 @@ class EvalOptions:
     model: str
     provider: str = "openai"
     epsilon: float = DEFAULT_EPSILON
+    calibration_rule: str = DEFAULT_RULE  # see ambiforge.detectors.conformal
     with_plan: bool = True
     out: Path = Path("eval")
     name: str = ""
@@ -73,6 +74,8 @@ class EvalOptions:
         a ``--name`` that writes outside ``--out``) is worse than one line now."""
         if not 0 < self.epsilon < 1:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
+        if self.calibration_rule not in RULES:
+            raise ConfigError(f"--calibration-rule must be one of {', '.join(RULES)}, got {self.calibration_rule!r}")
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, got {self.limit}")
         if self.calibration_size < 1:
@@ -139,6 +142,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
             opts.epsilon,
             opts.llm.concurrency,
             lambda n: progress.advance(STAGE, n),
+            opts.calibration_rule,
         )
     finally:
         progress.finish(STAGE)
@@ -149,6 +153,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         "model": opts.model,
         "provider": opts.provider,
         "epsilon": opts.epsilon,
+        "calibration_rule": opts.calibration_rule,
         "with_plan": opts.with_plan,
         "seed": opts.seed,
         "settings": settings_record(opts.settings),

@@ -105,12 +105,22 @@ class DirectDetector:
         return detection
 
 
-def calibration_score(detection: Detection, task: EvalTask) -> float:
-    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.detectors.conformal`). The
-    variants (correct before disambiguation) count on the ambiguous half only; the clear task has one answer."""
+def correct_options(detection: Detection, task: EvalTask) -> list[bool]:
+    """Which options are correct. The variants (correct before disambiguation) count on the ambiguous half
+    only; the clear task has one answer."""
     variants = task.variants if task.ambiguous else ()
-    correct = [is_correct(o, task.intent, variants) for o in detection.options]
-    return nonconformity(detection.scores, correct)
+    return [is_correct(o, task.intent, variants) for o in detection.options]
+
+
+def calibration_score(detection: Detection, task: EvalTask) -> float:
+    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.detectors.conformal`)."""
+    return nonconformity(detection.scores, correct_options(detection, task))
+
+
+def covers(detection: Detection, task: EvalTask) -> bool:
+    """Whether the decided prediction set holds a correct option (what conformal coverage counts)."""
+    correct = correct_options(detection, task)
+    return any(correct[i] for i in detection.prediction_set or [])
 
 
 def _check(name: str, method: Callable[[], Detector]) -> None:
