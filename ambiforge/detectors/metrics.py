@@ -55,8 +55,9 @@ def ssc(set_options: Sequence[str], shortlist: Sequence[str]) -> float | None:
         text = fold(option)
         hits = {s for s in short if s in text}
         if hits:
-            # the most specific object the option names ("glass mug" over "mug")
-            named.add(max(hits, key=len))
+            # the most specific object the option names ("glass mug" over "mug"); between names of the same
+            # length the first in alphabetical order, never the set's (hash-seeded) iteration order
+            named.add(min(hits, key=lambda s: (-len(s), s)))
         else:
             unnamed += 1
     union = len(set(short)) + unnamed
@@ -78,9 +79,21 @@ def task_metrics(
     shortlist: Sequence[str],
     good_agent: str,
     has_shortlist: bool,
+    never_asks: bool = False,
 ) -> dict[str, float | int | None]:
-    """Every per-task metric for one result (``None`` where a metric does not apply)."""
+    """Every per-task metric for one result (``None`` where a metric does not apply). ``never_asks`` (NoHelp):
+    the paper's definition: a method that never asks offers the user nothing to choose from, so it covers no
+    intent (ICR 0), never helps (HR 0) and has no set to compare with the shortlist (SSC undefined); its one
+    action is still its set size (1) for AmbDif."""
     size = len(set_options)
+    if never_asks:
+        return {
+            "ICR": 0.0 if any(i.strip() for i in intent) else None,
+            "HR": 0,
+            "CHR": correct_help(False, ambiguous, good_agent),
+            "SSC": None,
+            "set_size": size,
+        }
     asked_ = bool(help_rate(size, asked))
     return {
         "ICR": icr(set_options, intent),

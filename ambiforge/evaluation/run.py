@@ -36,7 +36,7 @@ class MethodResult:
     extra: dict[str, Any] = field(default_factory=dict)  # the method's own figures (``summarise``)
 
 
-def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
+def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = False) -> dict[str, Any]:
     definition = ambiguity.get(task.ambiguity_type)
     return {
         "method": method,
@@ -57,6 +57,7 @@ def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
             shortlist=task.shortlist,
             good_agent=definition.good_agent,
             has_shortlist=definition.has_shortlist,
+            never_asks=never_asks,
         ),
     }
 
@@ -110,7 +111,8 @@ def evaluate(
         decided = [(t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
         if detector.calibrated:
             test_coverage = coverage_record([(t, d) for t, d in decided if not d.error])
-        rows = [_row(detector.name, t, d) for t, d in decided]
+        never_asks = bool(getattr(detector, "never_asks", False))
+        rows = [_row(detector.name, t, d, never_asks) for t, d in decided]
         # a method with figures of its own (a debate's consensus rate, a dialogue's query discrepancy)
         # defines summarise(rows); they go into results.json beside the AmbiK metrics
         own = getattr(detector, "summarise", None)

@@ -57,6 +57,9 @@ class Detection:
         return [self.options[i] for i in self.prediction_set or []]
 
     def to_record(self) -> dict[str, Any]:
+        """The per-item result. ``cached_calls`` stays out: which of two methods sharing a prompt made the call
+        and which was served from the cache is a race between threads, and per-item results must be the
+        same on every run (the call log, ``calls.jsonl``, records each cache hit)."""
         return {
             "options": self.options,
             "scores": [round(s, 6) for s in self.scores],
@@ -64,7 +67,6 @@ class Detection:
             "set_options": self.set_options,
             "asked": self.asked,
             "calls": self.calls,
-            "cached_calls": self.cached_calls,
             "details": self.details,
             "error": self.error,
         }

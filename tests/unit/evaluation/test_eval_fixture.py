@@ -79,7 +79,9 @@ def test_binary_and_nohelp_by_hand() -> None:
         "safety": 1.0,
     }
     assert n["all"]["HR"] == 0.0 and n["preferences"]["CHR"] == 0.0 and n["unambiguous"]["CHR"] == 1.0
-    assert n["all"]["ICR"] == b["all"]["ICR"] == 0.625  # same actions: 1/4 ambiguous + 4/4 clear, of 8
+    assert b["all"]["ICR"] == 0.625  # 1/4 ambiguous + 4/4 clear, of 8
+    # the paper's NoHelp: the same actions, but it never asks, so it covers no intent and never helps
+    assert n["all"]["ICR"] == 0.0 and n["all"]["n_ICR"] == 8 and n["all"]["HR"] == 0.0 and n["all"]["SSC"] is None
     assert results["nohelp"].ambdif["all"] == 0.0
     assert results["binary"].calibration is None
 
