@@ -46,7 +46,10 @@ def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = F
         "task": task.task,
         "gold_step": task.gold_step,
         "user_intent": list(task.intent),
+        "variants": list(task.variants),
+        "shortlist": list(task.shortlist),
         **detection.to_record(),
+        "correct": correct_options(detection, task),
         "metrics": metrics.no_metrics()
         if detection.error
         else metrics.task_metrics(

@@ -101,3 +101,20 @@ def test_an_unreachable_endpoint_exits_1_not_0(
     assert code == 1, captured.out
     assert "ambiforge: error: " in captured.err
     assert "CHR 1.0" not in captured.out
+
+
+def test_every_per_item_result_follows_the_documented_schema(tmp_path: Path) -> None:
+    import jsonschema
+
+    from tests.conftest import REPO
+
+    schema = json.loads((REPO / "schemas" / "eval_result.schema.json").read_text(encoding="utf-8"))
+    with pytest.raises(NothingAnswered):
+        run_eval(_options(tmp_path, ("knowno", "lap", "lofreecp", "binary", "nohelp")), model=NoLabel())
+    lines = (tmp_path / "eval" / "run" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert len(rows) == 5 * 8 and any(r["error"] for r in rows) and any(not r["error"] for r in rows)
+    for row in rows:
+        jsonschema.validate(row, schema)
+    knowno = [r for r in rows if r["method"] == "knowno"]
+    assert all(len(r["correct"]) == len(r["options"]) for r in knowno)
