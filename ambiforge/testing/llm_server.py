@@ -40,21 +40,13 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ambiforge.testing.replies import ScriptedReply
+
 FAULT_KINDS = ("429", "500", "timeout", "malformed")
 CHARS_PER_TOKEN = 4
 #: Tokens every scripted distribution offers as alternatives (option letters, yes/no, labels).
 LOGPROB_VOCABULARY = ("A", "B", "C", "D", "E", "True", "False", "Yes", "No", "Certain", "Uncertain")
 _TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
-
-
-@dataclass(frozen=True)
-class ScriptedReply:
-    """A responder's reply with more than text: its finish reason and, optionally, its tokens'
-    log-probabilities as ``[(token, logprob, [(alternative, logprob), ...]), ...]``."""
-
-    content: str
-    finish_reason: str = "stop"
-    logprobs: list[tuple[str, float, list[tuple[str, float]]]] | None = None
 
 
 Responder = Callable[[dict[str, Any]], "str | ScriptedReply"]

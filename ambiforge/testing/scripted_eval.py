@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogprobs
+from ambiforge.testing.replies import ScriptedReply
 
 _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
 
@@ -258,8 +259,6 @@ class ScriptedModel:
 def server_responder(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> Any:
     """:func:`respond` for :class:`ambiforge.testing.llm_server.ScriptedLLMServer`, with the first token's
     log-probabilities of :func:`first_token_logprobs` on the calls that ask for them."""
-    from ambiforge.testing.llm_server import ScriptedReply
-
     text = respond(body, scripts)
     if not body.get("logprobs"):
         return text
