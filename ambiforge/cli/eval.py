@@ -143,18 +143,29 @@ def check_key(opts: Any) -> None:
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
 
 
+def _figure(value: float | None) -> str:
+    """Three decimals on the console (results.json keeps four); "—" for a figure over no task."""
+    return "—" if value is None else f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
+
+
 def print_table(document: dict[str, Any]) -> None:
     from rich.table import Table
 
     table = Table(title=f"eval {document['name']} ({document['evaluated_on']})", title_justify="left")
-    # n: the answered tasks every figure of the row rests on (pairs for AmbDif); errors are not in the means
-    for column in ("method", "n", "errors", "AmbDif", "pairs", "HR", "CHR", "ICR", "SSC", "n SSC", "set size"):
-        table.add_column(column, justify="left" if column == "method" else "right")
+    # n/err: the answered tasks every figure of the row rests on, and the failed ones (in no mean); AmbDif
+    # and SSC say their own counts (pairs; tasks of the types with a shortlist)
+    for column in ("method", "n/err", "AmbDif (pairs)", "HR", "CHR", "ICR", "SSC (n)", "set size"):
+        table.add_column(column, justify="left" if column == "method" else "right", overflow="fold")
     for method, r in document["methods"].items():
         a = r["by_group"]["all"]
-        cells = [a["n"], a["errors"], r["ambdif"]["all"], r["ambdif"]["pairs"]]
-        cells += [a["HR"], a["CHR"], a["ICR"], a["SSC"], a["n_SSC"], a["set_size"]]
-        table.add_row(method, *("—" if v is None else str(v) for v in cells))
+        cells = [
+            f"{a['n']}/{a['errors']}",
+            f"{_figure(r['ambdif']['all'])} ({r['ambdif']['pairs']})",
+            *(_figure(a[m]) for m in ("HR", "CHR", "ICR")),
+            f"{_figure(a['SSC'])} ({a['n_SSC']})",
+            _figure(a["set_size"]),
+        ]
+        table.add_row(method, *cells)
     console.print(table)
     for method, r in document["methods"].items():
         if cal := r.get("calibration"):
