@@ -112,3 +112,24 @@ def test_authors_quantile_is_linear_over_pooled_probabilities() -> None:
     assert calibration.n == 5 and calibration.qhat == pytest.approx(0.9)
     eleven = [([p / 10], [True]) for p in range(1, 11)]  # 10 scores .1 .. 1.0: level ceil(11 * .5) / 10 = .6
     assert calibrate_tasks(eleven, epsilon=0.5, rule="authors").qhat == pytest.approx(0.64)  # linear, not higher
+
+
+class SomeFail(PeakedModel):
+    """Pairs 0 and 1 get a reply with no options A-D: their tasks fail, in calibration as in the test."""
+
+    def complete(self, messages: Messages, tag: CallTag, **kw: object) -> Completion:
+        if self._k(messages) in (0, 1):
+            return Completion("I am not sure what you mean.", "bad")
+        return super().complete(messages, tag, **kw)
+
+
+def test_failed_calibration_tasks_are_left_out_and_counted() -> None:
+    items = pairs(40)
+    calibration = [halves(i)[k % 2] for k, i in enumerate(items)]
+    dataset = Dataset("peaked", "peaked", items, calibration, "calibration split", "test")
+    (result,) = evaluate(dataset, ["knowno"], SomeFail(), {}, epsilon=0.2)
+    record = result.calibration.to_record()
+    assert record["errors"] == 2 and record["tasks"] == 38 and record["no_correct_option"] == 10
+    assert record["n"] == 28  # 40 - 2 failed - 10 without a correct option
+    assert result.summary["all"]["errors"] == 4 and result.summary["all"]["n"] == 76
+    assert result.test_coverage["tasks"] == 76
