@@ -50,7 +50,7 @@ class Detection:
     calls: list[str] = field(default_factory=list)
     cached_calls: int = 0
     details: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None  # an unusable reply: recorded, the task still counts (no set, did not ask)
+    error: str | None = None  # an unusable reply or a failed call: counted as failed, in no metric
 
     @property
     def set_options(self) -> list[str]:
