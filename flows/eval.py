@@ -27,11 +27,12 @@ def eval_flow(opts: EvalOptions) -> dict[str, Any]:
         f"Model `{document['model']}` on `{document['data']}` ({document['evaluated_on']}), "
         f"epsilon {document['epsilon']}.",
         "",
-        "| method | AmbDif | HR | CHR | ICR | SSC |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| method | n | errors | AmbDif | pairs | HR | CHR | ICR | SSC | SSC n |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for method, r in document["methods"].items():
-        a = r["by_group"]["all"]
-        lines.append(f"| {method} | {r['ambdif']['all']} | {a['HR']} | {a['CHR']} | {a['ICR']} | {a['SSC']} |")
+        a, d = r["by_group"]["all"], r["ambdif"]
+        figures = [a["n"], a["errors"], d["all"], d["pairs"], a["HR"], a["CHR"], a["ICR"], a["SSC"], a["n_SSC"]]
+        lines.append(f"| {method} | " + " | ".join("—" if v is None else str(v) for v in figures) + " |")
     create_markdown_artifact(markdown="\n".join(lines) + "\n", key=artifact_key(document["name"], "eval"))
     return document

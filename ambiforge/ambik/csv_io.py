@@ -146,6 +146,14 @@ def check_unique_columns(columns: list[str], path: Path) -> None:
         seen[column] = number
 
 
+def index_column(columns: list[str]) -> str | None:
+    """The unnamed first column that holds the id when the header has no ``id`` (AmbiK's published test
+    split ``ambik_test_900.csv`` is written by pandas with its index as the only id); None otherwise."""
+    if "id" in columns or not columns or columns[0] not in ("", "Unnamed: 0"):
+        return None
+    return columns[0]
+
+
 def read_ambik_csv(path: str | Path, catalog: Catalog | None = None, *, raw_cells: bool = False) -> list[Item]:
     """Items from an AmbiK CSV; errors name the file and the row (1 = the first data row). A cell that
     :func:`~ambiforge.spreadsheet.neutral` escaped is read as it was before, unless ``raw_cells``."""
@@ -159,7 +167,8 @@ def read_ambik_csv(path: str | Path, catalog: Catalog | None = None, *, raw_cell
             columns = [cell(c) for c in reader.fieldnames or []]
             reader.fieldnames = columns
             check_unique_columns(columns, path)
-            missing = [c for c in AMBIK_COLUMNS if c not in columns]
+            index = index_column(columns)
+            missing = [c for c in AMBIK_COLUMNS if c not in columns and not (c == "id" and index is not None)]
             if missing:
                 raise InputError(str(path), "header", f"missing AmbiK column(s): {', '.join(missing)}")
             items = []
@@ -171,6 +180,8 @@ def read_ambik_csv(path: str | Path, catalog: Catalog | None = None, *, raw_cell
                         raise InputError(str(path), f"row {n}", f"column {column!r}: {problem}")
                     if value:
                         row[column] = cell(value)
+                if index is not None:
+                    row = {"id": row[index], **row}
                 items.append(_row_to_item(row, columns, f"row {n} (id {row.get('id')!r})", path, catalog))
             return items
     except OSError as exc:

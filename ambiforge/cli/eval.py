@@ -22,6 +22,13 @@ def eval_command(
     ] = ("knowno,lap,lofreecp,binary,nohelp"),
     provider: Annotated[str, typer.Option(help="[llm.providers] entry serving the model")] = "openai",
     epsilon: Annotated[float, typer.Option(help="conformal error rate (target success 1 - epsilon)")] = 0.2,
+    calibration_rule: Annotated[
+        str,
+        typer.Option(
+            help="conformal calibration: knowno (tasks with a correct option), all (a missing one scores 1), "
+            "authors (the AmbiK code's rule); see docs/evaluate.md"
+        ),
+    ] = "knowno",
     with_plan: Annotated[
         bool, typer.Option("--with-plan/--action-only", help="show the plan steps before the ambiguity, or not")
     ] = True,
@@ -89,6 +96,7 @@ def eval_command(
         model=model,
         provider=provider,
         epsilon=epsilon,
+        calibration_rule=calibration_rule,
         with_plan=with_plan,
         out=out,
         name=name,
@@ -138,18 +146,39 @@ def check_key(opts: Any) -> None:
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
 
 
+def _figure(value: float | None) -> str:
+    """Three decimals on the console (results.json keeps four); "—" for a figure over no task."""
+    return "—" if value is None else f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
+
+
 def print_table(document: dict[str, Any]) -> None:
     from rich.table import Table
 
     table = Table(title=f"eval {document['name']} ({document['evaluated_on']})", title_justify="left")
-    for column in ("method", "AmbDif", "HR", "CHR", "ICR", "SSC", "set size", "errors"):
-        table.add_column(column, justify="left" if column == "method" else "right")
+    # n/err: the answered tasks every figure of the row rests on, and the failed ones (in no mean); AmbDif
+    # and SSC say their own counts (pairs; tasks of the types with a shortlist)
+    for column in ("method", "n/err", "AmbDif (pairs)", "HR", "CHR", "ICR", "SSC (n)", "set size"):
+        table.add_column(column, justify="left" if column == "method" else "right", overflow="fold")
     for method, r in document["methods"].items():
         a = r["by_group"]["all"]
-        cells = [r["ambdif"]["all"], a["HR"], a["CHR"], a["ICR"], a["SSC"], a["set_size"], r["errors"]]
-        table.add_row(method, *("—" if v is None else str(v) for v in cells))
+        cells = [
+            f"{a['n']}/{a['errors']}",
+            f"{_figure(r['ambdif']['all'])} ({r['ambdif']['pairs']})",
+            *(_figure(a[m]) for m in ("HR", "CHR", "ICR")),
+            f"{_figure(a['SSC'])} ({a['n_SSC']})",
+            _figure(a["set_size"]),
+        ]
+        table.add_row(method, *cells)
     console.print(table)
     for method, r in document["methods"].items():
+        if cal := r.get("calibration"):
+            coverage = (r.get("test_coverage") or {}).get("all")
+            console.print(
+                f"{method}: calibration ({cal['rule']}) on {cal['tasks']} tasks, {cal['no_correct_option']} without a "
+                f"correct option, {cal['errors']} failed; qhat {cal['qhat']:.4g}, test coverage {coverage}"
+            )
+            for warning in cal["warnings"]:
+                console.print(f"[yellow]warning[/] {method}: {warning}")
         figures = {
             k: v.get("all") if isinstance(v, dict) else v
             for k, v in (r.get("method_figures") or {}).items()

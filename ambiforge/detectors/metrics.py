@@ -11,6 +11,11 @@ Per pair: AmbDif = 1 when the ambiguous task's set is larger than its clear twin
 without a set, such as Binary: the ambiguous task asked and the clear one did not).
 
 Groups: each ambiguity type (its ambiguous halves), ``unambiguous`` (every clear half) and ``all``.
+
+A task whose method failed (an unusable reply, a failed call: the row's ``error``) has no metrics: it is
+counted in its group's ``errors`` and left out of every mean, never averaged in as a zero. Each group says
+what its figures rest on: ``n`` answered tasks, and ``n_<metric>`` for a metric that applies to fewer of them
+(ICR needs an intent, SSC a shortlist); a figure over zero tasks is ``None``, never 0.
 """
 
 from __future__ import annotations
@@ -50,8 +55,9 @@ def ssc(set_options: Sequence[str], shortlist: Sequence[str]) -> float | None:
         text = fold(option)
         hits = {s for s in short if s in text}
         if hits:
-            # the most specific object the option names ("glass mug" over "mug")
-            named.add(max(hits, key=len))
+            # the most specific object the option names ("glass mug" over "mug"); between names of the same
+            # length the first in alphabetical order, never the set's (hash-seeded) iteration order
+            named.add(min(hits, key=lambda s: (-len(s), s)))
         else:
             unnamed += 1
     union = len(set(short)) + unnamed
@@ -73,9 +79,21 @@ def task_metrics(
     shortlist: Sequence[str],
     good_agent: str,
     has_shortlist: bool,
+    never_asks: bool = False,
 ) -> dict[str, float | int | None]:
-    """Every per-task metric for one result (``None`` where a metric does not apply)."""
+    """Every per-task metric for one result (``None`` where a metric does not apply). ``never_asks`` (NoHelp):
+    the paper's definition: a method that never asks offers the user nothing to choose from, so it covers no
+    intent (ICR 0), never helps (HR 0) and has no set to compare with the shortlist (SSC undefined); its one
+    action is still its set size (1) for AmbDif."""
     size = len(set_options)
+    if never_asks:
+        return {
+            "ICR": 0.0 if any(i.strip() for i in intent) else None,
+            "HR": 0,
+            "CHR": correct_help(False, ambiguous, good_agent),
+            "SSC": None,
+            "set_size": size,
+        }
     asked_ = bool(help_rate(size, asked))
     return {
         "ICR": icr(set_options, intent),
@@ -95,23 +113,50 @@ def group_of(row: dict[str, Any]) -> str:
     return row["ambiguity_type"] if row["half"] == "ambiguous" else UNAMBIGUOUS
 
 
+def no_metrics() -> dict[str, None]:
+    """The metrics of a task whose method failed: none (see the module's note)."""
+    return dict.fromkeys(METRICS)
+
+
+def answered(row: dict[str, Any]) -> bool:
+    return not row.get("error")
+
+
+def group_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One group's means over its answered tasks, with ``n``, ``errors`` and ``n_<metric>``."""
+    ok = [r for r in rows if answered(r)]
+    figures: dict[str, Any] = {"n": len(ok), "errors": len(rows) - len(ok)}
+    for m in METRICS:
+        values = [r["metrics"][m] for r in ok if r["metrics"][m] is not None]
+        figures[m] = mean(values)
+        figures[f"n_{m}"] = len(values)
+    return figures
+
+
 def summarise(rows: Sequence[dict[str, Any]], groups: Callable[[dict[str, Any]], str] = group_of) -> dict[str, Any]:
-    """``{group: {metric: mean, "n": tasks}}`` for one method's rows (plus ``all``)."""
+    """``{group: {metric: mean, "n": answered, "errors": failed, "n_<metric>": tasks}}`` for one method's
+    rows (plus ``all``); groups in sorted order, so the document does not depend on the rows' order."""
     by_group: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         by_group.setdefault(groups(row), []).append(row)
-    by_group[ALL] = list(rows)
-    return {g: {"n": len(rs), **{m: mean(r["metrics"][m] for r in rs) for m in METRICS}} for g, rs in by_group.items()}
+    ordered = {g: by_group[g] for g in sorted(by_group)}
+    ordered[ALL] = list(rows)
+    return {g: group_summary(rs) for g, rs in ordered.items()}
 
 
 def pair_ambdif(rows: Sequence[dict[str, Any]], uses_sets: bool) -> dict[str, Any]:
-    """AmbDif over the pairs whose both halves were scored: ``{"all": x, "<type>": x, "pairs": n}``."""
+    """AmbDif over the pairs whose both halves were answered: ``{"all": x, "<type>": x, "pairs": n}``
+    (``errored_pairs``: pairs left out because a half failed)."""
     halves: dict[str, dict[str, dict[str, Any]]] = {}
     for row in rows:
         halves.setdefault(row["item_id"], {})[row["half"]] = row
     per_type: dict[str, list[int]] = {}
-    for pair in halves.values():
+    errored = 0
+    for _, pair in sorted(halves.items()):
         if "ambiguous" not in pair or UNAMBIGUOUS not in pair:
+            continue
+        if not (answered(pair["ambiguous"]) and answered(pair[UNAMBIGUOUS])):
+            errored += 1
             continue
         a, c = pair["ambiguous"], pair[UNAMBIGUOUS]
         value = ambdif(
@@ -123,4 +168,5 @@ def pair_ambdif(rows: Sequence[dict[str, Any]], uses_sets: bool) -> dict[str, An
         )
         per_type.setdefault(a["ambiguity_type"], []).append(value)
     every = [v for vs in per_type.values() for v in vs]
-    return {ALL: mean(every), "pairs": len(every), **{t: mean(vs) for t, vs in per_type.items()}}
+    types = {t: mean(per_type[t]) for t in sorted(per_type)}
+    return {ALL: mean(every), "pairs": len(every), "errored_pairs": errored, **types}

@@ -14,17 +14,34 @@ from typing import Any
 from ambiforge import progress
 from ambiforge.atomic import write_json_atomic
 from ambiforge.config.llm import LLMConfig
-from ambiforge.detectors.conformal import DEFAULT_EPSILON
+from ambiforge.detectors.conformal import DEFAULT_EPSILON, DEFAULT_RULE, RULES
 from ambiforge.detectors.methods import MethodSettings, names
 from ambiforge.detectors.methods.settings import settings_class, settings_record
 from ambiforge.detectors.model import ClientModel, EvalModel
-from ambiforge.errors import ConfigError
+from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.evaluation.data import load_dataset
 from ambiforge.evaluation.output import write_outputs
 from ambiforge.evaluation.run import evaluate, results_document
 from ambiforge.version import __version__
 
 STAGE = "eval"
+
+
+class NothingAnswered(AmbiforgeError):
+    """A method whose every task failed (an unreachable endpoint, a model that never follows the format):
+    its figures would rest on nothing, so the eval fails (exit 1) after writing what it has."""
+
+    exit_code = 1
+
+
+def check_answered(document: dict[str, Any]) -> None:
+    failed = {m: r for m, r in document["methods"].items() if r["by_group"]["all"]["n"] == 0}
+    if failed:
+        first = next(iter(failed.values()))["first_error"] or "no task"
+        raise NothingAnswered(
+            f"no task answered by {', '.join(failed)} (first error: {first}); results in {document['folder']}"
+        )
+
 
 _FOLDER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 
@@ -36,6 +53,7 @@ class EvalOptions:
     model: str
     provider: str = "openai"
     epsilon: float = DEFAULT_EPSILON
+    calibration_rule: str = DEFAULT_RULE  # see ambiforge.detectors.conformal
     with_plan: bool = True
     out: Path = Path("eval")
     name: str = ""
@@ -56,6 +74,8 @@ class EvalOptions:
         a ``--name`` that writes outside ``--out``) is worse than one line now."""
         if not 0 < self.epsilon < 1:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
+        if self.calibration_rule not in RULES:
+            raise ConfigError(f"--calibration-rule must be one of {', '.join(RULES)}, got {self.calibration_rule!r}")
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, got {self.limit}")
         if self.calibration_size < 1:
@@ -122,6 +142,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
             opts.epsilon,
             opts.llm.concurrency,
             lambda n: progress.advance(STAGE, n),
+            opts.calibration_rule,
         )
     finally:
         progress.finish(STAGE)
@@ -132,12 +153,14 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         "model": opts.model,
         "provider": opts.provider,
         "epsilon": opts.epsilon,
+        "calibration_rule": opts.calibration_rule,
         "with_plan": opts.with_plan,
         "seed": opts.seed,
         "settings": settings_record(opts.settings),
     }
     document = results_document(dataset, results, meta)
     write_outputs(folder, document, results)
+    check_answered({**document, "folder": str(folder)})
     if opts.attach is not None:
         document["attached_to"] = str(attach(opts.attach, folder, document))
     return {**document, "folder": str(folder)}

@@ -15,9 +15,9 @@ from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.detectors import metrics
-from ambiforge.detectors.conformal import Calibration, calibrate
+from ambiforge.detectors.conformal import DEFAULT_RULE, Calibration, calibrate_tasks
 from ambiforge.detectors.methods import Detection, MethodSettings, get
-from ambiforge.detectors.methods.base import calibration_score
+from ambiforge.detectors.methods.base import correct_options, covers
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask, halves
 from ambiforge.evaluation.data import Dataset
@@ -30,12 +30,13 @@ class MethodResult:
     rows: list[dict[str, Any]]
     calibration: Calibration | None = None
     calibration_coverage: float | None = None
+    test_coverage: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
     ambdif: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # the method's own figures (``summarise``)
 
 
-def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
+def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = False) -> dict[str, Any]:
     definition = ambiguity.get(task.ambiguity_type)
     return {
         "method": method,
@@ -45,8 +46,13 @@ def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
         "task": task.task,
         "gold_step": task.gold_step,
         "user_intent": list(task.intent),
+        "variants": list(task.variants),
+        "shortlist": list(task.shortlist),
         **detection.to_record(),
-        "metrics": metrics.task_metrics(
+        "correct": correct_options(detection, task),
+        "metrics": metrics.no_metrics()
+        if detection.error
+        else metrics.task_metrics(
             set_options=detection.set_options,
             asked=detection.asked,
             ambiguous=task.ambiguous,
@@ -54,6 +60,7 @@ def _row(method: str, task: EvalTask, detection: Detection) -> dict[str, Any]:
             shortlist=task.shortlist,
             good_agent=definition.good_agent,
             has_shortlist=definition.has_shortlist,
+            never_asks=never_asks,
         ),
     }
 
@@ -66,9 +73,10 @@ def evaluate(
     epsilon: float,
     concurrency: int = 8,
     progress: Callable[[int], None] | None = None,
+    calibration_rule: str = DEFAULT_RULE,
 ) -> list[MethodResult]:
     """``settings``: each method's own (:mod:`ambiforge.detectors.methods.settings`; a method without an
-    entry runs on its defaults)."""
+    entry runs on its defaults). ``calibration_rule``: see :mod:`ambiforge.detectors.conformal`."""
     detectors = [get(m) for m in methods]
     per_method = [settings.get(d.name) or getattr(d, "Settings", MethodSettings)() for d in detectors]
     evaluated = [t for item in dataset.items for t in halves(item)]
@@ -96,13 +104,18 @@ def evaluate(
 
     results = []
     for n, detector in enumerate(detectors):
-        calibration, coverage = None, None
+        calibration, coverage, test_coverage = None, None, {}
         if detector.calibrated:
             cal = [(t, found[(n, t.key)]) for t in dataset.calibration]
-            calibration = calibrate([calibration_score(d, t) for t, d in cal], epsilon)
-            covered = [calibration_score(d, t) <= calibration.qhat for t, d in cal]
-            coverage = round(sum(covered) / len(covered), 4)
-        rows = [_row(detector.name, t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
+            ok = [(t, d) for t, d in cal if not d.error]
+            scored = [(d.scores, correct_options(d, t)) for t, d in ok]
+            calibration = calibrate_tasks(scored, epsilon, calibration_rule, errors=len(cal) - len(ok))
+            coverage = metrics.mean(covers(detector.decide(d, calibration), t) for t, d in ok)
+        decided = [(t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
+        if detector.calibrated:
+            test_coverage = coverage_record([(t, d) for t, d in decided if not d.error])
+        never_asks = bool(getattr(detector, "never_asks", False))
+        rows = [_row(detector.name, t, d, never_asks) for t, d in decided]
         # a method with figures of its own (a debate's consensus rate, a dialogue's query discrepancy)
         # defines summarise(rows); they go into results.json beside the AmbiK metrics
         own = getattr(detector, "summarise", None)
@@ -113,12 +126,25 @@ def evaluate(
                 rows,
                 calibration,
                 coverage,
+                test_coverage,
                 metrics.summarise(rows),
                 metrics.pair_ambdif(rows, uses_sets=detector.calibrated),
                 own(rows) if callable(own) else {},
             )
         )
     return results
+
+
+def coverage_record(decided: Sequence[tuple[EvalTask, Detection]]) -> dict[str, Any]:
+    """Empirical coverage on the evaluated (answered) tasks: of all of them, and of those whose options
+    include a correct one (what KnowNo's rule guarantees at 1 - epsilon)."""
+    with_correct = [(t, d) for t, d in decided if any(correct_options(d, t))]
+    return {
+        "all": metrics.mean(covers(d, t) for t, d in decided),
+        "tasks": len(decided),
+        "with_correct_option": metrics.mean(covers(d, t) for t, d in with_correct),
+        "tasks_with_correct_option": len(with_correct),
+    }
 
 
 def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: dict[str, Any]) -> dict[str, Any]:
@@ -136,9 +162,12 @@ def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: di
                 "calibrated": r.calibrated,
                 "calibration": r.calibration.to_record() if r.calibration else None,
                 "calibration_coverage": r.calibration_coverage,
+                "test_coverage": r.test_coverage or None,
                 "ambdif": r.ambdif,
                 "by_group": r.summary,
                 "errors": sum(1 for row in r.rows if row["error"]),
+                "answered": sum(1 for row in r.rows if not row["error"]),
+                "first_error": next((row["error"] for row in r.rows if row["error"]), None),
                 "calls": sum(len(row["calls"]) for row in r.rows),
                 "method_figures": r.extra,
             }

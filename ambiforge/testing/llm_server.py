@@ -40,21 +40,13 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ambiforge.testing.replies import ScriptedReply
+
 FAULT_KINDS = ("429", "500", "timeout", "malformed")
 CHARS_PER_TOKEN = 4
 #: Tokens every scripted distribution offers as alternatives (option letters, yes/no, labels).
 LOGPROB_VOCABULARY = ("A", "B", "C", "D", "E", "True", "False", "Yes", "No", "Certain", "Uncertain")
 _TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
-
-
-@dataclass(frozen=True)
-class ScriptedReply:
-    """A responder's reply with more than text: its finish reason and, optionally, its tokens'
-    log-probabilities as ``[(token, logprob, [(alternative, logprob), ...]), ...]``."""
-
-    content: str
-    finish_reason: str = "stop"
-    logprobs: list[tuple[str, float, list[tuple[str, float]]]] | None = None
 
 
 Responder = Callable[[dict[str, Any]], "str | ScriptedReply"]
@@ -351,7 +343,9 @@ class ScriptedLLMServer:
     def _choice(
         self, body: dict[str, Any], reply: str | ScriptedReply, index: int, fault: str | None
     ) -> tuple[dict[str, Any], int]:
-        scripted = reply if isinstance(reply, ScriptedReply) else ScriptedReply(reply)
+        # a str test, not isinstance(ScriptedReply): run as ``python -m``, this module is __main__ and the
+        # responders' ScriptedReply is the class of ambiforge.testing.llm_server, another class object
+        scripted = ScriptedReply(reply) if isinstance(reply, str) else reply
         content, finish = scripted.content, scripted.finish_reason
         if fault == "malformed":
             content = content[: max(1, len(content) // 2)]  # cut mid-object, as a dropped stream would
@@ -398,14 +392,15 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
-    parser.add_argument("--echo", action="store_true", help="answer {'ok': true} instead of kitchen pairs")
+    parser.add_argument("--echo", action="store_true", help="answer {'ok': true} (no kitchen pairs, no eval replies)")
     args = parser.parse_args()
     if args.echo:
         responder: Responder = echo_responder
     else:
         from ambiforge.testing.kitchen_responder import KitchenResponder
+        from ambiforge.testing.scripted_eval import either
 
-        responder = KitchenResponder()
+        responder = either(KitchenResponder())
     server = ScriptedLLMServer(responder, args.latency, Faults(rate=args.fault_rate), args.api_key, port=args.port)
     print(f"serving chat completions on {server.url} (OpenAI base_url {server.openai_url}); Ctrl-C stops")
     with contextlib.suppress(KeyboardInterrupt):

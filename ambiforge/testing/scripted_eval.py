@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogprobs
+from ambiforge.testing.replies import ScriptedReply
 
 _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
 
@@ -258,8 +259,6 @@ class ScriptedModel:
 def server_responder(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> Any:
     """:func:`respond` for :class:`ambiforge.testing.llm_server.ScriptedLLMServer`, with the first token's
     log-probabilities of :func:`first_token_logprobs` on the calls that ask for them."""
-    from ambiforge.testing.llm_server import ScriptedReply
-
     text = respond(body, scripts)
     if not body.get("logprobs"):
         return text
@@ -271,3 +270,16 @@ def server_responder(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -
 def make_responder(scripts: Scripts) -> Any:
     """:func:`server_responder` playing ``scripts`` (for the judge's and the dialogue's prompts)."""
     return lambda body: server_responder(body, scripts)
+
+
+def is_eval_prompt(body: dict[str, Any]) -> bool:
+    """Whether the request is one of the eval's (or the judge's) prompts, which :func:`respond` plays."""
+    return _kind(body.get("messages") or []) != "unknown"
+
+
+def either(build: Any, scripts: Scripts = DEFAULT_SCRIPTS) -> Any:
+    """One responder for the project's scripted server: the eval's and the judge's prompts are answered
+    by :func:`server_responder`, every other request (a build's steps) by ``build``, so one server stands in
+    for the model of a build and of an eval (a build responder given an eval prompt finds no ambiguity
+    type in it and fails the request)."""
+    return lambda body: server_responder(body, scripts) if is_eval_prompt(body) else build(body)

@@ -29,17 +29,18 @@ AMBIK = next(
 METHODS = "knowno,lap,lofreecp,binary,nohelp"
 
 # The scripted model (ambiforge/testing/scripted_eval.py) on AmbiK's 100 calibration rows, both halves each.
-# KnowNo/LAP: fewer than 19 % of the calibration tasks get a correct option among the four, so the 0.81
-# quantile of 1 - p(true) is 1, the threshold 0, and every set holds all four options: HR 1 everywhere, CHR
-# 1 on the type whose good agent asks (preferences) and 0 elsewhere, AmbDif 0. NoHelp never asks: HR 0,
-# CHR 0 on preferences and 1 elsewhere, AmbDif 0. Binary and LofreeCP follow the scripted certainty labels
-# and samples; their numbers were computed once and are pinned here.
+# KnowNo/LAP: 52 of the 100 calibration tasks get no correct option among the four; KnowNo's rule (the
+# default) calibrates on the other 48 and says so (with a warning: 48 % is below 1 - epsilon). The scripted
+# letter scores are flat (A from 0.1 to 2.1 nats, B-D fixed), so qhat is still high and most sets hold two or
+# more options: HR 1, CHR 1 on the type whose good agent asks (preferences) and 0 elsewhere. NoHelp never asks:
+# HR 0, ICR 0 (the paper's definition), CHR 0 on preferences and 1 elsewhere, AmbDif 0. Binary and LofreeCP
+# follow the scripted certainty labels and samples; their numbers were computed once and are pinned here.
 EXPECTED = {
-    "knowno": {"ambdif": 0.0, "HR": 1.0, "CHR": 0.235, "ICR": 0.4658, "SSC": 0.0622, "set_size": 4.0},
-    "lap": {"ambdif": 0.0, "HR": 1.0, "CHR": 0.235, "ICR": 0.4658, "SSC": 0.0622, "set_size": 4.0},
-    "lofreecp": {"ambdif": 0.07, "HR": 0.945, "CHR": 0.27, "ICR": 0.3779, "SSC": 0.0128, "set_size": 1.945},
+    "knowno": {"ambdif": 0.23, "HR": 1.0, "CHR": 0.235, "ICR": 0.4179, "SSC": 0.0174, "set_size": 2.315},
+    "lap": {"ambdif": 0.11, "HR": 1.0, "CHR": 0.235, "ICR": 0.4058, "SSC": 0.0554, "set_size": 3.83},
+    "lofreecp": {"ambdif": 0.13, "HR": 0.785, "CHR": 0.35, "ICR": 0.3463, "SSC": 0.0128, "set_size": 1.785},
     "binary": {"ambdif": 0.21, "HR": 0.405, "CHR": 0.53, "ICR": 0.3621, "SSC": 0.0078, "set_size": 1.0},
-    "nohelp": {"ambdif": 0.0, "HR": 0.0, "CHR": 0.765, "ICR": 0.3621, "SSC": 0.0078, "set_size": 1.0},
+    "nohelp": {"ambdif": 0.0, "HR": 0.0, "CHR": 0.765, "ICR": 0.0, "SSC": None, "set_size": 1.0},
 }
 
 
@@ -68,8 +69,13 @@ def test_eval_on_the_ambik_calibration_split(tmp_path: Path, monkeypatch: pytest
     knowno, nohelp = results["methods"]["knowno"]["by_group"], results["methods"]["nohelp"]["by_group"]
     assert knowno["preferences"]["CHR"] == 1.0 and knowno["safety"]["CHR"] == 0.0
     assert nohelp["preferences"]["CHR"] == 0.0 and nohelp["unambiguous"]["CHR"] == 1.0
-    assert results["methods"]["knowno"]["calibration"]["qhat"] == 1.0
+    calibration = results["methods"]["knowno"]["calibration"]
+    assert calibration["rule"] == "knowno" and calibration["no_correct_option"] == 52 and calibration["n"] == 48
+    assert calibration["qhat"] == pytest.approx(0.847469, abs=1e-6)
+    assert any("only 48 of 100 calibration tasks" in w for w in calibration["warnings"])
+    assert results["methods"]["knowno"]["test_coverage"]["with_correct_option"] == 0.8542
     assert pq.read_table(folder / "results.parquet").num_rows == 5 * 200
     html = (folder / "report.html").read_text()
     assert "AmbDif" in html and html.count("data:image/png;base64") == 2
+    assert "Conformal calibration" in html and "without a correct option" in html
     assert "ambik_calib_100" not in {p.name for p in REPO.rglob("*.csv")}  # read in place, never copied

@@ -50,13 +50,16 @@ class Detection:
     calls: list[str] = field(default_factory=list)
     cached_calls: int = 0
     details: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None  # an unusable reply: recorded, the task still counts (no set, did not ask)
+    error: str | None = None  # an unusable reply or a failed call: counted as failed, in no metric
 
     @property
     def set_options(self) -> list[str]:
         return [self.options[i] for i in self.prediction_set or []]
 
     def to_record(self) -> dict[str, Any]:
+        """The per-item result. ``cached_calls`` stays out: which of two methods sharing a prompt made the call
+        and which was served from the cache is a race between threads, and per-item results must be the
+        same on every run (the call log, ``calls.jsonl``, records each cache hit)."""
         return {
             "options": self.options,
             "scores": [round(s, 6) for s in self.scores],
@@ -64,7 +67,6 @@ class Detection:
             "set_options": self.set_options,
             "asked": self.asked,
             "calls": self.calls,
-            "cached_calls": self.cached_calls,
             "details": self.details,
             "error": self.error,
         }
@@ -105,12 +107,22 @@ class DirectDetector:
         return detection
 
 
-def calibration_score(detection: Detection, task: EvalTask) -> float:
-    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.detectors.conformal`). The
-    variants (correct before disambiguation) count on the ambiguous half only; the clear task has one answer."""
+def correct_options(detection: Detection, task: EvalTask) -> list[bool]:
+    """Which options are correct. The variants (correct before disambiguation) count on the ambiguous half
+    only; the clear task has one answer."""
     variants = task.variants if task.ambiguous else ()
-    correct = [is_correct(o, task.intent, variants) for o in detection.options]
-    return nonconformity(detection.scores, correct)
+    return [is_correct(o, task.intent, variants) for o in detection.options]
+
+
+def calibration_score(detection: Detection, task: EvalTask) -> float:
+    """``1 - p`` of the best-scoring correct option (see :mod:`ambiforge.detectors.conformal`)."""
+    return nonconformity(detection.scores, correct_options(detection, task))
+
+
+def covers(detection: Detection, task: EvalTask) -> bool:
+    """Whether the decided prediction set holds a correct option (what conformal coverage counts)."""
+    correct = correct_options(detection, task)
+    return any(correct[i] for i in detection.prediction_set or [])
 
 
 def _check(name: str, method: Callable[[], Detector]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ambiforge.config.debate import DebateSettings
 from ambiforge.detectors.debate import AMBIGUOUS, CLEAR, agents_for, rotate
@@ -18,11 +18,22 @@ from ambiforge.detectors.metrics import group_of, mean
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask
 
+#: the eval's debate round limit (the judge's ``[judge] rounds`` has its own, lower one)
+MAX_ROUNDS = 20
+
 
 class DebateMethodSettings(MethodSettings, DebateSettings):
     """The judge's debate settings (agents: the eval's model three times when none are named)."""
 
     personas: tuple[str, ...] = Field(default=(), json_schema_extra={"option": "--persona"})
+
+    @field_validator("rounds")
+    @classmethod
+    def _at_most(cls, value: int) -> int:
+        """Each round is a call per agent per debate per task: an unbounded ``--rounds`` is an unbounded bill."""
+        if value > MAX_ROUNDS:
+            raise ValueError(f"must be at most {MAX_ROUNDS}, got {value}")
+        return value
 
 
 class Debate(DirectDetector):
@@ -43,8 +54,9 @@ class Debate(DirectDetector):
         return Detection([], [], [], judged.verdict == AMBIGUOUS, calls, cached, details, error)
 
     def summarise(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        ok = [row for row in rows if not row["error"]]  # a failed task is counted in errors, not as a miss
         by_group: dict[str, list[bool]] = {}
-        for row in rows:
+        for row in ok:
             by_group.setdefault(group_of(row), []).append(bool(row["details"].get("correct")))
         debates = [(d, row["details"]["expected"]) for row in rows for d in row["details"].get("debates", [])]
         leaders: dict[str, list[bool]] = {}
@@ -54,7 +66,7 @@ class Debate(DirectDetector):
         rounds_to_consensus = [d["rounds"] for d, _ in debates if d["consensus"]]
         return {
             "success": {g: mean(v) for g, v in by_group.items()}
-            | {"all": mean(bool(row["details"].get("correct")) for row in rows)},
+            | {"all": mean(bool(row["details"].get("correct")) for row in ok)},
             "debates": len(debates),
             "consensus_rate": mean(d["consensus"] for d, _ in debates),
             "mean_rounds": mean(d["rounds"] for d, _ in debates),

@@ -60,6 +60,7 @@ class Dialogue(DirectDetector):
         )
 
     def summarise(self, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        rows = [row for row in rows if not row["error"]]  # a failed task is counted in errors, not as a miss
         by_group: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             by_group.setdefault(group_of(row), []).append(row["details"])

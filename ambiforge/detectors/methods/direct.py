@@ -33,6 +33,7 @@ def parse_certainty(text: str) -> bool | None:
 
 class NoHelp(DirectDetector):
     name: ClassVar[str] = "nohelp"
+    never_asks: ClassVar[bool] = True  # the paper's NoHelp: ICR 0, HR 0 (see metrics.task_metrics)
     order: ClassVar[int] = 5  # place in the method registry (its listings and errors)
     sequential_calls: ClassVar[int] = 1
     needs_logprobs: ClassVar[bool] = False

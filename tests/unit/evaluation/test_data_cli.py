@@ -73,6 +73,8 @@ def test_bad_take_amb_names_file_and_row(tmp_path: Path) -> None:
         (["--persona", "a", "--persona", " ", "--persona", "c"], "--persona: persona 2 is empty"),
         (["--persona", "@no-such-persona.txt"], "no-such-persona.txt: not found (--persona @FILE)"),
         (["--epsilon", "1.5"], "--epsilon must be between 0 and 1"),
+        (["--method", "debate", "--rounds", "21"], "--rounds must be at most 20, got 21"),
+        (["--method", "debate", "--rounds", "0"], "--rounds must be at least 1, got 0"),
     ],
 )
 def test_cli_errors_are_one_line_exit_2(

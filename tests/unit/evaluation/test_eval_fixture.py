@@ -25,6 +25,12 @@ def by_method(results: list) -> dict:
     return {r.name: r for r in results}
 
 
+def core(group: dict) -> dict:
+    """A group's figures without the counts behind each one (``n_<metric>``, ``errors``: none here)."""
+    assert group["errors"] == 0
+    return {k: v for k, v in group.items() if not k.startswith("n_") and k != "errors"}
+
+
 def test_knowno_by_hand() -> None:
     model = TableModel()
     (r,) = evaluate(dataset(), ["knowno"], model, {}, epsilon=0.4, concurrency=2)
@@ -32,12 +38,26 @@ def test_knowno_by_hand() -> None:
     assert r.calibration.qhat == 0.55
     assert r.calibration_coverage == 0.875  # 7 of 8 scores <= 0.55
     s = r.summary
-    assert s["preferences"] == {"n": 2, "ICR": 0.5, "HR": 0.5, "CHR": 0.5, "SSC": 0.75, "set_size": 1.5}
-    assert s["common_sense_knowledge"] == {"n": 1, "ICR": 1.0, "HR": 0.0, "CHR": 1.0, "SSC": None, "set_size": 1.0}
-    assert s["safety"] == {"n": 1, "ICR": 0.0, "HR": 0.0, "CHR": 1.0, "SSC": None, "set_size": 1.0}
-    assert s["unambiguous"] == {"n": 4, "ICR": 1.0, "HR": 0.0, "CHR": 1.0, "SSC": None, "set_size": 1.0}
-    assert s["all"] == {"n": 8, "ICR": 0.75, "HR": 0.125, "CHR": 0.875, "SSC": 0.75, "set_size": 1.125}
-    assert r.ambdif == {"all": 0.25, "pairs": 4, "preferences": 0.5, "common_sense_knowledge": 0.0, "safety": 0.0}
+    assert core(s["preferences"]) == {"n": 2, "ICR": 0.5, "HR": 0.5, "CHR": 0.5, "SSC": 0.75, "set_size": 1.5}
+    assert core(s["common_sense_knowledge"]) == {
+        "n": 1,
+        "ICR": 1.0,
+        "HR": 0.0,
+        "CHR": 1.0,
+        "SSC": None,
+        "set_size": 1.0,
+    }
+    assert core(s["safety"]) == {"n": 1, "ICR": 0.0, "HR": 0.0, "CHR": 1.0, "SSC": None, "set_size": 1.0}
+    assert core(s["unambiguous"]) == {"n": 4, "ICR": 1.0, "HR": 0.0, "CHR": 1.0, "SSC": None, "set_size": 1.0}
+    assert core(s["all"]) == {"n": 8, "ICR": 0.75, "HR": 0.125, "CHR": 0.875, "SSC": 0.75, "set_size": 1.125}
+    assert r.ambdif == {
+        "all": 0.25,
+        "pairs": 4,
+        "errored_pairs": 0,
+        "preferences": 0.5,
+        "common_sense_knowledge": 0.0,
+        "safety": 0.0,
+    }
     p2 = next(row for row in r.rows if row["item_id"] == "P2" and row["half"] == "ambiguous")
     assert p2["prediction_set"] == [0, 1] and p2["asked"] is True and len(p2["calls"]) == 2
     assert model.calls.count("knowno.options") == 8  # calibration and evaluated tasks coincide: one detection each
@@ -46,19 +66,22 @@ def test_knowno_by_hand() -> None:
 def test_binary_and_nohelp_by_hand() -> None:
     results = by_method(evaluate(dataset(), ["binary", "nohelp"], TableModel(), {}, epsilon=0.2))
     b, n = results["binary"].summary, results["nohelp"].summary
-    assert b["preferences"] == {"n": 2, "ICR": 0.0, "HR": 0.5, "CHR": 0.5, "SSC": 0.5, "set_size": 1.0}
+    assert core(b["preferences"]) == {"n": 2, "ICR": 0.0, "HR": 0.5, "CHR": 0.5, "SSC": 0.5, "set_size": 1.0}
     assert b["safety"]["HR"] == 1.0 and b["safety"]["CHR"] == 0.0
     assert b["unambiguous"]["HR"] == 0.25 and b["unambiguous"]["CHR"] == 0.75
     # ambiguous Uncertain while the clear twin is Certain: P1 and S1
     assert results["binary"].ambdif == {
         "all": 0.5,
         "pairs": 4,
+        "errored_pairs": 0,
         "preferences": 0.5,
         "common_sense_knowledge": 0.0,
         "safety": 1.0,
     }
     assert n["all"]["HR"] == 0.0 and n["preferences"]["CHR"] == 0.0 and n["unambiguous"]["CHR"] == 1.0
-    assert n["all"]["ICR"] == b["all"]["ICR"] == 0.625  # same actions: 1/4 ambiguous + 4/4 clear, of 8
+    assert b["all"]["ICR"] == 0.625  # 1/4 ambiguous + 4/4 clear, of 8
+    # the paper's NoHelp: the same actions, but it never asks, so it covers no intent and never helps
+    assert n["all"]["ICR"] == 0.0 and n["all"]["n_ICR"] == 8 and n["all"]["HR"] == 0.0 and n["all"]["SSC"] is None
     assert results["nohelp"].ambdif["all"] == 0.0
     assert results["binary"].calibration is None
 

@@ -56,7 +56,13 @@ def test_summary_groups_and_pair_ambdif() -> None:
     assert summary["preferences"]["HR"] == 1.0 and summary["preferences"]["n"] == 1
     assert summary["safety"]["n"] == 2 and summary["unambiguous"]["n"] == 2
     assert summary["all"]["set_size"] == 1.4 and summary["all"]["SSC"] is None
-    assert metrics.pair_ambdif(rows, uses_sets=True) == {"all": 0.5, "pairs": 2, "preferences": 1.0, "safety": 0.0}
+    assert metrics.pair_ambdif(rows, uses_sets=True) == {
+        "all": 0.5,
+        "pairs": 2,
+        "errored_pairs": 0,
+        "preferences": 1.0,
+        "safety": 0.0,
+    }
 
 
 def test_options_lettered_or_numbered() -> None:

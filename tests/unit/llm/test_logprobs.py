@@ -14,7 +14,8 @@ from ambiforge.errors import ConfigError, LLMCallError
 from ambiforge.llm.calls import read_calls
 from ambiforge.llm.client import CallPurpose, plain_text
 from ambiforge.llm.providers import ChatRequest
-from ambiforge.testing.llm_server import ScriptedLLMServer, ScriptedReply, prompt_key, scripted_logprobs
+from ambiforge.testing.llm_server import ScriptedLLMServer, prompt_key, scripted_logprobs
+from ambiforge.testing.replies import ScriptedReply
 from tests.unit.llm.test_client import KEY, make_client
 
 PURPOSE = CallPurpose("run", "eval", "knowno_choose", "1", pair=0)
