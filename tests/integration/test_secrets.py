@@ -131,8 +131,8 @@ ECHOED_KEY = "sk-proj-Echoed8Kx9QwZ7mN2pL5vB8cT1yH6"
 
 
 def offline_items(path: Path, pairs: int) -> Path:
-    from ambiforge.catalog import cached_catalog
     from ambiforge.ambiguity import default_mix
+    from ambiforge.catalog import cached_catalog
     from ambiforge.generation.mix import type_sequence
     from ambiforge.generation.offline import OfflineGenerator
     from ambiforge.storage import write_items_jsonl
