@@ -50,7 +50,7 @@ def regular_file(path: str | Path, what: str = "file") -> Path:
     if stat.S_ISDIR(mode):
         raise InputError(str(p), "", f"a folder, not a {what}")
     if not stat.S_ISREG(mode):
-        raise InputError(str(p), "", f"not a regular file (a pipe, socket or device): a {what} is read from a file")
+        raise InputError(str(p), "", "not a regular file (a pipe, socket or device), so it is not read")
     return p
 
 
