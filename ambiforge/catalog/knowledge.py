@@ -12,9 +12,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from ambiforge import inputs
 from ambiforge.catalog.conditions import Condition
 from ambiforge.catalog.loader import Catalog, _mapping, show
-from ambiforge.errors import CatalogError
+from ambiforge.errors import CatalogError, InputError
 
 
 def packaged_path(file_name: str) -> Path:
@@ -24,12 +25,10 @@ def packaged_path(file_name: str) -> Path:
 def read_yaml(path: Path) -> tuple[str, dict[str, Any]]:
     """The file's text and its top-level mapping; any fault is a CatalogError naming the file."""
     where = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise CatalogError(where, "file", f"cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(where, "file", f"not UTF-8 text (byte {exc.start + 1})") from None
+    try:  # as the object catalog is read: a regular file, within the catalog's size limit
+        text = inputs.read_text(path, inputs.CATALOG, "catalog file")
+    except InputError as exc:
+        raise CatalogError(where, "file", exc.detail) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
