@@ -13,7 +13,7 @@ from typing import Any
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
 from ambiforge.environment.objects import env_object
-from ambiforge.models import Item, Provenance
+from ambiforge.models import Item, Provenance, World
 from ambiforge.version import __version__
 
 
@@ -41,6 +41,7 @@ class Draft:
     user_intent: list[str]
     variants: list[str]
     amb_shortlist: list[str] = field(default_factory=list)
+    target: str | None = None  # catalog name of the intended object or place (grounded in the item's world)
     end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
 
     def __post_init__(self) -> None:
@@ -80,8 +81,11 @@ def provenance_of(
     )
 
 
-def to_item(draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provenance) -> Item:
-    """The item of a draft made in ``scene``; ``provenance`` says which generator made it and how."""
+def to_item(
+    draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provenance, world: World | None = None
+) -> Item:
+    """The item of a draft made in ``scene``; ``provenance`` says which generator made it and how; ``world``
+    the scene graph and the draft's claims on it (:mod:`ambiforge.generation.grounding`)."""
     short, full = render_environment(scene)
     return Item(
         id=item_id(ambiguity_type, short, draft.unambiguous_direct),
@@ -100,5 +104,6 @@ def to_item(draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provena
         end_of_ambiguity=draft.end_of_ambiguity,
         user_intent=draft.user_intent,
         variants=draft.variants,
+        world=world,
         provenance=provenance,
     )

@@ -16,6 +16,7 @@ from ambiforge.models.item import (
     RuleFailure,
     StepModel,
     Validation,
+    World,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "RuleFailure",
     "StepModel",
     "Validation",
+    "World",
 ]

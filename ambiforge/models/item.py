@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ambiforge import ambiguity
+from ambiforge.models.action import Action
+from ambiforge.models.scene_graph import SceneGraph
 
 
 def _registered(name: str) -> str:
@@ -170,6 +172,31 @@ class Judgement(_Strict):
     flags: list[JudgeFlag] = Field(default_factory=list)
 
 
+class World(_Strict):
+    """The item's kitchen as a scene graph, and what the item claims about it (``docs/world-model.md``).
+
+    The ambiguous plan is not stored as actions: it is the clear plan with the target left open, so the
+    plan under each candidate is the clear plan with ``target`` replaced by that candidate, and the end of
+    ambiguity is the first step whose arguments change (:func:`ambiforge.world.end_of_ambiguity`).
+    """
+
+    graph: SceneGraph
+    target: str | None = Field(default=None, description="node id the ambiguous referent means (the intent)")
+    candidates: list[str] = Field(
+        default_factory=list,
+        description="node ids the ambiguous referent fits in this kitchen (target included); "
+        "a preference item's shortlist, a common-sense or safety item's candidates before knowledge filters",
+    )
+    fitting: list[str] = Field(
+        default_factory=list,
+        description="node ids among the candidates that are correct choices (the affordance-filtered set): "
+        "a common-sense or safety item's variants",
+    )
+    clear_plan: list[Action] = Field(
+        default_factory=list, description="the clear plan as actions on graph nodes; empty: not known (imported)"
+    )
+
+
 class Item(_Strict):
     """One minimal pair: an unambiguous task and its ambiguous rewrite in one environment."""
 
@@ -198,6 +225,9 @@ class Item(_Strict):
         description="concepts the correct action must contain; a|b alternatives, -x never",
     )
     variants: list[str] = Field(default_factory=list, description="correct options before disambiguation")
+    world: World | None = Field(
+        default=None, description="scene graph and the item's claims about it; None: made without a world model"
+    )
     provenance: Provenance
     validation: Validation | None = None
     review: Review | None = None

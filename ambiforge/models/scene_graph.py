@@ -83,8 +83,8 @@ class Node(_Frozen):
     modifier: str | None = Field(default=None, description="the words that tell it from its noun: 'glass'")
     mass: bool = False
     plural: bool = False
-    tags: tuple[str, ...] = Field(default=(), description="catalog group tags (what templates apply)")
-    uses: tuple[str, ...] = Field(default=(), description="catalog uses (what the object is for)")
+    tags: tuple[str, ...] = Field(default=(), strict=False, description="catalog group tags (what templates apply)")
+    uses: tuple[str, ...] = Field(default=(), strict=False, description="catalog uses (what the object is for)")
     holds: Literal["in", "on"] | None = Field(
         default=None, description="places: how they hold things (in: encloses; on: surface)"
     )
@@ -105,8 +105,9 @@ class SceneGraph(_Frozen):
     version: Literal[1] = 1
     seed: int | None = None
     relations_known: bool = True
-    nodes: tuple[Node, ...]
-    edges: tuple[Edge, ...] = ()
+    # Not strict on the containers only: a graph read back from JSON has lists where the model keeps tuples.
+    nodes: tuple[Node, ...] = Field(strict=False)
+    edges: tuple[Edge, ...] = Field(default=(), strict=False)
 
     @model_validator(mode="after")
     def _consistent(self) -> SceneGraph:

@@ -1,7 +1,8 @@
 """The world model: scene graphs built from a seeded scene, queries on them, affordances, and plans as
 symbolic actions checked by simulation (``docs/world-model.md``). Sits at the environment layer."""
 
-from ambiforge.world.actions import Action, render_action, render_plan
+from ambiforge.models.action import Action
+from ambiforge.world.actions import render_action, render_plan
 from ambiforge.world.affordance import able, afforded, can
 from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.query import Expression, RelationConstraint, resolve, retrieve_edge, retrieve_node

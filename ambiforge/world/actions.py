@@ -4,82 +4,16 @@ A plan written as free text can drop a clause ("four portions", "on the eco prog
 nothing notices; a plan as actions can be executed (:mod:`ambiforge.world.simulator`) and compared step by
 step (``end_of_ambiguity``). The text an item shows is rendered from the actions, so the two never drift.
 
-Every action names nodes by id. ``obj`` is what the action acts on (the thing picked, opened, poured,
-cut, switched on); ``target`` is where it goes or comes from; ``tool`` is what it is done with. The
-parameters (``quantity``, ``program``, ``duration``, ``person``, ``question``, ``how``) carry the parts
-of a task that are not objects, so every clause of a task has a place in its plan.
+The action model is :class:`ambiforge.models.action.Action` (an item carries its clear plan as actions).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
-
+from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world.index import index
-
-Verb = Literal[
-    "pick",
-    "place",
-    "put_in",
-    "take_out",
-    "open",
-    "close",
-    "pour",
-    "switch_on",
-    "switch_off",
-    "cut",
-    "use",
-    "wash",
-    "wait",
-    "hand_over",
-    "ask",
-]
-
-#: The fields each verb needs (the rest are optional parameters or must stay empty).
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "pick": ("obj",),
-    "place": ("obj", "target"),
-    "put_in": ("obj", "target"),
-    "take_out": ("obj", "target"),
-    "open": ("obj",),
-    "close": ("obj",),
-    "pour": ("obj", "target"),
-    "switch_on": ("obj",),
-    "switch_off": ("obj",),
-    "cut": ("obj", "tool"),
-    "use": ("obj", "tool", "how"),
-    "wash": ("obj",),
-    "wait": (),
-    "hand_over": ("obj",),
-    "ask": ("question",),
-}
-
-
-class Action(BaseModel):
-    """One step of a plan: ``Action(verb="take_out", obj="whole_milk", target="fridge")``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    verb: Verb
-    obj: str | None = None
-    target: str | None = None
-    tool: str | None = None
-    how: str | None = None
-    quantity: str | None = None
-    program: str | None = None
-    duration: str | None = None
-    person: str | None = None
-    question: str | None = None
-
-    @model_validator(mode="after")
-    def _complete(self) -> Action:
-        missing = [f for f in REQUIRED[self.verb] if getattr(self, f) is None]
-        if missing:
-            raise ValueError(f"{self.verb} needs {', '.join(missing)}")
-        return self
 
 
 def _the(graph: SceneGraph | None, ref: str | None) -> str:

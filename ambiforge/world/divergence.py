@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ambiforge.world.actions import Action
+from ambiforge.models.action import Action
 
 
 def end_of_ambiguity(

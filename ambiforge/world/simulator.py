@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from ambiforge.catalog.affordances import Affordances, cached_affordances
 from ambiforge.catalog.world import World, cached_world
+from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph, State
-from ambiforge.world.actions import Action, render_action
+from ambiforge.world.actions import render_action
 from ambiforge.world.index import index
 
 
@@ -261,7 +262,7 @@ def _do_nothing(w: _World, a: Action, text: str) -> None:
 
 
 #: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
-#: verb needs, see actions.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
+#: verb needs, see models.action.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
 HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
     "pick": _do_pick,
     "take_out": _do_take_out,

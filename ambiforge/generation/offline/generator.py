@@ -17,6 +17,7 @@ from ambiforge.config.sampler import SamplerConfig
 from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
+from ambiforge.generation.grounding import scene_graph, world_of
 from ambiforge.generation.offline import library
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
@@ -115,4 +116,11 @@ class OfflineGenerator:
             catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
-        return to_item(draft, ambiguity_type, scene, provenance)
+        graph = scene_graph(scene, self.seed, index, attempt)
+        world = world_of(
+            graph,
+            target=draft.target,
+            candidates=draft.amb_shortlist or draft.variants,
+            fitting=draft.variants,
+        )
+        return to_item(draft, ambiguity_type, scene, provenance, world)

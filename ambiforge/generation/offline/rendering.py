@@ -136,6 +136,7 @@ def draft_of(
     intent: list[str],
     variants: list[str],
     shortlist: list[str] | None = None,
+    target: str | None = None,
 ) -> Draft:
     """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
     return Draft(
@@ -150,4 +151,5 @@ def draft_of(
         user_intent=intent,
         variants=variants,
         amb_shortlist=shortlist or [],
+        target=target,
     )

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ambiforge.world.actions import Action, render_action, render_plan
+from ambiforge.models.action import Action
+from ambiforge.world.actions import render_action, render_plan
 from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.query import retrieve_edge
 from ambiforge.world.simulator import simulate

@@ -84,7 +84,14 @@ def build(
     question, answer = question_and_answer(spec, group, target, members, rng)
     names = [m.name for m in members]
     return draft_of(
-        spec, rendered, question=question, answer=answer, intent=[target.modifier], variants=names, shortlist=names
+        spec,
+        rendered,
+        question=question,
+        answer=answer,
+        intent=[target.modifier],
+        variants=names,
+        shortlist=names,
+        target=target.name,
     )
 
 

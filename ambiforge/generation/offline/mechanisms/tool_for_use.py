@@ -45,6 +45,7 @@ def build(spec: ToolForUseSpec, group: Group, tool: CatalogObject, scene: Scene,
         answer=spec.answer.format(name=tool.name),
         intent=[tool.name],
         variants=[tool.name],
+        target=tool.name,
     )
 
 

@@ -1,0 +1,49 @@
+"""An item's world: the scene graph of the scene a pair was made in, and the draft's claims as graph nodes.
+
+Every generator builds the graph the same way (:func:`ambiforge.world.build_graph`, seeded per pair and
+attempt, so the bytes depend on nothing but the pair), and names its claims in catalog names; here they
+become node ids, so validation checks them against the world instead of the words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ambiforge.environment import Scene
+from ambiforge.models import World
+from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world import build_graph
+from ambiforge.world.index import index
+
+
+def graph_seed(seed: int, index_: int, attempt: int) -> int:
+    """A 63-bit seed of one pair's attempt (the graph's ``seed`` field must fit Parquet's int64)."""
+    digest = hashlib.sha256(f"ambiforge.graph:{seed}:{index_}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def node_ids(graph: SceneGraph, names: list[str]) -> list[str]:
+    """The node ids of catalog names, in the order given; a name the graph does not hold is left out (the
+    world rules report such names: the claim and the graph disagree)."""
+    ix = index(graph)
+    out: list[str] = []
+    for name in names:
+        node = ix.find(name)
+        if node is not None and node.id not in out:
+            out.append(node.id)
+    return out
+
+
+def world_of(graph: SceneGraph, *, target: str | None, candidates: list[str], fitting: list[str]) -> World:
+    """The world of a draft whose claims are catalog names (``target``: the intended object or place)."""
+    target_ids = node_ids(graph, [target]) if target else []
+    return World(
+        graph=graph,
+        target=target_ids[0] if target_ids else None,
+        candidates=node_ids(graph, candidates),
+        fitting=node_ids(graph, fitting),
+    )
+
+
+def scene_graph(scene: Scene, seed: int, index_: int, attempt: int) -> SceneGraph:
+    return build_graph(scene, graph_seed(seed, index_, attempt))
