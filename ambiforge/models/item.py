@@ -187,6 +187,11 @@ class World(_Strict):
         description="node ids the ambiguous referent fits in this kitchen (target included); "
         "a preference item's shortlist, a common-sense or safety item's candidates before knowledge filters",
     )
+    affordance: str | None = Field(
+        default=None,
+        description="the action the job needs (catalog/affordances.yaml: peel, grate...) that selects the "
+        "fitting candidates; None: any candidate fits (preferences) or the item names no job",
+    )
     fitting: list[str] = Field(
         default_factory=list,
         description="node ids among the candidates that are correct choices (the affordance-filtered set): "

@@ -266,6 +266,7 @@ def compose(
         user_intent=draft.user_intent,
         variants=draft.variants,
         amb_shortlist=draft.amb_shortlist,
+        target=draft.target,
         end_of_ambiguity=len(before) + draft.end_of_ambiguity,
     )
 

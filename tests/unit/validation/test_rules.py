@@ -9,6 +9,8 @@ import pytest
 from ambiforge.config.validation import ValidationConfig
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.models import Item
+from ambiforge.models.action import Action
+from ambiforge.models.scene_graph import Edge, SceneGraph
 from ambiforge.validation import RuleContext, validate_items
 from ambiforge.validation.rules import all_rules, check_item
 
@@ -26,6 +28,29 @@ def good(catalog) -> dict[str, Item]:  # type: ignore[no-untyped-def]
 
 def edit(item: Item, **changes: object) -> Item:
     return item.model_copy(update=changes)
+
+
+def edit_world(item: Item, **changes: object) -> Item:
+    assert item.world is not None
+    return edit(item, world=item.world.model_copy(update=changes))
+
+
+def with_twin(item: Item) -> Item:
+    """A second node of the target's name on the counter: the clear referent no longer picks out one."""
+    assert item.world is not None and item.world.target is not None
+    graph = item.world.graph
+    twin = graph.node(item.world.target).model_copy(update={"id": item.world.target + "_twin"})
+    edge = Edge(source=twin.id, relation="on", target="counter")
+    return edit_world(item, graph=SceneGraph(nodes=(*graph.nodes, twin), edges=(*graph.edges, edge)))
+
+
+def fetch_target(item: Item) -> list[Action]:
+    """A plan that reaches the target (opening what keeps it closed) and picks it up."""
+    assert item.world is not None and item.world.target is not None
+    graph, target = item.world.graph, item.world.target
+    holder = next(e.target for e in graph.edges if e.source == target and e.relation in ("in", "on"))
+    opens = [Action(verb="open", obj=holder)] if graph.node(holder).state.open is False else []
+    return [Action(verb="wait"), *opens, Action(verb="pick", obj=target)]
 
 
 Breaker = Callable[[dict[str, Item]], Item]
@@ -80,6 +105,16 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], environment_short=g["safety"].environment_short + ", " + g["safety"].environment[0].name
     ),
     "fragment": lambda g: edit(g["preferences"], answer="d like the the oat milk, please."),
+    "world_names": lambda g: edit(g["preferences"], variants=[*g["preferences"].variants, "kitchen scale"]),
+    "world_referent": lambda g: with_twin(g["preferences"]),
+    "world_variants": lambda g: edit(g["preferences"], amb_shortlist=g["preferences"].amb_shortlist[1:]),
+    "world_plan": lambda g: edit_world(
+        g["preferences"], clear_plan=[Action(verb="place", obj=g["preferences"].world.target, target="counter")]
+    ),
+    "world_end_of_ambiguity": lambda g: edit_world(
+        edit(g["preferences"], end_of_ambiguity=len(fetch_target(g["preferences"]))),
+        clear_plan=fetch_target(g["preferences"]),
+    ),
 }
 
 
