@@ -1,6 +1,7 @@
 """The item schema in code: one record per ambiguous/unambiguous pair (see design.md, 'The item')."""
 
 from ambiforge.models.item import (
+    AgentView,
     AmbiguityTypeName,
     Annotation,
     AppliedCorrection,
@@ -10,6 +11,7 @@ from ambiforge.models.item import (
     Item,
     JudgeFlag,
     Judgement,
+    Perturbation,
     PromptRef,
     Provenance,
     Review,
@@ -20,6 +22,7 @@ from ambiforge.models.item import (
 )
 
 __all__ = [
+    "AgentView",
     "AmbiguityTypeName",
     "Annotation",
     "AppliedCorrection",
@@ -29,6 +32,7 @@ __all__ = [
     "Item",
     "JudgeFlag",
     "Judgement",
+    "Perturbation",
     "PromptRef",
     "Provenance",
     "Review",

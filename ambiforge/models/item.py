@@ -172,6 +172,28 @@ class Judgement(_Strict):
     flags: list[JudgeFlag] = Field(default_factory=list)
 
 
+class AgentView(_Strict):
+    """What one agent sees: the node ids in its part of the kitchen (the shared counter in both views)."""
+
+    agent: str = Field(min_length=1, description="'robot' (the asking agent) or 'robot_b' (the other)")
+    nodes: list[str] = Field(default_factory=list)
+
+
+class Perturbation(_Strict):
+    """Environment-induced ambiguity: the instruction stays the same and the *environment* changes. ``graph``
+    is the perturbed kitchen (the ambiguous item's); the item's ``world.graph`` stays the clear one."""
+
+    kind: Literal["multiplicity", "absence", "reference", "observation"]
+    graph: SceneGraph
+    added: list[str] = Field(default_factory=list, description="node ids the perturbation adds")
+    removed: list[str] = Field(default_factory=list, description="node ids the perturbation removes")
+    moved: list[str] = Field(default_factory=list, description="node ids the perturbation puts elsewhere")
+    referent: str = Field(default="", description="the instruction's referent as words ('the mug left of the kettle')")
+    views: list[AgentView] = Field(
+        default_factory=list, description="observation: each agent's view of the perturbed graph"
+    )
+
+
 class World(_Strict):
     """The item's kitchen as a scene graph, and what the item claims about it (``docs/world-model.md``).
 
@@ -199,6 +221,9 @@ class World(_Strict):
     )
     clear_plan: list[Action] = Field(
         default_factory=list, description="the clear plan as actions on graph nodes; empty: not known (imported)"
+    )
+    perturbation: Perturbation | None = Field(
+        default=None, description="environment-induced types: the perturbed kitchen the ambiguous task is set in"
     )
 
 
