@@ -143,9 +143,10 @@ class Resolver:
         referent = bare(str(value.get("referent", "")))
         action = str(value.get("action", NO_ACTION)).strip().lower()
         variants = [str(v) for v in value.get("variants") or []]
-        # Variants are objects when they must have an affordance or be a shortlist's choices; otherwise (a
-        # type whose variants are amounts, say) only a catalog object the kitchen lacks is wrong in them.
-        if action != NO_ACTION or self.has_shortlist:
+        # Variants are objects when they must have an affordance, are a shortlist's choices or one of them
+        # is an object; otherwise (a type whose variants are amounts: "a little") only a catalog object the
+        # kitchen lacks is wrong in them.
+        if action != NO_ACTION or self.has_shortlist or any(self.node(v) is not None for v in variants):
             problems = self.unknown("variants", variants)
         else:
             problems = self.strays(self.texts("variants", variants))
