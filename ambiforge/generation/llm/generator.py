@@ -174,7 +174,7 @@ class LLMGenerator:
                 candidate, draft, world = self.candidate(
                     c, index, attempt, ambiguity_type, shared, paraphrase, plan_clear, resolver
                 )
-                if draft is not None:
+                if draft is not None and world is not None:
                     candidate.item = self.to_item(
                         draft, ambiguity_type, scene, index, attempt, shared_calls + candidate.call_ids, world
                     )
