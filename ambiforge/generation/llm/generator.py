@@ -239,7 +239,7 @@ class LLMGenerator:
                 index,
                 attempt,
                 number,
-                check=resolver.check_intent(v["ambiguous_task"], shortlist),
+                check=resolver.check_intent(shared["task"], v["ambiguous_task"], shortlist),
             )
             calls += intent.call_ids
         except BudgetExceeded:

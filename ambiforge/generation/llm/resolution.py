@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ambiforge.catalog.affordances import cached_affordances
@@ -128,18 +129,19 @@ class Resolver:
                 problems.append("shortlist: must name two or more objects of this kitchen that the task fits")
         return message(problems)
 
-    def check_intent(self, ambiguous_task: str, shortlist: list[str]) -> Check:
+    def check_intent(self, task: str, ambiguous_task: str, shortlist: list[str]) -> Check:
         """The intent step: ``referent`` resolves in the graph (and, for a type with a shortlist, is what the
         ambiguous task says; other types may leave the object out: "Toast the bread"); the variants are
         objects of the graph and, when ``action`` is an affordance, exactly the referent's objects that can
-        do it; a type with a shortlist has a referent that resolves to exactly the shortlist."""
+        do it, the object the clear ``task`` uses among them; a type with a shortlist has a referent that
+        resolves to exactly the shortlist."""
 
         def check(value: dict[str, Any]) -> str | None:
-            return message(self.intent_problems(value, ambiguous_task, shortlist))
+            return message(self.intent_problems(value, task, ambiguous_task, shortlist))
 
         return check
 
-    def intent_problems(self, value: dict[str, Any], ambiguous_task: str, shortlist: list[str]) -> list[str]:
+    def intent_problems(self, value: dict[str, Any], task: str, ambiguous_task: str, shortlist: list[str]) -> list[str]:
         referent = bare(str(value.get("referent", "")))
         action = str(value.get("action", NO_ACTION)).strip().lower()
         variants = [str(v) for v in value.get("variants") or []]
@@ -167,15 +169,26 @@ class Resolver:
                 problems += _same_set("variants", variants, able, f"every {referent} that can {action}", self)
         if self.has_shortlist:
             problems += _same_set("shortlist", shortlist, fits, f"every {referent} of this kitchen", self)
+        fitting, used = set(_ids(self, variants)), [n for n in fits if n.id in self.named(task)]
+        if fitting and used and not any(n.id in fitting for n in used):
+            problems.append(f"variants: leave out the {used[0].name}, which the unambiguous task uses")
         return problems
+
+    @cached_property
+    def _node_names(self) -> Mentions:
+        return Mentions(n.name for n in self.graph.nodes)
+
+    def named(self, text: str) -> set[str]:
+        """The ids of the nodes ``text`` names (objects and places, by their exact names)."""
+        ix = index(self.graph)
+        return {n.id for name in self._node_names.find(text) if (n := ix.find(name)) is not None}
 
     def world(self, *, task: str, referent: str, shortlist: list[str], variants: list[str]) -> World:
         """The item's world from resolved names: candidates = what the referent fits (the shortlist for a
         type that has one), fitting = the variants, target = the candidate the clear task names."""
-        ix = index(self.graph)
         ids = _ids(self, shortlist) if self.has_shortlist else [n.id for n in resolve(self.graph, bare(referent))]
         fitting = _ids(self, variants)
-        named = {n.id for name in Mentions(n.name for n in self.graph.nodes).find(task) if (n := ix.find(name))}
+        named = self.named(task)
         target = next((i for i in [*ids, *fitting] if i in named), None)
         return World(graph=self.graph, target=target, candidates=ids, fitting=fitting)
 

@@ -42,7 +42,9 @@ def test_a_text_naming_an_object_the_kitchen_lacks_is_a_problem(resolver: Resolv
 
 def test_variants_must_be_every_object_the_job_allows(resolver: Resolver) -> None:
     """The issue's defect: "peel with a peeler" listing one peeler where the Y-peeler peels too."""
-    check = resolver.check_intent("Peel the russet potato with a peeler.", [])
+    check = resolver.check_intent(
+        "Peel the russet potato with the Y-peeler.", "Peel the russet potato with a peeler.", []
+    )
     good = {"user_intent": ["peeler"], "referent": "peeler", "action": "peel"}
     assert check(good | {"variants": ["vegetable peeler", "the Y-peeler", "swivel peeler"]}) is None
     problem = check(good | {"variants": ["vegetable peeler", "swivel peeler"]})
@@ -55,6 +57,8 @@ def test_variants_must_be_every_object_the_job_allows(resolver: Resolver) -> Non
     assert "'golden unicorn' is not an object of this kitchen" in str(problem)
     assert check(good | {"variants": ["a little"], "action": "none"}) is None  # not objects: amounts
     assert "variants/1 names the wooden spoon" in str(check(good | {"variants": ["wooden spoon"], "action": "none"}))
+    problem = check(good | {"variants": ["vegetable peeler", "swivel peeler"], "action": "none"})
+    assert "variants: leave out the Y-peeler, which the unambiguous task uses" in str(problem)
     assert "is not one of" in str(check(good | {"variants": ["Y-peeler"], "action": "dance"}))
     assert "names nothing in this kitchen" in str(check(good | {"variants": [], "referent": "unicorn"}))
 
@@ -67,10 +71,11 @@ def test_a_shortlist_is_every_object_the_referent_fits(catalog, resolver: Resolv
     assert "two or more" in str(prefs.check_variant(reply | {"shortlist": ["glass mug"]}))
     assert "must be empty" in str(resolver.check_variant(reply | {"shortlist": ["glass mug", "ceramic mug"]}))
     intent = {"user_intent": ["glass"], "variants": ["glass mug", "ceramic mug"], "action": "none"}
-    check = prefs.check_intent(reply["ambiguous_task"], ["glass mug", "ceramic mug"])
+    task = "Pour the whole milk into the glass mug."
+    check = prefs.check_intent(task, reply["ambiguous_task"], ["glass mug", "ceramic mug"])
     assert check(intent | {"referent": "mug"}) is None
     assert "not what the ambiguous task says" in str(check(intent | {"referent": "glass mug"}))
-    short = prefs.check_intent(reply["ambiguous_task"], ["glass mug"])
+    short = prefs.check_intent(task, reply["ambiguous_task"], ["glass mug"])
     assert "leaves out ceramic mug" in str(short(intent | {"referent": "mug"}))
 
 
