@@ -5,9 +5,10 @@ out the pairs the catalog's templates allow in that scene (:mod:`ambiforge.gener
 answers each step from the one pair whose unambiguous task the prompt carries. It is stateless: any step
 of any pair can be answered in any order, by any server process, which a resumed build needs.
 
-The intent step's ``referent`` and ``action`` are worked out on the scene's graph as the generator resolves
-them (:mod:`ambiforge.generation.llm.resolution`): the referent is a noun or name that resolves to exactly
-the draft's shortlist (or variants), the action the affordance whose set they are ("none" if no such).
+Replies use the scene's graph as the generator resolves them (:mod:`ambiforge.generation.llm.resolution`):
+the intent's ``referent`` is a noun or name of the draft's objects that the ambiguous task says, a shortlist
+is everything that referent resolves to, and the ``action`` is the affordance whose set the variants are
+("none" if no affordance fits them); see :func:`grounding`.
 
 ``flawed_share`` makes that share of ambiguous-variant replies bad on purpose (a rewrite that is not
 minimal, a shortlist naming an object not in the scene), to exercise candidate selection. Asked to repair
