@@ -5,14 +5,16 @@ empty string, an echo of the prompt: :mod:`ambiforge.llm.reply_check`) is repair
 same conversation: the bad reply as the assistant's turn, then the exact error. A reply cut off at
 ``max_tokens`` (``finish_reason: length``, typically a repetition loop) is its own fault: the truncated
 text is not sent back (the model would continue the loop); the original messages are sent again with an
-instruction to answer shorter, under a new seed. After ``max_repairs`` such turns the step fails with
-:class:`~ambiforge.errors.LLMOutputError`, which rejects the pair with that error as its reason: a pair is
-never completed with a placeholder.
+instruction to answer shorter, under a new seed. A caller's ``check`` (what the reply must also satisfy
+beyond its schema: the generator's names resolving in the scene graph) is repaired the same way. After
+``max_repairs`` such turns the step fails with :class:`~ambiforge.errors.LLMOutputError`, which rejects
+the pair with that error as its reason: a pair is never completed with a placeholder.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +66,9 @@ def ask(
     settings: StepSettings,
     purpose: CallPurpose,
     seed: int,
+    check: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> StepAnswer:
+    """``check``: the reason a schema-valid, real answer still cannot be used, or None."""
     original = prompt.render(variables)
     messages = original
     fmt = response_format(client.llm.response_format, prompt.schema)
@@ -77,6 +81,8 @@ def ask(
         if value is None:
             return None, error
         problem = check_reply(value, schema=schema, examples=prompt.examples, data=data, instructions=instructions)
+        if problem is None and check is not None:
+            problem = check(value)
         return (None, problem) if problem else (value, None)
 
     call_ids: list[str] = []

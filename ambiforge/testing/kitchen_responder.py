@@ -5,8 +5,15 @@ out the pairs the catalog's templates allow in that scene (:mod:`ambiforge.gener
 answers each step from the one pair whose unambiguous task the prompt carries. It is stateless: any step
 of any pair can be answered in any order, by any server process, which a resumed build needs.
 
+Replies use the scene's graph as the generator resolves them (:mod:`ambiforge.generation.llm.resolution`):
+the intent's ``referent`` is a noun or name of the draft's objects that the ambiguous task says, a shortlist
+is everything that referent resolves to, and the ``action`` is the affordance whose set the variants are
+("none" if no affordance fits them); see :func:`grounding`.
+
 ``flawed_share`` makes that share of ambiguous-variant replies bad on purpose (a rewrite that is not
-minimal, a shortlist naming an object not in the scene), to exercise candidate selection.
+minimal, a shortlist naming an object not in the scene), to exercise candidate selection. Asked to repair
+(the generator found a name the kitchen lacks), it drops the names the kitchen lacks and keeps the rest,
+as a model told "keep everything that was right" would.
 """
 
 from __future__ import annotations
@@ -15,13 +22,21 @@ import json
 import random
 import re
 import threading
+from dataclasses import dataclass
 from typing import Any
 
+from ambiforge import ambiguity
 from ambiforge.catalog import Catalog, load_catalog
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
+from ambiforge.generation.llm.resolution import NO_ACTION, mentioned
 from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline.library import candidates, has_templates
+from ambiforge.llm.ask import REPAIR
+from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.world import afforded, build_graph, resolve
+from ambiforge.world.index import index
 
 _FIELD = {
     "objects": re.compile(r"^Objects in the kitchen: (.*)$", re.MULTILINE),
@@ -50,11 +65,60 @@ def step_of(body: dict[str, Any], user: str) -> str | None:
     return next((step for marker, step in _SHAPES if marker in user), None)
 
 
+#: How a repair turn begins (the generator's repair message up to its error).
+REPAIR_PREFIX = REPAIR.split("{error}")[0]
+UNICORN = "golden unicorn"
+
+
+def node_of(graph: SceneGraph, name: str) -> Node | None:
+    """A draft's name as a node: by id or name, else a noun that resolves to one node ("kettle")."""
+    node = index(graph).find(name)
+    if node is None:
+        found = resolve(graph, name)
+        node = found[0] if len(found) == 1 else None
+    return node
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """A draft's lists and intent fields as a careful model writes them after reading the kitchen map."""
+
+    shortlist: list[str]
+    variants: list[str]
+    referent: str
+    action: str
+
+
+def grounding(graph: SceneGraph, draft: Draft, has_shortlist: bool) -> Grounded:
+    """The referent is a noun or name of the draft's objects that the ambiguous task says; a type with a
+    shortlist lists everything that referent resolves to (the dirty mug is a mug too); otherwise the action
+    is the affordance whose set the draft's variants are, "none" if no affordance fits them."""
+    shortlist, variants = draft.amb_shortlist, draft.variants
+    nodes = [n for name in (shortlist or variants) if (n := node_of(graph, name)) is not None]
+    if not nodes:
+        named = [o for o in graph.nodes if o.type == "object" and mentioned(o.name, draft.ambiguous_task)]
+        return Grounded(shortlist, variants, named[0].name if named else graph.nodes[0].name, "none")
+    ids = {n.id for n in nodes}
+    words = nodes[0].name.replace("-", " ").split()
+    options = [nodes[0].noun, " ".join(words[-1:]), " ".join(words[-2:]), nodes[0].name]
+    said = [r for r in options if mentioned(r, draft.ambiguous_task)]
+    if has_shortlist:
+        referent = next((r for r in said if ids <= {n.id for n in resolve(graph, r)}), nodes[0].noun)
+        fits = [n.name for n in resolve(graph, referent) if n.type == "object"]
+        return Grounded(fits, fits if set(variants) == set(shortlist) else variants, referent, "none")
+    exact = [r for r in options if {n.id for n in resolve(graph, r)} == ids]
+    referent = next((r for r in said if r in exact), None) or (said or exact or [nodes[0].noun])[0]
+    actions = sorted(cached_affordances().actions)
+    action = next((a for a in actions if {n.id for n in afforded(graph, referent, a)} == ids), NO_ACTION)
+    return Grounded(shortlist, variants, referent, action)
+
+
 class KitchenResponder:
     def __init__(self, catalog: Catalog | None = None, flawed_share: float = 0.0) -> None:
         self.catalog = catalog or load_catalog()
         self.flawed_share = flawed_share
         self._drafts: dict[tuple[str, str], list[Draft]] = {}
+        self._graphs: dict[str, SceneGraph] = {}
         self._lock = threading.Lock()
 
     def drafts(self, environment: str, ambiguity_type: str) -> list[Draft]:
@@ -75,9 +139,25 @@ class KitchenResponder:
             self._drafts[key] = found
         return found
 
+    @staticmethod
+    def has_shortlist(ambiguity_type: str) -> bool:
+        return ambiguity_type in ambiguity.names() and ambiguity.get(ambiguity_type).has_shortlist
+
+    def graph(self, environment: str) -> SceneGraph:
+        """The scene's graph under any seed: what resolves and what affords does not depend on placement."""
+        with self._lock:
+            if environment in self._graphs:
+                return self._graphs[environment]
+        names = [n.strip() for n in environment.split(",") if n.strip()]
+        graph = build_graph(Scene(tuple(self.catalog.objects[n] for n in names if n in self.catalog.objects)), 0)
+        with self._lock:
+            self._graphs[environment] = graph
+        return graph
+
     def __call__(self, body: dict[str, Any]) -> str:
         messages = body.get("messages") or []
         user = next((str(m.get("content", "")) for m in messages if m.get("role") == "user"), "")
+        repairing = str(messages[-1].get("content", "")).startswith(REPAIR_PREFIX) if messages else False
         fields = {name: (m.group(1).strip() if (m := rx.search(user)) else "") for name, rx in _FIELD.items()}
         seed = int(body.get("seed") or body.get("random_seed") or 0)
         drafts = self.drafts(fields["objects"], fields["type"])
@@ -93,20 +173,22 @@ class KitchenResponder:
             return json.dumps({"paraphrase": draft.unambiguous_indirect or draft.unambiguous_direct})
         if step == "plan":
             return json.dumps({"plan": draft.plan_for_clear_task})
+        grounded = grounding(self.graph(fields["objects"]), draft, self.has_shortlist(fields["type"]))
         if step == "ambiguous_variant":
             reply = {
                 "ambiguous_task": draft.ambiguous_task,
                 "question": draft.question,
                 "answer": draft.answer,
-                "shortlist": draft.amb_shortlist,
+                "shortlist": grounded.shortlist,
             }
             if random.Random(f"flaw:{seed}").random() < self.flawed_share:
                 reply["ambiguous_task"] = "Could you please deal with all of the things over there however you like?"
-                if reply["shortlist"]:
-                    reply["shortlist"] = [*reply["shortlist"], "golden unicorn"]
+                if reply["shortlist"] and not repairing:
+                    reply["shortlist"] = [*reply["shortlist"], UNICORN]
             return json.dumps(reply)
         if step == "plan_ambiguous":
             return json.dumps({"plan": draft.plan_for_amb_task, "ambiguity_starts_at_step": draft.end_of_ambiguity + 1})
         if step == "intent":
-            return json.dumps({"user_intent": draft.user_intent, "variants": draft.variants})
+            reply = {"user_intent": draft.user_intent, "variants": grounded.variants}
+            return json.dumps(reply | {"referent": grounded.referent, "action": grounded.action})
         return json.dumps({"error": f"unknown step {step!r}"})

@@ -1,5 +1,12 @@
-"""The LLM generator: scene -> unambiguous task -> paraphrase and plan -> K ambiguous candidates (variant,
-plan rewrite, intent) -> the best candidate by the validators -> item.
+"""The LLM generator: scene and its graph -> unambiguous task -> paraphrase and plan -> K ambiguous candidates
+(variant, plan rewrite, intent) -> the best candidate by the validators -> item with its world.
+
+Every prompt shows the kitchen as its scene graph (:func:`ambiforge.world.prompt_view.prompt_view`; the
+graph is built as the offline generator builds it, :func:`ambiforge.generation.grounding.scene_graph`),
+and every reply is resolved against that graph (:mod:`.resolution`): a name the kitchen lacks, variants
+that are not the affordance set, a shortlist that is not what the referent fits go back to the model as a
+repair, and fail the candidate when repairs run out. The item's world (target, candidates, fitting) is
+filled from the names that resolved.
 
 The steps follow AmbiK's method, one prompt per step and one per ambiguity type for the variant
 (``prompts/``). Every call's seed is derived from the run seed, the pair, the attempt, the step and the
@@ -18,12 +25,15 @@ from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.config.llm import LLMConfig
 from ambiforge.config.sampler import SamplerConfig
 from ambiforge.config.validation import ValidationConfig
 from ambiforge.environment import Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
+from ambiforge.generation.grounding import scene_graph
+from ambiforge.generation.llm.resolution import Check, Mentions, Resolver
 from ambiforge.generation.llm.selection import Candidate, choose, score
 from ambiforge.generation.offline import scene_steering
 from ambiforge.llm.ask import StepAnswer, ask
@@ -32,9 +42,10 @@ from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
 from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.limiter import Limiter, shared_limiter
 from ambiforge.llm.prompts import Prompt, load_prompt
-from ambiforge.models import Item, PromptRef, StepModel
+from ambiforge.models import Item, PromptRef, StepModel, World
 from ambiforge.textnorm import signature
 from ambiforge.validation.context import RuleContext
+from ambiforge.world.prompt_view import prompt_view
 
 _NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[.):-]\s*", re.IGNORECASE)
 
@@ -79,6 +90,8 @@ class LLMGenerator:
         self.calls_per_pair = 3 + 3 * candidates
         self.ctx = RuleContext(catalog=catalog, config=validation or ValidationConfig())
         self.prompts: dict[str, Prompt] = {}
+        self.mentions = Mentions(catalog.objects)
+        self.actions = [(name, a.description) for name, a in sorted(cached_affordances().actions.items())]
 
     def prompt(self, prompt_id: str, fallback: str = "") -> Prompt:
         """``fallback``: where else the prompt may be (a type registered from a folder keeps its prompts)."""
@@ -95,11 +108,19 @@ class LLMGenerator:
         return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % 2**31  # int32: Mistral's random_seed
 
     def step(
-        self, step: str, prompt: Prompt, variables: dict[str, Any], index: int, attempt: int, candidate: int = 0
+        self,
+        step: str,
+        prompt: Prompt,
+        variables: dict[str, Any],
+        index: int,
+        attempt: int,
+        candidate: int = 0,
+        check: Check | None = None,
     ) -> StepAnswer:
+        """``check``: what the reply must satisfy in this pair's graph (repaired like a schema error)."""
         purpose = CallPurpose(self.run_id, step, prompt.id, prompt.version, index, candidate)
         seed = self.call_seed(index, attempt, step, candidate)
-        return ask(self.client, prompt, variables, self.llm.steps[step], purpose, seed)
+        return ask(self.client, prompt, variables, self.llm.steps[step], purpose, seed, check)
 
     def generate(
         self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None = None, first_attempt: int = 0
@@ -118,30 +139,44 @@ class LLMGenerator:
         for attempt in range(first_attempt, first_attempt + self.max_attempts):
             rng = random.Random(f"{self.seed}:{index}:{attempt}")
             scene, _ = self.steering.scene(rng, ambiguity_type)
+            graph = scene_graph(scene, self.seed, index, attempt)
+            resolver = Resolver(graph, self.mentions, ambiguity.get(ambiguity_type).has_shortlist)
             short, full = render_environment(scene)
-            base = {"environment_short": short, "environment_full": full, "ambiguity_type": ambiguity_type}
+            base = {
+                "environment_short": short,
+                "environment_full": full,
+                "ambiguity_type": ambiguity_type,
+                "world": prompt_view(graph),
+            }
             first = self.step(
                 "unambiguous_task",
                 self.prompt("unambiguous_task"),
                 {**base, "ambiguity_steering": steering},
                 index,
                 attempt,
+                check=resolver.check_texts("task"),
             )
             task = first.value["task"].strip()
             if taken is not None and signature(task) in taken:
                 continue
             shared = {**base, "task": task}
-            indirect = self.step("indirect", self.prompt("indirect"), shared, index, attempt)
-            plan = self.step("plan_clear", self.prompt("plan_clear"), shared, index, attempt)
+            indirect = self.step(
+                "indirect", self.prompt("indirect"), shared, index, attempt, check=resolver.check_texts("paraphrase")
+            )
+            plan = self.step(
+                "plan_clear", self.prompt("plan_clear"), shared, index, attempt, check=resolver.check_texts("plan")
+            )
             plan_clear = clean_plan(plan.value["plan"])
             shared_calls = first.call_ids + indirect.call_ids + plan.call_ids
             paraphrase = indirect.value["paraphrase"].strip()
             candidates = []
             for c in range(self.candidates):
-                candidate, draft = self.candidate(c, index, attempt, ambiguity_type, shared, paraphrase, plan_clear)
-                if draft is not None:
+                candidate, draft, world = self.candidate(
+                    c, index, attempt, ambiguity_type, shared, paraphrase, plan_clear, resolver
+                )
+                if draft is not None and world is not None:
                     candidate.item = self.to_item(
-                        draft, ambiguity_type, scene, index, attempt, shared_calls + candidate.call_ids
+                        draft, ambiguity_type, scene, index, attempt, shared_calls + candidate.call_ids, world
                     )
                     score(candidate, self.ctx)
                 candidates.append(candidate)
@@ -166,13 +201,21 @@ class LLMGenerator:
         shared: dict[str, Any],
         paraphrase: str,
         plan: list[str],
-    ) -> tuple[Candidate, Draft | None]:
-        """One ambiguous variant with its plan and intent, as a draft of the whole pair; a failed step makes a
-        failed candidate (no draft), except a spent budget, which stops the pair."""
+        resolver: Resolver,
+    ) -> tuple[Candidate, Draft | None, World | None]:
+        """One ambiguous variant with its plan and intent, as a draft of the whole pair and its world; a failed
+        step (a reply that does not resolve in the graph after its repairs included) makes a failed candidate
+        (no draft), except a spent budget, which stops the pair."""
         calls: list[str] = []
         try:
             variant = self.step(
-                "ambiguous_variant", self.variant_prompt(ambiguity_type), shared, index, attempt, number
+                "ambiguous_variant",
+                self.variant_prompt(ambiguity_type),
+                shared,
+                index,
+                attempt,
+                number,
+                check=resolver.check_variant,
             )
             calls += variant.call_ids
             v = variant.value
@@ -183,23 +226,30 @@ class LLMGenerator:
                 index,
                 attempt,
                 number,
+                check=resolver.check_texts("plan"),
             )
             calls += rewrite.call_ids
             start = int(rewrite.value["ambiguity_starts_at_step"]) - 1
             end_step = plan[start] if 0 <= start < len(plan) else ""
+            shortlist = [s.strip() for s in v["shortlist"]]
             intent = self.step(
                 "intent",
                 self.prompt("intent"),
-                {**shared, **v, "end_step": end_step},
+                {**shared, **v, "end_step": end_step, "actions": self.actions},
                 index,
                 attempt,
                 number,
+                check=resolver.check_intent(shared["task"], v["ambiguous_task"], shortlist),
             )
             calls += intent.call_ids
         except BudgetExceeded:
             raise
         except LLMError as exc:
-            return Candidate(number, error=str(exc), stage=exc.stage, call_ids=calls), None
+            return Candidate(number, error=str(exc), stage=exc.stage, call_ids=calls), None, None
+        variants = [s.strip() for s in intent.value["variants"]]
+        world = resolver.world(
+            task=shared["task"], referent=intent.value["referent"], shortlist=shortlist, variants=variants
+        )
         draft = Draft(
             template=f"candidate={number}",
             unambiguous_direct=shared["task"],
@@ -210,14 +260,22 @@ class LLMGenerator:
             plan_for_clear_task=plan,
             plan_for_amb_task=clean_plan(rewrite.value["plan"]),
             user_intent=[s.strip() for s in intent.value["user_intent"]],
-            variants=[s.strip() for s in intent.value["variants"]],
-            amb_shortlist=[s.strip() for s in v["shortlist"]],
+            variants=variants,
+            amb_shortlist=shortlist,
+            target=world.graph.node(world.target).name if world.target else None,
             end_of_ambiguity=max(start, 0),
         )
-        return Candidate(number, call_ids=calls), draft
+        return Candidate(number, call_ids=calls), draft, world
 
     def to_item(
-        self, draft: Draft, ambiguity_type: str, scene: Scene, index: int, attempt: int, call_ids: list[str]
+        self,
+        draft: Draft,
+        ambiguity_type: str,
+        scene: Scene,
+        index: int,
+        attempt: int,
+        call_ids: list[str],
+        world: World,
     ) -> Item:
         prompts = [self.prompt(p) for p in ("unambiguous_task", "indirect", "plan_clear")]
         prompts += [self.variant_prompt(ambiguity_type), self.prompt("plan_ambiguous"), self.prompt("intent")]
@@ -233,4 +291,4 @@ class LLMGenerator:
             prompts=[PromptRef(id=p.id, version=p.version) for p in prompts],
             call_ids=call_ids,
         )
-        return to_item(draft, ambiguity_type, scene, provenance)
+        return to_item(draft, ambiguity_type, scene, provenance, world)

@@ -58,6 +58,7 @@ def test_a_folder_types_prompt_is_found_in_its_own_prompts_folder(quantity_type)
     steering = load_prompt("unambiguous_task").render(
         {
             "environment_short": "oat milk",
+            "world": "fridge (closed): oat milk (cold)",
             "ambiguity_type": "quantity",
             "ambiguity_steering": quantity_type.llm_steering,
         }

@@ -128,7 +128,7 @@ def test_a_malformed_reply_is_repaired_by_asking_again_with_the_error(tmp_path: 
         answer = ask(
             client,
             prompt,
-            {"environment_short": "mug", "ambiguity_type": "safety", "ambiguity_steering": ""},
+            {"environment_short": "mug", "world": "counter: mug", "ambiguity_type": "safety", "ambiguity_steering": ""},
             settings,
             PURPOSE,
             5,
@@ -150,7 +150,12 @@ def test_replies_that_never_validate_fail_the_step_with_the_last_error(tmp_path:
             ask(
                 client,
                 load_prompt("unambiguous_task"),
-                {"environment_short": "mug", "ambiguity_type": "safety", "ambiguity_steering": ""},
+                {
+                    "environment_short": "mug",
+                    "world": "counter: mug",
+                    "ambiguity_type": "safety",
+                    "ambiguity_steering": "",
+                },
                 settings,
                 PURPOSE,
                 5,

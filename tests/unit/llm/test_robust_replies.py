@@ -24,7 +24,12 @@ from ambiforge.testing.llm_server import ScriptedLLMServer
 from tests.unit.llm.test_client import KEY, make_client
 
 PURPOSE = CallPurpose("run", "unambiguous_task", "unambiguous_task", "2", pair=0)
-SCENE = {"environment_short": "mug, paring knife, wooden spatula", "ambiguity_type": "safety", "ambiguity_steering": ""}
+SCENE = {
+    "environment_short": "mug, paring knife, wooden spatula",
+    "world": "counter: mug, paring knife, wooden spatula",
+    "ambiguity_type": "safety",
+    "ambiguity_steering": "",
+}
 SETTINGS = StepSettings(provider="openai", model="gpt-4o", max_tokens=40)
 
 
