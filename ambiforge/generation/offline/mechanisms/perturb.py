@@ -308,6 +308,9 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
         return None
+    views = made.perturbation.views
+    if views and any(a.target not in views[0].nodes for a in plan if a.verb in ("place", "put_in")):
+        return None  # the asking robot takes the object where it cannot see (the sink on the other side)
     eoa = first_use(plan, t.id, place_of(graph, t.id))
     assert eoa is not None
     opened = plan[eoa].obj if plan[eoa].verb == "open" else None
