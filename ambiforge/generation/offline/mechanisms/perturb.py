@@ -189,6 +189,8 @@ def absence(
         and tags & set(n.tags)
         and n.kind == t.kind
         and n.plural == t.plural
+        and n.state.clean is not False  # nobody offers the dirty pan instead
+        and t.noun.lower() not in n.name.lower()  # "no glass here: the glass cup?" reads as a contradiction
     ]
     if not subs:
         return None
