@@ -124,3 +124,12 @@ def test_an_environment_type_without_its_perturbed_kitchen_fails(items) -> None:
     item = items["multiplicity"][0]
     bare = item.model_copy(update={"world": item.world.model_copy(update={"perturbation": None})})
     assert ("world_env_referent", "world: a multiplicity item without its perturbed kitchen") in failures(bare)
+
+
+def test_the_minimal_pair_of_an_environment_type_is_one_sentence(items) -> None:
+    item = items["absence"][0]
+    assert failures(item, "minimal_pair") == [] and failures(item, "rewrite") == []
+    reworded = item.model_copy(update={"ambiguous_task": "Bring me something."})
+    assert failures(reworded, "minimal_pair") == [
+        ("minimal_pair", "ambiguous_task: differs from unambiguous_direct; absence keeps the instruction")
+    ]

@@ -53,7 +53,7 @@ from ambiforge.world.perturb import (
     with_node,
     without,
 )
-from ambiforge.world.sampler import object_node
+from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
 SLOTS = {"noun", "nouns", "referent", "options", "choice", "where"}
@@ -92,7 +92,7 @@ class Made:
     """What a kind adds to the clear kitchen: the perturbation and the words of its question and answer."""
 
     perturbation: Perturbation
-    options: list[str]
+    options: str
     choice: str
     intent: list[str]
     where: str = ""
@@ -118,12 +118,10 @@ def _other_members(group: Group, scene: Scene, target: CatalogObject) -> list[Ca
 
 
 def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
-    from ambiforge.world.sampler import node_id
-
     return object_node(obj, fresh_id(graph, node_id(obj.name)), cached_world())
 
 
-def _elsewhere(graph: SceneGraph, obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
+def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
     """A place the catalog keeps ``obj`` in, other than ``not_in`` when there is one."""
     places = [p for p in cached_world().candidates(obj) if p != not_in] or [
         p for p in ("counter", "kitchen_table") if p != not_in
@@ -131,32 +129,34 @@ def _elsewhere(graph: SceneGraph, obj: CatalogObject, not_in: str | None, rng: r
     return places[rng.randrange(len(places))]
 
 
-def _options(names: list[str], rng: random.Random) -> tuple[str, list[str]]:
+def _options(names: list[str], rng: random.Random) -> str:
+    """'the glass mug or the ceramic mug', in an order drawn by ``rng`` (the answer is not always first)."""
     order = list(names)
     rng.shuffle(order)
-    return phrases.join_or(order), order
+    return phrases.join_or(order)
 
 
 def multiplicity(
     graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
 ) -> Made | None:
-    """A second node the noun fits: another member of the group (differs in its distinguishing word), or,
-    when the catalog has none, the same object kept elsewhere (differs in its place)."""
+    """A second node the noun fits: another member of the group (differs in its distinguishing word), or
+    (three times in ten, and whenever the catalog has no other member) the same object kept elsewhere
+    (differs in its place; then the clear plan must name the target's place, or the pair is not made)."""
     others = _other_members(group, scene, obj)
     here = place_of(graph, t.id)
     if others and rng.random() < 0.7:
         dup_obj = others[rng.randrange(len(others))]
         dup = _new_node(graph, dup_obj)
-        perturbed = with_node(graph, dup, _elsewhere(graph, dup_obj, None, rng))
-        options, _ = _options([t.name, dup.name], rng)
+        perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng))
+        options = _options([t.name, dup.name], rng)
         return Made(
             _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun),
-            [options],
+            options,
             t.name,
             [t.modifier or t.name],
         )
     dup = _new_node(graph, obj)
-    perturbed = with_node(graph, dup, _elsewhere(graph, obj, here, rng))
+    perturbed = with_node(graph, dup, _elsewhere(obj, here, rng))
     mine, theirs = where(graph, t.id), where(perturbed, dup.id)
     if here is None or index(graph).by_id[here].name not in " ".join(render_plan(fetch(graph, t.id), graph)):
         return None  # the place tells them apart, so the clear plan must name it
@@ -167,7 +167,7 @@ def multiplicity(
     )
     return Made(
         _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun),
-        [options],
+        options,
         f"{t.name} {mine}",
         [index(graph).by_id[here].name],
         where=mine,
@@ -196,10 +196,10 @@ def absence(
         return None
     offered = rng.sample(subs, min(2, len(subs)))
     choice = offered[rng.randrange(len(offered))]
-    options, _ = _options([n.name for n in offered], rng)
+    options = _options([n.name for n in offered], rng)
     return Made(
         _perturbation("absence", without(graph, t.id), removed=[t.id], referent=t.noun),
-        [options],
+        options,
         choice.name,
         [f"{t.name}|{choice.name}"],  # the clear kitchen's object, or what the answer puts in its place
         where=where(graph, choice.id),
@@ -230,11 +230,11 @@ def reference(
         perturbed = with_node(graph, dup, here, beside=t.id)
         if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, dup.id]):
             continue
-        options, _ = _options([t.name, dup.name], rng)
+        options = _options([t.name, dup.name], rng)
         words = referent_words(t.noun, edge.relation, anchor.name)
         return Made(
             _perturbation("reference", perturbed, added=[dup.id], referent=words),
-            [options],
+            options,
             t.name,
             [t.modifier or t.name],
         )
@@ -252,7 +252,7 @@ def observation(
         return None
     views = agent_views(graph, side)
     perturbation = Perturbation(kind="observation", graph=graph, referent=t.noun, views=views)
-    return Made(perturbation, [], t.name, [t.name], where=where(graph, t.id))
+    return Made(perturbation, "", t.name, [t.name], where=where(graph, t.id))
 
 
 def _perturbation(
@@ -326,7 +326,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         "noun": t.noun,
         "nouns": phrases.plural(t.noun),
         "referent": referent,
-        "options": made.options[0] if made.options else "",
+        "options": made.options,
         "choice": made.choice,
         "where": made.where,
     }
