@@ -32,10 +32,11 @@ class AmbiguityType(BaseModel):
     has_shortlist: bool = Field(
         default=False, description="items list the >= 2 scene objects the user chooses between (amb_shortlist)"
     )
-    minimal_pair: Literal["drop_distinguishing_word", "rewrite"] = Field(
+    minimal_pair: Literal["drop_distinguishing_word", "rewrite", "same_instruction"] = Field(
         default="rewrite",
         description="drop_distinguishing_word: the ambiguous task must no longer contain the intent's words; "
-        "rewrite: only the edit ratio is checked",
+        "rewrite: only the edit ratio is checked; same_instruction: the two tasks are one sentence and the "
+        "kitchens differ (environment-induced types: world.perturbation)",
     )
     order: int = Field(
         default=1000, description="where the type sorts among the types (AmbiK's three: 1, 2, 3; ties: registration)"

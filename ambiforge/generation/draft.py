@@ -43,6 +43,12 @@ class Draft:
     amb_shortlist: list[str] = field(default_factory=list)
     target: str | None = None  # catalog name of the intended object or place (grounded in the item's world)
     end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
+    #: A draft that grounded itself: an environment-induced type's clear graph and its perturbation (the
+    #: instruction is one sentence for both kitchens), kept as made instead of re-grounded from names.
+    world: World | None = None
+    #: The scene the draft is set in when the mechanism narrowed the sampled one (a perturbed kitchen's clear
+    #: copy keeps one object of the target's kind, so that its noun picks exactly one); None: the sampled one.
+    scene: Scene | None = None
 
     def __post_init__(self) -> None:
         if self.end_of_ambiguity is None:

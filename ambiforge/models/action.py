@@ -4,7 +4,8 @@
 Every action names nodes by id. ``obj`` is what the action acts on (the thing picked, opened, poured,
 cut, switched on); ``target`` is where it goes or comes from; ``tool`` is what it is done with. The
 parameters (``quantity``, ``program``, ``duration``, ``person``, ``question``, ``how``) carry the parts
-of a task that are not objects, so every clause of a task has a place in its plan.
+of a task that are not objects, so every clause of a task has a place in its plan. ``ask`` asks the user;
+``ask_robot`` asks the other agent of a kitchen shared by two robots (it sees what this one cannot).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ Verb = Literal[
     "wait",
     "hand_over",
     "ask",
+    "ask_robot",
 ]
 
 #: The fields each verb needs (the rest are optional parameters or must stay empty).
@@ -48,6 +50,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "wait": (),
     "hand_over": ("obj",),
     "ask": ("question",),
+    "ask_robot": ("question",),
 }
 
 

@@ -64,6 +64,8 @@ def render_action(action: Action, graph: SceneGraph | None = None) -> str:
         text = f"Wait for {a.duration}" if a.duration else "Wait"
     elif a.verb == "hand_over":
         text = f"Give {the(a.obj)} to the {a.person or 'user'}"
+    elif a.verb == "ask_robot":
+        return f"Ask the other robot: {a.question}"
     else:  # ask
         return f"Ask the {a.person or 'user'}: {a.question}"
     return text + "."

@@ -258,7 +258,7 @@ def _do_hand_over(w: _World, a: Action, text: str) -> None:
 
 
 def _do_nothing(w: _World, a: Action, text: str) -> None:
-    """wait and ask change nothing in the kitchen."""
+    """wait, ask and ask_robot change nothing in the kitchen (what the other robot does is its own plan)."""
 
 
 #: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
@@ -279,6 +279,7 @@ HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
     "hand_over": _do_hand_over,
     "wait": _do_nothing,
     "ask": _do_nothing,
+    "ask_robot": _do_nothing,
 }
 
 

@@ -168,7 +168,7 @@ def test_every_built_in_registry_reads_ambiforge_s_own_entry_points() -> None:
     assert PROVIDERS.names() == ("mistral", "openai")
     assert STAGES.names()[:5] == ("generation", "validation", "judge", "review", "release")
     assert METHODS.names()[:7] == ("knowno", "lap", "lofreecp", "binary", "nohelp", "debate", "dialogue")
-    assert MECHANISMS.names() == ("choose_member", "omission", "tool_for_use", "partition")
+    assert MECHANISMS.names() == ("choose_member", "omission", "tool_for_use", "partition", "perturb")
     for registry in (ambiguity.registry.TYPES, RULES, PROVIDERS, STAGES, METHODS, MECHANISMS):
         assert all(registry.origin(name).startswith("entry point") for name in registry.names()[:2])
 

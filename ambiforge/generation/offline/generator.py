@@ -29,7 +29,8 @@ TEMPLATE_VERSION = "1"
 
 def sane(draft: Draft) -> str | None:
     """Why a draft is unfit as a pair, or None. (Full rules live in validation; these are generator bugs.)"""
-    if draft.ambiguous_task.strip().lower() == draft.unambiguous_direct.strip().lower():
+    perturbed = draft.world is not None and draft.world.perturbation is not None
+    if not perturbed and draft.ambiguous_task.strip().lower() == draft.unambiguous_direct.strip().lower():
         return "ambiguous task equals the unambiguous task"
     if draft.plan_for_clear_task == draft.plan_for_amb_task:
         return "the two plans are identical"
@@ -72,9 +73,10 @@ class OfflineGenerator:
             draft = options[rng.randrange(len(options))].build(rng)
             if not isinstance(draft, Draft):
                 continue
-            draft = compose(draft, scene, self.catalog, rng)
+            if draft.world is None:  # a perturbed kitchen's task stays one clause: its plan is the world's
+                draft = compose(draft, scene, self.catalog, rng)
             if sane(draft) is None:
-                return scene, draft
+                return draft.scene or scene, draft
         return None
 
     def generate_outcome(
@@ -116,9 +118,8 @@ class OfflineGenerator:
             catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
-        graph = scene_graph(scene, self.seed, index, attempt)
-        world = world_of(
-            graph,
+        world = draft.world or world_of(
+            scene_graph(scene, self.seed, index, attempt),
             target=draft.target,
             candidates=draft.amb_shortlist or draft.variants,
             fitting=draft.variants,

@@ -3,7 +3,8 @@
 - ``minimal_pair`` (error): the tasks differ; the ambiguous task is a rewrite of the unambiguous one at all
   (it keeps a content word and at most ``max_rewrite_ratio`` of its words are new); and for types whose
   minimal pair drops the distinguishing word (the registry's ``minimal_pair == 'drop_distinguishing_word'``)
-  that word is gone from the ambiguous task.
+  that word is gone from the ambiguous task. Types whose ambiguity is in the kitchen, not the words
+  (``minimal_pair == 'same_instruction'``) keep the instruction: there the two tasks must be the same.
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C.
@@ -45,7 +46,19 @@ def _drops_word(type_name: str) -> bool:
         return False
 
 
+def _same_instruction(type_name: str) -> bool:
+    try:
+        return ambiguity.get(type_name).minimal_pair == "same_instruction"
+    except KeyError:
+        return False
+
+
 def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
+    if _same_instruction(item.ambiguity_type):
+        # The environment, not the words, makes the task ambiguous: the world_environment rules check it.
+        if normalise(item.ambiguous_task) != normalise(item.unambiguous_direct):
+            return [f"ambiguous_task: differs from unambiguous_direct; {item.ambiguity_type} keeps the instruction"]
+        return []
     if normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
         return ["ambiguous_task: the same as unambiguous_direct"]
     problems = []
@@ -67,6 +80,8 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
 
 
 def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
+    if _same_instruction(item.ambiguity_type):
+        return []
     ratio = new_word_ratio(item.unambiguous_direct, item.ambiguous_task)
     if ratio > ctx.config.max_edit_ratio:
         return [

@@ -99,7 +99,9 @@ def test_llm_pairs_of_every_type_including_a_folder_type(
             gen = LLMGenerator(
                 catalog, 3, "r", settings, tmp_path / "r", tmp_path / "cache", limiter=LocalLimiter(4, 0)
             )
-            items = {name: first_item(gen, name) for name in ambiguity.names()}
+            # Environment-induced types (same instruction, perturbed kitchen) are made offline only so far.
+            worded = [n for n in ambiguity.names() if ambiguity.get(n).minimal_pair != "same_instruction"]
+            items = {name: first_item(gen, name) for name in worded}
         for name, item in items.items():
             assert any(ambiguity.get(name).llm_steering in text for text in users), name
             assert item.ambiguity_type == name and schema_errors(item.to_record()) == []

@@ -31,7 +31,7 @@ def drafts(spec, catalog, sc: Scene) -> list[Draft]:  # type: ignore[no-untyped-
 
 
 def test_the_registry_knows_each_mechanism_by_name() -> None:
-    assert set(mechanisms.MECHANISMS) == {"choose_member", "omission", "tool_for_use", "partition"}
+    assert set(mechanisms.MECHANISMS) == {"choose_member", "omission", "tool_for_use", "partition", "perturb"}
     with pytest.raises(ConfigError, match=r"unknown mechanism 'irony' \(known: choose_member, omission, tool_for"):
         mechanisms.get("irony")
 

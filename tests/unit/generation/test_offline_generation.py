@@ -139,7 +139,13 @@ def test_taken_tasks_are_skipped(catalog) -> None:
 
 
 def test_type_quotas_follow_the_mix_exactly() -> None:
-    assert type_quotas(1000, default_mix()) == {"preferences": 472, "common_sense_knowledge": 398, "safety": 130}
+    environment = {"multiplicity": 0, "absence": 0, "reference": 0, "observation": 0}  # not in the default mix
+    assert type_quotas(1000, default_mix()) == {
+        "preferences": 472,
+        "common_sense_knowledge": 398,
+        "safety": 130,
+        **environment,
+    }
     assert sum(type_quotas(7, default_mix()).values()) == 7
     seq = type_sequence(100, {"preferences": 1, "safety": 1}, seed=1)
     assert seq.count("preferences") == 50 and seq.count("safety") == 50

@@ -23,7 +23,8 @@ def ctx(catalog) -> RuleContext:  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def good(catalog) -> dict[str, Item]:  # type: ignore[no-untyped-def]
     gen = OfflineGenerator(catalog, 21, "rules")
-    return {t: gen.generate(i, t)[0] for i, t in enumerate(["preferences", "common_sense_knowledge", "safety"])}
+    kinds = ["preferences", "common_sense_knowledge", "safety", "multiplicity", "absence", "reference", "observation"]
+    return {t: gen.generate(i, t)[0] for i, t in enumerate(kinds)}
 
 
 def edit(item: Item, **changes: object) -> Item:
@@ -42,6 +43,18 @@ def with_twin(item: Item) -> Item:
     twin = graph.node(item.world.target).model_copy(update={"id": item.world.target + "_twin"})
     edge = Edge(source=twin.id, relation="on", target="counter")
     return edit_world(item, graph=SceneGraph(nodes=(*graph.nodes, twin), edges=(*graph.edges, edge)))
+
+
+def edit_perturbation(item: Item, **changes: object) -> Item:
+    assert item.world is not None and item.world.perturbation is not None
+    return edit_world(item, perturbation=item.world.perturbation.model_copy(update=changes))
+
+
+def the_other(item: Item) -> str:
+    """The name of the node a multiplicity or reference item's perturbation added (the wrong answer)."""
+    assert item.world is not None and item.world.perturbation is not None
+    p = item.world.perturbation
+    return p.graph.node(p.added[0]).name
 
 
 def fetch_target(item: Item) -> list[Action]:
@@ -115,6 +128,10 @@ BREAKERS: dict[str, Breaker] = {
         edit(g["preferences"], end_of_ambiguity=len(fetch_target(g["preferences"]))),
         clear_plan=fetch_target(g["preferences"]),
     ),
+    "world_env_referent": lambda g: edit_perturbation(g["absence"], graph=g["absence"].world.graph),  # type: ignore[union-attr]
+    "world_env_difference": lambda g: edit_perturbation(g["multiplicity"], added=[]),
+    "world_env_answer": lambda g: edit(g["reference"], answer=f"The {the_other(g['reference'])}."),
+    "world_env_end_of_ambiguity": lambda g: edit(g["multiplicity"], end_of_ambiguity=1),
 }
 
 

@@ -1,0 +1,2 @@
+"""The absence ambiguity type (environment-induced): this folder (definition.yaml, templates.yaml), registered by
+its entry point in ``ambiforge.types``."""

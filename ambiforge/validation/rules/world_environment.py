@@ -1,0 +1,166 @@
+"""world_environment: environment-induced items checked against both their kitchens.
+
+An item of ``multiplicity``, ``absence``, ``reference`` or ``observation`` keeps its instruction and changes
+its kitchen (``world.perturbation``), so its words prove nothing: its referent (``perturbation.referent``,
+"mug" or "mug left of the tea kettle") must pick exactly the target in the clear graph, and in the perturbed
+graph two or more nodes (multiplicity, reference), none (absence), or none the asking robot sees and one the
+other robot sees (observation). The two graphs must differ by exactly the declared perturbation (every node
+and edge they disagree on touches an added, removed or moved node, and every declared change happened); the
+question names what tells the candidates apart and the answer picks one; the end of ambiguity is the first
+step of the clear plan that acts on the target or on the place that keeps it. That the clear plan executes
+is the ``world_plan`` rule's (:mod:`.world`). Every message names its evidence (nodes with their places).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ambiforge.models import Item, Perturbation, World
+from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.validation.rules.base import family_rules
+from ambiforge.validation.rules.text import has
+from ambiforge.validation.rules.world import located
+from ambiforge.world import resolve
+from ambiforge.world.index import index
+from ambiforge.world.perturb import ASKING, OTHER, first_use, parse_referent, place_of, unexplained
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
+
+ORDER = 76  # right after the world rules
+
+KINDS = ("multiplicity", "absence", "reference", "observation")
+
+
+def _listed(graph: SceneGraph, nodes: list[Node]) -> str:
+    return ", ".join(located(graph, n) for n in nodes) or "nothing"
+
+
+def check_counts(item: Item, world: World, p: Perturbation) -> list[tuple[str, str]]:
+    """The referent picks the target in the clear kitchen and the kind's count in the perturbed one."""
+    found: list[tuple[str, str]] = []
+    expr = parse_referent(p.referent)
+    clear = resolve(world.graph, expr)
+    if [n.id for n in clear] != [world.target]:
+        found.append(
+            (
+                "world_env_referent",
+                f"clear kitchen: {p.referent!r} matches {len(clear)} node(s) ({_listed(world.graph, clear)}), "
+                f"must be exactly the target {world.target}",
+            )
+        )
+    matched = resolve(p.graph, expr)
+    said = f"perturbed kitchen: {p.referent!r} matches {_listed(p.graph, matched)}"
+    if p.kind in ("multiplicity", "reference") and len(matched) < 2:
+        found.append(("world_env_referent", f"{said}; {p.kind} needs two or more"))
+    elif p.kind == "absence" and matched:
+        found.append(("world_env_referent", f"{said}; absence needs none"))
+    elif p.kind == "observation":
+        views = {v.agent: set(v.nodes) for v in p.views}
+        if set(views) != {ASKING, OTHER}:
+            found.append(("world_env_referent", f"views: expected agents {ASKING} and {OTHER}, got {sorted(views)}"))
+            return found
+        seen = [n for n in matched if n.id in views[ASKING]]
+        other = [n for n in matched if n.id in views[OTHER]]
+        if seen:
+            found.append(
+                ("world_env_referent", f"{said}; the asking robot sees {_listed(p.graph, seen)}, must see none")
+            )
+        if len(other) != 1:
+            found.append(
+                ("world_env_referent", f"{said}; the other robot sees {_listed(p.graph, other)}, must see one")
+            )
+        unknown = sorted({i for v in views.values() for i in v} - set(index(p.graph).by_id))
+        if unknown:
+            found.append(("world_env_referent", f"views: name node(s) {', '.join(unknown)} the graph does not hold"))
+    return found
+
+
+def check_difference(world: World, p: Perturbation) -> list[tuple[str, str]]:
+    problems = unexplained(world.graph, p.graph, p.added, p.removed, p.moved)
+    if not problems:
+        return []
+    shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
+    return [("world_env_difference", f"the kitchens differ beyond the declared {p.kind} perturbation: {shown}")]
+
+
+def _tells(graph: SceneGraph, node: Node, among: list[Node]) -> list[str]:
+    """The words that tell ``node`` from the others: its name, and its place when another has the name."""
+    words = [node.name]
+    if any(o.id != node.id and o.name == node.name for o in among):
+        place = place_of(graph, node.id)
+        words.append(index(graph).by_id[place].name if place else "")
+    return words
+
+
+def check_question_answer(item: Item, world: World, p: Perturbation) -> list[tuple[str, str]]:
+    """The question names what tells the candidates apart; the answer picks exactly one (the target), or,
+    for absence, names an object of the perturbed kitchen to use instead."""
+    found: list[tuple[str, str]] = []
+    matched = resolve(p.graph, parse_referent(p.referent))
+    if p.kind in ("multiplicity", "reference") and len(matched) >= 2:
+        unnamed = [n for n in matched if not all(has(item.question, w) for w in _tells(p.graph, n, matched))]
+        if unnamed:
+            found.append(("world_env_answer", f"question: does not tell apart {_listed(p.graph, unnamed)}"))
+        picked = [n for n in matched if all(has(item.answer, w) for w in _tells(p.graph, n, matched))]
+        if [n.id for n in picked] != [world.target]:
+            found.append(
+                (
+                    "world_env_answer",
+                    f"answer: picks {_listed(p.graph, picked)}, must pick exactly the target {world.target}",
+                )
+            )
+    elif p.kind == "absence":
+        instead = [n for n in p.graph.nodes if n.type == "object" and has(item.answer, n.name)]
+        if not instead:
+            found.append(("world_env_answer", "answer: names nothing of the perturbed kitchen to use instead"))
+    elif p.kind == "observation":
+        target = index(p.graph).by_id.get(world.target or "")
+        if target is not None and not has(item.answer, target.name):
+            found.append(("world_env_answer", f"answer: the other robot does not name the {target.name}"))
+    return found
+
+
+def check_end(item: Item, world: World) -> list[tuple[str, str]]:
+    if not world.clear_plan or world.target is None:
+        return [("world_env_end_of_ambiguity", "world: no clear plan as actions to find the end of ambiguity in")]
+    first = first_use(world.clear_plan, world.target, place_of(world.graph, world.target))
+    if first is not None and first != item.end_of_ambiguity:
+        steps = item.plan_for_clear_task
+        said = steps[first] if first < len(steps) else ""
+        return [
+            (
+                "world_env_end_of_ambiguity",
+                f"end_of_ambiguity: {item.end_of_ambiguity}, but the plan first needs the target at step {first} "
+                f"(step {first + 1}: {said})",
+            )
+        ]
+    return []
+
+
+def check_environment(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    world = item.world
+    p = world.perturbation if world is not None else None
+    if world is None or p is None:
+        if item.ambiguity_type in KINDS:
+            return [("world_env_referent", f"world: a {item.ambiguity_type} item without its perturbed kitchen")]
+        return []
+    if p.kind != item.ambiguity_type:
+        return [("world_env_referent", f"world.perturbation: kind {p.kind!r}, item type {item.ambiguity_type!r}")]
+    if world.target is None or world.target not in index(world.graph).by_id:
+        return [("world_env_referent", f"world: target {world.target!r} is not a node of the clear kitchen")]
+    return (
+        check_counts(item, world, p)
+        + check_difference(world, p)
+        + check_question_answer(item, world, p)
+        + check_end(item, world)
+    )
+
+
+RULES = family_rules(
+    check_environment,
+    ("world_env_referent", "error", "the referent is one node in the clear kitchen, the kind's count perturbed"),
+    ("world_env_difference", "error", "the two kitchens differ by exactly the declared perturbation"),
+    ("world_env_answer", "error", "the question tells the candidates apart; the answer picks one"),
+    ("world_env_end_of_ambiguity", "error", "end_of_ambiguity is where the clear plan first needs the target"),
+)

@@ -1,0 +1,224 @@
+"""Environment-induced ambiguity: one clear kitchen, one perturbed copy, and what tells them apart.
+
+SG-CoT makes its environment-level items by keeping the instruction ("Bring me the mug.") and changing the
+kitchen: a second mug appears (*multiplicity*), the mug is gone (*absence*), a second mug stands where the
+reference "the mug left of the kettle" points (*reference*), or the mug is only where another robot can see
+it (*observation*). The words never say the task is ambiguous; only the world does, so both kitchens are
+kept and every claim is checked by resolving the referent in each (:mod:`ambiforge.validation.rules.
+world_environment`).
+
+A perturbation is declared as the node ids it adds, removes and moves; :func:`differences` finds every
+node and edge the two graphs disagree on, and :func:`unexplained` says which of those the declaration does
+not explain. Observation splits the kitchen into two agents' sides that share the counter (and the
+appliances standing on it); :func:`agent_views` gives each agent's node ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ambiforge.models.action import Action
+from ambiforge.models.item import AgentView
+from ambiforge.models.scene_graph import SPATIAL_RELATIONS, Edge, Node, SceneGraph
+from ambiforge.world.index import index
+from ambiforge.world.query import Expression, RelationConstraint
+
+ASKING, OTHER = "robot", "robot_b"
+#: The two sides of the kitchen in an observation item; places on neither side (the counter and what stands
+#: on it) are shared: both agents see them, and an object put there passes from one agent to the other.
+SIDES: dict[str, tuple[str, ...]] = {
+    "left": ("fridge", "oven", "kitchen_table", "shelf_1", "cupboard_1", "drawer_1"),
+    "right": ("dishwasher", "sink", "shelf_2", "cupboard_2", "drawer_2"),
+}
+SHARED_PLACE = "counter"
+RELATION_WORDS = {"left_of": "left of", "right_of": "right of", "next_to": "next to", "behind": "behind"}
+
+
+def _sorted_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
+    return tuple(sorted(set(edges), key=lambda e: (e.source, e.relation, e.target)))
+
+
+def place_of(graph: SceneGraph, node_id: str) -> str | None:
+    """The place that holds ``node_id``, following objects inside objects (None: not located)."""
+    ix, seen, cur = index(graph), set(), node_id
+    while cur in ix.location and cur not in seen:
+        seen.add(cur)
+        cur = ix.location[cur].target
+        if ix.by_id[cur].type == "place":
+            return cur
+    return None
+
+
+def without(graph: SceneGraph, node_id: str) -> SceneGraph:
+    """The graph with ``node_id`` and every edge touching it removed (objects inside it go too)."""
+    ix = index(graph)
+    gone = {node_id} | {s for s, e in ix.location.items() if e.target == node_id and e.relation == "inside"}
+    return graph.model_copy(
+        update={
+            "nodes": tuple(n for n in graph.nodes if n.id not in gone),
+            "edges": tuple(e for e in graph.edges if e.source not in gone and e.target not in gone),
+        }
+    )
+
+
+def fresh_id(graph: SceneGraph, base: str) -> str:
+    taken, k, oid = set(index(graph).by_id), 2, base
+    while oid in taken:
+        oid, k = f"{base}_{k}", k + 1
+    return oid
+
+
+def with_node(graph: SceneGraph, node: Node, place: str, beside: str | None = None) -> SceneGraph:
+    """The graph with ``node`` added in ``place``. ``beside``: a node of that place the new one stands next
+    to, taking over its spatial relations to the others (so "left of the kettle" fits both) and standing on
+    its far side from the rest; without it the new node stands apart (no spatial relations)."""
+    ix = index(graph)
+    holder = ix.by_id[place]
+    edges = [*graph.edges, Edge(source=node.id, relation=holder.holds or "on", target=place)]  # type: ignore[arg-type]
+    if beside is not None:
+        for e in graph.edges:
+            if e.relation in SPATIAL_RELATIONS and e.source == beside:
+                edges.append(Edge(source=node.id, relation=e.relation, target=e.target))
+            elif e.relation in SPATIAL_RELATIONS and e.target == beside:
+                edges.append(Edge(source=e.source, relation=e.relation, target=node.id))
+        edges += [
+            Edge(source=node.id, relation="next_to", target=beside),
+            Edge(source=beside, relation="next_to", target=node.id),
+        ]
+    return graph.model_copy(update={"nodes": (*graph.nodes, node), "edges": _sorted_edges(edges)})
+
+
+def referent_words(noun: str, relation: str | None = None, anchor: str | None = None) -> str:
+    """'mug left of the kettle' (``relation`` a spatial relation, ``anchor`` a node name) or 'mug'."""
+    if relation is None or anchor is None:
+        return noun
+    return f"{noun} {RELATION_WORDS[relation]} the {anchor}"
+
+
+def parse_referent(words: str) -> Expression:
+    """The expression of a referent as :func:`referent_words` writes it: 'mug left of the kettle' is the
+    noun mug with a ``left_of`` relation to the node named kettle."""
+    for relation, said in RELATION_WORDS.items():
+        noun, sep, anchor = words.partition(f" {said} the ")
+        if sep and noun and anchor:
+            target = Expression(name=anchor)
+            return Expression(noun=noun, relations=(RelationConstraint(relation=relation, target=target),))
+    return Expression(noun=words)
+
+
+def where(graph: SceneGraph, node_id: str) -> str:
+    """'on the upper shelf' / 'in the fridge': where a node is kept, as words."""
+    place = place_of(graph, node_id)
+    if place is None:
+        return ""
+    node = index(graph).by_id[place]
+    return f"{'on' if node.holds == 'on' else 'in'} the {node.name}"
+
+
+def side_of(place: str) -> str | None:
+    return next((side for side, places in SIDES.items() if place in places), None)
+
+
+def agent_views(graph: SceneGraph, other_side: str) -> list[AgentView]:
+    """Each agent's view: the places of its side, the shared ones, and every node kept in them. The asking
+    robot stands on the side that is not ``other_side``."""
+    shared = {p.id for p in graph.nodes if p.type == "place" and side_of(p.id) is None}
+    views = []
+    for agent, side in ((ASKING, next(s for s in SIDES if s != other_side)), (OTHER, other_side)):
+        places = set(SIDES[side]) | shared
+        seen = [n.id for n in graph.nodes if (n.id in places) or (place_of(graph, n.id) in places)]
+        views.append(AgentView(agent=agent, nodes=seen))
+    return views
+
+
+def fetch(graph: SceneGraph, node_id: str) -> list[Action]:
+    """The actions that get ``node_id`` into the hand from where it is kept: open, take out, close for a
+    closed place; pick for anything in reach."""
+    ix = index(graph)
+    loc = ix.location.get(node_id)
+    holder = ix.by_id.get(loc.target) if loc is not None else None
+    if holder is not None and holder.type == "place" and holder.state.open is False and loc.relation == "in":
+        return [
+            Action(verb="open", obj=holder.id),
+            Action(verb="take_out", obj=node_id, target=holder.id),
+            Action(verb="close", obj=holder.id),
+        ]
+    return [Action(verb="pick", obj=node_id)]
+
+
+def first_use(plan: Sequence[Action], node_id: str, place: str | None = None) -> int | None:
+    """The first step (0-based) whose arguments name ``node_id`` or the ``place`` that keeps it: where a
+    plan needs to know which node (opening the cupboard the mug is in already presumes that mug)."""
+    names = {node_id, place} - {None}
+    return next((i for i, a in enumerate(plan) if names & {a.obj, a.target, a.tool}), None)
+
+
+@dataclass(frozen=True)
+class Differences:
+    """What two graphs disagree on: node ids only in one, nodes in both that changed, and edges only in one."""
+
+    added: frozenset[str]
+    removed: frozenset[str]
+    changed: frozenset[str]
+    edges_added: tuple[Edge, ...]
+    edges_removed: tuple[Edge, ...]
+
+
+def differences(clear: SceneGraph, perturbed: SceneGraph) -> Differences:
+    a, b = index(clear).by_id, index(perturbed).by_id
+    ea, eb = set(clear.edges), set(perturbed.edges)
+    return Differences(
+        added=frozenset(set(b) - set(a)),
+        removed=frozenset(set(a) - set(b)),
+        changed=frozenset(i for i in set(a) & set(b) if a[i] != b[i]),
+        edges_added=_sorted_edges(list(eb - ea)),
+        edges_removed=_sorted_edges(list(ea - eb)),
+    )
+
+
+def _edge(e: Edge) -> str:
+    return f"{e.source} {e.relation} {e.target}"
+
+
+def unexplained(
+    clear: SceneGraph, perturbed: SceneGraph, added: list[str], removed: list[str], moved: list[str]
+) -> list[str]:
+    """Every way the two graphs differ that ``added``/``removed``/``moved`` do not declare, and every
+    declared change that did not happen, as evidence ('node glass_mug_2 added but not declared')."""
+    d = differences(clear, perturbed)
+    out: list[str] = []
+    for label, found, declared in (("added", d.added, set(added)), ("removed", d.removed, set(removed))):
+        out += [f"node {i} {label} but not declared" for i in sorted(found - declared)]
+        out += [f"node {i} declared {label} but the graphs agree on it" for i in sorted(declared - found)]
+    out += [f"node {i} changed (attributes or state)" for i in sorted(d.changed)]
+    touched = set(added) | set(removed) | set(moved)
+    for label, edges in (("added", d.edges_added), ("removed", d.edges_removed)):
+        out += [f"edge {_edge(e)} {label}" for e in edges if not ({e.source, e.target} & touched)]
+    for i in sorted(set(moved)):
+        before = index(clear).location.get(i)
+        after = index(perturbed).location.get(i)
+        if before is not None and after is not None and before == after:
+            out.append(f"node {i} declared moved but stays {after.relation} {after.target}")
+    return out
+
+
+__all__ = [
+    "ASKING",
+    "OTHER",
+    "SIDES",
+    "Differences",
+    "agent_views",
+    "differences",
+    "fetch",
+    "first_use",
+    "fresh_id",
+    "parse_referent",
+    "place_of",
+    "referent_words",
+    "side_of",
+    "unexplained",
+    "where",
+    "with_node",
+    "without",
+]

@@ -1,0 +1,135 @@
+"""Environment-induced types end to end: the offline generator makes each of the four from a clear kitchen
+and a perturbed copy; every rule passes on them; breaking an item the issue's ways makes the matching
+world_environment rule fail and name its evidence."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema_rs
+import pytest
+
+from ambiforge import ambiguity
+from ambiforge.catalog import cached_catalog
+from ambiforge.generation.offline.generator import OfflineGenerator
+from ambiforge.models import Item
+from ambiforge.models.scene_graph_schema import scene_graph_json_schema
+from ambiforge.validation.context import RuleContext
+from ambiforge.validation.rules import check_item
+from ambiforge.world import resolve
+from ambiforge.world.perturb import without
+
+KINDS = ("multiplicity", "absence", "reference", "observation")
+
+
+@pytest.fixture(scope="module")
+def items() -> dict[str, list[Item]]:
+    gen = OfflineGenerator(cached_catalog(), seed=11, run_id="t")
+    return {kind: [gen.generate(i, kind)[0] for i in range(6)] for kind in KINDS}
+
+
+def failures(item: Item, prefix: str = "") -> list[tuple[str, str]]:
+    return [(f.rule, f.message) for f in check_item(item, RuleContext()) if f.rule.startswith(prefix)]
+
+
+def broken(item: Item, **perturbation: object) -> Item:
+    assert item.world is not None and item.world.perturbation is not None
+    p = item.world.perturbation.model_copy(update=perturbation)
+    return item.model_copy(update={"world": item.world.model_copy(update={"perturbation": p})})
+
+
+def test_the_default_mix_stays_ambiks_three_types() -> None:
+    assert set(ambiguity.default_mix()) == {"preferences", "common_sense_knowledge", "safety"}
+    assert all(ambiguity.get(k).good_agent == "ask" and ambiguity.get(k).default_share == 0 for k in KINDS)
+
+
+def test_every_item_passes_every_rule_and_keeps_its_instruction(items) -> None:
+    validator = jsonschema_rs.validator_for(scene_graph_json_schema())
+    for kind, made in items.items():
+        for item in made:
+            assert failures(item) == [], (kind, item.id)
+            assert item.ambiguous_task == item.unambiguous_direct
+            assert item.world is not None and item.world.perturbation is not None
+            assert item.world.perturbation.kind == kind and item.world.clear_plan
+            for graph in (item.world.graph, item.world.perturbation.graph):
+                assert validator.is_valid(json.loads(graph.to_json()))
+
+
+def test_counts_per_kind(items) -> None:
+    for kind, made in items.items():
+        for item in made:
+            world = item.world
+            assert world is not None and world.perturbation is not None
+            p = world.perturbation
+            noun = p.referent if kind != "reference" else None
+            if noun is not None:
+                assert [n.id for n in resolve(world.graph, noun)] == [world.target]
+            if kind == "absence":
+                assert p.removed == [world.target] and resolve(p.graph, noun) == []
+            if kind == "observation":
+                robot, other = p.views
+                assert world.target in other.nodes and world.target not in robot.nodes
+
+
+def test_same_seed_same_bytes() -> None:
+    def made() -> list[str]:
+        gen = OfflineGenerator(cached_catalog(), seed=5, run_id="t")
+        return [json.dumps(gen.generate(i, k)[0].to_record(), sort_keys=True) for k in KINDS for i in range(2)]
+
+    assert made() == made()
+
+
+def test_dropping_the_duplicate_fails_multiplicity(items) -> None:
+    item = items["multiplicity"][0]
+    p = item.world.perturbation
+    found = failures(broken(item, graph=without(p.graph, p.added[0])), "world_env")
+    rules = {rule for rule, _ in found}
+    assert rules >= {"world_env_referent", "world_env_difference"}
+    message = next(m for r, m in found if r == "world_env_referent")
+    assert "matches only" not in message and "multiplicity needs two or more" in message
+    assert item.world.graph.node(item.world.target).name in message
+
+
+def test_putting_the_removed_target_back_fails_absence(items) -> None:
+    item = items["absence"][0]
+    found = failures(broken(item, graph=item.world.graph), "world_env")
+    target = item.world.graph.node(item.world.target).name
+    assert ("world_env_referent", next(m for r, m in found if r == "world_env_referent")) in found
+    assert any(r == "world_env_referent" and "absence needs none" in m and target in m for r, m in found)
+    assert any(r == "world_env_difference" and "declared removed but the graphs agree" in m for r, m in found)
+
+
+def test_a_target_the_asking_robot_sees_fails_observation(items) -> None:
+    item = items["observation"][0]
+    robot, other = item.world.perturbation.views
+    seen = robot.model_copy(update={"nodes": [*robot.nodes, item.world.target]})
+    found = failures(broken(item, views=[seen, other]), "world_env")
+    target = item.world.graph.node(item.world.target).name
+    assert any(r == "world_env_referent" and "the asking robot sees" in m and target in m for r, m in found)
+
+
+def test_an_undeclared_change_and_a_wrong_answer_and_end_are_named(items) -> None:
+    item = items["reference"][0]
+    p = item.world.perturbation
+    found = failures(broken(item, added=[]), "world_env")
+    assert any(r == "world_env_difference" and f"node {p.added[0]} added but not declared" in m for r, m in found)
+    other = next(n for n in p.graph.nodes if n.id == p.added[0])
+    found = failures(item.model_copy(update={"answer": f"The {other.name}."}), "world_env")
+    assert any(r == "world_env_answer" and other.name in m for r, m in found)
+    found = failures(item.model_copy(update={"end_of_ambiguity": 1}), "world_env")
+    assert any(r == "world_env_end_of_ambiguity" for r, _ in found)
+
+
+def test_an_environment_type_without_its_perturbed_kitchen_fails(items) -> None:
+    item = items["multiplicity"][0]
+    bare = item.model_copy(update={"world": item.world.model_copy(update={"perturbation": None})})
+    assert ("world_env_referent", "world: a multiplicity item without its perturbed kitchen") in failures(bare)
+
+
+def test_the_minimal_pair_of_an_environment_type_is_one_sentence(items) -> None:
+    item = items["absence"][0]
+    assert failures(item, "minimal_pair") == [] and failures(item, "rewrite") == []
+    reworded = item.model_copy(update={"ambiguous_task": "Bring me something."})
+    assert failures(reworded, "minimal_pair") == [
+        ("minimal_pair", "ambiguous_task: differs from unambiguous_direct; absence keeps the instruction")
+    ]
