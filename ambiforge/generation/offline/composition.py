@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -248,11 +249,17 @@ def compose(
     clauses = [*contexts[:position], focus, *contexts[position:]]
     before = [step for c in contexts[:position] for step in c.plan_clear]
     after = [step for c in contexts[position:] for step in c.plan_clear]
-    joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[len(clauses)]))
-    joiner_indirect = phrases.expand(rng, phrases.pick(rng, data.joiners[len(clauses)]))
-    style = _style(rng, joiner)
+
+    def allowed(text: str) -> bool:
+        return not says_forbidden(text, forbidden, substrings)
+
+    joiner = _joiner(rng, data, len(clauses), allowed)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed)
+    style = _style(rng, joiner, allowed)
     direct = _frame(joiner, [c.direct for c in clauses], style)
-    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, indirect=True))
+    indirect = _frame(
+        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, indirect=True)
+    )
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
@@ -289,13 +296,31 @@ def _several_sentences(joiner: str) -> bool:
     return ". " in joiner or ": " in joiner or "; " in joiner
 
 
-def _style(rng: random.Random, joiner: str, indirect: bool = False) -> tuple[str, str]:
+#: Draws of a joiner or style before the plain one is used (when each drawn one says a forbidden word).
+_TRIES = 4
+
+
+def _joiner(rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool]) -> str:
+    """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
+    connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
+    for _ in range(_TRIES):
+        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]))
+        if allowed(joiner):
+            return joiner
+    return ", then ".join(f"{{{i}}}" for i in range(n))
+
+
+def _style(rng: random.Random, joiner: str, allowed: Callable[[str], bool], indirect: bool = False) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
     options = phrases.styles(indirect)
     if _several_sentences(joiner):
         options = tuple(s for s in options if not s[1].endswith("?"))
-    prefix, end = phrases.pick(rng, options)
-    return phrases.expand(rng, prefix), phrases.expand(rng, end)
+    for _ in range(_TRIES):
+        prefix, end = phrases.pick(rng, options)
+        style = phrases.expand(rng, prefix), phrases.expand(rng, end)
+        if allowed(" ".join(style)):
+            return style
+    return ("I'd like you to ", ".") if indirect else ("", ".")
 
 
 def _frame(joiner: str, clauses: list[str], style: tuple[str, str]) -> str:
