@@ -41,9 +41,8 @@ def main() -> None:
         items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.pairs, default_mix(), seed))]
         figures = diversity.figures(items)
         r = figures["repeats"]
-        print(
-            f"seed {seed}: {figures['words_per_task']} words/task, {figures['plan_steps_mean']} plan steps, {r['opener_types']} openers"
-        )
+        words, steps = figures["words_per_task"], figures["plan_steps_mean"]
+        print(f"seed {seed}: {words} words/task, {steps} plan steps, {r['opener_types']} openers")
         for key, target, higher in TARGETS:
             ok = r[key] >= target if higher else r[key] <= target
             print(f"  {'holds' if ok else 'FAILS'} {key} {r[key]} ({'>=' if higher else '<='} {target})")
