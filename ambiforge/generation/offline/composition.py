@@ -27,7 +27,13 @@ from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.rendering import Slots, draw_determiners, slot_values
+from ambiforge.generation.offline.rendering import (
+    Slots,
+    draw_determiners,
+    draw_fixture_determiners,
+    name_fixtures,
+    slot_values,
+)
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
@@ -199,7 +205,7 @@ def context_clause(
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
     said = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
-    direct = phrases.pick(rng, action.direct).format(**said)
+    direct = name_fixtures(phrases.pick(rng, action.direct).format(**said), draw_fixture_determiners(rng))
     indirect = phrases.pick(rng, action.indirect).format(**para)
     plan = [step.format(**plain) for step in action.plan]
     return Clause(direct, indirect, direct, plan, plan), {o.group for o in co.values()}

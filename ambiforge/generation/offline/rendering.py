@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ambiforge.catalog import CatalogObject, Group
+from ambiforge.catalog import APPLIANCES, CatalogObject, Group
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.spec import TemplateSpec as Template
@@ -69,6 +69,21 @@ def render_text(
     return text.format(**slot_values(slots, ambiguous, first, paraphrase, determiners))
 
 
+def name_fixtures(text: str, determiners: Mapping[str, str]) -> str:
+    """``text`` with "the fridge" said as "our fridge" where ``determiners`` says so (per fixture, drawn
+    once per task so that the direct and the ambiguous task say the same; plans keep "the")."""
+    for fixture, word in determiners.items():
+        if word != "the":
+            text = text.replace(f"the {fixture}", f"{word} {fixture}")
+    return text
+
+
+def draw_fixture_determiners(rng: random.Random) -> dict[str, str]:
+    """A determiner per fixture of every kitchen (phrases.yaml ``words.fixture_determiner``)."""
+    options = phrases.word_lists()["fixture_determiner"]
+    return {fixture: phrases.pick(rng, options) for fixture in APPLIANCES}
+
+
 def draw_determiners(slots: Slots, rng: random.Random) -> dict[str, str]:
     """A determiner per co-slot for a task's text (phrases.yaml ``words.determiner``): people say "my
     butter" and "that pan" as often as "the"; the direct and the ambiguous task share them."""
@@ -101,11 +116,13 @@ def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
     (:mod:`.composition`) joins them with other actions and frames the whole task in a style."""
     i = rng.randrange(len(template.direct))
     determiners = draw_determiners(slots, rng)
-    direct = render_text(template.direct[i], slots, determiners=determiners)
+    fixtures = draw_fixture_determiners(rng)
+    direct = name_fixtures(render_text(template.direct[i], slots, determiners=determiners), fixtures)
     if template.ambiguous:
         ambiguous = render_text(template.ambiguous[i], slots, determiners=determiners)
     else:
         ambiguous = render_text(template.direct[i], slots, ambiguous=True, determiners=determiners)
+    ambiguous = name_fixtures(ambiguous, fixtures)
     indirect = render_text(phrases.pick(rng, template.indirect), slots, paraphrase=rng)
     plan_clear = render_plan(template.plan, slots, ambiguous=False)
     plan_amb = (
