@@ -8,7 +8,14 @@ same figures for generated items and for a reference dataset (the AmbiK calibrat
 - ``distinct_n``: distinct n-grams / all n-grams of the unambiguous tasks (n-grams do not cross tasks);
 - ``vocabulary``: distinct words of the unambiguous tasks;
 - ``paraphrase_top_share``: the share of items whose paraphrase pattern (the words the indirect task adds
-  to the direct one, in order) is the most common one; a generator with one stock rewording scores high.
+  to the direct one, in order) is the most common one; a generator with one stock rewording scores high;
+- ``repeats``: on the first :data:`SAMPLE` items (the figures that depend on the sample size are compared
+  at one size): vocabulary, distinct 3-grams, the share of tasks that open or close with the most common
+  sentence (the frames a template generator reuses), the number of distinct openers, and the 5-grams found
+  in the most tasks (the template showing through; 5-grams with a word of a fixture's name, "the kitchen
+  table", are left out: every kitchen task names them).
+
+Words are lower-cased runs of ``[a-z']`` (digits are not words), the same for generated and reference data.
 """
 
 from __future__ import annotations
@@ -22,9 +29,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ambiforge.catalog import APPLIANCES
 from ambiforge.models import Item
 
-_TOKEN = re.compile(r"[a-z0-9']+")
+_TOKEN = re.compile(r"[a-z']+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: Items the size-dependent figures of ``repeats`` are measured on (issue 29 compares 500 tasks).
+SAMPLE = 500
+#: Repeated 5-grams listed (and plotted) in ``repeats``.
+TOP_NGRAMS = 10
+#: Words of the fixtures' names (every kitchen has them): a 5-gram with one of them is not a template's.
+FIXTURE_WORDS = frozenset(w for name in APPLIANCES for w in name.split())
 #: ``end_of_ambiguity`` buckets reported (the last one is "this step or later").
 EOA_BUCKETS = ("0", "1", "2", "3+")
 
@@ -56,6 +71,84 @@ def paraphrase_pattern(direct: str, indirect: str) -> str:
     return " ".join(dict.fromkeys(t for t in tokens(indirect) if t not in have))
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of a task, as written (split after . ! ? followed by a space)."""
+    return [x for x in _SENTENCE_END.split(text.strip()) if x]
+
+
+def opener_and_closing(text: str) -> tuple[str | None, str | None]:
+    """The first and last sentence of a task of several sentences, lower-cased words only (None for a
+    one-sentence task: its one sentence is the request itself, not a frame around it)."""
+    parts = sentences(text)
+    if len(parts) < 2:
+        return None, None
+    return " ".join(tokens(parts[0])), " ".join(tokens(parts[-1]))
+
+
+def counted_grams(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    """The distinct n-grams of one task that no fixture's name is part of (each counts once per task)."""
+    toks = tokens(text)
+    grams = zip(*(toks[i:] for i in range(n)), strict=False)
+    return {g for g in grams if FIXTURE_WORDS.isdisjoint(g)}
+
+
+class Repeats:
+    """What repeats across tasks, on the first :data:`SAMPLE` items: the most common opening and closing
+    sentence, the 5-grams in most tasks, and the vocabulary and distinct 3-grams at that size."""
+
+    def __init__(self, size: int = SAMPLE) -> None:
+        self.size = size
+        self.items = 0
+        self.openers: Counter[str] = Counter()
+        self.closings: Counter[str] = Counter()
+        self.grams: Counter[tuple[str, ...]] = Counter()
+        self.words: set[str] = set()
+        self.triples: set[tuple[str, str, str]] = set()
+        self.triple_count = 0
+
+    def add(self, text: str) -> None:
+        if self.items >= self.size:
+            return
+        self.items += 1
+        opener, closing = opener_and_closing(text)
+        if opener is not None:
+            self.openers[opener] += 1
+            self.closings[closing or ""] += 1
+        self.grams.update(counted_grams(text))
+        toks = tokens(text)
+        self.words.update(toks)
+        self.triples.update(zip(toks, toks[1:], toks[2:], strict=False))
+        self.triple_count += max(len(toks) - 2, 0)
+
+    def result(self) -> dict[str, Any]:
+        n = self.items or 1
+
+        def top(counter: Counter[str]) -> tuple[str, float]:
+            text, count = counter.most_common(1)[0] if counter else ("", 0)
+            return text, round(count / n, 4)
+
+        opener, opener_share = top(self.openers)
+        closing, closing_share = top(self.closings)
+        grams = [[" ".join(g), round(c / n, 4)] for g, c in _most_common(self.grams, TOP_NGRAMS)]
+        return {
+            "items": self.items,
+            "vocabulary": len(self.words),
+            "distinct_3": round(len(self.triples) / self.triple_count, 4) if self.triple_count else 0.0,
+            "opener_types": len(self.openers),
+            "opener_top": opener,
+            "opener_top_share": opener_share,
+            "closing_top": closing,
+            "closing_top_share": closing_share,
+            "ngram5_top_share": grams[0][1] if grams else 0.0,
+            "ngram5_top": grams,
+        }
+
+
+def _most_common(counter: Counter[tuple[str, ...]], k: int) -> list[tuple[tuple[str, ...], int]]:
+    """The ``k`` most common entries, ties broken by the n-gram (stable across runs and Python versions)."""
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+
+
 def eoa_distribution(values: Iterable[int]) -> dict[str, float]:
     counts = Counter(str(v) if v < 3 else "3+" for v in values)
     n = sum(counts.values()) or 1
@@ -84,9 +177,11 @@ class Figures:
         self.patterns: Counter[str] = Counter()
         self.steps: Counter[int] = Counter()
         self.eoa: Counter[str] = Counter()
+        self.repeats = Repeats()
 
     def add(self, item: Item) -> None:
         self.items += 1
+        self.repeats.add(item.unambiguous_direct)
         toks = tokens(item.unambiguous_direct)
         n = len(toks)
         self.word_count += n
@@ -127,6 +222,7 @@ class Figures:
             "end_of_ambiguity": {b: round(self.eoa.get(b, 0) / eoa_n, 4) for b in EOA_BUCKETS},
             "paraphrase_top_share": round(top_count / n, 4) if n else 0.0,
             "paraphrase_top_pattern": top,
+            "repeats": self.repeats.result(),
         }
 
 
@@ -156,6 +252,15 @@ COMPARED: tuple[tuple[str, str], ...] = (
     ("plan_steps_mean", "plan steps (mean)"),
     ("paraphrase_top_share", "most common paraphrase pattern (share)"),
 )
+#: Figures of ``repeats`` compared side by side (name, label): measured on the first ``SAMPLE`` items.
+COMPARED_REPEATS: tuple[tuple[str, str], ...] = (
+    ("vocabulary", f"vocabulary of the first {SAMPLE} tasks"),
+    ("distinct_3", f"distinct 3-grams of the first {SAMPLE} tasks"),
+    ("opener_types", "distinct opening sentences"),
+    ("opener_top_share", "most common opening sentence (share of tasks)"),
+    ("closing_top_share", "most common closing sentence (share of tasks)"),
+    ("ngram5_top_share", "most common 5-gram, fixtures aside (share of tasks)"),
+)
 
 
 def compare(ours: Sequence[Item], reference: Sequence[Item], seed: int = 0) -> dict[str, Any]:
@@ -173,6 +278,7 @@ def table(comparison: dict[str, Any]) -> list[tuple[str, str, str]]:
         return " / ".join(f"{f['end_of_ambiguity'][b]:.0%}" for b in EOA_BUCKETS)
 
     rows.append(("end_of_ambiguity at step 0 / 1 / 2 / 3+", eoa(ours), eoa(ref)))
+    rows += [(label, str(ours["repeats"][key]), str(ref["repeats"][key])) for key, label in COMPARED_REPEATS]
     return rows
 
 
@@ -183,7 +289,12 @@ def report_section(
     equal-sized samples when a reference dataset is given (distinct-n falls as a sample grows)."""
     if reference:
         comparison = compare(items, reference)
-        return {"n": comparison["n"], "reference_file": reference_file, "rows": table(comparison)}
+        return {
+            "n": comparison["n"],
+            "reference_file": reference_file,
+            "rows": table(comparison),
+            "ngrams": comparison["ours"]["repeats"]["ngram5_top"],
+        }
     return report_section_of(figures(items))
 
 
@@ -198,7 +309,8 @@ def report_section_of(mine: dict[str, Any]) -> dict[str, Any]:
             "",
         )
     )
-    return {"n": mine["items"], "reference_file": "", "rows": rows}
+    rows += [(label, str(mine["repeats"][key]), "") for key, label in COMPARED_REPEATS]
+    return {"n": mine["items"], "reference_file": "", "rows": rows, "ngrams": mine["repeats"]["ngram5_top"]}
 
 
 def read_reference(path: str | Path) -> list[Item]:

@@ -402,6 +402,11 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"{d['distinct_3']}, plan steps {d['plan_steps_mean']}, "
             f"end_of_ambiguity >= 3: {d['end_of_ambiguity']['3+']:.0%}"
         )
+        if r := d.get("repeats"):
+            console.print(
+                f"  repeats (first {r['items']} tasks): {r['opener_types']} openers, most common opener "
+                f"{r['opener_top_share']:.1%}, closing {r['closing_top_share']:.1%}, 5-gram {r['ngram5_top_share']:.1%}"
+            )
     if summary["rejected_count"]:
         console.print(f"  rejected by stage: {json.dumps(summary['rejected_by_stage'])} (see rejected.jsonl)")
     llm = summary.get("llm")

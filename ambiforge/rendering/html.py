@@ -62,6 +62,27 @@ def bar_chart(
     return figure_uri(fig)
 
 
+def share_chart(title: str, labels: list[str], shares: list[float], limit: float | None = None) -> str:
+    """Horizontal bars of shares (long labels such as n-grams read on the left), the largest on top;
+    ``limit`` is drawn as a dashed line (the share a target allows)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 0.3 * len(labels) + 1.0))
+    ax.barh(labels[::-1], shares[::-1], color="#4c78a8")
+    if limit is not None:
+        ax.axvline(limit, color="#e45756", linestyle="--", linewidth=1.5)
+    ax.set_title(title)
+    ax.set_xlim(0, max([*shares, limit or 0, 0.01]) * 1.25)
+    for i, v in enumerate(shares[::-1]):
+        ax.annotate(f"{v:.1%}", (v, i), va="center", fontsize=7, xytext=(2, 0), textcoords="offset points")
+    ax.tick_params(axis="y", labelsize=7)
+    fig.tight_layout()
+    return figure_uri(fig)
+
+
 def histogram(title: str, values: list[float], xlabel: str, bins: int = 20, *, integer: bool = False) -> str:
     """A histogram; ``integer`` puts one bar on each whole number (plan steps, objects) and whole-number ticks."""
     import matplotlib

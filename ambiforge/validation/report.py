@@ -25,7 +25,7 @@ from ambiforge import ambiguity, spreadsheet
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
-from ambiforge.rendering.html import bar_chart, histogram
+from ambiforge.rendering.html import bar_chart, histogram, share_chart
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
 
@@ -240,7 +240,13 @@ class PlotData:
         return self
 
 
-def _plots(data: PlotData, target_mix: Mapping[str, float] | None) -> dict[str, str]:
+#: The share of tasks a repeated 5-gram may reach before it reads as a template showing through (issue 29).
+NGRAM_LIMIT = 0.05
+
+
+def _plots(
+    data: PlotData, target_mix: Mapping[str, float] | None, ngrams: list[list[Any]] | None = None
+) -> dict[str, str]:
     counts = data.types
     n = len(data.plan_steps)
     mix = dict(target_mix or ambiguity.default_mix())
@@ -256,6 +262,18 @@ def _plots(data: PlotData, target_mix: Mapping[str, float] | None) -> dict[str, 
         ),
         "Plan lengths": histogram("Steps in the unambiguous plan", data.plan_steps, "steps", integer=True),
         "Environment sizes": histogram("Objects per scene", data.environment_sizes, "objects", integer=True),
+        **(
+            {
+                "Repeated 5-grams": share_chart(
+                    "Most repeated 5-grams (share of tasks; fixtures aside)",
+                    [str(g) for g, _ in ngrams],
+                    [float(s) for _, s in ngrams],
+                    limit=NGRAM_LIMIT,
+                )
+            }
+            if ngrams
+            else {}
+        ),
     }
 
 
@@ -303,7 +321,7 @@ def write_report(
         issues=issues[:HTML_ISSUES],
         issues_left_out=max(0, len(issues) - HTML_ISSUES),
         expectation_rows=_expectation_rows(report.get("expectations")),
-        plots=_plots(data, target_mix) if data.plan_steps else {},
+        plots=_plots(data, target_mix, report["diversity"].get("ngrams")) if data.plan_steps else {},
     )
     write_text_atomic(html_path, html)
     return json_path, html_path

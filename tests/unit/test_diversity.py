@@ -63,7 +63,8 @@ def test_compare_uses_equal_sized_samples(two_items) -> None:  # type: ignore[no
     result = diversity.compare(two_items, two_items[:1])
     assert result["n"] == 1 and result["ours"]["items"] == 1 and result["reference"]["items"] == 1
     rows = diversity.table(result)
-    assert rows[-1][0].startswith("end_of_ambiguity") and len(rows) == len(diversity.COMPARED) + 1
+    assert rows[len(diversity.COMPARED)][0].startswith("end_of_ambiguity")
+    assert len(rows) == len(diversity.COMPARED) + 1 + len(diversity.COMPARED_REPEATS)
 
 
 def test_the_validation_report_shows_the_diversity_figures(two_items, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -82,3 +83,43 @@ def test_the_validation_report_shows_the_diversity_figures(two_items, tmp_path) 
     assert section["n"] == 1 and section["reference_file"] == "ref.csv"
     _, html = write_report(build_report(judged, None, "test"), judged, tmp_path / "ref", diversity=section)
     assert "<th>ref.csv</th>" in html.read_text(encoding="utf-8")
+
+
+def test_repeats_count_openers_closings_and_5grams_by_hand() -> None:
+    """Openers and closings are the first and last sentence of a task of several sentences; a 5-gram counts
+    once per task, and not when a word of a fixture's name is in it."""
+    r = diversity.Repeats(size=3)
+    r.add("Hi there. Put the red mug on the kitchen table now. Thanks!")
+    r.add("Hi there. Put the red mug in the box. Cheers.")
+    r.add("Put the red mug in the box and put the red mug away.")  # one sentence: no opener
+    r.add("Hi there. Never counted.")  # beyond the sample size
+    f = r.result()
+    assert f["items"] == 3
+    assert f["opener_types"] == 1 and f["opener_top"] == "hi there" and f["opener_top_share"] == round(2 / 3, 4)
+    assert f["closing_top_share"] == round(1 / 3, 4)
+    top = dict((g, s) for g, s in f["ngram5_top"])
+    assert top["put the red mug in"] == round(2 / 3, 4)  # twice in the third task, counted once
+    assert f["ngram5_top_share"] == round(2 / 3, 4) and f["ngram5_top"][0][1] == round(2 / 3, 4)
+    assert not any("kitchen" in g or "table" in g for g in top)  # fixtures aside
+    assert diversity.tokens("Don't use 250 ml!") == ["don't", "use", "ml"]
+
+
+def test_repeats_vocabulary_and_distinct_3_by_hand() -> None:
+    r = diversity.Repeats()
+    for text in ("a b c d", "a b c e"):
+        r.add(text)
+    f = r.result()
+    assert f["vocabulary"] == 5 and f["distinct_3"] == 0.75  # (a b c) twice, (b c d), (b c e)
+
+
+def test_a_build_summary_and_report_carry_the_repeats(two_items) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.stats import dataset_stats
+
+    stats = dataset_stats(two_items)
+    assert stats["diversity"]["repeats"]["items"] == 2  # type: ignore[index]
+    section = diversity.report_section(two_items)
+    labels = [label for label, _, _ in section["rows"]]
+    assert "most common 5-gram, fixtures aside (share of tasks)" in labels
+    assert section["ngrams"] == []  # four-word tasks have no 5-gram
+    longer = [i.model_copy(update={"unambiguous_direct": "Put the red mug away now."}) for i in two_items]
+    assert diversity.report_section(longer)["ngrams"][0] == ["put the red mug away", 1.0]

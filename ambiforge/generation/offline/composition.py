@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +27,13 @@ from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.rendering import Slots, slot_values
+from ambiforge.generation.offline.rendering import (
+    Slots,
+    draw_determiners,
+    draw_fixture_determiners,
+    name_fixtures,
+    slot_values,
+)
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
@@ -50,6 +57,7 @@ class Frames(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
+    both: float = Field(default=0.0, ge=0, le=1, description="share of framed tasks framed before and after")
     max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
     before: tuple[str, ...] = Field(min_length=1)
     after: tuple[str, ...] = Field(min_length=1)
@@ -78,8 +86,12 @@ class CompositionData(BaseModel):
             if not forms:
                 raise ValueError(f"joiners.{n}: missing (counts allow {most} context actions)")
             for form in forms:
-                if _names(form) != {str(i) for i in range(n)}:
+                if _names(form) - phrases.named_slots(form) != {str(i) for i in range(n)}:
                     raise ValueError(f"joiners.{n}: {form!r} must use each of {{0}}..{{{n - 1}}} once")
+                _check_lists(f"joiners.{n}", form)
+        for where in ("before", "after"):
+            for sentence in getattr(self.frames, where):
+                _check_lists(f"frames.{where}", sentence)
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
             for field in ("direct", "indirect", "plan"):
@@ -88,6 +100,12 @@ class CompositionData(BaseModel):
                     if unknown:
                         raise ValueError(f"actions[{i}] ({action.key}): {field}: unknown slot {{{min(unknown)}}}")
         return self
+
+
+def _check_lists(where: str, text: str) -> None:
+    unknown = phrases.named_slots(text) - set(phrases.word_lists())
+    if unknown:
+        raise ValueError(f"{where}: {text!r}: unknown word list {{{min(unknown)}}} (phrases.yaml: words)")
 
 
 def _names(text: str) -> set[str]:
@@ -186,7 +204,8 @@ def context_clause(
     slots = Slots(None, None, co)
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
-    direct = phrases.pick(rng, action.direct).format(**plain)
+    said = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
+    direct = name_fixtures(phrases.pick(rng, action.direct).format(**said), draw_fixture_determiners(rng))
     indirect = phrases.pick(rng, action.indirect).format(**para)
     plan = [step.format(**plain) for step in action.plan]
     return Clause(direct, indirect, direct, plan, plan), {o.group for o in co.values()}
@@ -237,23 +256,33 @@ def compose(
     clauses = [*contexts[:position], focus, *contexts[position:]]
     before = [step for c in contexts[:position] for step in c.plan_clear]
     after = [step for c in contexts[position:] for step in c.plan_clear]
-    joiner = phrases.pick(rng, data.joiners[len(clauses)])
-    joiner_indirect = phrases.pick(rng, data.joiners[len(clauses)])
-    style = _style(rng, [joiner, joiner_indirect])
+
+    def allowed(text: str) -> bool:
+        return not says_forbidden(text, forbidden, substrings)
+
+    joiner = _joiner(rng, data, len(clauses), allowed)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed)
+    style = _style(rng, joiner, allowed)
     direct = _frame(joiner, [c.direct for c in clauses], style)
-    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], style)
+    indirect = _frame(
+        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, indirect=True)
+    )
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
-        first = rng.random() < 0.75
-        sentence = phrases.pick(rng, frames.before if first else frames.after)
-        longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
-        if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
-            sentence, forbidden, substrings
-        ):
-            direct, indirect, ambiguous = (
-                f"{sentence} {t}" if first else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
+        both = rng.random() < frames.both
+        first = both or rng.random() < 0.75
+        for opening in (True, False) if both else (first,):
+            sentence = phrases.capitalize(
+                phrases.expand(rng, phrases.pick(rng, frames.before if opening else frames.after))
             )
+            longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
+            if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
+                sentence, forbidden, substrings
+            ):
+                direct, indirect, ambiguous = (
+                    f"{sentence} {t}" if opening else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
+                )
     return Draft(
         template=draft.template,
         unambiguous_direct=direct,
@@ -275,11 +304,31 @@ def _several_sentences(joiner: str) -> bool:
     return ". " in joiner or ": " in joiner or "; " in joiner
 
 
-def _style(rng: random.Random, joiners: list[str]) -> tuple[str, str]:
-    options = phrases.styles()
-    if any(_several_sentences(j) for j in joiners):
-        options = tuple(s for s in options if s[1] == ".")
-    return phrases.pick(rng, options)
+#: Draws of a joiner or style before the plain one is used (when each drawn one says a forbidden word).
+_TRIES = 4
+
+
+def _joiner(rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool]) -> str:
+    """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
+    connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
+    for _ in range(_TRIES):
+        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]))
+        if allowed(joiner):
+            return joiner
+    return ", then ".join(f"{{{i}}}" for i in range(n))
+
+
+def _style(rng: random.Random, joiner: str, allowed: Callable[[str], bool], indirect: bool = False) -> tuple[str, str]:
+    """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
+    options = phrases.styles(indirect)
+    if _several_sentences(joiner):
+        options = tuple(s for s in options if not s[1].endswith("?"))
+    for _ in range(_TRIES):
+        prefix, end = phrases.pick(rng, options)
+        style = phrases.expand(rng, prefix), phrases.expand(rng, end)
+        if allowed(" ".join(style)):
+            return style
+    return ("I'd like you to ", ".") if indirect else ("", ".")
 
 
 def _frame(joiner: str, clauses: list[str], style: tuple[str, str]) -> str:

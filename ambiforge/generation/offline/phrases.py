@@ -2,7 +2,10 @@
 prepositions, plurals, and the politeness styles that frame a task ("Robot, please ...").
 
 The styles and the phrase table a paraphrase names objects with ("the loaf of rye bread", "that glass mug")
-are data, ``data/phrases.yaml``: forms per kind and attribute, overridden per catalog group.
+are data, ``data/phrases.yaml``: forms per kind and attribute, overridden per catalog group. So are the
+named word lists (``words``) that styles, frames and joiners draw from: ``{address}`` in a style is one of
+the ``address`` list, drawn per task (:func:`expand`). A phrase made of parts drawn independently reads as
+many different sentences, where a fixed list of sentences would show through after a few hundred tasks.
 """
 
 from __future__ import annotations
@@ -32,9 +35,21 @@ def _data() -> dict[str, Any]:
         data = yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{DATA_FILE}: {str(exc).splitlines()[0]}") from None
-    for key in ("styles", "materials", "references", "groups"):
+    for key in ("styles", "indirect_styles", "materials", "references", "groups", "words"):
         if not isinstance(data, dict) or not isinstance(data.get(key), (dict, list)):
             raise ConfigError(f"{DATA_FILE}: {key}: missing or not a list/mapping")
+    for name, options in data["words"].items():
+        if not isinstance(options, list) or not options or not all(isinstance(o, str) for o in options):
+            raise ConfigError(f"{DATA_FILE}: words.{name}: expected a non-empty list of strings")
+        if any("{" in o for o in options):
+            raise ConfigError(f"{DATA_FILE}: words.{name}: a word list's entries take no slots")
+    for key in ("styles", "indirect_styles"):
+        for i, style in enumerate(data[key]):
+            if not (isinstance(style, list) and len(style) == 2 and all(isinstance(x, str) for x in style)):
+                raise ConfigError(f"{DATA_FILE}: {key}[{i}]: expected [prefix, ending]")
+            unknown = named_slots(style[0] + style[1]) - set(data["words"])
+            if unknown:
+                raise ConfigError(f"{DATA_FILE}: {key}[{i}]: unknown word list {{{sorted(unknown)[0]}}}")
     names = {"name", "noun", "modifier", "material"}
     forms = [f for kind in data["references"].values() for fs in kind.values() for f in fs]
     forms += [f for group in data["groups"].values() for fs in group.values() for f in fs]
@@ -45,9 +60,30 @@ def _data() -> dict[str, Any]:
     return data
 
 
-def styles() -> tuple[tuple[str, str], ...]:
-    """(prefix, closing punctuation) pairs a task is framed in."""
-    return tuple((prefix, end) for prefix, end in _data()["styles"])
+def styles(indirect: bool = False) -> tuple[tuple[str, str], ...]:
+    """(prefix, ending) pairs a task is framed in; ``indirect``: the hedged forms of an indirect request
+    ("I was wondering if you could ..."). Prefixes may name word lists (:func:`expand`)."""
+    return tuple((prefix, end) for prefix, end in _data()["indirect_styles" if indirect else "styles"])
+
+
+_NAMED = re.compile(r"\{([a-z_]+)\}")
+
+
+def named_slots(text: str) -> set[str]:
+    """The word lists a phrase names (``{address}``); positional slots (``{0}``) are not names."""
+    return set(_NAMED.findall(text))
+
+
+def word_lists() -> dict[str, list[str]]:
+    return _data()["words"]
+
+
+def expand(rng: random.Random, text: str) -> str:
+    """``text`` with each ``{name}`` replaced by an entry of the word list ``name`` drawn with ``rng``."""
+    if "{" not in text:
+        return text
+    lists = word_lists()
+    return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
 
 
 def plural(noun: str) -> str:
@@ -110,7 +146,11 @@ def apply_style(sentence: str, style: tuple[str, str]) -> str:
     if prefix:
         body = body[0].lower() + body[1:]
     text = prefix + body + end
-    return text[0].upper() + text[1:]
+    return capitalize(text)
+
+
+def capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def join_or(names: list[str]) -> str:

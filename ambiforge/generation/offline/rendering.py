@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ambiforge.catalog import CatalogObject, Group
+from ambiforge.catalog import APPLIANCES, CatalogObject, Group
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.spec import TemplateSpec as Template
@@ -27,12 +27,17 @@ class Slots:
 
 
 def slot_values(
-    slots: Slots, ambiguous: bool = False, first: bool = True, paraphrase: random.Random | None = None
+    slots: Slots,
+    ambiguous: bool = False,
+    first: bool = True,
+    paraphrase: random.Random | None = None,
+    determiners: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The text of every slot for ``slots`` (see :mod:`.spec` for the names)."""
+    """The text of every slot for ``slots`` (see :mod:`.spec` for the names); ``determiners``: the word a
+    co-slot's object is named with in a task ("my", "that"; "the" when not given, as in every plan)."""
     values: dict[str, str] = {}
     for slot, obj in slots.co.items():
-        values[slot] = phrases.the(obj)
+        values[slot] = f"{determiners[slot]} {obj.name}" if determiners and slot in determiners else phrases.the(obj)
         values[f"{slot}i"] = phrases.indirect(obj, paraphrase)
         values[f"{slot}b"] = obj.name
         values[f"{slot}p"] = phrases.preposition(obj.noun)
@@ -46,17 +51,45 @@ def slot_values(
             values["t"] = phrases.some(g) if first else phrases.the_noun(g)
             values["tb"] = g.noun
         else:
-            values["t"] = phrases.the(t)
+            values["t"] = f"{determiners['t']} {t.name}" if determiners and "t" in determiners else phrases.the(t)
             values["tb"] = t.name
     return values
 
 
 def render_text(
-    text: str, slots: Slots, ambiguous: bool = False, first: bool = True, paraphrase: random.Random | None = None
+    text: str,
+    slots: Slots,
+    ambiguous: bool = False,
+    first: bool = True,
+    paraphrase: random.Random | None = None,
+    determiners: Mapping[str, str] | None = None,
 ) -> str:
     """``text`` with its slots filled; ``paraphrase``: draw the ``{ti}``/``{fi}`` references from the phrase
     table with this generator (without it they take the table's first form)."""
-    return text.format(**slot_values(slots, ambiguous, first, paraphrase))
+    return text.format(**slot_values(slots, ambiguous, first, paraphrase, determiners))
+
+
+def name_fixtures(text: str, determiners: Mapping[str, str]) -> str:
+    """``text`` with "the fridge" said as "our fridge" where ``determiners`` says so (per fixture, drawn
+    once per task so that the direct and the ambiguous task say the same; plans keep "the")."""
+    for fixture, word in determiners.items():
+        if word != "the":
+            text = text.replace(f"the {fixture}", f"{word} {fixture}")
+    return text
+
+
+def draw_fixture_determiners(rng: random.Random) -> dict[str, str]:
+    """A determiner per fixture of every kitchen (phrases.yaml ``words.fixture_determiner``)."""
+    options = phrases.word_lists()["fixture_determiner"]
+    return {fixture: phrases.pick(rng, options) for fixture in APPLIANCES}
+
+
+def draw_determiners(slots: Slots, rng: random.Random) -> dict[str, str]:
+    """A determiner per co-slot for a task's text (phrases.yaml ``words.determiner``): people say "my
+    butter" and "that pan" as often as "the"; the direct and the ambiguous task share them."""
+    options = phrases.word_lists()["determiner"]
+    names = [*slots.co, *(["t"] if slots.target is not None else [])]
+    return {slot: phrases.pick(rng, options) for slot in names}
 
 
 def render_plan(steps: tuple[str, ...], slots: Slots, ambiguous: bool) -> list[str]:
@@ -82,11 +115,14 @@ def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
     """The template's texts for ``slots``: bare imperative sentences; the composition
     (:mod:`.composition`) joins them with other actions and frames the whole task in a style."""
     i = rng.randrange(len(template.direct))
-    direct = render_text(template.direct[i], slots)
+    determiners = draw_determiners(slots, rng)
+    fixtures = draw_fixture_determiners(rng)
+    direct = name_fixtures(render_text(template.direct[i], slots, determiners=determiners), fixtures)
     if template.ambiguous:
-        ambiguous = render_text(template.ambiguous[i], slots)
+        ambiguous = render_text(template.ambiguous[i], slots, determiners=determiners)
     else:
-        ambiguous = render_text(template.direct[i], slots, ambiguous=True)
+        ambiguous = render_text(template.direct[i], slots, ambiguous=True, determiners=determiners)
+    ambiguous = name_fixtures(ambiguous, fixtures)
     indirect = render_text(phrases.pick(rng, template.indirect), slots, paraphrase=rng)
     plan_clear = render_plan(template.plan, slots, ambiguous=False)
     plan_amb = (

@@ -29,3 +29,37 @@ def test_a_group_override_replaces_its_kinds_forms(catalog) -> None:
     mug = next(o for o in catalog.objects.values() if o.group == "mugs" and o.modifier == "glass")
     assert "the {noun} made of {material}" in phrases.reference_forms(mug)
     assert phrases.indirect(mug) == "the glass mug"  # without a generator: the first form
+
+
+def test_the_phrase_library_names_no_catalog_object(catalog) -> None:  # type: ignore[no-untyped-def]
+    """Styles, word lists, joiners and frames go around any scene: a group noun in them ("a cup of",
+    "the juice") would name an object the scene may not have (a grounding error)."""
+    from ambiforge.generation.offline.composition import load
+
+    data = load()
+    texts = [t for options in phrases.word_lists().values() for t in options if t]
+    texts += [p + e for p, e in (*phrases.styles(), *phrases.styles(indirect=True))]
+    texts += [*data.frames.before, *data.frames.after, *(j for js in data.joiners.values() for j in js)]
+    texts += [v for name, values in data.values.items() if name != "place" for v in values]  # place: fixtures
+    nouns = {g.noun for g in catalog.groups.values()} | {phrases.plural(g.noun) for g in catalog.groups.values()}
+    named = sorted({(n, t) for t in texts for n in nouns if phrases.mentions(t, n)})
+    assert named == []
+
+
+def test_word_lists_fill_a_phrase_and_an_unknown_list_is_a_config_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import random
+
+    import pytest
+
+    from ambiforge.errors import ConfigError
+    from ambiforge.generation.offline.composition import load
+
+    text = phrases.expand(random.Random(1), "{address}, {0} and {who}")
+    assert "{address}" not in text and "{who}" not in text and "{0}" in text
+    data = json.loads(load.__wrapped__().model_dump_json())
+    data["frames"]["before"] = ["{nobody} is coming."]
+    path = tmp_path / "composition.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"frames.before.*unknown word list \{nobody\}"):
+        load(str(path))

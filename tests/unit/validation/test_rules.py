@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from ambiforge.catalog import cached_catalog
 from ambiforge.config.validation import ValidationConfig
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.models import Item
@@ -24,7 +25,32 @@ def ctx(catalog) -> RuleContext:  # type: ignore[no-untyped-def]
 def good(catalog) -> dict[str, Item]:  # type: ignore[no-untyped-def]
     gen = OfflineGenerator(catalog, 21, "rules")
     kinds = ["preferences", "common_sense_knowledge", "safety", "multiplicity", "absence", "reference", "observation"]
-    return {t: gen.generate(i, t)[0] for i, t in enumerate(kinds)}
+    items = {t: gen.generate(i, t)[0] for i, t in enumerate(kinds)}
+    # A preferences item asked "Which ...?" (a bare "Yes." does not answer it; "Do you want ...?" it would).
+    index = len(kinds)
+    while not items["preferences"].question.startswith("Which"):
+        items["preferences"] = gen.generate(index, "preferences")[0]
+        index += 1
+    return items
+
+
+def sibling_not_in_scene(item: Item, catalog) -> str:  # type: ignore[no-untyped-def]
+    """Another object of a group the scene has, under a name the scene lacks ("chef's knife" / "paring knife")."""
+    names = {o.name for o in item.environment}
+    for o in item.environment:
+        obj = catalog.objects.get(o.name)
+        if obj is not None and obj.kind == "kitchen_item":
+            for other in catalog.objects.values():
+                if other.group == obj.group and other.name not in names:
+                    return other.name
+    raise AssertionError("no kitchen item with a sibling outside the scene")
+
+
+def leak_at_eoa(item: Item) -> Item:
+    """The ambiguous plan's step at end_of_ambiguity says the clear plan's step (the answer) and more."""
+    e = item.end_of_ambiguity
+    amb = item.plan_for_amb_task
+    return edit(item, plan_for_amb_task=[*amb[:e], item.plan_for_clear_task[e] + " Then some milk.", *amb[e + 1 :]])
 
 
 def edit(item: Item, **changes: object) -> Item:
@@ -91,20 +117,16 @@ BREAKERS: dict[str, Breaker] = {
     "length": lambda g: edit(g["safety"], answer=" ".join(["very"] * 80) + " sure?"),
     "grounding_variant": lambda g: edit(
         g["common_sense_knowledge"],
-        plan_for_clear_task=[*g["common_sense_knowledge"].plan_for_clear_task, "Dry it with the swivel peeler."],
+        plan_for_clear_task=[
+            *g["common_sense_knowledge"].plan_for_clear_task,
+            f"Dry it with the {sibling_not_in_scene(g['common_sense_knowledge'], cached_catalog())}.",
+        ],
     ),
     "plan_length": lambda g: edit(
         g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
     ),
     "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
-    "answer_leak": lambda g: edit(
-        g["preferences"],
-        plan_for_amb_task=[
-            g["preferences"].plan_for_amb_task[0],
-            g["preferences"].plan_for_clear_task[1] + " Then some milk.",
-            *g["preferences"].plan_for_amb_task[2:],
-        ],
-    ),
+    "answer_leak": lambda g: leak_at_eoa(g["preferences"]),
     "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
     "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
