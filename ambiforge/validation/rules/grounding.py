@@ -3,8 +3,11 @@
 A mention is grounded when the scene lists it in either number ("onions" / "onion"), when one name contains
 the other with the same head noun ("ripe banana" / "banana", "ceramic plate" / "ceramic dinner plate"), or
 when the scene name is the mention's modifier ("sourdough bread" / "sourdough"). It is not an object at all
-when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``), the
-task's own product ("to make granola") or made from a scene item ("orange juice" beside an orange). A named
+when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
+seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
+granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
+zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as a verb ("to extract the juice",
+"juice them": lemminflect's word classes, see ``validation.language``). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error. Generic nouns of kitchen items ("a small bowl" from the cupboard) are
 warnings; food the scene lacks ("the lemon") is an error. Each (item, thing) is reported once.
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
+from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 
@@ -123,7 +127,7 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     derived = (
         before in scene.heads
         or any(w in scene.heads for w in key[:-1])
-        or (after in ("from", "out") and key[-1] in _PARTS)
+        or (key[-1] in _PARTS and (after in ("from", "out", "of") or _bare(key, before)))
     )
     verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
     product = verb >= 0 and not any(w in _INPUT_MARKERS for w in window[verb + 1 :])
@@ -131,6 +135,26 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
         made.add(key[-1])
         return True
     return False
+
+
+def _bare(key: tuple[str, ...], before: str) -> bool:
+    """A part named on its own ("squeeze the juice", "remove the seeds", "to get juice"): a part of the
+    item the step works on, not another object; "lemon juice" is not bare."""
+    return len(key) == 1 and (not before or before in FUNCTION_WORDS or is_verb_only(before))
+
+
+#: Words after a verb used in the imperative: "juice them", "zest the lemon", "to extract the juice".
+_OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some", "all", "each", "both", "your"})
+_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also"})
+
+
+def _verb_use(m: Mention, toks: list[str]) -> bool:
+    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them"): a verb
+    reading (lemminflect) at the start of a clause, followed by its object."""
+    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS:
+        return False
+    before = toks[m.start - 1] if m.start else ""
+    return before in _VERB_BEFORE and "VERB" in classes(toks[m.start])
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
@@ -182,7 +206,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
-            if _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+            if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
                 continue
             name = " ".join(key)
             if name in seen:
