@@ -138,13 +138,14 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
-def _named(step: str, phrase: str, scene: Scene) -> int:
-    """How often ``step`` names ``phrase`` as itself, not as the modifier of another scene object ('orange'
-    in 'orange soda' when the scene lists an orange soda)."""
+def _named(step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]]) -> int:
+    """How often ``step`` names ``phrase`` as itself, not as the modifier of another scene object: 'orange'
+    in 'orange soda' when the scene lists both an orange and an orange soda (and the soda is no option),
+    while 'glass' in 'glass mug' names the glass mug of a shortlist."""
     ws = [singular(w) for w in words(step)]
-    return sum(
-        1 for _, end in positions(step, phrase) if not (end < len(ws) and tuple(ws[end - 1 : end + 1]) in scene.keys)
-    )
+    alone = key_of(phrase) in scene.keys
+    other = [tuple(ws[start : end + 1]) if end < len(ws) else () for start, end in positions(step, phrase)]
+    return sum(1 for longer in other if not (alone and longer in scene.keys and longer not in options))
 
 
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
@@ -166,7 +167,9 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             continue  # nothing that names a thing, or the task itself says it: nothing to leak
         for i, step in enumerate(amb[: item.end_of_ambiguity + 1]):
             same = clear[i] if i < len(clear) else ""
-            found = next((a for a in things if _named(step, a, scene) >= max(1, _named(same, a, scene))), None)
+            found = next(
+                (a for a in things if _named(step, a, scene, options) >= max(1, _named(same, a, scene, options))), None
+            )
             if found is None:
                 continue
             key = key_of(found)

@@ -35,8 +35,8 @@ def is_object_option(option: str, units: frozenset[str]) -> bool:
     ws = words(option)
     if not ws or any(is_number(w) for w in ws):
         return False
-    measured = [singular(w) for w, nxt in zip(ws, [*ws[1:], "of"], strict=True) if nxt == "of"]
-    if any(w in units for w in measured):  # "a teaspoon of oil", "cup"
+    measured = [singular(w) for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of"]
+    if any(w in units for w in measured):  # "a teaspoon of oil"
         return False
     return names_thing(option) and not is_verb_only(ws[0])
 

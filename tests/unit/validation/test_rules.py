@@ -59,6 +59,19 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
     ),
     "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
+    "plan_resolution": lambda g: edit(
+        g["preferences"],
+        plan_for_clear_task=[
+            *g["preferences"].plan_for_clear_task[: g["preferences"].end_of_ambiguity],
+            *g["preferences"].plan_for_amb_task[g["preferences"].end_of_ambiguity :],
+            "Wipe the counter.",
+        ],
+    ),
+    "plan_agreement": lambda g: edit(
+        g["safety"],
+        end_of_ambiguity=1,
+        plan_for_amb_task=["Sing a cheerful song loudly.", *g["safety"].plan_for_amb_task[1:]],
+    ),
     "answer_leak": lambda g: edit(
         g["preferences"],
         plan_for_amb_task=[
@@ -66,6 +79,11 @@ BREAKERS: dict[str, Breaker] = {
             g["preferences"].plan_for_clear_task[1] + " Then some milk.",
             *g["preferences"].plan_for_amb_task[2:],
         ],
+    ),
+    "answer_leak_suspect": lambda g: edit(
+        g["common_sense_knowledge"],
+        plan_for_amb_task=list(g["common_sense_knowledge"].plan_for_clear_task[:-1])
+        + [g["common_sense_knowledge"].plan_for_amb_task[-1]],
     ),
     "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
