@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only
-from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
+from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 
 if TYPE_CHECKING:
@@ -154,7 +154,15 @@ def _verb_use(m: Mention, toks: list[str]) -> bool:
     if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS:
         return False
     before = toks[m.start - 1] if m.start else ""
-    return before in _VERB_BEFORE and "VERB" in classes(toks[m.start])
+    adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
+    return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
+
+
+def _kind_present(key: tuple[str, ...], scene: Scene) -> bool:
+    """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
+    (``kinds`` in kitchen_words.yaml)."""
+    members = kinds().get(" ".join(key))
+    return bool(members) and any(scene.grounds(m) or any(m[-1] in k for k in scene.keys) for m in members)
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
@@ -209,7 +217,9 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
                 continue
             name = " ".join(key)
-            if name in seen:
+            if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
+                continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
+            if _kind_present(key, scene):
                 continue
             seen[name] = len(out)
             shown = m.text
