@@ -85,7 +85,8 @@ BREAKERS: dict[str, Breaker] = {
         plan_for_amb_task=list(g["common_sense_knowledge"].plan_for_clear_task[:-1])
         + [g["common_sense_knowledge"].plan_for_amb_task[-1]],
     ),
-    "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
+    "variants": lambda g: edit(g["preferences"], variants=["julienne peeler"]),
+    "variants_suspect": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
     "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
