@@ -33,14 +33,14 @@ def check_intent(item: Item, ctx: RuleContext) -> list[str]:
         if not has_any(clear, alternatives) and not any(_reworded(a, said) for a in alternatives):
             problems.append(f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan")
     eoa = item.end_of_ambiguity
-    # The negated concept rules out an option at the ambiguous step ("-refrigerator": not into the fridge);
-    # the rest of the plan may still take the eggs out of it.
-    resolving = " \n ".join([item.unambiguous_direct, *item.plan_for_clear_task[eoa : eoa + 1]])
+    # The negated concept rules out an option at the ambiguous step ("-refrigerator": not into the fridge,
+    # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it.
+    resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
         if has(resolving, word) and not any(has(word, a) for alts in positives for a in alts):
             problems.append(
-                f"user_intent: '-{word}' must not appear, but the unambiguous task or the clear step at "
-                f"end_of_ambiguity has it"
+                f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
+                f"{resolving[:100]!r}"
             )
     return problems
 
