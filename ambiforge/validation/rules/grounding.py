@@ -80,6 +80,11 @@ class Scene:
     def heads(self) -> dict[str, list[frozenset[str]]]:
         return self.by_head  # (a dict: "in" and iteration give the head nouns)
 
+    def describes(self, key: tuple[str, ...]) -> bool:
+        """``key`` is a scene name or a run of words of one: 'glass' of the glass mug (its attribute)."""
+        n = len(key)
+        return any(k[i : i + n] == key for k in self.keys for i in range(len(k) - n + 1))
+
     def grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
             return True
@@ -94,8 +99,23 @@ class Scene:
         n = len(key)
         if n == 1 and len(key[0]) >= 4 and any(h.endswith(key[0]) for h in self.by_head):  # "berries"
             return True
-        # a run of consecutive words of a scene name: "cheddar cheese" of the cheddar cheese slices
-        return any(k[i : i + n] == key for k in self.keys if len(k) > n for i in range(len(k) - n + 1))
+        # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
+        # cheddar cheese slices, "oat milk" of the oat milk bottle; not "bread" of the bread knife
+        return any(
+            k[i : i + n] == key and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from"))
+            for k in self.keys
+            if len(k) > n
+            for i in range(len(k) - n + 1)
+        )
+
+
+#: What a scene name may add after the thing itself: its package, its cut, or where it lies ("honey in
+#: cupboard"); any other word makes another thing ("bread knife", "tomato paste", "carrot cake").
+FORMS = frozenset(
+    {"slice", "package", "cup", "bottle", "can", "bag", "tablet", "stick", "bar", "block", "box", "jar", "carton"}
+    | {"pack", "packet", "container", "piece", "loaf", "fillet", "wedge", "cube", "tub", "pot", "pod", "sheet"}
+    | {"breast", "thigh", "wing", "drumstick", "leg", "nugget", "ball", "strip", "steak"}  # cuts: "the chicken"
+)
 
 
 @lru_cache(maxsize=2048)

@@ -173,7 +173,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             if found is None:
                 continue
             key = key_of(found)
-            certain = choice and bool(key) and (scene.grounds(key) or key in options)
+            certain = choice and bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (
