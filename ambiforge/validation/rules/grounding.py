@@ -97,7 +97,7 @@ class Scene:
                 if scene <= words:
                     return True
         n = len(key)
-        if n == 1 and len(key[0]) >= 4 and any(h.endswith(key[0]) for h in self.by_head):  # "berries"
+        if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
         # cheddar cheese slices, "oat milk" of the oat milk bottle; not "bread" of the bread knife
@@ -209,6 +209,27 @@ def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bo
     return m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
 
 
+def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
+    """A kitchen item named as a particular one ("use the spatula", "the cutting board"): the scene must have
+    one. "a bowl", "a knife and cutting board" may come from any cupboard (a warning), and so may "the bowl"
+    after "a bowl" (``introduced``: heads named before with "a", "an", "some"); a part ("the lid") belongs
+    to another item."""
+    before = toks[m.start - 1] if m.start else ""
+    return before == "the" and toks[m.end - 1] not in introduced and toks[m.end - 1] not in _ITEM_PARTS
+
+
+def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -> None:
+    for m in mentions:
+        if m.start and toks[m.start - 1] in ("a", "an", "some", "another", "any"):
+            introduced.add(toks[m.end - 1])
+
+
+_ITEM_PARTS = frozenset(
+    {"lid", "handle", "blade", "cap", "cover", "base", "jar", "plug", "cord", "timer", "door", "tray"}
+)
+_ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
+
+
 @dataclass(frozen=True)
 class Ungrounded:
     rule: str
@@ -223,9 +244,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     scene = Scene.of(item)
     seen: dict[str, int] = {}
     made: set[str] = set()
+    introduced: set[str] = set()
     out: list[Ungrounded] = []
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
+        _introduce(mentions, toks, introduced)
         for m in mentions:
             if m.kind == "fixture":
                 continue
@@ -256,6 +279,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             elif m.kind == "object" or m.food:
                 out.append(
                     Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
+                )
+            elif key[-1] not in scene.heads and _definite(m, toks, introduced):
+                out.append(
+                    Ungrounded(
+                        "grounding",
+                        field_name,
+                        shown,
+                        f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
+                    )
                 )
             elif key[-1] not in scene.heads:
                 out.append(
