@@ -53,7 +53,7 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     scene = Scene.of(item)
     for name in objects:
         key = key_of(name)
-        if key and not scene.grounds(key):
+        if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
             near = process.extractOne(
                 name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
             )
