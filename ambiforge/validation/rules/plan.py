@@ -34,6 +34,7 @@ from ambiforge.validation.rules.text import count, has, intent_concepts, normali
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
+_OFFERED = re.compile(r"\b(?:choose|select|pick|decide|ask)\b.*\b(?:or|between|which)\b|\beither\b", re.I)
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"
     r"requested|intended|proper)\b(?! (?:amount|temperature|time|heat|setting|size|consistency|length|way))",
@@ -170,8 +171,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found = next(
                 (a for a in things if _named(step, a, scene, options) >= max(1, _named(same, a, scene, options))), None
             )
-            if found is None:
-                continue
+            if found is None or _OFFERED.search(step):
+                continue  # "Choose between green tea or coffee": the step asks, it does not decide
             key = key_of(found)
             certain = choice and bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
             rule = "answer_leak" if certain else "answer_leak_suspect"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from ambiforge import ambiguity
+from ambiforge.catalog import APPLIANCES
 from ambiforge.models import Item
 from ambiforge.textnorm import singular
 from ambiforge.validation.language import is_number, is_verb_only, names_thing, words
@@ -26,6 +27,9 @@ def has_shortlist(type_name: str) -> bool:
         return ambiguity.get(type_name).has_shortlist
     except KeyError:
         return False
+
+
+_APPLIANCES = frozenset(key_of(a) for a in APPLIANCES) | {key_of("refrigerator"), key_of("kettle")}
 
 
 def is_object_option(option: str, units: frozenset[str]) -> bool:
@@ -53,6 +57,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     scene = Scene.of(item)
     for name in objects:
         key = key_of(name)
+        if key in _APPLIANCES:
+            continue  # AmbiK's seven appliances are in every kitchen
         if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
             near = process.extractOne(
                 name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
