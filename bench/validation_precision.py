@@ -12,8 +12,11 @@ when a flag of its rule names it (as an error, and at any severity). Identical p
 numbers are found on every row by a check of the raw CSV cells that shares no code with the rules. Rows read
 in full and found clean must get no error.
 
+With ``--full AmbiK_data.csv`` (the 1000 published rows, from the authors' repository) it also prints the
+precision on labelled flags of rows in neither split, read after the rules were frozen.
+
 Usage: python bench/validation_precision.py [--dev ../shared/data/ambik_dev_400.csv]
-       [--calib ../shared/data/ambik_calib_100.csv] [--labels bench/labels]
+       [--calib ../shared/data/ambik_calib_100.csv] [--labels bench/labels] [--full /tmp/ambik_full.csv]
 """
 
 from __future__ import annotations
@@ -114,6 +117,25 @@ def precision(flags: dict[str, list[tuple[str, str, str]]], labels: list[dict[st
     return ok
 
 
+def precision_fresh(flags: dict[str, list[tuple[str, str, str]]], labels: list[dict[str, str]]) -> None:
+    """The "fresh" labels: rows of the full AmbiK CSV outside both splits, read after the rules were frozen."""
+    judged = {(r["id"], r["rule"], r["evidence"]): r["label"] for r in labels if r["set"] == "fresh"}
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row_id, found in flags.items():
+        for rule, severity, message in found:
+            key = (row_id, rule, evidence(message))
+            if severity == "error" and key in judged:
+                counts[rule][judged[key]] += 1
+    print("\nfresh rows (full AmbiK CSV outside both splits), labelled error flags")
+    print(f"{'rule':<16}{'judged':>7}{'right':>6}{'partly':>7}{'wrong':>6}{'precision':>10}  95% Wilson")
+    for rule in sorted(counts):
+        c = counts[rule]
+        n = c["right"] + c["partly"] + c["wrong"]
+        low, high = wilson(c["right"], n)
+        shown = f"{c['right'] / n:>9.1%}  [{low:.1%}, {high:.1%}]"
+        print(f"{rule:<16}{n:>7}{c['right']:>6}{c['partly']:>7}{c['wrong']:>6}{shown}")
+
+
 def recall(flags_by_set: dict[str, dict[str, list[tuple[str, str, str]]]], defects: list[dict[str, str]]) -> bool:
     print("\nrecall on the labelled defects (a flag of the class's rules names the defect)")
     print(f"{'class':<16}{'defects':>8}{'as error':>10}{'any severity':>14}  missed as error")
@@ -187,6 +209,7 @@ def main() -> None:
     parser.add_argument("--dev", type=Path, default=SHARED / "ambik_dev_400.csv")
     parser.add_argument("--calib", type=Path, default=SHARED / "ambik_calib_100.csv")
     parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument("--full", type=Path, help="the full published AmbiK CSV (1000 rows), for the fresh labels")
     args = parser.parse_args()
 
     labels = read_rows(args.labels / "ambik_flags.csv")
@@ -197,6 +220,8 @@ def main() -> None:
     ok &= recall(flags, defects)
     ok &= raw_checks(args.dev, flags["dev"])
     ok &= clean(flags, defects)
+    if args.full:
+        precision_fresh(validate(args.full), labels)
     print(
         f"\nheld-back precision >= {TARGET_PRECISION:.0%} per error rule, recall >= {TARGET_RECALL:.0%} per class "
         f"(as error), clean rows without errors: {'yes' if ok else 'NO'}"
