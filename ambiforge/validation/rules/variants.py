@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.language import content_lemmas, names_thing
+from ambiforge.validation.language import content_lemmas, lemma, names_thing, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import has, intent_concepts
@@ -29,11 +29,24 @@ def _missed(item: Item) -> list[str]:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
-    said = [content_lemmas(v) for v in variants]
-    named = any(_matches(v, a) for v in variants for a in wanted) or any(
-        (lemmas := content_lemmas(a)) and any(lemmas <= s for s in said) for a in wanted
-    )
+    said = [content_lemmas(v) - _SIZES for v in variants]
+    named = any(_matches(v, a) for v in variants for a in wanted) or any(_names(a, said) for a in wanted)
     return [] if not wanted or named else wanted
+
+
+#: Sizes say which one of a kind, not which kind: "a mixing bowl" names the large mixing bowl.
+_SIZES = frozenset({"large", "small", "big", "little", "medium", "tiny", "huge", "regular"})
+
+
+def _names(concept: str, said: list[frozenset[str]]) -> bool:
+    """A variant names the concept: every content lemma of the concept but its size is in the variant ('the
+    ceramic mugs' for 'ceramic mug', 'a mixing bowl' for 'large mixing bowl'), or the variant is the concept
+    shortened to two or more of its words, its head noun kept ('the glass bottle' for 'glass milk bottle')."""
+    lemmas = content_lemmas(concept) - _SIZES
+    if not lemmas:
+        return False
+    head = lemma(words(concept)[-1])
+    return any(lemmas <= s or (len(s) >= 2 and head in s and s <= lemmas) for s in said)
 
 
 def check_variants(item: Item, ctx: RuleContext) -> list[str]:
