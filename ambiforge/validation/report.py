@@ -30,6 +30,33 @@ from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
 
 EXAMPLES_PER_RULE = 5
+#: What to fix for each built-in rule, in the order to fix them: text damage first (the other rules read
+#: through it), then what makes a row wrong as a benchmark item, then what it names, then the warnings.
+#: The report sorts its rules by this order within each severity, then by the number of items flagged.
+WHAT_TO_FIX: dict[str, str] = {
+    "schema": "make the row valid against schemas/item.schema.json",
+    "corruption": "re-export the cell: remove the stray step number, split the steps, restore the cut word",
+    "hygiene": "replace the template placeholder or the model's refusal with the real text",
+    "duplicate_id": "give each row its own id",
+    "duplicate": "drop or rewrite the second copy of the task",
+    "plan": "give both plans 1..max_plan_steps non-empty steps and an end_of_ambiguity inside them",
+    "minimal_pair": "rewrite the ambiguous task so it leaves the intended option open",
+    "plan_divergence": "make the clear plan resolve the ambiguity at end_of_ambiguity (it copies the ambiguous one)",
+    "intent": "state the intent in the clear task or plan, or correct user_intent",
+    "answer_leak": "replace the intended object in the ambiguous plan, up to end_of_ambiguity, by the open choice",
+    "shortlist": "list at least two options, spelled as the environment names them, or add them to the scene",
+    "grounding": "add the object to environment_short, or name one the scene has",
+    "variants": "add the intended object to the variants",
+    "question": "end the question with '?'",
+    "qa_fit": "make the answer answer the question",
+}
+
+
+def fix_rank(rule_id: str) -> int:
+    order = list(WHAT_TO_FIX)
+    return order.index(rule_id) if rule_id in order else len(order)
+
+
 #: report.html lists at most this many issues (issues.csv has all of them).
 HTML_ISSUES = 20_000
 SNIPPET_CHARS = 240
@@ -77,7 +104,8 @@ class ReportBuilder:
                 "description": rule.description,
                 "count": 0,  # items flagged by the rule
                 "flags": 0,
-                "examples": [],  # the first items flagged, one each
+                "fix": WHAT_TO_FIX.get(rule_id, rule.description),
+                "examples": [],  # the first items flagged, one each, with the flag's evidence
             }
             for rule_id, rule in all_rules().items()
         }
@@ -97,7 +125,10 @@ class ReportBuilder:
             entry["count"] += 1
             if len(entry["examples"]) < EXAMPLES_PER_RULE:
                 first = next(f for f in failed if f["rule"] == rule_id)
-                entry["examples"].append({"id": item.id, "message": first["message"]})
+                field = field_of(first["message"])
+                entry["examples"].append(
+                    {"id": item.id, "message": first["message"], "snippet": snippet(item, field, first["message"])}
+                )
         for f in failed:
             rules[f["rule"]]["severity"] = f["severity"]  # as configured for this run
             rules[f["rule"]]["flags"] += 1
@@ -310,7 +341,7 @@ def write_report(
     issues = report.get("issues", [])
     rule_rows = sorted(
         ((rid, r) for rid, r in report["rules"].items()),
-        key=lambda kv: (kv[1]["severity"] != "error", -kv[1]["count"], kv[0]),
+        key=lambda kv: (kv[1]["severity"] != "error", kv[1]["count"] == 0, fix_rank(kv[0]), -kv[1]["count"], kv[0]),
     )
     html = render(
         "validation.html.j2",

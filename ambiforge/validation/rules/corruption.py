@@ -1,8 +1,9 @@
 """corruption: text damaged on its way into the dataset (copy-paste, numbering, encoding, editing).
 
 - ``corruption`` (error): a stray step prefix left inside a step ("0: Take the mug", "Step 2: ..."),
-  several numbered steps on one line, or mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
-  looks right and matches nothing).
+  several numbered steps on one line, mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
+  looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
+  sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides).
 - ``fragment`` (warning): a field that starts mid-word or mid-sentence ("ook chopped onions"), a doubled
   word ("the the"), or an editor's note left in the text ("Note: ...").
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
+from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
 
 if TYPE_CHECKING:
@@ -39,6 +42,28 @@ def _texts(item: Item) -> list[tuple[str, str]]:
     out += [(f"plan_for_amb_task[{i}]", s) for i, s in enumerate(item.plan_for_amb_task)]
     out += [(f"variants[{i}]", s) for i, s in enumerate(item.variants)]
     return out
+
+
+def _cut_word(text: str, units: frozenset[str]) -> tuple[str, str] | None:
+    """The first word when it is an English word with its first letter or two cut off ('ablespoons' of
+    'tablespoons', 'ggs' of 'eggs', 'ix' of 'mix'; 'up of milk' of 'cup of milk': AmbiK's exported plans
+    lost the "1 t" before a newline), and that word; None for a word as written ('cherries' stays a fragment
+    warning). lemminflect's dictionary says what is a word."""
+    m = re.match(r"([a-z]+)(\s+of\b)?", text)
+    if not m or len(m.group(1)) < 2 or m.group(1) in FUNCTION_WORDS - {"up"}:
+        return None
+    word, measured = m.group(1), m.group(2) is not None
+    if classes(word) and not measured:
+        return None
+    for lost in _LOST_PREFIXES:
+        whole = lost + word
+        if (measured and whole in units) or (not measured and not classes(word) and classes(whole)):
+            return word, whole
+    return None
+
+
+#: Letters a cut word most likely lost, commonest first ('ook': cook before book, 'erve': serve before nerve).
+_LOST_PREFIXES = (*"sctpabmfdrhwgleoinukvjyqzx", "st", "sp", "th", "ch", "sh", "tr", "cr", "gr", "bl", "br")
 
 
 def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
@@ -67,12 +92,23 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: mixes alphabets in {shown!r} ({name})"))
         first = text.lstrip(" \"'(")
         if first[:1].islower() and not field.startswith("variants"):
-            found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
+            cut = _cut_word(first, _unit_words(ctx.config.units))
+            if cut:
+                found.append(
+                    ("corruption", f"{field}: starts with a cut word {cut[0]!r} (of {cut[1]!r}): {text.strip()[:40]!r}")
+                )
+            else:
+                found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("fragment", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+@lru_cache(maxsize=8)
+def _unit_words(units: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for u in units for w in (u.lower(), u.lower() + "s"))
 
 
 ORDER = 90  # where the family runs among the rules (plugins: 1000 unless they say)

@@ -3,8 +3,11 @@
 A mention is grounded when the scene lists it in either number ("onions" / "onion"), when one name contains
 the other with the same head noun ("ripe banana" / "banana", "ceramic plate" / "ceramic dinner plate"), or
 when the scene name is the mention's modifier ("sourdough bread" / "sourdough"). It is not an object at all
-when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``), the
-task's own product ("to make granola") or made from a scene item ("orange juice" beside an orange). A named
+when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
+seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
+granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
+zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as a verb ("to extract the juice",
+"juice them": lemminflect's word classes, see ``validation.language``). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error. Generic nouns of kitchen items ("a small bowl" from the cupboard) are
 warnings; food the scene lacks ("the lemon") is an error. Each (item, thing) is reported once.
@@ -18,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
-from ambiforge.validation.lexicon import Lexicon, Mention, key_of, lexicon_for
+from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only
+from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 
 if TYPE_CHECKING:
@@ -76,6 +80,11 @@ class Scene:
     def heads(self) -> dict[str, list[frozenset[str]]]:
         return self.by_head  # (a dict: "in" and iteration give the head nouns)
 
+    def describes(self, key: tuple[str, ...]) -> bool:
+        """``key`` is a scene name or a run of words of one: 'glass' of the glass mug (its attribute)."""
+        n = len(key)
+        return any(k[i : i + n] == key for k in self.keys for i in range(len(k) - n + 1))
+
     def grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
             return True
@@ -88,10 +97,25 @@ class Scene:
                 if scene <= words:
                     return True
         n = len(key)
-        if n == 1 and len(key[0]) >= 4 and any(h.endswith(key[0]) for h in self.by_head):  # "berries"
+        if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
-        # a run of consecutive words of a scene name: "cheddar cheese" of the cheddar cheese slices
-        return any(k[i : i + n] == key for k in self.keys if len(k) > n for i in range(len(k) - n + 1))
+        # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
+        # cheddar cheese slices, "oat milk" of the oat milk bottle; not "bread" of the bread knife
+        return any(
+            k[i : i + n] == key and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from"))
+            for k in self.keys
+            if len(k) > n
+            for i in range(len(k) - n + 1)
+        )
+
+
+#: What a scene name may add after the thing itself: its package, its cut, or where it lies ("honey in
+#: cupboard"); any other word makes another thing ("bread knife", "tomato paste", "carrot cake").
+FORMS = frozenset(
+    {"slice", "package", "cup", "bottle", "can", "bag", "tablet", "stick", "bar", "block", "box", "jar", "carton"}
+    | {"pack", "packet", "container", "piece", "loaf", "fillet", "wedge", "cube", "tub", "pot", "pod", "sheet"}
+    | {"breast", "thigh", "wing", "drumstick", "leg", "nugget", "ball", "strip", "steak"}  # cuts: "the chicken"
+)
 
 
 @lru_cache(maxsize=2048)
@@ -123,7 +147,7 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     derived = (
         before in scene.heads
         or any(w in scene.heads for w in key[:-1])
-        or (after in ("from", "out") and key[-1] in _PARTS)
+        or (key[-1] in _PARTS and (after in ("from", "out", "of") or _bare(key, before)))
     )
     verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
     product = verb >= 0 and not any(w in _INPUT_MARKERS for w in window[verb + 1 :])
@@ -131,6 +155,34 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
         made.add(key[-1])
         return True
     return False
+
+
+def _bare(key: tuple[str, ...], before: str) -> bool:
+    """A part named on its own ("squeeze the juice", "remove the seeds", "to get juice"): a part of the
+    item the step works on, not another object; "lemon juice" is not bare."""
+    return len(key) == 1 and (not before or before in FUNCTION_WORDS or is_verb_only(before))
+
+
+#: Words after a verb used in the imperative: "juice them", "zest the lemon", "to extract the juice".
+_OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some", "all", "each", "both", "your"})
+_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also"})
+
+
+def _verb_use(m: Mention, toks: list[str]) -> bool:
+    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them"): a verb
+    reading (lemminflect) at the start of a clause, followed by its object."""
+    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS:
+        return False
+    before = toks[m.start - 1] if m.start else ""
+    adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
+    return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
+
+
+def _kind_present(key: tuple[str, ...], scene: Scene) -> bool:
+    """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
+    (``kinds`` in kitchen_words.yaml)."""
+    members = kinds().get(" ".join(key))
+    return bool(members) and any(scene.grounds(m) or any(m[-1] in k for k in scene.keys) for m in members)
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
@@ -157,6 +209,27 @@ def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bo
     return m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
 
 
+def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
+    """A kitchen item named as a particular one ("use the spatula", "the cutting board"): the scene must have
+    one. "a bowl", "a knife and cutting board" may come from any cupboard (a warning), and so may "the bowl"
+    after "a bowl" (``introduced``: heads named before with "a", "an", "some"); a part ("the lid") belongs
+    to another item."""
+    before = toks[m.start - 1] if m.start else ""
+    return before == "the" and toks[m.end - 1] not in introduced and toks[m.end - 1] not in _ITEM_PARTS
+
+
+def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -> None:
+    for m in mentions:
+        if m.start and toks[m.start - 1] in ("a", "an", "some", "another", "any"):
+            introduced.add(toks[m.end - 1])
+
+
+_ITEM_PARTS = frozenset(
+    {"lid", "handle", "blade", "cap", "cover", "base", "jar", "plug", "cord", "timer", "door", "tray"}
+)
+_ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
+
+
 @dataclass(frozen=True)
 class Ungrounded:
     rule: str
@@ -171,9 +244,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     scene = Scene.of(item)
     seen: dict[str, int] = {}
     made: set[str] = set()
+    introduced: set[str] = set()
     out: list[Ungrounded] = []
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
+        _introduce(mentions, toks, introduced)
         for m in mentions:
             if m.kind == "fixture":
                 continue
@@ -182,10 +257,12 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
-            if _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+            if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
                 continue
             name = " ".join(key)
-            if name in seen:
+            if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
+                continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
+            if _kind_present(key, scene):
                 continue
             seen[name] = len(out)
             shown = m.text
@@ -202,6 +279,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             elif m.kind == "object" or m.food:
                 out.append(
                     Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
+                )
+            elif key[-1] not in scene.heads and _definite(m, toks, introduced):
+                out.append(
+                    Ungrounded(
+                        "grounding",
+                        field_name,
+                        shown,
+                        f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
+                    )
                 )
             elif key[-1] not in scene.heads:
                 out.append(

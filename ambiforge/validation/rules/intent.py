@@ -1,5 +1,6 @@
 """intent: the correct action contains the positive concepts and none of the negative ones (AmbiK's
-substring semantics, see ``text.has``); the answer names an intent concept and fits its question."""
+substring semantics, see ``text.has``, or every content word of the concept up to inflection: the rows are
+written by people who reword); the answer names an intent concept and fits its question."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
+from ambiforge.validation.language import content_lemmas
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
 
@@ -25,14 +27,31 @@ def check_intent(item: Item, ctx: RuleContext) -> list[str]:
     if not positives and not negatives:
         return ["user_intent: empty; the correct action is not stated"]
     clear = " \n ".join([item.unambiguous_direct, *item.plan_for_clear_task])
+    said = content_lemmas(clear)
     problems = []
     for alternatives in positives:
-        if not has_any(clear, alternatives):
+        if not has_any(clear, alternatives) and not any(_reworded(a, said) for a in alternatives):
             problems.append(f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan")
+    eoa = item.end_of_ambiguity
+    # The negated concept rules out an option at the ambiguous step ("-refrigerator": not into the fridge,
+    # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it.
+    resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
-        if has(clear, word) and not any(has(word, a) for alts in positives for a in alts):
-            problems.append(f"user_intent: '-{word}' must not appear, but the unambiguous task or plan has it")
+        if has(resolving, word) and not any(has(word, a) for alts in positives for a in alts):
+            problems.append(
+                f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
+                f"{resolving[:100]!r}"
+            )
     return problems
+
+
+def _reworded(concept: str, said: frozenset[str]) -> bool:
+    """Every content word of the concept is in the text up to inflection and order ('penne pasta' in "Cook
+    penne ... add pasta", 'canned corn' in "the cans of corn", 'one tablespoon' in "a tablespoon"): the
+    intent is stated, only not as AmbiK's literal substring. Concepts of numbers or units alone ('6|six',
+    '°F') must appear literally."""
+    wanted = content_lemmas(concept)
+    return bool(wanted) and wanted <= said
 
 
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:

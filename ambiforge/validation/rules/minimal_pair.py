@@ -3,8 +3,9 @@
 - ``minimal_pair`` (error): the tasks differ; the ambiguous task is a rewrite of the unambiguous one at all
   (it keeps a content word and at most ``max_rewrite_ratio`` of its words are new); and for types whose
   minimal pair drops the distinguishing word (the registry's ``minimal_pair == 'drop_distinguishing_word'``)
-  that word is gone from the ambiguous task. Types whose ambiguity is in the kitchen, not the words
-  (``minimal_pair == 'same_instruction'``) keep the instruction: there the two tasks must be the same.
+  the ambiguous task does not keep every positive intent concept (then nothing is left to ask). Types
+  whose ambiguity is in the kitchen, not the words (``minimal_pair == 'same_instruction'``) keep the
+  instruction: there the two tasks must be the same.
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C.
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rapidfuzz.distance import Indel
@@ -53,6 +55,18 @@ def _same_instruction(type_name: str) -> bool:
         return False
 
 
+def _kept(task: str, alternatives: list[str]) -> str | None:
+    """The concept's most specific alternative (most words: 'canned chili', not 'can') as the task names it,
+    unless the task offers it as one option ("carrot or radish"), which is the ambiguity itself."""
+    most = max(len(a.split()) for a in alternatives)
+    for word in (a for a in alternatives if len(a.split()) == most):
+        if contains(task, word) and not re.search(
+            rf"\b{re.escape(word)}\s+or\b|\bor\s+{re.escape(word)}\b", task, re.I
+        ):
+            return word
+    return None
+
+
 def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
     if _same_instruction(item.ambiguity_type):
         # The environment, not the words, makes the task ambiguous: the world_environment rules check it.
@@ -71,11 +85,15 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             + ")"
         )
     if _drops_word(item.ambiguity_type):
+        # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
+        # choice is still open while one concept is missing, so only a task that keeps them all is certain.
         positives, _ = intent_concepts(item.user_intent)
-        for alternatives in positives:
-            for word in alternatives:
-                if contains(item.ambiguous_task, word):
-                    problems.append(f"ambiguous_task: still contains the distinguishing word '{word}'")
+        kept = [_kept(item.ambiguous_task, alts) for alts in positives]
+        if positives and all(kept):
+            words_kept = ", ".join(f"'{w}'" for w in kept)
+            problems.append(
+                f"ambiguous_task: still names every intent concept ({words_kept}), so nothing is left to ask"
+            )
     return problems
 
 

@@ -1,15 +1,20 @@
 """plan: the plans' shape, and whether the clear plan resolves what the ambiguous task leaves open.
 
-- ``plan`` (error): 1..``max_plan_steps`` steps, no empty step, ``end_of_ambiguity`` inside both plans, and
-  the plans agree before it.
+Severity says how sure a rule is: ``error`` only where the finding is a fact of the text, ``warning`` where
+it is a suspicion a reader must confirm (measured on published AmbiK rows, bench/validation_precision.py).
+
+- ``plan`` (error): 1..``max_plan_steps`` steps, no empty step, ``end_of_ambiguity`` inside both plans.
+- ``plan_agreement`` (warning): a step before ``end_of_ambiguity`` that says something else in the two plans;
+  rewording ("Whisk" / "Mix", "Dice" / "Chop") is not a difference (content lemmas, ``language``).
 - ``plan_length`` (warning): more than ``long_plan_steps`` steps; long recipes are legitimate.
-- ``plan_divergence`` (error): the plans differ *at* ``end_of_ambiguity`` and the clear step there resolves
-  the ambiguity: it carries a positive intent concept that neither the ambiguous task nor the ambiguous step
-  has (it names it more often than the ambiguous step: "into a glass" from "the glass milk bottle"), and does
-  not itself leave the choice open ("the chosen pasta", "a suitable appliance").
-- ``answer_leak`` (error): the ambiguous plan already names, up to ``end_of_ambiguity``, the intended option
-  the ambiguous task leaves open, so acting on the ambiguous task looks resolved without asking. (After it
-  AmbiK's ambiguous plans follow the clear plan, so later steps may name it.)
+- ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
+- ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
+  step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
+  than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
+  ("the chosen pasta", "a suitable appliance").
+- ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
+  ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
+  AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
 """
 
 from __future__ import annotations
@@ -18,12 +23,18 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.rules.base import Rule
-from ambiforge.validation.rules.text import count, has_any, intent_concepts, normalise
+from ambiforge.textnorm import singular
+from ambiforge.validation.language import mentions, names_thing, positions, similar_steps, words
+from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.rules.base import Rule, family_rules
+from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.shortlist import has_shortlist
+from ambiforge.validation.rules.text import count, has, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
+_OFFERED = re.compile(r"\b(?:choose|select|pick|decide|ask)\b.*\b(?:or|between|which)\b|\beither\b", re.I)
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"
     r"requested|intended|proper)\b(?! (?:amount|temperature|time|heat|setting|size|consistency|length|way))",
@@ -47,12 +58,29 @@ def check_plan(item: Item, ctx: RuleContext) -> list[str]:
             f"end_of_ambiguity: {eoa} is past the plan (clear plan has {len(clear)} steps, "
             f"ambiguous plan {len(amb)}; steps count from 0)"
         )
-    else:
-        for i in range(eoa):
-            if normalise(clear[i]) != normalise(amb[i]):
-                problems.append(f"plan_for_amb_task[{i}]: differs from the clear plan before end_of_ambiguity {eoa}")
-                break
     return problems
+
+
+def check_agreement(item: Item, ctx: RuleContext) -> list[str]:
+    """Before ``end_of_ambiguity`` the plans do the same; a step reworded ('Whisk the eggs' / 'Mix the eggs')
+    still does, so only a step sharing under half its content lemmas with the other plan's step counts, and
+    only as a suspicion: the writer may have reordered the steps."""
+    eoa = item.end_of_ambiguity
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if eoa >= len(clear) or eoa >= len(amb):
+        return []  # the plan rule reports it
+    for i in range(eoa):
+        if normalise(clear[i]) != normalise(amb[i]) and not similar_steps(clear[i], amb[i]):
+            return [
+                f"plan_for_amb_task[{i}]: differs from the clear plan before end_of_ambiguity {eoa}: "
+                f"{_short(amb[i])!r} / clear: {_short(clear[i])!r}"
+            ]
+    return []
+
+
+def _short(text: str, chars: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def check_plan_length(item: Item, ctx: RuleContext) -> list[str]:
@@ -64,14 +92,33 @@ def check_plan_length(item: Item, ctx: RuleContext) -> list[str]:
     ]
 
 
+def _identical(item: Item) -> bool:
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    return (
+        bool(clear)
+        and len(clear) == len(amb)
+        and all(normalise(c) == normalise(a) for c, a in zip(clear, amb, strict=True))
+    )
+
+
 def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain: the two plans are the same text step for step, so the clear plan resolves nothing."""
+    if _identical(item):
+        n = len(item.plan_for_clear_task)
+        return [f"plan_for_amb_task: identical to plan_for_clear_task (all {n} steps); the clear plan resolves nothing"]
+    return []
+
+
+def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
+    """Suspected: the clear step at ``end_of_ambiguity`` does not visibly resolve what the ambiguous step leaves
+    open. AmbiK's intent keywords are often paraphrased in the plans, so this is never certain."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
-    if clear and len(clear) == len(amb) and all(normalise(c) == normalise(a) for c, a in zip(clear, amb, strict=True)):
-        return ["plan_for_amb_task: identical to plan_for_clear_task; the clear plan resolves nothing"]
-    if eoa >= len(clear) or eoa >= len(amb):
-        return []  # the plan rule reports it
+    if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
+        return []  # plan_divergence / the plan rule report it
     if normalise(clear[eoa]) == normalise(amb[eoa]):
-        return [f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity"]
+        return [
+            f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity: {_short(clear[eoa])!r}"
+        ]
     positives, _ = intent_concepts(item.user_intent)
     resolving = [
         a
@@ -87,31 +134,69 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
         concepts = ", ".join("|".join(a) for a in positives)
         return [
             f"plan_for_clear_task[{eoa}]: the step at end_of_ambiguity adds no intent concept ({concepts}) "
-            "that the ambiguous task and step lack"
+            f"that the ambiguous task and step lack: {_short(clear[eoa])!r}"
         ]
     return []
 
 
-def check_leak(item: Item, ctx: RuleContext) -> list[str]:
+def _named(step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]]) -> int:
+    """How often ``step`` names ``phrase`` as itself, not as the modifier of another scene object: 'orange'
+    in 'orange soda' when the scene lists both an orange and an orange soda (and the soda is no option),
+    while 'glass' in 'glass mug' names the glass mug of a shortlist."""
+    ws = [singular(w) for w in words(step)]
+    alone = key_of(phrase) in scene.keys
+    other = [tuple(ws[start : end + 1]) if end < len(ws) else () for start, end in positions(step, phrase)]
+    return sum(1 for longer in other if not (alone and longer in scene.keys and longer not in options))
+
+
+def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    """(rule, message) for each intent concept the ambiguous plan names up to ``end_of_ambiguity`` while the
+    ambiguous task leaves it open. Only concepts that can name a thing count (open-class words, a noun or
+    adjective among them, no number: never "from", "until", "3 minutes", "preheat"). Certain (answer_leak)
+    when the item's type chooses among objects (a shortlist type) and the concept names a scene object or its
+    distinguishing attribute; otherwise suspected (answer_leak_suspect): in common-sense and safety items the
+    intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
     positives, _ = intent_concepts(item.user_intent)
-    problems = []
+    clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.ambiguous_task
+    scene = Scene.of(item)
+    choice = has_shortlist(item.ambiguity_type)
+    options = {key_of(o) for o in item.amb_shortlist if o.strip()}
+    out = []
     for alternatives in positives:
-        if has_any(item.ambiguous_task, alternatives):
-            continue  # the task itself says it: nothing to leak
-        clear = item.plan_for_clear_task
-        for i, step in enumerate(item.plan_for_amb_task[: item.end_of_ambiguity + 1]):
+        things = [a for a in alternatives if names_thing(a)]
+        if not things or any(has(task, a) or mentions(task, a) for a in alternatives):
+            continue  # nothing that names a thing, or the task itself says it: nothing to leak
+        for i, step in enumerate(amb[: item.end_of_ambiguity + 1]):
             same = clear[i] if i < len(clear) else ""
-            found = next((a for a in alternatives if count(step, a) >= max(1, count(same, a))), None)
-            if found is not None:
-                problems.append(f"plan_for_amb_task[{i}]: already names the intended '{found}'")
-                break
-    return problems
+            found = next(
+                (a for a in things if _named(step, a, scene, options) >= max(1, _named(same, a, scene, options))), None
+            )
+            if found is None or _OFFERED.search(step):
+                continue  # "Choose between green tea or coffee": the step asks, it does not decide
+            key = key_of(found)
+            certain = choice and bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
+            rule = "answer_leak" if certain else "answer_leak_suspect"
+            out.append(
+                (
+                    rule,
+                    f"plan_for_amb_task[{i}]: already names the intended '{found}' "
+                    f"(end_of_ambiguity {item.end_of_ambiguity}; the ambiguous task does not): {_short(step)!r}",
+                )
+            )
+            break
+    return out
 
 
 ORDER = 50  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
-    Rule("plan", "error", check_plan, "plan sizes, end_of_ambiguity inside, agreement before it"),
+    Rule("plan", "error", check_plan, "plan sizes, no empty step, end_of_ambiguity inside"),
+    Rule("plan_agreement", "warning", check_agreement, "the plans do the same before end_of_ambiguity"),
     Rule("plan_length", "warning", check_plan_length, "plans longer than long_plan_steps"),
-    Rule("plan_divergence", "error", check_divergence, "the clear plan resolves the ambiguity at end_of_ambiguity"),
-    Rule("answer_leak", "error", check_leak, "the ambiguous plan does not name the intended option"),
+    Rule("plan_divergence", "error", check_divergence, "the clear plan is not the ambiguous plan verbatim"),
+    Rule("plan_resolution", "warning", check_resolution, "the clear step at end_of_ambiguity resolves the ambiguity"),
+    *family_rules(
+        leaks,
+        ("answer_leak", "error", "the ambiguous plan does not name the intended object of a choice"),
+        ("answer_leak_suspect", "warning", "the ambiguous plan may name the intended option"),
+    ),
 )

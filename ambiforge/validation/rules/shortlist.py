@@ -1,12 +1,19 @@
-"""shortlist: types with a shortlist (the registry's ``has_shortlist``) list >= 2 scene objects to choose
-from; other types list none."""
+"""shortlist: types with a shortlist (the registry's ``has_shortlist``) list >= 2 options to choose from, and
+the options that name objects are in the scene; other types list none. Options that are quantities or
+actions ("three", "a teaspoon of oil", "heat up") are not looked up in the scene (:func:`is_object_option`);
+an option missing from the scene names the closest scene object, which is usually a misspelling of it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rapidfuzz import fuzz, process
+
 from ambiforge import ambiguity
+from ambiforge.catalog import APPLIANCES
 from ambiforge.models import Item
+from ambiforge.textnorm import singular
+from ambiforge.validation.language import is_number, is_verb_only, names_thing, words
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
@@ -22,18 +29,42 @@ def has_shortlist(type_name: str) -> bool:
         return False
 
 
+_APPLIANCES = frozenset(key_of(a) for a in APPLIANCES) | {key_of("refrigerator"), key_of("kettle")}
+
+
+def is_object_option(option: str, units: frozenset[str]) -> bool:
+    """An option that names an object: not a quantity ('three', '2 cups', 'a teaspoon of oil') and not an
+    action ('heat up', 'stir'). AmbiK also shortlists amounts and ways of doing; those are choices, but not
+    of objects, so the environment cannot be asked for them."""
+    ws = words(option)
+    if not ws or any(is_number(w) for w in ws):
+        return False
+    measured = [singular(w) for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of"]
+    if any(w in units for w in measured):  # "a teaspoon of oil"
+        return False
+    return names_thing(option) and not is_verb_only(ws[0])
+
+
 def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     shortlist = [s for s in item.amb_shortlist if s.strip()]
     if not has_shortlist(item.ambiguity_type):
         return []
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    objects = [s for s in shortlist if is_object_option(s, units)]
+    if len(objects) == 1 and len(shortlist) == 1:
+        return [f"amb_shortlist: has one object ({shortlist[0]!r}); a choice needs at least 2"]
     problems = []
-    if len(shortlist) == 1:
-        problems.append(f"amb_shortlist: has one object ({shortlist[0]!r}); a choice needs at least 2")
     scene = Scene.of(item)
-    for name in shortlist:
+    for name in objects:
         key = key_of(name)
-        if key and not scene.grounds(key):
-            problems.append(f"amb_shortlist: '{name}' is not in the environment")
+        if key in _APPLIANCES:
+            continue  # AmbiK's seven appliances are in every kitchen
+        if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
+            near = process.extractOne(
+                name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
+            )
+            hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
+            problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
 
 

@@ -1,12 +1,14 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
-option, i.e. matches an intent concept (error), and for types with a shortlist they cover the shortlist
-(warning: AmbiK often lists only the plausible few)."""
+option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
+names a thing), a warning (``variants_suspect``) otherwise; and for types with a shortlist they cover the
+shortlist (warning: AmbiK often lists only the plausible few)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
+from ambiforge.validation.language import content_lemmas, lemma, names_thing, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import has, intent_concepts
@@ -19,15 +21,54 @@ def _matches(a: str, b: str) -> bool:
     return has(a, b) or has(b, a)
 
 
-def check_variants(item: Item, ctx: RuleContext) -> list[str]:
+def _missed(item: Item) -> list[str]:
+    """The intent alternatives, when no variant names any of them (substring either way, or every content
+    lemma of the alternative in the variant: 'the ceramic mugs' names 'ceramic mug')."""
     variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
     if not variants:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
-    if wanted and not any(_matches(v, a) for v in variants for a in wanted):
-        return [f"variants: none is the intended option ({', '.join(wanted)})"]
+    said = [content_lemmas(v) - _SIZES for v in variants]
+    named = any(_matches(v, a) for v in variants for a in wanted) or any(_names(a, said) for a in wanted)
+    return [] if not wanted or named else wanted
+
+
+#: Sizes say which one of a kind, not which kind: "a mixing bowl" names the large mixing bowl.
+_SIZES = frozenset({"large", "small", "big", "little", "medium", "tiny", "huge", "regular"})
+
+
+def _names(concept: str, said: list[frozenset[str]]) -> bool:
+    """A variant names the concept: every content lemma of the concept but its size is in the variant ('the
+    ceramic mugs' for 'ceramic mug', 'a mixing bowl' for 'large mixing bowl'), or the variant is the concept
+    shortened to two or more of its words, its head noun kept ('the glass bottle' for 'glass milk bottle')."""
+    lemmas = content_lemmas(concept) - _SIZES
+    if not lemmas:
+        return False
+    head = lemma(words(concept)[-1])
+    return any(lemmas <= s or (len(s) >= 2 and head in s and s <= lemmas) for s in said)
+
+
+def check_variants(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects."""
+    wanted = _missed(item)
+    if wanted and has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted):
+        return [f"variants: none is the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
     return []
+
+
+def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
+    """Suspected elsewhere: common-sense and safety variants are often yes/no answers or descriptions ("Inside
+    the blender" for the blender jar) that name the intended option in other words."""
+    wanted = _missed(item)
+    if wanted and not (has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted)):
+        return [f"variants: none names the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
+    return []
+
+
+def _listed(item: Item) -> str:
+    shown = "; ".join(v.strip() for v in item.variants if v.strip())
+    return shown if len(shown) <= 120 else shown[:119] + "…"
 
 
 def check_cover(item: Item, ctx: RuleContext) -> list[str]:
@@ -40,6 +81,7 @@ def check_cover(item: Item, ctx: RuleContext) -> list[str]:
 
 ORDER = 70  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
-    Rule("variants", "error", check_variants, "variants, when present, include the intended option"),
+    Rule("variants", "error", check_variants, "a choice among objects: the variants include the intended object"),
+    Rule("variants_suspect", "warning", check_variants_suspect, "the variants may not name the intended option"),
     Rule("variants_shortlist", "warning", check_cover, "variants cover the shortlist (types with a shortlist)"),
 )

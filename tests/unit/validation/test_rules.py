@@ -126,8 +126,27 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
     ),
     "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
+    "plan_resolution": lambda g: edit(
+        g["preferences"],
+        plan_for_clear_task=[
+            *g["preferences"].plan_for_clear_task[: g["preferences"].end_of_ambiguity],
+            *g["preferences"].plan_for_amb_task[g["preferences"].end_of_ambiguity :],
+            "Wipe the counter.",
+        ],
+    ),
+    "plan_agreement": lambda g: edit(
+        g["safety"],
+        end_of_ambiguity=1,
+        plan_for_amb_task=["Sing a cheerful song loudly.", *g["safety"].plan_for_amb_task[1:]],
+    ),
     "answer_leak": lambda g: leak_at_eoa(g["preferences"]),
-    "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
+    "answer_leak_suspect": lambda g: edit(
+        g["common_sense_knowledge"],
+        plan_for_amb_task=list(g["common_sense_knowledge"].plan_for_clear_task[:-1])
+        + [g["common_sense_knowledge"].plan_for_amb_task[-1]],
+    ),
+    "variants": lambda g: edit(g["preferences"], variants=["julienne peeler"]),
+    "variants_suspect": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
     "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
@@ -179,10 +198,14 @@ def test_minimal_pair_edit_ratio_threshold(good) -> None:  # type: ignore[no-unt
 
 
 def test_preferences_intent_word_must_leave_the_ambiguous_task(good, ctx) -> None:  # type: ignore[no-untyped-def]
-    item = good["preferences"]
+    item = edit(good["preferences"], user_intent=good["preferences"].user_intent[:1])
     word = item.user_intent[0]
     leaky = edit(item, ambiguous_task=item.ambiguous_task.rstrip(".?") + f" ({word}).")
-    assert any("distinguishing word" in f.message for f in check_item(leaky, ctx, only=["minimal_pair"]))
+    assert any("names every intent concept" in f.message for f in check_item(leaky, ctx, only=["minimal_pair"]))
+    offered = edit(item, ambiguous_task=item.ambiguous_task.rstrip(".?") + f" ({word} or the other one).")
+    assert not check_item(offered, ctx, only=["minimal_pair"])  # offered as an option: still ambiguous
+    partial = edit(item, user_intent=[word, "zzz unrelated"], ambiguous_task=leaky.ambiguous_task)
+    assert not check_item(partial, ctx, only=["minimal_pair"])  # one concept still open
 
 
 def test_dataset_rules_exact_near_and_released(good, ctx, catalog) -> None:  # type: ignore[no-untyped-def]
