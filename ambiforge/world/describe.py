@@ -14,11 +14,30 @@ location (not made by the sampler) is listed at the end.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from ambiforge.environment.articles import indefinite
-from ambiforge.models.scene_graph import LOCATION_RELATIONS, Node, SceneGraph
+from ambiforge.models.scene_graph import LOCATION_RELATIONS, SceneGraph
 
 
-def _listed(node: Node) -> str:
+class _Node(NamedTuple):
+    """What the description reads of a node (from a model or from a record's dict alike)."""
+
+    id: str
+    type: str
+    name: str
+    mass: bool
+    plural: bool
+    holds: str | None
+
+
+class _Edge(NamedTuple):
+    source: str
+    relation: str
+    target: str
+
+
+def _listed(node: _Node) -> str:
     """As in a list of the scene: 'a glass mug', 'whole milk', 'oven mitts'."""
     if node.type == "object" and (node.mass or node.plural):
         return node.name
@@ -29,12 +48,12 @@ def _joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
-def _rows(graph: SceneGraph, members: list[str]) -> list[list[str]]:
+def _rows(edges: list[_Edge], members: list[str]) -> list[list[str]]:
     """The members of one place in rows (front first), each row left to right, from the spatial edges."""
     inside = set(members)
     left_count = dict.fromkeys(members, 0)
     in_front: dict[str, str] = {}
-    for edge in graph.edges:
+    for edge in edges:
         if edge.source in inside and edge.target in inside:
             if edge.relation == "left_of":
                 left_count[edge.target] += 1
@@ -57,12 +76,12 @@ def _rows(graph: SceneGraph, members: list[str]) -> list[list[str]]:
     return rows
 
 
-def _row_phrase(nodes: dict[str, Node], row: list[str]) -> str:
+def _row_phrase(nodes: dict[str, _Node], row: list[str]) -> str:
     names = [_listed(nodes[m]) for m in row]
     return f"{names[0]} next to {names[1]}" if len(names) == 2 else _joined(names)
 
 
-def _surface(nodes: dict[str, Node], place: Node, rows: list[list[str]]) -> str:
+def _surface(nodes: dict[str, _Node], place: _Node, rows: list[list[str]]) -> str:
     first = nodes[rows[0][0]]
     verb = "are" if first.type == "object" and first.plural else "is"
     text = f"on the {place.name} there {verb} {_row_phrase(nodes, rows[0])}"
@@ -71,7 +90,7 @@ def _surface(nodes: dict[str, Node], place: Node, rows: list[list[str]]) -> str:
     return text
 
 
-def _enclosed(nodes: dict[str, Node], holder: Node, members: list[str], relation: str) -> str:
+def _enclosed(nodes: dict[str, _Node], holder: _Node, members: list[str], relation: str) -> str:
     names = [f"the {nodes[m].name}" for m in members]
     verb = "are" if len(members) > 1 or nodes[members[0]].plural else "is"
     return f"{_joined(names)} {verb} {relation} the {holder.name}"
@@ -82,24 +101,41 @@ def describe(graph: SceneGraph) -> str | None:
     imported, nodes-only graph), so the caller keeps its list of names."""
     if not graph.relations_known or not graph.edges:
         return None
-    nodes = {n.id: n for n in graph.nodes}
-    held: dict[str, list[str]] = {n.id: [] for n in graph.nodes}
+    nodes = [_Node(n.id, n.type, n.name, n.mass, n.plural, n.holds) for n in graph.nodes]
+    return _describe(nodes, [_Edge(e.source, e.relation, e.target) for e in graph.edges])
+
+
+def describe_record(graph: dict[str, Any]) -> str | None:
+    """:func:`describe` of a graph as a record holds it (``model_dump(mode="json")``): a release row has
+    passed the item schema already, and building the models again would cost more than the description."""
+    if not graph.get("relations_known") or not graph.get("edges"):
+        return None
+    nodes = [
+        _Node(n["id"], n["type"], n["name"], n.get("mass", False), n.get("plural", False), n.get("holds"))
+        for n in graph["nodes"]
+    ]
+    return _describe(nodes, [_Edge(e["source"], e["relation"], e["target"]) for e in graph["edges"]])
+
+
+def _describe(graph_nodes: list[_Node], edges: list[_Edge]) -> str | None:
+    nodes = {n.id: n for n in graph_nodes}
+    held: dict[str, list[str]] = {n.id: [] for n in graph_nodes}
     located: set[str] = set()
-    for edge in graph.edges:
+    for edge in edges:
         if edge.relation in LOCATION_RELATIONS:
             held[edge.target].append(edge.source)
             located.add(edge.source)
-    order = {n.id: k for k, n in enumerate(graph.nodes)}
+    order = {n.id: k for k, n in enumerate(graph_nodes)}
     clauses: list[str] = []
-    for node in graph.nodes:
+    for node in graph_nodes:
         members = sorted(held[node.id], key=order.__getitem__)
         if not members:
             continue
         if node.type == "place" and node.holds == "on":
-            clauses.append(_surface(nodes, node, _rows(graph, members)))
+            clauses.append(_surface(nodes, node, _rows(edges, members)))
         else:
             clauses.append(_enclosed(nodes, node, members, "in" if node.type == "place" else "inside"))
-    loose = [n for n in graph.nodes if n.type == "object" and n.id not in located]
+    loose = [n for n in graph_nodes if n.type == "object" and n.id not in located]
     if loose:
         clauses.append(f"there is also {_joined([_listed(n) for n in loose])}")
     if not clauses:
