@@ -38,6 +38,9 @@ DESCRIPTIONS = {
     "ambiguity_type": "how the ambiguous task is ambiguous: a class label over the registered types "
     "(see 'Ambiguity types'); stored as the name everywhere (JSONL, CSV, Parquet); datasets loads it as a "
     "ClassLabel",
+    "world": "the item's kitchen as a scene graph (objects and places with their attributes and state, and "
+    "the relations between them) and what the item claims about it as node ids: target, candidates, fitting "
+    "and the clear plan as actions (see 'The world'); null for an item made without a world model",
     "provenance": "how the item was made: generator and version, run id, seed, position, template, catalog "
     "version and sha256, models, prompt ids and versions, LLM call ids",
     "validation": "the item rules' verdict: passed, and each failed rule with its severity and message",

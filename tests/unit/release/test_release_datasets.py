@@ -75,6 +75,9 @@ def test_load_dataset_gives_classlabel_and_typed_structs(released, tmp_path, mon
         k: v for k, v in from_schema.items() if k != "ambiguity_type"
     }
     assert read_records(folder / "data.parquet") == read_records(folder / "data.jsonl")
+    # the card's advice for a bare Parquet file gives the ClassLabel
+    cast = from_parquet["data"].cast_column("ambiguity_type", ClassLabel(names=names))
+    assert [names[k] for k in cast["ambiguity_type"]] == [i.ambiguity_type for i in items]
 
 
 def test_pandas_and_duckdb_read_names_and_query_the_graph(released) -> None:  # type: ignore[no-untyped-def]
