@@ -6,10 +6,10 @@ item's ambiguity may rest on. A graph whose relations are known says it in sente
 "On the upper shelf there is a glass mug next to a ceramic mug; the whole milk is in the fridge."
 
 Places are visited in the graph's order (the world file's). A surface lists what stands on it in rows,
-front row first, left to right ("..., and behind them ..."); an enclosing place says what is in it; an
-object held by another object follows its holder's sentence. Appliances standing on a surface are named
-in its row (that is what "left of the kettle" refers to). Nothing is left out: an object without a
-location (not made by the sampler) is listed at the end.
+front row first, left to right ("..., and behind them ..., and behind those ..."); an enclosing place
+says what is in it; an object held by another object follows its holder's sentence. Appliances standing
+on a surface are named in its row (that is what "left of the kettle" refers to). Nothing is left out:
+an object without a location (not made by the sampler) is listed at the end.
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ def _surface(nodes: dict[str, _Node], place: _Node, rows: list[list[str]]) -> st
     first = nodes[rows[0][0]]
     verb = "are" if first.type == "object" and first.plural else "is"
     text = f"on the {place.name} there {verb} {_row_phrase(nodes, rows[0])}"
-    for row in rows[1:]:
-        text += f", and behind them {_row_phrase(nodes, row)}"
+    for k, row in enumerate(rows[1:]):
+        text += f", and behind {'them' if k == 0 else 'those'} {_row_phrase(nodes, row)}"
     return text
 
 
