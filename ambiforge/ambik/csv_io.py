@@ -6,6 +6,11 @@ empty strings. Columns ambiforge has no field for are kept in ``Item.extra``. To
 on export, each imported row keeps its original cells (``extra["_ambik_row"]``); a cell is written as it was
 unless its field has changed since (a review correction), in which case it is written canonically.
 
+``environment_full`` of an item whose scene graph knows where things are is written from the graph, as
+sentences with places (:func:`ambiforge.world.describe.describe`: "On the upper shelf there is a glass mug
+next to a ceramic mug; the whole milk is in the fridge."); an item without one (made without a world model,
+or imported: its graph has nodes only) keeps its text.
+
 Cells a spreadsheet would run as a formula (``=...``, ``+...``, ``@...``; docs/secrets-and-hardening.md) are
 written behind an apostrophe unless ``raw_cells`` asks for the bytes as they are; reading takes the
 apostrophe off again (:mod:`ambiforge.spreadsheet`), so an export read back gives the same items.
@@ -24,11 +29,13 @@ from pydantic import ValidationError
 
 from ambiforge import ambiguity, inputs, spreadsheet
 from ambiforge.atomic import atomic_path
-from ambiforge.catalog import Catalog, cached_catalog
+from ambiforge.catalog import Catalog, CatalogObject, cached_catalog
 from ambiforge.environment.objects import env_object
 from ambiforge.errors import InputError
-from ambiforge.models import EnvObject, Item, Provenance
+from ambiforge.models import EnvObject, Item, Provenance, World
 from ambiforge.version import __version__
+from ambiforge.world.describe import describe, describe_record
+from ambiforge.world.sampler import nodes_only_graph
 
 AMBIK_COLUMNS: tuple[str, ...] = (
     "id",
@@ -94,9 +101,12 @@ FORMATTERS: dict[str, Callable[[Any], str]] = {
 TEXT_FIELDS = ("environment_full", "unambiguous_direct", INDIRECT, "ambiguous_task", "question", "answer")
 
 
-def _environment(cell: str, catalog: Catalog) -> list[EnvObject]:
+def _environment(cell: str, catalog: Catalog) -> tuple[list[EnvObject], list[CatalogObject | str]]:
+    """The row's objects as the item lists them, and as the graph's nodes take them (a catalog object
+    where the name matches the catalog, else the name itself)."""
     by_name = {name.lower(): obj for name, obj in catalog.objects.items()}
-    return [env_object(by_name[n.lower()]) if n.lower() in by_name else EnvObject(name=n) for n in split_list(cell)]
+    found = [by_name.get(n.lower()) or n for n in split_list(cell)]
+    return [EnvObject(name=o) if isinstance(o, str) else env_object(o) for o in found], found
 
 
 def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path, catalog: Catalog) -> Item:
@@ -121,7 +131,8 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
             fields[JUDGEMENT] = json.loads(row[JUDGEMENT])
         except ValueError:
             raise InputError(str(path), where, f"{JUDGEMENT}: not a JSON object") from None
-    fields["environment"] = _environment(row.get("environment_short", ""), catalog)
+    fields["environment"], objects = _environment(row.get("environment_short", ""), catalog)
+    fields["world"] = imported_world(objects, fields)
     known_columns = set(AMBIK_COLUMNS) | {INDIRECT, JUDGEMENT}
     extra = {c: row[c] or "" for c in columns if c not in known_columns}
     extra[RAW_KEY] = json.dumps({c: row.get(c) or "" for c in columns}, ensure_ascii=False)
@@ -133,6 +144,35 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
     except ValidationError as exc:
         first = exc.errors()[0]
         raise InputError(str(path), where, f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def imported_world(objects: list[CatalogObject | str], fields: dict[str, Any]) -> World:
+    """The world of an imported row: its objects as a nodes-only graph (the CSV says nothing of where
+    things are, so ``relations_known`` is false and rules that need relations or plans skip it), and the
+    row's claims as node ids where they name its objects: ``candidates`` the shortlist (or, without one,
+    the variants), ``fitting`` the variants, ``target`` the one candidate the clear task names. A name
+    that is not one of the row's objects is left out; the clear plan is not known (text only)."""
+    graph = nodes_only_graph(objects)
+    ids: dict[str, str] = {}
+    for node in graph.nodes:
+        if node.type == "object":
+            ids.setdefault(node.name.lower(), node.id)
+
+    def nodes(names: list[str]) -> list[str]:
+        return list(dict.fromkeys(ids[n.lower()] for n in names if n.lower() in ids))
+
+    fitting = nodes(fields["variants"])
+    candidates = nodes(fields["amb_shortlist"]) or fitting
+    by_id = {n.id: n for n in graph.nodes}
+    clear = fields.get("unambiguous_direct") or ""
+    named = [c for c in candidates if _mentions(clear, by_id[c].name)]
+    # a candidate whose name is inside another named candidate's ("mug" in "glass mug") is not named itself
+    named = [c for c in named if not any(c != o and _mentions(by_id[o].name, by_id[c].name) for o in named)]
+    return World(graph=graph, target=named[0] if len(named) == 1 else None, candidates=candidates, fitting=fitting)
 
 
 def check_unique_columns(columns: list[str], path: Path) -> None:
@@ -205,11 +245,23 @@ def _cell(item: Item, column: str, raw: dict[str, str]) -> str:
         if column in raw and split_list(raw[column]) == names:
             return raw[column]
         return item.environment_short
+    if column == "environment_full":
+        return environment_full(item)
     if column == "id" or column == "ambiguity_type" or column in TEXT_FIELDS:
         return str(getattr(item, column))
     if column == JUDGEMENT:
         return judgement_cell(getattr(item, JUDGEMENT, None))
     return item.extra.get(column, "")
+
+
+def environment_full(item: Item) -> str:
+    """The scene in words: where each thing is when the item's graph knows it, else the item's own text.
+    ``item`` may be a release's record view, whose world is the record's dict."""
+    world = getattr(item, "world", None)
+    if world is None:
+        return item.environment_full
+    text = describe_record(world["graph"]) if isinstance(world, dict) else describe(world.graph)
+    return text or item.environment_full
 
 
 def judgement_cell(judgement: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA
+from ambiforge.storage.arrow_schema import ITEM_ARROW_SCHEMA
 
 Path = tuple[str, ...]  # field names; "*" steps into every element of a list
 
@@ -34,10 +34,8 @@ def _int_paths(type_: pa.DataType, path: Path) -> Iterator[tuple[Path, int, int]
 
 @cache
 def int_columns() -> tuple[tuple[Path, int, int], ...]:
-    """(path, smallest, largest) of every integer column but the class label (stored as an index)."""
-    return tuple(
-        found for f in ITEM_ARROW_SCHEMA if f.name != CLASS_LABEL_COLUMN for found in _int_paths(f.type, (f.name,))
-    )
+    """(path, smallest, largest) of every integer column, nested ones included (a scene graph's seed)."""
+    return tuple(found for f in ITEM_ARROW_SCHEMA for found in _int_paths(f.type, (f.name,)))
 
 
 def _values(value: Any, path: Path, shown: str) -> Iterator[tuple[str, Any]]:

@@ -112,21 +112,91 @@ def release_bibtex(manifest: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n}"
 
 
+def _cut(values: list[Any], keep: int, what: str, total: int | None = None) -> list[Any]:
+    """The first ``keep`` values, and a note of how many of ``total`` (default: all values) are left out."""
+    shown: list[Any] = list(values[:keep])
+    left = (len(values) if total is None else total) - len(shown)
+    if left > 0:
+        shown.append(f"... {left} more {what}")
+    return shown
+
+
+def _example_world(world: dict[str, Any]) -> dict[str, Any]:
+    """The world with its graph cut to two nodes its claims name (or the first objects), and their place."""
+    graph = world["graph"]
+    named = {world.get("target"), *(world.get("candidates") or []), *(world.get("fitting") or [])}
+    objects = [n for n in graph["nodes"] if n["type"] == "object"]
+    nodes = ([n for n in objects if n["id"] in named] or objects)[:2]
+    ids = {n["id"] for n in nodes}
+    edges = [e for e in graph["edges"] if e["source"] in ids and e["relation"] in ("in", "on", "inside")]
+    shown_graph = graph | {
+        "nodes": _cut(nodes, 2, "nodes", len(graph["nodes"])),
+        "edges": _cut(edges, 2, "edges", len(graph["edges"])),
+    }
+    return world | {"graph": shown_graph, "clear_plan": _cut(world.get("clear_plan") or [], 3, "steps")}
+
+
 def example_instance(record: dict[str, Any]) -> str:
-    """The first row, with the scene cut to two objects (unset attributes left out) and the long scene
-    strings shortened, so the card stays readable; every field is there."""
+    """The first row, with the scene cut to two objects (unset attributes left out), the scene graph to
+    the nodes its claims name and their places, and the long scene strings shortened, so the card stays
+    readable; every field is there."""
     shown = dict(record)
     env = shown.get("environment") or []
-    objects: list[Any] = [{k: v for k, v in o.items() if v is not None} for o in env[:2]]
-    if len(env) > 2:
-        objects.append(f"... {len(env) - 2} more objects")
-    shown["environment"] = objects
+    shown["environment"] = _cut([{k: v for k, v in o.items() if v is not None} for o in env], 2, "objects")
+    if shown.get("world") is not None:
+        shown["world"] = _example_world(shown["world"])
     for key in ("environment_short", "environment_full"):
         text = shown.get(key) or ""
         if len(text) > 80:
             shown[key] = text[:80].rsplit(",", 1)[0] + ", ..."
     return json.dumps(shown, indent=2, ensure_ascii=False)
 
+
+#: What each relation of the graph's fixed vocabulary means (``ambiforge.models.scene_graph``; a test keeps
+#: the two in step).
+RELATION_MEANINGS = {
+    "in": "the object is held by a place that encloses it (fridge, cupboard, drawer, oven, sink...)",
+    "on": "the object (or an appliance) rests on a surface place (counter, shelf, kitchen table)",
+    "inside": "the object is held by another object (a spoon inside a jar)",
+    "next_to": "immediate neighbours in the same row of the same place (both directions stored)",
+    "left_of": "in the same row of the same place, anywhere to the left, seen from the front",
+    "right_of": "in the same row of the same place, anywhere to the right, seen from the front",
+    "behind": "in the back row of the same place, straight behind the node in the front row",
+}
+
+WORLD_SUBFIELDS = [
+    (
+        "world.graph.nodes",
+        "objects (catalog name, noun, group, kind, modifier, tags, uses) and places (the "
+        "appliances, counter, shelves, cupboards, drawers, kitchen table; `holds`: in or on); each with "
+        "`attributes` (material, colour, size, safety attributes such as microwave_safe or sharp) and `state` "
+        "(open, switched_on, clean, full, temperature); null: does not apply or unknown",
+    ),
+    ("world.graph.edges", "relations `source relation target` from the fixed vocabulary below"),
+    (
+        "world.graph.relations_known",
+        "false for a graph made from data that lists objects only (an imported "
+        "AmbiK row): nodes only, no edges, so nothing may be concluded about where things are",
+    ),
+    ("world.graph.seed", "the seed the graph was sampled from (the same seed gives the same graph)"),
+    ("world.target", "the node the ambiguous referent means (the user's intent); null when not known"),
+    (
+        "world.candidates",
+        "the nodes the ambiguous referent fits in this kitchen: a preference item's "
+        "shortlist; for common sense and safety the members considered before knowledge filters",
+    ),
+    (
+        "world.fitting",
+        "the candidates that are correct choices (filtered by the catalog's affordances): a "
+        "common-sense or safety item's variants",
+    ),
+    (
+        "world.clear_plan",
+        "the clear plan as actions (verb, obj, target, tool and parameters such as "
+        "quantity or program) on graph nodes; empty when not known (imported rows). The ambiguous plan is this "
+        "plan with the target left open",
+    ),
+]
 
 REVIEW_SUBFIELDS = [
     ("review.status", "unanimous, majority or adjudicated (by the maintainer); pending when not fully reviewed"),
@@ -156,6 +226,8 @@ def render_card(
         s=manifest.get("statistics") or dataset_stats(items),
         fields=fields,
         review_fields=REVIEW_SUBFIELDS,
+        world_fields=WORLD_SUBFIELDS,
+        relations=RELATION_MEANINGS,
         types=[known[n] for n in class_names if n in known],
         class_names=class_names,
         example=example_instance(records[0]) if records else None,

@@ -1,10 +1,12 @@
 """``verify``, the rows: data.jsonl, data.parquet, ambik.csv and every split's Parquet and CSV file read in
 lockstep, one record batch at a time, and compared row by row and field by field.
 
-data.jsonl is the reference. Each format is decoded as the writer encoded it: in Parquet, ``ambiguity_type``
-is a ClassLabel index (class names in the schema metadata) and mappings are lists of key/value structs
-(:func:`ambiforge.storage.table_to_records` turns them back); the CSV files are the AmbiK layout (numbered
-plan lines, comma-joined lists), so their cells are re-derived from the JSONL row with the writer's own
+data.jsonl is the reference: each row passes the item schema, and its world (scene graph and the node ids its
+claims name) holds together (:mod:`ambiforge.releases.verify_world`). Each format is decoded as the writer
+encoded it: a Parquet file has the item schema's columns with its types (the world struct field for field),
+``ambiguity_type`` names one of the ClassLabel's classes (in the schema metadata), and mappings are lists of
+key/value structs (:func:`ambiforge.storage.table_to_records` turns them back); the CSV files are the AmbiK
+layout (numbered plan lines, comma-joined lists), so their cells are re-derived from the JSONL row with the writer's own
 function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which is exact even where the
 layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
@@ -23,12 +25,14 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import pyarrow.types as pat
 
 from ambiforge import inputs, spreadsheet
 from ambiforge.ambik.csv_io import row_cells
 from ambiforge.models.schema import schema_errors
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.verify_error import VerifyError
+from ambiforge.releases.verify_world import world_problem
 from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA, class_names_in, table_to_records
 
 BATCH = 256  # rows per Parquet record batch: a row decodes to ~100 KB of Python objects
@@ -74,7 +78,52 @@ def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
             errors = schema_errors(record)
             if errors:
                 raise VerifyError(f"{path}:{n}: {errors[0]}")
+            problem = world_problem(record)
+            if problem:
+                raise VerifyError(f"{path}:{n}: {problem}")
             yield record
+
+
+def type_difference(found: pa.DataType, expected: pa.DataType, path: str) -> str | None:
+    """Where a column's Arrow type departs from the item schema's, as ``path: found X, expected Y``
+    (``[]`` steps into a list's elements), so a nested struct is named to the field."""
+    if found == expected:
+        return None
+    if pat.is_struct(found) and pat.is_struct(expected):
+        names = [found.field(k).name for k in range(found.num_fields)]
+        wanted = [expected.field(k).name for k in range(expected.num_fields)]
+        if names != wanted:
+            missing = [n for n in wanted if n not in names]
+            extra = [n for n in names if n not in wanted]
+            detail = (f"missing {', '.join(missing)}" if missing else "") + (
+                f"{'; ' if missing else ''}not in the schema {', '.join(extra)}" if extra else ""
+            )
+            return f"{path}: struct fields differ ({detail or 'in another order'})"
+        for k in range(found.num_fields):
+            inner = type_difference(found.field(k).type, expected.field(k).type, f"{path}.{wanted[k]}")
+            if inner:
+                return inner
+    if pat.is_list(found) and pat.is_list(expected):
+        return type_difference(found.value_type, expected.value_type, f"{path}[]")
+    return f"{path}: type {found}, the item schema says {expected}"
+
+
+def check_columns(path: Path, schema: pa.Schema) -> None:
+    """The file's columns are the item schema's, in its order and of its types."""
+    expected = [f.name for f in ITEM_ARROW_SCHEMA]
+    if schema.names != expected:
+        missing = [n for n in expected if n not in schema.names]
+        extra = [n for n in schema.names if n not in expected]
+        raise VerifyError(
+            f"{path}: columns differ from the item schema"
+            + (f"; missing {', '.join(missing)}" if missing else "")
+            + (f"; not in the schema {', '.join(extra)}" if extra else "")
+            + ("" if missing or extra else "; in another order")
+        )
+    for field in ITEM_ARROW_SCHEMA:
+        problem = type_difference(schema.field(field.name).type, field.type, field.name)
+        if problem:
+            raise VerifyError(f"{path}: column {problem}")
 
 
 def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
@@ -82,25 +131,20 @@ def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
     try:
         pf = pq.ParquetFile(path)
         schema = pf.schema_arrow
-        expected = [f.name for f in ITEM_ARROW_SCHEMA]
-        if schema.names != expected:
-            missing = [n for n in expected if n not in schema.names]
-            extra = [n for n in schema.names if n not in expected]
-            raise VerifyError(
-                f"{path}: columns differ from the item schema"
-                + (f"; missing {', '.join(missing)}" if missing else "")
-                + (f"; not in the schema {', '.join(extra)}" if extra else "")
-                + ("" if missing or extra else "; in another order")
-            )
+        check_columns(path, schema)
         names = class_names_in(schema)
         if names is None:
             raise VerifyError(f"{path}: no ClassLabel names for {CLASS_LABEL_COLUMN} in the schema metadata")
+        classes = pa.array(names, type=pa.string())
         row = 0
         for batch in pf.iter_batches(batch_size=BATCH):
             labels = batch.column(CLASS_LABEL_COLUMN)
-            if len(labels) and (pc.min(labels).as_py() < 0 or pc.max(labels).as_py() >= len(names)):
+            outside = pc.invert(pc.fill_null(pc.is_in(labels, value_set=classes), False))
+            if len(labels) and pc.any(outside).as_py():
+                k = pc.index(outside, True).as_py()
                 raise VerifyError(
-                    f"{path}: rows {row + 1}-{row + len(labels)}: {CLASS_LABEL_COLUMN} index outside 0-{len(names) - 1}"
+                    f"{path}:{row + k + 1}: {CLASS_LABEL_COLUMN} {labels[k].as_py()!r} is not one of the "
+                    f"ClassLabel's names in the schema metadata ({', '.join(names)})"
                 )
             for record in table_to_records(pa.Table.from_batches([batch], schema=schema)):
                 row += 1

@@ -4,11 +4,18 @@ Inferring the schema from rows would type an all-empty ``amb_shortlist`` column 
 attribute as null too, so a later file of the same dataset would not concatenate. Field descriptions from
 the pydantic model travel as Arrow field metadata.
 
-``review`` and ``judgement`` are structs like ``provenance`` (an annotator's corrections, a mapping, become a list of
-field/value pairs). ``ambiguity_type`` is stored as a class index with the Hugging Face ``datasets``
-features in the schema metadata (key ``huggingface``), so ``datasets.load_dataset`` reads it as a
-``ClassLabel``; the class names are the registered types (``ambiforge.ambiguity``) in registry order, and
-reading the table back here gives names again. JSONL and CSV keep the names.
+``review``, ``judgement`` and ``world`` are structs like ``provenance`` (an annotator's corrections, a mapping,
+become a list of field/value pairs); the world is typed all the way down (graph nodes with attribute and
+state structs, edges, the clear plan as action structs), never a JSON string, so DuckDB and ``datasets``
+query it (``select len(world.graph.nodes)``). ``pa.Table.from_pylist`` drops any key its struct type does
+not name, so these types must follow the models field for field (a test walks both).
+
+``ambiguity_type`` is stored as its name (a string column, dictionary-encoded in the Parquet file), so
+pandas and DuckDB show names. The Hugging Face ``datasets`` features in the schema metadata (key
+``huggingface``) keep the class names of the ``ClassLabel`` (the registered types, ``ambiforge.ambiguity``,
+in registry order); the release card declares the same ``ClassLabel``, and ``datasets`` turns the names
+into it when it loads the release folder. Loading a bare Parquet file, ``datasets`` keeps the strings: it
+takes a metadata feature only when the Arrow type matches it (a ClassLabel is int64).
 """
 
 from __future__ import annotations
@@ -29,7 +36,11 @@ _BOOL = pa.bool_()
 #: descriptions of fields the model leaves undescribed (the card lists every field)
 DESCRIPTIONS = {
     "ambiguity_type": "how the ambiguous task is ambiguous: a class label over the registered types "
-    "(see 'Ambiguity types'); stored as the class index in Parquet, as the name in JSONL and CSV",
+    "(see 'Ambiguity types'); stored as the name everywhere (JSONL, CSV, Parquet); datasets loads it as a "
+    "ClassLabel",
+    "world": "the item's kitchen as a scene graph (objects and places with their attributes and state, and "
+    "the relations between them) and what the item claims about it as node ids: target, candidates, fitting "
+    "and the clear plan as actions (see 'The world'); null for an item made without a world model",
     "provenance": "how the item was made: generator and version, run id, seed, position, template, catalog "
     "version and sha256, models, prompt ids and versions, LLM call ids",
     "validation": "the item rules' verdict: passed, and each failed rule with its severity and message",
@@ -85,6 +96,74 @@ VALIDATION_TYPE = pa.struct(
     [
         ("passed", _BOOL),
         ("failed", pa.list_(pa.struct([("rule", _STR), ("severity", _STR), ("message", _STR)]))),
+    ]
+)
+
+ATTRIBUTES_TYPE = pa.struct(
+    [
+        ("material", _STR),
+        ("colour", _STR),
+        ("size", _STR),
+        ("microwave_safe", _BOOL),
+        ("oven_safe", _BOOL),
+        ("dishwasher_safe", _BOOL),
+        ("heat_resistant", _BOOL),
+        ("sharp", _BOOL),
+        ("needs_refrigeration", _BOOL),
+    ]
+)
+STATE_TYPE = pa.struct(
+    [("open", _BOOL), ("switched_on", _BOOL), ("clean", _BOOL), ("full", _BOOL), ("temperature", _STR)]
+)
+NODE_TYPE = pa.struct(
+    [
+        ("id", _STR),
+        ("type", _STR),
+        ("name", _STR),
+        ("noun", _STR),
+        ("group", _STR),
+        ("kind", _STR),
+        ("modifier", _STR),
+        ("mass", _BOOL),
+        ("plural", _BOOL),
+        ("tags", pa.list_(_STR)),
+        ("uses", pa.list_(_STR)),
+        ("holds", _STR),
+        ("attributes", ATTRIBUTES_TYPE),
+        ("state", STATE_TYPE),
+    ]
+)
+EDGE_TYPE = pa.struct([("source", _STR), ("relation", _STR), ("target", _STR)])
+GRAPH_TYPE = pa.struct(
+    [
+        ("version", pa.int32()),
+        ("seed", pa.int64()),
+        ("relations_known", _BOOL),
+        ("nodes", pa.list_(NODE_TYPE)),
+        ("edges", pa.list_(EDGE_TYPE)),
+    ]
+)
+ACTION_TYPE = pa.struct(
+    [
+        ("verb", _STR),
+        ("obj", _STR),
+        ("target", _STR),
+        ("tool", _STR),
+        ("how", _STR),
+        ("quantity", _STR),
+        ("program", _STR),
+        ("duration", _STR),
+        ("person", _STR),
+        ("question", _STR),
+    ]
+)
+WORLD_TYPE = pa.struct(
+    [
+        ("graph", GRAPH_TYPE),
+        ("target", _STR),
+        ("candidates", pa.list_(_STR)),
+        ("fitting", pa.list_(_STR)),
+        ("clear_plan", pa.list_(ACTION_TYPE)),
     ]
 )
 
@@ -150,7 +229,7 @@ _FIELDS = [
     _described("unambiguous_direct", _STR),
     _described("unambiguous_indirect", _STR),
     _described("ambiguous_task", _STR),
-    _described("ambiguity_type", pa.int64()),
+    _described("ambiguity_type", _STR),
     _described("amb_shortlist", pa.list_(_STR)),
     _described("question", _STR),
     _described("answer", _STR),
@@ -159,6 +238,7 @@ _FIELDS = [
     _described("end_of_ambiguity", pa.int32()),
     _described("user_intent", pa.list_(_STR)),
     _described("variants", pa.list_(_STR)),
+    _described("world", WORLD_TYPE),
     _described("provenance", PROVENANCE_TYPE),
     _described("validation", VALIDATION_TYPE),
     _described("review", REVIEW_TYPE),
@@ -226,15 +306,13 @@ def class_names_of(records: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def items_to_table(items: Iterable[Item | dict[str, Any]], class_names: Sequence[str] | None = None) -> pa.Table:
-    """The items as a table; ``class_names`` (default: those of these records) fixes the ClassLabel, so
-    the batches of a streamed release share one schema."""
+    """The items as a table; ``class_names`` (default: those of these records) fixes the ClassLabel in the
+    metadata, so the batches of a streamed release share one schema."""
     records = [i.to_record() if isinstance(i, Item) else i for i in items]
     names = list(class_names) if class_names is not None else class_names_of(records)
-    index = {n: k for k, n in enumerate(names)}
     rows = []
     for record in records:
         row = dict(record)
-        row[CLASS_LABEL_COLUMN] = index[record[CLASS_LABEL_COLUMN]]
         if row.get("review") is not None:
             row["review"] = _review_row(row["review"])
         row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
@@ -251,11 +329,8 @@ def class_names_in(schema: pa.Schema) -> list[str] | None:
 
 def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
     """Rows back to item records (the inverse of :func:`items_to_table`)."""
-    names = class_names_in(table.schema)
     records = []
     for row in table.to_pylist():
-        if names is not None and isinstance(row.get(CLASS_LABEL_COLUMN), int):
-            row[CLASS_LABEL_COLUMN] = names[row[CLASS_LABEL_COLUMN]]
         if row.get("review") is not None:
             row["review"] = _review_record(row["review"])
         row["extra"] = {kv["key"]: kv["value"] for kv in row.get("extra") or []}

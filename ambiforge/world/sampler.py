@@ -117,16 +117,25 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     return SceneGraph(seed=seed, nodes=tuple(nodes), edges=tuple(edges))
 
 
-def nodes_only_graph(objects: list[CatalogObject], world: World | None = None) -> SceneGraph:
+def free_text_node(name: str, oid: str) -> Node:
+    """An object known by its name only (an imported row's object the catalog does not hold): its noun is
+    the name's last word ("dish soap" -> soap), kind ``unknown``, no attribute or state known."""
+    return Node(id=oid, type="object", name=name, noun=node_id(name).split("_")[-1], kind="unknown")
+
+
+def nodes_only_graph(objects: list[CatalogObject | str], world: World | None = None) -> SceneGraph:
     """A graph for data that lists objects and nothing else (an imported AmbiK row): places and objects,
-    no edges, ``relations_known`` false, so no rule guesses where things are."""
+    no edges, ``relations_known`` false, so no rule guesses where things are. A name (``str``) is an object
+    the catalog does not hold: it becomes a node too (:func:`free_text_node`), so the graph has every
+    object of the row."""
     world = world or cached_world()
     nodes = [place_node(p) for p in world.places]
     taken = {n.id for n in nodes}
     for obj in objects:
-        oid, k = node_id(obj.name), 2
+        name = obj if isinstance(obj, str) else obj.name
+        oid, k = node_id(name), 2
         while oid in taken:
-            oid, k = f"{node_id(obj.name)}_{k}", k + 1
+            oid, k = f"{node_id(name)}_{k}", k + 1
         taken.add(oid)
-        nodes.append(object_node(obj, oid, world))
+        nodes.append(free_text_node(name, oid) if isinstance(obj, str) else object_node(obj, oid, world))
     return SceneGraph(relations_known=False, nodes=tuple(nodes))

@@ -22,6 +22,7 @@ from ambiforge.releases.seal import integrity_section, read_sha256sum, read_witn
 from ambiforge.releases.verify import VerifyError, verify_release
 from ambiforge.releases.writer import ReleaseGateError, release
 from ambiforge.storage import read_records
+from ambiforge.storage.arrow_schema import class_names_in
 from tests.unit.release.test_release import make_items, options, write_run
 
 
@@ -200,17 +201,31 @@ def test_an_edited_parquet_row_is_named(copy: Path) -> None:
     fails(copy, "data.parquet:8: field answer differs", "'something else'")
 
 
-def test_an_edited_ambiguity_type_index_in_a_split_is_named(copy: Path) -> None:
+def test_an_edited_ambiguity_type_in_a_split_is_named(copy: Path) -> None:
     path = copy / "splits" / "test.parquet"
     table = pq.read_table(path)
     labels = table.column("ambiguity_type").to_pylist()
-    labels[0] = (labels[0] + 1) % 3
+    names = class_names_in(table.schema)
+    labels[0] = names[(names.index(labels[0]) + 1) % len(names)]
     table = table.set_column(
         table.schema.get_field_index("ambiguity_type"), table.schema.field("ambiguity_type"), [labels]
     )
     pq.write_table(table, path, compression="zstd")
     reseal(copy, manifest_of(copy))
     fails(copy, "splits/test.parquet:1: field ambiguity_type differs")
+
+
+def test_an_ambiguity_type_outside_the_class_names_is_named(copy: Path) -> None:
+    path = copy / "data.parquet"
+    table = pq.read_table(path)
+    labels = table.column("ambiguity_type").to_pylist()
+    labels[2] = "irony"
+    table = table.set_column(
+        table.schema.get_field_index("ambiguity_type"), table.schema.field("ambiguity_type"), [labels]
+    )
+    pq.write_table(table, path, compression="zstd")
+    reseal(copy, manifest_of(copy))
+    fails(copy, "data.parquet:3: ambiguity_type 'irony' is not one of the ClassLabel's names")
 
 
 @pytest.mark.parametrize("name", ["ambik.csv", "splits/calibration.csv"])
