@@ -57,6 +57,17 @@ def edit(item: Item, **changes: object) -> Item:
     return item.model_copy(update=changes)
 
 
+def absent_noun(item: Item) -> str:
+    """The noun of a kitchen-item group the scene has no member of ("a rolling pin" in a kitchen without)."""
+    from ambiforge.catalog import cached_catalog
+
+    present = {o.group for o in item.environment}
+    for key, group in sorted(cached_catalog().groups.items()):
+        if key not in present and group.kind == "kitchen_item" and " " not in group.noun:
+            return group.noun
+    raise AssertionError("every kitchen-item group is in the scene")
+
+
 def edit_world(item: Item, **changes: object) -> Item:
     assert item.world is not None
     return edit(item, world=item.world.model_copy(update=changes))
@@ -104,7 +115,8 @@ BREAKERS: dict[str, Breaker] = {
         ],
     ),
     "grounding_noun": lambda g: edit(
-        g["preferences"], plan_for_amb_task=[*g["preferences"].plan_for_amb_task, "Then wipe a rolling pin."]
+        g["preferences"],
+        plan_for_amb_task=[*g["preferences"].plan_for_amb_task, f"Then wipe a {absent_noun(g['preferences'])}."],
     ),
     "shortlist": lambda g: edit(g["preferences"], amb_shortlist=[g["preferences"].amb_shortlist[0], "unicorn horn"]),
     "shortlist_missing": lambda g: edit(g["preferences"], amb_shortlist=[]),
