@@ -15,7 +15,7 @@ class WorldSection:
     def __init__(self) -> None:
         self.items = 0
         self.with_world = 0
-        self.skipped: dict[str, Counter[str]] = {"relations": Counter(), "plan": Counter()}
+        self.skipped: dict[str, Counter[str]] = {"all": Counter(), "plan": Counter()}
 
     def add(self, item: Item) -> None:
         self.items += 1
@@ -32,6 +32,7 @@ class WorldSection:
         section = {
             "items": self.items,
             "with_world": self.with_world,
+            "checked": self.items - sum(self.skipped["all"].values()),
             "plans_checked": plan_checked,
             "skipped": {need: dict(sorted(c.items())) for need, c in self.skipped.items() if c},
         }

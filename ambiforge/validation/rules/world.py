@@ -8,9 +8,9 @@ the simulator, and the end of ambiguity is where those plans part. Every message
 nodes and where they are, the failing step.
 
 An item without a world (made before the world model) is left to the text rules. A graph whose relations
-are unknown (an imported AmbiK row: objects only) and an item whose plan is not known as actions skip the
-rules that need them, and the report's ``world`` section counts the skips with their reason; nothing
-guesses a relation.
+are unknown (an imported AmbiK row: objects only, its candidates read from the row's own lists) skips every
+world rule, and an item whose plan is not known as actions skips the plan rules; the report's ``world``
+section counts the skips with their reason; nothing guesses a relation.
 """
 
 from __future__ import annotations
@@ -187,10 +187,10 @@ def check_plans(item: Item, world: World) -> list[tuple[str, str]]:
 
 
 def skip_reason(world: World | None, need: str) -> str | None:
-    """Why a rule that needs ``need`` ('relations' or 'plan') does not run on this world, or None."""
+    """Why the world rules (``need`` 'all') or the plan rules ('plan') do not run on this world, or None."""
     if world is None:
         return "no world model"
-    if need in ("relations", "plan") and not world.graph.relations_known:
+    if not world.graph.relations_known:
         return "relations unknown (objects only, e.g. imported)"
     if need == "plan" and not world.clear_plan:
         return "plan not known as actions"
@@ -199,7 +199,9 @@ def skip_reason(world: World | None, need: str) -> str | None:
 
 def check_world(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     world = item.world
-    if world is None:
+    if world is None or not world.graph.relations_known:
+        # A nodes-only world (an imported row) is read from the row's own lists: checking the row against it
+        # would restate the text rules (grounding, shortlist) as world findings. The report counts the skip.
         return []
     found = check_references(item, world) + check_referents(item, world) + check_variants(item, world)
     if skip_reason(world, "plan") is None and not any(rid == "world_names" for rid, _ in found):
