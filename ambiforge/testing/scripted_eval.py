@@ -39,6 +39,7 @@ from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogpro
 from ambiforge.testing.replies import ScriptedReply
 
 _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
+_ARTICLE = re.compile(r"^(?:a|an|the|some)\s+", re.IGNORECASE)
 
 
 def _last(messages: list[dict[str, Any]], label: str) -> str:
@@ -174,7 +175,8 @@ def respond(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> str:
         return _classify(messages, scripts)
     if kind == "dialogue":
         return _dialogue(body, task, scripts)
-    objects = [o.strip() for o in scene.split(",") if o.strip()] or ["sponge"]
+    # the prompts show the scene as AmbiK's environment_full ("a whisk, sea salt"): objects without articles
+    objects = [_ARTICLE.sub("", o.strip()) for o in scene.split(",") if o.strip()] or ["sponge"]
     if kind == "options":
         others = [f"Pick up the {objects[k % len(objects)]}." for k in range(3)]
         return "\n".join(
