@@ -14,7 +14,6 @@ from ambiforge import inputs
 from ambiforge.cli.common import PrefectOption, config_from, console, not_empty
 from ambiforge.errors import InputError
 
-
 eval_app = typer.Typer(
     rich_markup_mode=None, add_completion=False, pretty_exceptions_enable=False, invoke_without_command=True
 )
