@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from ambiforge.detectors.methods.direct import Binary, certainty_from_logprobs
 from ambiforge.detectors.methods.base import MethodSettings
+from ambiforge.detectors.methods.direct import Binary, certainty_from_logprobs
 from ambiforge.detectors.methods.options import parse_options
 from ambiforge.detectors.model import CallTag, Completion, Messages, NoLogprobsError, TokenLogprobs
 from ambiforge.detectors.tasks import halves
