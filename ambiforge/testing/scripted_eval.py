@@ -42,8 +42,14 @@ _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
 _ARTICLE = re.compile(r"^(?:a|an|the|some)\s+", re.IGNORECASE)
 
 
+def _user_text(messages: list[dict[str, Any]]) -> str:
+    """The last user turn (the options request ends with a prefilled assistant turn)."""
+    users = [m for m in messages if m.get("role") == "user"]
+    return str(users[-1].get("content", "")) if users else ""
+
+
 def _last(messages: list[dict[str, Any]], label: str) -> str:
-    text = str(messages[-1].get("content", "")) if messages else ""
+    text = _user_text(messages)
     found = [m.group(2).strip() for m in _FIELD.finditer(text) if m.group(1) == label]
     return found[-1] if found else ""
 

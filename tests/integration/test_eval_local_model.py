@@ -125,7 +125,7 @@ def test_knowno_binary_nohelp_on_40_published_rows(
     # the options call shows AmbiK's context: environment_full, the previous actions, the ambiguous step
     calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
     options_calls = [c for c in calls if c["prompt_id"] == "eval_options"]
-    assert options_calls and all(c["prompt_version"] == "2" for c in options_calls)
+    assert options_calls and all(c["prompt_version"] == "3" for c in options_calls)
     for row in (r for r in rows if r["method"] == "knowno"):
         item = items[row["item_id"]]
         amb, clear = halves(item)

@@ -51,7 +51,7 @@ def test_each_method_prompt_shows_ambiks_context(prompt_id: str) -> None:
     assert "Task: Prepare a cheesy yogurt dip." in block
     assert "Your previous actions were:\n1. Take a bowl.\n2. Pour the yogurt into the bowl." in block
     assert "Your next action is:\n3. Take a package of cheese." in block  # the ambiguous step
-    assert prompts.prompt(prompt_id).version == "2"
+    assert prompts.prompt(prompt_id).version == ("3" if prompt_id == "eval_options" else "2")
 
 
 @pytest.mark.parametrize("prompt_id", PROMPTS)

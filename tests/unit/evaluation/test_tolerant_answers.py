@@ -63,3 +63,12 @@ def test_binary_reads_its_label_from_logprobs_when_the_reply_has_none() -> None:
     assert nothing.error and nothing.error.startswith("no Certain/Uncertain")  # still a failed task
     neither = Binary().detect(task, Chatty({"I": -0.1}), MethodSettings())
     assert neither.error and neither.details["label"] is None
+
+
+def test_the_options_request_is_prefilled_and_a_continuation_is_read_whole() -> None:
+    from ambiforge.detectors.methods.knowno import OPTIONS_PREFILL, options_text
+
+    assert OPTIONS_PREFILL == "A)"
+    assert parse_options(options_text(" Take the mug.\nB) Wash it.")) == [("A", "Take the mug."), ("B", "Wash it.")]
+    assert parse_options(options_text("A) Take the mug.\nB) Wash it.")) == [("A", "Take the mug."), ("B", "Wash it.")]
+    assert parse_options(options_text("I am not sure what you mean.")) == []  # a refusal stays no options
