@@ -14,7 +14,6 @@ from ambiforge.detectors.methods.options import parse_options
 from ambiforge.detectors.model import CallTag, EvalModel, call_seed, pick_tokens, softmax
 from ambiforge.detectors.tasks import EvalTask
 
-
 #: The options request ends with this assistant turn: an endpoint that continues a last assistant message
 #: (llama.cpp's llama-server does) writes the list from there, which a small model does where it would
 #: otherwise answer in prose ("You can't bake a cake with ..."); one that does not starts a new reply, read as
