@@ -101,7 +101,12 @@ def test_knowno_binary_nohelp_on_40_published_rows(
 ) -> None:  # type: ignore[no-untyped-def]
     """Issue 27's line: with the local model on 40 published rows, the options are candidates for the ambiguous
     step (the prompt shows AmbiK's context and that step), fewer than a quarter of the results are parse errors,
-    and every table says how many tasks each figure rests on."""
+    and every table says how many tasks each figure rests on.
+
+    Measured (2026-11-25, 2 shared cores, 19.6 min): 0 of 240 results are errors (all 80 options replies read
+    as lists with the prefilled "A)"; Binary's 80 labels all read from the first token's log-probabilities);
+    KnowNo (calibration: 15 tasks, 10 without a correct option, qhat 0.75) sets of 1 (44), 2 (35), 3 (1): HR 0.45,
+    CHR 0.54, ICR 0.32, AmbDif 0.125; Binary HR 1.0, CHR 0.19; NoHelp HR 0, ICR 0, CHR 0.81."""
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
     data = _published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", 40, "test")
