@@ -38,6 +38,7 @@ __all__ = [
     "check_schedule",
     "diff",
     "evaluate",
+    "rescore_eval",
     "export_ambik",
     "import_ambik",
     "load_config",
@@ -398,6 +399,17 @@ def evaluate(opts: EvalOptions, *, prefect: bool = False, orchestration: Orchest
         from ambiforge.evaluation.command import run_eval
 
         return run_eval(opts)
+
+
+def rescore_eval(results: Path, metrics: str = "paper") -> dict[str, Any]:
+    """The tables of an eval again, from its per-item results (an eval folder or its ``results.jsonl``), in
+    ``metrics`` mode (``paper`` or ``authors``, docs/evaluate.md), without calling a model; also written as
+    ``rescore-<mode>.json`` beside the results."""
+    from ambiforge.evaluation.rescore import MODES, rescore
+
+    if metrics not in MODES:
+        raise ConfigError(f"--metrics must be one of {', '.join(MODES)}, got {metrics!r}")
+    return rescore(Path(results), metrics)
 
 
 # -- review -------------------------------------------------------------------------------------------------

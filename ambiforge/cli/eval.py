@@ -1,4 +1,5 @@
-"""``ambiforge eval``: benchmark ambiguity-detection methods on a release, an AmbiK CSV or items."""
+"""``ambiforge eval``: benchmark ambiguity-detection methods on a release, an AmbiK CSV or items; ``ambiforge eval
+rescore RESULTS``: the tables again from the per-item results, in either metric mode, without a model."""
 
 from __future__ import annotations
 
@@ -7,16 +8,29 @@ from typing import Annotated, Any
 
 import typer
 from typer._click.core import ParameterSource
+from typer._click.exceptions import MissingParameter
 
 from ambiforge import inputs
 from ambiforge.cli.common import PrefectOption, config_from, console, not_empty
 from ambiforge.errors import InputError
 
+eval_app = typer.Typer(
+    rich_markup_mode=None, add_completion=False, pretty_exceptions_enable=False, invoke_without_command=True
+)
 
+METRICS_HELP = (
+    "the tables' formulas: paper (the paper's, corrected where the published code is wrong) or authors "
+    "(the published code's, quirks included); see docs/evaluate.md, Errata"
+)
+
+
+@eval_app.callback()
 def eval_command(
     ctx: typer.Context,
-    data: Annotated[Path, typer.Option(help="a release folder, an AmbiK .csv, or items .jsonl/.parquet")],
-    model: Annotated[str, typer.Option(help="model name on the provider's endpoint")],
+    data: Annotated[
+        Path | None, typer.Option(help="a release folder, an AmbiK .csv, or items .jsonl/.parquet (required)")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="model name on the provider's endpoint (required)")] = None,
     method: Annotated[
         str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp, debate, dialogue")
     ] = ("knowno,lap,lofreecp,binary,nohelp"),
@@ -29,6 +43,7 @@ def eval_command(
             "authors (the AmbiK code's rule); see docs/evaluate.md"
         ),
     ] = "knowno",
+    metrics: Annotated[str, typer.Option(help=METRICS_HELP)] = "paper",
     with_plan: Annotated[
         bool, typer.Option("--with-plan/--action-only", help="show the plan steps before the ambiguity, or not")
     ] = True,
@@ -65,6 +80,12 @@ def eval_command(
     from ambiforge.evaluation.command import EvalOptions, check_methods
     from ambiforge.progress import RichReporter
 
+    if ctx.invoked_subcommand is not None:
+        return
+    if data is None:
+        raise MissingParameter(ctx=ctx, param_hint="'--data'", param_type="option")
+    if model is None:
+        raise MissingParameter(ctx=ctx, param_hint="'--model'", param_type="option")
     for path in (data, calibration, attach):
         if path is not None and not path.exists():
             raise InputError(str(path), "", "not found")
@@ -97,6 +118,7 @@ def eval_command(
         provider=provider,
         epsilon=epsilon,
         calibration_rule=calibration_rule,
+        metrics=metrics,
         with_plan=with_plan,
         out=out,
         name=name,
@@ -113,6 +135,19 @@ def eval_command(
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
     with RichReporter().shown():
         document = api.evaluate(opts, prefect=prefect)
+    print_table(document)
+
+
+@eval_app.command("rescore")
+def rescore_command(
+    results: Annotated[Path, typer.Argument(help="an eval folder or its results.jsonl")],
+    metrics: Annotated[str, typer.Option(help=METRICS_HELP)] = "paper",
+) -> None:
+    """The tables again from the per-item results (no model call), in the metric mode asked for; writes
+    rescore-<mode>.json beside the results."""
+    from ambiforge import api
+
+    document = api.rescore_eval(results, metrics)
     print_table(document)
 
 
@@ -154,7 +189,9 @@ def _figure(value: float | None) -> str:
 def print_table(document: dict[str, Any]) -> None:
     from rich.table import Table
 
-    table = Table(title=f"eval {document['name']} ({document['evaluated_on']})", title_justify="left")
+    mode = document.get("metrics", "paper")
+    title = f"eval {document['name']} ({document['evaluated_on']}; {mode} metrics)"
+    table = Table(title=title, title_justify="left")
     # n/err: the answered tasks every figure of the row rests on, and the failed ones (in no mean); AmbDif
     # and SSC say their own counts (pairs; tasks of the types with a shortlist)
     for column in ("method", "n/err", "AmbDif (pairs)", "HR", "CHR", "ICR", "SSC (n)", "set size"):
@@ -186,6 +223,9 @@ def print_table(document: dict[str, Any]) -> None:
         }
         if figures:  # a method's own figures (debate: consensus, rounds; dialogue: query discrepancy, ...)
             console.print(f"{method}: " + ", ".join(f"{k} {'—' if v is None else v}" for k, v in figures.items()))
+    if document.get("written"):  # a rescore
+        console.print(f"[green]wrote[/] {document['written']}")
+        return
     console.print(f"[green]wrote[/] {document['folder']} (report.html, results.json, results.jsonl/.parquet)")
     if document.get("attached_to"):
         console.print(f"linked to the release: {document['attached_to']}")

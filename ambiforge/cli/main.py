@@ -14,7 +14,7 @@ from ambiforge import redaction
 from ambiforge.cli.ambik import export_ambik, import_ambik
 from ambiforge.cli.build import build
 from ambiforge.cli.common import quiet_prefect
-from ambiforge.cli.eval import eval_command
+from ambiforge.cli.eval import eval_app
 from ambiforge.cli.release import diff, release, verify
 from ambiforge.cli.review import review_app
 from ambiforge.cli.schema import schema
@@ -40,7 +40,7 @@ app.command()(verify)
 app.command()(diff)
 app.command("import-ambik")(import_ambik)
 app.command("export-ambik")(export_ambik)
-app.command("eval")(eval_command)
+app.add_typer(eval_app, name="eval")
 
 
 def main(argv: list[str] | None = None) -> int:

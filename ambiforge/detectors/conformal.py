@@ -16,7 +16,11 @@ Each calibration task gives its options' scores (probabilities) and which option
   correct option of every task are pooled, the threshold (their "CP") is their ``ceil((n + 1)(1 -
   epsilon)) / n`` quantile with numpy's default linear interpolation, and a set is the options with ``p``
   strictly above it. Kept to reproduce the published tables; it is not a conformal guarantee (it takes the
-  upper quantile of the correct options' probabilities, so most sets are empty or single).
+  upper quantile of the correct options' probabilities, so most sets are empty or single). The set rule is
+  each method's in their code (``comparison``): KnowNo ``p > CP`` (``above``); LAP ``score >= CP``
+  (``at_least``); LofreeCP pools the correct options' *non-conformity* ``1 - score`` and keeps the options
+  whose non-conformity is ``>= CP`` (``nonconformity_at_least``: the direction is reversed there, so the
+  least conforming options are kept).
 
 ``warnings`` say when the figures cannot mean what epsilon asks: a calibration set too small for epsilon
 (the quantile level is capped at 1, so ``qhat`` is the largest score), or fewer than ``1 - epsilon`` of the
@@ -34,6 +38,8 @@ import numpy as np
 DEFAULT_EPSILON = 0.2
 RULES = ("knowno", "all", "authors")
 DEFAULT_RULE = "knowno"
+#: the ``authors`` rule's set comparisons (see the module's note)
+COMPARISONS = ("above", "at_least", "nonconformity_at_least")
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,11 @@ class Calibration:
     no_correct_option: int = 0  # answered calibration tasks whose options include no correct one
     errors: int = 0  # calibration tasks whose method failed: left out
     warnings: tuple[str, ...] = field(default=())
+    comparison: str = "above"  # ``authors`` only: the method's set rule in the published code
+
+    @property
+    def rule_label(self) -> str:
+        return f"{self.rule} ({self.comparison})" if self.rule == "authors" else self.rule
 
     @property
     def threshold(self) -> float:
@@ -65,6 +76,7 @@ class Calibration:
             "no_correct_option": self.no_correct_option,
             "left_out": self.no_correct_option if self.rule == "knowno" else 0,
             "errors": self.errors,
+            "comparison": self.comparison if self.rule == "authors" else None,
             "warnings": list(self.warnings),
         }
 
@@ -100,6 +112,7 @@ def calibrate_tasks(
     epsilon: float = DEFAULT_EPSILON,
     rule: str = DEFAULT_RULE,
     errors: int = 0,
+    comparison: str = "above",
 ) -> Calibration:
     """A calibration from the answered calibration tasks' ``(scores, correct)`` under ``rule``; ``errors``
     (failed tasks, already left out) is recorded. With nothing to calibrate on, every option enters every
@@ -114,13 +127,23 @@ def calibrate_tasks(
             f"only {len(with_correct)} of {len(tasks)} calibration tasks have a correct option among the "
             f"model's, fewer than 1 - epsilon = {1 - epsilon:g}: no set rule can cover 1 - epsilon of all tasks"
         )
+    if comparison not in COMPARISONS:
+        raise ValueError(f"unknown set comparison {comparison!r} (known: {', '.join(COMPARISONS)})")
     if rule == "authors":
         values = [p for s, c in tasks for p, ok in zip(s, c, strict=True) if ok]
+        if comparison == "nonconformity_at_least":
+            values = [1.0 - p for p in values]
     elif rule == "knowno":
         values = [nonconformity(s, c) for s, c in with_correct]
     else:
         values = [nonconformity(s, c) for s, c in tasks]
-    common = {"rule": rule, "tasks": len(tasks), "no_correct_option": missing, "errors": errors}
+    common = {
+        "rule": rule,
+        "tasks": len(tasks),
+        "no_correct_option": missing,
+        "errors": errors,
+        "comparison": comparison,
+    }
     if not values:
         warnings.append(
             "nothing to calibrate on (no calibration task has a correct option): every option is in every set"
@@ -143,5 +166,10 @@ def prediction_set(scores: Sequence[float], calibration: Calibration) -> list[in
     """Indexes of the options whose score reaches the threshold (a tiny tolerance absorbs float noise;
     ``authors``: strictly above it, as their code compares)."""
     if calibration.rule == "authors":
-        return [i for i, s in enumerate(scores) if s > calibration.threshold]
+        t = calibration.threshold
+        if calibration.comparison == "at_least":
+            return [i for i, s in enumerate(scores) if s >= t]
+        if calibration.comparison == "nonconformity_at_least":
+            return [i for i, s in enumerate(scores) if 1.0 - s >= t]
+        return [i for i, s in enumerate(scores) if s > t]
     return [i for i, s in enumerate(scores) if s >= calibration.threshold - 1e-12]

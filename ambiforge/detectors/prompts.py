@@ -3,6 +3,11 @@
 They use the project's prompt files (id, version, Jinja2 with StrictUndefined) so each call's record names
 its prompt and version, and a wording change is a new cache key. The three shots live in
 ``prompts/eval/examples.yaml``, shared by every eval prompt.
+
+The method prompts give the model AmbiK's context (``knowno/prompts/*.txt`` in cog-model/AmbiK-dataset):
+the scene as ``environment_full``, the task, "Your previous actions were:" with the plan up to the ambiguous
+step (or "Your first action is:" when it is the first), and "Your next action is:" with that step; the options
+are candidates for that step. ``--action-only`` leaves out the previous actions, not the step.
 """
 
 from __future__ import annotations
@@ -43,7 +48,9 @@ def render(prompt_id: str, task: EvalTask, with_plan: bool, **extra: Any) -> tup
     variables = {
         "appliances": list(task.appliances),
         "environment": task.environment,
+        "environment_full": task.environment_full or task.environment,
         "task": task.task,
+        "next_step": task.next_step,
         "previous_steps": list(task.previous_steps) if with_plan else [],
         "with_plan": with_plan,
         "examples": examples(),

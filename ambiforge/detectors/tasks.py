@@ -1,5 +1,10 @@
 """The unit an eval scores: one half of a pair (the ambiguous task or its clear twin) at ``end_of_ambiguity``.
 
+What the model is shown is what AmbiK's pipeline shows it: the scene as ``environment_full``, the task, the
+half's own plan up to the ambiguous step (``previous_steps``) and that step (``next_step``: the ambiguous
+half's ``plan_for_amb_task[end_of_ambiguity]``, the clear half's ``plan_for_clear_task[end_of_ambiguity]``).
+The options a method proposes are ways to carry out ``next_step``; the gold is the clear plan's step there.
+
 Both halves share the item's intent: the correct next action of the clear task and the correct action of
 the ambiguous task once the user has answered carry the same concepts (AmbiK's ``user_intent``).
 """
@@ -32,6 +37,8 @@ class EvalTask:
     appliances: tuple[str, ...] = field(default=APPLIANCES)
     twin: str = ""  # the other half's task (what a simulated user knows of the pair)
     pair_shortlist: tuple[str, ...] = ()  # the pair's shortlist, on both halves (``shortlist`` is the scored one)
+    environment_full: str = ""  # the scene as AmbiK writes it (with articles); the prompts show it
+    next_step: str = ""  # the half's own plan step at end_of_ambiguity (the step the options are for)
 
     @property
     def key(self) -> str:
@@ -62,12 +69,14 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         "question": item.question,
         "answer": item.answer,
         "pair_shortlist": tuple(item.amb_shortlist),
+        "environment_full": item.environment_full or item.environment_short,
     }
     amb = EvalTask(
         half=AMBIGUOUS,
         task=item.ambiguous_task,
         previous_steps=tuple(item.plan_for_amb_task[:eoa]),
         gold_step=_step(item.plan_for_clear_task, eoa),
+        next_step=_step(item.plan_for_amb_task, eoa),
         shortlist=tuple(item.amb_shortlist),
         twin=item.unambiguous_direct,
         **common,
@@ -77,6 +86,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         task=item.unambiguous_direct,
         previous_steps=tuple(item.plan_for_clear_task[:eoa]),
         gold_step=_step(item.plan_for_clear_task, eoa),
+        next_step=_step(item.plan_for_clear_task, eoa),
         shortlist=(),
         twin=item.ambiguous_task,
         **common,

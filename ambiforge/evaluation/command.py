@@ -21,6 +21,7 @@ from ambiforge.detectors.model import ClientModel, EvalModel
 from ambiforge.errors import AmbiforgeError, ConfigError
 from ambiforge.evaluation.data import load_dataset
 from ambiforge.evaluation.output import write_outputs
+from ambiforge.evaluation.rescore import DEFAULT_MODE, MODES, method_tables
 from ambiforge.evaluation.run import evaluate, results_document
 from ambiforge.version import __version__
 
@@ -54,6 +55,7 @@ class EvalOptions:
     provider: str = "openai"
     epsilon: float = DEFAULT_EPSILON
     calibration_rule: str = DEFAULT_RULE  # see ambiforge.detectors.conformal
+    metrics: str = DEFAULT_MODE  # the tables' formulas: "paper" or "authors" (ambiforge.evaluation.rescore)
     with_plan: bool = True
     out: Path = Path("eval")
     name: str = ""
@@ -76,6 +78,8 @@ class EvalOptions:
             raise ConfigError(f"--epsilon must be between 0 and 1, got {self.epsilon}")
         if self.calibration_rule not in RULES:
             raise ConfigError(f"--calibration-rule must be one of {', '.join(RULES)}, got {self.calibration_rule!r}")
+        if self.metrics not in MODES:
+            raise ConfigError(f"--metrics must be one of {', '.join(MODES)}, got {self.metrics!r}")
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, got {self.limit}")
         if self.calibration_size < 1:
@@ -146,6 +150,10 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         )
     finally:
         progress.finish(STAGE)
+    if opts.metrics != "paper":  # the per-item ``metrics`` stay the paper's; the tables follow the mode
+        for result in results:
+            figures = method_tables(result.rows, opts.metrics)
+            result.summary, result.ambdif = figures["by_group"], figures["ambdif"]
     meta = {
         "name": name,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -154,6 +162,7 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         "provider": opts.provider,
         "epsilon": opts.epsilon,
         "calibration_rule": opts.calibration_rule,
+        "metrics": opts.metrics,
         "with_plan": opts.with_plan,
         "seed": opts.seed,
         "settings": settings_record(opts.settings),

@@ -67,6 +67,35 @@ def _grouped_bars(title: str, methods: list[str], groups: list[str], values: dic
     return figure_uri(fig)
 
 
+def help_plot(results: Sequence[MethodResult]) -> str:
+    """Help rate against correct help rate, one point per method (AmbiK's figure): a method that asks more
+    moves right; only one that asks when it should moves up. Methods with no answered task are left out."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    for r in results:
+        overall = r.summary.get(ALL, {})
+        if overall.get("HR") is None or overall.get("CHR") is None:
+            continue
+        ax.scatter([overall["HR"]], [overall["CHR"]], s=30)
+        ax.annotate(
+            f"{r.name} (n={overall['n']})",
+            (overall["HR"], overall["CHR"]),
+            fontsize=7,
+            xytext=(4, 3),
+            textcoords="offset points",
+        )
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("help rate (HR)")
+    ax.set_ylabel("correct help rate (CHR)")
+    ax.set_title("HR vs CHR per method")
+    return figure_uri(fig)
+
+
 def plots(results: Sequence[MethodResult]) -> list[tuple[str, str]]:
     methods = [r.name for r in results]
     groups = [g for g in groups_in(results) if g != ALL]
@@ -74,6 +103,7 @@ def plots(results: Sequence[MethodResult]) -> list[tuple[str, str]]:
     return [
         ("Mean prediction set size per type", _grouped_bars("mean set size", methods, groups, by["set_size"])),
         ("Intent coverage (ICR) per type", _grouped_bars("ICR", methods, groups, by["ICR"])),
+        ("Help rate vs correct help rate per method", help_plot(results)),
     ]
 
 

@@ -109,7 +109,10 @@ def evaluate(
             cal = [(t, found[(n, t.key)]) for t in dataset.calibration]
             ok = [(t, d) for t, d in cal if not d.error]
             scored = [(d.scores, correct_options(d, t)) for t, d in ok]
-            calibration = calibrate_tasks(scored, epsilon, calibration_rule, errors=len(cal) - len(ok))
+            comparison = getattr(detector, "authors_comparison", "above")  # the published code's set rule
+            calibration = calibrate_tasks(
+                scored, epsilon, calibration_rule, errors=len(cal) - len(ok), comparison=comparison
+            )
             coverage = metrics.mean(covers(detector.decide(d, calibration), t) for t, d in ok)
         decided = [(t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
         if detector.calibrated:

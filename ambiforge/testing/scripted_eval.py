@@ -39,10 +39,17 @@ from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogpro
 from ambiforge.testing.replies import ScriptedReply
 
 _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
+_ARTICLE = re.compile(r"^(?:a|an|the|some)\s+", re.IGNORECASE)
+
+
+def _user_text(messages: list[dict[str, Any]]) -> str:
+    """The last user turn (the options request ends with a prefilled assistant turn)."""
+    users = [m for m in messages if m.get("role") == "user"]
+    return str(users[-1].get("content", "")) if users else ""
 
 
 def _last(messages: list[dict[str, Any]], label: str) -> str:
-    text = str(messages[-1].get("content", "")) if messages else ""
+    text = _user_text(messages)
     found = [m.group(2).strip() for m in _FIELD.finditer(text) if m.group(1) == label]
     return found[-1] if found else ""
 
@@ -174,7 +181,8 @@ def respond(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> str:
         return _classify(messages, scripts)
     if kind == "dialogue":
         return _dialogue(body, task, scripts)
-    objects = [o.strip() for o in scene.split(",") if o.strip()] or ["sponge"]
+    # the prompts show the scene as AmbiK's environment_full ("a whisk, sea salt"): objects without articles
+    objects = [_ARTICLE.sub("", o.strip()) for o in scene.split(",") if o.strip()] or ["sponge"]
     if kind == "options":
         others = [f"Pick up the {objects[k % len(objects)]}." for k in range(3)]
         return "\n".join(

@@ -76,6 +76,7 @@ def test_eval_on_the_ambik_calibration_split(tmp_path: Path, monkeypatch: pytest
     assert results["methods"]["knowno"]["test_coverage"]["with_correct_option"] == 0.8542
     assert pq.read_table(folder / "results.parquet").num_rows == 5 * 200
     html = (folder / "report.html").read_text()
-    assert "AmbDif" in html and html.count("data:image/png;base64") == 2
+    assert "AmbDif" in html and html.count("data:image/png;base64") == 3  # set size, ICR, HR vs CHR
+    assert "Help rate vs correct help rate per method" in html and "laid out like AmbiK" in html
     assert "Conformal calibration" in html and "without a correct option" in html
     assert "ambik_calib_100" not in {p.name for p in REPO.rglob("*.csv")}  # read in place, never copied

@@ -25,6 +25,8 @@ class LAP(ScoredDetector):
     Settings: ClassVar[type[MethodSettings]] = LogprobSettings
     sequential_calls: ClassVar[int] = 6  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = True
+    #: ``--calibration-rule authors``: the published code's set rule for this method (conformal.COMPARISONS)
+    authors_comparison: ClassVar[str] = "at_least"
 
     def detect(self, task: EvalTask, model: EvalModel, settings: LogprobSettings) -> Detection:
         base = propose_and_score("knowno", task, model, settings)

@@ -73,6 +73,8 @@ class LofreeCP(ScoredDetector):
     Settings: ClassVar[type[MethodSettings]] = LofreeSettings
     sequential_calls: ClassVar[int] = 5  # a scheduling hint: calls one task makes one after another
     needs_logprobs: ClassVar[bool] = False
+    #: ``--calibration-rule authors``: the published code's set rule for this method (conformal.COMPARISONS)
+    authors_comparison: ClassVar[str] = "nonconformity_at_least"
 
     def detect(self, task: EvalTask, model: EvalModel, settings: LofreeSettings) -> Detection:
         prompt, messages = prompts.render("eval_next_action", task, settings.with_plan)

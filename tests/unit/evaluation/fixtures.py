@@ -173,7 +173,7 @@ class TableModel:
         self.logprobs = logprobs
 
     def _script(self, messages: Messages) -> Script:
-        return SCRIPTS[_TASK.findall(messages[-1][1])[-1]]
+        return SCRIPTS[_TASK.findall([c for r, c in messages if r == "user"][-1])[-1]]
 
     def complete(
         self, messages: Messages, tag: CallTag, *, temperature: float = 0.0, max_tokens: int = 128, seed: int = 0

@@ -43,7 +43,7 @@ class PeakedModel:
     name = "peaked"
 
     def _k(self, messages: Messages) -> int:
-        task = _TASK.findall(messages[-1][1])[-1]
+        task = _TASK.findall([c for r, c in messages if r == "user"][-1])[-1]
         return int(re.search(r"(\d+)", task).group(1))  # type: ignore[union-attr]
 
     def complete(self, messages: Messages, tag: CallTag, **_: object) -> Completion:

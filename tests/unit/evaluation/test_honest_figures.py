@@ -12,7 +12,7 @@ import pytest
 from ambiforge.cli.main import main
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors import metrics
-from ambiforge.detectors.model import CallTag, Completion, Messages
+from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogprobs
 from ambiforge.evaluation.command import EvalOptions, NothingAnswered, run_eval
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.scripted_eval import ScriptedModel
@@ -51,7 +51,12 @@ def test_errors_are_counted_per_group_and_left_out_of_the_means() -> None:
 
 
 class NoLabel(ScriptedModel):
-    """Binary's model that never says Certain or Uncertain: every task an unusable reply."""
+    """Binary's model that never says Certain or Uncertain, not even in its first token's log-probabilities
+    (where Binary looks when the reply has no label): every task an unusable reply."""
+
+    def next_token_logprobs(self, messages: Messages, tag: CallTag, **kw: object) -> TokenLogprobs:
+        reply = super().next_token_logprobs(messages, tag, **kw)  # type: ignore[arg-type]
+        return TokenLogprobs("I", {"I": -0.1, " would": -2.5}, reply.call_id) if "certainty" in tag.step else reply
 
     def complete(self, messages: Messages, tag: CallTag, **kw: object) -> Completion:
         reply = super().complete(messages, tag, **kw)  # type: ignore[arg-type]

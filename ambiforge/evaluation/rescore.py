@@ -1,0 +1,108 @@
+"""The tables from per-item results, in either metric mode, without calling a model
+(``ambiforge eval rescore RESULTS --metrics paper|authors``; ``ambiforge eval --metrics`` uses the same).
+
+``paper`` recomputes each task's metrics from what its record holds (the prediction set, whether it asked,
+the intent and the shortlist, the type's good agent) with :mod:`ambiforge.detectors.metrics`; ``authors``
+applies the published code's functions (:mod:`ambiforge.evaluation.authors`). The prediction sets are not
+recomputed: they are the eval's decisions (``--calibration-rule`` chose how the sets were made).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ambiforge import ambiguity, inputs
+from ambiforge.detectors import metrics
+from ambiforge.detectors.methods.base import METHODS
+from ambiforge.errors import InputError
+from ambiforge.evaluation import authors
+
+MODES = ("paper", "authors")
+DEFAULT_MODE = "paper"
+
+
+def _method_flags(name: str) -> tuple[bool, bool]:
+    """``(uses_sets, never_asks)`` of a method by name (a method no longer installed: a set method)."""
+    method = METHODS.items().get(name)
+    return bool(getattr(method, "calibrated", True)), bool(getattr(method, "never_asks", False))
+
+
+def paper_metrics(row: dict[str, Any], never_asks: bool) -> dict[str, Any]:
+    if row.get("error"):
+        return metrics.no_metrics()
+    definition = ambiguity.get(row["ambiguity_type"])
+    return metrics.task_metrics(
+        set_options=row["set_options"],
+        asked=row["asked"],
+        ambiguous=row["half"] == "ambiguous",
+        intent=row["user_intent"],
+        shortlist=row["shortlist"],
+        good_agent=definition.good_agent,
+        has_shortlist=definition.has_shortlist,
+        never_asks=never_asks,
+    )
+
+
+def method_tables(rows: Sequence[dict[str, Any]], mode: str) -> dict[str, Any]:
+    """One method's ``by_group`` and ``ambdif`` in ``mode``."""
+    if mode == "authors":
+        return {"by_group": authors.summarise(rows), "ambdif": authors.ambdif(rows)}
+    uses_sets, never_asks = _method_flags(rows[0]["method"]) if rows else (True, False)
+    scored = [{**r, "metrics": paper_metrics(r, never_asks)} for r in rows]
+    return {"by_group": metrics.summarise(scored), "ambdif": metrics.pair_ambdif(scored, uses_sets)}
+
+
+def by_method(rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault(row["method"], []).append(row)
+    return out
+
+
+def tables(rows: Sequence[dict[str, Any]], mode: str) -> dict[str, dict[str, Any]]:
+    return {method: method_tables(rs, mode) for method, rs in by_method(rows).items()}
+
+
+def read_results(path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    """``results.jsonl`` (or the eval folder holding it): the per-item records."""
+    source = path / "results.jsonl" if path.is_dir() else path
+    if not source.is_file():
+        raise InputError(str(source), "", "not found (expected an eval folder or its results.jsonl)")
+    rows = []
+    for number, line in inputs.lines(source, "per-item results"):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(str(source), f"line {number}", f"not JSON: {exc.msg}") from None
+        wanted = ("method", "half", "ambiguity_type", "options", "prediction_set", "user_intent", "shortlist")
+        missing = [k for k in wanted if k not in record] if isinstance(record, dict) else list(wanted)
+        if missing:
+            raise InputError(str(source), f"line {number}", f"not a per-item result (missing {', '.join(missing)})")
+        rows.append(record)
+    if not rows:
+        raise InputError(str(source), "", "no per-item results")
+    return source, rows
+
+
+def rescore(path: Path, mode: str) -> dict[str, Any]:
+    """The tables of the eval at ``path`` in ``mode``; written beside it as ``rescore-<mode>.json``."""
+    from ambiforge.atomic import write_json_atomic
+
+    source, rows = read_results(path)
+    meta_path = source.parent / "results.json"
+    meta = json.loads(inputs.read_text(meta_path, inputs.MANIFEST, "results.json")) if meta_path.is_file() else {}
+    document = {
+        "name": meta.get("name", source.parent.name),
+        "evaluated_on": meta.get("evaluated_on", "per-item results"),
+        "folder": str(source.parent),
+        "results": str(source),
+        "metrics": mode,
+        "methods": tables(rows, mode),
+    }
+    document["written"] = str(write_json_atomic(source.parent / f"rescore-{mode}.json", document))
+    return document
