@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ambiforge.catalog.loader import APPLIANCES
 from ambiforge.models import Item
+from ambiforge.models.item import World
 
 AMBIGUOUS, CLEAR = "ambiguous", "unambiguous"
 
@@ -32,6 +33,7 @@ class EvalTask:
     appliances: tuple[str, ...] = field(default=APPLIANCES)
     twin: str = ""  # the other half's task (what a simulated user knows of the pair)
     pair_shortlist: tuple[str, ...] = ()  # the pair's shortlist, on both halves (``shortlist`` is the scored one)
+    world: World | None = field(default=None, compare=False)  # the pair's world (SG-CoT queries its graphs)
 
     @property
     def key(self) -> str:
@@ -62,6 +64,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         "question": item.question,
         "answer": item.answer,
         "pair_shortlist": tuple(item.amb_shortlist),
+        "world": item.world,
     }
     amb = EvalTask(
         half=AMBIGUOUS,
