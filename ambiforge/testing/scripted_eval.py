@@ -166,6 +166,8 @@ def _kind(messages: list[dict[str, Any]]) -> str:
 
 
 def respond(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> str:
+    if scripted_sgcot.is_sgcot(body):  # in process (no tools): SG-CoT's JSON replies
+        return scripted_sgcot.respond(body).content
     messages = body.get("messages", [])
     kind = _kind(messages)
     task, scene = _last(messages, "Task"), _last(messages, "Scene")

@@ -21,7 +21,7 @@ from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing import scripted_sgcot
 from ambiforge.testing.llm_server import ScriptedLLMServer
-from ambiforge.testing.scripted_eval import server_responder
+from ambiforge.testing.scripted_eval import ScriptedModel, server_responder
 from ambiforge.testing.scripted_sgcot import SGCoTScript, SGCoTScripts
 from tests.unit.evaluation.sgcot_fixtures import environment_types, items
 
@@ -112,6 +112,10 @@ def test_the_json_fallback_gives_the_same_figures(
     assert auto["SR"] == FULL_SR and auto["CQR"] == FULL_CQR and auto["tool_mode"] == ["json"]
     refused = [r for r in calls(tmp_path, "auto") if r["error"]]
     assert refused and all(r["faults"] == ["unsupported_tools"] for r in refused)
+    # an EvalModel without chat (the in-process scripted model) gets the JSON replies: the same figures
+    opts = EvalOptions(data=data, methods=("sgcot",), model="scripted", out=tmp_path / "eval", name="local")
+    local = run_eval(opts, model=ScriptedModel())["methods"]["sgcot"]["method_figures"]
+    assert local["SR"] == FULL_SR and local["CQR"] == FULL_CQR and local["tool_mode"] == ["json"]
 
 
 def test_ablations(tmp_path: Path, data: Path, server: ScriptedLLMServer) -> None:
