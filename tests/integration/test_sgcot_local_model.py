@@ -2,8 +2,8 @@
 fixture, from ``make local-llm``) on the hand-made pairs with scene graphs (an AmbiK-type pair and two
 environment-induced ones).
 
-The tools API is tried first (``tool_mode=auto``); a server that refuses tools sends the method to its JSON
-fallback, which is then what this exercises. A 135M model's SR and CQR are not expected to be good (the
+Both ways of calling: ``auto`` offers the tools API (llama-server takes it; a server that refused tools would
+send the method to its JSON fallback) and ``json`` asks for the JSON object in the reply's text. A 135M model's SR and CQR are not expected to be good (the
 figures of one run are in docs/evaluate.md); the run must be correct and complete: every episode has an
 answer or a recorded error, the figures rest on the answered ones, tokens per call come from the server's
 usage, and a rerun makes no request."""
@@ -22,7 +22,8 @@ from ambiforge.storage import write_items_jsonl
 from tests.unit.evaluation.sgcot_fixtures import environment_types, items
 
 
-def test_sgcot_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("tool_mode", ["auto", "json"])
+def test_sgcot_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool_mode: str) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
     with environment_types(tmp_path):
@@ -35,7 +36,7 @@ def test_sgcot_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pyte
             name="local",
             cache_dir=tmp_path / "cache",
             llm=LLMConfig(concurrency=1, rpm=0, timeout_seconds=300, max_retries=1),
-            settings=method_settings({}, {"max_turns": 2, "max_tokens": 160}),
+            settings=method_settings({}, {"max_turns": 2, "max_tokens": 160, "tool_mode": tool_mode}),
         )
         try:
             results = run_eval(opts)
