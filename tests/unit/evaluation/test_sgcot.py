@@ -98,6 +98,20 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     }  # fmt: skip
     assert m1["details"]["retrievals"][0]["result"].startswith("2 node(s):")
     assert "SR" in (tmp_path / "eval" / "tools" / "report.html").read_text()
+    # a rerun is served from the call cache, tool calls included: no request, the same figures
+    asked = len(server.requests)
+    again = evaluate(tmp_path, data, server, "tools")["methods"]["sgcot"]["method_figures"]
+    assert len(server.requests) == asked and again == figures
+
+
+def test_a_server_that_refuses_tools_is_told_apart_from_other_errors() -> None:
+    from ambiforge.llm.providers.base import unsupported_feature
+
+    assert unsupported_feature(500, "tools param requires --jinja flag") == "tools"
+    assert unsupported_feature(400, "Unrecognized request argument supplied: tool_choice") == "tools"
+    assert unsupported_feature(500, "response_format type json_schema is not supported") == "json_schema"
+    assert unsupported_feature(500, "internal error") is None
+    assert unsupported_feature(429, "tools param requires --jinja flag") is None
 
 
 def test_the_json_fallback_gives_the_same_figures(
