@@ -2,11 +2,11 @@
 fixture, from ``make local-llm``) on the hand-made pairs with scene graphs (an AmbiK-type pair and two
 environment-induced ones).
 
-Both ways of calling: ``auto`` offers the tools API (llama-server takes it; a server that refused tools would
-send the method to its JSON fallback) and ``json`` asks for the JSON object in the reply's text. A 135M model's SR and CQR are not expected to be good (the
-figures of one run are in docs/evaluate.md); the run must be correct and complete: every episode has an
-answer or a recorded error, the figures rest on the answered ones, tokens per call come from the server's
-usage, and a rerun makes no request."""
+Both ways of calling: ``auto`` offers the tools API (llama-server takes it; a server that refused tools
+would send the method to its JSON fallback) and ``json`` asks for the JSON object in the reply's text. A
+135M model's SR and CQR are not expected to be good (the figures of one run are in docs/evaluate.md); the
+run must be correct and complete: every episode has an answer or a recorded error, the figures rest on
+the answered ones, tokens per call come from the server's usage, and a rerun makes no request."""
 
 from __future__ import annotations
 
