@@ -234,3 +234,30 @@ def test_what_the_planner_sees_and_reads(tmp_path: Path) -> None:
     spelled = json_calls('{"name": "ask", "question": "Which mug?", "tag": "multiplicity"}')
     assert spelled[0].name == "ask" and spelled[0].arguments == {"question": "Which mug?", "tag": "multiplicity"}
     assert json_calls("no call {broken") == []
+
+
+def test_generated_items_carry_the_graphs_sgcot_queries(
+    tmp_path: Path, server: ScriptedLLMServer, catalog: Any
+) -> None:
+    from ambiforge.generation.mix import type_sequence
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.world import retrieve_node
+
+    mix = {"preferences": 0.5, "common_sense_knowledge": 0.25, "safety": 0.25}
+    gen = OfflineGenerator(catalog, 5, "r1")
+    generated = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(6, mix, 5))]
+    data = write_items_jsonl(tmp_path / "generated.jsonl", generated)
+    doc = evaluate(tmp_path, data, server, "generated")
+    figures = doc["methods"]["sgcot"]["method_figures"]
+    # every episode answered: one query (the task's last word), then the answer
+    assert figures["n"]["all"] == 12 and figures["errors"]["all"] == 0 and figures["calls_per_episode"] == 2.0
+    rows = [json.loads(x) for x in (tmp_path / "eval" / "generated" / "results.jsonl").read_text().splitlines()]
+    by_id = {i.id: i for i in generated}
+    for row in (r for r in rows if r["method"] == "sgcot"):
+        query = row["details"]["retrievals"][0]
+        world = by_id[row["item_id"]].world
+        assert world is not None  # the AmbiK types' pairs: one kitchen for both halves
+        found = retrieve_node(world.graph, name=query["arguments"]["name"])
+        assert query["result"] == "No node matches." or query["result"].startswith(f"{len(found)} node(s):")
+        # the answer follows the count: act on the one node found, else ask
+        assert (row["details"]["answer"]["kind"] == "act") == (len(found) == 1)
