@@ -9,6 +9,10 @@ report.
 
     python bench/eval_throughput.py                          # 200 ms, concurrency 8, all five methods
     python bench/eval_throughput.py --methods knowno --pairs 100 --concurrency 16
+    python bench/eval_throughput.py --methods sgcot          # SG-CoT: turns one after another per episode
+
+``wall`` compares the measured wall time with the ideal one, ``requests x latency / concurrency`` (the
+measure for SG-CoT, whose episodes make their calls one after another: issue 31 asks for at most 1.25x).
 """
 
 from __future__ import annotations
@@ -82,6 +86,13 @@ def main() -> None:
         f"{args.concurrency:>11} {requests:>9} {requests / pairs:>9.1f} {rate:>8.2f} {ideal:>8.2f} {rate / ideal:>6.2f}"
     )
     print(f"rerun from the call cache: {cached_seconds:.1f} s, {new} new requests")
+    print(wall_line(seconds, requests, args.latency, args.concurrency))
+
+
+def wall_line(seconds: float, requests: int, latency: float, concurrency: int) -> str:
+    """The measured wall time against ``requests x latency / concurrency``."""
+    ideal = requests * latency / concurrency
+    return f"wall {seconds:.2f} s, ideal {ideal:.2f} s (requests x latency / concurrency), {seconds / ideal:.2f}x"
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def eval_command(
     ] = None,
     model: Annotated[str | None, typer.Option(help="model name on the provider's endpoint (required)")] = None,
     method: Annotated[
-        str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp, debate, dialogue")
+        str, typer.Option(help="comma-separated: knowno, lap, lofreecp, binary, nohelp, debate, dialogue, sgcot")
     ] = ("knowno,lap,lofreecp,binary,nohelp"),
     provider: Annotated[str, typer.Option(help="[llm.providers] entry serving the model")] = "openai",
     epsilon: Annotated[float, typer.Option(help="conformal error rate (target success 1 - epsilon)")] = 0.2,
@@ -70,6 +70,11 @@ def eval_command(
     ] = None,
     max_questions: Annotated[int, typer.Option(help="dialogue: questions the policy may ask before acting")] = 1,
     user: Annotated[str, typer.Option(help="dialogue: simulated user, keyword or llm")] = "keyword",
+    max_turns: Annotated[int, typer.Option(help="sgcot: retrieval turns before the planner must conclude")] = 5,
+    ablation: Annotated[
+        str, typer.Option(help="sgcot: none, whole_graph (no retrieval), one_retrieval or no_edges")
+    ] = "none",
+    tool_mode: Annotated[str, typer.Option(help="sgcot: auto, tools (function calling) or json")] = "auto",
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
     prefect: PrefectOption = False,
 ) -> None:
@@ -104,6 +109,9 @@ def eval_command(
         "personas": persona_texts(persona or []),
         "max_questions": max_questions,
         "user": user,
+        "max_turns": max_turns,
+        "ablation": ablation,
+        "tool_mode": tool_mode,
     }
     parameter = {"personas": "persona"}
     given = {

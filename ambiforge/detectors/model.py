@@ -12,9 +12,12 @@ import hashlib
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ambiforge.errors import ConfigError
+
+if TYPE_CHECKING:
+    from ambiforge.llm.providers import ToolCall
 
 Messages = tuple[tuple[str, str], ...]
 
@@ -32,6 +35,7 @@ class Completion:
     #: e.g. a fake model or a server without ``usage``: callers that count tokens then estimate
     input_tokens: int | None = None
     output_tokens: int | None = None
+    tool_calls: tuple[ToolCall, ...] = ()  # the functions the reply calls (only when tools were offered)
 
     @property
     def tokens(self) -> int | None:
@@ -137,6 +141,26 @@ class ClientModel:
         request = ChatRequest(self.provider, self.model, messages, temperature, max_tokens, seed)
         result = self._call(request, tag)
         return Completion(result.text, result.call_id, result.cached, result.input_tokens, result.output_tokens)
+
+    def chat(
+        self,
+        messages: tuple[tuple[str, ...], ...],
+        tag: CallTag,
+        *,
+        tools: str = "",
+        temperature: float = 0.0,
+        max_tokens: int = 128,
+        seed: int = 0,
+    ) -> Completion:
+        """A completion offered ``tools`` (OpenAI's list as JSON text), whose messages may carry tool calls and
+        tool replies (:data:`ambiforge.llm.providers.Message`): SG-CoT's turns. A server that refuses tools
+        raises :class:`ambiforge.llm.client.ToolsUnsupported`."""
+        from ambiforge.llm.providers import ChatRequest
+
+        request = ChatRequest(self.provider, self.model, messages, temperature, max_tokens, seed, tools=tools)
+        result = self._call(request, tag)
+        calls = result.choices[0].tool_calls if result.choices else ()
+        return Completion(result.text, result.call_id, result.cached, result.input_tokens, result.output_tokens, calls)
 
     def next_token_logprobs(self, messages: Messages, tag: CallTag, *, top: int = 20, seed: int = 0) -> TokenLogprobs:
         """One token at temperature 0 with its ``top`` alternatives. An endpoint that returns none fails in

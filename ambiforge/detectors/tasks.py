@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ambiforge.catalog.loader import APPLIANCES
 from ambiforge.models import Item
+from ambiforge.models.item import World
 
 AMBIGUOUS, CLEAR = "ambiguous", "unambiguous"
 
@@ -39,6 +40,7 @@ class EvalTask:
     pair_shortlist: tuple[str, ...] = ()  # the pair's shortlist, on both halves (``shortlist`` is the scored one)
     environment_full: str = ""  # the scene as AmbiK writes it (with articles); the prompts show it
     next_step: str = ""  # the half's own plan step at end_of_ambiguity (the step the options are for)
+    world: World | None = field(default=None, compare=False)  # the pair's world (SG-CoT queries its graphs)
 
     @property
     def key(self) -> str:
@@ -70,6 +72,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         "answer": item.answer,
         "pair_shortlist": tuple(item.amb_shortlist),
         "environment_full": item.environment_full or item.environment_short,
+        "world": item.world,
     }
     amb = EvalTask(
         half=AMBIGUOUS,

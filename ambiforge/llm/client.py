@@ -38,6 +38,7 @@ from ambiforge.llm.providers import (
     TokenLogprob,
     TransientError,
     UnsupportedRequest,
+    message_dict,
 )
 from ambiforge.llm.providers import get as provider_spec
 from ambiforge.redaction import redact
@@ -45,6 +46,11 @@ from ambiforge.redaction import redact
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
 TRUNCATED = "the reply was cut off at max_tokens"
 log = logging.getLogger("ambiforge.llm")
+
+
+class ToolsUnsupported(LLMCallError):
+    """The server refused a request's ``tools`` (no function calling, e.g. llama-server without ``--jinja``):
+    a caller with a fallback (SG-CoT's JSON replies) switches to it; never retried."""
 
 
 def plain_text(text: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -113,7 +119,8 @@ def without_secrets(reply: ChatReply) -> ChatReply:
     for choice in reply.choices:
         text = redact(choice.text)
         tokens = choice.logprobs if text == choice.text else None
-        choices.append(replace(choice, text=text, logprobs=tokens))
+        calls = tuple(replace(c, arguments=redact(c.arguments)) for c in choice.tool_calls)
+        choices.append(replace(choice, text=text, logprobs=tokens, tool_calls=calls))
     return replace(reply, choices=tuple(choices), model=redact(reply.model))
 
 
@@ -218,7 +225,7 @@ class LLMClient:
             "provider": request.provider,
             "model": request.model,
             "params": request.params(),
-            "messages": [{"role": r, "content": c} for r, c in request.messages],
+            "messages": [message_dict(m) for m in request.messages],
             **fields,
         }
 
@@ -302,8 +309,10 @@ class LLMClient:
         try:
             reply = retrying(attempt)
         except (TransientError, PermanentError) as exc:
+            tools_refused = isinstance(exc, UnsupportedRequest) and exc.feature == "tools"
             if isinstance(exc, PermanentError):
-                faults.append("unsupported_response_format" if isinstance(exc, UnsupportedRequest) else exc.kind)
+                unsupported = "unsupported_tools" if tools_refused else "unsupported_response_format"
+                faults.append(unsupported if isinstance(exc, UnsupportedRequest) else exc.kind)
             message = f"{request.provider} {request.model}: {exc.kind} ({exc}) after {len(faults)} attempt(s)"
             fields = failed | {"retries": max(len(faults) - 1, 0), "faults": faults, "error": message}
             weaker = fallback_format(request.response_format) if isinstance(exc, UnsupportedRequest) else None
@@ -318,7 +327,8 @@ class LLMClient:
                     "json_object with the schema" if "schema" in weaker else "json_object",
                 )
                 return _Outcome(fields, instead=instead)
-            return _Outcome(fields, error=LLMCallError(f"step {purpose.step}: {message}"))
+            error = ToolsUnsupported if tools_refused else LLMCallError
+            return _Outcome(fields, error=error(f"step {purpose.step}: {message}"))
 
         if request.logprobs and any(c.logprobs is None for c in reply.choices):
             message = (
@@ -388,6 +398,8 @@ class LLMClient:
             record["finish_reasons"] = [c.finish_reason for c in choices]
         if request.logprobs:
             record["logprobs"] = [[t.to_json() for t in c.logprobs or ()] for c in choices]
+        if first.tool_calls:
+            record["tool_calls"] = [c.to_json() for c in first.tool_calls]
         result = CallResult(
             digest, first.text, parsed, error, bool(fields["cached"]), first.finish_reason, choices, *usage_of(fields)
         )

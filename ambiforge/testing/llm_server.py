@@ -18,7 +18,9 @@ Beyond the content, the server plays what real servers do:
   none with ``give_usage=False``, as some local servers reply;
 - ``refuse_json_schema``: answer ``response_format: json_schema`` with that HTTP status, as
   llama-cpp-python's server does (500); ``refuse_schema_in_json_object`` likewise refuses a ``schema`` key
-  in ``json_object`` mode, as OpenAI does.
+  in ``json_object`` mode, as OpenAI does;
+- ``tools``: a responder's :class:`ScriptedReply` may call functions (``tool_calls``); ``refuse_tools``
+  answers any request with ``tools`` with that HTTP status, as llama-server without ``--jinja`` does (500).
 
 Run it by hand: ``python -m ambiforge.testing.llm_server --port 8088 --fault-rate 0.1``.
 """
@@ -211,6 +213,7 @@ class ScriptedLLMServer:
         give_usage: bool = True,
         refuse_json_schema: int | None = None,
         refuse_schema_in_json_object: bool = False,
+        refuse_tools: int | None = None,
         echo_rejected_key: bool = False,
         echo_key_in_reply: bool = False,
     ) -> None:
@@ -220,6 +223,7 @@ class ScriptedLLMServer:
         self.echo_rejected_key = echo_rejected_key  # a 401 quotes the Authorization header it got
         self.echo_key_in_reply = echo_key_in_reply  # a 200 reply quotes it in its text and model name
         self.refuse_json_schema, self.refuse_schema_in_json_object = refuse_json_schema, refuse_schema_in_json_object
+        self.refuse_tools = refuse_tools
         self.requests: list[LoggedRequest] = []
         self._seen: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -315,6 +319,10 @@ class ScriptedLLMServer:
             self.log(LoggedRequest(digest, 400, "unsupported", model))
             message = "Unrecognized request argument supplied: response_format.schema"
             return 400, {"error": {"message": message, "type": "invalid_request_error"}}, {}
+        if self.refuse_tools and body.get("tools"):
+            self.log(LoggedRequest(digest, self.refuse_tools, "unsupported", model))
+            message = "tools param requires --jinja flag"
+            return self.refuse_tools, {"error": {"message": message, "type": "server_error"}}, {}
         choices = []
         completion_tokens = 0
         for sample in range(max(1, int(body.get("n") or 1))):
@@ -359,6 +367,12 @@ class ScriptedLLMServer:
         }
         if body.get("logprobs"):
             choice["logprobs"] = {"content": self._logprobs(body, content, scripted)}
+        if scripted.tool_calls:
+            choice["message"]["tool_calls"] = [
+                {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+                for i, n, a in scripted.tool_calls
+            ]
+            content += "".join(a for _, _, a in scripted.tool_calls)  # counted in the completion's tokens
         return choice, len(content) // CHARS_PER_TOKEN + 1
 
     def _logprobs(self, body: dict[str, Any], content: str, scripted: ScriptedReply) -> list[dict[str, Any]] | None:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ScriptedReply:
     """A responder's reply with more than text: its finish reason and, optionally, its tokens'
-    log-probabilities as ``[(token, logprob, [(alternative, logprob), ...]), ...]``."""
+    log-probabilities as ``[(token, logprob, [(alternative, logprob), ...]), ...]`` and the functions it
+    calls as ``[(id, name, arguments as JSON text), ...]`` (sent as the message's ``tool_calls``)."""
 
     content: str
     finish_reason: str = "stop"
     logprobs: list[tuple[str, float, list[tuple[str, float]]]] | None = None
+    tool_calls: list[tuple[str, str, str]] | None = None

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ambiforge.detectors.model import CallTag, Completion, Messages, TokenLogprobs
+from ambiforge.testing import scripted_sgcot
 from ambiforge.testing.replies import ScriptedReply
 
 _FIELD = re.compile(r"^(Scene|Task): (.*)$", re.MULTILINE)
@@ -172,6 +173,8 @@ def _kind(messages: list[dict[str, Any]]) -> str:
 
 
 def respond(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> str:
+    if scripted_sgcot.is_sgcot(body):  # in process (no tools): SG-CoT's JSON replies
+        return scripted_sgcot.respond(body).content
     messages = body.get("messages", [])
     kind = _kind(messages)
     task, scene = _last(messages, "Task"), _last(messages, "Scene")
@@ -267,6 +270,8 @@ class ScriptedModel:
 def server_responder(body: dict[str, Any], scripts: Scripts = DEFAULT_SCRIPTS) -> Any:
     """:func:`respond` for :class:`ambiforge.testing.llm_server.ScriptedLLMServer`, with the first token's
     log-probabilities of :func:`first_token_logprobs` on the calls that ask for them."""
+    if scripted_sgcot.is_sgcot(body):  # SG-CoT's prompt: its own scripted planner (unscripted policy)
+        return scripted_sgcot.respond(body)
     text = respond(body, scripts)
     if not body.get("logprobs"):
         return text
@@ -282,7 +287,7 @@ def make_responder(scripts: Scripts) -> Any:
 
 def is_eval_prompt(body: dict[str, Any]) -> bool:
     """Whether the request is one of the eval's (or the judge's) prompts, which :func:`respond` plays."""
-    return _kind(body.get("messages") or []) != "unknown"
+    return _kind(body.get("messages") or []) != "unknown" or scripted_sgcot.is_sgcot(body)
 
 
 def either(build: Any, scripts: Scripts = DEFAULT_SCRIPTS) -> Any:

@@ -4,6 +4,9 @@ the sorting of HTTP statuses into transient (worth retrying) and permanent.
 A request may ask for plain text (no ``response_format``), for several samples (``n``) and for token
 log-probabilities (``logprobs``/``top_logprobs``); a request asking for log-probabilities carries no
 ``response_format``: a grammar or schema reshapes the distribution the log-probabilities are read from.
+It may offer ``tools`` (OpenAI's function-calling list); the reply's choices then carry the model's
+``tool_calls``, and the conversation that follows holds messages with more than a role and a text (see
+:data:`Message`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,20 @@ from typing import Any, Protocol
 from ambiforge.errors import ConfigError
 from ambiforge.redaction import redact
 
+#: A chat message: ``(role, content)``, or ``(role, content, fields)`` where ``fields`` is a JSON object, as
+#: text so that the request stays hashable, of the message's other keys: an assistant turn's ``tool_calls``,
+#: a tool reply's ``tool_call_id``.
+Message = tuple[str, ...]
+
+
+def message_dict(message: Message) -> dict[str, Any]:
+    """The message as the chat-completions API takes it."""
+    role, content, *rest = message
+    out: dict[str, Any] = {"role": role, "content": content}
+    if rest and rest[0]:
+        out.update(json.loads(rest[0]))
+    return out
+
 
 @dataclass(frozen=True)
 class ChatRequest:
@@ -24,7 +41,7 @@ class ChatRequest:
 
     provider: str
     model: str
-    messages: tuple[tuple[str, str], ...]  # (role, content)
+    messages: tuple[Message, ...]  # (role, content) or (role, content, fields as JSON)
     temperature: float
     max_tokens: int
     seed: int
@@ -32,6 +49,7 @@ class ChatRequest:
     logprobs: bool = False
     top_logprobs: int = 0  # alternatives per token (OpenAI allows 0-20); needs logprobs
     n: int = 1  # samples; more than one makes sense at temperature > 0
+    tools: str = ""  # OpenAI's ``tools`` list as JSON text ("": none offered)
 
     def __post_init__(self) -> None:
         if (self.logprobs or self.top_logprobs) and self.response_format:
@@ -53,13 +71,15 @@ class ChatRequest:
             extra["top_logprobs"] = self.top_logprobs
         if self.n != 1:
             extra["n"] = self.n
+        if self.tools:
+            extra["tools"] = json.loads(self.tools)
         return extra
 
     def payload(self) -> dict[str, Any]:
         return {
             "provider": self.provider,
             "model": self.model,
-            "messages": [{"role": r, "content": c} for r, c in self.messages],
+            "messages": [message_dict(m) for m in self.messages],
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "seed": self.seed,
@@ -75,10 +95,12 @@ class ChatRequest:
         """The keyword arguments both SDKs name alike (the seed's name differs: ``seed`` / ``random_seed``)."""
         arguments: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": r, "content": c} for r, c in self.messages],
+            "messages": [message_dict(m) for m in self.messages],
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
         }
+        if self.tools:
+            arguments["tools"] = json.loads(self.tools)
         if self.response_format:
             arguments["response_format"] = self.response_format
         if self.n != 1:
@@ -117,20 +139,41 @@ class TokenLogprob:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One function call a reply makes: its id (the tool reply names it), the function and its arguments
+    as the model wrote them (JSON text, not parsed here: a malformed one is the caller's to report)."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ToolCall:
+        return cls(str(data.get("id") or ""), str(data.get("name") or ""), str(data.get("arguments") or ""))
+
+
+@dataclass(frozen=True)
 class Choice:
     """One sample of a reply: its text, why it ended (``stop``, ``length`` when cut at ``max_tokens``),
-    and its tokens' log-probabilities when they were asked for and given."""
+    its tokens' log-probabilities when they were asked for and given, and its tool calls (when offered)."""
 
     text: str
     finish_reason: str | None = None
     logprobs: tuple[TokenLogprob, ...] | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "text": self.text,
             "finish_reason": self.finish_reason,
             "logprobs": None if self.logprobs is None else [t.to_json() for t in self.logprobs],
         }
+        if self.tool_calls:  # only then: cache entries of replies without calls keep their old form
+            out["tool_calls"] = [c.to_json() for c in self.tool_calls]
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Choice:
@@ -139,6 +182,7 @@ class Choice:
             text=str(data.get("text") or ""),
             finish_reason=data.get("finish_reason"),
             logprobs=None if tokens is None else tuple(TokenLogprob.from_json(t) for t in tokens),
+            tool_calls=tuple(ToolCall.from_json(c) for c in data.get("tool_calls") or ()),
         )
 
 
@@ -213,11 +257,20 @@ _REFUSAL_WORDS = re.compile(
 )
 
 
+# llama.cpp's llama-server without --jinja: "tools param requires --jinja flag" (500); others name the
+# parameter and refuse it like a response format.
+_TOOLS_WORDS = re.compile(r"\btools?\b|tool_choice|function call", re.IGNORECASE)
+_TOOLS_REFUSAL = re.compile(_REFUSAL_WORDS.pattern + r"|requires", re.IGNORECASE)
+
+
 def unsupported_feature(status: int, message: str) -> str | None:
-    """``json_schema`` (or ``schema``) when an error says the request's response format is refused."""
-    if status not in (400, 422, 500, 501) or not _FORMAT_WORDS.search(message):
+    """``json_schema`` (or ``schema``) when an error says the request's response format is refused;
+    ``tools`` when it says the server does not do tool calling."""
+    if status not in (400, 422, 500, 501):
         return None
-    if not _REFUSAL_WORDS.search(message):
+    if _TOOLS_WORDS.search(message) and _TOOLS_REFUSAL.search(message) and not _FORMAT_WORDS.search(message):
+        return "tools"
+    if not _FORMAT_WORDS.search(message) or not _REFUSAL_WORDS.search(message):
         return None
     return "json_schema" if "json_schema" in message.lower() else "response_format"
 

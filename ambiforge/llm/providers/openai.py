@@ -13,6 +13,7 @@ from ambiforge.llm.providers.base import (
     ChatRequest,
     Choice,
     TokenLogprob,
+    ToolCall,
     TransientError,
     classify_status,
     short,
@@ -30,6 +31,15 @@ def _logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:
             top=tuple((a.token, float(a.logprob)) for a in (t.top_logprobs or [])),
         )
         for t in content
+    )
+
+
+def _tool_calls(choice: Any) -> tuple[ToolCall, ...]:
+    calls = getattr(choice.message, "tool_calls", None) or ()
+    return tuple(
+        ToolCall(str(c.id or ""), str(c.function.name or ""), str(c.function.arguments or ""))
+        for c in calls
+        if getattr(c, "function", None) is not None
     )
 
 
@@ -67,7 +77,7 @@ class OpenAIProvider:
             raise TransientError("empty", "the reply had no choices")
         usage = response.usage
         choices = tuple(
-            Choice(c.message.content or "", c.finish_reason, _logprobs(c))
+            Choice(c.message.content or "", c.finish_reason, _logprobs(c), _tool_calls(c))
             for c in sorted(response.choices, key=lambda c: c.index)
         )
         return ChatReply(
