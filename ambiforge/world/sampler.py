@@ -37,7 +37,40 @@ def place_node(place: Place) -> Node:
     )
 
 
+#: Nodes (by world, object) and placement candidates already made: a build makes the same few hundred catalog
+#: objects into nodes tens of thousands of times, and a node is a frozen value, so the id is all that differs.
+_NODES: dict[tuple[int, CatalogObject], Node] = {}
+_PLACES: dict[tuple[int, CatalogObject], tuple[str, ...]] = {}
+_KEEP: dict[int, World] = {}  # holds each world alive while its cached entries use its id
+
+
+def _cached_node(obj: CatalogObject, world: World) -> Node:
+    key = (id(world), obj)
+    node = _NODES.get(key)
+    if node is None:
+        if len(_NODES) > 20_000:
+            _NODES.clear()
+        _KEEP.setdefault(id(world), world)
+        node = _NODES[key] = _object_node(obj, node_id(obj.name), world)
+    return node
+
+
 def object_node(obj: CatalogObject, oid: str, world: World) -> Node:
+    node = _cached_node(obj, world)
+    return node if node.id == oid else node.model_copy(update={"id": oid})
+
+
+def placement(obj: CatalogObject, world: World) -> tuple[str, ...]:
+    """The places ``obj`` may be kept in (``world.candidates``, remembered per world and object)."""
+    key = (id(world), obj)
+    places = _PLACES.get(key)
+    if places is None:
+        _KEEP.setdefault(id(world), world)
+        places = _PLACES[key] = world.candidates(obj)
+    return places
+
+
+def _object_node(obj: CatalogObject, oid: str, world: World) -> Node:
     extra = world.extra_attributes(obj)
     return Node(
         id=oid,
@@ -70,6 +103,12 @@ def object_node(obj: CatalogObject, oid: str, world: World) -> Node:
     )
 
 
+def _edge(source: str, relation: str, target: str) -> Edge:
+    """An edge between node ids the sampler made itself, from the fixed vocabulary: nothing to validate (the
+    graph validates its edges as a whole), and a build makes hundreds of thousands of them."""
+    return Edge.model_construct(source=source, relation=relation, target=target)  # type: ignore[arg-type]
+
+
 def row_edges(rows: list[list[str]]) -> list[Edge]:
     """Spatial edges of one place, front row first: left_of/right_of across a row, next_to between
     neighbours, and each node behind the one in front of it in the row before."""
@@ -77,12 +116,12 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
     for k, row in enumerate(rows):
         for i, a in enumerate(row):
             for b in row[i + 1 :]:
-                edges += [Edge(source=a, relation="left_of", target=b), Edge(source=b, relation="right_of", target=a)]
+                edges += [_edge(a, "left_of", b), _edge(b, "right_of", a)]
             if i + 1 < len(row):
-                edges.append(Edge(source=a, relation="next_to", target=row[i + 1]))
-                edges.append(Edge(source=row[i + 1], relation="next_to", target=a))
+                edges.append(_edge(a, "next_to", row[i + 1]))
+                edges.append(_edge(row[i + 1], "next_to", a))
             if k > 0 and i < len(rows[k - 1]):
-                edges.append(Edge(source=a, relation="behind", target=rows[k - 1][i]))
+                edges.append(_edge(a, "behind", rows[k - 1][i]))
     return edges
 
 
@@ -101,7 +140,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
             oid, k = f"{node_id(obj.name)}_{k}", k + 1
         taken.add(oid)
         nodes.append(object_node(obj, oid, world))
-        candidates = world.candidates(obj)
+        candidates = placement(obj, world)
         place = world.place(candidates[rng.randrange(len(candidates))] if len(candidates) > 1 else candidates[0])
         members[place.id].append(oid)
         edges.append(Edge(source=oid, relation=place.holds, target=place.id))  # type: ignore[arg-type]
