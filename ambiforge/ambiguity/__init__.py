@@ -5,6 +5,7 @@ from ambiforge.ambiguity.mix import check_mix
 from ambiforge.ambiguity.registry import (
     default_mix,
     get,
+    level,
     load_definition,
     names,
     register,
@@ -19,6 +20,7 @@ __all__ = [
     "check_mix",
     "default_mix",
     "get",
+    "level",
     "load_definition",
     "names",
     "register",

@@ -38,6 +38,11 @@ class AmbiguityType(BaseModel):
         "rewrite: only the edit ratio is checked; same_instruction: the two tasks are one sentence and the "
         "kitchens differ (environment-induced types: world.perturbation)",
     )
+    level: Literal["instruction", "environment"] = Field(
+        default="instruction",
+        description="where the ambiguity lives: in the words (instruction; AmbiK's types, the release's default "
+        "configuration) or in the kitchen (environment; released as the 'environment' configuration)",
+    )
     order: int = Field(
         default=1000, description="where the type sorts among the types (AmbiK's three: 1, 2, 3; ties: registration)"
     )

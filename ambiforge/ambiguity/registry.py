@@ -109,6 +109,13 @@ def get(name: str) -> AmbiguityType:
     return TYPES.get(name)
 
 
+def level(name: str) -> str:
+    """``instruction`` or ``environment`` (:attr:`AmbiguityType.level`); a name not registered (a type of
+    imported data) is ``instruction``, where AmbiK's rows are."""
+    known = types().get(name)
+    return known.level if known is not None else "instruction"
+
+
 def default_mix() -> dict[str, float]:
     """The default type mix: each type's ``default_share`` (AmbiK's 47.2 / 39.8 / 13 % for the built-ins)."""
     return {name: t.default_share for name, t in types().items() if t.default_share > 0}

@@ -65,9 +65,31 @@ def yaml_features(class_names: Sequence[str]) -> list[dict[str, Any]]:
     return features
 
 
-def front_matter(manifest: dict[str, Any], license_id: str, class_names: Sequence[str]) -> dict[str, Any]:
+def front_matter(
+    manifest: dict[str, Any],
+    license_id: str,
+    class_names: Sequence[str],
+    environment_names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """``environment_names``: the ClassLabel of the ``environment`` configuration, when the release has one."""
     reviewed = not manifest["review"].get("released_unreviewed")
     features = yaml_features(class_names)
+    configs: list[dict[str, Any]] = [
+        {
+            "config_name": "default",
+            "data_files": [
+                {"split": "calibration", "path": "splits/calibration.parquet"},
+                {"split": "test", "path": "splits/test.parquet"},
+            ],
+        },
+        {"config_name": "all", "data_files": [{"split": "train", "path": "data.parquet"}]},
+    ]
+    info = [{"config_name": "default", "features": features}, {"config_name": "all", "features": features}]
+    if environment_names is not None:
+        configs.append(
+            {"config_name": "environment", "data_files": [{"split": "test", "path": "environment/data.parquet"}]}
+        )
+        info.append({"config_name": "environment", "features": yaml_features(environment_names)})
     return {
         "license": license_id,
         "language": ["en"],
@@ -78,21 +100,9 @@ def front_matter(manifest: dict[str, Any], license_id: str, class_names: Sequenc
         "annotations_creators": ["expert-generated" if reviewed else "machine-generated"],
         "language_creators": ["machine-generated"],
         "source_datasets": ["original"],
-        "configs": [
-            {
-                "config_name": "default",
-                "data_files": [
-                    {"split": "calibration", "path": "splits/calibration.parquet"},
-                    {"split": "test", "path": "splits/test.parquet"},
-                ],
-            },
-            {"config_name": "all", "data_files": [{"split": "train", "path": "data.parquet"}]},
-        ],
+        "configs": configs,
         # features only: split sizes are in the manifest and the card (datasets wants byte sizes with them)
-        "dataset_info": [
-            {"config_name": "default", "features": features},
-            {"config_name": "all", "features": features},
-        ],
+        "dataset_info": info,
     }
 
 
@@ -213,14 +223,18 @@ def render_card(
     manifest: dict[str, Any], items: Sequence[Item], license_id: str, records: Sequence[dict[str, Any]] = ()
 ) -> str:
     """``items`` are used for nothing but the manifest's statistics when it has them."""
-    class_names = list(ambiguity.names())
-    class_names += sorted(set(manifest["counts"]["per_type"]) - set(class_names))
+    registered = ambiguity.names()
+    class_names = [n for n in registered if ambiguity.level(n) != "environment"]
+    class_names += sorted(set(manifest["counts"]["per_type"]) - set(registered))
+    environment = (manifest["counts"].get("configurations") or {}).get("environment")
+    environment_names = [n for n in registered if ambiguity.level(n) == "environment"] if environment else None
     schema = item_arrow_schema(class_names)
     fields = [(f.name, (f.metadata or {}).get(b"description", b"").decode()) for f in schema]
     known = ambiguity.types()
+    matter = front_matter(manifest, license_id, class_names, environment_names)
     return render(
         "card.md.j2",
-        front_matter=yaml.safe_dump(front_matter(manifest, license_id, class_names), sort_keys=False),
+        front_matter=yaml.safe_dump(matter, sort_keys=False),
         title=manifest["citation"]["title"],
         m=manifest,
         s=manifest.get("statistics") or dataset_stats(items),
@@ -230,6 +244,9 @@ def render_card(
         relations=RELATION_MEANINGS,
         types=[known[n] for n in class_names if n in known],
         class_names=class_names,
+        environment=environment,
+        environment_names=environment_names or [],
+        environment_types=[known[n] for n in environment_names or [] if n in known],
         example=example_instance(records[0]) if records else None,
         release_bibtex=release_bibtex(manifest),
         ambik_bibtex=AMBIK_BIBTEX,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ def jsonl_digests(path: Path) -> dict[str, tuple[bytes, int]]:
 
 
 def compare_streamed(
-    old_path: Path | None,
+    old_paths: Sequence[Path],
     new: Mapping[str, bytes],
     load_new: Callable[[list[str]], Iterable[dict[str, Any]]],
     old_name: str | None,
@@ -91,19 +91,23 @@ def compare_streamed(
 ) -> Changes:
     """:func:`compare` without holding either release: ``new`` maps id -> :func:`digest` in release order,
     ``load_new(ids)`` reads those records again; the previous release is read from ``old_path``
-    (its data.jsonl) one line at a time. Only items whose digests differ are read whole."""
-    before = jsonl_digests(old_path) if old_path is not None else {}
+    (``old_paths``: its data.jsonl, and environment/data.jsonl when it has one) one line at a time. Only
+    items whose digests differ are read whole."""
+    before: dict[str, tuple[bytes, int, Path]] = {}
+    for path in old_paths:
+        before.update({i: (d, offset, path) for i, (d, offset) in jsonl_digests(path).items()})
     suspects = sorted(i for i in before.keys() & new.keys() if before[i][0] != new[i])
     changed = {}
     if suspects:
         newer = {r["id"]: r for r in load_new(suspects)}
-        assert old_path is not None
-        with old_path.open("rb") as fh:
-            for item_id in suspects:
-                fh.seek(before[item_id][1])
-                fields = _changed_fields(orjson.loads(fh.readline()), newer[item_id])
-                if fields:
-                    changed[item_id] = fields
+        for path in old_paths:
+            with path.open("rb") as fh:
+                for item_id in (i for i in suspects if before[i][2] == path):
+                    fh.seek(before[item_id][1])
+                    fields = _changed_fields(orjson.loads(fh.readline()), newer[item_id])
+                    if fields:
+                        changed[item_id] = fields
+        changed = dict(sorted(changed.items()))
     return Changes(
         old=old_name,
         new=new_name,

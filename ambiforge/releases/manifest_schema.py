@@ -104,6 +104,17 @@ def manifest_json_schema() -> dict[str, Any]:
                         ),
                     },
                     "merged_duplicates": {"type": "integer", "minimum": 0},
+                    "configurations": {
+                        "type": "object",
+                        "description": "named configurations beside the default one (environment: the items of "
+                        "environment-induced types, environment/data.parquet and .jsonl); the figures above are the "
+                        "default configuration's",
+                        "additionalProperties": _obj(
+                            ["total", "per_type"],
+                            {"total": integer, "per_type": {"$ref": "#/$defs/per_type"}},
+                            additionalProperties=False,
+                        ),
+                    },
                 },
             ),
             "splits": _obj(

@@ -49,10 +49,12 @@ class Tally:
     per_type: Counter[str] = field(default_factory=Counter)
     per_split: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     states: Counter[str] = field(default_factory=Counter)
-    first_in_state: dict[str, tuple[int, str]] = field(default_factory=dict)
+    first_in_state: dict[str, tuple[str, str]] = field(default_factory=dict)  # state -> (file:row, id)
     unreviewed: list[str] = field(default_factory=list)
     provenance_kinds: dict[Any, RecordView] = field(default_factory=dict)
     layout_kinds: dict[Any, RecordView] = field(default_factory=dict)
+    #: the ``environment`` configuration's rows per type (environment/data.jsonl)
+    environment: Counter[str] = field(default_factory=Counter)
 
     def add(self, row: int, record: dict[str, Any], view: RecordView, split: str) -> None:
         kind = record["ambiguity_type"]
@@ -60,9 +62,21 @@ class Tally:
         self.split_of.append(split)
         self.per_type[kind] += 1
         self.per_split[split][kind] += 1
+        self._released(f"data.jsonl:{row}", record, view)
+        extra = record.get("extra") or {}
+        layout = (extra.get(COLUMNS_KEY), bool(record.get(INDIRECT)), tuple(sorted(extra)))
+        self.layout_kinds.setdefault(layout, view)
+
+    def add_environment(self, row: int, record: dict[str, Any], view: RecordView) -> None:
+        """A row of ``environment/data.jsonl``: counted, reviewed and traced like the others, in no split and
+        not in the AmbiK CSV layout."""
+        self.environment[record["ambiguity_type"]] += 1
+        self._released(f"environment/data.jsonl:{row}", record, view)
+
+    def _released(self, where: str, record: dict[str, Any], view: RecordView) -> None:
         state = review_state(view)  # type: ignore[arg-type]
         self.states[state] += 1
-        self.first_in_state.setdefault(state, (row, record["id"]))
+        self.first_in_state.setdefault(state, (where, record["id"]))
         if state in UNREVIEWED_STATES:
             self.unreviewed.append(record["id"])
         p = record["provenance"]
@@ -73,9 +87,11 @@ class Tally:
             tuple((m["step"], m["provider"], m["model"]) for m in p.get("models") or []),
         )
         self.provenance_kinds.setdefault(sig, view)
-        extra = record.get("extra") or {}
-        layout = (extra.get(COLUMNS_KEY), bool(record.get(INDIRECT)), tuple(sorted(extra)))
-        self.layout_kinds.setdefault(layout, view)
+
+    @property
+    def rows(self) -> int:
+        """Released rows in every configuration."""
+        return len(self.pairs) + sum(self.environment.values())
 
     def csv_header(self) -> list[str]:
         return columns_for(list(self.layout_kinds.values()))  # type: ignore[arg-type]
@@ -103,15 +119,22 @@ class Tally:
                     f"counts.per_split.{name}.total: manifest says {said['total']}, the rows have {sum(have.values())}"
                 )
             found = found or _counts_differ(f"counts.per_split.{name}.per_type", said["per_type"], have)
-        return found
+        if found:
+            return found
+        said_env = (counts.get("configurations") or {}).get("environment") or {"total": 0, "per_type": {}}
+        have_env = sum(self.environment.values())
+        if said_env["total"] != have_env:
+            where = "counts.configurations.environment.total"
+            return f"{where}: manifest says {said_env['total']}, environment/data.jsonl has {have_env} rows"
+        return _counts_differ("counts.configurations.environment.per_type", said_env["per_type"], self.environment)
 
     def _review(self, manifest: dict[str, Any]) -> str | None:
         review, allow = manifest["review"], manifest["allow_unreviewed"]
         for state, (row, item_id) in self.first_in_state.items():
             if state not in RELEASED_STATES:
-                return f"data.jsonl:{row}: item {item_id} is {state} in review, and such items are never released"
+                return f"{row}: item {item_id} is {state} in review, and such items are never released"
             if state != "accepted" and not allow:
-                return f"allow_unreviewed: manifest says false, but data.jsonl:{row} (item {item_id}) is {state}"
+                return f"allow_unreviewed: manifest says false, but {row} (item {item_id}) is {state}"
         listed = sorted(review.get("released_unreviewed") or [])
         if listed != sorted(self.unreviewed):
             missing = sorted(set(self.unreviewed) - set(listed))
@@ -125,10 +148,10 @@ class Tally:
         taken = ("accepted", *UNREVIEWED_STATES) if allow else ("accepted",)
         releasable = sum(status.get(s, 0) for s in taken)
         merged = manifest["counts"].get("merged_duplicates", 0)
-        if releasable != len(self.pairs) + merged:
+        if releasable != self.rows + merged:
             return (
                 f"review.status: {releasable} items in state(s) {', '.join(taken)} "
-                f"(allow_unreviewed {str(allow).lower()}), but the release has {len(self.pairs)} rows and "
+                f"(allow_unreviewed {str(allow).lower()}), but the release has {self.rows} rows and "
                 f"{merged} merged duplicates"
             )
         runs = set(manifest["run_ids"])
@@ -170,8 +193,8 @@ class Tally:
 
     def _statistics(self, manifest: dict[str, Any]) -> str | None:
         stats = manifest.get("statistics") or {}
-        if "items" in stats and stats["items"] != len(self.pairs):
-            return f"statistics.items: manifest says {stats['items']}, data.jsonl has {len(self.pairs)} rows"
+        if "items" in stats and stats["items"] != self.rows:
+            return f"statistics.items: manifest says {stats['items']}, the release has {self.rows} rows"
         if "per_type" in stats:
-            return _counts_differ("statistics.per_type", stats["per_type"], self.per_type)
+            return _counts_differ("statistics.per_type", stats["per_type"], self.per_type + self.environment)
         return None

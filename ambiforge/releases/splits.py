@@ -17,6 +17,10 @@ from ambiforge import ambiguity
 from ambiforge.models import Item
 
 AMBIK_CALIBRATION_RATIO = 0.1
+#: The named configuration the items of environment-induced types (``level: environment``) ship in, beside
+#: the default one: ``environment/data.parquet`` and ``.jsonl``, in no split and not in the AmbiK CSV (an
+#: AmbiK row has one kitchen; these items have two).
+ENVIRONMENT = "environment"
 
 
 @dataclass(frozen=True)

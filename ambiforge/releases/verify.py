@@ -23,9 +23,10 @@ from typing import Any
 
 from ambiforge.releases.rederive import Tally
 from ambiforge.releases.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
+from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
 from ambiforge.releases.verify_layout import check_files, load_manifest, require_folder, seal_problem
-from ambiforge.releases.verify_rows import short, walk
+from ambiforge.releases.verify_rows import short, walk, walk_environment
 
 __all__ = ["VerifyError", "verify_release"]
 
@@ -51,6 +52,18 @@ def _check(folder: Path) -> dict[str, int]:
     files = check_files(folder, manifest)
     tally = Tally()
     header = walk(folder, list(manifest["counts"]["per_split"]), tally.add)
+    if ENVIRONMENT in (manifest["counts"].get("configurations") or {}):
+        default_ids = {p.id for p in tally.pairs}
+
+        def visit(row: int, record: dict[str, Any], view: Any) -> None:
+            if record["id"] in default_ids:
+                raise VerifyError(
+                    f"{folder / ENVIRONMENT / 'data.jsonl'}:{row}: id {record['id']} is in data.jsonl too "
+                    "(an item is in one configuration)"
+                )
+            tally.add_environment(row, record, view)
+
+        walk_environment(folder, visit)
     expected_header = tally.csv_header()
     if header != expected_header:
         raise VerifyError(f"{folder / 'ambik.csv'}: header {header} differs from the rows' columns {expected_header}")
@@ -60,7 +73,7 @@ def _check(folder: Path) -> dict[str, int]:
     card_problem = _card_problem(folder / CARD, manifest)
     if card_problem:
         raise VerifyError(card_problem)
-    return {"files": files, "rows": len(tally.pairs)}
+    return {"files": files, "rows": tally.rows}
 
 
 def _card_problem(card: Path, manifest: dict[str, Any]) -> str | None:

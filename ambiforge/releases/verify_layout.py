@@ -23,6 +23,7 @@ from ambiforge.errors import InputError
 from ambiforge.releases.checksums import sha256_of
 from ambiforge.releases.manifest import manifest_errors
 from ambiforge.releases.seal import CARD, MANIFEST, MANIFEST_SHA256, read_sha256sum
+from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
 
 #: files every release has (the splits' files are added per split named in the manifest)
@@ -79,7 +80,10 @@ def load_manifest(folder: Path) -> dict[str, Any]:
 
 def expected_files(manifest: dict[str, Any]) -> list[str]:
     splits = manifest["counts"]["per_split"]
-    return [*ALWAYS, *(f"splits/{name}.{ext}" for name in splits for ext in ("parquet", "csv"))]
+    configurations = [
+        f"{name}/data.{ext}" for name in manifest["counts"].get("configurations") or {} for ext in ("jsonl", "parquet")
+    ]
+    return [*ALWAYS, *(f"splits/{name}.{ext}" for name in splits for ext in ("parquet", "csv")), *configurations]
 
 
 #: A split's name becomes a file name (``splits/<name>.parquet``).
@@ -124,6 +128,11 @@ def check_paths(folder: Path, manifest: dict[str, Any]) -> None:
     for name in manifest["counts"]["per_split"]:
         if not SPLIT_NAME.match(name):
             raise VerifyError(f"{folder / MANIFEST}: counts.per_split: {name!r} is not a split name")
+    for name in manifest["counts"].get("configurations") or {}:
+        if name != ENVIRONMENT:
+            raise VerifyError(
+                f"{folder / MANIFEST}: counts.configurations: {name!r} is not a configuration ambiforge writes"
+            )
 
 
 def check_files(folder: Path, manifest: dict[str, Any]) -> int:

@@ -12,6 +12,10 @@ layout is lossy (a list item holding a comma). A cell a spreadsheet would run as
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
 matches. A split file holds its rows in data order, so it is read
 alongside data.jsonl too. Memory stays at a batch per file whatever the release size.
+
+The ``environment`` configuration (``environment/data.jsonl`` and ``.parquet``, the environment-induced
+types) is read the same way, without CSV; a row of an environment-induced type in the default
+configuration, or of another type in ``environment/``, is named.
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pyarrow.types as pat
 
-from ambiforge import inputs, spreadsheet
+from ambiforge import ambiguity, inputs, spreadsheet
 from ambiforge.ambik.csv_io import row_cells
 from ambiforge.models.schema import schema_errors
 from ambiforge.releases.record_view import RecordView
+from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
 from ambiforge.releases.verify_world import world_problem
 from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA, class_names_in, table_to_records
@@ -249,6 +254,11 @@ def walk(
         if item_id in seen:
             raise VerifyError(f"{data.path}:{n}: id {item_id} repeats row {seen[item_id]}")
         seen[item_id] = n
+        if ambiguity.level(record["ambiguity_type"]) == ENVIRONMENT:
+            raise VerifyError(
+                f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, an environment-induced type: "
+                f"its rows belong in {ENVIRONMENT}/data.jsonl, not in the default (AmbiK) configuration"
+            )
         if parquet.peek() is None:
             raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, data.jsonl has more")
         compare_parquet(parquet, record)
@@ -271,3 +281,31 @@ def walk(
                 f"{stream.path}:{stream.taken + 1}: row {shown} is not in data.jsonl (or not in data order)"
             )
     return header
+
+
+def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordView], None]) -> None:
+    """``environment/data.jsonl`` against ``environment/data.parquet``, row by row; ``visit(row, record, view)``
+    per row. An id may not repeat within the configuration (nor, checked by the caller, be in the default one)."""
+    base = folder / ENVIRONMENT
+    data = Stream(base / "data.jsonl", jsonl_rows(base / "data.jsonl"))
+    parquet = Stream(base / "data.parquet", parquet_rows(base / "data.parquet"))
+    seen: dict[str, int] = {}
+    while (record := data.take()) is not None:
+        n, item_id = data.taken, record["id"]
+        if item_id in seen:
+            raise VerifyError(f"{data.path}:{n}: id {item_id} repeats row {seen[item_id]}")
+        seen[item_id] = n
+        if ambiguity.level(record["ambiguity_type"]) != ENVIRONMENT:
+            raise VerifyError(
+                f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, not an environment-induced type: "
+                "its rows belong in data.jsonl (the default configuration)"
+            )
+        if parquet.peek() is None:
+            raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, {data.path.name} has more")
+        compare_parquet(parquet, record)
+        visit(n, record, RecordView(record))
+    extra = parquet.peek()
+    if extra is not None:
+        raise VerifyError(
+            f"{parquet.path}:{parquet.taken + 1}: row {extra.get('id')} is not in {data.path} (or not in data order)"
+        )

@@ -36,7 +36,7 @@ from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, gi
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
-from ambiforge.releases.splits import fit_calibration_size, stratified_splits
+from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
 from ambiforge.version import __version__
@@ -123,7 +123,8 @@ class _Pass:
             self.leak = gates.unpseudonymous([record])
         self.stats.add(item)
         self.columns.add(item)
-        self.layout.add(item)
+        if ambiguity.level(item.ambiguity_type) != ENVIRONMENT:
+            self.layout.add(item)  # the AmbiK CSV holds the default configuration only
         self.provenance.add(item)
         self.types.add(item.ambiguity_type)
         self.digests[item.id] = changelog.digest(record)
@@ -138,9 +139,11 @@ class _Outputs:
     def __init__(self, folder: Path, schema: pa.Schema, header: str, split_names: list[str]) -> None:
         (folder / "splits").mkdir()
         self.schema = schema
+        self.schemas = dict.fromkeys(["data", *split_names], schema)
         self.parquet = {"data": pq.ParquetWriter(folder / "data.parquet", schema, compression="zstd")}
         self.csv = {"data": (folder / "ambik.csv").open("w", encoding="utf-8", newline="")}
         self.jsonl = (folder / "data.jsonl").open("wb")
+        self.environment: Any = None  # (jsonl file) once the environment configuration is opened
         for name in split_names:
             self.parquet[name] = pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd")
             self.csv[name] = (folder / "splits" / f"{name}.csv").open("w", encoding="utf-8", newline="")
@@ -148,20 +151,31 @@ class _Outputs:
             fh.write(header)
         self.rows = dict.fromkeys(self.parquet, 0)
 
-    def write(self, name: str, table: pa.Table, lines: list[str]) -> None:
+    def open_environment(self, folder: Path, schema: pa.Schema) -> None:
+        """``environment/data.parquet`` and ``.jsonl``: no CSV (the AmbiK layout has one kitchen per row)."""
+        (folder / ENVIRONMENT).mkdir()
+        self.parquet[ENVIRONMENT] = pq.ParquetWriter(folder / ENVIRONMENT / "data.parquet", schema, compression="zstd")
+        self.schemas[ENVIRONMENT] = schema
+        self.rows[ENVIRONMENT] = 0
+        self.environment = (folder / ENVIRONMENT / "data.jsonl").open("wb")
+
+    def write(self, name: str, table: pa.Table, lines: list[str] | None) -> None:
         if table.num_rows:
             self.parquet[name].write_table(table)
             self.rows[name] += table.num_rows
-        self.csv[name].writelines(lines)
+        if lines is not None:
+            self.csv[name].writelines(lines)
 
     def close(self) -> None:
         for name, writer in self.parquet.items():
             if not self.rows[name]:
-                writer.write_table(self.schema.empty_table())
+                writer.write_table(self.schemas[name].empty_table())
             writer.close()
         for fh in self.csv.values():
             fh.close()
         self.jsonl.close()
+        if self.environment is not None:
+            self.environment.close()
 
 
 def _write_data(
@@ -171,14 +185,23 @@ def _write_data(
     class_names: list[str],
     columns: list[str],
     raw_cells: bool = False,
+    environment_names: list[str] | None = None,
 ) -> None:
-    """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time."""
+    """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time; the rows of
+    environment-induced types go to ``environment/`` (when ``environment_names``, its ClassLabel, is given)."""
     schema = item_arrow_schema(class_names)
     header, _ = csv_lines(columns, [], raw_cells=raw_cells)
     split_of = {i: name for name, ids in splits.items() for i in ids}
     out = _Outputs(tmp, schema, header, list(splits))
+    if environment_names is not None:
+        out.open_environment(tmp, item_arrow_schema(environment_names))
     try:
-        for records in found.batches(BATCH_SIZE):
+        for batch in found.batches(BATCH_SIZE):
+            records = [r for r in batch if r["id"] in split_of]
+            if environment_names is not None:
+                others = [r for r in batch if r["id"] not in split_of]
+                out.environment.writelines(orjson.dumps(r) + b"\n" for r in others)
+                out.write(ENVIRONMENT, items_to_table(others, environment_names), None)
             table = items_to_table(records, class_names)
             # orjson: the same compact UTF-8 JSON as the build writes, about 10x faster at release sizes.
             out.jsonl.writelines(orjson.dumps(r) + b"\n" for r in records)
@@ -214,10 +237,13 @@ def _release(opts: ReleaseOptions) -> Path:
     if not kept:
         message = gates.nothing_to_release(opts.run_ids, found.review_counts, opts.allow_unreviewed)
         raise refuse(message, {"review_status": found.review_counts})
-    entries = list(kept.values())
+    everything = list(kept.values())
+    # the default configuration (splits, ambik.csv) holds the instruction-level types, AmbiK's
+    entries = [e for e in everything if ambiguity.level(e.ambiguity_type) != ENVIRONMENT]
+    environment = [e for e in everything if ambiguity.level(e.ambiguity_type) == ENVIRONMENT]
     size = fit_calibration_size(opts.calibration_size, len(entries))
     splits = stratified_splits(entries, size.calibration, opts.seed)  # type: ignore[arg-type]
-    if sorted(i for ids in splits.values() for i in ids) != sorted(kept):
+    if sorted(i for ids in splits.values() for i in ids) != sorted(e.id for e in entries):
         raise ReleaseGateError(f"release {opts.version}: the splits do not cover every item exactly once")
     expectations = run_expectations(
         seen.columns.frame(), target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits
@@ -228,7 +254,13 @@ def _release(opts: ReleaseOptions) -> Path:
 
     previous = versions.previous(opts.curated, opts.version)
     changes = changelog.compare_streamed(
-        opts.curated / previous / "data.jsonl" if previous else None,
+        [
+            p
+            for p in (opts.curated / previous / "data.jsonl", opts.curated / previous / ENVIRONMENT / "data.jsonl")
+            if p.is_file()
+        ]
+        if previous
+        else [],
         seen.digests,
         lambda ids: found.read(sorted((kept[i] for i in ids), key=lambda e: (e.file, e.offset))),
         previous,
@@ -259,6 +291,11 @@ def _release(opts: ReleaseOptions) -> Path:
                 name: {"total": len(ids), "per_type": per_type(kept[i] for i in ids)} for name, ids in splits.items()
             },
             "merged_duplicates": found.merged_duplicates,
+            **(
+                {"configurations": {ENVIRONMENT: {"total": len(environment), "per_type": per_type(environment)}}}
+                if environment
+                else {}
+            ),
         },
         "splits": {
             "seed": opts.seed,
@@ -284,8 +321,10 @@ def _release(opts: ReleaseOptions) -> Path:
     tmp = opts.curated / f".tmp-{opts.version}-{secrets.token_hex(3)}"
     tmp.mkdir()
     try:
-        class_names = list(ambiguity.names()) + sorted(seen.types - set(ambiguity.names()))
-        _write_data(tmp, found, splits, class_names, seen.layout.columns(), opts.raw_cells)
+        names = ambiguity.names()
+        class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT] + sorted(seen.types - set(names))
+        environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT] if environment else None
+        _write_data(tmp, found, splits, class_names, seen.layout.columns(), opts.raw_cells, environment_names)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)

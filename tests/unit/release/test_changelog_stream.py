@@ -32,7 +32,7 @@ def test_streamed_compare_equals_whole_compare(tmp_path: Path) -> None:
     path = _write(tmp_path / "data.jsonl", old)
     by_id = {r["id"]: r for r in new}
     streamed = compare_streamed(
-        path, {r["id"]: digest(r) for r in new}, lambda ids: [by_id[i] for i in ids], "1.0.0", "1.1.0"
+        [path], {r["id"]: digest(r) for r in new}, lambda ids: [by_id[i] for i in ids], "1.0.0", "1.1.0"
     )
     whole = compare(old, new, "1.0.0", "1.1.0")
     assert streamed == whole
@@ -42,5 +42,5 @@ def test_streamed_compare_equals_whole_compare(tmp_path: Path) -> None:
 
 def test_no_previous_release_adds_everything() -> None:
     new = {"x": digest({"id": "x"}), "y": digest({"id": "y"})}
-    changes = compare_streamed(None, new, lambda ids: [], None, "1.0.0")
+    changes = compare_streamed([], new, lambda ids: [], None, "1.0.0")
     assert changes.added == ["x", "y"] and not changes.removed and not changes.changed

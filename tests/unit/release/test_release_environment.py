@@ -1,0 +1,147 @@
+"""Environment-induced items ship as their own configuration (issue 31, item 3): a release of a build with
+the issue's type mix loads in ``datasets`` with AmbiK's types in the default configuration and the others in
+``environment``; the AmbiK CSV and the splits leave them out; ``verify`` checks the configuration's files,
+rows and counts, and names a forged row."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from ambiforge import ambiguity
+from ambiforge.generation.mix import type_sequence
+from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.models import Item
+from ambiforge.releases.verify import verify_release
+from ambiforge.releases.writer import release
+from ambiforge.storage import read_records
+from tests.unit.release.test_release import options, write_run
+from tests.unit.release.test_verify import fails, manifest_of, reseal
+
+#: the issue's "Done when" mix
+MIX = {
+    "preferences": 0.3,
+    "common_sense_knowledge": 0.1,
+    "safety": 0.1,
+    "multiplicity": 0.2,
+    "absence": 0.1,
+    "reference": 0.1,
+    "observation": 0.1,
+}
+AMBIK = ["preferences", "common_sense_knowledge", "safety"]
+ENVIRONMENT = ["multiplicity", "absence", "reference", "observation"]
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory, catalog) -> tuple[Path, list[Item]]:  # type: ignore[no-untyped-def]
+    tmp = tmp_path_factory.mktemp("environment")
+    gen = OfflineGenerator(catalog, 11, "env")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(40, MIX, 11))]
+    write_run(tmp / "raw", "env", items)
+    return release(options(tmp, "1.0.0", ["env"], calibration_size=4, target_mix=MIX)), items
+
+
+def test_the_registry_says_which_types_are_environment_induced() -> None:
+    assert [n for n in ambiguity.names() if ambiguity.level(n) == "instruction"] == AMBIK
+    assert [n for n in ambiguity.names() if ambiguity.level(n) == "environment"] == ENVIRONMENT
+    assert ambiguity.level("a_type_of_imported_rows") == "instruction"
+
+
+def test_environment_items_are_their_own_configuration(released) -> None:  # type: ignore[no-untyped-def]
+    folder, items = released
+    by_level = {
+        lvl: [i for i in items if ambiguity.level(i.ambiguity_type) == lvl] for lvl in ("instruction", "environment")
+    }
+    assert {i.ambiguity_type for i in by_level["environment"]} == set(ENVIRONMENT)  # every type was made
+    ids = {lvl: [i.id for i in group] for lvl, group in by_level.items()}
+    assert [r["id"] for r in read_records(folder / "data.jsonl")] == ids["instruction"]
+    assert [r["id"] for r in read_records(folder / "environment" / "data.jsonl")] == ids["environment"]
+    assert read_records(folder / "environment" / "data.parquet") == read_records(folder / "environment" / "data.jsonl")
+    split_ids = [r["id"] for s in ("calibration", "test") for r in read_records(folder / "splits" / f"{s}.parquet")]
+    assert sorted(split_ids) == sorted(ids["instruction"])
+    with (folder / "ambik.csv").open(encoding="utf-8", newline="") as fh:
+        assert len(list(csv.reader(fh))) - 1 == len(ids["instruction"])  # the AmbiK CSV leaves them out
+
+    manifest = manifest_of(folder)
+    counts = manifest["counts"]
+    assert counts["total"] == len(ids["instruction"])
+    assert {t: n for t, n in counts["per_type"].items() if n} == dict(
+        Counter(i.ambiguity_type for i in by_level["instruction"])
+    )
+    env = counts["configurations"]["environment"]
+    assert env["total"] == len(ids["environment"])
+    assert {t: n for t, n in env["per_type"].items() if n} == dict(
+        Counter(i.ambiguity_type for i in by_level["environment"])
+    )
+    assert {"environment/data.jsonl", "environment/data.parquet"} <= {f["path"] for f in manifest["files"]}
+    assert manifest["statistics"]["items"] == len(items)
+
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(card.split("---\n")[1])
+    assert [c["config_name"] for c in meta["configs"]] == ["default", "all", "environment"]
+    assert "Not in `ambik.csv` or `splits/`" in card and 'load_dataset("path/to/this/folder", "environment")' in card
+    assert verify_release(folder)["rows"] == len(items)
+
+
+def test_datasets_loads_the_default_and_the_environment_configuration(released, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    from datasets import ClassLabel, load_dataset
+
+    folder, items = released
+    default = load_dataset(str(folder), cache_dir=str(tmp_path / "hf"))
+    environment = load_dataset(str(folder), "environment", cache_dir=str(tmp_path / "hf"))
+    assert set(default) == {"calibration", "test"} and set(environment) == {"test"}
+    for split in default.values():
+        assert split.features["ambiguity_type"] == ClassLabel(names=AMBIK)
+    loaded = [AMBIK[k] for s in default.values() for k in s["ambiguity_type"]]
+    assert Counter(loaded) == Counter(i.ambiguity_type for i in items if i.ambiguity_type in AMBIK)
+    env = environment["test"]
+    assert env.features["ambiguity_type"] == ClassLabel(names=ENVIRONMENT)
+    assert [ENVIRONMENT[k] for k in env["ambiguity_type"]] == [
+        i.ambiguity_type for i in items if i.ambiguity_type in ENVIRONMENT
+    ]
+    assert all(row["world"]["perturbation"] is not None for row in env)
+
+
+@pytest.fixture
+def copy(released, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    target = tmp_path / "1.0.0"
+    shutil.copytree(released[0], target)
+    return target
+
+
+def _rewrite(path: Path, row: int, edit: Any) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[row - 1])
+    edit(record)
+    lines[row - 1] = json.dumps(record, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_forged_environment_row_is_named(copy: Path) -> None:
+    _rewrite(copy / "environment" / "data.jsonl", 2, lambda r: r.update(question="Which one, really?"))
+    reseal(copy, manifest_of(copy))
+    fails(copy, "environment/data.parquet:2: field question differs", "'Which one, really?'")
+
+
+def test_an_environment_row_relabelled_as_an_ambik_type_is_named(copy: Path) -> None:
+    _rewrite(copy / "environment" / "data.jsonl", 1, lambda r: r.update(ambiguity_type="preferences"))
+    reseal(copy, manifest_of(copy))
+    fails(copy, "environment/data.jsonl:1:", "is preferences, not an environment-induced type")
+
+
+def test_a_missing_environment_file_and_a_wrong_count_are_named(copy: Path) -> None:
+    manifest = manifest_of(copy)
+    manifest["counts"]["configurations"]["environment"]["total"] += 1
+    reseal(copy, manifest, card=True)
+    fails(copy, "counts.configurations.environment.total: manifest says")
+    (copy / "environment" / "data.parquet").unlink()
+    fails(copy, "environment/data.parquet")
