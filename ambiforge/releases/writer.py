@@ -112,18 +112,22 @@ class _Pass:
         self.provenance = ProvenanceSummary()
         self.digests: dict[str, bytes] = {}
         self.types: set[str] = set()
-        self.first: dict[str, Any] | None = None
+        self.first: dict[str, Any] | None = None  # of the default configuration when it has one
+        self.first_environment: dict[str, Any] | None = None
         self.leak: str | None = None
         self.judge = judge_report.CardTally()
 
     def __call__(self, record: dict[str, Any], item: Any) -> None:
-        if self.first is None:
+        environment = ambiguity.level(item.ambiguity_type) == ENVIRONMENT
+        if environment and self.first_environment is None:
+            self.first_environment = record
+        if not environment and self.first is None:
             self.first = record
         if self.leak is None:
             self.leak = gates.unpseudonymous([record])
         self.stats.add(item)
         self.columns.add(item)
-        if ambiguity.level(item.ambiguity_type) != ENVIRONMENT:
+        if not environment:
             self.layout.add(item)  # the AmbiK CSV holds the default configuration only
         self.provenance.add(item)
         self.types.add(item.ambiguity_type)
@@ -328,7 +332,8 @@ def _release(opts: ReleaseOptions) -> Path:
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)
-        first = [seen.first] if seen.first is not None else []
+        shown = seen.first or seen.first_environment
+        first = [shown] if shown is not None else []
         seal(tmp, manifest, lambda m: render_card(m, [], opts.license, first))
         target = opts.curated / opts.version
         os.rename(tmp, target)  # atomic on one filesystem; fails if the version appeared meanwhile
