@@ -6,7 +6,9 @@ The calibration split is AmbiK's: 100 tasks, one half of each of 100 pairs, abou
   names another file, the same rows are also the ones evaluated (there is nothing else), which the results
   state (``evaluated_on``).
 - A release folder: ``splits/calibration.*`` (or a ``split`` column, when the release has one) gives the
-  calibration pairs and the test split is evaluated.
+  calibration pairs and the test split is evaluated, with the items of the release's ``environment``
+  configuration (``environment/data.*``, environment-induced types, in no split) after it, so one eval
+  shows instruction-level against environment-level ambiguity.
 - Any other CSV or items file: a ``split`` column/field when present, else the first ``calibration_size``
   rows are the calibration split (AmbiK's files and ambiforge's exports are in split order).
 Without ``take_amb`` the half is chosen to balance: within each ambiguity type, calibration pairs alternate
@@ -120,6 +122,12 @@ def load_dataset(data: Path, calibration: Path | None = None, calibration_size: 
             if cal_ids is not None:
                 wanted = set(cal_ids)
                 splits = [CALIBRATION if i.id in wanted else TEST for i in items]
+        environment = next((data / "environment" / f for f in ("data.jsonl", "data.parquet")
+                            if (data / "environment" / f).exists()), None)  # fmt: skip
+        if environment is not None:
+            more, _, more_take = read_any(environment)
+            items, take = [*items, *more], [*take, *more_take]
+            splits = [*splits, *([TEST] * len(more))]  # test items, never calibration ones
         name = data.name
     else:
         items, splits, take = read_any(data)

@@ -117,8 +117,14 @@ def compare_streamed(
     )
 
 
+def release_records(folder: Path) -> list[dict[str, Any]]:
+    """A release's rows: data.jsonl, then environment/data.jsonl when it has that configuration."""
+    extra = folder / "environment" / "data.jsonl"
+    return [*read_records(folder / "data.jsonl"), *(read_records(extra) if extra.is_file() else [])]
+
+
 def compare_releases(old: Path, new: Path) -> Changes:
-    changes = compare(read_records(old / "data.jsonl"), read_records(new / "data.jsonl"), old.name, new.name)
+    changes = compare(release_records(old), release_records(new), old.name, new.name)
     manifest = new / "manifest.json"
     if manifest.exists():  # the reasons the release recorded (only meaningful against its previous version)
         recorded = read_manifest(manifest)

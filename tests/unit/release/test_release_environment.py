@@ -145,3 +145,34 @@ def test_a_missing_environment_file_and_a_wrong_count_are_named(copy: Path) -> N
     fails(copy, "counts.configurations.environment.total: manifest says")
     (copy / "environment" / "data.parquet").unlink()
     fails(copy, "environment/data.parquet")
+
+
+def test_an_eval_of_the_release_scores_the_environment_items_as_test_items(released) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.evaluation.data import load_dataset as load_eval_data
+
+    folder, items = released
+    data = load_eval_data(folder)
+    calibration = {r["id"] for r in read_records(folder / "splits" / "calibration.parquet")}
+    assert len(data.calibration) == len(calibration) == 4
+    assert [i.id for i in data.items] == [
+        *(i.id for i in items if ambiguity.level(i.ambiguity_type) == "instruction" and i.id not in calibration),
+        *(i.id for i in items if ambiguity.level(i.ambiguity_type) == "environment"),
+    ]
+
+
+def test_diff_and_the_changelog_see_the_environment_configuration(released, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.releases.changelog import compare_releases
+
+    folder, items = released
+    later = tmp_path / "1.1.0"
+    shutil.copytree(folder, later)
+    env_ids = [r["id"] for r in read_records(folder / "environment" / "data.jsonl")]
+    _rewrite(later / "environment" / "data.jsonl", 3, lambda r: r.update(question="Which one, really?"))
+    changes = compare_releases(folder, later)
+    assert changes.changed == {env_ids[2]: ["question"]} and not changes.added and not changes.removed
+
+    # a second release of the same runs: nothing added, removed or changed (the environment rows included)
+    raw = folder.parents[1]
+    again = release(options(raw, "1.0.1", ["env"], calibration_size=4, target_mix=MIX))
+    assert manifest_of(again)["changes"] == {"previous": "1.0.0", "added": 0, "removed": 0, "changed": 0}
+    assert len(items) == 40
