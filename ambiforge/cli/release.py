@@ -66,10 +66,12 @@ def release(
     unreviewed = manifest["review"].get("released_unreviewed") or []
     if unreviewed:
         console.print(f"[yellow]{len(unreviewed)} items released without review (listed in the card and manifest)[/]")
+    environment = (counts.get("configurations") or {}).get("environment")
     console.print(
         f"[green]released {folder}[/]: {counts['total']} items "
         f"({', '.join(f'{k} {v}' for k, v in counts['per_split'].items() for v in [v['total']])}); "
-        f"changes against {manifest['changes']['previous'] or 'nothing'}: "
+        + (f"configuration environment: {environment['total']} items; " if environment else "")
+        + f"changes against {manifest['changes']['previous'] or 'nothing'}: "
         f"+{manifest['changes']['added']} -{manifest['changes']['removed']} ~{manifest['changes']['changed']}"
     )
     console.print(
