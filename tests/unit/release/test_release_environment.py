@@ -176,3 +176,15 @@ def test_diff_and_the_changelog_see_the_environment_configuration(released, tmp_
     again = release(options(raw, "1.0.1", ["env"], calibration_size=4, target_mix=MIX))
     assert manifest_of(again)["changes"] == {"previous": "1.0.0", "added": 0, "removed": 0, "changed": 0}
     assert len(items) == 40
+
+
+def test_a_release_of_environment_items_only_verifies(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    mix = {"multiplicity": 0.5, "absence": 0.5}
+    gen = OfflineGenerator(catalog, 3, "only")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(6, mix, 3))]
+    write_run(tmp_path / "raw", "only", items)
+    folder = release(options(tmp_path, "1.0.0", ["only"], calibration_size=4, target_mix=mix))
+    counts = manifest_of(folder)["counts"]
+    assert counts["total"] == 0 and counts["configurations"]["environment"]["total"] == 6
+    assert read_records(folder / "data.jsonl") == []
+    assert verify_release(folder)["rows"] == 6
