@@ -42,6 +42,8 @@ class Draft:
     variants: list[str]
     amb_shortlist: list[str] = field(default_factory=list)
     target: str | None = None  # catalog name of the intended object or place (grounded in the item's world)
+    candidates: list[str] = field(default_factory=list)  # catalog names the ambiguous referent fits
+    fitting: list[str] = field(default_factory=list)  # catalog names of the right choices among them
     end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
 
     def __post_init__(self) -> None:

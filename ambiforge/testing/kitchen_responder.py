@@ -22,6 +22,7 @@ from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline.library import candidates, has_templates
+from ambiforge.world import build_graph
 
 _FIELD = {
     "objects": re.compile(r"^Objects in the kitchen: (.*)$", re.MULTILINE),
@@ -66,7 +67,9 @@ class KitchenResponder:
         objects = tuple(self.catalog.objects[n] for n in names if n in self.catalog.objects)
         scene = Scene(objects)
         found: list[Draft] = []
-        offered = candidates(scene, self.catalog, ambiguity_type) if has_templates(ambiguity_type) else []
+        # The graph of the environment the prompt gave (seed 0: the responder's drafts depend on nothing else).
+        graph = build_graph(scene, 0)
+        offered = candidates(scene, self.catalog, ambiguity_type, graph) if has_templates(ambiguity_type) else []
         for i, candidate in enumerate(offered):
             draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
             if isinstance(draft, Draft) and sane(draft) is None:

@@ -266,6 +266,9 @@ def compose(
         user_intent=draft.user_intent,
         variants=draft.variants,
         amb_shortlist=draft.amb_shortlist,
+        target=draft.target,
+        candidates=draft.candidates,
+        fitting=draft.fitting,
         end_of_ambiguity=len(before) + draft.end_of_ambiguity,
     )
 

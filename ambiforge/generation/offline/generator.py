@@ -22,6 +22,7 @@ from ambiforge.generation.offline import library
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.models import Item, PromptRef
+from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.textnorm import signature
 
 TEMPLATE_VERSION = "1"
@@ -57,12 +58,13 @@ class OfflineGenerator:
         self.limits, self.max_attempts = limits, max_attempts
         self.steering = scene_steering(catalog, limits)
 
-    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, Draft] | None:
-        """One attempt: a scene and a draft of the wanted type, or None when the scene offers none."""
+    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, SceneGraph, Draft] | None:
+        """One attempt: a scene, its graph and a draft of the wanted type, or None when the scene offers none."""
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
+        graph = scene_graph(scene, self.seed, index, attempt)
         by_key: dict[str, list[Candidate]] = {}
-        for candidate in library.candidates(scene, self.catalog, ambiguity_type):
+        for candidate in library.candidates(scene, self.catalog, ambiguity_type, graph):
             by_key.setdefault(candidate.key, []).append(candidate)
         keys = rng.sample(sorted(by_key), min(len(by_key), 8))
         if wanted in by_key:
@@ -74,7 +76,7 @@ class OfflineGenerator:
                 continue
             draft = compose(draft, scene, self.catalog, rng)
             if sane(draft) is None:
-                return scene, draft
+                return scene, graph, draft
         return None
 
     def generate_outcome(
@@ -96,16 +98,18 @@ class OfflineGenerator:
             drawn = self.draw(index, ambiguity_type, attempt)
             if drawn is None:
                 continue
-            scene, draft = drawn
+            scene, graph, draft = drawn
             if taken is not None and signature(draft.unambiguous_direct) in taken:
                 continue
-            return self.to_item(index, ambiguity_type, attempt, scene, draft), attempt
+            return self.to_item(index, ambiguity_type, attempt, scene, draft, graph), attempt
         raise GenerationError(
             f"pair {index}: no {ambiguity_type} pair found in {self.max_attempts} sampled scenes "
             f"(catalog too small for this type?)"
         )
 
-    def to_item(self, index: int, ambiguity_type: str, attempt: int, scene: Scene, draft: Draft) -> Item:
+    def to_item(
+        self, index: int, ambiguity_type: str, attempt: int, scene: Scene, draft: Draft, graph: SceneGraph | None = None
+    ) -> Item:
         provenance = provenance_of(
             "offline",
             draft,
@@ -116,11 +120,6 @@ class OfflineGenerator:
             catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
-        graph = scene_graph(scene, self.seed, index, attempt)
-        world = world_of(
-            graph,
-            target=draft.target,
-            candidates=draft.amb_shortlist or draft.variants,
-            fitting=draft.variants,
-        )
+        graph = graph if graph is not None else scene_graph(scene, self.seed, index, attempt)
+        world = world_of(graph, target=draft.target, candidates=draft.candidates, fitting=draft.fitting)
         return to_item(draft, ambiguity_type, scene, provenance, world)

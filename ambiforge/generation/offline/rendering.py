@@ -137,6 +137,8 @@ def draft_of(
     variants: list[str],
     shortlist: list[str] | None = None,
     target: str | None = None,
+    candidates: list[str] | None = None,
+    fitting: list[str] | None = None,
 ) -> Draft:
     """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
     return Draft(
@@ -152,4 +154,6 @@ def draft_of(
         variants=variants,
         amb_shortlist=shortlist or [],
         target=target,
+        candidates=candidates or [],
+        fitting=fitting or [],
     )

@@ -15,7 +15,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import ANY, Condition
+from ambiforge.errors import CatalogError
 
 KEY_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 TARGET_SLOTS = ("t", "ti", "tb", "p")
@@ -89,3 +91,13 @@ def check_format(text: str, names: set[str], field: str) -> str:
     if unknown:
         raise ValueError(f"{field}: unknown slot {{{sorted(unknown)[0]}}} (allowed: {', '.join(sorted(names))})")
     return text
+
+
+def check_action(name: str | None) -> str | None:
+    """A template's affordance must be an action of ``affordances.yaml`` (a typo names the known ones)."""
+    if name is not None:
+        try:
+            cached_affordances().get(name)
+        except CatalogError as exc:
+            raise ValueError(str(exc).split(": ", 1)[-1]) from None
+    return name

@@ -13,6 +13,7 @@ from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator, library
 from ambiforge.generation.offline.composition import as_clause, compose, forbidden_words, load
 from ambiforge.generation.offline.phrases import mentions
+from ambiforge.world import build_graph
 
 
 def focus_drafts(catalog, type_name: str, n: int = 40):  # type: ignore[no-untyped-def]
@@ -22,7 +23,7 @@ def focus_drafts(catalog, type_name: str, n: int = 40):  # type: ignore[no-untyp
     for index in range(n * 3):
         rng = random.Random(index)
         scene, _ = gen.steering.scene(rng, type_name)
-        for candidate in library.candidates(scene, catalog, type_name)[:2]:
+        for candidate in library.candidates(scene, catalog, type_name, build_graph(scene, index))[:2]:
             draft = candidate.build(rng)
             if isinstance(draft, Draft):
                 out.append((scene, draft))

@@ -16,6 +16,7 @@ from ambiforge.generation.offline.mechanisms.omission import OmissionSpec
 from ambiforge.generation.offline.mechanisms.partition import PartitionSpec
 from ambiforge.generation.offline.mechanisms.tool_for_use import ToolForUseSpec
 from ambiforge.generation.offline.phrases import mentions
+from ambiforge.world import build_graph
 
 TEXTS = {"indirect": ("Use {ti}.",), "plan": ("Pick up {t}.", "Use {t}.")}
 
@@ -25,7 +26,7 @@ def scene(catalog, *names: str) -> Scene:  # type: ignore[no-untyped-def]
 
 
 def drafts(spec, catalog, sc: Scene) -> list[Draft]:  # type: ignore[no-untyped-def]
-    found = mechanisms.get(spec.mechanism).candidates(spec, sc, catalog)
+    found = mechanisms.get(spec.mechanism).candidates(spec, sc, catalog, build_graph(sc, 0))
     out = [c.build(random.Random(i)) for i, c in enumerate(found)]
     return [d for d in out if d is not None]
 
@@ -144,3 +145,98 @@ def test_partition_by_cleanliness(catalog) -> None:
     (draft,) = drafts(spec, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))
     assert draft.user_intent == ["ceramic", "-dirty"]
     assert drafts(spec, catalog, scene(catalog, "ceramic mug", "glass mug")) == []
+
+
+def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]
+    fields = {
+        "key": "peel",
+        "ambiguity_type": "t",
+        "action": "peel",
+        "target": Condition(uses_any=("peel_vegetables",)),
+        "co": {"f": Condition(tags_any=("peelable_vegetable",))},
+        "direct": ("Peel {f} with {t}.",),
+        "indirect": ("Use {ti} on {fi}.",),
+        "plan": ("Pick up {t}.", "Peel {f} with {t}."),
+        "question": "Which {noun}?",
+        "answer": "The {name}.",
+    }
+    return ToolForUseSpec(**{**fields, **changes})
+
+
+def test_tool_for_use_variants_are_every_tool_of_the_kitchen_that_affords_the_job(catalog) -> None:
+    """The issue's bug: 'peel with a peeler' named one peeler while the Y-peeler and the swivel peeler
+    were there too. Now every peeler that peels is a variant, and the intent accepts each of them."""
+    kitchen = ("vegetable peeler", "Y-peeler", "swivel peeler", "julienne peeler", "russet potato")
+    found = drafts(peel_spec(), catalog, scene(catalog, *kitchen))
+    assert found, "the julienne peeler cannot peel: choosing a peeler takes knowledge"
+    for draft in found:
+        assert draft.variants == draft.fitting == ["vegetable peeler", "Y-peeler", "swivel peeler"]
+        assert draft.candidates == [*draft.variants, "julienne peeler"]
+        assert draft.user_intent == ["vegetable peeler|Y-peeler|swivel peeler"]
+        assert draft.target in draft.variants and mentions(draft.unambiguous_direct, draft.target)
+    # every peeler peels: any one is right, nothing is ambiguous, no pair
+    assert drafts(peel_spec(), catalog, scene(catalog, "vegetable peeler", "Y-peeler", "russet potato")) == []
+    # the same for graters: all of them grate
+    grate = peel_spec(action="grate", target=Condition(uses_any=("grate_cheese",)))
+    graters = ("box grater", "cheese grater", "microplane grater", "russet potato")
+    assert drafts(grate, catalog, scene(catalog, *graters)) == []
+
+
+def test_tool_for_use_resolves_the_noun_on_the_graph_across_groups(catalog) -> None:
+    """'a knife' is every knife of the kitchen: the spreading knives are the butter and the plastic knife."""
+    spread = peel_spec(
+        action="spread",
+        target=Condition(uses_any=("spread",)),
+        co={"f": Condition(tags_any=("spreadable",))},
+        direct=("Spread {f} with {t}.",),
+    )
+    kitchen = ("bread knife", "butter knife", "plastic knife", "paring knife", "strawberry jam")
+    (draft, *_) = drafts(spread, catalog, scene(catalog, *kitchen))
+    assert draft.variants == ["butter knife", "plastic knife"]
+    assert sorted(draft.candidates) == sorted(["bread knife", "butter knife", "plastic knife", "paring knife"])
+
+
+def test_partition_by_an_affordance_names_every_right_member(catalog) -> None:
+    spec = PartitionSpec(
+        key="microwave",
+        ambiguity_type="t",
+        target=Condition(tags_any=("tableware",), clean=True, known=("microwave_safe",)),
+        action="microwave",
+        co={"f": Condition(tags_any=("heatable",))},
+        direct=("Heat {f} in the microwave {p} {t}.",),
+        indirect=("Warm {fi} in {ti}.",),
+        plan=("Put {f} {p} {t}.", "Put {t} in the microwave."),
+        question="Which {noun} should I use?",
+        answer="The {name}; not the {unsafe}.",
+    )
+    kitchen = ("ceramic bowl", "glass bowl", "metal bowl", "tomato soup")
+    for draft in drafts(spec, catalog, scene(catalog, *kitchen)):
+        assert draft.variants == draft.fitting == ["ceramic bowl", "glass bowl"]
+        assert draft.user_intent == ["ceramic|glass", "-metal"]
+    with pytest.raises(ValueError, match="either 'action'"):
+        PartitionSpec(**{**spec.model_dump(), "safe": Condition(clean=True)})
+
+
+def test_a_template_names_an_affordance_that_exists(catalog) -> None:
+    with pytest.raises(ValueError, match=r"unknown action 'pel' \(known: .*peel"):
+        peel_spec(action="pel")
+
+
+def test_omission_with_an_affordance_lists_every_device_that_does_the_job(catalog) -> None:
+    spec = OmissionSpec(
+        key="toast",
+        ambiguity_type="t",
+        action="toast",
+        co={"f": Condition(tags_any=("bread",)), "a": Condition(tags_any=("toast",))},
+        direct=("Toast {f} in {a}.",),
+        ambiguous=("Toast {f}.",),
+        indirect=("Use {a} on {fi}.",),
+        plan=("Put {f} in {a}.",),
+        plan_amb=("Toast {f}.",),
+        intent="toaster",
+        question="What with?",
+        answer="{a}.",
+        variant="{ab}",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "rye bread", "toaster"))
+    assert draft.variants == draft.fitting == ["toaster"] and draft.target == "toaster"
