@@ -7,12 +7,13 @@ from ambiforge.world.affordance import able, afforded, can
 from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.query import Expression, RelationConstraint, resolve, retrieve_edge, retrieve_node
 from ambiforge.world.sampler import build_graph, node_id, nodes_only_graph
-from ambiforge.world.simulator import SimulationResult, simulate
+from ambiforge.world.simulator import Simulation, SimulationResult, relocate, simulate
 
 __all__ = [
     "Action",
     "Expression",
     "RelationConstraint",
+    "Simulation",
     "SimulationResult",
     "able",
     "afforded",
@@ -22,6 +23,7 @@ __all__ = [
     "node_id",
     "nodes_only_graph",
     "render_action",
+    "relocate",
     "render_plan",
     "resolve",
     "retrieve_edge",

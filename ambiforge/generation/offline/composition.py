@@ -22,12 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.catalog.conditions import Condition
+from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.rendering import Slots, slot_values
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
+from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
 
@@ -41,7 +43,8 @@ class ContextAction(BaseModel):
     co: dict[str, Condition] = Field(default_factory=dict)
     direct: tuple[str, ...] = Field(min_length=1)
     indirect: tuple[str, ...] = Field(min_length=1)
-    plan: tuple[str, ...] = Field(min_length=1)
+    plan: tuple[StepSpec, ...] = Field(min_length=1)
+    setup: dict[str, str] = Field(default_factory=dict, description="slot -> place the clause presupposes")
 
 
 class Frames(BaseModel):
@@ -82,11 +85,20 @@ class CompositionData(BaseModel):
                     raise ValueError(f"joiners.{n}: {form!r} must use each of {{0}}..{{{n - 1}}} once")
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
-            for field in ("direct", "indirect", "plan"):
+            for field in ("direct", "indirect"):
                 for text in getattr(action, field):
                     unknown = _names(text) - allowed
                     if unknown:
                         raise ValueError(f"actions[{i}] ({action.key}): {field}: unknown slot {{{min(unknown)}}}")
+            for text in (p for step in action.plan for p in step.params()):
+                unknown = _names(text) - allowed
+                if unknown:
+                    raise ValueError(f"actions[{i}] ({action.key}): plan: unknown slot {{{min(unknown)}}}")
+            places = {p.id for p in cached_world().places}
+            check_refs(action.plan, set(action.co), places, f"actions[{i}] ({action.key}): plan")
+            for slot, place in action.setup.items():
+                if slot not in action.co or place not in places:
+                    raise ValueError(f"actions[{i}] ({action.key}): setup: {slot}: expected a slot and a place")
         return self
 
 
@@ -113,8 +125,7 @@ class Clause:
     direct: str
     indirect: str
     ambiguous: str
-    plan_clear: list[str]
-    plan_amb: list[str]
+    steps: BoundSteps
 
 
 def as_clause(sentence: str) -> str:
@@ -131,6 +142,7 @@ def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
         )
     )
     named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
+    named |= {*draft.candidates, *(n for clause in draft.clauses for n in clause.binding.values())}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
     return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
 
@@ -186,10 +198,15 @@ def context_clause(
     slots = Slots(None, None, co)
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
-    direct = phrases.pick(rng, action.direct).format(**plain)
+    wording = phrases.pick(rng, action.direct)
+    direct = wording.format(**plain)
     indirect = phrases.pick(rng, action.indirect).format(**para)
-    plan = [step.format(**plain) for step in action.plan]
-    return Clause(direct, indirect, direct, plan, plan), {o.group for o in co.values()}
+    binding = {slot: obj.name for slot, obj in co.items()}
+    used = _names(wording)
+    said = tuple(values[name] for name in sorted(used) if name in values)
+    setup = {binding[slot]: place for slot, place in action.setup.items()}
+    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
+    return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
 
 
 def _word_count(text: str) -> int:
@@ -205,8 +222,7 @@ def compose(
         as_clause(draft.unambiguous_direct),
         as_clause(draft.unambiguous_indirect),
         as_clause(draft.ambiguous_task),
-        list(draft.plan_for_clear_task),
-        list(draft.plan_for_amb_task),
+        draft.clauses[0],
     )
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
@@ -215,8 +231,7 @@ def compose(
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
-    steps = min(len(focus.plan_clear), len(focus.plan_amb))
-    longest = max(len(focus.plan_clear), len(focus.plan_amb))
+    steps = longest = len(focus.steps.steps)
     words = _word_count(focus.direct) + 4
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
@@ -225,18 +240,16 @@ def compose(
         if made is None:
             continue
         clause, groups = made
-        n = len(clause.plan_clear)
+        n = len(clause.steps.steps)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
-        if says_forbidden(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]), forbidden, substrings):
+        if says_forbidden(" \n ".join([clause.direct, clause.indirect]), forbidden, substrings):
             continue
         contexts.append(clause)
         excluded |= groups
         steps, longest, words = steps + n, longest + n, words + _word_count(clause.direct) + 3
     position = rng.randrange(len(contexts) + 1)
     clauses = [*contexts[:position], focus, *contexts[position:]]
-    before = [step for c in contexts[:position] for step in c.plan_clear]
-    after = [step for c in contexts[position:] for step in c.plan_clear]
     joiner = phrases.pick(rng, data.joiners[len(clauses)])
     joiner_indirect = phrases.pick(rng, data.joiners[len(clauses)])
     style = _style(rng, [joiner, joiner_indirect])
@@ -261,15 +274,18 @@ def compose(
         ambiguous_task=ambiguous,
         question=draft.question,
         answer=draft.answer,
-        plan_for_clear_task=[*before, *focus.plan_clear, *after],
-        plan_for_amb_task=[*before, *focus.plan_amb, *after],
+        plan_for_clear_task=[],
+        plan_for_amb_task=[],
         user_intent=draft.user_intent,
         variants=draft.variants,
         amb_shortlist=draft.amb_shortlist,
         target=draft.target,
         candidates=draft.candidates,
         fitting=draft.fitting,
-        end_of_ambiguity=len(before) + draft.end_of_ambiguity,
+        clauses=[c.steps for c in clauses],
+        focus=position,
+        amb_tail=draft.amb_tail,
+        end_of_ambiguity=0,
     )
 
 

@@ -9,6 +9,7 @@ give byte-identical items. An attempt that yields no fitting candidate resamples
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from ambiforge import ambiguity
@@ -18,10 +19,11 @@ from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph, world_of
-from ambiforge.generation.offline import library
+from ambiforge.generation.offline import library, planning
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.models import Item, PromptRef
+from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.textnorm import signature
 
@@ -57,8 +59,13 @@ class OfflineGenerator:
         self.catalog, self.seed, self.run_id = catalog, seed, run_id
         self.limits, self.max_attempts = limits, max_attempts
         self.steering = scene_steering(catalog, limits)
+        #: Drafts refused because their plan could not be grounded or run, by reason (named in the
+        #: error of a pair that finds no other draft, so the run's rejected.jsonl says why).
+        self.refused: Counter[str] = Counter()
 
-    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, SceneGraph, Draft] | None:
+    def draw(
+        self, index: int, ambiguity_type: str, attempt: int
+    ) -> tuple[Scene, SceneGraph, Draft, list[Action]] | None:
         """One attempt: a scene, its graph and a draft of the wanted type, or None when the scene offers none."""
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
@@ -75,8 +82,12 @@ class OfflineGenerator:
             if not isinstance(draft, Draft):
                 continue
             draft = compose(draft, scene, self.catalog, rng)
-            if sane(draft) is None:
-                return scene, graph, draft
+            planned = planning.plan(draft, graph, self.catalog)
+            if isinstance(planned, str):
+                self.refused[f"{draft.template}: {planned}"] += 1
+                continue
+            if sane(planned.draft) is None:
+                return scene, planned.graph, planned.draft, planned.clear_plan
         return None
 
     def generate_outcome(
@@ -98,17 +109,25 @@ class OfflineGenerator:
             drawn = self.draw(index, ambiguity_type, attempt)
             if drawn is None:
                 continue
-            scene, graph, draft = drawn
+            scene, graph, draft, clear_plan = drawn
             if taken is not None and signature(draft.unambiguous_direct) in taken:
                 continue
-            return self.to_item(index, ambiguity_type, attempt, scene, draft, graph), attempt
+            return self.to_item(index, ambiguity_type, attempt, scene, draft, graph, clear_plan), attempt
+        refused = "; ".join(f"{reason} ({n}x)" for reason, n in self.refused.most_common(3))
         raise GenerationError(
             f"pair {index}: no {ambiguity_type} pair found in {self.max_attempts} sampled scenes "
-            f"(catalog too small for this type?)"
+            f"(catalog too small for this type?)" + (f"; drafts refused: {refused}" if refused else "")
         )
 
     def to_item(
-        self, index: int, ambiguity_type: str, attempt: int, scene: Scene, draft: Draft, graph: SceneGraph | None = None
+        self,
+        index: int,
+        ambiguity_type: str,
+        attempt: int,
+        scene: Scene,
+        draft: Draft,
+        graph: SceneGraph,
+        clear_plan: list[Action],
     ) -> Item:
         provenance = provenance_of(
             "offline",
@@ -120,6 +139,6 @@ class OfflineGenerator:
             catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
-        graph = graph if graph is not None else scene_graph(scene, self.seed, index, attempt)
         world = world_of(graph, target=draft.target, candidates=draft.candidates, fitting=draft.fitting)
+        world = world.model_copy(update={"clear_plan": clear_plan})
         return to_item(draft, ambiguity_type, scene, provenance, world)

@@ -68,7 +68,7 @@ def build(
     unsafe = referents.objects(scene, [n for n in candidates_ if n.id not in fit_ids])
     target = safe[rng.randrange(len(safe))]
     rendered = render(spec, Slots(target, group, co), rng)
-    clear_text = " ".join([rendered.direct, *rendered.plan_clear])
+    clear_text = rendered.direct
     negatives = list(dict.fromkeys(o.modifier for o in unsafe))
     if any(phrases.mentions(clear_text, n) for n in negatives):
         return None  # a wrong option's word is part of the task itself: the intent would contradict it
