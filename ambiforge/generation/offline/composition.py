@@ -32,6 +32,10 @@ from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
+#: Values that are no parameter of a step: a manner ("gently") is how, not what; a spot is a place (a node).
+NOT_PARAMETERS = frozenset({"manner", "spot"})
+#: The binding's key for the place a clause's wording names ("on the {spot}").
+SPOT_SLOT = "{spot}"
 
 
 class ContextAction(BaseModel):
@@ -203,7 +207,9 @@ def context_clause(
     indirect = phrases.pick(rng, action.indirect).format(**para)
     binding = {slot: obj.name for slot, obj in co.items()}
     used = _names(wording)
-    said = tuple(values[name] for name in sorted(used) if name in values)
+    said = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
+    if "spot" in used:  # a place the wording names: the plan must act on it
+        binding[SPOT_SLOT] = values["spot"]
     setup = {binding[slot]: place for slot, place in action.setup.items()}
     steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}

@@ -19,7 +19,15 @@ from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, substitute
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
-from ambiforge.world import Simulation, end_of_ambiguity, relocate, render_action, render_plan
+from ambiforge.world import (
+    Simulation,
+    end_of_ambiguity,
+    invented,
+    relocate,
+    render_action,
+    render_plan,
+    uncovered,
+)
 from ambiforge.world.index import index
 
 #: Where the generator keeps the candidates of a referent when their places differ and one is closed, so
@@ -122,6 +130,11 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
         eoa = first_mention(actions, target)
     if eoa is None:
         return "no step of the plan depends on the answer"
+    task_objects = [i for c in bound for i in c.binding.values()]
+    problems = uncovered(graph, actions, objects=task_objects, values=[v for c in bound for v in c.said])
+    problems += invented(graph, actions, [*task_objects, *candidates, *fitting])
+    if problems:
+        return f"the plan does not cover its task: {problems[0]}"
     clear_text = render_plan(actions, graph)
     if draft.amb_tail:
         end = built.ends[draft.focus]

@@ -35,6 +35,8 @@ MACROS = ("fetch", "put", "back")
 VERBS: tuple[str, ...] = get_args(Verb)
 NODE_FIELDS = ("obj", "target", "tool")
 PARAM_FIELDS = ("how", "quantity", "program", "duration", "person", "question")
+#: Where the robot puts down what it holds when the next step needs its hand.
+PUT_DOWN = "counter"
 #: Parameters left out when the clause's wording does not say the values they use.
 OPTIONAL_PARAMS = ("quantity", "program", "duration")
 
@@ -146,8 +148,8 @@ class _Builder:
         if self.sim.holding == ref:
             return
         held = self.sim.holding
-        if held is not None:  # one hand: what the previous clause left in it goes back where it was
-            self.back(held)
+        if held is not None:  # one hand: what an earlier step left in it is put down first
+            self.put(held, PUT_DOWN)
         closed = self.sim.closed_around(ref)
         loc = self.sim.location(ref)
         if closed is not None and loc is not None and loc.target == closed:
@@ -157,17 +159,17 @@ class _Builder:
         else:
             self.emit(_act(verb="pick", obj=ref))
 
-    def put(self, ref: str, target: str) -> None:
+    def put(self, ref: str, target: str, **params: str) -> None:
         self.fetch(ref)
         node = self.sim.node(target)
         encloses = node is not None and (node.holds == "in" or (node.type == "object" and node.state.full is not None))
         verb = "put_in" if encloses else "place"
         if node is not None and node.type == "place" and node.state.open is False:
             self.emit(_act(verb="open", obj=target))
-            self.emit(_act(verb=verb, obj=ref, target=target))
+            self.emit(_act(verb=verb, obj=ref, target=target, **params))
             self.emit(_act(verb="close", obj=target))
         else:
-            self.emit(_act(verb=verb, obj=ref, target=target))
+            self.emit(_act(verb=verb, obj=ref, target=target, **params))
 
     def back(self, ref: str) -> None:
         where = self.start.get(ref)
@@ -198,7 +200,7 @@ class _Builder:
         if spec.verb == "fetch":
             self.fetch(node["obj"] or "")
         elif spec.verb == "put":
-            self.put(node["obj"] or "", node["target"] or "")
+            self.put(node["obj"] or "", node["target"] or "", **params)
         elif spec.verb == "back":
             self.back(node["obj"] or "")
         else:
