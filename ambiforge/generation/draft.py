@@ -50,6 +50,7 @@ class Draft:
     clauses: list[Any] = field(default_factory=list)
     focus: int = 0
     amb_tail: list[str] = field(default_factory=list)
+    max_steps: int | None = None  # the longest plan the composition allows (None: no bound)
     end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
 
     def __post_init__(self) -> None:

@@ -21,6 +21,7 @@ from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline.generator import sane
+from ambiforge.generation.offline import planning
 from ambiforge.generation.offline.library import candidates, has_templates
 from ambiforge.world import build_graph
 
@@ -72,8 +73,9 @@ class KitchenResponder:
         offered = candidates(scene, self.catalog, ambiguity_type, graph) if has_templates(ambiguity_type) else []
         for i, candidate in enumerate(offered):
             draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
-            if isinstance(draft, Draft) and sane(draft) is None:
-                found.append(draft)
+            planned = planning.plan(draft, graph, self.catalog) if isinstance(draft, Draft) else None
+            if isinstance(planned, planning.Planned) and sane(planned.draft) is None:
+                found.append(planned.draft)
         with self._lock:
             self._drafts[key] = found
         return found

@@ -29,7 +29,7 @@ from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.rendering import Slots, slot_values
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
-from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs
+from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs, expected_length
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
 #: Values that are no parameter of a step: a manner ("gently") is how, not what; a spot is a place (a node).
@@ -237,7 +237,7 @@ def compose(
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
-    steps = longest = len(focus.steps.steps)
+    steps = longest = expected_length(focus.steps.steps)
     words = _word_count(focus.direct) + 4
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
@@ -246,7 +246,7 @@ def compose(
         if made is None:
             continue
         clause, groups = made
-        n = len(clause.steps.steps)
+        n = expected_length(clause.steps.steps)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
         if says_forbidden(" \n ".join([clause.direct, clause.indirect]), forbidden, substrings):
@@ -289,6 +289,7 @@ def compose(
         candidates=draft.candidates,
         fitting=draft.fitting,
         clauses=[c.steps for c in clauses],
+        max_steps=data.max_plan_steps,
         focus=position,
         amb_tail=draft.amb_tail,
         end_of_ambiguity=0,

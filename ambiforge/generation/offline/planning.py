@@ -33,6 +33,7 @@ from ambiforge.world.index import index
 #: Where the generator keeps the candidates of a referent when their places differ and one is closed, so
 #: that the plan under every answer (the clear plan with the target replaced) can run.
 COMMON_PLACE = "counter"
+PARAMETERS = ("how", "quantity", "program", "duration")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,6 +87,32 @@ def _runs(graph: SceneGraph, actions: Sequence[Action]) -> str | None:
     return None
 
 
+def _parameter_ambiguity(draft: Draft, graph: SceneGraph, actions: list[Action], ends: list[int]) -> Planned | str:
+    """An omission whose left-out word is no node but a parameter ("a little", "halfway"): the ambiguity
+    starts at the focus clause's first action whose parameters say it; the template's ``plan_amb`` words
+    the focus from there."""
+    start, end = (ends[draft.focus - 1] if draft.focus else 0), ends[draft.focus]
+    words = [w.lower() for concept in draft.user_intent[:1] for w in concept.split("|") if w]
+    eoa = next(
+        (
+            i
+            for i in range(start, end)
+            if any(w in (getattr(actions[i], f) or "").lower() for w in words for f in PARAMETERS)
+        ),
+        None,
+    )
+    if eoa is None or not draft.amb_tail:
+        return "no step of the plan carries the left-out word"
+    clear_text = render_plan(actions, graph)
+    amb_text = [*clear_text[:eoa], *draft.amb_tail, *clear_text[end:]]
+    if first_difference(clear_text, amb_text) != eoa:
+        return "the ambiguous plan's text does not part from the clear plan where the left-out word is"
+    planned = dataclasses.replace(
+        draft, plan_for_clear_task=clear_text, plan_for_amb_task=amb_text, end_of_ambiguity=eoa
+    )
+    return Planned(planned, graph, actions)
+
+
 def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     """The draft with its plans and end of ambiguity from actions on ``graph`` (moved where its clauses
     presuppose), or why it cannot be made into an item."""
@@ -116,8 +143,10 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
     actions = built.actions
+    if draft.max_steps is not None and len(actions) > draft.max_steps:
+        return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
     if target is None:
-        return "the draft names no target"
+        return _parameter_ambiguity(draft, graph, actions, built.ends)
     for other in fitting:
         if other != target:
             problem = _runs(graph, substitute(actions, target, other))

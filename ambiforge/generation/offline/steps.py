@@ -239,3 +239,12 @@ def _refs(a: Action) -> tuple[str | None, ...]:
 
 def first_mention(plan: Sequence[Action], node: str) -> int | None:
     return next((i for i, a in enumerate(plan) if node in _refs(a)), None)
+
+
+#: Steps a macro usually becomes (fetching from a closed place takes three, from an open one one).
+EXPECTED_STEPS = {"fetch": 2, "put": 3, "back": 3}
+
+
+def expected_length(steps: Sequence[StepSpec]) -> int:
+    """About how many actions ``steps`` become: composition keeps a task's plan within bounds with it."""
+    return sum(EXPECTED_STEPS.get(s.verb, 1) for s in steps)

@@ -18,7 +18,7 @@ from ambiforge.generation.offline.mechanisms.tool_for_use import ToolForUseSpec
 from ambiforge.generation.offline.phrases import mentions
 from ambiforge.world import build_graph
 
-TEXTS = {"indirect": ("Use {ti}.",), "plan": ("Pick up {t}.", "Use {t}.")}
+TEXTS = {"indirect": ("Use {ti}.",), "plan": ({"fetch": "t"},)}
 
 
 def scene(catalog, *names: str) -> Scene:  # type: ignore[no-untyped-def]
@@ -45,7 +45,7 @@ def test_choose_member_needs_two_fitting_members_of_a_group(catalog) -> None:
         co={"f": Condition(tags_any=("drink",))},
         direct=("Pour {f} into {t}.",),
         indirect=("Fill {ti} with {fi}.",),
-        plan=("Pick up {t}.", "Pour {f} into {t}."),
+        plan=({"put": "t", "target": "kitchen_table"}, {"fetch": "f"}, {"pour": "f", "target": "t"}),
         questions={"default": ("Which {noun}: {options}?",)},
         answers={"default": ("The {modifier} one.",)},
     )
@@ -53,7 +53,6 @@ def test_choose_member_needs_two_fitting_members_of_a_group(catalog) -> None:
     assert draft.template == "t/pour" and sorted(draft.amb_shortlist) == ["ceramic mug", "glass mug"]
     assert mentions(draft.ambiguous_task, "mug") and not mentions(draft.ambiguous_task, draft.user_intent[0])
     assert draft.question == "Which mug: the glass mug or the ceramic mug?"
-    assert draft.end_of_ambiguity == 0
     assert drafts(spec, catalog, scene(catalog, "glass mug", "dirty ceramic mug", "oat milk")) == []  # one clean
     assert drafts(spec, catalog, scene(catalog, "glass mug", "ceramic mug")) == []  # nothing to pour
     excluded = spec.model_copy(update={"exclude_group_tags": ("hot_drinkware",)})
@@ -68,19 +67,15 @@ def test_omission_drops_the_place_and_needs_its_co_objects(catalog) -> None:
         direct=("Put {f} in the fridge.",),
         ambiguous=("Put {f} away.",),
         indirect=("Keep {fi} cold.",),
-        plan=("Pick up {f}.", "Put {f} in the fridge."),
-        plan_amb=("Pick up {f}.", "Put {f} away."),
+        plan=({"fetch": "f"}, {"put": "f", "target": "fridge"}),
+        plan_amb=("Put {f} away.",),
         intent="fridge",
         question="Where should {f} go?",
         answer="In the fridge.",
     )
     (draft,) = drafts(spec, catalog, scene(catalog, "oat milk", "glass mug"))
     assert draft.unambiguous_direct.endswith("the oat milk in the fridge.") and draft.user_intent == ["fridge"]
-    assert (
-        draft.variants == ["fridge"]
-        and draft.end_of_ambiguity == 1
-        and draft.question == "Where should the oat milk go?"
-    )
+    assert draft.variants == ["fridge"] and draft.question == "Where should the oat milk go?"
     assert drafts(spec, catalog, scene(catalog, "rye bread", "glass mug")) == []
     with pytest.raises(ValueError, match="explicit 'ambiguous'"):
         OmissionSpec(**{**spec.model_dump(), "ambiguous": ()})
@@ -94,7 +89,7 @@ def test_tool_for_use_needs_exactly_one_fitting_tool_among_several(catalog) -> N
         co={"f": Condition(tags_any=("bread",))},
         direct=("Slice {f} with {t}.",),
         indirect=("Use {ti} on {fi}.",),
-        plan=("Pick up {t}.", "Slice {f} with {t}."),
+        plan=({"fetch": "f"}, {"cut": "f", "tool": "t"}),
         question="Which {noun}?",
         answer="The {name}.",
     )
@@ -116,7 +111,7 @@ def test_partition_names_a_safe_member_and_forbids_the_unsafe_ones(catalog) -> N
         co={"f": Condition(tags_any=("heatable",))},
         direct=("Heat {f} in the microwave {p} {t}.",),
         indirect=("Warm {fi} in {ti}.",),
-        plan=("Put {f} {p} {t}.", "Put {t} in the microwave."),
+        plan=({"put": "t", "target": "counter"}, {"put": "f", "target": "t"}, {"put": "t", "target": "microwave"}),
         question="Which {noun} should I use?",
         answer="The {name}; not the {unsafe}.",
     )
@@ -138,7 +133,7 @@ def test_partition_by_cleanliness(catalog) -> None:
         safe=Condition(clean=True),
         direct=("Bring me {t}.",),
         indirect=("Fetch {ti}.",),
-        plan=("Find {t}.", "Bring {t}."),
+        plan=({"fetch": "t"}, {"hand_over": "t"}),
         question="Which {noun}?",
         answer="A clean one, like the {name}.",
     )
@@ -156,7 +151,7 @@ def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]
         "co": {"f": Condition(tags_any=("peelable_vegetable",))},
         "direct": ("Peel {f} with {t}.",),
         "indirect": ("Use {ti} on {fi}.",),
-        "plan": ("Pick up {t}.", "Peel {f} with {t}."),
+        "plan": ({"fetch": "f"}, {"use": "f", "tool": "t", "how": "peel"}),
         "question": "Which {noun}?",
         "answer": "The {name}.",
     }
@@ -205,7 +200,7 @@ def test_partition_by_an_affordance_names_every_right_member(catalog) -> None:
         co={"f": Condition(tags_any=("heatable",))},
         direct=("Heat {f} in the microwave {p} {t}.",),
         indirect=("Warm {fi} in {ti}.",),
-        plan=("Put {f} {p} {t}.", "Put {t} in the microwave."),
+        plan=({"put": "t", "target": "counter"}, {"put": "f", "target": "t"}, {"put": "t", "target": "microwave"}),
         question="Which {noun} should I use?",
         answer="The {name}; not the {unsafe}.",
     )
@@ -231,7 +226,7 @@ def test_omission_with_an_affordance_lists_every_device_that_does_the_job(catalo
         direct=("Toast {f} in {a}.",),
         ambiguous=("Toast {f}.",),
         indirect=("Use {a} on {fi}.",),
-        plan=("Put {f} in {a}.",),
+        plan=({"fetch": "f"}, {"place": "f", "target": "counter"}, {"use": "f", "tool": "a", "how": "toast"}),
         plan_amb=("Toast {f}.",),
         intent="toaster",
         question="What with?",
