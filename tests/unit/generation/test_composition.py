@@ -67,11 +67,11 @@ def test_eoa_is_in_the_focus_actions_and_the_pair_stays_minimal(catalog, type_na
     assert len(before_counts) >= 2  # the ambiguous clause comes first or after others
 
 
-def test_generated_plans_have_4_to_13_steps_and_several_actions(catalog) -> None:
+def test_generated_plans_have_3_to_13_steps_and_several_actions(catalog) -> None:
     gen = OfflineGenerator(catalog, 2, "t")
     items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(150, default_mix(), 2))]
     for item in items:
-        assert 4 <= len(item.plan_for_clear_task) <= 13
+        assert 3 <= len(item.plan_for_clear_task) <= 13
         assert 2 <= len(item.plan_for_amb_task) <= 13  # an omission words its tail in fewer steps
         assert len(item.unambiguous_direct.split()) <= 60
     late = sum(1 for item in items if item.end_of_ambiguity >= 3)
