@@ -59,12 +59,12 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
     ),
     "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
-    "answer_leak": lambda g: edit(
+    "answer_leak": lambda g: edit(  # the ambiguous plan's first open step names the answer after all
         g["preferences"],
         plan_for_amb_task=[
-            g["preferences"].plan_for_amb_task[0],
-            g["preferences"].plan_for_clear_task[1] + " Then some milk.",
-            *g["preferences"].plan_for_amb_task[2:],
+            *g["preferences"].plan_for_amb_task[: g["preferences"].end_of_ambiguity],
+            g["preferences"].plan_for_clear_task[g["preferences"].end_of_ambiguity] + " Then some milk.",
+            *g["preferences"].plan_for_amb_task[g["preferences"].end_of_ambiguity + 1 :],
         ],
     ),
     "variants": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
