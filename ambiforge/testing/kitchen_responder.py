@@ -20,8 +20,8 @@ from typing import Any
 from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline import planning
+from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline.library import candidates, has_templates
 from ambiforge.world import build_graph
 

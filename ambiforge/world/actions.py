@@ -15,6 +15,9 @@ from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world.index import index
 
+#: Objects things go on, not in: "on the plate".
+FLAT_NOUNS = frozenset({"plate", "saucer", "tray", "cutting board", "board", "baking tray", "serving tray"})
+
 
 def _the(graph: SceneGraph | None, ref: str | None, names: Mapping[str, str] | None = None) -> str:
     """'the glass mug' for a node id (the id itself, unchanged, when the graph does not hold it); ``names``
@@ -30,7 +33,8 @@ def _the(graph: SceneGraph | None, ref: str | None, names: Mapping[str, str] | N
 def _where(graph: SceneGraph | None, ref: str | None, names: Mapping[str, str] | None = None) -> str:
     """'on the counter' / 'in the fridge' / 'into the glass mug': the preposition the target holds by."""
     node = index(graph).by_id.get(ref) if graph is not None and ref else None
-    prep = "on" if node is not None and node.holds == "on" else "in"
+    flat = node is not None and (node.holds == "on" or node.noun in FLAT_NOUNS)
+    prep = "on" if flat else "in"
     return f"{prep} {_the(graph, ref, names)}"
 
 
@@ -52,7 +56,11 @@ def render_action(action: Action, graph: SceneGraph | None = None, names: Mappin
         text = f"Close {the(a.obj)}"
     elif a.verb == "pour":
         amount = f"{a.quantity} of " if a.quantity else ""
-        text = f"Pour {amount}{the(a.obj)} into {the(a.target)}"
+        source = index(graph).by_id.get(a.obj) if graph is not None and a.obj else None
+        if source is not None and source.type == "place":  # the kettle pours the water it boiled
+            text = f"Pour {amount or ''}the water from {the(a.obj)} into {the(a.target)}"
+        else:
+            text = f"Pour {amount}{the(a.obj)} into {the(a.target)}"
     elif a.verb == "switch_on":
         text = f"Turn on {the(a.obj)}"
         text += f" on the {a.program} program" if a.program else ""

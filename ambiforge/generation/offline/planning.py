@@ -155,8 +155,10 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
     if others:
         eoa = end_of_ambiguity(actions, [substitute(actions, target, o) for o in others])
-    else:
-        eoa = first_mention(actions, target)
+    else:  # an omission's one right place or device: where the focus clause first uses it
+        start, end = (built.ends[draft.focus - 1] if draft.focus else 0), built.ends[draft.focus]
+        found = first_mention(actions[start:end], target)
+        eoa = None if found is None else start + found
     if eoa is None:
         return "no step of the plan depends on the answer"
     task_objects = [i for c in bound for i in c.binding.values()]
