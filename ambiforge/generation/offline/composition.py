@@ -30,6 +30,7 @@ from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.rendering import Slots, slot_values
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs, expected_length
+from ambiforge.models.scene_graph import SceneGraph
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
 #: Values that are no parameter of a step: a manner ("gently") is how, not what; a spot is a place (a node).
@@ -220,9 +221,15 @@ def _word_count(text: str) -> int:
 
 
 def compose(
-    draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, data: CompositionData | None = None
+    draft: Draft,
+    scene: Scene,
+    catalog: Catalog,
+    rng: random.Random,
+    data: CompositionData | None = None,
+    graph: SceneGraph | None = None,
 ) -> Draft:
-    """The focus draft (bare sentences from a template) as a framed task of one to three actions."""
+    """The focus draft (bare sentences from a template) as a framed task of one to three actions; with the
+    pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps)."""
     data = data or load()
     focus = Clause(
         as_clause(draft.unambiguous_direct),
@@ -237,7 +244,7 @@ def compose(
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
-    steps = longest = expected_length(focus.steps.steps)
+    steps = longest = expected_length(focus.steps, graph)
     words = _word_count(focus.direct) + 4
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
@@ -246,7 +253,7 @@ def compose(
         if made is None:
             continue
         clause, groups = made
-        n = expected_length(clause.steps.steps)
+        n = expected_length(clause.steps, graph)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
         if says_forbidden(" \n ".join([clause.direct, clause.indirect]), forbidden, substrings):

@@ -81,7 +81,7 @@ class OfflineGenerator:
             draft = options[rng.randrange(len(options))].build(rng)
             if not isinstance(draft, Draft):
                 continue
-            draft = compose(draft, scene, self.catalog, rng)
+            draft = compose(draft, scene, self.catalog, rng, graph=graph)
             planned = planning.plan(draft, graph, self.catalog)
             if isinstance(planned, str):
                 self.refused[f"{draft.template}: {planned}"] += 1

@@ -245,6 +245,28 @@ def first_mention(plan: Sequence[Action], node: str) -> int | None:
 EXPECTED_STEPS = {"fetch": 2, "put": 3, "back": 3}
 
 
-def expected_length(steps: Sequence[StepSpec]) -> int:
-    """About how many actions ``steps`` become: composition keeps a task's plan within bounds with it."""
-    return sum(EXPECTED_STEPS.get(s.verb, 1) for s in steps)
+def expected_length(clause: BoundSteps, graph: SceneGraph | None = None) -> int:
+    """About how many actions a clause becomes (composition keeps a task's plan within bounds with it):
+    with the graph, a fetch from a closed place counts three steps and a put into one three more."""
+    if graph is None:
+        return sum(EXPECTED_STEPS.get(s.verb, 1) for s in clause.steps)
+    ix = index(graph)
+
+    def closed(ref: str | None) -> bool:
+        node = ix.find(clause.binding.get(ref, ref)) if ref else None
+        if node is None:
+            return False
+        if node.type == "place":
+            return node.state.open is False
+        where = ix.location.get(node.id)
+        return where is not None and ix.by_id[where.target].state.open is False
+
+    total = 0
+    for s in clause.steps:
+        if s.verb == "fetch":
+            total += 3 if closed(s.obj) else 1
+        elif s.verb in ("put", "back"):
+            total += (3 if closed(s.obj) else 1) + (3 if closed(s.target) else 1)
+        else:
+            total += 1
+    return total
