@@ -81,9 +81,18 @@ def ambiguous(candidates: Sequence[Node], fit: Sequence[Node]) -> bool:
     return 0 < len(fit) < len(candidates)
 
 
+_scenes: OrderedDict[int, tuple[Scene, dict[str, CatalogObject]]] = OrderedDict()
+
+
 def objects(scene: Scene, nodes: Sequence[Node]) -> list[CatalogObject]:
     """The scene's catalog objects behind ``nodes`` (what the texts are rendered from), in node order."""
-    by_name = {o.name: o for o in scene.objects}
+    entry = _scenes.get(id(scene))
+    if entry is None or entry[0] is not scene:
+        entry = (scene, {o.name: o for o in scene.objects})
+        _scenes[id(scene)] = entry
+        while len(_scenes) > 8:
+            _scenes.popitem(last=False)
+    by_name = entry[1]
     return [by_name[n.name] for n in nodes if n.name in by_name]
 
 
