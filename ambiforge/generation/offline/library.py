@@ -44,7 +44,7 @@ from ambiforge.models.scene_graph import SceneGraph
 
 TEMPLATES_FILE = "templates.yaml"
 #: What ``extends`` takes from the other template: its texts and slots, not its mechanism's own fields.
-INHERITED = ("direct", "indirect", "plan", "ambiguous", "plan_amb", "target", "co")
+INHERITED = ("direct", "indirect", "plan", "setup", "ambiguous", "plan_amb", "target", "co")
 
 
 def _merge(*layers: dict[str, Any]) -> dict[str, Any]:
