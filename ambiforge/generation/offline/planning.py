@@ -169,6 +169,8 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     clear_text = render_plan(actions, graph)
     if draft.amb_tail:
         end = built.ends[draft.focus]
+        if any(target in (a.obj, a.target, a.tool) for a in [*actions[:eoa], *actions[end:]]):
+            return f"another clause uses the {index(graph).by_id[target].name}: the ambiguous plan would name it"
         amb_text = [*clear_text[:eoa], *draft.amb_tail, *clear_text[end:]]
     else:
         group = catalog.groups[catalog.objects[draft.target].group] if draft.target in catalog.objects else None
