@@ -321,10 +321,24 @@ HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
 }
 
 
+class _Said:
+    """'step 4: take the whole milk out of the fridge', rendered only when a message needs it (most steps
+    run, and rendering every step's text would cost more than running it)."""
+
+    def __init__(self, graph: SceneGraph, action: Action, n: int) -> None:
+        self.graph, self.action, self.n = graph, action, n
+
+    def __format__(self, spec: str) -> str:
+        said = render_action(self.action, self.graph).rstrip(".")
+        return format(f"step {self.n}: {said[:1].lower()}{said[1:]}", spec)
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
 def step(w: _World, a: Action, n: int) -> None:
     """Run step ``n`` (1-based) on ``w``; StepFailed names the step as said and the evidence."""
-    said = render_action(a, w.graph).rstrip(".")
-    HANDLERS[a.verb](w, a, f"step {n}: {said[:1].lower()}{said[1:]}")
+    HANDLERS[a.verb](w, a, _Said(w.graph, a, n))  # type: ignore[arg-type]
 
 
 def simulate(
