@@ -157,13 +157,26 @@ ACTION_TYPE = pa.struct(
         ("question", _STR),
     ]
 )
+PERTURBATION_TYPE = pa.struct(
+    [
+        ("kind", _STR),
+        ("graph", GRAPH_TYPE),
+        ("added", pa.list_(_STR)),
+        ("removed", pa.list_(_STR)),
+        ("moved", pa.list_(_STR)),
+        ("referent", _STR),
+        ("views", pa.list_(pa.struct([("agent", _STR), ("nodes", pa.list_(_STR))]))),
+    ]
+)
 WORLD_TYPE = pa.struct(
     [
         ("graph", GRAPH_TYPE),
         ("target", _STR),
         ("candidates", pa.list_(_STR)),
+        ("affordance", _STR),
         ("fitting", pa.list_(_STR)),
         ("clear_plan", pa.list_(ACTION_TYPE)),
+        ("perturbation", PERTURBATION_TYPE),
     ]
 )
 

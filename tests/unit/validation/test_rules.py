@@ -60,10 +60,17 @@ def edit(item: Item, **changes: object) -> Item:
 def absent_noun(item: Item) -> str:
     """The noun of a kitchen-item group the scene has no member of ("a rolling pin" in a kitchen without)."""
     from ambiforge.catalog import cached_catalog
+    from ambiforge.config.validation import DEFAULT_UNITS
 
     present = {o.group for o in item.environment}
     for key, group in sorted(cached_catalog().groups.items()):
-        if key not in present and group.kind == "kitchen_item" and " " not in group.noun:
+        # a measure's noun ("a bag") may be a measure, not an object: the rule rightly leaves it alone
+        if (
+            key not in present
+            and group.kind == "kitchen_item"
+            and " " not in group.noun
+            and group.noun not in DEFAULT_UNITS
+        ):
             return group.noun
     raise AssertionError("every kitchen-item group is in the scene")
 
