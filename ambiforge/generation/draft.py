@@ -42,6 +42,15 @@ class Draft:
     variants: list[str]
     amb_shortlist: list[str] = field(default_factory=list)
     target: str | None = None  # catalog name of the intended object or place (grounded in the item's world)
+    candidates: list[str] = field(default_factory=list)  # catalog names the ambiguous referent fits
+    fitting: list[str] = field(default_factory=list)  # catalog names of the right choices among them
+    # Offline: the task's clauses as plan steps bound to objects (BoundSteps of generation.offline.steps),
+    # the focus clause's position among them, and an omission's own ambiguous steps; the plans' text is
+    # rendered from the actions they build (generation.offline.planning).
+    clauses: list[Any] = field(default_factory=list)
+    focus: int = 0
+    amb_tail: list[str] = field(default_factory=list)
+    max_steps: int | None = None  # the longest plan the composition allows (None: no bound)
     end_of_ambiguity: int = None  # type: ignore[assignment]  # None: computed in __post_init__
     #: A draft that grounded itself: an environment-induced type's clear graph and its perturbation (the
     #: instruction is one sentence for both kitchens), kept as made instead of re-grounded from names.

@@ -31,6 +31,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.llm.resolution import NO_ACTION, mentioned
+from ambiforge.generation.offline import planning
 from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline.library import candidates, has_templates
 from ambiforge.llm.ask import REPAIR
@@ -130,11 +131,20 @@ class KitchenResponder:
         objects = tuple(self.catalog.objects[n] for n in names if n in self.catalog.objects)
         scene = Scene(objects)
         found: list[Draft] = []
-        offered = candidates(scene, self.catalog, ambiguity_type) if has_templates(ambiguity_type) else []
+        # The graph of the environment the prompt gave (seed 0: the responder's drafts depend on nothing else).
+        graph = build_graph(scene, 0)
+        offered = candidates(scene, self.catalog, ambiguity_type, graph) if has_templates(ambiguity_type) else []
         for i, candidate in enumerate(offered):
             draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
-            if isinstance(draft, Draft) and sane(draft) is None:
-                found.append(draft)
+            if not isinstance(draft, Draft):
+                continue
+            if draft.world is not None:  # a perturbed kitchen's draft comes planned on its own world
+                if sane(draft) is None:
+                    found.append(draft)
+                continue
+            planned = planning.plan(draft, graph, self.catalog)
+            if isinstance(planned, planning.Planned) and sane(planned.draft) is None:
+                found.append(planned.draft)
         with self._lock:
             self._drafts[key] = found
         return found

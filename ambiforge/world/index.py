@@ -67,8 +67,15 @@ class GraphIndex:
         return v
 
 
-def _build(graph: SceneGraph) -> GraphIndex:
+def _build(graph: SceneGraph, like: GraphIndex | None = None) -> GraphIndex:
+    """The tables of ``graph``; ``like``: the index of a graph with the same nodes (only the edges differ,
+    as after moving things), whose node tables are shared instead of rebuilt."""
     ix = GraphIndex(graph)
+    if like is not None:
+        ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
+        ix.order, ix._views = like.order, like._views
+        _edges(ix, graph)
+        return ix
     for i, node in enumerate(graph.nodes):
         ix.by_id[node.id] = node
         ix.order[node.id] = i
@@ -77,26 +84,32 @@ def _build(graph: SceneGraph) -> GraphIndex:
         words = node.name.lower().replace("-", " ").split()
         for tail in {" ".join(words[-1:]), " ".join(words[-2:])} - {node.noun.lower()}:
             ix.by_tail.setdefault(tail, []).append(node)
+    _edges(ix, graph)
+    return ix
+
+
+def _edges(ix: GraphIndex, graph: SceneGraph) -> None:
     for edge in graph.edges:
         ix.out.setdefault((edge.source, edge.relation), []).append(edge.target)
         ix.into.setdefault((edge.relation, edge.target), []).append(edge.source)
         if edge.relation in LOCATION_RELATIONS:
             ix.location[edge.source] = edge
-    return ix
 
 
 _cache: OrderedDict[int, GraphIndex] = OrderedDict()
 _lock = threading.Lock()
 
 
-def index(graph: SceneGraph) -> GraphIndex:
+def index(graph: SceneGraph, like: SceneGraph | None = None) -> GraphIndex:
+    """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
+    tables can be shared (a graph made by moving things in ``like``)."""
     key = id(graph)
     with _lock:
         ix = _cache.get(key)
         if ix is not None and ix.graph is graph:
             _cache.move_to_end(key)
             return ix
-    ix = _build(graph)
+    ix = _build(graph, index(like) if like is not None else None)
     with _lock:
         _cache[key] = ix
         while len(_cache) > _CACHE_SIZE:

@@ -226,15 +226,28 @@ def _do_switch(w: _World, a: Action, text: str) -> None:
 
 
 def _do_pour(w: _World, a: Action, text: str) -> None:
+    """Pour what is held into a vessel or an ``in`` place; a kettle (a switchable place without a door)
+    pours where it stands."""
     obj, target = a.obj or "", a.target or ""
-    _object(w, obj, text)
-    _in_hand(w, obj, text)
+    source = _node(w, obj, text)
+    if source.type == "place":
+        if source.state.switched_on is None or source.state.open is not None:
+            raise StepFailed(f"{text}: {w.name(obj)} cannot be poured from")
+    else:
+        _object(w, obj, text)
+        _in_hand(w, obj, text)
     if _receiver(w, target, text, into=True, moving=obj) == "inside":
         w.set_state(target, full=True)
 
 
 def _do_with_tool(w: _World, a: Action, text: str) -> None:
+    """``use`` may work on a place (wipe the kitchen table); ``cut`` works on an object."""
     obj, tool = a.obj or "", a.tool or ""
+    if a.verb == "use" and _node(w, obj, text).type == "place":
+        _object(w, tool, text)
+        _in_hand(w, tool, text)
+        _able(w, tool, a.how or "", text)
+        return
     _object(w, obj, text)
     _object(w, tool, text)
     _in_hand(w, tool, text)
@@ -247,6 +260,30 @@ def _do_wash(w: _World, a: Action, text: str) -> None:
     _in_hand(w, node.id, text)
     if node.state.clean is not None:
         w.set_state(node.id, clean=True)
+
+
+def _do_fill(w: _World, a: Action, text: str) -> None:
+    """Fill a vessel (in hand or within reach) or an open ``in`` place such as the kettle, from the tap."""
+    node = _node(w, a.obj or "", text)
+    if node.type == "place":
+        if node.holds != "in" or node.state.open is False:
+            raise StepFailed(
+                f"{text}: {w.name(node.id)} cannot be filled"
+                if node.holds != "in"
+                else f"{text} while {w.name(node.id)} is closed"
+            )
+        return
+    _object(w, node.id, text)
+    if node.state.full is None:
+        raise StepFailed(f"{text}: {w.name(node.id)} does not hold things")
+    _reachable(w, node.id, text)
+    w.set_state(node.id, full=True)
+
+
+def _do_handle(w: _World, a: Action, text: str) -> None:
+    """Work on an object with the hand alone (peel a banana, fold a napkin): it must be within reach."""
+    node = _object(w, a.obj or "", text)
+    _reachable(w, node.id, text)
 
 
 def _do_hand_over(w: _World, a: Action, text: str) -> None:
@@ -276,6 +313,8 @@ HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
     "cut": _do_with_tool,
     "use": _do_with_tool,
     "wash": _do_wash,
+    "fill": _do_fill,
+    "handle": _do_handle,
     "hand_over": _do_hand_over,
     "wait": _do_nothing,
     "ask": _do_nothing,
@@ -283,10 +322,24 @@ HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
 }
 
 
+class _Said:
+    """'step 4: take the whole milk out of the fridge', rendered only when a message needs it (most steps
+    run, and rendering every step's text would cost more than running it)."""
+
+    def __init__(self, graph: SceneGraph, action: Action, n: int) -> None:
+        self.graph, self.action, self.n = graph, action, n
+
+    def __format__(self, spec: str) -> str:
+        said = render_action(self.action, self.graph).rstrip(".")
+        return format(f"step {self.n}: {said[:1].lower()}{said[1:]}", spec)
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
 def step(w: _World, a: Action, n: int) -> None:
     """Run step ``n`` (1-based) on ``w``; StepFailed names the step as said and the evidence."""
-    said = render_action(a, w.graph).rstrip(".")
-    HANDLERS[a.verb](w, a, f"step {n}: {said[:1].lower()}{said[1:]}")
+    HANDLERS[a.verb](w, a, _Said(w.graph, a, n))  # type: ignore[arg-type]
 
 
 def simulate(
@@ -305,3 +358,58 @@ def simulate(
         except StepFailed as exc:
             return SimulationResult(False, w.to_graph(), i, i, str(exc), w.holding)
     return SimulationResult(True, w.to_graph(), len(plan), holding=w.holding)
+
+
+class Simulation:
+    """A plan run one step at a time, for code that builds a plan on the world as it goes (a generator
+    expanding "fetch the milk" into opening the fridge first only when the fridge is closed then)."""
+
+    def __init__(self, graph: SceneGraph, world: World | None = None, affordances: Affordances | None = None):
+        if not graph.relations_known:
+            raise ValueError("the graph's relations are unknown (imported data): a plan cannot be simulated on it")
+        self._w = _World.of(graph, world or cached_world(), affordances or cached_affordances())
+        self.steps = 0
+
+    def run(self, action: Action) -> str | None:
+        """Run the next step; the reason it cannot run (the simulator's message), or None."""
+        self.steps += 1
+        try:
+            step(self._w, action, self.steps)
+        except StepFailed as exc:
+            return str(exc)
+        return None
+
+    def location(self, node_id: str) -> Edge | None:
+        """Where the node is now (None: held, handed over or a place that stands nowhere)."""
+        return self._w.location.get(node_id)
+
+    def node(self, node_id: str) -> Node | None:
+        return self._w.nodes.get(node_id)
+
+    @property
+    def holding(self) -> str | None:
+        return self._w.holding
+
+    def closed_around(self, node_id: str) -> str | None:
+        """The closed place that keeps the node out of reach, if any."""
+        return _closed_around(self._w, node_id)
+
+
+def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
+    """The graph with each node of ``moves`` kept at another place (``in``/``on`` as the place holds),
+    without its spatial relations: the kitchen a task presupposes ("put the milk away": it is out)."""
+    nodes = {n.id: n for n in graph.nodes}
+    for node_id_, place in moves.items():
+        if nodes.get(node_id_) is None or nodes.get(place) is None or nodes[place].holds is None:
+            raise ValueError(f"cannot keep {node_id_!r} at {place!r}")
+    edges = [
+        e
+        for e in graph.edges
+        if not (e.source in moves and e.relation in LOCATION_RELATIONS)
+        and not (e.relation not in LOCATION_RELATIONS and (e.source in moves or e.target in moves))
+    ]
+    edges += [Edge(source=n, relation=nodes[p].holds, target=p) for n, p in moves.items()]  # type: ignore[arg-type]
+    edges.sort(key=lambda e: (e.source, e.relation, e.target))
+    moved = SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=graph.nodes, edges=tuple(edges))
+    index(moved, like=graph)  # the same nodes: share their lookup tables
+    return moved

@@ -11,6 +11,7 @@ focus action's own step plus the steps of the context actions before it; the pla
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.catalog.conditions import Condition
+from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.draft import Draft
@@ -35,8 +37,16 @@ from ambiforge.generation.offline.rendering import (
     slot_values,
 )
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
+from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs, expected_length, fewest_steps
+from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world import task_values
 
 DATA_FILE = Path(__file__).parent / "data" / "composition.yaml"
+#: Values that are no parameter of a step: a manner ("gently") is how and a time ("for dinner") when, not
+#: what; a spot is a place (a node).
+NOT_PARAMETERS = frozenset({"manner", "later", "spot"})
+#: The binding's key for the place a clause's wording names ("on the {spot}").
+SPOT_SLOT = "{spot}"
 
 
 class ContextAction(BaseModel):
@@ -48,7 +58,8 @@ class ContextAction(BaseModel):
     co: dict[str, Condition] = Field(default_factory=dict)
     direct: tuple[str, ...] = Field(min_length=1)
     indirect: tuple[str, ...] = Field(min_length=1)
-    plan: tuple[str, ...] = Field(min_length=1)
+    plan: tuple[StepSpec, ...] = Field(min_length=1)
+    setup: dict[str, str] = Field(default_factory=dict, description="slot -> place the clause presupposes")
 
 
 class Frames(BaseModel):
@@ -94,11 +105,20 @@ class CompositionData(BaseModel):
                 _check_lists(f"frames.{where}", sentence)
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
-            for field in ("direct", "indirect", "plan"):
+            for field in ("direct", "indirect"):
                 for text in getattr(action, field):
                     unknown = _names(text) - allowed
                     if unknown:
                         raise ValueError(f"actions[{i}] ({action.key}): {field}: unknown slot {{{min(unknown)}}}")
+            for text in (p for step in action.plan for p in step.params()):
+                unknown = _names(text) - allowed
+                if unknown:
+                    raise ValueError(f"actions[{i}] ({action.key}): plan: unknown slot {{{min(unknown)}}}")
+            places = {p.id for p in cached_world().places}
+            check_refs(action.plan, set(action.co), places, f"actions[{i}] ({action.key}): plan")
+            for slot, place in action.setup.items():
+                if slot not in action.co or place not in places:
+                    raise ValueError(f"actions[{i}] ({action.key}): setup: {slot}: expected a slot and a place")
         return self
 
 
@@ -131,8 +151,7 @@ class Clause:
     direct: str
     indirect: str
     ambiguous: str
-    plan_clear: list[str]
-    plan_amb: list[str]
+    steps: BoundSteps
 
 
 def as_clause(sentence: str) -> str:
@@ -149,6 +168,7 @@ def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
         )
     )
     named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
+    named |= {*draft.candidates, *(n for clause in draft.clauses for n in clause.binding.values())}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
     return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
 
@@ -204,11 +224,18 @@ def context_clause(
     slots = Slots(None, None, co)
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
-    said = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
-    direct = name_fixtures(phrases.pick(rng, action.direct).format(**said), draw_fixture_determiners(rng))
+    wording = phrases.pick(rng, action.direct)
+    spoken = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
+    direct = name_fixtures(wording.format(**spoken), draw_fixture_determiners(rng))
     indirect = phrases.pick(rng, action.indirect).format(**para)
-    plan = [step.format(**plain) for step in action.plan]
-    return Clause(direct, indirect, direct, plan, plan), {o.group for o in co.values()}
+    binding = {slot: obj.name for slot, obj in co.items()}
+    used = _names(wording)
+    said = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
+    if "spot" in used:  # a place the wording names: the plan must act on it
+        binding[SPOT_SLOT] = values["spot"]
+    setup = {binding[slot]: place for slot, place in action.setup.items()}
+    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
+    return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
 
 
 def _word_count(text: str) -> int:
@@ -216,16 +243,21 @@ def _word_count(text: str) -> int:
 
 
 def compose(
-    draft: Draft, scene: Scene, catalog: Catalog, rng: random.Random, data: CompositionData | None = None
+    draft: Draft,
+    scene: Scene,
+    catalog: Catalog,
+    rng: random.Random,
+    data: CompositionData | None = None,
+    graph: SceneGraph | None = None,
 ) -> Draft:
-    """The focus draft (bare sentences from a template) as a framed task of one to three actions."""
+    """The focus draft (bare sentences from a template) as a framed task of one to three actions; with the
+    pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps)."""
     data = data or load()
     focus = Clause(
         as_clause(draft.unambiguous_direct),
         as_clause(draft.unambiguous_indirect),
         as_clause(draft.ambiguous_task),
-        list(draft.plan_for_clear_task),
-        list(draft.plan_for_amb_task),
+        draft.clauses[0],
     )
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
@@ -234,8 +266,8 @@ def compose(
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
-    steps = min(len(focus.plan_clear), len(focus.plan_amb))
-    longest = max(len(focus.plan_clear), len(focus.plan_amb))
+    longest = expected_length(focus.steps, graph)
+    steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
@@ -244,18 +276,16 @@ def compose(
         if made is None:
             continue
         clause, groups = made
-        n = len(clause.plan_clear)
+        n = expected_length(clause.steps, graph)
         if longest + n > data.max_plan_steps or words + _word_count(clause.direct) + 3 > data.max_task_words:
             continue
-        if says_forbidden(" \n ".join([clause.direct, clause.indirect, *clause.plan_clear]), forbidden, substrings):
+        if says_forbidden(" \n ".join([clause.direct, clause.indirect]), forbidden, substrings):
             continue
         contexts.append(clause)
         excluded |= groups
         steps, longest, words = steps + n, longest + n, words + _word_count(clause.direct) + 3
     position = rng.randrange(len(contexts) + 1)
     clauses = [*contexts[:position], focus, *contexts[position:]]
-    before = [step for c in contexts[:position] for step in c.plan_clear]
-    after = [step for c in contexts[position:] for step in c.plan_clear]
 
     def allowed(text: str) -> bool:
         return not says_forbidden(text, forbidden, substrings)
@@ -290,13 +320,19 @@ def compose(
         ambiguous_task=ambiguous,
         question=draft.question,
         answer=draft.answer,
-        plan_for_clear_task=[*before, *focus.plan_clear, *after],
-        plan_for_amb_task=[*before, *focus.plan_amb, *after],
+        plan_for_clear_task=[],
+        plan_for_amb_task=[],
         user_intent=draft.user_intent,
         variants=draft.variants,
         amb_shortlist=draft.amb_shortlist,
         target=draft.target,
-        end_of_ambiguity=len(before) + draft.end_of_ambiguity,
+        candidates=draft.candidates,
+        fitting=draft.fitting,
+        clauses=[c.steps for c in clauses],
+        max_steps=data.max_plan_steps,
+        focus=position,
+        amb_tail=draft.amb_tail,
+        end_of_ambiguity=0,
     )
 
 
@@ -339,3 +375,34 @@ def describe() -> dict[str, Any]:
     """Sizes of the composition data (for the capacity estimate and docs)."""
     data = load()
     return {"actions": len(data.actions), "joiners": {n: len(j) for n, j in data.joiners.items()}}
+
+
+def _frame_pattern(frame: str) -> re.Pattern[str]:
+    lists = phrases.word_lists()
+    parts = re.split(r"\{([a-z_]+)\}", frame)
+    body = "".join(
+        re.escape(part)
+        if i % 2 == 0
+        else "(?:" + "|".join(map(re.escape, sorted(lists[part], key=len, reverse=True))) + ")"
+        for i, part in enumerate(parts)
+    )
+    return re.compile(body, re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _framing() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    frames = load().frames
+    sentences = sorted([*frames.before, *frames.after], key=len, reverse=True)  # "..., so {wish}." before "So ..."
+    numbered = {w for words in phrases.word_lists().values() for w in words if task_values(w)}
+    said = [re.compile(rf"\b{re.escape(w)}\b", re.IGNORECASE) for w in sorted(numbered, key=len, reverse=True)]
+    return [_frame_pattern(f) for f in sentences], said
+
+
+def unframed(task: str) -> str:
+    """The task without what composition framed it with: the scene-setting sentences ("a light lunch for
+    two") and the styles' and joiners' phrases that say a number ("Quick one, please") ask for no step, so a
+    check of the task's amounts against its plan (:func:`ambiforge.world.task_values`) reads the rest."""
+    frames, said = _framing()
+    for pattern in [*frames, *said]:
+        task = pattern.sub("", task)
+    return task

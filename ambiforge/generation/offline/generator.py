@@ -9,6 +9,7 @@ give byte-identical items. An attempt that yields no fitting candidate resamples
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from ambiforge import ambiguity
@@ -18,10 +19,12 @@ from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph, world_of
-from ambiforge.generation.offline import library
+from ambiforge.generation.offline import library, planning
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.models import Item, PromptRef
+from ambiforge.models.action import Action
+from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.textnorm import signature
 
 TEMPLATE_VERSION = "1"
@@ -57,13 +60,19 @@ class OfflineGenerator:
         self.catalog, self.seed, self.run_id = catalog, seed, run_id
         self.limits, self.max_attempts = limits, max_attempts
         self.steering = scene_steering(catalog, limits)
+        #: Drafts refused because their plan could not be grounded or run, by reason (named in the
+        #: error of a pair that finds no other draft, so the run's rejected.jsonl says why).
+        self.refused: Counter[str] = Counter()
 
-    def draw(self, index: int, ambiguity_type: str, attempt: int) -> tuple[Scene, Draft] | None:
-        """One attempt: a scene and a draft of the wanted type, or None when the scene offers none."""
+    def draw(
+        self, index: int, ambiguity_type: str, attempt: int
+    ) -> tuple[Scene, SceneGraph, Draft, list[Action]] | None:
+        """One attempt: a scene, its graph and a draft of the wanted type, or None when the scene offers none."""
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
+        graph = scene_graph(scene, self.seed, index, attempt)
         by_key: dict[str, list[Candidate]] = {}
-        for candidate in library.candidates(scene, self.catalog, ambiguity_type):
+        for candidate in library.candidates(scene, self.catalog, ambiguity_type, graph):
             by_key.setdefault(candidate.key, []).append(candidate)
         keys = rng.sample(sorted(by_key), min(len(by_key), 8))
         if wanted in by_key:
@@ -73,10 +82,17 @@ class OfflineGenerator:
             draft = options[rng.randrange(len(options))].build(rng)
             if not isinstance(draft, Draft):
                 continue
-            if draft.world is None:  # a perturbed kitchen's task stays one clause: its plan is the world's
-                draft = compose(draft, scene, self.catalog, rng)
-            if sane(draft) is None:
-                return draft.scene or scene, draft
+            if draft.world is not None:  # a perturbed kitchen grounded itself: one clause, the world's plan
+                if sane(draft) is None:
+                    return draft.scene or scene, draft.world.graph, draft, draft.world.clear_plan
+                continue
+            draft = compose(draft, scene, self.catalog, rng, graph=graph)
+            planned = planning.plan(draft, graph, self.catalog)
+            if isinstance(planned, str):
+                self.refused[f"{draft.template}: {planned}"] += 1
+                continue
+            if sane(planned.draft) is None:
+                return scene, planned.graph, planned.draft, planned.clear_plan
         return None
 
     def generate_outcome(
@@ -98,16 +114,26 @@ class OfflineGenerator:
             drawn = self.draw(index, ambiguity_type, attempt)
             if drawn is None:
                 continue
-            scene, draft = drawn
+            scene, graph, draft, clear_plan = drawn
             if taken is not None and signature(draft.unambiguous_direct) in taken:
                 continue
-            return self.to_item(index, ambiguity_type, attempt, scene, draft), attempt
+            return self.to_item(index, ambiguity_type, attempt, scene, draft, graph, clear_plan), attempt
+        refused = "; ".join(f"{reason} ({n}x)" for reason, n in self.refused.most_common(3))
         raise GenerationError(
             f"pair {index}: no {ambiguity_type} pair found in {self.max_attempts} sampled scenes "
-            f"(catalog too small for this type?)"
+            f"(catalog too small for this type?)" + (f"; drafts refused: {refused}" if refused else "")
         )
 
-    def to_item(self, index: int, ambiguity_type: str, attempt: int, scene: Scene, draft: Draft) -> Item:
+    def to_item(
+        self,
+        index: int,
+        ambiguity_type: str,
+        attempt: int,
+        scene: Scene,
+        draft: Draft,
+        graph: SceneGraph,
+        clear_plan: list[Action],
+    ) -> Item:
         provenance = provenance_of(
             "offline",
             draft,
@@ -118,10 +144,8 @@ class OfflineGenerator:
             catalog=self.catalog,
             prompts=[PromptRef(id=f"offline/{draft.template}", version=TEMPLATE_VERSION)],
         )
-        world = draft.world or world_of(
-            scene_graph(scene, self.seed, index, attempt),
-            target=draft.target,
-            candidates=draft.amb_shortlist or draft.variants,
-            fitting=draft.variants,
-        )
+        world = draft.world
+        if world is None:
+            world = world_of(graph, target=draft.target, candidates=draft.candidates, fitting=draft.fitting)
+            world = world.model_copy(update={"clear_plan": clear_plan})
         return to_item(draft, ambiguity_type, scene, provenance, world)

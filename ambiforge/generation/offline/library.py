@@ -40,10 +40,11 @@ from ambiforge.generation.offline import mechanisms
 from ambiforge.generation.offline.mechanisms.base import Predicate
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
+from ambiforge.models.scene_graph import SceneGraph
 
 TEMPLATES_FILE = "templates.yaml"
 #: What ``extends`` takes from the other template: its texts and slots, not its mechanism's own fields.
-INHERITED = ("direct", "indirect", "plan", "ambiguous", "plan_amb", "target", "co")
+INHERITED = ("direct", "indirect", "plan", "setup", "ambiguous", "plan_amb", "target", "co")
 
 
 def _merge(*layers: dict[str, Any]) -> dict[str, Any]:
@@ -154,11 +155,11 @@ def has_templates(type_name: str) -> bool:
     return ambiguity.get(type_name).templates_path.is_file()
 
 
-def candidates(scene: Scene, catalog: Catalog, type_name: str) -> list[Candidate]:
-    """Every way the scene offers to make a pair of the type, template by template."""
+def candidates(scene: Scene, catalog: Catalog, type_name: str, graph: SceneGraph) -> list[Candidate]:
+    """Every way the scene (and its graph) offers to make a pair of the type, template by template."""
     out: list[Candidate] = []
     for spec in templates_for(type_name):
-        out.extend(mechanisms.get(spec.mechanism).candidates(spec, scene, catalog))
+        out.extend(mechanisms.get(spec.mechanism).candidates(spec, scene, catalog, graph))
     return out
 
 

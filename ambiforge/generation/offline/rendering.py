@@ -15,6 +15,7 @@ from ambiforge.catalog import APPLIANCES, CatalogObject, Group
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.spec import TemplateSpec as Template
+from ambiforge.generation.offline.steps import BoundSteps
 
 
 @dataclass(frozen=True)
@@ -92,23 +93,26 @@ def draw_determiners(slots: Slots, rng: random.Random) -> dict[str, str]:
     return {slot: phrases.pick(rng, options) for slot in names}
 
 
-def render_plan(steps: tuple[str, ...], slots: Slots, ambiguous: bool) -> list[str]:
-    """Render steps; in the ambiguous plan the target is 'a mug' at its first mention, 'the mug' after."""
-    out: list[str] = []
-    seen_target = False
-    for step in steps:
-        out.append(render_text(step, slots, ambiguous, first=not seen_target))
-        seen_target = seen_target or "{t}" in step or "{tb}" in step
-    return out
-
-
 @dataclass(frozen=True)
 class Rendered:
+    """The template's texts for bound slots; the plan is its steps bound to the slots' objects (built into
+    actions on the graph and rendered from them by :mod:`.planning`), ``amb_tail`` an omission's own
+    ambiguous steps."""
+
     direct: str
     indirect: str
     ambiguous: str
-    plan_clear: list[str]
-    plan_amb: list[str]
+    clause: BoundSteps
+    amb_tail: list[str]
+
+
+def bound_steps(template: Template, slots: Slots) -> BoundSteps:
+    """The template's plan with its slots bound to the objects' names, its values the slots' texts."""
+    binding = {slot: obj.name for slot, obj in slots.co.items()}
+    if slots.target is not None:
+        binding["t"] = slots.target.name
+    setup = {binding[slot]: place for slot, place in template.setup.items() if slot in binding}
+    return BoundSteps(template.plan, binding, slot_values(slots), setup)
 
 
 def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
@@ -124,13 +128,8 @@ def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
         ambiguous = render_text(template.direct[i], slots, ambiguous=True, determiners=determiners)
     ambiguous = name_fixtures(ambiguous, fixtures)
     indirect = render_text(phrases.pick(rng, template.indirect), slots, paraphrase=rng)
-    plan_clear = render_plan(template.plan, slots, ambiguous=False)
-    plan_amb = (
-        render_plan(template.plan_amb, slots, ambiguous=False)
-        if template.plan_amb
-        else render_plan(template.plan, slots, ambiguous=True)
-    )
-    return Rendered(direct, indirect, ambiguous, plan_clear, plan_amb)
+    amb_tail = [render_text(step, slots) for step in template.plan_amb]
+    return Rendered(direct, indirect, ambiguous, bound_steps(template, slots), amb_tail)
 
 
 def bind_co(
@@ -173,6 +172,8 @@ def draft_of(
     variants: list[str],
     shortlist: list[str] | None = None,
     target: str | None = None,
+    candidates: list[str] | None = None,
+    fitting: list[str] | None = None,
 ) -> Draft:
     """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
     return Draft(
@@ -182,10 +183,15 @@ def draft_of(
         ambiguous_task=rendered.ambiguous,
         question=question,
         answer=answer,
-        plan_for_clear_task=rendered.plan_clear,
-        plan_for_amb_task=rendered.plan_amb,
+        plan_for_clear_task=[],
+        plan_for_amb_task=[],
         user_intent=intent,
         variants=variants,
         amb_shortlist=shortlist or [],
         target=target,
+        candidates=candidates or [],
+        fitting=fitting or [],
+        clauses=[rendered.clause],
+        amb_tail=rendered.amb_tail,
+        end_of_ambiguity=0,
     )

@@ -15,12 +15,16 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import ANY, Condition
+from ambiforge.catalog.world import cached_world
+from ambiforge.errors import CatalogError
+from ambiforge.generation.offline.steps import StepSpec, check_refs
 
 KEY_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 TARGET_SLOTS = ("t", "ti", "tb", "p")
 CO_SUFFIXES = ("", "i", "b", "p", "it", "is")
-TEXT_FIELDS = ("direct", "indirect", "plan", "ambiguous", "plan_amb")
+TEXT_FIELDS = ("direct", "indirect", "ambiguous", "plan_amb")
 
 
 def placeholders(text: str) -> set[str]:
@@ -40,11 +44,20 @@ class TemplateSpec(BaseModel):
     ambiguity_type: str = Field(default="", description="set by the loader: the type whose file holds it")
     direct: tuple[str, ...] = Field(min_length=1, description="unambiguous task wordings (one is drawn)")
     indirect: tuple[str, ...] = Field(min_length=1, description="paraphrases of the task")
-    plan: tuple[str, ...] = Field(min_length=1, description="steps of the clear plan")
+    plan: tuple[StepSpec, ...] = Field(min_length=1, description="steps of the clear plan, as actions (.steps)")
     ambiguous: tuple[str, ...] = Field(
         default=(), description="ambiguous wordings aligned with direct; empty: the target slot is rewritten"
     )
-    plan_amb: tuple[str, ...] = Field(default=(), description="steps of the ambiguous plan; empty: rewritten")
+    plan_amb: tuple[str, ...] = Field(
+        default=(),
+        description="text steps of the ambiguous plan from its end of ambiguity on (the steps before it are "
+        "the clear plan's); empty: the clear plan's steps with the target left open",
+    )
+    setup: dict[str, str] = Field(
+        default_factory=dict,
+        description="slot -> place: where the task presupposes an object is (the milk "
+        "to put away is out, on the counter)",
+    )
     target: Condition = ANY
     co: dict[str, Condition] = Field(default_factory=dict, description="co-slot name -> what fills it")
 
@@ -62,6 +75,12 @@ class TemplateSpec(BaseModel):
         allowed = {f"{slot}{suffix}" for slot in self.co for suffix in CO_SUFFIXES} | self.extra_slots()
         if self.uses_target:
             allowed |= set(TARGET_SLOTS)
+        slots = {*self.co, *(("t",) if self.uses_target else ())}
+        places = {p.id for p in cached_world().places}
+        check_refs(self.plan, slots, places, "plan")
+        for slot, place in self.setup.items():
+            if slot not in slots or place not in places:
+                raise ValueError(f"setup: {slot}: {place}: expected a slot and a place")
         for name in TEXT_FIELDS:
             for i, text in enumerate(getattr(self, name)):
                 try:
@@ -89,3 +108,13 @@ def check_format(text: str, names: set[str], field: str) -> str:
     if unknown:
         raise ValueError(f"{field}: unknown slot {{{sorted(unknown)[0]}}} (allowed: {', '.join(sorted(names))})")
     return text
+
+
+def check_action(name: str | None) -> str | None:
+    """A template's affordance must be an action of ``affordances.yaml`` (a typo names the known ones)."""
+    if name is not None:
+        try:
+            cached_affordances().get(name)
+        except CatalogError as exc:
+            raise ValueError(str(exc).split(": ", 1)[-1]) from None
+    return name

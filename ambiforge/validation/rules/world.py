@@ -65,6 +65,13 @@ def answer_plans(world: World, among: list[str]) -> dict[str, list[Action]]:
     return {c: substituted(world.clear_plan, world.target, c) for c in among if c != world.target}
 
 
+def _outside_environment(item: Item) -> set[str]:
+    """Shortlisted names that are not among the environment's objects: the ``shortlist`` rule reports those
+    (one defect, one check); the world rules report the graph disagreeing with the rest."""
+    held = {o.name.lower() for o in item.environment}
+    return {v for v in _listed(item.amb_shortlist) if v not in held}
+
+
 def check_references(item: Item, world: World) -> list[tuple[str, str]]:
     """Every node id the world names exists; every name the item lists is a node of the graph."""
     found: list[tuple[str, str]] = []
@@ -79,7 +86,8 @@ def check_references(item: Item, world: World) -> list[tuple[str, str]]:
     for field, values in (("variants", item.variants), ("amb_shortlist", item.amb_shortlist)):
         if not world.candidates and not world.fitting:
             break
-        absent = sorted(v for v in _listed(values) if v not in held and not resolve(graph, v))
+        told = _outside_environment(item) if field == "amb_shortlist" else set()
+        absent = sorted(v for v in _listed(values) if v not in held | told and not resolve(graph, v))
         if absent:
             found.append(("world_names", f"{field}: {', '.join(map(repr, absent))} not in the kitchen's graph"))
     return found
@@ -145,8 +153,8 @@ def check_variants(item: Item, world: World) -> list[tuple[str, str]]:
     if item.amb_shortlist and world.candidates:
         listed = _listed(item.amb_shortlist)
         names = {n.lower() for n in _names(graph, world.candidates)}
-        if listed != names:
-            extra, missing = sorted(listed - names), sorted(names - listed)
+        if listed - _outside_environment(item) != names:
+            extra, missing = sorted(listed - names - _outside_environment(item)), sorted(names - listed)
             parts = ([f"lists {', '.join(map(repr, extra))} the graph does not offer"] if extra else []) + (
                 [f"leaves out {', '.join(map(repr, missing))}"] if missing else []
             )

@@ -17,8 +17,9 @@ from ambiforge.generation.offline.mechanisms.omission import OmissionSpec
 from ambiforge.generation.offline.mechanisms.partition import PartitionSpec
 from ambiforge.generation.offline.mechanisms.tool_for_use import ToolForUseSpec
 from ambiforge.generation.offline.phrases import mentions
+from ambiforge.world import build_graph
 
-TEXTS = {"indirect": ("Use {ti}.",), "plan": ("Pick up {t}.", "Use {t}.")}
+TEXTS = {"indirect": ("Use {ti}.",), "plan": ({"fetch": "t"},)}
 
 
 def scene(catalog, *names: str) -> Scene:  # type: ignore[no-untyped-def]
@@ -26,7 +27,7 @@ def scene(catalog, *names: str) -> Scene:  # type: ignore[no-untyped-def]
 
 
 def drafts(spec, catalog, sc: Scene) -> list[Draft]:  # type: ignore[no-untyped-def]
-    found = mechanisms.get(spec.mechanism).candidates(spec, sc, catalog)
+    found = mechanisms.get(spec.mechanism).candidates(spec, sc, catalog, build_graph(sc, 0))
     out = [c.build(random.Random(i)) for i, c in enumerate(found)]
     return [d for d in out if d is not None]
 
@@ -45,7 +46,7 @@ def test_choose_member_needs_two_fitting_members_of_a_group(catalog) -> None:
         co={"f": Condition(tags_any=("drink",))},
         direct=("Pour {f} into {t}.",),
         indirect=("Fill {ti} with {fi}.",),
-        plan=("Pick up {t}.", "Pour {f} into {t}."),
+        plan=({"put": "t", "target": "kitchen_table"}, {"fetch": "f"}, {"pour": "f", "target": "t"}),
         questions={"default": ("Which {noun}: {options}?",)},
         answers={"default": ("The {modifier} one.",)},
     )
@@ -53,7 +54,6 @@ def test_choose_member_needs_two_fitting_members_of_a_group(catalog) -> None:
     assert draft.template == "t/pour" and sorted(draft.amb_shortlist) == ["ceramic mug", "glass mug"]
     assert mentions(draft.ambiguous_task, "mug") and not mentions(draft.ambiguous_task, draft.user_intent[0])
     assert draft.question == "Which mug: the glass mug or the ceramic mug?"
-    assert draft.end_of_ambiguity == 0
     assert drafts(spec, catalog, scene(catalog, "glass mug", "dirty ceramic mug", "oat milk")) == []  # one clean
     assert drafts(spec, catalog, scene(catalog, "glass mug", "ceramic mug")) == []  # nothing to pour
     excluded = spec.model_copy(update={"exclude_group_tags": ("hot_drinkware",)})
@@ -68,8 +68,8 @@ def test_omission_drops_the_place_and_needs_its_co_objects(catalog) -> None:
         direct=("Put {f} in the fridge.",),
         ambiguous=("Put {f} away.",),
         indirect=("Keep {fi} cold.",),
-        plan=("Pick up {f}.", "Put {f} in the fridge."),
-        plan_amb=("Pick up {f}.", "Put {f} away."),
+        plan=({"fetch": "f"}, {"put": "f", "target": "fridge"}),
+        plan_amb=("Put {f} away.",),
         intent="fridge",
         question="Where should {f} go?",
         answer="In the fridge.",
@@ -78,11 +78,7 @@ def test_omission_drops_the_place_and_needs_its_co_objects(catalog) -> None:
     # Tasks name objects and fixtures with a determiner drawn per task ("my oat milk", "our fridge").
     assert re.fullmatch(r"Put (the|that|our|my|this) oat milk in (the|our|my) fridge\.", draft.unambiguous_direct)
     assert draft.user_intent == ["fridge"]
-    assert (
-        draft.variants == ["fridge"]
-        and draft.end_of_ambiguity == 1
-        and draft.question == "Where should the oat milk go?"
-    )
+    assert draft.variants == ["fridge"] and draft.question == "Where should the oat milk go?"
     assert drafts(spec, catalog, scene(catalog, "rye bread", "glass mug")) == []
     with pytest.raises(ValueError, match="explicit 'ambiguous'"):
         OmissionSpec(**{**spec.model_dump(), "ambiguous": ()})
@@ -96,7 +92,7 @@ def test_tool_for_use_needs_exactly_one_fitting_tool_among_several(catalog) -> N
         co={"f": Condition(tags_any=("bread",))},
         direct=("Slice {f} with {t}.",),
         indirect=("Use {ti} on {fi}.",),
-        plan=("Pick up {t}.", "Slice {f} with {t}."),
+        plan=({"fetch": "f"}, {"cut": "f", "tool": "t"}),
         question="Which {noun}?",
         answer="The {name}.",
     )
@@ -118,7 +114,7 @@ def test_partition_names_a_safe_member_and_forbids_the_unsafe_ones(catalog) -> N
         co={"f": Condition(tags_any=("heatable",))},
         direct=("Heat {f} in the microwave {p} {t}.",),
         indirect=("Warm {fi} in {ti}.",),
-        plan=("Put {f} {p} {t}.", "Put {t} in the microwave."),
+        plan=({"put": "t", "target": "counter"}, {"put": "f", "target": "t"}, {"put": "t", "target": "microwave"}),
         question="Which {noun} should I use?",
         answer="The {name}; not the {unsafe}.",
     )
@@ -140,10 +136,105 @@ def test_partition_by_cleanliness(catalog) -> None:
         safe=Condition(clean=True),
         direct=("Bring me {t}.",),
         indirect=("Fetch {ti}.",),
-        plan=("Find {t}.", "Bring {t}."),
+        plan=({"fetch": "t"}, {"hand_over": "t"}),
         question="Which {noun}?",
         answer="A clean one, like the {name}.",
     )
     (draft,) = drafts(spec, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))
     assert draft.user_intent == ["ceramic", "-dirty"]
     assert drafts(spec, catalog, scene(catalog, "ceramic mug", "glass mug")) == []
+
+
+def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]
+    fields = {
+        "key": "peel",
+        "ambiguity_type": "t",
+        "action": "peel",
+        "target": Condition(uses_any=("peel_vegetables",)),
+        "co": {"f": Condition(tags_any=("peelable_vegetable",))},
+        "direct": ("Peel {f} with {t}.",),
+        "indirect": ("Use {ti} on {fi}.",),
+        "plan": ({"fetch": "f"}, {"use": "f", "tool": "t", "how": "peel"}),
+        "question": "Which {noun}?",
+        "answer": "The {name}.",
+    }
+    return ToolForUseSpec(**{**fields, **changes})
+
+
+def test_tool_for_use_variants_are_every_tool_of_the_kitchen_that_affords_the_job(catalog) -> None:
+    """The issue's bug: 'peel with a peeler' named one peeler while the Y-peeler and the swivel peeler
+    were there too. Now every peeler that peels is a variant, and the intent accepts each of them."""
+    kitchen = ("vegetable peeler", "Y-peeler", "swivel peeler", "julienne peeler", "russet potato")
+    found = drafts(peel_spec(), catalog, scene(catalog, *kitchen))
+    assert found, "the julienne peeler cannot peel: choosing a peeler takes knowledge"
+    for draft in found:
+        assert draft.variants == draft.fitting == ["vegetable peeler", "Y-peeler", "swivel peeler"]
+        assert draft.candidates == [*draft.variants, "julienne peeler"]
+        assert draft.user_intent == ["vegetable peeler|Y-peeler|swivel peeler"]
+        assert draft.target in draft.variants and mentions(draft.unambiguous_direct, draft.target)
+    # every peeler peels: any one is right, nothing is ambiguous, no pair
+    assert drafts(peel_spec(), catalog, scene(catalog, "vegetable peeler", "Y-peeler", "russet potato")) == []
+    # the same for graters: all of them grate
+    grate = peel_spec(action="grate", target=Condition(uses_any=("grate_cheese",)))
+    graters = ("box grater", "cheese grater", "microplane grater", "russet potato")
+    assert drafts(grate, catalog, scene(catalog, *graters)) == []
+
+
+def test_tool_for_use_resolves_the_noun_on_the_graph_across_groups(catalog) -> None:
+    """'a knife' is every knife of the kitchen: the spreading knives are the butter and the plastic knife."""
+    spread = peel_spec(
+        action="spread",
+        target=Condition(uses_any=("spread",)),
+        co={"f": Condition(tags_any=("spreadable",))},
+        direct=("Spread {f} with {t}.",),
+    )
+    kitchen = ("bread knife", "butter knife", "plastic knife", "paring knife", "strawberry jam")
+    (draft, *_) = drafts(spread, catalog, scene(catalog, *kitchen))
+    assert draft.variants == ["butter knife", "plastic knife"]
+    assert sorted(draft.candidates) == sorted(["bread knife", "butter knife", "plastic knife", "paring knife"])
+
+
+def test_partition_by_an_affordance_names_every_right_member(catalog) -> None:
+    spec = PartitionSpec(
+        key="microwave",
+        ambiguity_type="t",
+        target=Condition(tags_any=("tableware",), clean=True, known=("microwave_safe",)),
+        action="microwave",
+        co={"f": Condition(tags_any=("heatable",))},
+        direct=("Heat {f} in the microwave {p} {t}.",),
+        indirect=("Warm {fi} in {ti}.",),
+        plan=({"put": "t", "target": "counter"}, {"put": "f", "target": "t"}, {"put": "t", "target": "microwave"}),
+        question="Which {noun} should I use?",
+        answer="The {name}; not the {unsafe}.",
+    )
+    kitchen = ("ceramic bowl", "glass bowl", "metal bowl", "tomato soup")
+    for draft in drafts(spec, catalog, scene(catalog, *kitchen)):
+        assert draft.variants == draft.fitting == ["ceramic bowl", "glass bowl"]
+        assert draft.user_intent == ["ceramic|glass", "-metal"]
+    with pytest.raises(ValueError, match="either 'action'"):
+        PartitionSpec(**{**spec.model_dump(), "safe": Condition(clean=True)})
+
+
+def test_a_template_names_an_affordance_that_exists(catalog) -> None:
+    with pytest.raises(ValueError, match=r"unknown action 'pel' \(known: .*peel"):
+        peel_spec(action="pel")
+
+
+def test_omission_with_an_affordance_lists_every_device_that_does_the_job(catalog) -> None:
+    spec = OmissionSpec(
+        key="toast",
+        ambiguity_type="t",
+        action="toast",
+        co={"f": Condition(tags_any=("bread",)), "a": Condition(tags_any=("toast",))},
+        direct=("Toast {f} in {a}.",),
+        ambiguous=("Toast {f}.",),
+        indirect=("Use {a} on {fi}.",),
+        plan=({"fetch": "f"}, {"place": "f", "target": "counter"}, {"use": "f", "tool": "a", "how": "toast"}),
+        plan_amb=("Toast {f}.",),
+        intent="toaster",
+        question="What with?",
+        answer="{a}.",
+        variant="{ab}",
+    )
+    (draft,) = drafts(spec, catalog, scene(catalog, "rye bread", "toaster"))
+    assert draft.variants == draft.fitting == ["toaster"] and draft.target == "toaster"

@@ -1,7 +1,8 @@
 """The contract of a mechanism: how one kind of ambiguity arises in a scene.
 
 A mechanism reads its templates' fields (a :class:`~ambiforge.generation.offline.spec.TemplateSpec`
-subclass), finds where a template applies in a scene (``candidates``), and says which objects a scene must
+subclass), finds where a template applies in a scene and its scene graph (``candidates``: who a referent
+can mean is asked of the graph, :mod:`..referents`), and says which objects a scene must
 hold for it (``requirements``, used to steer scene sampling). Types only choose mechanisms and write data.
 """
 
@@ -15,6 +16,7 @@ from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.environment import Scene
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
+from ambiforge.models.scene_graph import SceneGraph
 
 Predicate = Callable[[CatalogObject], bool]
 
@@ -23,7 +25,7 @@ Predicate = Callable[[CatalogObject], bool]
 class Mechanism:
     name: str
     spec: type[TemplateSpec]
-    candidates: Callable[[Any, Scene, Catalog], list[Candidate]]
+    candidates: Callable[[Any, Scene, Catalog, SceneGraph], list[Candidate]]
     requirements: Callable[[Any], list[Predicate]]
     description: str = ""
     order: int = 1000  # place in the mechanism registry (its listings and errors); ties: by name

@@ -1,8 +1,9 @@
 """choose_member: several objects of one group fit the task and only the user knows which one is meant.
 
 The unambiguous task names one object ("the glass mug"); the ambiguous task uses the group noun ("a mug").
-The shortlist is the group's fitting objects in the scene, the intent is the word that tells the chosen one
-apart ("glass"), and the question offers the shortlist.
+The shortlist is every object the noun picks out on the pair's scene graph that meets the template's target
+condition (any group: a travel mug is a mug too), the intent is the word that tells the chosen one apart
+("glass"), and the question offers the shortlist.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from pydantic import Field, field_validator
 from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.offline import phrases
+from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
+from ambiforge.models.scene_graph import SceneGraph
 
 
 class ChooseMemberSpec(TemplateSpec):
@@ -71,6 +73,7 @@ def question_and_answer(
 def build(
     spec: ChooseMemberSpec, group: Group, members: list[CatalogObject], scene: Scene, rng: random.Random
 ) -> Draft | None:
+    """``members``: the shortlist, resolved on the graph (every one is a right choice for some user)."""
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
@@ -92,17 +95,23 @@ def build(
         variants=names,
         shortlist=names,
         target=target.name,
+        candidates=names,
+        fitting=names,
     )
 
 
-def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog) -> list[Candidate]:
+def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     out: list[Candidate] = []
     pool = list(scene.objects)
+    nouns: set[str] = set()
     for gkey in scene.groups():
         group = catalog.groups[gkey]
-        if any(t in group.tags for t in spec.exclude_group_tags):
+        if any(t in group.tags for t in spec.exclude_group_tags) or group.noun in nouns:
             continue
-        members = [o for o in scene.in_group(gkey) if spec.target.matches(o)]
+        nouns.add(group.noun)
+        members = referents.objects(scene, referents.members(graph, group.noun, spec.target))
+        if any(any(t in catalog.groups[m.group].tags for t in spec.exclude_group_tags) for m in members):
+            continue
         if len(members) >= 2 and bindable(spec, pool, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, members, scene)))
     return out

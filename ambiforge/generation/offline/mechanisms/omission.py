@@ -2,7 +2,9 @@
 
 "Put the milk in the fridge." -> "Put the milk away."; "Toast the rye bread in the toaster." -> "Toast the
 rye bread.". The template gives both wordings explicitly (``ambiguous``, ``plan_amb``); the intent is the
-left-out word, which the ambiguous wording must not contain.
+left-out word, which the ambiguous wording must not contain. The variants are the nodes of the pair's
+scene graph that do the job: those affording the template's ``action`` (``toast``: every toaster of the
+kitchen), else the node the ``variant`` (or the intent) names.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ import random
 from functools import partial
 from typing import ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.offline import phrases
+from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render, render_text
-from ambiforge.generation.offline.spec import CO_SUFFIXES, TemplateSpec, check_format
+from ambiforge.generation.offline.spec import CO_SUFFIXES, TemplateSpec, check_action, check_format
+from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world import able, resolve
 
 
 class OmissionSpec(TemplateSpec):
@@ -29,6 +33,12 @@ class OmissionSpec(TemplateSpec):
     question: str = Field(min_length=1, description="clarifying question (co-slots allowed)")
     answer: str = Field(min_length=1, description="answer (co-slots allowed)")
     variant: str = Field(default="", description="the correct option (co-slots allowed); empty: the intent")
+    action: str | None = Field(default=None, description="the affordance the job needs (affordances.yaml)")
+
+    @field_validator("action")
+    @classmethod
+    def _known_action(cls, value: str | None) -> str | None:
+        return check_action(value)
 
     @model_validator(mode="after")
     def _check_omission(self) -> OmissionSpec:
@@ -40,7 +50,7 @@ class OmissionSpec(TemplateSpec):
         return self
 
 
-def build(spec: OmissionSpec, scene: Scene, rng: random.Random) -> Draft | None:
+def build(spec: OmissionSpec, scene: Scene, graph: SceneGraph, rng: random.Random) -> Draft | None:
     co = bind_co(spec, list(scene.objects), rng, None)
     if co is None:
         return None
@@ -48,20 +58,39 @@ def build(spec: OmissionSpec, scene: Scene, rng: random.Random) -> Draft | None:
     rendered = render(spec, slots, rng)
     if phrases.mentions(rendered.ambiguous, spec.intent):
         return None
+    variant = render_text(spec.variant, slots) if spec.variant else spec.intent
+    named = resolve(graph, variant)
+    if not named:  # the left-out word is no object or place (an amount, a manner): no node to claim
+        return draft_of(
+            spec,
+            rendered,
+            question=render_text(spec.question, slots),
+            answer=render_text(spec.answer, slots),
+            intent=[spec.intent],
+            variants=[variant],
+        )
+    fit = able(graph, spec.action) if spec.action else named[:1]
+    if named[0].id not in {n.id for n in fit}:
+        return None
+    fitting = referents.names(fit)
+    intent = "|".join(dict.fromkeys([spec.intent, *(n for n in fitting if not phrases.mentions(n, spec.intent))]))
     return draft_of(
         spec,
         rendered,
         question=render_text(spec.question, slots),
         answer=render_text(spec.answer, slots),
-        intent=[spec.intent],
-        variants=[render_text(spec.variant, slots) if spec.variant else spec.intent],
+        intent=[intent],
+        variants=fitting,
+        target=named[0].name,
+        candidates=fitting,
+        fitting=fitting,
     )
 
 
-def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog) -> list[Candidate]:
+def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     if not bindable(spec, list(scene.objects)):
         return []
-    return [Candidate(spec.id, partial(build, spec, scene))]
+    return [Candidate(spec.id, partial(build, spec, scene, graph))]
 
 
 MECHANISM = Mechanism(

@@ -1,8 +1,10 @@
-"""partition: a group's fitting objects in the scene split by a condition into right and wrong choices.
+"""partition: the objects a group noun picks out in the kitchen split into right and wrong choices.
 
-Safety (a metal and a ceramic bowl for the microwave: ``safe: {where: {microwave_safe: true}}``) and
-cleanliness (a clean and a dirty mug: ``safe: {clean: true}``) are the same mechanism. The unambiguous task
-names a right one; the ambiguous task uses the group noun; the intent lists the right options as
+Safety (a metal and a ceramic bowl for the microwave: ``action: microwave``, an affordance of
+``affordances.yaml``) and cleanliness (a clean and a dirty mug: ``safe: {clean: true}``, a state) are the
+same mechanism. The referent is resolved on the pair's scene graph (members meeting ``target``); the right
+ones are those affording ``action`` (or, without one, meeting ``safe``). The unambiguous task names a right
+one; the ambiguous task uses the group noun; the variants are every right one, and the intent lists them as
 alternatives and the wrong ones' distinguishing words as negatives (``ceramic|glass``, ``-metal``).
 """
 
@@ -12,21 +14,32 @@ import random
 from functools import partial
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ambiforge.catalog import Catalog, CatalogObject, Group
+from ambiforge.catalog import Catalog, Group
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
-from ambiforge.generation.offline import phrases
+from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
-from ambiforge.generation.offline.spec import TemplateSpec, check_format
+from ambiforge.generation.offline.spec import TemplateSpec, check_action, check_format
+from ambiforge.models.scene_graph import Node, SceneGraph
 
 
 class PartitionSpec(TemplateSpec):
     mechanism: Literal["partition"] = "partition"
-    safe: Condition = Field(description="what a right choice is, among the members that fit the target")
+    safe: Condition | None = Field(
+        default=None, description="what a right choice is, among the members that fit the target (no action)"
+    )
+    action: str | None = Field(default=None, description="the affordance a right choice has (affordances.yaml)")
+
+    @field_validator("action")
+    @classmethod
+    def _known_action(cls, value: str | None) -> str | None:
+        return check_action(value)
+
     question: str = Field(min_length=1, description="clarifying question; slot {noun}")
     answer: str = Field(min_length=1, description="answer; slots {name} (a right one), {unsafe} (a wrong one)")
 
@@ -34,23 +47,28 @@ class PartitionSpec(TemplateSpec):
     def _check_forms(self) -> PartitionSpec:
         check_format(self.question, {"noun"}, "question")
         check_format(self.answer, {"name", "unsafe"}, "answer")
+        if (self.safe is None) == (self.action is None):
+            raise ValueError("a partition names either 'action' (an affordance) or 'safe' (a condition)")
         return self
 
 
 def build(
     spec: PartitionSpec,
     group: Group,
-    safe: list[CatalogObject],
-    unsafe: list[CatalogObject],
+    candidates_: list[Node],
+    fit: list[Node],
     scene: Scene,
     rng: random.Random,
 ) -> Draft | None:
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
+    fit_ids = {n.id for n in fit}
+    safe = referents.objects(scene, fit)
+    unsafe = referents.objects(scene, [n for n in candidates_ if n.id not in fit_ids])
     target = safe[rng.randrange(len(safe))]
     rendered = render(spec, Slots(target, group, co), rng)
-    clear_text = " ".join([rendered.direct, *rendered.plan_clear])
+    clear_text = rendered.direct
     negatives = list(dict.fromkeys(o.modifier for o in unsafe))
     if any(phrases.mentions(clear_text, n) for n in negatives):
         return None  # a wrong option's word is part of the task itself: the intent would contradict it
@@ -58,32 +76,49 @@ def build(
         return None
     intent = ["|".join(dict.fromkeys(o.modifier for o in safe)), *(f"-{n}" for n in negatives)]
     wrong = unsafe[rng.randrange(len(unsafe))]
+    fitting = referents.names(fit)
     return draft_of(
         spec,
         rendered,
         question=spec.question.format(noun=group.noun),
         answer=spec.answer.format(name=target.name, unsafe=wrong.name),
         intent=intent,
-        variants=[o.name for o in safe],
+        variants=fitting,
+        target=target.name,
+        candidates=referents.names(candidates_),
+        fitting=fitting,
     )
 
 
-def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog) -> list[Candidate]:
+def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     out: list[Candidate] = []
     pool = list(scene.objects)
+    nouns: set[str] = set()
     for gkey in scene.groups():
-        members = [o for o in scene.in_group(gkey) if spec.target.matches(o)]
-        safe = [o for o in members if spec.safe.matches(o)]
-        unsafe = [o for o in members if not spec.safe.matches(o)]
-        if safe and unsafe and bindable(spec, pool, gkey):
-            out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], safe, unsafe, scene)))
+        group = catalog.groups[gkey]
+        if group.noun in nouns:
+            continue
+        nouns.add(group.noun)
+        found = referents.members(graph, group.noun, spec.target)
+        fit = referents.fitting(graph, found, spec.action, spec.safe)
+        if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
+            out.append(Candidate(spec.id, partial(build, spec, group, found, fit, scene)))
     return out
 
 
 def requirements(spec: PartitionSpec) -> list[Predicate]:
     """A wrong member of a fitting group (right ones are common), then the co-slots."""
-    target, safe = spec.target, spec.safe
-    return [lambda o: target.matches(o) and not safe.matches(o), *(c.matches for c in spec.co.values())]
+    target, right = spec.target, _right(spec)
+    return [lambda o: target.matches(o) and not right(o), *(c.matches for c in spec.co.values())]
+
+
+def _right(spec: PartitionSpec) -> Predicate:
+    """A right choice, tested on a catalog object (scene steering has no graph yet)."""
+    if spec.action is not None:
+        rule = cached_affordances().get(spec.action)
+        return rule.allows
+    assert spec.safe is not None
+    return spec.safe.matches
 
 
 MECHANISM = Mechanism(

@@ -9,8 +9,9 @@ share (``observation``: ask the other robot, which passes it over the shared cou
 
 The mechanism builds the item's world itself (the graph is seeded from the pair's random stream): the
 clear plan as actions on the clear graph, checked in the simulator, and the perturbation. The template's
-``plan`` is a short list of steps on the target, not text: ``fetch`` (open, take out, close, or pick up,
-wherever the graph keeps it), ``hand_over``, ``place <place id>``, ``put_in <place id>``; the plan's text
+``plan`` is a short list of action steps on the target (as in every template): ``{fetch: t}`` (open, take
+out, close, or pick up, wherever the graph keeps it), ``{hand_over: t}``, ``{place: t, target: <place id>}``,
+``{put_in: t, target: <place id>}``; the plan's text
 is rendered from the actions. The ambiguous plan is that text with the target named by its noun from the
 first step that needs to know which node it is (the end of ambiguity); for ``observation`` that step is
 asking the other robot.
@@ -34,6 +35,7 @@ from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
+from ambiforge.generation.offline.steps import StepSpec
 from ambiforge.models import Perturbation, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
@@ -77,13 +79,16 @@ class PerturbSpec(TemplateSpec):
 
     @field_validator("plan")
     @classmethod
-    def _steps(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if not value or value[0] != "fetch" or "fetch" in value[1:]:
-            raise ValueError("starts with 'fetch' (once): the target is fetched, then used")
+    def _steps(cls, value: tuple[StepSpec, ...]) -> tuple[StepSpec, ...]:
+        verbs = [step.verb for step in value]
+        if not verbs or verbs[0] != "fetch" or "fetch" in verbs[1:]:
+            raise ValueError("starts with {fetch: t} (once): the target is fetched, then used")
         for i, step in enumerate(value):
-            verb, *args = step.split()
-            if verb not in STEPS or len(args) != (1 if verb in ("place", "put_in") else 0):
-                raise ValueError(f"[{i}]: {step!r} is not a step (fetch, hand_over, place <place>, put_in <place>)")
+            if step.verb not in STEPS or step.obj != "t" or (step.verb in ("place", "put_in")) != bool(step.target):
+                raise ValueError(
+                    f"[{i}]: not a step on the target ({{fetch: t}}, {{hand_over: t}}, "
+                    "{place: t, target: <place>}, {put_in: t, target: <place>})"
+                )
         return value
 
 
@@ -101,13 +106,10 @@ class Made:
 def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str) -> list[Action]:
     plan: list[Action] = []
     for step in spec.plan:
-        verb, *args = step.split()
-        if verb == "fetch":
+        if step.verb == "fetch":
             plan += fetch(graph, target)
-        elif verb == "hand_over":
-            plan.append(Action(verb="hand_over", obj=target))
         else:
-            plan.append(Action(verb=verb, obj=target, target=args[0]))  # type: ignore[arg-type]
+            plan.append(Action(verb=step.verb, obj=target, target=step.target, person=step.person))  # type: ignore[arg-type]
     return plan
 
 
@@ -354,9 +356,10 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     )
 
 
-def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog) -> list[Candidate]:
+def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     """One candidate per object the template's target condition takes (the clear kitchen then drops the other
-    members of its group)."""
+    members of its group). ``graph`` (the sampled scene's) goes unused: the draft builds the graph of its
+    narrowed clear kitchen and the perturbed copy itself."""
     out: list[Candidate] = []
     for gkey in scene.groups():
         for obj in scene.in_group(gkey):

@@ -1,8 +1,10 @@
-"""tool_for_use: of several objects of a group in the scene, exactly one fits the job (``target``).
+"""tool_for_use: of the objects a group noun picks out in the kitchen, only some can do the job.
 
-"Slice the rye bread with the bread knife." -> "... with a knife": any person takes the bread knife. The
-target condition says what the job needs (``uses_any: [slice_bread]``); the pair exists only when the scene
-holds the group with two or more objects and exactly one of them fits.
+"Peel the carrot with the vegetable peeler." -> "... with a peeler": a person takes any peeler that peels,
+never the julienne peeler. The template names the job's affordance (``action: peel``, an action of
+``affordances.yaml``; without one, its ``target`` condition says what fits). The referent is resolved on
+the pair's scene graph; the pair exists only when the fitting nodes are a non-empty strict subset of the
+resolved ones, and the variants (and the intent's alternatives) are all the fitting ones.
 """
 
 from __future__ import annotations
@@ -11,20 +13,30 @@ import random
 from functools import partial
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ambiforge.catalog import Catalog, CatalogObject, Group
+from ambiforge.catalog import Catalog, Group
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
+from ambiforge.generation.offline import referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
-from ambiforge.generation.offline.spec import TemplateSpec, check_format
+from ambiforge.generation.offline.spec import TemplateSpec, check_action, check_format
+from ambiforge.models.scene_graph import Node, SceneGraph
 
 
 class ToolForUseSpec(TemplateSpec):
     mechanism: Literal["tool_for_use"] = "tool_for_use"
     question: str = Field(min_length=1, description="clarifying question; slot {noun}")
     answer: str = Field(min_length=1, description="answer; slot {name}")
+    action: str | None = Field(
+        default=None, description="the affordance the job needs (affordances.yaml); none: the target condition"
+    )
+
+    @field_validator("action")
+    @classmethod
+    def _known_action(cls, value: str | None) -> str | None:
+        return check_action(value)
 
     @model_validator(mode="after")
     def _check_forms(self) -> ToolForUseSpec:
@@ -33,35 +45,52 @@ class ToolForUseSpec(TemplateSpec):
         return self
 
 
-def build(spec: ToolForUseSpec, group: Group, tool: CatalogObject, scene: Scene, rng: random.Random) -> Draft | None:
+def build(
+    spec: ToolForUseSpec,
+    group: Group,
+    candidates_: list[Node],
+    fit: list[Node],
+    scene: Scene,
+    rng: random.Random,
+) -> Draft | None:
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
+    tools = referents.objects(scene, fit)
+    tool = tools[rng.randrange(len(tools))]
     rendered = render(spec, Slots(tool, group, co), rng)
+    fitting = referents.names(fit)
     return draft_of(
         spec,
         rendered,
         question=spec.question.format(noun=group.noun),
         answer=spec.answer.format(name=tool.name),
-        intent=[tool.name],
-        variants=[tool.name],
+        intent=["|".join(fitting)],
+        variants=fitting,
         target=tool.name,
+        candidates=referents.names(candidates_),
+        fitting=fitting,
     )
 
 
-def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog) -> list[Candidate]:
+def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     out: list[Candidate] = []
     pool = list(scene.objects)
+    nouns: set[str] = set()
     for gkey in scene.groups():
-        members = scene.in_group(gkey)
-        if len(members) < 2:
+        group = catalog.groups[gkey]
+        if group.noun in nouns:
             continue
-        fit = [m for m in members if spec.target.matches(m)]
-        if len(fit) == 1 and bindable(spec, pool, gkey):
-            out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], fit[0], scene)))
+        nouns.add(group.noun)
+        found = referents.members(graph, group.noun)
+        if len(found) < 2:
+            continue
+        fit = referents.fitting(graph, found, spec.action, None if spec.action else spec.target)
+        if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
+            out.append(Candidate(spec.id, partial(build, spec, group, found, fit, scene)))
     return out
 
 
 MECHANISM = Mechanism(
-    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job", order=3
+    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the members made for the job", order=3
 )

@@ -1,0 +1,189 @@
+"""A composed draft's plans, built as actions on the pair's scene graph and checked by the simulator.
+
+The clear plan is every clause's steps (:mod:`.steps`) built into actions on the graph; its text is rendered
+from them. The plan under another answer is the clear plan with the target replaced (the world contract),
+and each right answer's plan must run too. ``end_of_ambiguity`` is the first step whose arguments depend
+on the answer; the ambiguous plan's text is the clear plan's steps before it, then the rest with the
+target left open ("Pick up a mug.", then "the mug") or, for an omission, its own words ("Put the milk
+away."). A draft whose plan cannot be grounded or does not run is refused with the reason, never shipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ambiforge.catalog import Catalog
+from ambiforge.generation.draft import Draft, first_difference
+from ambiforge.generation.offline import phrases
+from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, substitute
+from ambiforge.models.action import Action
+from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world import (
+    Simulation,
+    end_of_ambiguity,
+    invented,
+    relocate,
+    render_action,
+    render_plan,
+    uncovered,
+)
+from ambiforge.world.index import index
+
+#: Where the generator keeps the candidates of a referent when their places differ and one is closed, so
+#: that the plan under every answer (the clear plan with the target replaced) can run.
+COMMON_PLACE = "counter"
+PARAMETERS = ("how", "quantity", "program", "duration")
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    draft: Draft
+    graph: SceneGraph
+    clear_plan: list[Action]
+
+
+def _ids(graph: SceneGraph, names: Sequence[str]) -> list[str] | str:
+    ix = index(graph)
+    out: list[str] = []
+    for name in names:
+        node = ix.find(name)
+        if node is None:
+            return f"the kitchen has no {name}"
+        out.append(node.id)
+    return out
+
+
+def _gather(graph: SceneGraph, nodes: list[str]) -> dict[str, str]:
+    """Moves that keep the referent's candidates together when they are kept apart behind doors."""
+    ix = index(graph)
+    where = {n: ix.location.get(n) for n in nodes}
+    places = {e.target for e in where.values() if e is not None}
+    closed = any(ix.by_id[p].state.open is False for p in places)
+    if len(nodes) < 2 or len(places) < 2 or not closed:
+        return {}
+    return {n: COMMON_PLACE for n in nodes}
+
+
+def open_referent(plan: Sequence[Action], graph: SceneGraph, target: str, first: str, later: str) -> list[str]:
+    """The steps' text with the target named as the ambiguous task leaves it: ``first`` ("a mug") at its
+    first mention, ``later`` ("the mug") after."""
+    out: list[str] = []
+    seen = False
+    for a in plan:
+        mentions = target in (a.obj, a.target, a.tool)
+        out.append(render_action(a, graph, {target: later if seen else first}))
+        seen = seen or mentions
+    return out
+
+
+def _runs(graph: SceneGraph, actions: Sequence[Action]) -> str | None:
+    """Why the plan does not run on ``graph`` (the simulator's message), or None."""
+    sim = Simulation(graph)
+    for action in actions:
+        problem = sim.run(action)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _parameter_ambiguity(draft: Draft, graph: SceneGraph, actions: list[Action], ends: list[int]) -> Planned | str:
+    """An omission whose left-out word is no node but a parameter ("a little", "halfway"): the ambiguity
+    starts at the focus clause's first action whose parameters say it; the template's ``plan_amb`` words
+    the focus from there."""
+    start, end = (ends[draft.focus - 1] if draft.focus else 0), ends[draft.focus]
+    words = [w.lower() for concept in draft.user_intent[:1] for w in concept.split("|") if w]
+    eoa = next(
+        (
+            i
+            for i in range(start, end)
+            if any(w in (getattr(actions[i], f) or "").lower() for w in words for f in PARAMETERS)
+        ),
+        None,
+    )
+    if eoa is None or not draft.amb_tail:
+        return "no step of the plan carries the left-out word"
+    clear_text = render_plan(actions, graph)
+    amb_text = [*clear_text[:eoa], *draft.amb_tail, *clear_text[end:]]
+    if first_difference(clear_text, amb_text) != eoa:
+        return "the ambiguous plan's text does not part from the clear plan where the left-out word is"
+    planned = dataclasses.replace(
+        draft, plan_for_clear_task=clear_text, plan_for_amb_task=amb_text, end_of_ambiguity=eoa
+    )
+    return Planned(planned, graph, actions)
+
+
+def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
+    """The draft with its plans and end of ambiguity from actions on ``graph`` (moved where its clauses
+    presuppose), or why it cannot be made into an item."""
+    bound: list[BoundSteps] = []
+    moves: dict[str, str] = {}
+    for clause in draft.clauses:
+        ids = _ids(graph, list(clause.binding.values()))
+        if isinstance(ids, str):
+            return ids
+        binding = dict(zip(clause.binding, ids, strict=True))
+        bound.append(dataclasses.replace(clause, binding=binding))
+        for name, place in clause.setup.items():
+            moves[binding[next(s for s, n in clause.binding.items() if n == name)]] = place
+    claims = _ids(graph, [*([draft.target] if draft.target else []), *draft.candidates, *draft.fitting])
+    if isinstance(claims, str):
+        return claims
+    target = claims[0] if draft.target else None
+    candidates = list(dict.fromkeys(claims[1 : 1 + len(draft.candidates)]))
+    fitting = claims[1 + len(draft.candidates) :]
+    together = list(dict.fromkeys([*candidates, *fitting]))
+    if target is not None and target in moves:  # the task presupposes the referent out: every option is
+        moves.update({c: moves[target] for c in together})
+    else:
+        moves.update(_gather(graph, together))
+    if moves:
+        graph = relocate(graph, moves)
+    built = build_plan(graph, bound)
+    if built.error is not None:
+        return f"the clear plan does not run: {built.error}"
+    actions = built.actions
+    if draft.max_steps is not None and len(actions) > draft.max_steps:
+        return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
+    if target is None:
+        return _parameter_ambiguity(draft, graph, actions, built.ends)
+    for other in fitting:
+        if other != target:
+            problem = _runs(graph, substitute(actions, target, other))
+            if problem is not None:
+                return f"the plan with the {index(graph).by_id[other].name} does not run: {problem}"
+    others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
+    if others:
+        eoa = end_of_ambiguity(actions, [substitute(actions, target, o) for o in others])
+    else:  # an omission's one right place or device: where the focus clause first uses it
+        start, end = (built.ends[draft.focus - 1] if draft.focus else 0), built.ends[draft.focus]
+        found = first_mention(actions[start:end], target)
+        eoa = None if found is None else start + found
+    if eoa is None:
+        return "no step of the plan depends on the answer"
+    task_objects = [i for c in bound for i in c.binding.values()]
+    problems = uncovered(graph, actions, objects=task_objects, values=[v for c in bound for v in c.said])
+    problems += invented(graph, actions, [*task_objects, *candidates, *fitting])
+    if problems:
+        return f"the plan does not cover its task: {problems[0]}"
+    clear_text = render_plan(actions, graph)
+    if draft.amb_tail:
+        end = built.ends[draft.focus]
+        if any(target in (a.obj, a.target, a.tool) for a in [*actions[:eoa], *actions[end:]]):
+            return f"another clause uses the {index(graph).by_id[target].name}: the ambiguous plan would name it"
+        amb_text = [*clear_text[:eoa], *draft.amb_tail, *clear_text[end:]]
+    else:
+        group = catalog.groups[catalog.objects[draft.target].group] if draft.target in catalog.objects else None
+        if group is None:
+            return f"no group to name the open referent of {draft.target}"
+        amb_text = [
+            *clear_text[:eoa],
+            *open_referent(actions[eoa:], graph, target, phrases.some(group), phrases.the_noun(group)),
+        ]
+    parted = first_difference(clear_text, amb_text)
+    if parted != eoa:
+        return f"the ambiguous plan's text parts from the clear plan at step {parted}, its actions at {eoa}"
+    planned = dataclasses.replace(
+        draft, plan_for_clear_task=clear_text, plan_for_amb_task=amb_text, end_of_ambiguity=eoa
+    )
+    return Planned(planned, graph, actions)

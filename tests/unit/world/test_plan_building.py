@@ -1,0 +1,79 @@
+"""What the generator needs of the world to build plans: hand work, filling, the kettle pouring, a step at
+a time, moving things where a task presupposes them, and the coverage checks the world rule shares."""
+
+from __future__ import annotations
+
+from ambiforge.world import (
+    Action,
+    Simulation,
+    invented,
+    relocate,
+    render_plan,
+    simulate,
+    stale_names,
+    task_mentions,
+    task_values,
+    uncovered,
+)
+
+
+def A(verb: str, **kw: str) -> Action:  # noqa: N802 - reads like the plan it writes
+    return Action(verb=verb, **kw)  # type: ignore[arg-type]
+
+
+def test_tea_from_the_kettle_and_work_by_hand(make_graph) -> None:  # type: ignore[no-untyped-def]
+    g = make_graph({"ceramic mug": "counter", "red apple": "counter", "oat milk": "fridge"})
+    plan = [
+        A("fill", obj="tea_kettle", quantity="250 ml of water"),
+        A("switch_on", obj="tea_kettle"),
+        A("wait", duration="until the water boils"),
+        A("pour", obj="tea_kettle", target="ceramic_mug"),
+        A("handle", obj="red_apple", how="cut @ into four slices"),
+    ]
+    result = simulate(g, plan)
+    assert result.ok, result.message
+    assert render_plan(plan, g) == [
+        "Fill the tea kettle with 250 ml of water.",
+        "Turn on the tea kettle.",
+        "Wait until the water boils.",
+        "Pour the water from the tea kettle into the ceramic mug.",
+        "Cut the red apple into four slices.",
+    ]
+    shut = simulate(g, [A("handle", obj="oat_milk", how="shake")])
+    assert shut.message == "step 1: shake the oat milk while the fridge is closed"
+    assert not simulate(g, [A("pour", obj="fridge", target="ceramic_mug")]).ok  # a fridge pours nothing
+
+
+def test_a_plan_step_by_step_and_a_moved_kitchen(make_graph) -> None:  # type: ignore[no-untyped-def]
+    g = make_graph({"oat milk": "fridge"})
+    sim = Simulation(g)
+    assert sim.closed_around("oat_milk") == "fridge"
+    assert sim.run(A("pick", obj="oat_milk")) == "step 1: pick up the oat milk while the fridge is closed"
+    moved = relocate(g, {"oat_milk": "counter"})
+    assert Simulation(moved).run(A("pick", obj="oat_milk")) is None
+    assert [e for e in moved.edges if e.source == "oat_milk"][0].target == "counter"
+    assert [e for e in g.edges if e.source == "oat_milk"][0].target == "fridge"  # the input is unchanged
+
+
+def test_coverage_finds_dropped_and_invented_clauses(make_graph) -> None:  # type: ignore[no-untyped-def]
+    g = make_graph({"potato chips": "counter", "red apple": "counter", "dirty ceramic plate": "sink"})
+    plan = [A("pick", obj="potato_chips"), A("place", obj="potato_chips", target="kitchen_table")]
+    task = "Put four portions of the potato chips on the lower shelf."
+    assert task_values(task) == ["four"] and task_mentions(g, task) == ["shelf_2", "potato_chips"]
+    assert uncovered(g, plan, objects=task_mentions(g, task), values=task_values(task)) == [
+        "the task names the lower shelf; no step does",
+        "the task says 'four'; no step's parameters do",
+    ]
+    covered = [plan[0], A("place", obj="potato_chips", target="shelf_2", quantity="four portions")]
+    assert uncovered(g, covered, objects=task_mentions(g, task), values=task_values(task)) == []
+    assert invented(g, [*covered, A("pick", obj="red_apple")], ["potato_chips"]) == [
+        "step 3: the task does not mention the red apple"
+    ]
+    washing = [A("pick", obj="dirty_ceramic_plate"), A("wash", obj="dirty_ceramic_plate")]
+    washing.append(A("place", obj="dirty_ceramic_plate", target="kitchen_table"))
+    texts = render_plan(washing, g)
+    assert texts[2] == "Put the ceramic plate on the kitchen table."  # names follow states
+    assert stale_names(g, washing, texts) == []
+    stale = [*texts[:2], "Put the dirty ceramic plate on the kitchen table."]
+    assert stale_names(g, washing, stale) == ["step 3: calls the washed ceramic plate dirty"]
+    assert task_values("Start the dishwasher on the eco program for 20 minutes.") == ["eco", "20"]
