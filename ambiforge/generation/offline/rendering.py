@@ -27,6 +27,14 @@ class Slots:
     co: Mapping[str, CatalogObject]
 
 
+_PLURAL_DEMONSTRATIVE = {"this": "these", "that": "those"}
+
+
+def _agreeing(determiner: str, obj: CatalogObject) -> str:
+    """The determiner in number with its object: "those baby carrots", not "that baby carrots"."""
+    return _PLURAL_DEMONSTRATIVE.get(determiner, determiner) if obj.plural else determiner
+
+
 def slot_values(
     slots: Slots,
     ambiguous: bool = False,
@@ -38,12 +46,17 @@ def slot_values(
     co-slot's object is named with in a task ("my", "that"; "the" when not given, as in every plan)."""
     values: dict[str, str] = {}
     for slot, obj in slots.co.items():
-        values[slot] = f"{determiners[slot]} {obj.name}" if determiners and slot in determiners else phrases.the(obj)
+        values[slot] = (
+            f"{_agreeing(determiners[slot], obj)} {obj.name}"
+            if determiners and slot in determiners
+            else phrases.the(obj)
+        )
         values[f"{slot}i"] = phrases.indirect(obj, paraphrase)
         values[f"{slot}b"] = obj.name
         values[f"{slot}p"] = phrases.preposition(obj.noun)
         values[f"{slot}it"] = "them" if obj.plural else "it"
         values[f"{slot}is"] = "they are" if obj.plural else "it is"
+        values[f"{slot}are"] = "are" if obj.plural else "is"
     if slots.target is not None and slots.group is not None:
         t, g = slots.target, slots.group
         values["p"] = phrases.preposition(g.noun)
@@ -52,7 +65,9 @@ def slot_values(
             values["t"] = phrases.some(g) if first else phrases.the_noun(g)
             values["tb"] = g.noun
         else:
-            values["t"] = f"{determiners['t']} {t.name}" if determiners and "t" in determiners else phrases.the(t)
+            values["t"] = (
+                f"{_agreeing(determiners['t'], t)} {t.name}" if determiners and "t" in determiners else phrases.the(t)
+            )
             values["tb"] = t.name
     return values
 

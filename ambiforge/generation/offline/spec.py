@@ -23,7 +23,7 @@ from ambiforge.generation.offline.steps import StepSpec, check_refs
 
 KEY_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 TARGET_SLOTS = ("t", "ti", "tb", "p")
-CO_SUFFIXES = ("", "i", "b", "p", "it", "is")
+CO_SUFFIXES = ("", "i", "b", "p", "it", "is", "are")
 TEXT_FIELDS = ("direct", "indirect", "ambiguous", "plan_amb")
 
 

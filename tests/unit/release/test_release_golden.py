@@ -13,6 +13,7 @@ import pytest
 
 from ambiforge.releases.writer import release
 from ambiforge.storage import items_to_table, read_records
+from ambiforge.storage.arrow_schema import class_names_in
 from tests.unit.release.golden import CHECKSUMS, checksums, pinned, scenario
 from tests.unit.release.test_release import make_items, options, write_run
 
@@ -61,7 +62,9 @@ def test_an_empty_split_is_the_file_write_table_makes(tmp_path, catalog) -> None
     write_run(tmp_path / "raw", "r", make_items(catalog, 2, 12, "r"))
     folder = release(options(tmp_path, "1.0.0", ["r"], calibration_size=0, target_mix=None))
     empty = folder / "splits" / "calibration.parquet"
-    table = items_to_table(read_records(folder / "data.jsonl"))  # as the writer before streaming took it
+    # as the writer before streaming took it, with the default configuration's ClassLabel (AmbiK's types)
+    names = class_names_in(pq.read_schema(folder / "data.parquet"))
+    table = items_to_table(read_records(folder / "data.jsonl"), names)
     pq.write_table(table.take(pa.array([], type=pa.int64())), tmp_path / "ref.parquet", compression="zstd")
     assert empty.read_bytes() == (tmp_path / "ref.parquet").read_bytes()
     assert pq.read_table(folder / "splits" / "test.parquet").equals(pq.read_table(folder / "data.parquet"))
