@@ -15,6 +15,7 @@ import pytest
 
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors import prompts
+from ambiforge.detectors.methods.lofreecp import LofreeSettings
 from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.evaluation.data import load_dataset
@@ -160,3 +161,34 @@ def test_knowno_binary_nohelp_on_40_published_rows(
             assert {"n", "errors", "n_ICR", "n_HR", "n_CHR", "n_SSC"} <= set(figures), (method, group)
     html = (folder / "report.html").read_text()
     assert html.count("n=") >= 4 * 3 and "answered / failed" in html
+
+
+@pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
+def test_lap_and_lofreecp_on_published_rows(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The two AmbiK methods the 40-row run leaves out (for time), on the published test split's layout with the
+    local model: every task is answered or its failure recorded, figures rest on the answered ones, and the
+    conformal calibration is taken from published calibration rows."""
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
+    data = _published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", 3, "test")
+    calibration = _published_rows(SHARED / "ambik_calib_100.csv", tmp_path / "ambik_calib_4.csv", 4, "calib")
+    opts = EvalOptions(
+        data=data,
+        calibration=calibration,
+        methods=("lap", "lofreecp"),
+        model=local_model.model,
+        out=tmp_path / "eval",
+        name="local-lap",
+        cache_dir=tmp_path / "cache",
+        settings={"lofreecp": LofreeSettings(samples=3)},
+        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
+    )
+    document = run_eval(opts)
+    rows = [json.loads(line) for line in (tmp_path / "eval" / "local-lap" / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 * 6 and {r["method"] for r in rows} == {"lap", "lofreecp"}
+    for method in ("lap", "lofreecp"):
+        r = document["methods"][method]
+        assert r["answered"] + r["errors"] == 6, (method, r["answered"], r["errors"])
+        assert r["calibration"] and r["calibration"]["tasks"] == 4, r["calibration"]
+        mine = [row for row in rows if row["method"] == method and not row["error"]]
+        assert r["answered"] == len(mine)

@@ -85,3 +85,21 @@ def test_a_step_names_one_verb_and_its_fields() -> None:
         StepSpec.model_validate({"obj": "f"})
     with pytest.raises(ValueError, match="use needs tool, how"):
         StepSpec.model_validate({"use": "f"})
+
+
+def test_every_graph_validates_against_the_published_schema_and_the_world_rules(items: list[Item], catalog) -> None:  # type: ignore[no-untyped-def]
+    import jsonschema
+
+    from ambiforge.validation import RuleContext
+    from ambiforge.validation.rules import check_item
+    from tests.conftest import REPO
+
+    schema = json.loads((REPO / "schemas" / "scene_graph.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    ctx = RuleContext(catalog=catalog)
+    for item in items:
+        assert item.world is not None
+        errors = [e.message for e in validator.iter_errors(json.loads(item.world.graph.to_json()))]
+        assert errors == [], (item.id, errors[:3])
+        world_failures = [f.message for f in check_item(item, ctx) if f.rule.startswith("world")]
+        assert world_failures == [], (item.id, world_failures)
