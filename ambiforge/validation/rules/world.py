@@ -21,7 +21,7 @@ from ambiforge.models import Item, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.world import can, end_of_ambiguity, resolve, simulate
+from ambiforge.world import Expression, can, end_of_ambiguity, resolve, simulate
 from ambiforge.world.index import index
 
 if TYPE_CHECKING:
@@ -111,8 +111,11 @@ def check_referents(item: Item, world: World) -> list[tuple[str, str]]:
     if world.candidates:
         if world.target not in world.candidates:
             found.append(("world_referent", f"world: the target {target.name!r} is not among the candidates"))
-        nouns = resolve(graph, target.noun)
-        noun_ids = {n.id for n in nouns}
+        # "a bowl" picks out the mixing bowl too: the referent's head noun, as the generator resolves it
+        head = target.noun.split()[-1]
+        noun_ids = {n.id for n in resolve(graph, target.noun)} | {
+            n.id for n in resolve(graph, Expression(noun=head, type=target.type))
+        }
         strays = [c for c in world.candidates if c not in noun_ids]
         if strays:
             found.append(
@@ -133,7 +136,10 @@ def check_variants(item: Item, world: World) -> list[tuple[str, str]]:
     graph, by_id = world.graph, index(world.graph).by_id
     target = by_id.get(world.target) if world.target else None
     if world.affordance and target is not None:
-        pool = [n for n in resolve(graph, target.noun) if n.type == target.type]
+        # the candidates the ambiguous referent fits (all of a kind, across groups), else the target's noun
+        pool = [by_id[c] for c in world.candidates if c in by_id] or [
+            n for n in resolve(graph, target.noun) if n.type == target.type
+        ]
         able = [n.id for n in pool if can(graph, n, world.affordance)]
         listed = _listed(item.variants)
         left_out = [by_id[i] for i in able if by_id[i].name.lower() not in listed]
