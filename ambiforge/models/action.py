@@ -58,12 +58,13 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-class Action(BaseModel):
-    """One step of a plan: ``Action(verb="take_out", obj="whole_milk", target="fridge")``."""
+class ActionFields(BaseModel):
+    """The fields of a plan step, shared by the action on graph nodes and by a template's step spec (which
+    names slots where the action names node ids), so the two cannot drift apart."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    verb: Verb
+    verb: str
     obj: str | None = None
     target: str | None = None
     tool: str | None = None
@@ -73,6 +74,12 @@ class Action(BaseModel):
     duration: str | None = None
     person: str | None = None
     question: str | None = None
+
+
+class Action(ActionFields):
+    """One step of a plan: ``Action(verb="take_out", obj="whole_milk", target="fridge")``."""
+
+    verb: Verb  # type: ignore[assignment]  # narrowed to the simulator's vocabulary
 
     @model_validator(mode="after")
     def _complete(self) -> Action:

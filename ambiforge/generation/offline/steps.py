@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import model_validator
 
-from ambiforge.models.action import REQUIRED, Action, Verb
+from ambiforge.models.action import REQUIRED, Action, ActionFields, Verb
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import Simulation
 from ambiforge.world.index import index
@@ -45,21 +45,8 @@ def names(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-class StepSpec(BaseModel):
-    """One step of a plan as written in YAML (see the module docstring)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    verb: str
-    obj: str | None = None
-    target: str | None = None
-    tool: str | None = None
-    how: str | None = None
-    quantity: str | None = None
-    program: str | None = None
-    duration: str | None = None
-    person: str | None = None
-    question: str | None = None
+class StepSpec(ActionFields):
+    """One step of a plan as written in YAML (see the module docstring): an action's fields naming slots."""
 
     @model_validator(mode="before")
     @classmethod
