@@ -188,3 +188,51 @@ def test_a_release_of_environment_items_only_verifies(tmp_path: Path, catalog) -
     assert counts["total"] == 0 and counts["configurations"]["environment"]["total"] == 6
     assert read_records(folder / "data.jsonl") == []
     assert verify_release(folder)["rows"] == 6
+
+
+@pytest.mark.parametrize("tool_mode", ["tools", "json"])
+def test_sgcot_on_the_release_reports_every_type_beside_ambik_s_methods(
+    released, tmp_path, monkeypatch, tool_mode
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31's eval line on a release of the issue's mix: SG-CoT through the scripted server (tool calls and
+    the JSON fallback) gives SR and CQR for every type, instruction- and environment-level, the cost table,
+    and an ablation, in the same document as an AmbiK method."""
+    from ambiforge.config.llm import LLMConfig
+    from ambiforge.detectors.methods.settings import method_settings
+    from ambiforge.evaluation.command import EvalOptions, run_eval
+    from ambiforge.testing.llm_server import ScriptedLLMServer
+    from ambiforge.testing.scripted_eval import server_responder
+
+    folder, items = released
+    with ScriptedLLMServer(server_responder, api_key="sk-env") as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.openai_url)
+        docs = {
+            ablation: run_eval(
+                EvalOptions(
+                    data=folder,
+                    methods=("binary", "sgcot"),
+                    model="scripted",
+                    out=tmp_path / "eval",
+                    cache_dir=tmp_path / f"cache-{ablation}",
+                    name=f"{tool_mode}-{ablation}",
+                    llm=LLMConfig(rpm=0, max_retries=0, timeout_seconds=10),
+                    settings=method_settings({}, {"tool_mode": tool_mode, "ablation": ablation}),
+                )
+            )
+            for ablation in ("none", "whole_graph")
+        }
+    for ablation, doc in docs.items():
+        assert set(doc["methods"]) == {"binary", "sgcot"}
+        figures = doc["methods"]["sgcot"]["method_figures"]
+        released_types = {i.ambiguity_type for i in items}
+        assert set(ENVIRONMENT) <= released_types
+        for kind in released_types:
+            assert figures["n"][kind] + figures["errors"][kind] > 0, (ablation, kind)
+            assert kind in figures["SR"] and kind in figures["CQR"], (ablation, kind, figures["SR"])
+        assert figures["errors"]["all"] == 0, figures["errors"]
+        assert set(figures["SR_by_level"]) >= {"instruction", "environment"}
+        assert figures["calls_per_episode"] >= 1 and figures["input_tokens_per_call"] > 0
+        if ablation == "whole_graph":  # the graph in the prompt, no retrieval: one call per episode
+            assert figures["calls_per_episode"] == 1.0
+        assert figures["tool_mode"] == [tool_mode]
