@@ -14,6 +14,35 @@ FUNCTION_WORDS = frozenset(
 )
 
 
+#: Cardinal numbers as words, as tasks say them ("six slices", "forty-five minutes", "half"): values a plan
+#: must carry (world coverage) and quantities that are never objects (validation).
+CARDINALS = frozenset(
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "fifteen",
+        "twenty",
+        "twenty-five",
+        "thirty",
+        "forty",
+        "forty-five",
+        "fifty",
+        "sixty",
+        "half",
+    ]
+)
+
+
 def normalise(text: str) -> str:
     """Lowercase, punctuation out, spaces folded: 'Robot, bring me the mug.' -> 'robot bring me the mug'."""
     return _SPACE.sub(" ", _PUNCT.sub(" ", text.lower())).strip()

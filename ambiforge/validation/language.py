@@ -16,34 +16,12 @@ from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
+from ambiforge.textnorm import CARDINALS
+
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
-NUMBER_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "dozen",
-        "half",
-        "quarter",
-        "third",
-        "few",
-        "couple",
-        "several",
-        "some",
-        "more",
-        "less",
-    ]
+#: Words that measure an amount: the cardinals (:data:`ambiforge.textnorm.CARDINALS`) and the rest.
+NUMBER_WORDS = CARDINALS | frozenset(
+    ["a", "an", "dozen", "quarter", "third", "few", "couple", "several", "some", "more", "less"]
 )
 #: English function words (prepositions, determiners, pronouns, conjunctions, auxiliaries): never a name.
 FUNCTION_WORDS = frozenset(

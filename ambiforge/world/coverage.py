@@ -26,36 +26,14 @@ from collections.abc import Iterable, Sequence
 
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.textnorm import CARDINALS
 from ambiforge.world.index import index
 from ambiforge.world.simulator import Simulation
 
 NODE_FIELDS = ("obj", "target", "tool")
 PARAM_FIELDS = ("how", "quantity", "program", "duration", "person", "question")
-_NUMBER_WORDS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "fifteen",
-    "twenty",
-    "twenty-five",
-    "thirty",
-    "forty",
-    "forty-five",
-    "fifty",
-    "sixty",
-    "half",
-]
 _VALUE = re.compile(
-    r"\b(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b"
+    r"\b(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, CARDINALS), key=len, reverse=True)) + r")\b"
     r"|\bon the (\w+) program\b",
     re.IGNORECASE,
 )
