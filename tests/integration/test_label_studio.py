@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from markupsafe import escape
 
 from ambiforge.errors import InputError
 from ambiforge.review.client import ReviewError, connect
@@ -271,7 +272,7 @@ def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators,
     assert queue[1]["reasons"] == ["different corrections of question"]
     html = (paths.folder("rev5") / "agreement.html").read_text()
     for q in queue:  # every queued item with its text, each annotator's choices and a link to the task
-        assert q["item_id"] in html and q["text"]["ambiguous_task"] in html
+        assert q["item_id"] in html and str(escape(q["text"]["ambiguous_task"])) in html  # as the page escapes it
         assert "/projects/" in q["label_studio"] and f"task={mapping[q['item_id']]}" in q["label_studio"]
         assert q["label_studio"] in html
     assert "Which one do you want?" in html and "annotator-3" in html
