@@ -8,10 +8,11 @@ become node ids, so validation checks them against the world instead of the word
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from ambiforge.environment import Scene
 from ambiforge.models import World
-from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import build_graph
 from ambiforge.world.index import index
 
@@ -22,13 +23,14 @@ def graph_seed(seed: int, index_: int, attempt: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def node_ids(graph: SceneGraph, names: list[str]) -> list[str]:
-    """The node ids of catalog names, in the order given; a name the graph does not hold is left out (the
-    world rules report such names: the claim and the graph disagree)."""
-    ix = index(graph)
+def node_ids(graph: SceneGraph, names: list[str], find: Callable[[str], Node | None] | None = None) -> list[str]:
+    """The node ids of catalog names, in the order given, each once; a name the graph does not hold is left
+    out (the world rules report such names: the claim and the graph disagree). ``find``: how a name becomes
+    a node (default: by id or name; the LLM generator's resolver also reads plurals and paraphrases)."""
+    find = find or index(graph).find
     out: list[str] = []
     for name in names:
-        node = ix.find(name)
+        node = find(name)
         if node is not None and node.id not in out:
             out.append(node.id)
     return out

@@ -251,9 +251,7 @@ def walk(
     seen: dict[str, int] = {}
     while (record := data.take()) is not None:
         n, item_id = data.taken, record["id"]
-        if item_id in seen:
-            raise VerifyError(f"{data.path}:{n}: id {item_id} repeats row {seen[item_id]}")
-        seen[item_id] = n
+        first_seen(seen, data.path, n, item_id)
         if ambiguity.level(record["ambiguity_type"]) == ENVIRONMENT:
             raise VerifyError(
                 f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, an environment-induced type: "
@@ -283,6 +281,13 @@ def walk(
     return header
 
 
+def first_seen(seen: dict[str, int], path: Path, row: int, item_id: str) -> None:
+    """Records the row of ``item_id``; a second row with the same id is an error naming both."""
+    if item_id in seen:
+        raise VerifyError(f"{path}:{row}: id {item_id} repeats row {seen[item_id]}")
+    seen[item_id] = row
+
+
 def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordView], None]) -> None:
     """``environment/data.jsonl`` against ``environment/data.parquet``, row by row; ``visit(row, record, view)``
     per row. An id may not repeat within the configuration (nor, checked by the caller, be in the default one)."""
@@ -292,9 +297,7 @@ def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordV
     seen: dict[str, int] = {}
     while (record := data.take()) is not None:
         n, item_id = data.taken, record["id"]
-        if item_id in seen:
-            raise VerifyError(f"{data.path}:{n}: id {item_id} repeats row {seen[item_id]}")
-        seen[item_id] = n
+        first_seen(seen, data.path, n, item_id)
         if ambiguity.level(record["ambiguity_type"]) != ENVIRONMENT:
             raise VerifyError(
                 f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, not an environment-induced type: "

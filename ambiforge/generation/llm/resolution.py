@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from ambiforge.catalog.affordances import cached_affordances
+from ambiforge.generation.grounding import node_ids
 from ambiforge.models import World
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import afforded, resolve
@@ -194,12 +195,7 @@ class Resolver:
 
 
 def _ids(resolver: Resolver, names: list[str]) -> list[str]:
-    out: list[str] = []
-    for name in names:
-        node = resolver.node(name)
-        if node is not None and node.id not in out:
-            out.append(node.id)
-    return out
+    return node_ids(resolver.graph, names, resolver.node)
 
 
 def _same_set(path: str, names: list[str], expected: list[Node], what: str, resolver: Resolver) -> list[str]:
