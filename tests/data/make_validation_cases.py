@@ -101,20 +101,22 @@ CASES = {
     ),
     "d_same_at_end_of_ambiguity": dict(
         plan_for_amb_task=["Pick up the glass mug.", "Pour the oat milk into the mug."],
-        expect_errors="plan_divergence answer_leak",
+        expect_errors="answer_leak",
+        expect_warnings="plan_resolution",
     ),
     "d_open_choice": dict(
         plan_for_clear_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
-        expect_errors="plan_divergence",
+        expect_warnings="plan_resolution",
     ),
     "d_no_resolving_concept": dict(
         plan_for_clear_task=["Pick up the mug carefully.", "Pour the oat milk into the glass mug."],
-        expect_errors="plan_divergence",
+        expect_warnings="plan_resolution",
     ),
     "d_answer_leak": dict(
         plan_for_clear_task=["Pick up the glass mug now.", "Pour the oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the glass mug.", "Pour the oat milk into the mug."],
-        expect_errors="plan_divergence answer_leak",
+        expect_errors="answer_leak",
+        expect_warnings="plan_resolution",
     ),
     "d_variants": dict(variants="ceramic mug", expect_errors="variants", expect_warnings="variants_shortlist"),
     "d_qa_fit": dict(answer="Which one do you like?", expect_errors="qa_fit", expect_warnings="answer"),
@@ -136,7 +138,9 @@ CASES = {
         expect_warnings="fragment",
     ),
     "d_not_ambiguous": dict(
-        ambiguous_task="Pour the oat milk into the glass mug.", expect_errors="minimal_pair plan_divergence"
+        ambiguous_task="Pour the oat milk into the glass mug.",
+        expect_errors="minimal_pair",
+        expect_warnings="plan_resolution",
     ),
     "d_placeholder": dict(question="Which {object} should I use?", expect_errors="hygiene"),
     "d_rewrite": dict(ambiguous_task="Kindly serve some warm milk in any vessel.", expect_warnings="rewrite"),
@@ -151,11 +155,163 @@ CASES = {
         expect_warnings="grounding_noun",
     ),
     "d_question": dict(question="Which mug should I use.", expect_errors="question"),
-    "d_intent": dict(user_intent="crystal", answer="The crystal one.", expect_errors="intent variants plan_divergence"),
+    "d_intent": dict(
+        user_intent="crystal",
+        answer="The crystal one.",
+        expect_errors="intent variants",
+        expect_warnings="plan_resolution",
+    ),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
     "d_environment_repeats": dict(environment_short=ENV + ", honey", expect_warnings="environment"),
     "d_shortlist": dict(
         amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"
+    ),
+    "d_plan_agreement": dict(
+        plan_for_clear_task=["Take the honey from the shelf.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Fold the kitchen towel neatly.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="1",
+        expect_warnings="plan_agreement",
+    ),
+    # The plan names the honey before the question but not that it is warm: a suspicion, not the whole answer.
+    "d_answer_leak_suspect": dict(
+        unambiguous_direct="Stir warm honey into the oat milk in the glass mug.",
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        ambiguous_task="Sweeten the oat milk in the glass mug.",
+        question="What should I sweeten it with?",
+        answer="Warm honey, please.",
+        plan_for_clear_task=["Pick up the honey.", "Stir the warm honey into the oat milk in the glass mug."],
+        plan_for_amb_task=["Pick up the honey.", "Stir something sweet into the oat milk in the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="honey, warm",
+        variants="",
+        expect_warnings="answer_leak_suspect",
+    ),
+    "d_variants_suspect": dict(
+        unambiguous_direct="Stir honey into the oat milk in the glass mug.",
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        ambiguous_task="Sweeten the oat milk in the glass mug.",
+        question="What should I sweeten it with?",
+        answer="Honey, please.",
+        plan_for_clear_task=["Pick up the honey.", "Stir the honey into the oat milk in the glass mug."],
+        plan_for_amb_task=["Pick up something sweet.", "Stir it into the oat milk in the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="honey",
+        variants="Yes, sweeten it\nNo, leave it plain",
+        expect_warnings="variants_suspect",
+    ),
+    "fa_reworded_intent": dict(
+        user_intent="glass mugs",
+    ),
+    "fa_part_and_verb": dict(
+        unambiguous_direct=(
+            "Extract the juice of an orange, grate the zest, and carefully squeeze the juice into the glass mug."
+        ),
+        ambiguous_task="Extract the juice of an orange, grate the zest, and carefully squeeze the juice into a mug.",
+    ),
+    "fa_kind_and_fixture": dict(
+        environment_short=ENV + ", spaghetti, green tea bags",
+        unambiguous_direct=(
+            "Boil the pasta in the tea kettle water, make a cup of tea, and pour the oat milk into the glass mug."
+        ),
+        ambiguous_task="Boil the pasta in the tea kettle water, make a cup of tea, and pour the oat milk into a mug.",
+    ),
+    "fa_shortlist_quantities": dict(
+        unambiguous_direct="Pour two cups of oat milk into the glass mug.",
+        amb_shortlist="one, two, a teaspoon of honey",
+        ambiguous_task="Pour some cups of oat milk into the glass mug.",
+        question="How many cups should I pour?",
+        answer="Two, please.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour two cups of oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour some cups of oat milk into the glass mug."],
+        user_intent="two",
+        variants="one, two",
+    ),
+    "fa_leak_function_word": dict(
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        plan_for_clear_task=[
+            "Pick up the glass mug and wait until it is dry.",
+            "Pour the oat milk into the glass mug.",
+        ],
+        plan_for_amb_task=["Pick up a mug and wait until it is dry.", "Pour the oat milk into the mug."],
+        user_intent="until, glass",
+        variants="",
+    ),
+    "d_modifier_is_not_the_object": dict(
+        environment_short=ENV + ", bread knife",
+        unambiguous_direct="Slice the bread with the bread knife and pour the oat milk into the glass mug.",
+        ambiguous_task="Slice the bread with the bread knife and pour the oat milk into a mug.",
+        expect_errors="grounding",
+    ),
+    "d_cut_word": dict(
+        plan_for_clear_task=["Pick up the glass mug.", "ablespoons of honey go into the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "ablespoons of honey go into the mug."],
+        expect_errors="corruption",
+    ),
+    "d_definite_tool_missing": dict(
+        unambiguous_direct="Stir the oat milk with the whisk in the glass mug.",
+        ambiguous_task="Stir the oat milk with the whisk in a mug.",
+        expect_errors="grounding",
+    ),
+    "fa_a_bowl_then_the_bowl": dict(
+        unambiguous_direct="Pour the oat milk into a bowl, then pour the bowl into the glass mug.",
+        ambiguous_task="Pour the oat milk into a bowl, then pour the bowl into a mug.",
+        expect_warnings="grounding_noun",
+    ),
+    "d_missing_tool": dict(
+        unambiguous_direct="Stir the oat milk with a spoon and pour it into the glass mug.",
+        ambiguous_task="Stir the oat milk with a spoon and pour it into a mug.",
+        expect_errors="grounding",
+    ),
+    "d_missing_tools_chained": dict(
+        unambiguous_direct=(
+            "Chop the onions using a knife and cutting board, then pour the oat milk into the glass mug."
+        ),
+        ambiguous_task="Chop the onions using a knife and cutting board, then pour the oat milk into a mug.",
+        expect_errors="grounding",
+    ),
+    "d_missing_by_material": dict(
+        unambiguous_direct="Pour the oat milk into the glass mug and set it on a ceramic dinner plate.",
+        ambiguous_task="Pour the oat milk into a mug and set it on a ceramic dinner plate.",
+        expect_errors="grounding",
+    ),
+    "d_whole_answer_leak": dict(
+        environment_short=ENV + ", whisk",
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        variants="whisk",
+        unambiguous_direct="Froth the oat milk with the whisk, then pour it into the glass mug.",
+        ambiguous_task="Froth the oat milk with a suitable tool, then pour it into the glass mug.",
+        question="Which tool should I use to froth the oat milk?",
+        answer="The whisk.",
+        user_intent="whisk",
+        plan_for_clear_task=[
+            "Get the whisk and the oat milk.",
+            "Froth the oat milk with the whisk.",
+            "Pour the oat milk into the glass mug.",
+        ],
+        plan_for_amb_task=[
+            "Get the whisk and the oat milk.",
+            "Froth the oat milk with a suitable tool.",
+            "Pour the oat milk into the glass mug.",
+        ],
+        end_of_ambiguity="1",
+        expect_errors="answer_leak",
+    ),
+    "fa_leak_quantity": dict(
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        variants="",
+        unambiguous_direct="Pour 2 cups of oat milk into the glass mug.",
+        ambiguous_task="Pour some oat milk into the glass mug.",
+        question="How much oat milk should I pour?",
+        answer="Pour 2 cups of oat milk.",
+        user_intent="2, oat milk",
+        plan_for_clear_task=["Take the oat milk.", "Pour 2 cups of oat milk into the glass mug."],
+        plan_for_amb_task=["Take the oat milk.", "Pour some oat milk into the glass mug."],
+        end_of_ambiguity="1",
     ),
 }
 

@@ -10,7 +10,9 @@ zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as 
 "juice them": lemminflect's word classes, see ``validation.language``). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error. Generic nouns of kitchen items ("a small bowl" from the cupboard) are
-warnings; food the scene lacks ("the lemon") is an error. Each (item, thing) is reported once.
+warnings, unless the task cannot do without that item: the tool a step is done with ("using a knife", "with
+a fork") or one told by its material ("a ceramic dinner plate") is an error, as is food the scene lacks ("the
+lemon"). Each (item, thing) is reported once.
 """
 
 from __future__ import annotations
@@ -211,11 +213,42 @@ def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bo
 
 def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
     """A kitchen item named as a particular one ("use the spatula", "the cutting board"): the scene must have
-    one. "a bowl", "a knife and cutting board" may come from any cupboard (a warning), and so may "the bowl"
+    one. "a bowl" may come from any cupboard (a warning; but see :func:`_particular`), and so may "the bowl"
     after "a bowl" (``introduced``: heads named before with "a", "an", "some"); a part ("the lid") belongs
     to another item."""
     before = toks[m.start - 1] if m.start else ""
     return before == "the" and toks[m.end - 1] not in introduced and toks[m.end - 1] not in _ITEM_PARTS
+
+
+#: Words before a kitchen item that make it the tool a step is done with ("using a knife", "with a whisk").
+_INSTRUMENT = frozenset({"using", "with", "use"})
+#: Materials that make "a ceramic dinner plate" one particular item rather than any plate from a cupboard.
+_MATERIALS = frozenset(
+    {"ceramic", "glass", "plastic", "wooden", "metal", "steel", "stainless", "porcelain", "silicone", "bamboo"}
+    | {"copper", "cast", "iron", "enamel", "stoneware", "melamine", "aluminium", "aluminum", "marble", "granite"}
+)
+_ARTICLES = frozenset({"a", "an"})
+
+
+def _particular(m: Mention, toks: list[str], previous: tuple[Mention, str | None] | None) -> str | None:
+    """An indefinite kitchen item the task cannot do without, so the scene must have one: the tool a step is
+    done with ("using a knife", "with a whisk", and "cutting board" in "using a knife and cutting board") or
+    an item told apart by its material ("serve it on a ceramic dinner plate"). Returns the words that say so
+    (the material's whole phrase), or None. "Put them in a bowl" stays a warning: a container may come from
+    any cupboard."""
+    start, end = m.start, m.end
+    if previous is not None and previous[1] and toks[previous[0].end : start] in (["and"], [","], [",", "and"]):
+        return " ".join(toks[start:end])  # "using a knife and cutting board": the second tool of the phrase
+    k = start - 1
+    while k >= 0 and start - k <= 3 and toks[k] not in _ARTICLES:
+        k -= 1
+    if k < 0 or toks[k] not in _ARTICLES:
+        return None
+    if any(t in _MATERIALS for t in toks[k + 1 : start]):
+        return " ".join(toks[k + 1 : end])
+    if start - k == 1 and k > 0 and toks[k - 1] in _INSTRUMENT:
+        return " ".join(toks[start:end])
+    return None
 
 
 def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -> None:
@@ -249,7 +282,10 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
         _introduce(mentions, toks, introduced)
+        previous: tuple[Mention, str | None] | None = None
         for m in mentions:
+            particular = _particular(m, toks, previous)
+            previous = (m, particular)
             if m.kind == "fixture":
                 continue
             key = tuple(toks[m.start : m.end])
@@ -287,6 +323,16 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                         field_name,
                         shown,
                         f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
+                    )
+                )
+            elif key[-1] not in scene.heads and particular is not None:
+                out.append(
+                    Ungrounded(
+                        "grounding",
+                        field_name,
+                        particular,
+                        f"names '{particular}', which the task needs and the environment lacks "
+                        f"(no {key[-1]} of any kind)",
                     )
                 )
             elif key[-1] not in scene.heads:

@@ -23,7 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.textnorm import singular
+from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import mentions, names_thing, positions, similar_steps, words
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule, family_rules
@@ -34,6 +34,12 @@ from ambiforge.validation.rules.text import count, has, intent_concepts, normali
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
+#: Units of measure: an intent concept with one ("cup|ml") says how much, not which object.
+MEASURES = frozenset(
+    {"cup", "ml", "milliliter", "millilitre", "liter", "litre", "l", "gram", "g", "kg", "kilogram", "ounce", "oz"}
+    | {"tablespoon", "tbsp", "teaspoon", "tsp", "pound", "lb", "pinch", "dash", "inch", "cm", "minute", "second"}
+    | {"hour", "degree", "percent"}
+)
 _OFFERED = re.compile(r"\b(?:choose|select|pick|decide|ask)\b.*\b(?:or|between|which)\b|\beither\b", re.I)
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"
@@ -149,19 +155,47 @@ def _named(step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]]) 
     return sum(1 for longer in other if not (alone and longer in scene.keys and longer not in options))
 
 
+def _quantity(word: str) -> bool:
+    return any(c.isdigit() for c in word) or word in CARDINALS or singular(word) in MEASURES
+
+
+def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
+    """Outside a choice among objects an intent word is often an ordinary ingredient of the task ("olive oil"
+    in a dressing), so a leak is certain only when the ambiguous plan gives the whole answer away before the
+    question: no intent concept is a quantity ("2, eggs": how many), every concept that names things (not
+    verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them is
+    a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
+    whisk."; both cheeses of "one cheese and another cheese")."""
+    before = item.plan_for_amb_task[: item.end_of_ambiguity]
+    objects = 0
+    for alternatives in positives:
+        if any(_quantity(w) for a in alternatives for w in words(a)):
+            return False  # "2, eggs", "cup|ml": the answer says how much, and naming the thing gives none away
+        if not all(names_thing(a) for a in alternatives):
+            continue  # "drizzle|apply|distribute": how, not what
+        if any(has(item.ambiguous_task, a) or mentions(item.ambiguous_task, a) for a in alternatives):
+            return False
+        if not any(mentions(item.answer, a) and any(mentions(step, a) for step in before) for a in alternatives):
+            return False  # a part of the answer ("flour", "slice") the plan does not give away
+        objects += any(scene.grounds(key_of(a)) for a in alternatives)
+    return objects > 0
+
+
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     """(rule, message) for each intent concept the ambiguous plan names up to ``end_of_ambiguity`` while the
     ambiguous task leaves it open. Only concepts that can name a thing count (open-class words, a noun or
     adjective among them, no number: never "from", "until", "3 minutes", "preheat"). Certain (answer_leak)
     when the item's type chooses among objects (a shortlist type) and the concept names a scene object or its
-    distinguishing attribute; otherwise suspected (answer_leak_suspect): in common-sense and safety items the
-    intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
+    distinguishing attribute, or, in other types, when the plan gives the whole answer away before the
+    question (:func:`_whole_answer`); otherwise suspected (answer_leak_suspect): in common-sense and safety
+    items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
     positives, _ = intent_concepts(item.user_intent)
     clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.ambiguous_task
     scene = Scene.of(item)
     choice = has_shortlist(item.ambiguity_type)
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
     out = []
+    whole = not choice and _whole_answer(item, positives, scene)
     for alternatives in positives:
         things = [a for a in alternatives if names_thing(a)]
         if not things or any(has(task, a) or mentions(task, a) for a in alternatives):
@@ -174,7 +208,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             if found is None or _OFFERED.search(step):
                 continue  # "Choose between green tea or coffee": the step asks, it does not decide
             key = key_of(found)
-            certain = choice and bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
+            names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
+            certain = names_object and (choice or (i < item.end_of_ambiguity and whole))
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (

@@ -90,3 +90,13 @@ def test_unknown_rule_in_severity_is_refused() -> None:
         ConfigError, match=r"^a\.toml: validation\.severity: unknown rule id\(s\) no_such_rule; known: "
     ):
         check_config(config)
+
+
+def test_a_needed_item_is_named_as_the_task_says_it(cases: dict[str, Item], ctx: RuleContext) -> None:
+    """"using a knife and cutting board": both tools, each by its own words; "a ceramic dinner plate": the whole
+    phrase, material included, so the reader sees which item the scene lacks."""
+    chained = [f.message for f in check_item(cases["d_missing_tools_chained"], ctx, only=["grounding"])]
+    assert [m.split(": ", 1)[1].split(",")[0] for m in chained] == ["names 'knife'", "names 'cutting board'"]
+    material = [f.message for f in check_item(cases["d_missing_by_material"], ctx, only=["grounding"])]
+    assert len(material) == 1 and "names 'ceramic dinner plate', which the task needs" in material[0]
+    assert "no plate of any kind" in material[0]
