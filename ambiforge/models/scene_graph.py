@@ -28,6 +28,7 @@ counter, to the left of the kettle.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -98,6 +99,24 @@ class Edge(_Frozen):
     relation: Relation
     target: str
 
+    @classmethod
+    def made(cls, source: str, relation: str, target: str) -> Edge:
+        """An edge between node ids that code made itself, from the fixed vocabulary: nothing to validate
+        (the graph checks its edges as a whole) and a build makes hundreds of thousands of them, so the
+        model is filled directly; equal to ``Edge(...)`` of the same fields (tests/unit/world)."""
+        edge = _new(cls)
+        _set(edge, "__dict__", {"source": source, "relation": relation, "target": target})
+        _set(edge, "__pydantic_fields_set__", _EDGE_FIELDS)
+        _set(edge, "__pydantic_extra__", None)
+        _set(edge, "__pydantic_private__", None)
+        return edge
+
+
+_new, _set = object.__new__, object.__setattr__
+#: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
+_CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
+_EDGE_FIELDS = frozenset(("source", "relation", "target"))
+
 
 class SceneGraph(_Frozen):
     """Nodes and edges of one kitchen. ``relations_known`` is false for a graph made from data that lists
@@ -112,8 +131,21 @@ class SceneGraph(_Frozen):
 
     @model_validator(mode="after")
     def _consistent(self) -> SceneGraph:
-        check_consistent(self.nodes, self.edges, self.relations_known)
+        # pydantic runs an "after" validator again whenever a graph is given to a model that holds one (a
+        # World, an Item): a graph is frozen, so one check per instance is enough.
+        if _CHECKED.get(id(self)) is not self:
+            check_consistent(self.nodes, self.edges, self.relations_known)
+            _CHECKED[id(self)] = self
         return self
+
+    @classmethod
+    def made(cls, seed: int | None, nodes: tuple[Node, ...], edges: tuple[Edge, ...]) -> SceneGraph:
+        """A graph the sampler made from its own nodes and edges, which are consistent by construction
+        (tests/unit/world/test_sampler.py checks many seeds with :func:`check_consistent`): built without
+        validating every node and edge again, which cost a fifth of making a pair."""
+        graph = cls.model_construct(seed=seed, nodes=nodes, edges=edges)
+        _CHECKED[id(graph)] = graph
+        return graph
 
     def node(self, node_id: str) -> Node:
         for n in self.nodes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph
@@ -25,11 +26,33 @@ class GraphIndex:
     by_name: dict[str, list[Node]] = field(default_factory=dict)
     by_noun: dict[str, list[Node]] = field(default_factory=dict)
     by_tail: dict[str, list[Node]] = field(default_factory=dict)
-    out: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    into: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     location: dict[str, Edge] = field(default_factory=dict)
     order: dict[str, int] = field(default_factory=dict)
     _views: dict[str, CatalogObject] = field(default_factory=dict)
+    _out: dict[tuple[str, str], list[str]] | None = None
+    _into: dict[tuple[str, str], list[str]] | None = None
+
+    @property
+    def out(self) -> dict[tuple[str, str], list[str]]:
+        """(source, relation) -> targets; built on first use: most graphs are only asked where things are."""
+        if self._out is None:
+            self._relations()
+        return self._out  # type: ignore[return-value]
+
+    @property
+    def into(self) -> dict[tuple[str, str], list[str]]:
+        """(relation, target) -> sources; built on first use."""
+        if self._into is None:
+            self._relations()
+        return self._into  # type: ignore[return-value]
+
+    def _relations(self) -> None:
+        out: dict[tuple[str, str], list[str]] = {}
+        into: dict[tuple[str, str], list[str]] = {}
+        for edge in self.graph.edges:
+            out.setdefault((edge.source, edge.relation), []).append(edge.target)
+            into.setdefault((edge.relation, edge.target), []).append(edge.source)
+        self._out, self._into = out, into
 
     def find(self, ref: str) -> Node | None:
         """A node by id or by name (case-insensitive)."""
@@ -43,28 +66,44 @@ class GraphIndex:
         """The node as a catalog object, so catalog conditions (placement, affordances) apply to it."""
         v = self._views.get(node.id)
         if v is None:
-            a = node.attributes
-            v = CatalogObject(
-                name=node.name,
-                group=node.group or node.kind,
-                kind=node.kind,
-                noun=node.noun,
-                modifier=node.modifier or node.name,
-                material=a.material,
-                microwave_safe=a.microwave_safe,
-                oven_safe=a.oven_safe,
-                dishwasher_safe=a.dishwasher_safe,
-                heat_resistant=a.heat_resistant,
-                sharp=a.sharp,
-                needs_refrigeration=a.needs_refrigeration,
-                clean=node.state.clean,
-                mass=node.mass,
-                plural=node.plural,
-                uses=node.uses,
-                tags=node.tags,
-            )
-            self._views[node.id] = v
+            v = self._views[node.id] = view_of(node)
         return v
+
+
+#: Views by node identity: graphs share their nodes (the sampler makes each catalog object's node once), so
+#: a node is viewed once per build, not once per graph. Each entry holds its node: an id is never reused.
+_VIEWS: dict[int, tuple[Node, CatalogObject]] = {}
+
+
+def view_of(node: Node) -> CatalogObject:
+    """``node`` as a catalog object (remembered per node: a node is a frozen value)."""
+    entry = _VIEWS.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    a = node.attributes
+    v = CatalogObject(
+        name=node.name,
+        group=node.group or node.kind,
+        kind=node.kind,
+        noun=node.noun,
+        modifier=node.modifier or node.name,
+        material=a.material,
+        microwave_safe=a.microwave_safe,
+        oven_safe=a.oven_safe,
+        dishwasher_safe=a.dishwasher_safe,
+        heat_resistant=a.heat_resistant,
+        sharp=a.sharp,
+        needs_refrigeration=a.needs_refrigeration,
+        clean=node.state.clean,
+        mass=node.mass,
+        plural=node.plural,
+        uses=node.uses,
+        tags=node.tags,
+    )
+    if len(_VIEWS) > 20_000:
+        _VIEWS.clear()
+    _VIEWS[id(node)] = (node, v)
+    return v
 
 
 def _build(graph: SceneGraph, like: GraphIndex | None = None) -> GraphIndex:
@@ -79,24 +118,32 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None) -> GraphIndex:
     for i, node in enumerate(graph.nodes):
         ix.by_id[node.id] = node
         ix.order[node.id] = i
-        ix.by_name.setdefault(node.name.lower(), []).append(node)
-        ix.by_noun.setdefault(node.noun.lower(), []).append(node)
-        words = node.name.lower().replace("-", " ").split()
-        for tail in {" ".join(words[-1:]), " ".join(words[-2:])} - {node.noun.lower()}:
+        name, noun, tails = _keys(node.name, node.noun)
+        ix.by_name.setdefault(name, []).append(node)
+        ix.by_noun.setdefault(noun, []).append(node)
+        for tail in tails:
             ix.by_tail.setdefault(tail, []).append(node)
     _edges(ix, graph)
     return ix
 
 
+@lru_cache(maxsize=4096)
+def _keys(name: str, noun: str) -> tuple[str, str, tuple[str, ...]]:
+    """A node's lookup keys: its name and noun in lower case, and the last one and two words of its name
+    that are not its noun ("peeler" of "swivel peeler" is its noun; "y peeler" of "Y-peeler" a tail)."""
+    words = name.lower().replace("-", " ").split()
+    tails = sorted({" ".join(words[-1:]), " ".join(words[-2:])} - {noun.lower()})
+    return name.lower(), noun.lower(), tuple(tails)
+
+
 def _edges(ix: GraphIndex, graph: SceneGraph) -> None:
-    for edge in graph.edges:
-        ix.out.setdefault((edge.source, edge.relation), []).append(edge.target)
-        ix.into.setdefault((edge.relation, edge.target), []).append(edge.source)
-        if edge.relation in LOCATION_RELATIONS:
-            ix.location[edge.source] = edge
+    ix.location = {edge.source: edge for edge in graph.edges if edge.relation in _LOCATION}
 
 
-_cache: OrderedDict[int, GraphIndex] = OrderedDict()
+_LOCATION = frozenset(LOCATION_RELATIONS)
+
+
+_cache: OrderedDict[int, GraphIndex] = OrderedDict()  # oldest first: evicted in the order built
 _lock = threading.Lock()
 
 
@@ -104,11 +151,9 @@ def index(graph: SceneGraph, like: SceneGraph | None = None) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
     tables can be shared (a graph made by moving things in ``like``)."""
     key = id(graph)
-    with _lock:
-        ix = _cache.get(key)
-        if ix is not None and ix.graph is graph:
-            _cache.move_to_end(key)
-            return ix
+    ix = _cache.get(key)  # a dict read is atomic: the lock guards only the writes (a build asks tens of thousands)
+    if ix is not None and ix.graph is graph:
+        return ix
     ix = _build(graph, index(like) if like is not None else None)
     with _lock:
         _cache[key] = ix

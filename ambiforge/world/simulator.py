@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ambiforge.catalog.affordances import Affordances, cached_affordances
 from ambiforge.catalog.world import World, cached_world
@@ -41,6 +42,9 @@ class SimulationResult:
     holding: str | None = None
 
 
+_EDGE_ORDER = attrgetter("source", "relation", "target")
+
+
 class StepFailed(Exception):
     pass
 
@@ -52,22 +56,28 @@ class _World:
     affordances: Affordances
     nodes: dict[str, Node] = field(default_factory=dict)
     location: dict[str, Edge] = field(default_factory=dict)
-    spatial: list[Edge] = field(default_factory=list)
+    #: Nodes picked up since the start: their spatial relations are gone (filtered when a graph is made,
+    #: not at every pick: most simulations never make one).
+    moved: set[str] = field(default_factory=set)
     holding: str | None = None
     handed: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, graph: SceneGraph, world: World, affordances: Affordances) -> _World:
-        w = cls(graph, world, affordances, nodes={n.id: n for n in graph.nodes})
-        for e in graph.edges:
-            if e.relation in LOCATION_RELATIONS:
-                w.location[e.source] = e
-            else:
-                w.spatial.append(e)
-        return w
+        ix = index(graph)
+        return cls(graph, world, affordances, nodes=dict(ix.by_id), location=dict(ix.location))
+
+    @property
+    def spatial(self) -> list[Edge]:
+        moved = self.moved
+        return [
+            e
+            for e in self.graph.edges
+            if e.relation not in LOCATION_RELATIONS and e.source not in moved and e.target not in moved
+        ]
 
     def to_graph(self) -> SceneGraph:
-        edges = sorted([*self.location.values(), *self.spatial], key=lambda e: (e.source, e.relation, e.target))
+        edges = sorted([*self.location.values(), *self.spatial], key=_EDGE_ORDER)
         return SceneGraph(
             seed=self.graph.seed,
             relations_known=self.graph.relations_known,
@@ -76,11 +86,28 @@ class _World:
         )
 
     def set_state(self, node_id: str, **changes: object) -> None:
-        node = self.nodes[node_id]
-        self.nodes[node_id] = node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
+        self.nodes[node_id] = changed(self.nodes[node_id], changes)
 
     def name(self, node_id: str) -> str:
         return f"the {self.nodes[node_id].name}"
+
+
+#: State changes already made, by node identity and change: the same fridge is opened in most plans of a
+#: build, and a node is a frozen value. Entries hold the node, so an id is never reused while they live.
+_CHANGED: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Node, Node]] = {}
+
+
+def changed(node: Node, changes: dict[str, object]) -> Node:
+    """``node`` with its state changed (validated like any state: a bad value raises)."""
+    key = (id(node), tuple(sorted(changes.items())))
+    entry = _CHANGED.get(key)
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    new = node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
+    if len(_CHANGED) > 20_000:
+        _CHANGED.clear()
+    _CHANGED[key] = (node, new)
+    return new
 
 
 def _node(w: _World, ref: str, step: str) -> Node:
@@ -159,7 +186,7 @@ def _able(w: _World, tool: str, how: str, step: str) -> None:
 def _pick_up(w: _World, ref: str) -> None:
     w.holding = ref
     w.location.pop(ref, None)
-    w.spatial = [e for e in w.spatial if ref not in (e.source, e.target)]
+    w.moved.add(ref)
 
 
 def _contents(w: _World, place: str) -> list[str]:
@@ -192,7 +219,7 @@ def _do_place(w: _World, a: Action, text: str) -> None:
     _object(w, obj, text)
     _in_hand(w, obj, text)
     relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
-    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
+    w.location[obj] = Edge.made(obj, relation, target)
     w.holding = None
 
 
@@ -398,9 +425,11 @@ class Simulation:
 def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     """The graph with each node of ``moves`` kept at another place (``in``/``on`` as the place holds),
     without its spatial relations: the kitchen a task presupposes ("put the milk away": it is out)."""
-    nodes = {n.id: n for n in graph.nodes}
+    if not graph.relations_known:
+        raise ValueError("the graph's relations are unknown (imported data): nothing can be moved in it")
+    nodes = index(graph).by_id
     for node_id_, place in moves.items():
-        if nodes.get(node_id_) is None or nodes.get(place) is None or nodes[place].holds is None:
+        if nodes.get(node_id_) is None or nodes.get(place) is None or nodes[place].holds is None or node_id_ == place:
             raise ValueError(f"cannot keep {node_id_!r} at {place!r}")
     edges = [
         e
@@ -408,8 +437,9 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
         if not (e.source in moves and e.relation in LOCATION_RELATIONS)
         and not (e.relation not in LOCATION_RELATIONS and (e.source in moves or e.target in moves))
     ]
-    edges += [Edge(source=n, relation=nodes[p].holds, target=p) for n, p in moves.items()]  # type: ignore[arg-type]
-    edges.sort(key=lambda e: (e.source, e.relation, e.target))
-    moved = SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=graph.nodes, edges=tuple(edges))
+    edges += [Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()]
+    edges.sort(key=_EDGE_ORDER)
+    # Consistent by construction (the moves were checked above, the rest are the graph's own edges).
+    moved = SceneGraph.made(graph.seed, graph.nodes, tuple(edges))
     index(moved, like=graph)  # the same nodes: share their lookup tables
     return moved

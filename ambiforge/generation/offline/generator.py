@@ -21,13 +21,14 @@ from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph, world_of
 from ambiforge.generation.offline import library, planning
 from ambiforge.generation.offline.composition import compose
-from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.models import Item, PromptRef
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.textnorm import signature
 
 TEMPLATE_VERSION = "1"
+#: Templates with candidates tried per sampled scene before the scene is resampled.
+_TRIES = 8
 
 
 def sane(draft: Draft) -> str | None:
@@ -71,14 +72,21 @@ class OfflineGenerator:
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
         graph = scene_graph(scene, self.seed, index, attempt)
-        by_key: dict[str, list[Candidate]] = {}
-        for candidate in library.candidates(scene, self.catalog, ambiguity_type, graph):
-            by_key.setdefault(candidate.key, []).append(candidate)
-        keys = rng.sample(sorted(by_key), min(len(by_key), 8))
-        if wanted in by_key:
+        specs = {spec.id: spec for spec in library.templates_for(ambiguity_type)}
+        # Templates in a random order (the one the scene was steered for first), each asked for its
+        # candidates only when reached; up to eight that offer any are tried. This is the same choice as
+        # sampling eight of the templates that offer candidates, without asking every template first.
+        keys = rng.sample(sorted(specs), len(specs))
+        if wanted in specs:
             keys = [wanted, *(k for k in keys if k != wanted)]
+        tried = 0
         for key in keys:
-            options = by_key[key]
+            if tried == _TRIES:
+                break
+            options = library.of_template(specs[key], scene, self.catalog, graph)
+            if not options:
+                continue
+            tried += 1
             draft = options[rng.randrange(len(options))].build(rng)
             if not isinstance(draft, Draft):
                 continue

@@ -159,8 +159,14 @@ def candidates(scene: Scene, catalog: Catalog, type_name: str, graph: SceneGraph
     """Every way the scene (and its graph) offers to make a pair of the type, template by template."""
     out: list[Candidate] = []
     for spec in templates_for(type_name):
-        out.extend(mechanisms.get(spec.mechanism).candidates(spec, scene, catalog, graph))
+        out.extend(of_template(spec, scene, catalog, graph))
     return out
+
+
+def of_template(spec: TemplateSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
+    """The ways one template can make a pair in the scene. The generator asks template by template, in a
+    random order, and stops at the first that builds: asking all of them first cost most of a draw."""
+    return mechanisms.get(spec.mechanism).candidates(spec, scene, catalog, graph)
 
 
 def requirements(type_name: str) -> dict[str, list[Predicate]]:

@@ -11,8 +11,9 @@ referent is ambiguous and name every right choice.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.affordances import cached_affordances
@@ -54,14 +55,14 @@ def members(graph: SceneGraph, noun: str, condition: Condition | None = None) ->
     asked = _of(graph)
     nodes = asked.nouns.get(noun)
     if nodes is None:
-        nodes = asked.nouns[noun] = resolve(graph, Expression(noun=noun, type="object"))
+        nodes = asked.nouns[noun] = resolve(graph, _expression(noun))
     if condition is None:
         return list(nodes)
     kept = asked.filtered.get((noun, id(condition)))
     if kept is None or kept[0] is not condition:
         kept = asked.filtered[(noun, id(condition))] = (
             condition,
-            [n for n in nodes if condition.matches(asked.ix.view(n))],
+            [n for n in nodes if _passes(condition, condition.matches, n, asked.ix)],
         )
     return list(kept[1])
 
@@ -71,9 +72,32 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     meeting ``condition`` (knowledge the affordance table does not hold, such as "a fillet knife fillets")."""
     if not action and condition is None:
         return list(nodes)
-    test = cached_affordances().get(action).allows if action else condition.matches  # type: ignore[union-attr]
+    rule: object = cached_affordances().get(action) if action else condition
+    test = rule.allows if action else rule.matches  # type: ignore[attr-defined]
     ix = _of(graph).ix
-    return [n for n in nodes if test(ix.view(n))]
+    return [n for n in nodes if _passes(rule, test, n, ix)]
+
+
+@lru_cache(maxsize=1024)
+def _expression(noun: str) -> Expression:
+    return Expression(noun=noun, type="object")
+
+
+#: Answers of a condition or affordance for a node, by identity of both: graphs share their nodes, so
+#: "is this Y-peeler able to peel" is asked once per build, not once per graph. Entries hold both objects.
+_PASSES: dict[tuple[int, int], tuple[object, Node, bool]] = {}
+
+
+def _passes(rule: object, test: Callable[[CatalogObject], bool], node: Node, ix: GraphIndex) -> bool:
+    key = (id(rule), id(node))
+    entry = _PASSES.get(key)
+    if entry is not None and entry[0] is rule and entry[1] is node:
+        return entry[2]
+    if len(_PASSES) > 50_000:
+        _PASSES.clear()
+    ok = test(ix.view(node))
+    _PASSES[key] = (rule, node, ok)
+    return ok
 
 
 def ambiguous(candidates: Sequence[Node], fit: Sequence[Node]) -> bool:

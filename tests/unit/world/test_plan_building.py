@@ -3,6 +3,9 @@ a time, moving things where a task presupposes them, and the coverage checks the
 
 from __future__ import annotations
 
+import pytest
+
+from ambiforge.models.scene_graph import SceneGraph, check_consistent
 from ambiforge.world import (
     Action,
     Simulation,
@@ -53,6 +56,14 @@ def test_a_plan_step_by_step_and_a_moved_kitchen(make_graph) -> None:  # type: i
     assert Simulation(moved).run(A("pick", obj="oat_milk")) is None
     assert [e for e in moved.edges if e.source == "oat_milk"][0].target == "counter"
     assert [e for e in g.edges if e.source == "oat_milk"][0].target == "fridge"  # the input is unchanged
+    # A moved kitchen is made without validation: it must be what validation accepts, and a bad move raises.
+    assert SceneGraph.model_validate_json(moved.to_json()) == moved
+    check_consistent(moved.nodes, moved.edges, moved.relations_known)
+    for bad in ({"oat_milk": "ceramic_mug"}, {"counter": "counter"}, {"unicorn": "counter"}):
+        with pytest.raises(ValueError, match="cannot keep"):
+            relocate(g, bad)
+    with pytest.raises(ValueError, match="relations are unknown"):
+        relocate(g.model_copy(update={"relations_known": False, "edges": ()}), {"oat_milk": "counter"})
 
 
 def test_coverage_finds_dropped_and_invented_clauses(make_graph) -> None:  # type: ignore[no-untyped-def]
