@@ -5,16 +5,24 @@ from __future__ import annotations
 from ambiforge.catalog import CatalogObject
 from ambiforge.models import EnvObject
 
-#: Validated once per catalog object (a build stores the same few hundred objects tens of thousands of
-#: times); each item gets its own copy, so editing one item's environment never touches another's.
-_MADE: dict[CatalogObject, EnvObject] = {}
+#: Validated once per catalog object, by identity (hashing a catalog object hashes every field): a build
+#: stores the same few hundred objects tens of thousands of times. Entries hold their object.
+_MADE: dict[int, tuple[CatalogObject, EnvObject]] = {}
+_new, _set = object.__new__, object.__setattr__
 
 
 def env_object(obj: CatalogObject) -> EnvObject:
-    """The scene object as stored in an item: the catalog attributes the item schema carries."""
-    made = _MADE.get(obj)
-    if made is None:
+    """The scene object as stored in an item: the catalog attributes the item schema carries. Each item gets
+    its own copy (its fields are strings, so a shallow one), so editing one item never touches another."""
+    entry = _MADE.get(id(obj))
+    if entry is None or entry[0] is not obj:
         if len(_MADE) > 20_000:
             _MADE.clear()
-        made = _MADE[obj] = EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields})
-    return made.model_copy()
+        entry = _MADE[id(obj)] = (obj, EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields}))
+    made = entry[1]
+    copy = _new(EnvObject)
+    _set(copy, "__dict__", dict(made.__dict__))
+    _set(copy, "__pydantic_fields_set__", set(made.__pydantic_fields_set__))
+    _set(copy, "__pydantic_extra__", None)
+    _set(copy, "__pydantic_private__", None)
+    return copy

@@ -93,7 +93,7 @@ def test_unknown_rule_in_severity_is_refused() -> None:
 
 
 def test_a_needed_item_is_named_as_the_task_says_it(cases: dict[str, Item], ctx: RuleContext) -> None:
-    """"using a knife and cutting board": both tools, each by its own words; "a ceramic dinner plate": the whole
+    """ "using a knife and cutting board": both tools, each by its own words; "a ceramic dinner plate": the whole
     phrase, material included, so the reader sees which item the scene lacks."""
     chained = [f.message for f in check_item(cases["d_missing_tools_chained"], ctx, only=["grounding"])]
     assert [m.split(": ", 1)[1].split(",")[0] for m in chained] == ["names 'knife'", "names 'cutting board'"]
