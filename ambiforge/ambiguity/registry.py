@@ -19,6 +19,7 @@ from types import ModuleType
 import yaml
 from pydantic import ValidationError
 
+from ambiforge import yamlfile
 from ambiforge.ambiguity.definition import AmbiguityType
 from ambiforge.errors import ConfigError
 from ambiforge.registry import Registry
@@ -32,7 +33,7 @@ def load_definition(folder: Path) -> AmbiguityType:
     if not path.is_file():
         raise ConfigError(f"{path}: ambiguity type definition not found")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yamlfile.load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict):

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ambiforge import inputs
+from ambiforge import inputs, yamlfile
 from ambiforge.catalog.conditions import Condition
 from ambiforge.catalog.loader import Catalog, _mapping, show
 from ambiforge.errors import CatalogError, InputError
@@ -30,7 +30,7 @@ def read_yaml(path: Path) -> tuple[str, dict[str, Any]]:
     except InputError as exc:
         raise CatalogError(where, "file", exc.detail) from None
     try:
-        data = yaml.safe_load(text)
+        data = yamlfile.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f"line {mark.line + 1}" if mark is not None else "YAML"

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from ambiforge import inputs
+from ambiforge import inputs, yamlfile
 from ambiforge.errors import CatalogError, InputError
 
 #: The appliances every kitchen has; they are implicit in every environment.
@@ -176,7 +176,7 @@ def _check_types(path: str, entry: str, attrs: dict[str, Any]) -> None:
 def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     """Parse and check catalog YAML text. Raises CatalogError naming the entry at fault."""
     try:
-        data = yaml.safe_load(text)
+        data = yamlfile.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "YAML"

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from ambiforge import yamlfile
 from ambiforge.detectors.tasks import EvalTask
 from ambiforge.errors import ConfigError
 from ambiforge.llm.prompts import Prompt, default_prompts_dir, load_prompt
@@ -33,7 +34,7 @@ def eval_prompts_dir() -> Path:
 def examples() -> list[dict[str, Any]]:
     path = eval_prompts_dir() / "examples.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yamlfile.load(path.read_text(encoding="utf-8"))
         return list(data["examples"])
     except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
         raise ConfigError(f"{path}: cannot read the eval examples: {exc}") from None

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import ConfigError
+from ambiforge.generation.collector import fewer_collections
 from ambiforge.generation.duplicates import (
     GAVE_UP,
     REGENERATED_FROM,
@@ -95,18 +96,20 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Check every generated item against ``schemas/item.schema.json``; failures keep their messages."""
-    checked = []
-    for outcome in outcomes:
-        if outcome.item is not None and outcome.stage is None:
-            errors = schema_errors(outcome.item.to_record())
-            if errors:
-                outcome = Outcome(
-                    outcome.index,
-                    outcome.ambiguity_type,
-                    outcome.item,
-                    outcome.attempt,
-                    stage="schema",
-                    reason="; ".join(errors[:5]),
-                )
-        checked.append(outcome)
-    return checked
+    with fewer_collections():
+        return [_gated(outcome) for outcome in outcomes]
+
+
+def _gated(outcome: Outcome) -> Outcome:
+    if outcome.item is not None and outcome.stage is None:
+        errors = schema_errors(outcome.item.to_record())
+        if errors:
+            return Outcome(
+                outcome.index,
+                outcome.ambiguity_type,
+                outcome.item,
+                outcome.attempt,
+                stage="schema",
+                reason="; ".join(errors[:5]),
+            )
+    return outcome

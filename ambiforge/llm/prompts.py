@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 import yaml
 
+from ambiforge import yamlfile
 from ambiforge.errors import ConfigError
 from ambiforge.models import PromptRef
 
@@ -71,7 +72,7 @@ class Prompt:
 
 def parse_prompt(text: str, path: str) -> Prompt:
     try:
-        data = yaml.safe_load(text)
+        data = yamlfile.load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):

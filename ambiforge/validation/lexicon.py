@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 
-import yaml
-
+from ambiforge import yamlfile
 from ambiforge.catalog import APPLIANCES, Catalog
 from ambiforge.textnorm import singular
 
@@ -84,14 +83,14 @@ class Lexicon:
 @cache
 def kitchen_words() -> dict[str, tuple[str, ...]]:
     text = resources.files("ambiforge.validation").joinpath("kitchen_words.yaml").read_text(encoding="utf-8")
-    return {kind: tuple(ws) for kind, ws in yaml.safe_load(text).items() if kind != "kinds"}
+    return {kind: tuple(ws) for kind, ws in yamlfile.load(text).items() if kind != "kinds"}
 
 
 @cache
 def kinds() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Kind -> the keys of its members ("pasta" -> spaghetti, penne, ...), from ``kinds`` in kitchen_words.yaml."""
     text = resources.files("ambiforge.validation").joinpath("kitchen_words.yaml").read_text(encoding="utf-8")
-    table = yaml.safe_load(text).get("kinds", {})
+    table = yamlfile.load(text).get("kinds", {})
     return {" ".join(key_of(k)): tuple(key_of(m) for m in ms) for k, ms in table.items()}
 
 

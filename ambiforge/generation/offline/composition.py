@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ambiforge import yamlfile
 from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.catalog.conditions import Condition
 from ambiforge.catalog.world import cached_world
@@ -136,7 +137,7 @@ def _names(text: str) -> set[str]:
 def load(path: str = str(DATA_FILE)) -> CompositionData:
     """The composition data, validated (a mistake is a ConfigError naming the file and key)."""
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        raw = yamlfile.load(Path(path).read_text(encoding="utf-8"))
         return CompositionData.model_validate(raw)
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: {str(exc).splitlines()[0]}") from None

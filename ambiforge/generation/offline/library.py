@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ambiforge import ambiguity
+from ambiforge import ambiguity, yamlfile
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
@@ -58,15 +58,11 @@ def _merge(*layers: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: libyaml's parser when PyYAML was built with it (10x faster than the pure-Python one).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     if not path.is_file():
         raise ConfigError(f"{path}: offline templates not found")
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - a safe loader
+        data = yamlfile.load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict) or not isinstance(data.get("templates"), list) or not data["templates"]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from ambiforge import yamlfile
 from ambiforge.catalog import CatalogObject, Group
 from ambiforge.environment.articles import indefinite
 from ambiforge.errors import ConfigError
@@ -32,7 +33,7 @@ DATA_FILE = Path(__file__).parent / "data" / "phrases.yaml"
 def _data() -> dict[str, Any]:
     """The phrase data (styles, materials, reference forms), checked once: a broken file is a ConfigError."""
     try:
-        data = yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
+        data = yamlfile.load(DATA_FILE.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{DATA_FILE}: {str(exc).splitlines()[0]}") from None
     for key in ("styles", "indirect_styles", "materials", "references", "groups", "words"):
