@@ -13,7 +13,8 @@ Interface (``ambiforge.world.coverage``):
   places the task names) must be an argument (``obj``, ``target``, ``tool``) of some action, each of
   ``values`` ("four", "eco", "200") a word of some action's parameter (quantity, program, duration, how, ...).
 - ``invented(graph, plan, objects)`` -> problems: an action on an *object* (places are the robot's way to
-  reach things) that is not among ``objects`` (the task's objects and the ambiguous referent's options).
+  reach things) that is not among ``objects`` (the task's objects and the ambiguous referent's options),
+  but for the knife a cut implies when the task names no knife.
 - ``stale_names(graph, plan, texts)`` -> problems: step text calling a washed object "dirty ...".
 - ``task_mentions(graph, text)`` -> node ids whose name the text says; ``task_values(text)`` -> the numbers,
   amounts and programs it says.
@@ -68,16 +69,26 @@ def uncovered(
 
 
 def invented(graph: SceneGraph, plan: Sequence[Action], objects: Iterable[str]) -> list[str]:
-    """Steps acting on an object the task does not mention (places are how the robot reaches things)."""
+    """Steps acting on an object the task does not mention (places are how the robot reaches things). One
+    exception: the knife a cut implies. "Slice the cake" names no knife, yet a robot cuts with one (as
+    AmbiK's plans fetch one); a task that names any knife has the plan cut with that one."""
     ix, allowed = index(graph), set(objects)
+    said_nouns = {ix.by_id[o].noun for o in allowed if o in ix.by_id}
     problems: list[str] = []
     for i, a in enumerate(plan):
         for f in NODE_FIELDS:
             ref = getattr(a, f)
             node = ix.by_id.get(ref) if ref else None
-            if node is not None and node.type == "object" and ref not in allowed:
-                problems.append(f"step {i + 1}: the task does not mention the {node.name}")
+            if node is None or node.type != "object" or ref in allowed:
+                continue
+            if node.noun == "knife" and node.noun not in said_nouns and any(_cuts_with(b, ref) for b in plan):
+                continue  # the knife its cutting implies
+            problems.append(f"step {i + 1}: the task does not mention the {node.name}")
     return problems
+
+
+def _cuts_with(action: Action, tool: str) -> bool:
+    return action.verb == "cut" and action.tool == tool
 
 
 def stale_names(graph: SceneGraph, plan: Sequence[Action], texts: Sequence[str]) -> list[str]:

@@ -314,6 +314,7 @@ def compose(
                 direct, indirect, ambiguous = (
                     f"{sentence} {t}" if opening else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
                 )
+    direct, indirect, ambiguous = (phrases.sentence_case(t) for t in (direct, indirect, ambiguous))
     return Draft(
         template=draft.template,
         unambiguous_direct=direct,

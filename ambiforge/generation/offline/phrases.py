@@ -154,6 +154,17 @@ def capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_SENTENCE_START = re.compile(r"([.!?] +)([a-z])")
+_AFTER_COMMA = re.compile(r"(, )(Can|Could|Would|Will|Please|Do|Just|Kindly)\b")
+
+
+def sentence_case(text: str) -> str:
+    """Capitals where sentences start and only there, once styles, joiners and frames are put together:
+    "Legend, thanks. Wave at me ..." (not "thanks. wave"), "Excuse me, robot, can you ..." (not ", Can")."""
+    text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), capitalize(text))
+    return _AFTER_COMMA.sub(lambda m: m.group(1) + m.group(2).lower(), text)
+
+
 def join_or(names: list[str]) -> str:
     refs = [f"the {n}" for n in names]
     return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " or " + refs[-1]

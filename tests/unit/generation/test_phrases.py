@@ -63,3 +63,16 @@ def test_word_lists_fill_a_phrase_and_an_unknown_list_is_a_config_error(tmp_path
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"frames.before.*unknown word list \{nobody\}"):
         load(str(path))
+
+
+def test_sentences_start_with_a_capital_and_only_sentences() -> None:
+    """Styles, joiners and frames are put together from parts; the joined text is cased as one."""
+    assert phrases.sentence_case("legend, thanks. wave at me if something looks off.") == (
+        "Legend, thanks. Wave at me if something looks off."
+    )
+    assert phrases.sentence_case("Excuse me, robot, Can you slice the cake? then rest!") == (
+        "Excuse me, robot, can you slice the cake? Then rest!"
+    )
+    assert phrases.sentence_case("Put the Y-peeler on the counter, I'll be back.") == (
+        "Put the Y-peeler on the counter, I'll be back."
+    )

@@ -72,6 +72,25 @@ def test_the_issue_s_tools_are_never_the_only_choice(items: list[Item]) -> None:
                 assert item.variants == [n.name for n in afforded(graph, noun, job)], item.id
 
 
+def test_a_cut_uses_the_knife_the_task_names_or_one_it_implies(items: list[Item]) -> None:
+    """A robot slices with a knife: the one the task names or, when it names none, one the kitchen has for
+    food (world.coverage.invented allows that one). The preference templates that slice do so."""
+    cuts = 0
+    for item in items:
+        plan = item.world.clear_plan  # type: ignore[union-attr]
+        for action in plan:
+            if action.verb != "cut":
+                continue
+            cuts += 1
+            tool = item.world.graph.node(action.tool or "")  # type: ignore[union-attr]
+            if tool.name not in item.unambiguous_direct.lower():
+                assert tool.noun == "knife" and " knife" not in item.unambiguous_direct, item.id
+                assert set(tool.uses) & {"chop_vegetables", "slice_bread"}, item.id
+        if item.provenance.template.startswith(("preferences/slice#", "preferences/open_sandwich#")):
+            assert any(a.verb == "cut" for a in plan), item.id
+    assert cuts > 0
+
+
 def test_the_same_seed_gives_the_same_bytes(catalog, items: list[Item]) -> None:  # type: ignore[no-untyped-def]
     again = build(catalog, 5)
     assert [json.dumps(i.to_record(), sort_keys=True) for i in again] == [

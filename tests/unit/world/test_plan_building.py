@@ -88,3 +88,18 @@ def test_coverage_finds_dropped_and_invented_clauses(make_graph) -> None:  # typ
     stale = [*texts[:2], "Put the dirty ceramic plate on the kitchen table."]
     assert stale_names(g, washing, stale) == ["step 3: calls the washed ceramic plate dirty"]
     assert task_values("Start the dishwasher on the eco program for 20 minutes.") == ["eco", "20"]
+
+
+def test_a_cut_implies_a_knife_only_when_the_task_names_none(make_graph) -> None:  # type: ignore[no-untyped-def]
+    g = make_graph({"chocolate cake": "counter", "bread knife": "counter", "chef's knife": "counter"})
+    plan = [A("pick", obj="bread_knife"), A("cut", obj="chocolate_cake", tool="bread_knife")]
+    assert invented(g, plan, ["chocolate_cake"]) == []  # "Slice the chocolate cake": the knife is implied
+    assert invented(g, plan, ["chocolate_cake", "chefs_knife"]) == [  # "... with the chef's knife"
+        "step 1: the task does not mention the bread knife",
+        "step 2: the task does not mention the bread knife",
+    ]
+    held = [A("pick", obj="bread_knife"), A("place", obj="bread_knife", target="counter")]
+    assert invented(g, held, ["chocolate_cake"]) == [  # a knife that cuts nothing is no implied tool
+        "step 1: the task does not mention the bread knife",
+        "step 2: the task does not mention the bread knife",
+    ]
