@@ -68,3 +68,17 @@ def test_ids_are_unique_readable_and_graphs_without_relations_have_no_edges() ->
             nodes=(_place("counter", "on"), _obj("mug")),
             edges=(Edge(source="mug", relation="on", target="counter"),),
         )
+
+
+def test_an_edge_made_without_validation_is_the_validated_edge() -> None:
+    """Edge.made fills the model directly (the sampler makes hundreds of thousands): it must be equal, hash
+    equal and dump equal to the validated edge."""
+    from ambiforge.models.scene_graph import Edge
+
+    made, validated = (
+        Edge.made("glass_mug", "left_of", "kettle"),
+        Edge(source="glass_mug", relation="left_of", target="kettle"),
+    )
+    assert made == validated and hash(made) == hash(validated)
+    assert made.model_dump() == validated.model_dump() and made.model_fields_set == validated.model_fields_set
+    assert Edge.model_validate_json(made.model_dump_json()) == made
