@@ -103,7 +103,8 @@ class Edge(_Frozen):
     def made(cls, source: str, relation: str, target: str) -> Edge:
         """An edge between node ids that code made itself, from the fixed vocabulary: nothing to validate
         (the graph checks its edges as a whole) and a build makes hundreds of thousands of them, so the
-        model is filled directly; equal to ``Edge(...)`` of the same fields (tests/unit/world/test_scene_graph_model.py)."""
+        model is filled directly; equal to ``Edge(...)`` of the same fields
+        (tests/unit/world/test_scene_graph_model.py)."""
         edge = _new(cls)
         _set(edge, "__dict__", {"source": source, "relation": relation, "target": target})
         _set(edge, "__pydantic_fields_set__", _EDGE_FIELDS)
