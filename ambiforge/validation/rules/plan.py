@@ -181,13 +181,24 @@ def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     return objects > 0
 
 
+_OR = re.compile(r"\bor\b", re.I)
+
+
+def _offered_and_chosen(item: Item, concept: str) -> bool:
+    """The question offers options, this concept among them, and the answer picks it: "the instant pot,
+    stovetop, or microwave?" / "Cook the quinoa in the instant pot" (a plan that names it before the
+    question has made the choice the question asks for)."""
+    return bool(_OR.search(item.question)) and mentions(item.question, concept) and mentions(item.answer, concept)
+
+
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     """(rule, message) for each intent concept the ambiguous plan names up to ``end_of_ambiguity`` while the
     ambiguous task leaves it open. Only concepts that can name a thing count (open-class words, a noun or
     adjective among them, no number: never "from", "until", "3 minutes", "preheat"). Certain (answer_leak)
     when the item's type chooses among objects (a shortlist type) and the concept names a scene object or its
     distinguishing attribute, or, in other types, when the plan gives the whole answer away before the
-    question (:func:`_whole_answer`); otherwise suspected (answer_leak_suspect): in common-sense and safety
+    question (:func:`_whole_answer`) or names, before it, the option the question offers and the answer
+    picks (:func:`_offered_and_chosen`); otherwise suspected (answer_leak_suspect): in common-sense and safety
     items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
     positives, _ = intent_concepts(item.user_intent)
     clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.ambiguous_task
@@ -209,7 +220,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 continue  # "Choose between green tea or coffee": the step asks, it does not decide
             key = key_of(found)
             names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
-            certain = names_object and (choice or (i < item.end_of_ambiguity and whole))
+            before = i < item.end_of_ambiguity
+            certain = names_object and (choice or (before and (whole or _offered_and_chosen(item, found))))
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (
