@@ -28,7 +28,7 @@ from ambiforge.generation.scheduling import generate_batch
 from ambiforge.llm.calls import llm_cache_dir
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models.outcome import Outcome, PairSpec
-from ambiforge.models.schema import schema_errors
+from ambiforge.models.schema import item_errors
 
 __all__ = [
     "GAVE_UP",
@@ -102,7 +102,7 @@ def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
 
 def _gated(outcome: Outcome) -> Outcome:
     if outcome.item is not None and outcome.stage is None:
-        errors = schema_errors(outcome.item.to_record())
+        errors = item_errors(outcome.item)
         if errors:
             return Outcome(
                 outcome.index,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
@@ -158,6 +159,31 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
     return [_edge(t) for t in row_triples(rows)]
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """What the sampler needs of one catalog object in one world: its node (with its readable id) and the
+    places it may be kept in, made once per build (one lookup a object instead of three)."""
+
+    obj: CatalogObject
+    node: Node
+    places: tuple[Place, ...]
+
+
+_PLACED: dict[tuple[int, int], _Placed] = {}
+
+
+def _placed(obj: CatalogObject, world: World) -> _Placed:
+    key = (id(world), id(obj))
+    entry = _PLACED.get(key)
+    if entry is None or entry.obj is not obj:
+        if len(_PLACED) > 20_000:
+            _PLACED.clear()
+        _KEEP.setdefault(id(world), world)
+        by_id = {p.id: p for p in world.places}
+        entry = _PLACED[key] = _Placed(obj, _cached_node(obj, world), tuple(by_id[c] for c in placement(obj, world)))
+    return entry
+
+
 def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGraph:
     """The graph of ``scene`` for ``seed``: places from ``world`` (default: the packaged world.yaml), each
     object in one of the places its placement rule allows, rows laid out by seed."""
@@ -168,23 +194,31 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
     triples: list[Triple] = []
     for obj in scene.objects:
-        oid, k = node_id(obj.name), 2
-        while oid in taken:
-            oid, k = f"{node_id(obj.name)}_{k}", k + 1
+        placed = _placed(obj, world)
+        node = placed.node
+        oid = node.id
+        if oid in taken:
+            k = 2
+            while f"{node.id}_{k}" in taken:
+                k += 1
+            oid = f"{node.id}_{k}"
+            node = node.model_copy(update={"id": oid})
         taken.add(oid)
-        nodes.append(object_node(obj, oid, world))
-        candidates = placement(obj, world)
-        place = world.place(candidates[rng.randrange(len(candidates))] if len(candidates) > 1 else candidates[0])
+        nodes.append(node)
+        places = placed.places
+        place = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
         members[place.id].append(oid)
-        triples.append((oid, place.holds, place.id))
+        triples.append((oid, place.holds, place.id))  # type: ignore[arg-type]
     for place in world.places:  # appliances standing on a surface take part in its row
         if place.stands_on:
             members[place.stands_on].append(place.id)
             triples.append((place.id, "on", place.stands_on))
-    for place in world.places:
-        ids = members[place.id]
+    width = world.row_width
+    for ids in members.values():
+        if len(ids) < 2:  # nothing to shuffle (no draw either) and no neighbours
+            continue
         rng.shuffle(ids)
-        triples += row_triples([ids[i : i + world.row_width] for i in range(0, len(ids), world.row_width)])
+        triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
     return SceneGraph.made(seed, tuple(nodes), tuple(map(_edge, triples)))
 

@@ -43,6 +43,7 @@ class SimulationResult:
 
 
 _EDGE_ORDER = attrgetter("source", "relation", "target")
+_LOCATION_SET = frozenset(LOCATION_RELATIONS)
 
 
 class StepFailed(Exception):
@@ -410,6 +411,10 @@ class Simulation:
         """Where the node is now (None: held, handed over or a place that stands nowhere)."""
         return self._w.location.get(node_id)
 
+    def locations(self) -> dict[str, Edge]:
+        """Where every located node is now (a copy: later steps do not change it)."""
+        return dict(self._w.location)
+
     def node(self, node_id: str) -> Node | None:
         return self._w.nodes.get(node_id)
 
@@ -431,12 +436,9 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     for node_id_, place in moves.items():
         if nodes.get(node_id_) is None or nodes.get(place) is None or nodes[place].holds is None or node_id_ == place:
             raise ValueError(f"cannot keep {node_id_!r} at {place!r}")
-    edges = [
-        e
-        for e in graph.edges
-        if not (e.source in moves and e.relation in LOCATION_RELATIONS)
-        and not (e.relation not in LOCATION_RELATIONS and (e.source in moves or e.target in moves))
-    ]
+    # A moved node loses every edge it is the source of (its location and its neighbours) and the spatial
+    # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
+    edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
     edges += [Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()]
     edges.sort(key=_EDGE_ORDER)
     # Consistent by construction (the moves were checked above, the rest are the graph's own edges).

@@ -115,14 +115,14 @@ def _act(**fields: str) -> Action:
     missing = [f for f in REQUIRED[fields["verb"]] if fields.get(f) is None]
     if missing:
         raise ValueError(f"{fields['verb']} needs {', '.join(missing)}")
-    return Action.model_construct(**fields)
+    return Action.made(fields)
 
 
 class _Builder:
     def __init__(self, graph: SceneGraph) -> None:
         self.graph = graph
         self.sim = Simulation(graph)
-        self.start = {n.id: self.sim.location(n.id) for n in graph.nodes}
+        self.start = self.sim.locations()  # where each node is before the plan (a copy)
         self.out = Built()
 
     def emit(self, action: Action) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.models.schema import schema_errors
+from ambiforge.models.schema import item_errors
 from ambiforge.validation.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def check_schema(item: Item, ctx: RuleContext) -> list[str]:
-    return schema_errors(item.to_record())
+    return item_errors(item)
 
 
 ORDER = 10  # where the family runs among the rules (plugins: 1000 unless they say)

@@ -26,3 +26,26 @@ def test_schema_rejects_what_the_model_forbids(catalog) -> None:
     bad2 = json.loads(json.dumps(record))
     bad2["surprise"] = 1
     assert any("surprise" in e for e in schema_errors(bad2))
+
+
+def test_an_item_is_checked_as_its_whole_record_would_be(catalog) -> None:
+    """item_errors checks each shared graph node and edge once per build: an item whose nodes passed in an
+    earlier item still passes, and a fault (in the item or in a graph edge) is named at the same path as
+    checking the whole record names it (a bad edge: under ``world``, which may also be null)."""
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.models.scene_graph import Edge, SceneGraph
+    from ambiforge.models.schema import item_errors
+
+    generator = OfflineGenerator(catalog, 1, "t")
+    first, second = (generator.generate(i, "preferences")[0] for i in (0, 1))
+    assert item_errors(first) == [] and item_errors(second) == [] and item_errors(first) == []
+    broken = second.model_copy(update={"end_of_ambiguity": -1})
+    assert item_errors(broken) == schema_errors(broken.to_record()) != []
+    graph = second.world.graph
+    edges = (*graph.edges, Edge.made(graph.nodes[-1].id, "beside", graph.nodes[0].id))
+    odd = SceneGraph.made(graph.seed, graph.nodes, edges)
+    broken = second.model_copy(update={"world": second.world.model_copy(update={"graph": odd})})
+    errors = item_errors(broken)
+    assert errors == schema_errors(broken.to_record())
+    assert len(errors) == 1 and errors[0].startswith("world:") and '"beside"' in errors[0]
+    assert item_errors(second) == []

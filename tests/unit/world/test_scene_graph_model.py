@@ -82,3 +82,17 @@ def test_an_edge_made_without_validation_is_the_validated_edge() -> None:
     assert made == validated and hash(made) == hash(validated)
     assert made.model_dump() == validated.model_dump() and made.model_fields_set == validated.model_fields_set
     assert Edge.model_validate_json(made.model_dump_json()) == made
+
+
+def test_an_action_made_without_validation_is_the_validated_action() -> None:
+    """Action.made fills the model directly (the plan builder makes one per step of every draft): equal,
+    hash equal, dump equal and with the same fields set as the validated action; its fields are its own."""
+    from ambiforge.models.action import Action
+
+    fields = {"verb": "take_out", "obj": "whole_milk", "target": "fridge"}
+    made, validated = Action.made(fields), Action(**fields)
+    assert made == validated and hash(made) == hash(validated)
+    assert made.model_dump_json() == validated.model_dump_json()
+    assert made.model_fields_set == validated.model_fields_set == {"verb", "obj", "target"}
+    fields["obj"] = "butter"
+    assert made.obj == "whole_milk" and Action.made({"verb": "wait"}).obj is None
