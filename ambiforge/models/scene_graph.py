@@ -107,7 +107,7 @@ class Edge(_Frozen):
         (tests/unit/world/test_scene_graph_model.py)."""
         edge = _new(cls)
         _set(edge, "__dict__", {"source": source, "relation": relation, "target": target})
-        _set(edge, "__pydantic_fields_set__", _EDGE_FIELDS)
+        _set(edge, "__pydantic_fields_set__", set(_EDGE_FIELDS))  # a set: model_copy(update=) adds to it
         _set(edge, "__pydantic_extra__", None)
         _set(edge, "__pydantic_private__", None)
         return edge
@@ -117,6 +117,7 @@ _new, _set = object.__new__, object.__setattr__
 #: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
 _CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
 _EDGE_FIELDS = frozenset(("source", "relation", "target"))
+_GRAPH_FIELDS = frozenset(("seed", "nodes", "edges"))  # what model_construct(seed=, nodes=, edges=) sets
 
 
 class SceneGraph(_Frozen):
@@ -144,7 +145,11 @@ class SceneGraph(_Frozen):
         """A graph the sampler made from its own nodes and edges, which are consistent by construction
         (tests/unit/world/test_sampler.py checks many seeds with :func:`check_consistent`): built without
         validating every node and edge again, which cost a fifth of making a pair."""
-        graph = cls.model_construct(seed=seed, nodes=nodes, edges=edges)
+        graph = _new(cls)
+        _set(graph, "__dict__", {"version": 1, "seed": seed, "relations_known": True, "nodes": nodes, "edges": edges})
+        _set(graph, "__pydantic_fields_set__", set(_GRAPH_FIELDS))
+        _set(graph, "__pydantic_extra__", None)
+        _set(graph, "__pydantic_private__", None)
         _CHECKED[id(graph)] = graph
         return graph
 

@@ -106,14 +106,15 @@ def view_of(node: Node) -> CatalogObject:
     return v
 
 
-def _build(graph: SceneGraph, like: GraphIndex | None = None) -> GraphIndex:
+def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
     """The tables of ``graph``; ``like``: the index of a graph with the same nodes (only the edges differ,
-    as after moving things), whose node tables are shared instead of rebuilt."""
+    as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
+    location edges by node, when the caller knows them (it moved a few nodes of ``like``)."""
     ix = GraphIndex(graph)
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
         ix.order, ix._views = like.order, like._views
-        _edges(ix, graph)
+        ix.location = location if location is not None else _location(graph)
         return ix
     for i, node in enumerate(graph.nodes):
         ix.by_id[node.id] = node
@@ -123,7 +124,7 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None) -> GraphIndex:
         ix.by_noun.setdefault(noun, []).append(node)
         for tail in tails:
             ix.by_tail.setdefault(tail, []).append(node)
-    _edges(ix, graph)
+    ix.location = _location(graph)
     return ix
 
 
@@ -136,8 +137,8 @@ def _keys(name: str, noun: str) -> tuple[str, str, tuple[str, ...]]:
     return name.lower(), noun.lower(), tuple(tails)
 
 
-def _edges(ix: GraphIndex, graph: SceneGraph) -> None:
-    ix.location = {edge.source: edge for edge in graph.edges if edge.relation in _LOCATION}
+def _location(graph: SceneGraph) -> dict[str, Edge]:
+    return {edge.source: edge for edge in graph.edges if edge.relation in _LOCATION}
 
 
 _LOCATION = frozenset(LOCATION_RELATIONS)
@@ -147,14 +148,15 @@ _cache: OrderedDict[int, GraphIndex] = OrderedDict()  # oldest first: evicted in
 _lock = threading.Lock()
 
 
-def index(graph: SceneGraph, like: SceneGraph | None = None) -> GraphIndex:
+def index(graph: SceneGraph, like: SceneGraph | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
-    tables can be shared (a graph made by moving things in ``like``)."""
+    tables can be shared (a graph made by moving things in ``like``); ``location``: with ``like``, the
+    graph's location edges by node when the caller knows them."""
     key = id(graph)
     ix = _cache.get(key)  # a dict read is atomic: the lock guards only the writes (a build asks tens of thousands)
     if ix is not None and ix.graph is graph:
         return ix
-    ix = _build(graph, index(like) if like is not None else None)
+    ix = _build(graph, index(like) if like is not None else None, location)
     with _lock:
         _cache[key] = ix
         while len(_cache) > _CACHE_SIZE:

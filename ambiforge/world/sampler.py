@@ -220,7 +220,8 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
-    return SceneGraph.made(seed, tuple(nodes), tuple(map(_edge, triples)))
+    get = _EDGES.get  # most edges were made before (a lookup, not a call, per edge)
+    return SceneGraph.made(seed, tuple(nodes), tuple([get(t) or _edge(t) for t in triples]))
 
 
 def free_text_node(name: str, oid: str) -> Node:

@@ -439,9 +439,10 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     # A moved node loses every edge it is the source of (its location and its neighbours) and the spatial
     # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
     edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
-    edges += [Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()]
+    placed = {n: Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()}
+    edges += placed.values()
     edges.sort(key=_EDGE_ORDER)
     # Consistent by construction (the moves were checked above, the rest are the graph's own edges).
     moved = SceneGraph.made(graph.seed, graph.nodes, tuple(edges))
-    index(moved, like=graph)  # the same nodes: share their lookup tables
+    index(moved, like=graph, location={**index(graph).location, **placed})  # the same nodes: shared tables
     return moved

@@ -54,6 +54,7 @@ def test_the_sampler_makes_graphs_the_model_accepts_without_validating_them(cata
         again = SceneGraph.model_validate_json(graph.to_json())
         assert again == graph and again.to_json() == graph.to_json()
         assert graph.model_fields_set == {"seed", "nodes", "edges"}
+    assert graph.model_copy(update={"seed": 1}).seed == 1 and graph.seed == 199
 
 
 def test_building_a_graph_does_not_move_the_scene_sampler(catalog) -> None:

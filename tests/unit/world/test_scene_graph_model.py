@@ -82,6 +82,8 @@ def test_an_edge_made_without_validation_is_the_validated_edge() -> None:
     assert made == validated and hash(made) == hash(validated)
     assert made.model_dump() == validated.model_dump() and made.model_fields_set == validated.model_fields_set
     assert Edge.model_validate_json(made.model_dump_json()) == made
+    moved = made.model_copy(update={"target": "fridge"})  # a copy with changes works as on any edge
+    assert moved.target == "fridge" and made.target == "kettle" and "target" in moved.model_fields_set
 
 
 def test_an_action_made_without_validation_is_the_validated_action() -> None:
@@ -96,3 +98,4 @@ def test_an_action_made_without_validation_is_the_validated_action() -> None:
     assert made.model_fields_set == validated.model_fields_set == {"verb", "obj", "target"}
     fields["obj"] = "butter"
     assert made.obj == "whole_milk" and Action.made({"verb": "wait"}).obj is None
+    assert made.model_copy(update={"obj": "butter"}).obj == "butter" and made.obj == "whole_milk"
