@@ -17,6 +17,7 @@ what it holds hot; running one that cleans (the dishwasher) makes it clean.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -429,7 +430,9 @@ class Simulation:
 
 def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     """The graph with each node of ``moves`` kept at another place (``in``/``on`` as the place holds),
-    without its spatial relations: the kitchen a task presupposes ("put the milk away": it is out)."""
+    without its spatial relations: the kitchen a task presupposes ("put the milk away": it is out).
+    ``graph``'s edges are in canonical order (source, relation, target), as in every graph the sampler,
+    the simulator and this function make; so are the result's."""
     if not graph.relations_known:
         raise ValueError("the graph's relations are unknown (imported data): nothing can be moved in it")
     nodes = index(graph).by_id
@@ -440,8 +443,8 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
     edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
     placed = {n: Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()}
-    edges += placed.values()
-    edges.sort(key=_EDGE_ORDER)
+    for edge in placed.values():  # the rest are in canonical order already: insert, do not sort again
+        insort(edges, edge, key=_EDGE_ORDER)
     # Consistent by construction (the moves were checked above, the rest are the graph's own edges).
     moved = SceneGraph.made(graph.seed, graph.nodes, tuple(edges))
     index(moved, like=graph, location={**index(graph).location, **placed})  # the same nodes: shared tables

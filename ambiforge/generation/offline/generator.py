@@ -21,6 +21,7 @@ from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph, world_of
 from ambiforge.generation.offline import library, planning
 from ambiforge.generation.offline.composition import compose
+from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models import Item, PromptRef
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
@@ -64,6 +65,8 @@ class OfflineGenerator:
         #: Drafts refused because their plan could not be grounded or run, by reason (named in the
         #: error of a pair that finds no other draft, so the run's rejected.jsonl says why).
         self.refused: Counter[str] = Counter()
+        #: Per type: its templates by id and their ids sorted (asked once, not once per draw).
+        self._templates: dict[str, tuple[dict[str, TemplateSpec], list[str]]] = {}
 
     def draw(
         self, index: int, ambiguity_type: str, attempt: int
@@ -72,11 +75,11 @@ class OfflineGenerator:
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
         graph = scene_graph(scene, self.seed, index, attempt)
-        specs = {spec.id: spec for spec in library.templates_for(ambiguity_type)}
+        specs, ids = self._templates_of(ambiguity_type)
         # Templates in a random order (the one the scene was steered for first), each asked for its
         # candidates only when reached; up to eight that offer any are tried. This is the same choice as
         # sampling eight of the templates that offer candidates, without asking every template first.
-        keys = rng.sample(sorted(specs), len(specs))
+        keys = rng.sample(ids, len(ids))
         if wanted in specs:
             keys = [wanted, *(k for k in keys if k != wanted)]
         tried = 0
@@ -103,6 +106,13 @@ class OfflineGenerator:
                 return scene, planned.graph, planned.draft, planned.clear_plan
         return None
 
+    def _templates_of(self, ambiguity_type: str) -> tuple[dict[str, TemplateSpec], list[str]]:
+        known = self._templates.get(ambiguity_type)
+        if known is None:
+            specs = {spec.id: spec for spec in library.templates_for(ambiguity_type)}
+            known = self._templates[ambiguity_type] = (specs, sorted(specs))
+        return known
+
     def generate_outcome(
         self, index: int, ambiguity_type: str, taken: set[str] | None = None, first_attempt: int = 0
     ) -> tuple[Item, int, dict[str, Any]]:
@@ -114,10 +124,12 @@ class OfflineGenerator:
     ) -> tuple[Item, int]:
         """The pair at ``index`` and the attempt that made it; skips tasks whose signature
         (:func:`ambiforge.textnorm.signature`) is in ``taken``."""
-        if ambiguity_type not in ambiguity.names():
-            raise GenerationError(f"pair {index}: unknown ambiguity type {ambiguity_type!r}")
-        if not library.has_templates(ambiguity_type):
-            raise GenerationError(f"pair {index}: ambiguity type {ambiguity_type!r} has no offline templates")
+        if ambiguity_type not in self._templates:
+            if ambiguity_type not in ambiguity.names():
+                raise GenerationError(f"pair {index}: unknown ambiguity type {ambiguity_type!r}")
+            if not library.has_templates(ambiguity_type):
+                raise GenerationError(f"pair {index}: ambiguity type {ambiguity_type!r} has no offline templates")
+            self._templates_of(ambiguity_type)
         for attempt in range(first_attempt, first_attempt + self.max_attempts):
             drawn = self.draw(index, ambiguity_type, attempt)
             if drawn is None:

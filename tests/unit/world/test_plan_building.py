@@ -18,6 +18,7 @@ from ambiforge.world import (
     task_values,
     uncovered,
 )
+from ambiforge.world.index import index
 
 
 def A(verb: str, **kw: str) -> Action:  # noqa: N802 - reads like the plan it writes
@@ -59,6 +60,17 @@ def test_a_plan_step_by_step_and_a_moved_kitchen(make_graph) -> None:  # type: i
     # A moved kitchen is made without validation: it must be what validation accepts, and a bad move raises.
     assert SceneGraph.model_validate_json(moved.to_json()) == moved
     check_consistent(moved.nodes, moved.edges, moved.relations_known)
+    order = [(e.source, e.relation, e.target) for e in moved.edges]
+    assert order == sorted(order)  # canonical order, the new locations put in their places
+    assert index(moved).location["oat_milk"].target == "counter"  # its lookup table knows the move
+    lined = make_graph(
+        {"oat milk": "fridge", "ceramic mug": "counter", "red apple": "counter"},
+        rows={"counter": ["ceramic_mug", "red_apple"]},
+    )
+    twice = relocate(lined, {"oat_milk": "counter", "ceramic_mug": "sink"})
+    order = [(e.source, e.relation, e.target) for e in twice.edges]
+    assert order == sorted(order) and not any(e.relation == "left_of" for e in twice.edges)
+    assert index(twice).location == {e.source: e for e in twice.edges if e.relation in ("in", "on", "inside")}
     for bad in ({"oat_milk": "ceramic_mug"}, {"counter": "counter"}, {"unicorn": "counter"}):
         with pytest.raises(ValueError, match="cannot keep"):
             relocate(g, bad)
