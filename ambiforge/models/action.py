@@ -93,6 +93,16 @@ class Action(ActionFields):
         _set(action, "__pydantic_private__", None)
         return action
 
+    def replaced(self, changes: dict[str, str]) -> Action:
+        """The action with node arguments changed to other node ids (the plan under another answer):
+        ``model_copy(update=changes)`` without its generic copying, for code that changes ids only."""
+        action = _new(type(self))
+        _set(action, "__dict__", {**self.__dict__, **changes})
+        _set(action, "__pydantic_fields_set__", self.__pydantic_fields_set__ | changes.keys())
+        _set(action, "__pydantic_extra__", None)
+        _set(action, "__pydantic_private__", None)
+        return action
+
     @model_validator(mode="after")
     def _complete(self) -> Action:
         missing = [f for f in REQUIRED[self.verb] if getattr(self, f) is None]

@@ -215,7 +215,7 @@ def substitute(plan: Sequence[Action], old: str, new: str) -> list[Action]:
     """The plan under another answer: every argument naming ``old`` names ``new`` (the world contract:
     the plan under candidate X is the clear plan with the target replaced by X)."""
     return [
-        a.model_copy(update={f: new for f in NODE_FIELDS if getattr(a, f) == old}) if old in _refs(a) else a
+        a.replaced({f: new for f in NODE_FIELDS if getattr(a, f) == old}) if old in _refs(a) else a
         for a in plan
     ]
 

@@ -99,3 +99,11 @@ def test_an_action_made_without_validation_is_the_validated_action() -> None:
     fields["obj"] = "butter"
     assert made.obj == "whole_milk" and Action.made({"verb": "wait"}).obj is None
     assert made.model_copy(update={"obj": "butter"}).obj == "butter" and made.obj == "whole_milk"
+    swapped = made.replaced({"obj": "oat_milk"})
+    assert swapped == made.model_copy(update={"obj": "oat_milk"}) == Action(**{**fields, "obj": "oat_milk"})
+    assert swapped.model_fields_set == {"verb", "obj", "target"} and made.obj == "whole_milk"
+    assert Action.made({"verb": "pick", "obj": "a"}).replaced({"target": "b"}).model_fields_set == {
+        "verb",
+        "obj",
+        "target",
+    }
