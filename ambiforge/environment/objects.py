@@ -22,7 +22,8 @@ def env_object(obj: CatalogObject) -> EnvObject:
     made = entry[1]
     copy = _new(EnvObject)
     _set(copy, "__dict__", dict(made.__dict__))
-    _set(copy, "__pydantic_fields_set__", set(made.__pydantic_fields_set__))
+    # Shared: every field is set, so setting one (which adds its name) leaves the set as it is.
+    _set(copy, "__pydantic_fields_set__", made.__pydantic_fields_set__)
     _set(copy, "__pydantic_extra__", None)
     _set(copy, "__pydantic_private__", None)
     return copy

@@ -88,7 +88,11 @@ class Action(ActionFields):
         of every draft); equal to ``Action(**fields)`` (tests/unit/world/test_scene_graph_model.py)."""
         action = _new(cls)
         _set(action, "__dict__", {**_EMPTY, **fields})
-        _set(action, "__pydantic_fields_set__", set(fields))
+        keys = fields.keys()
+        shared = _FIELDS_SET.get(frozenset(keys))
+        if shared is None:
+            shared = _FIELDS_SET[frozenset(keys)] = set(keys)
+        _set(action, "__pydantic_fields_set__", shared)
         _set(action, "__pydantic_extra__", None)
         _set(action, "__pydantic_private__", None)
         return action
@@ -113,3 +117,6 @@ class Action(ActionFields):
 
 _new, _set = object.__new__, object.__setattr__
 _EMPTY: dict[str, str | None] = dict.fromkeys(ActionFields.model_fields)
+#: One fields-set per combination of fields, shared by the actions made with it (model_copy copies it
+#: before adding to it; a frozen action never changes it in place): a set per action was GC work.
+_FIELDS_SET: dict[frozenset[str], set[str]] = {}

@@ -107,7 +107,7 @@ class Edge(_Frozen):
         (tests/unit/world/test_scene_graph_model.py)."""
         edge = _new(cls)
         _set(edge, "__dict__", {"source": source, "relation": relation, "target": target})
-        _set(edge, "__pydantic_fields_set__", set(_EDGE_FIELDS))  # a set: model_copy(update=) adds to it
+        _set(edge, "__pydantic_fields_set__", _EDGE_FIELDS)
         _set(edge, "__pydantic_extra__", None)
         _set(edge, "__pydantic_private__", None)
         return edge
@@ -116,8 +116,11 @@ class Edge(_Frozen):
 _new, _set = object.__new__, object.__setattr__
 #: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
 _CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
-_EDGE_FIELDS = frozenset(("source", "relation", "target"))
-_GRAPH_FIELDS = frozenset(("seed", "nodes", "edges"))  # what model_construct(seed=, nodes=, edges=) sets
+# Shared by every made edge (graph): a set, not a frozenset, because model_copy copies it and adds the
+# changed names to the copy; nothing changes it in place (the models are frozen), and one set per edge
+# was three times the collector's work on a build's edges.
+_EDGE_FIELDS = {"source", "relation", "target"}
+_GRAPH_FIELDS = {"seed", "nodes", "edges"}  # what model_construct(seed=, nodes=, edges=) sets
 
 
 class SceneGraph(_Frozen):
@@ -147,7 +150,7 @@ class SceneGraph(_Frozen):
         validating every node and edge again, which cost a fifth of making a pair."""
         graph = _new(cls)
         _set(graph, "__dict__", {"version": 1, "seed": seed, "relations_known": True, "nodes": nodes, "edges": edges})
-        _set(graph, "__pydantic_fields_set__", set(_GRAPH_FIELDS))
+        _set(graph, "__pydantic_fields_set__", _GRAPH_FIELDS)
         _set(graph, "__pydantic_extra__", None)
         _set(graph, "__pydantic_private__", None)
         _CHECKED[id(graph)] = graph

@@ -214,10 +214,7 @@ def build_plan(graph: SceneGraph, clauses: Sequence[BoundSteps]) -> Built:
 def substitute(plan: Sequence[Action], old: str, new: str) -> list[Action]:
     """The plan under another answer: every argument naming ``old`` names ``new`` (the world contract:
     the plan under candidate X is the clear plan with the target replaced by X)."""
-    return [
-        a.replaced({f: new for f in NODE_FIELDS if getattr(a, f) == old}) if old in _refs(a) else a
-        for a in plan
-    ]
+    return [a.replaced({f: new for f in NODE_FIELDS if getattr(a, f) == old}) if old in _refs(a) else a for a in plan]
 
 
 def _refs(a: Action) -> tuple[str | None, ...]:
