@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from itertools import chain
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -181,12 +182,18 @@ def word_grams(text: str, longest: int = 6) -> frozenset[tuple[str, ...]]:
     """Every run of up to ``longest`` words of ``text``: one pass, then :func:`mentioned` is a set lookup
     (many phrases tested against one text, without a regular expression per phrase)."""
     toks = words(text)
-    return frozenset(tuple(toks[i : i + n]) for n in range(1, longest + 1) for i in range(len(toks) - n + 1))
+    # zip of shifted lists makes each n-gram tuple in C (a slice and a tuple per gram cost three times more)
+    return frozenset(chain.from_iterable(zip(*(toks[i:] for i in range(n))) for n in range(1, longest + 1)))
 
 
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
     """Whole-word containment of ``phrase`` in the text ``grams`` was made from."""
-    return tuple(words(phrase)) in grams
+    return _phrase_words(phrase) in grams
+
+
+@lru_cache(maxsize=8192)
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    return tuple(words(phrase))
 
 
 def mentions(text: str, phrase: str) -> bool:
