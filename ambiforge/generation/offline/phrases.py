@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 import re
 import string
-from itertools import chain
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -182,8 +182,9 @@ def word_grams(text: str, longest: int = 6) -> frozenset[tuple[str, ...]]:
     """Every run of up to ``longest`` words of ``text``: one pass, then :func:`mentioned` is a set lookup
     (many phrases tested against one text, without a regular expression per phrase)."""
     toks = words(text)
-    # zip of shifted lists makes each n-gram tuple in C (a slice and a tuple per gram cost three times more)
-    return frozenset(chain.from_iterable(zip(*(toks[i:] for i in range(n))) for n in range(1, longest + 1)))
+    # zip of shifted lists makes each n-gram tuple in C, without a slice per gram
+    shifted = (zip(*(toks[i:] for i in range(n)), strict=False) for n in range(1, longest + 1))
+    return frozenset(chain.from_iterable(shifted))
 
 
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
