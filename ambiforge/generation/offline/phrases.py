@@ -197,6 +197,22 @@ def _phrase_words(phrase: str) -> tuple[str, ...]:
     return tuple(words(phrase))
 
 
+def mentions_any(text: str, phrases: list[str], longest: int = 6) -> bool:
+    """Whether ``text`` mentions any of ``phrases`` as :func:`mentioned` reads them on its
+    :func:`word_grams` (whole words, up to ``longest`` of them), for a few phrases against one text:
+    scanning the words is cheaper than making every n-gram of the text."""
+    toks = words(text)
+    present = set(toks)
+    for phrase in phrases:
+        wanted = _phrase_words(phrase)
+        if not wanted or len(wanted) > longest or not present.issuperset(wanted):
+            continue
+        n = len(wanted)
+        if n == 1 or any(tuple(toks[i : i + n]) == wanted for i, t in enumerate(toks) if t == wanted[0]):
+            return True
+    return False
+
+
 def mentions(text: str, phrase: str) -> bool:
     """Whole-word, case-insensitive containment (so 'glass' is not found in 'glasses')."""
     return re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text.lower()) is not None

@@ -76,3 +76,37 @@ def test_sentences_start_with_a_capital_and_only_sentences() -> None:
     assert phrases.sentence_case("Put the Y-peeler on the counter, I'll be back.") == (
         "Put the Y-peeler on the counter, I'll be back."
     )
+
+
+def test_mentions_any_reads_phrases_as_the_word_grams_do() -> None:
+    """says_forbidden scans the words for a few phrases instead of making every n-gram: the answer must be
+    the n-grams' on random texts and phrases (case, punctuation, hyphens, repeats, phrases of 0-7 words)."""
+    from ambiforge.generation.offline.phrases import mentioned, mentions_any, word_grams
+
+    rng = random.Random(3)
+    vocab = [
+        "a",
+        "the",
+        "mug",
+        "glass",
+        "milk",
+        "pour",
+        "into",
+        "cup",
+        "of",
+        "tea",
+        "knife",
+        "bread",
+        "x-ray",
+        "it's",
+        "one",
+        "two",
+    ]
+    for _ in range(3000):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randrange(0, 15)))
+        text = text.upper() + "." if rng.random() < 0.3 else text
+        wanted = [" ".join(rng.choice(vocab) for _ in range(rng.randrange(0, 8))) for _ in range(rng.randrange(0, 4))]
+        grams = word_grams(text)
+        assert mentions_any(text, wanted) == any(mentioned(grams, p) for p in wanted), (text, wanted)
+    assert mentions_any("Pour the milk into the glass mug.", ["glass mug"])
+    assert not mentions_any("Pour the milk into the glasses.", ["glass"])
