@@ -162,7 +162,7 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
 @dataclass(frozen=True)
 class _Placed:
     """What the sampler needs of one catalog object in one world: its node (with its readable id) and the
-    places it may be kept in, made once per build (one lookup a object instead of three)."""
+    places it may be kept in, made once per build (one lookup per object instead of three)."""
 
     obj: CatalogObject
     node: Node
