@@ -84,9 +84,10 @@ def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
         if isinstance(value, list):
             tests.append(lambda o, a=attr, v=tuple(value): any(_same(getattr(o, a), x) for x in v))
         else:
-            tests.append(lambda o, a=attr, v=value: _same(getattr(o, a), v))
+            tests.append(_equals(attr, value))
     for attr, value in c.where_not.items():
-        tests.append(lambda o, a=attr, v=value: not _same(getattr(o, a), v))
+        equals = _equals(attr, value)
+        tests.append(lambda o, eq=equals: not eq(o))
     for attr in c.known:
         tests.append(lambda o, a=attr: getattr(o, a) is not None)
     if c.clean is True:
@@ -98,14 +99,38 @@ def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
     if len(tests) == 1:
         return tests[0]
     checks = tuple(tests)
+    # Answers by object identity: a build asks the same few conditions of the same few hundred catalog
+    # objects (frozen values) over and over. Each entry holds its object, so an id is not reused while it
+    # lives; bounded like the other per-build tables.
+    known: dict[int, tuple[CatalogObject, bool]] = {}
 
     def every(o: CatalogObject) -> bool:
-        for test in checks:  # noqa: SIM110 - a plain loop: no generator per call on a hot path
+        entry = known.get(id(o))
+        if entry is not None and entry[0] is o:
+            return entry[1]
+        ok = True
+        for test in checks:
             if not test(o):
-                return False
-        return True
+                ok = False
+                break
+        if len(known) > 5_000:
+            known.clear()
+        known[id(o)] = (o, ok)
+        return ok
 
     return every
+
+
+def _equals(attr: str, value: Scalar) -> Callable[[CatalogObject], bool]:
+    """``_same(getattr(o, attr), value)`` specialised for the value's type (a build runs these tests
+    hundreds of thousands of times): a boolean or None is compared by identity, as :func:`_same` does; a
+    string by ``==``, which is :func:`_same` for a string (no boolean or None equals one); numbers keep
+    :func:`_same` (``True == 1`` must not match)."""
+    if isinstance(value, bool) or value is None:
+        return lambda o: getattr(o, attr) is value
+    if isinstance(value, str):
+        return lambda o: getattr(o, attr) == value
+    return lambda o: _same(getattr(o, attr), value)
 
 
 def _same(actual: Any, expected: Any) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.models import EnvObject
+from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
 
 #: Validated once per catalog object, by identity (hashing a catalog object hashes every field): a build
 #: stores the same few hundred objects tens of thousands of times. Entries hold their object.
 _MADE: dict[int, tuple[CatalogObject, EnvObject]] = {}
-_new, _set = object.__new__, object.__setattr__
 
 
 def env_object(obj: CatalogObject) -> EnvObject:
@@ -20,10 +20,10 @@ def env_object(obj: CatalogObject) -> EnvObject:
             _MADE.clear()
         entry = _MADE[id(obj)] = (obj, EnvObject(**{name: getattr(obj, name) for name in EnvObject.model_fields}))
     made = entry[1]
-    copy = _new(EnvObject)
-    _set(copy, "__dict__", dict(made.__dict__))
+    copy = new(EnvObject)
+    set_values(copy, dict(made.__dict__))
     # Shared: every field is set, so setting one (which adds its name) leaves the set as it is.
-    _set(copy, "__pydantic_fields_set__", made.__pydantic_fields_set__)
-    _set(copy, "__pydantic_extra__", None)
-    _set(copy, "__pydantic_private__", None)
+    set_fields_set(copy, made.__pydantic_fields_set__)
+    set_extra(copy, None)
+    set_private(copy, None)
     return copy

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
+
 Verb = Literal[
     "pick",
     "place",
@@ -86,25 +88,25 @@ class Action(ActionFields):
         """An action from fields code checked itself (a known verb, node ids, its required fields): filled
         directly, as ``model_construct`` does, at a fifth of its cost (a build makes one for every step
         of every draft); equal to ``Action(**fields)`` (tests/unit/world/test_scene_graph_model.py)."""
-        action = _new(cls)
-        _set(action, "__dict__", {**_EMPTY, **fields})
+        action = new(cls)
+        set_values(action, {**_EMPTY, **fields})
         keys = fields.keys()
         shared = _FIELDS_SET.get(frozenset(keys))
         if shared is None:
             shared = _FIELDS_SET[frozenset(keys)] = set(keys)
-        _set(action, "__pydantic_fields_set__", shared)
-        _set(action, "__pydantic_extra__", None)
-        _set(action, "__pydantic_private__", None)
+        set_fields_set(action, shared)
+        set_extra(action, None)
+        set_private(action, None)
         return action
 
     def replaced(self, changes: dict[str, str]) -> Action:
         """The action with node arguments changed to other node ids (the plan under another answer):
         ``model_copy(update=changes)`` without its generic copying, for code that changes ids only."""
-        action = _new(type(self))
-        _set(action, "__dict__", {**self.__dict__, **changes})
-        _set(action, "__pydantic_fields_set__", self.__pydantic_fields_set__ | changes.keys())
-        _set(action, "__pydantic_extra__", None)
-        _set(action, "__pydantic_private__", None)
+        action = new(type(self))
+        set_values(action, {**self.__dict__, **changes})
+        set_fields_set(action, self.__pydantic_fields_set__ | changes.keys())
+        set_extra(action, None)
+        set_private(action, None)
         return action
 
     @model_validator(mode="after")
@@ -115,7 +117,6 @@ class Action(ActionFields):
         return self
 
 
-_new, _set = object.__new__, object.__setattr__
 _EMPTY: dict[str, str | None] = dict.fromkeys(ActionFields.model_fields)
 #: One fields-set per combination of fields, shared by the actions made with it (model_copy copies it
 #: before adding to it; a frozen action never changes it in place): a set per action was GC work.

@@ -34,6 +34,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
+
 Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
 RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
 #: Relations that say where a node is kept (at most one per node); the rest are spatial, among neighbours.
@@ -105,15 +107,14 @@ class Edge(_Frozen):
         (the graph checks its edges as a whole) and a build makes hundreds of thousands of them, so the
         model is filled directly; equal to ``Edge(...)`` of the same fields
         (tests/unit/world/test_scene_graph_model.py)."""
-        edge = _new(cls)
-        _set(edge, "__dict__", {"source": source, "relation": relation, "target": target})
-        _set(edge, "__pydantic_fields_set__", _EDGE_FIELDS)
-        _set(edge, "__pydantic_extra__", None)
-        _set(edge, "__pydantic_private__", None)
+        edge = new(cls)
+        set_values(edge, {"source": source, "relation": relation, "target": target})
+        set_fields_set(edge, _EDGE_FIELDS)
+        set_extra(edge, None)
+        set_private(edge, None)
         return edge
 
 
-_new, _set = object.__new__, object.__setattr__
 #: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
 _CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
 # Shared by every made edge (graph): a set, not a frozenset, because model_copy copies it and adds the
@@ -148,11 +149,11 @@ class SceneGraph(_Frozen):
         """A graph the sampler made from its own nodes and edges, which are consistent by construction
         (tests/unit/world/test_sampler.py checks many seeds with :func:`check_consistent`): built without
         validating every node and edge again, which cost a fifth of making a pair."""
-        graph = _new(cls)
-        _set(graph, "__dict__", {"version": 1, "seed": seed, "relations_known": True, "nodes": nodes, "edges": edges})
-        _set(graph, "__pydantic_fields_set__", _GRAPH_FIELDS)
-        _set(graph, "__pydantic_extra__", None)
-        _set(graph, "__pydantic_private__", None)
+        graph = new(cls)
+        set_values(graph, {"version": 1, "seed": seed, "relations_known": True, "nodes": nodes, "edges": edges})
+        set_fields_set(graph, _GRAPH_FIELDS)
+        set_extra(graph, None)
+        set_private(graph, None)
         _CHECKED[id(graph)] = graph
         return graph
 

@@ -109,7 +109,8 @@ def view_of(node: Node) -> CatalogObject:
 def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
     """The tables of ``graph``; ``like``: the index of a graph with the same nodes (only the edges differ,
     as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
-    location edges by node, when the caller knows them (it moved a few nodes of ``like``)."""
+    location edges by node in the graph's edge order, when the caller knows them (it moved a few nodes of
+    ``like``, or made the graph)."""
     ix = GraphIndex(graph)
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
@@ -124,7 +125,7 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str
         ix.by_noun.setdefault(noun, []).append(node)
         for tail in tails:
             ix.by_tail.setdefault(tail, []).append(node)
-    ix.location = _location(graph)
+    ix.location = location if location is not None else _location(graph)
     return ix
 
 
@@ -150,8 +151,9 @@ _lock = threading.Lock()
 
 def index(graph: SceneGraph, like: SceneGraph | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
-    tables can be shared (a graph made by moving things in ``like``); ``location``: with ``like``, the
-    graph's location edges by node when the caller knows them."""
+    tables can be shared (a graph made by moving things in ``like``); ``location``: the graph's location
+    edges by node, in the graph's edge order, when the caller knows them (used only when the tables are
+    built now)."""
     key = id(graph)
     ix = _cache.get(key)  # a dict read is atomic: the lock guards only the writes (a build asks tens of thousands)
     if ix is not None and ix.graph is graph:

@@ -17,6 +17,7 @@ from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
 from ambiforge.models.scene_graph import Attributes, Edge, Node, SceneGraph, State
+from ambiforge.world.index import index
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
@@ -128,10 +129,21 @@ _EDGES_MAX = 60_000
 def _edge(key: tuple[str, str, str]) -> Edge:
     edge = _EDGES.get(key)
     if edge is None:
-        if len(_EDGES) >= _EDGES_MAX:
-            _EDGES.clear()
         edge = _EDGES[key] = Edge.made(*key)
     return edge
+
+
+def _new_edge(key: tuple[str, str, str]) -> Edge:
+    """An edge not in the cache yet (the caller looked), made and kept."""
+    edge = _EDGES[key] = Edge.made(*key)
+    return edge
+
+
+def _room_for_edges() -> None:
+    """Empty the edge cache when full; called between graphs, never within one, so the edges of one graph
+    (its tuple, its location table) are the very same objects."""
+    if len(_EDGES) >= _EDGES_MAX:
+        _EDGES.clear()
 
 
 Triple = tuple[str, str, str]
@@ -156,6 +168,7 @@ def row_triples(rows: list[list[str]]) -> list[Triple]:
 
 def row_edges(rows: list[list[str]]) -> list[Edge]:
     """The spatial edges of one place (:func:`row_triples`)."""
+    _room_for_edges()
     return [_edge(t) for t in row_triples(rows)]
 
 
@@ -193,6 +206,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     taken = {n.id for n in nodes}
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
     triples: list[Triple] = []
+    located: list[Triple] = []  # the location edges: handed to the index, which would otherwise scan for them
     for obj in scene.objects:
         placed = _placed(obj, world)
         node = placed.node
@@ -208,11 +222,12 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         places = placed.places
         place = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
         members[place.id].append(oid)
-        triples.append((oid, place.holds, place.id))  # type: ignore[arg-type]
+        located.append((oid, place.holds, place.id))  # type: ignore[arg-type]
     for place in world.places:  # appliances standing on a surface take part in its row
         if place.stands_on:
             members[place.stands_on].append(place.id)
-            triples.append((place.id, "on", place.stands_on))
+            located.append((place.id, "on", place.stands_on))
+    triples += located
     width = world.row_width
     for ids in members.values():
         if len(ids) < 2:  # nothing to shuffle (no draw either) and no neighbours
@@ -220,8 +235,15 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
+    _room_for_edges()
     get = _EDGES.get  # most edges were made before (a lookup, not a call, per edge)
-    return SceneGraph.made(seed, tuple(nodes), tuple([get(t) or _edge(t) for t in triples]))
+    graph = SceneGraph.made(seed, tuple(nodes), tuple([get(t) or _new_edge(t) for t in triples]))
+    # Every graph made here is asked where things are (the generator's templates and plans): its index is
+    # built now, with the location table from the triples (one location per node, so sorting the triples
+    # gives the table the graph's edge order) instead of a scan over every edge.
+    located.sort()
+    index(graph, location={t[0]: get(t) for t in located})  # type: ignore[misc]
+    return graph
 
 
 def free_text_node(name: str, oid: str) -> Node:

@@ -178,3 +178,20 @@ def test_a_registry_of_built_ins_without_them_says_to_reinstall() -> None:
     registry: Registry[str] = Registry("widget", "ambiforge.tests_registry_empty", name_of=str, builtin=True)
     with pytest.raises(ConfigError, match=r"declares no widget .*ambiforge.tests_registry_empty.*reinstall"):
         registry.names()
+
+
+def test_the_ordered_names_follow_every_change_after_a_read() -> None:
+    """Reads share one ordered table (a build reads a registry tens of thousands of times); registering or
+    unregistering after a read is seen by the next read, in order, and a copy handed out stays a copy."""
+    registry: Registry[str] = Registry("word", GROUP + "_none", name_of=lambda v: v, order_key=lambda v: v)
+    registry.register("pear")
+    registry.register("apple")
+    assert registry.names() == ("apple", "pear") and "apple" in registry and len(registry) == 2
+    handed = registry.items()
+    handed["zzz"] = "zzz"
+    registry.register("fig")
+    assert registry.names() == ("apple", "fig", "pear") and registry.get("fig") == "fig"
+    registry.unregister("apple")
+    assert registry.names() == ("fig", "pear") and "apple" not in registry and "zzz" not in registry
+    with pytest.raises(ConfigError, match="unknown word 'apple'"):
+        registry.get("apple")

@@ -83,20 +83,26 @@ def _expression(noun: str) -> Expression:
     return Expression(noun=noun, type="object")
 
 
-#: Answers of a condition or affordance for a node, by identity of both: graphs share their nodes, so
-#: "is this Y-peeler able to peel" is asked once per build, not once per graph. Entries hold both objects.
-_PASSES: dict[tuple[int, int], tuple[object, Node, bool]] = {}
+#: Answers of a condition or affordance for a node, by identity of both (the rule's table, then the node):
+#: graphs share their nodes, so "is this Y-peeler able to peel" is asked once per build, not once per
+#: graph. Each rule's table holds the rule, each answer its node (an id is not reused while they live).
+_PASSES: dict[int, tuple[object, dict[int, tuple[Node, bool]]]] = {}
 
 
 def _passes(rule: object, test: Callable[[CatalogObject], bool], node: Node, ix: GraphIndex) -> bool:
-    key = (id(rule), id(node))
-    entry = _PASSES.get(key)
-    if entry is not None and entry[0] is rule and entry[1] is node:
-        return entry[2]
-    if len(_PASSES) > 50_000:
-        _PASSES.clear()
+    table = _PASSES.get(id(rule))
+    if table is None or table[0] is not rule:
+        if len(_PASSES) > 1_000:
+            _PASSES.clear()
+        table = _PASSES[id(rule)] = (rule, {})
+    answers = table[1]
+    entry = answers.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    if len(answers) > 20_000:
+        answers.clear()
     ok = test(ix.view(node))
-    _PASSES[key] = (rule, node, ok)
+    answers[id(node)] = (node, ok)
     return ok
 
 

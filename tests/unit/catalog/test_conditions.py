@@ -71,3 +71,29 @@ def test_all_keys_must_hold(catalog) -> None:
 def test_bad_conditions_are_refused_naming_the_key(data: dict, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ValidationError, match=message):
         Condition(**data)
+
+
+def test_the_specialised_equality_tests_agree_with_same_on_every_kind_of_value() -> None:
+    """``where``/``where_not`` tests are specialised by the value's type for speed; each must answer as
+    ``_same`` does, booleans kept apart from numbers and None from everything."""
+    from types import SimpleNamespace
+
+    from ambiforge.catalog.conditions import _equals, _same
+
+    values = [True, False, None, "glass", "metal", "", 1, 0, 1.0, 2.5]
+    for expected in values:
+        test = _equals("material", expected)
+        for actual in values:
+            assert test(SimpleNamespace(material=actual)) is _same(actual, expected), (actual, expected)
+
+
+def test_a_condition_of_several_keys_answers_each_object_as_often_as_asked(catalog) -> None:
+    """The several-key test remembers answers by object: asked again, of the same or other objects in any
+    order, it answers as a fresh condition does."""
+    condition = Condition(where={"kind": "kitchen_item"}, known=("microwave_safe",), clean=True)
+    objects = list(catalog.objects.values())
+    first = [condition.matches(o) for o in objects]
+    again = [condition.matches(o) for o in reversed(objects)][::-1]
+    fresh = Condition(where={"kind": "kitchen_item"}, known=("microwave_safe",), clean=True)
+    assert first == again == [fresh.matches(o) for o in objects]
+    assert any(first) and not all(first)
