@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +61,18 @@ def item_errors(item: Item) -> list[str]:
     Each scene-graph node and edge is checked once per build, not once per graph that holds it: nodes and
     edges are frozen values the sampler shares among graphs, and the schema puts no constraint across the
     items of a graph's lists, so a node or edge that passed once passes again. Checking a graph's 50 nodes
-    and 140 edges in every item was most of the gate's time. A failing item is checked again whole, so
+    and 140 edges in every item was most of the gate's time. Scene objects likewise: each item holds its
+    own copy of the same few hundred catalog objects, and one whose every field is the very value of a copy
+    that passed passes again (their JSON was half of an item's). A failing item is checked again whole, so
     its messages point at the right list positions."""
-    record, fresh = _record_to_check(item)
+    record, fresh, fresh_objects = _record_to_check(item)
     if item_validator().is_valid(record):
         if len(_PASSED) + len(fresh) > _PASSED_MAX:
             _PASSED.clear()
         _PASSED.update((id(m), m) for m in fresh)
+        if len(_OBJECTS) + len(fresh_objects) > _PASSED_MAX:
+            _OBJECTS.clear()
+        _OBJECTS.update(fresh_objects)
         return []
     return schema_errors(item.to_record())
 
@@ -76,23 +82,55 @@ def item_errors(item: Item) -> list[str]:
 _PASSED: dict[int, Node | Edge] = {}
 _PASSED_MAX = 100_000
 
+#: Scene objects that passed, by name: the values of their fields (the objects themselves, in field
+#: order) and their JSON. Bounded like _PASSED.
+_OBJECTS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
-def _record_to_check(item: Item) -> tuple[dict[str, Any], list[Node | Edge]]:
-    """``item.to_record()`` with each scene graph's nodes and edges cut to those not checked before (and
-    returned, to be remembered once the record passes). Read only: node JSON is shared (made once per node)."""
+
+def _record_to_check(
+    item: Item,
+) -> tuple[dict[str, Any], list[Node | Edge], list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]]]:
+    """``item.to_record()`` with each scene graph's nodes and edges, and the scene objects, cut to those
+    not checked before (and returned, to be remembered once the record passes). Read only: node JSON is
+    shared (made once per node)."""
     world = item.world
-    if world is None:
-        return item.to_record(), []
     fresh: list[Node | Edge] = []
-    record = item.model_dump(mode="json", exclude=_GRAPHS if world.perturbation is not None else _GRAPH)
-    record["world"]["graph"] = _graph_json(world.graph, fresh)
-    if world.perturbation is not None:
-        record["world"]["perturbation"]["graph"] = _graph_json(world.perturbation.graph, fresh)
-    return record, fresh
+    fresh_objects: list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]] = []
+    if world is None:
+        record = item.model_dump(mode="json", exclude=_OBJECTS_ONLY)
+    else:
+        record = item.model_dump(mode="json", exclude=_GRAPHS if world.perturbation is not None else _GRAPH)
+        record["world"]["graph"] = _graph_json(world.graph, fresh)
+        if world.perturbation is not None:
+            record["world"]["perturbation"]["graph"] = _graph_json(world.perturbation.graph, fresh)
+    record["environment"] = _objects_json(item.environment, fresh_objects)
+    return record, fresh, fresh_objects
 
 
-_GRAPH: Any = {"world": {"graph"}}
-_GRAPHS: Any = {"world": {"graph": True, "perturbation": {"graph"}}}
+def _objects_json(
+    objects: list[Any], fresh: list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]]
+) -> list[dict[str, Any]]:
+    """The scene objects' JSON, less those whose fields are the very values of one that passed (the first
+    always stays: the list may not be empty)."""
+    out: list[dict[str, Any]] = []
+    for i, obj in enumerate(objects):
+        fields = obj.__dict__
+        name = fields.get("name")
+        entry = _OBJECTS.get(name) if type(name) is str else None
+        if entry is not None and len(entry[0]) == len(fields) and all(map(is_, entry[0], fields.values())):
+            if i == 0:
+                out.append(entry[1])
+            continue
+        data = obj.model_dump(mode="json")
+        out.append(data)
+        if type(name) is str:
+            fresh.append((name, (tuple(fields.values()), data)))
+    return out
+
+
+_OBJECTS_ONLY: Any = {"environment"}
+_GRAPH: Any = {"world": {"graph"}, "environment": True}
+_GRAPHS: Any = {"world": {"graph": True, "perturbation": {"graph"}}, "environment": True}
 
 
 def _graph_json(graph: SceneGraph, fresh: list[Node | Edge]) -> dict[str, Any]:

@@ -117,16 +117,41 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str
         ix.order, ix._views = like.order, like._views
         ix.location = location if location is not None else _location(graph)
         return ix
+    by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail
+    known = _NODE_KEYS.get
     for i, node in enumerate(graph.nodes):
-        ix.by_id[node.id] = node
-        ix.order[node.id] = i
-        name, noun, tails = _keys(node.name, node.noun)
-        ix.by_name.setdefault(name, []).append(node)
-        ix.by_noun.setdefault(noun, []).append(node)
+        entry = known(id(node))
+        if entry is None or entry[0] is not node:
+            entry = _node_keys(node)
+        _, nid, name, noun, tails = entry
+        by_id[nid] = node
+        order[nid] = i
+        for table, key in ((by_name, name), (by_noun, noun)):
+            found = table.get(key)
+            if found is None:
+                table[key] = [node]
+            else:
+                found.append(node)
         for tail in tails:
-            ix.by_tail.setdefault(tail, []).append(node)
+            found = by_tail.get(tail)
+            if found is None:
+                by_tail[tail] = [node]
+            else:
+                found.append(node)
     ix.location = location if location is not None else _location(graph)
     return ix
+
+
+#: Each node's id and lookup keys, by identity (each entry holds its node): graphs share their nodes, so a
+#: node's keys are worked out once per build, not once per graph.
+_NODE_KEYS: dict[int, tuple[Node, str, str, str, tuple[str, ...]]] = {}
+
+
+def _node_keys(node: Node) -> tuple[Node, str, str, str, tuple[str, ...]]:
+    if len(_NODE_KEYS) > 20_000:
+        _NODE_KEYS.clear()
+    entry = _NODE_KEYS[id(node)] = (node, node.id, *_keys(node.name, node.noun))
+    return entry
 
 
 @lru_cache(maxsize=4096)

@@ -174,26 +174,35 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
 
 @dataclass(frozen=True)
 class _Placed:
-    """What the sampler needs of one catalog object in one world: its node (with its readable id) and the
-    places it may be kept in, made once per build (one lookup per object instead of three)."""
+    """What the sampler needs of one catalog object in one world: its node, the node's id, and the places
+    it may be kept in as (place id, how the place holds things), made once per build (one lookup per
+    object instead of three, and no model attribute read per graph)."""
 
     obj: CatalogObject
     node: Node
-    places: tuple[Place, ...]
+    oid: str
+    places: tuple[tuple[str, str | None], ...]
 
 
-_PLACED: dict[tuple[int, int], _Placed] = {}
+#: Per world (by identity, holding the world): its objects' entries by object identity (each holding its
+#: object, so an id is never reused while the entry lives). One table per world, looked up once per graph.
+_PLACED: dict[int, tuple[World, dict[int, _Placed]]] = {}
 
 
-def _placed(obj: CatalogObject, world: World) -> _Placed:
-    key = (id(world), id(obj))
-    entry = _PLACED.get(key)
-    if entry is None or entry.obj is not obj:
-        if len(_PLACED) > 20_000:
-            _PLACED.clear()
-        _KEEP.setdefault(id(world), world)
-        by_id = {p.id: p for p in world.places}
-        entry = _PLACED[key] = _Placed(obj, _cached_node(obj, world), tuple(by_id[c] for c in placement(obj, world)))
+def _placed_table(world: World) -> dict[int, _Placed]:
+    entry = _PLACED.get(id(world))
+    if entry is None or entry[0] is not world:
+        entry = _PLACED[id(world)] = (world, {})
+    if len(entry[1]) > 20_000:
+        entry[1].clear()
+    return entry[1]
+
+
+def _place(obj: CatalogObject, world: World, table: dict[int, _Placed]) -> _Placed:
+    by_id = {p.id: p for p in world.places}
+    node = _cached_node(obj, world)
+    places = tuple((c, by_id[c].holds) for c in placement(obj, world))
+    entry = table[id(obj)] = _Placed(obj, node, node.id, places)
     return entry
 
 
@@ -207,10 +216,13 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
     triples: list[Triple] = []
     located: list[Triple] = []  # the location edges: handed to the index, which would otherwise scan for them
+    table = _placed_table(world)
     for obj in scene.objects:
-        placed = _placed(obj, world)
+        placed = table.get(id(obj))
+        if placed is None or placed.obj is not obj:
+            placed = _place(obj, world, table)
         node = placed.node
-        oid = node.id
+        oid = placed.oid
         if oid in taken:
             k = 2
             while f"{node.id}_{k}" in taken:
@@ -220,9 +232,9 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         taken.add(oid)
         nodes.append(node)
         places = placed.places
-        place = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
-        members[place.id].append(oid)
-        located.append((oid, place.holds, place.id))  # type: ignore[arg-type]
+        pid, holds = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
+        members[pid].append(oid)
+        located.append((oid, holds, pid))  # type: ignore[arg-type]
     for place in world.places:  # appliances standing on a surface take part in its row
         if place.stands_on:
             members[place.stands_on].append(place.id)

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from ambiforge.models.schema import render_item_schema, repo_schema_path, schema_errors
 
 
@@ -49,3 +51,32 @@ def test_an_item_is_checked_as_its_whole_record_would_be(catalog) -> None:
     assert errors == schema_errors(broken.to_record())
     assert len(errors) == 1 and errors[0].startswith("world:") and '"beside"' in errors[0]
     assert item_errors(second) == []
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+def test_scene_objects_checked_once_per_value_and_a_changed_one_checked_again(catalog) -> None:
+    """A scene object whose fields are the very values of one that passed is not checked again; one whose
+    field was changed (even to a value equal to the old one under ``==``, such as 1 for True) is, and the
+    item's messages are those of its whole record; an item's list of objects may never end up empty."""
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.models.schema import item_errors
+
+    generator = OfflineGenerator(catalog, 3, "t")
+    first, second = (generator.generate(i, "preferences")[0] for i in (0, 1))
+    assert item_errors(first) == [] and item_errors(first) == [] and item_errors(second) == []
+    objects = list(first.environment)
+    flag = next(i for i, o in enumerate(objects) if o.microwave_safe is True)
+    objects[flag] = objects[flag].model_copy()
+    objects[flag].__dict__["microwave_safe"] = 1  # equal to True, not a boolean
+    broken = first.model_copy(update={"environment": objects})
+    errors = item_errors(broken)
+    assert errors == schema_errors(broken.to_record())
+    assert [e.split(":")[0] for e in errors] == [f"environment/{flag}/microwave_safe"]
+    objects = list(first.environment)
+    objects[0] = objects[0].model_copy()
+    objects[0].__dict__["kind"] = "furniture"
+    broken = first.model_copy(update={"environment": objects})
+    assert [e.split(":")[0] for e in item_errors(broken)] == ["environment/0/kind"]
+    empty = first.model_copy(update={"environment": []})
+    assert item_errors(empty) == schema_errors(empty.to_record()) != []
+    assert item_errors(first) == []
