@@ -22,6 +22,10 @@ def end_of_ambiguity(
     longest = max([len(clear_plan), *(len(p) for p in plans)])
     for i in range(longest):
         mine = clear_plan[i] if i < len(clear_plan) else None
-        if any((p[i] if i < len(p) else None) != mine for p in plans):
-            return i
+        for p in plans:
+            theirs = p[i] if i < len(p) else None
+            # The same action object is the same step (a plan under another answer shares the steps it
+            # does not change): comparing two models field by field is what costs here.
+            if theirs is not mine and theirs != mine:
+                return i
     return None
