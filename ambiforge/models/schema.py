@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema_rs
 
 from ambiforge import ambiguity
-from ambiforge.models.item import Item
+from ambiforge.models.item import EnvObject, Item
 from ambiforge.models.scene_graph import Edge, Node, SceneGraph
 
 SCHEMA_ID = "https://ambiforge.dev/schemas/item.schema.json"
@@ -103,17 +103,22 @@ def _record_to_check(
         record["world"]["graph"] = _graph_json(world.graph, fresh)
         if world.perturbation is not None:
             record["world"]["perturbation"]["graph"] = _graph_json(world.perturbation.graph, fresh)
-    record["environment"] = _objects_json(item.environment, fresh_objects)
+    objects = _objects_json(item.environment, fresh_objects)
+    if objects is None:  # not all scene objects are models (an item built without validation): as dumped
+        objects = item.model_dump(mode="json", include=_OBJECTS_ONLY)["environment"]
+    record["environment"] = objects
     return record, fresh, fresh_objects
 
 
 def _objects_json(
     objects: list[Any], fresh: list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]]
-) -> list[dict[str, Any]]:
+) -> list[dict[str, Any]] | None:
     """The scene objects' JSON, less those whose fields are the very values of one that passed (the first
-    always stays: the list may not be empty)."""
+    always stays: the list may not be empty); None when one of them is not an EnvObject."""
     out: list[dict[str, Any]] = []
     for i, obj in enumerate(objects):
+        if not isinstance(obj, EnvObject):
+            return None
         fields = obj.__dict__
         name = fields.get("name")
         entry = _OBJECTS.get(name) if type(name) is str else None

@@ -80,3 +80,20 @@ def test_scene_objects_checked_once_per_value_and_a_changed_one_checked_again(ca
     empty = first.model_copy(update={"environment": []})
     assert item_errors(empty) == schema_errors(empty.to_record()) != []
     assert item_errors(first) == []
+
+
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+def test_an_item_built_without_validation_is_checked_as_its_record(catalog) -> None:
+    """An item made with ``model_construct`` may hold a plain dict where a scene object belongs: the gate
+    checks it as the item's record has it, as it did before scene objects were checked once per build."""
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.models.item import Item
+    from ambiforge.models.schema import item_errors
+
+    item = OfflineGenerator(catalog, 5, "t").generate(0, "safety")[0]
+    good = {**item.environment[0].model_dump(), "name": "odd jar"}
+    raw = Item.model_construct(**{**dict(item), "environment": [good, *item.environment[1:]]})
+    assert item_errors(raw) == schema_errors(raw.to_record()) == []
+    bad = Item.model_construct(**{**dict(item), "environment": [{**good, "kind": "furniture"}]})
+    errors = item_errors(bad)
+    assert errors == schema_errors(bad.to_record()) and [e.split(":")[0] for e in errors] == ["environment/0/kind"]
