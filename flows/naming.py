@@ -1,4 +1,4 @@
-"""Flow-run names that read well in the Prefect UI ("build-20261122T030000Z-offline-s1-3f9a")."""
+"""Flow-run names that read well in the Prefect UI ("build-20261122T030000Z-offline-s1-3f9a0c21")."""
 
 from __future__ import annotations
 

@@ -25,10 +25,12 @@ JUDGEMENTS_FILE = "judgements.jsonl"  # the judge stage's transcripts, one recor
 
 
 def new_run_id(provider: str, seed: int, now: datetime | None = None) -> str:
-    """``20261122T031500Z-offline-s1-3f9a``: sortable by time; the random tail keeps two runs in the same
-    second (a scheduled run and a manual one) apart."""
+    """``20261122T031500Z-offline-s1-3f9a0c21``: sortable by time; the random tail keeps two runs in the same
+    second (a scheduled run and a manual one) apart. Eight hex digits, not four: with four, two ids made in
+    one second matched once in 65,536 pairs (one in fifty among 50 ids), and a fresh run would have taken
+    up another run's folder."""
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{provider}-s{seed}-{secrets.token_hex(2)}"
+    return f"{stamp}-{provider}-s{seed}-{secrets.token_hex(4)}"
 
 
 def check_run_id(run_id: str) -> str:
