@@ -52,5 +52,5 @@ class SceneSteering:
         type has no templates: then any scene)."""
         plan = self.plan(ambiguity_type)
         wanted = sorted(plan)[rng.randrange(len(plan))] if plan else None
-        include = [groups[rng.randrange(len(groups))] for groups in plan.get(wanted, [])] if wanted else []
+        include = [rng.choice(groups) for groups in plan.get(wanted, [])] if wanted else []
         return sample_scene(self.catalog, rng, self.limits, include=include), wanted

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
@@ -119,24 +120,21 @@ def _object_node(obj: CatalogObject, oid: str, world: World) -> Node:
     )
 
 
-#: Edges already made, by (source, relation, target): an edge is a frozen value, and the same few hundred
-#: catalog objects meet again and again in a build (about 85% of a 5k-pair build's edges are repeats).
-#: Bounded: cleared when full, so a long build's memory stays flat.
-_EDGES: dict[tuple[str, str, str], Edge] = {}
+class _EdgeCache(dict[tuple[str, str, str], Edge]):
+    """Edges already made, by (source, relation, target): an edge is a frozen value, and the same few
+    hundred catalog objects meet again and again in a build (about 85% of a 5k-pair build's edges are
+    repeats). A miss makes the edge (``__missing__``), so a graph's edges are ``map(cache.__getitem__,
+    triples)``: the lookups run in C, with a Python call on a miss only.
+    Bounded: cleared when full, between graphs only (:func:`_room_for_edges`), so a long build's memory
+    stays flat."""
+
+    def __missing__(self, key: tuple[str, str, str]) -> Edge:
+        edge = self[key] = Edge.made(*key)
+        return edge
+
+
+_EDGES = _EdgeCache()
 _EDGES_MAX = 60_000
-
-
-def _edge(key: tuple[str, str, str]) -> Edge:
-    edge = _EDGES.get(key)
-    if edge is None:
-        edge = _EDGES[key] = Edge.made(*key)
-    return edge
-
-
-def _new_edge(key: tuple[str, str, str]) -> Edge:
-    """An edge not in the cache yet (the caller looked), made and kept."""
-    edge = _EDGES[key] = Edge.made(*key)
-    return edge
 
 
 def _room_for_edges() -> None:
@@ -169,7 +167,7 @@ def row_triples(rows: list[list[str]]) -> list[Triple]:
 def row_edges(rows: list[list[str]]) -> list[Edge]:
     """The spatial edges of one place (:func:`row_triples`)."""
     _room_for_edges()
-    return [_edge(t) for t in row_triples(rows)]
+    return list(map(_EDGES.__getitem__, row_triples(rows)))
 
 
 @dataclass(frozen=True)
@@ -232,7 +230,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         taken.add(oid)
         nodes.append(node)
         places = placed.places
-        pid, holds = places[rng.randrange(len(places))] if len(places) > 1 else places[0]
+        pid, holds = rng.choice(places) if len(places) > 1 else places[0]
         members[pid].append(oid)
         located.append((oid, holds, pid))  # type: ignore[arg-type]
     for place in world.places:  # appliances standing on a surface take part in its row
@@ -248,13 +246,13 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
     _room_for_edges()
-    get = _EDGES.get  # most edges were made before (a lookup, not a call, per edge)
-    graph = SceneGraph.made(seed, tuple(nodes), tuple([get(t) or _new_edge(t) for t in triples]))
+    edge = _EDGES.__getitem__  # most edges were made before: a lookup in C per edge, a call on a miss only
+    graph = SceneGraph.made(seed, tuple(nodes), tuple(map(edge, triples)))
     # Every graph made here is asked where things are (the generator's templates and plans): its index is
     # built now, with the location table from the triples (one location per node, so sorting the triples
     # gives the table the graph's edge order) instead of a scan over every edge.
     located.sort()
-    index(graph, location={t[0]: get(t) for t in located})  # type: ignore[misc]
+    index(graph, location=dict(zip(map(itemgetter(0), located), map(edge, located), strict=True)))
     return graph
 
 

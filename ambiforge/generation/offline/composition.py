@@ -208,7 +208,7 @@ def _bind(
         options = [o for o in pool if o.group not in used and condition.matches(o)]
         if not options:
             return None
-        bound[slot] = options[rng.randrange(len(options))]
+        bound[slot] = rng.choice(options)
         used.add(bound[slot].group)
     return bound
 

@@ -90,7 +90,7 @@ class OfflineGenerator:
             if not options:
                 continue
             tried += 1
-            draft = options[rng.randrange(len(options))].build(rng)
+            draft = rng.choice(options).build(rng)
             if not isinstance(draft, Draft):
                 continue
             if draft.world is not None:  # a perturbed kitchen grounded itself: one clause, the world's plan

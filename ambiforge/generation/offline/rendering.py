@@ -157,7 +157,7 @@ def bind_co(
         options = [o for o in pool if o.group not in used_groups and condition.matches(o)]
         if not options:
             return None
-        bound[slot] = options[rng.randrange(len(options))]
+        bound[slot] = rng.choice(options)
         used_groups.add(bound[slot].group)
     return bound
 

@@ -110,3 +110,13 @@ def test_mentions_any_reads_phrases_as_the_word_grams_do() -> None:
         assert mentions_any(text, wanted) == any(mentioned(grams, p) for p in wanted), (text, wanted)
     assert mentions_any("Pour the milk into the glass mug.", ["glass mug"])
     assert not mentions_any("Pour the milk into the glasses.", ["glass"])
+
+
+def test_pick_makes_the_draw_randrange_made() -> None:
+    """Seeded outputs are byte-identical across the switch to ``rng.choice``: for any length and seed it is
+    the very draw of ``options[rng.randrange(len(options))]``, and both streams stay in step after it."""
+    for seed in range(300):
+        options = [f"w{i}" for i in range(1 + seed % 37)]
+        a, b = random.Random(seed), random.Random(seed)
+        assert [phrases.pick(a, options) for _ in range(5)] == [options[b.randrange(len(options))] for _ in range(5)]
+        assert a.random() == b.random()

@@ -77,7 +77,7 @@ def build(
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
-    target = members[rng.randrange(len(members))]
+    target = rng.choice(members)
     rendered = render(spec, Slots(target, group, co), rng)
     # The distinguishing word must be what the ambiguous task leaves out, and every option must have one.
     if len({m.modifier.lower() for m in members}) < len(members):

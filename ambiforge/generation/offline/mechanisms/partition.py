@@ -66,7 +66,7 @@ def build(
     fit_ids = {n.id for n in fit}
     safe = referents.objects(scene, fit)
     unsafe = referents.objects(scene, [n for n in candidates_ if n.id not in fit_ids])
-    target = safe[rng.randrange(len(safe))]
+    target = rng.choice(safe)
     rendered = render(spec, Slots(target, group, co), rng)
     clear_text = rendered.direct
     negatives = list(dict.fromkeys(o.modifier for o in unsafe))
@@ -75,7 +75,7 @@ def build(
     if any(phrases.mentions(rendered.ambiguous, o.modifier) for o in safe):
         return None
     intent = ["|".join(dict.fromkeys(o.modifier for o in safe)), *(f"-{n}" for n in negatives)]
-    wrong = unsafe[rng.randrange(len(unsafe))]
+    wrong = rng.choice(unsafe)
     fitting = referents.names(fit)
     return draft_of(
         spec,

@@ -128,7 +128,7 @@ def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> st
     places = [p for p in cached_world().candidates(obj) if p != not_in] or [
         p for p in ("counter", "kitchen_table") if p != not_in
     ]
-    return places[rng.randrange(len(places))]
+    return rng.choice(places)
 
 
 def _options(names: list[str], rng: random.Random) -> str:
@@ -147,7 +147,7 @@ def multiplicity(
     others = _other_members(group, scene, obj)
     here = place_of(graph, t.id)
     if others and rng.random() < 0.7:
-        dup_obj = others[rng.randrange(len(others))]
+        dup_obj = rng.choice(others)
         dup = _new_node(graph, dup_obj)
         perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng))
         options = _options([t.name, dup.name], rng)
@@ -197,7 +197,7 @@ def absence(
     if not subs:
         return None
     offered = rng.sample(subs, min(2, len(subs)))
-    choice = offered[rng.randrange(len(offered))]
+    choice = rng.choice(offered)
     options = _options([n.name for n in offered], rng)
     return Made(
         _perturbation("absence", without(graph, t.id), removed=[t.id], referent=t.noun),
@@ -227,7 +227,7 @@ def reference(
         )
         if [n.id for n in resolve(graph, expr)] != [t.id] or len(resolve(graph, anchor.name)) != 1:
             continue
-        dup_obj = others[rng.randrange(len(others))]
+        dup_obj = rng.choice(others)
         dup = _new_node(graph, dup_obj)
         perturbed = with_node(graph, dup, here, beside=t.id)
         if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, dup.id]):

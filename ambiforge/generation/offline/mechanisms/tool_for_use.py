@@ -57,7 +57,7 @@ def build(
     if co is None:
         return None
     tools = referents.objects(scene, fit)
-    tool = tools[rng.randrange(len(tools))]
+    tool = rng.choice(tools)
     rendered = render(spec, Slots(tool, group, co), rng)
     fitting = referents.names(fit)
     return draft_of(
