@@ -29,10 +29,13 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
 
@@ -96,31 +99,108 @@ class Node(_Frozen):
     state: State = State()
 
 
-class Edge(_Frozen):
+class _EdgeFields(NamedTuple):
     source: str
     relation: Relation
     target: str
 
+
+class Edge(_EdgeFields):
+    """``source relation target``: a value, a named tuple of three strings rather than a model.
+
+    A graph has about 140 edges and a build makes a graph for every pair: as pydantic models (an instance
+    and a dict each, a microsecond to make, several cache lines to read) edges were the largest cost of
+    the world model per pair, and caching them made reading them dearer still. A tuple is made in C, reads
+    in one cache line and compares, sorts and hashes as its three strings.
+
+    It still validates where a model did: ``Edge(...)`` checks its fields (a ValueError, wrapped in a
+    ValidationError when a graph is validated), a graph read from JSON or a dict validates each edge, and
+    it serialises to ``{"source", "relation", "target"}`` with the JSON schema the model had
+    (``schemas/scene_graph.schema.json`` is unchanged). ``Edge.made`` trusts code that made its own
+    fields from the vocabulary (the sampler, the simulator)."""
+
+    __slots__ = ()
+
+    def __new__(cls, source: str, relation: Relation, target: str) -> Edge:
+        for name, value in (("source", source), ("target", target)):
+            if not isinstance(value, str):
+                raise ValueError(f"edge {name} must be a string, not {type(value).__name__}")
+        if relation not in RELATIONS:
+            raise ValueError(f"unknown relation {relation!r} (known: {', '.join(RELATIONS)})")
+        return _new_edge((source, relation, target))
+
     @classmethod
     def made(cls, source: str, relation: str, target: str) -> Edge:
         """An edge between node ids that code made itself, from the fixed vocabulary: nothing to validate
-        (the graph checks its edges as a whole) and a build makes hundreds of thousands of them, so the
-        model is filled directly; equal to ``Edge(...)`` of the same fields
+        (the graph checks its edges as a whole); equal to ``Edge(...)`` of the same fields
         (tests/unit/world/test_scene_graph_model.py)."""
-        edge = new(cls)
-        set_values(edge, {"source": source, "relation": relation, "target": target})
-        set_fields_set(edge, _EDGE_FIELDS)
-        set_extra(edge, None)
-        set_private(edge, None)
-        return edge
+        return _new_edge((source, relation, target))
+
+    def model_dump(self, mode: str = "python") -> dict[str, str]:
+        """The edge as the item schema has it (the same in both modes: three strings)."""
+        return {"source": self[0], "relation": self[1], "target": self[2]}
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        fields = core_schema.typed_dict_schema(
+            {
+                "source": core_schema.typed_dict_field(core_schema.str_schema(strict=True)),
+                "relation": core_schema.typed_dict_field(core_schema.literal_schema(list(RELATIONS))),
+                "target": core_schema.typed_dict_field(core_schema.str_schema(strict=True)),
+            },
+            extra_behavior="forbid",
+        )
+        from_fields = core_schema.no_info_after_validator_function(_edge_from_fields, fields)
+        return core_schema.json_or_python_schema(
+            json_schema=from_fields,
+            python_schema=core_schema.no_info_wrap_validator_function(_edge_or_fields, fields),
+            serialization=core_schema.plain_serializer_function_ser_schema(_edge_fields),
+            ref="Edge",
+        )
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        # The schema the model had, field for field (the published files do not change).
+        return {
+            "additionalProperties": False,
+            "properties": {
+                "source": {"title": "Source", "type": "string"},
+                "relation": {"enum": list(RELATIONS), "title": "Relation", "type": "string"},
+                "target": {"title": "Target", "type": "string"},
+            },
+            "required": ["source", "relation", "target"],
+            "title": "Edge",
+            "type": "object",
+        }
+
+
+#: ``tuple.__new__`` bound to Edge: an edge from its three fields, in C (``map(new_edge, triples)``).
+_new_edge: Callable[[tuple[str, str, str]], Edge] = partial(tuple.__new__, Edge)  # type: ignore[assignment]
+
+
+def new_edges(triples: Iterable[tuple[str, str, str]]) -> tuple[Edge, ...]:
+    """Edges from (source, relation, target) triples code made from the vocabulary (unchecked, like
+    :meth:`Edge.made`), in the triples' order."""
+    return tuple(map(_new_edge, triples))
+
+
+def _edge_from_fields(fields: dict[str, str]) -> Edge:
+    return _new_edge((fields["source"], fields["relation"], fields["target"]))
+
+
+def _edge_or_fields(value: Any, fields: Callable[[Any], dict[str, str]]) -> Edge:
+    """An Edge as it is; anything else validated as the three fields (errors name the field)."""
+    return value if isinstance(value, Edge) else _edge_from_fields(fields(value))
+
+
+def _edge_fields(edge: tuple[str, str, str]) -> dict[str, str]:
+    return {"source": edge[0], "relation": edge[1], "target": edge[2]}
 
 
 #: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
 _CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
-# Shared by every made edge (graph): a set, not a frozenset, because model_copy copies it and adds the
-# changed names to the copy; nothing changes it in place (the models are frozen), and one set per edge
-# was three times the collector's work on a build's edges.
-_EDGE_FIELDS = {"source", "relation", "target"}
+# Shared by every made graph: a set, not a frozenset, because model_copy copies it and adds the changed
+# names to the copy; nothing changes it in place (the models are frozen).
 _GRAPH_FIELDS = {"seed", "nodes", "edges"}  # what model_construct(seed=, nodes=, edges=) sets
 
 

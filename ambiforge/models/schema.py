@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from itertools import compress
-from operator import is_, is_not
+from itertools import compress, repeat
+from operator import is_, is_not, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +59,11 @@ def _validator(type_names: tuple[str, ...]) -> Any:
 def item_errors(item: Item) -> list[str]:
     """Every way ``item`` breaks the item schema (the ``path: message`` lines of :func:`schema_errors`).
 
-    Each scene-graph node and edge is checked once per build, not once per graph that holds it: nodes and
-    edges are frozen values the sampler shares among graphs, and the schema puts no constraint across the
-    items of a graph's lists, so a node or edge that passed once passes again. Checking a graph's 50 nodes
-    and 140 edges in every item was most of the gate's time. Scene objects likewise: each item holds its
+    Each scene-graph node is checked once per build, not once per graph that holds it: nodes are frozen
+    values the sampler shares among graphs, and the schema puts no constraint across the items of a
+    graph's lists, so a node that passed once passes again. A graph's 140 edges are checked as a whole, in
+    C, against what the schema's Edge definition says (:func:`_edge_relations`), not as JSON. Checking a
+    graph's nodes and edges as JSON in every item was most of the gate's time. Scene objects: each item holds its
     own copy of the same few hundred catalog objects, and one whose every field is the very value of a copy
     that passed passes again (their JSON was half of an item's). A failing item is checked again whole, so
     its messages point at the right list positions."""
@@ -78,9 +79,9 @@ def item_errors(item: Item) -> list[str]:
     return schema_errors(item.to_record())
 
 
-#: Nodes and edges that passed the schema, by identity (each entry holds its model: an id is not reused
+#: Nodes that passed the schema, by identity (each entry holds its model: an id is not reused
 #: while it lives). Bounded: cleared when full, so a long build's memory stays flat.
-_PASSED: dict[int, Node | Edge] = {}
+_PASSED: dict[int, Node] = {}
 _PASSED_MAX = 100_000
 
 #: Scene objects that passed, by name: the values of their fields (the objects themselves, in field
@@ -90,12 +91,12 @@ _OBJECTS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
 def _record_to_check(
     item: Item,
-) -> tuple[dict[str, Any], list[Node | Edge], list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]]]:
+) -> tuple[dict[str, Any], list[Node], list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]]]:
     """``item.to_record()`` with each scene graph's nodes and edges, and the scene objects, cut to those
     not checked before (and returned, to be remembered once the record passes). Read only: node JSON is
     shared (made once per node)."""
     world = item.world
-    fresh: list[Node | Edge] = []
+    fresh: list[Node] = []
     fresh_objects: list[tuple[str, tuple[tuple[Any, ...], dict[str, Any]]]] = []
     if world is None:
         record = item.model_dump(mode="json", exclude=_OBJECTS_ONLY)
@@ -139,22 +140,60 @@ _GRAPH: Any = {"world": {"graph"}, "environment": True}
 _GRAPHS: Any = {"world": {"graph": True, "perturbation": {"graph"}}, "environment": True}
 
 
-def _graph_json(graph: SceneGraph, fresh: list[Node | Edge]) -> dict[str, Any]:
+def _graph_json(graph: SceneGraph, fresh: list[Node]) -> dict[str, Any]:
     fields = {name: getattr(graph, name) for name in SceneGraph.model_fields if name not in ("nodes", "edges")}
-    nodes = _unchecked(graph.nodes)
-    edges = _unchecked(graph.edges)
+    known = map(_PASSED.get, map(id, graph.nodes))  # in C: map, is_not and compress, no Python loop
+    nodes = list(compress(graph.nodes, map(is_not, known, graph.nodes)))
     fresh += nodes
-    fresh += edges
-    # An edge is three strings: its dict is its JSON.
-    return {**fields, "nodes": [_node_json(n) for n in nodes], "edges": [dict(e.__dict__) for e in edges]}
+    relations = _edge_relations(ambiguity.names())
+    if relations is not None and _plain_edges(graph.edges, relations):
+        edges: list[Any] = []  # every edge checked here: as the schema would, without its JSON
+    else:
+        edges = graph.model_dump(mode="json", include={"edges"})["edges"]
+    return {**fields, "nodes": [_node_json(n) for n in nodes], "edges": edges}
 
 
-def _unchecked(models: tuple[Node, ...] | tuple[Edge, ...]) -> list[Any]:
-    """The models not in ``_PASSED``, in order. The test runs in C (``map`` of the table's ``get`` over the
-    ids, ``is_`` against the models, ``compress``): a graph's 140 edges are nearly all known, and a Python
-    loop over them was most of the gate's time."""
-    known = map(_PASSED.get, map(id, models))
-    return list(compress(models, map(is_not, known, models)))
+def _plain_edges(edges: tuple[Edge, ...], relations: frozenset[str]) -> bool:
+    """Whether every edge is an Edge (three fields, so exactly the definition's properties) whose ends are
+    strings and whose relation is one of ``relations``: the JSON of each would pass the Edge definition
+    :func:`_edge_relations` read. In C (maps over the tuples), a few microseconds for a graph."""
+    return (
+        all(map(isinstance, edges, repeat(Edge)))
+        and relations.issuperset(map(_RELATION, edges))
+        and all(map(isinstance, map(_SOURCE, edges), repeat(str)))
+        and all(map(isinstance, map(_TARGET, edges), repeat(str)))
+    )
+
+
+_SOURCE, _RELATION, _TARGET = itemgetter(0), itemgetter(1), itemgetter(2)
+_EDGE_OBJECT = {"additionalProperties": False, "required": ["source", "relation", "target"], "type": "object"}
+_WORDS = ("title", "description")  # annotations: they constrain nothing
+
+
+@lru_cache(maxsize=8)
+def _edge_relations(type_names: tuple[str, ...]) -> frozenset[str] | None:
+    """The relations the schema (for ``type_names``) allows an edge, when its Edge definition says no
+    more than: an object of exactly a ``source`` string, a ``relation`` from an enum and a ``target``
+    string. Then an edge's JSON passes it exactly when :func:`_plain_edges` holds, and the gate checks
+    edges that way. None when the definition says anything else (a pattern, a length, another field):
+    every edge is then checked as JSON, as before."""
+    found = item_json_schema().get("$defs", {}).get("Edge")
+    if not isinstance(found, dict):
+        return None
+    properties = found.get("properties")
+    if {k: v for k, v in found.items() if k not in ("properties", *_WORDS)} != _EDGE_OBJECT:
+        return None
+    if not isinstance(properties, dict) or set(properties) != {"source", "relation", "target"}:
+        return None
+    plain = {name: {k: v for k, v in spec.items() if k not in _WORDS} for name, spec in properties.items()}
+    if plain["source"] != {"type": "string"} or plain["target"] != {"type": "string"}:
+        return None
+    relation = plain["relation"]
+    if set(relation) != {"enum", "type"} or relation["type"] != "string" or not isinstance(relation["enum"], list):
+        return None
+    if not all(isinstance(r, str) for r in relation["enum"]):
+        return None
+    return frozenset(relation["enum"])
 
 
 #: JSON of nodes by identity (each entry holds its node): a build has a few hundred distinct nodes.

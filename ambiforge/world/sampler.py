@@ -12,15 +12,19 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
-from ambiforge.models.scene_graph import Attributes, Edge, Node, SceneGraph, State
+from ambiforge.models.scene_graph import LOCATION_RELATIONS, Attributes, Edge, Node, SceneGraph, State, new_edges
 from ambiforge.world.index import index
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
+_LOCATION = frozenset(LOCATION_RELATIONS)
+_SOURCE = itemgetter(0)
+_RELATION = itemgetter(1)
 
 
 def node_id(name: str) -> str:
@@ -120,37 +124,13 @@ def _object_node(obj: CatalogObject, oid: str, world: World) -> Node:
     )
 
 
-class _EdgeCache(dict[tuple[str, str, str], Edge]):
-    """Edges already made, by (source, relation, target): an edge is a frozen value, and the same few
-    hundred catalog objects meet again and again in a build (about 85% of a 5k-pair build's edges are
-    repeats). A miss makes the edge (``__missing__``), so a graph's edges are ``map(cache.__getitem__,
-    triples)``: the lookups run in C, with a Python call on a miss only.
-    Bounded: cleared when full, between graphs only (:func:`_room_for_edges`), so a long build's memory
-    stays flat."""
-
-    def __missing__(self, key: tuple[str, str, str]) -> Edge:
-        edge = self[key] = Edge.made(*key)
-        return edge
-
-
-_EDGES = _EdgeCache()
-_EDGES_MAX = 60_000
-
-
-def _room_for_edges() -> None:
-    """Empty the edge cache when full; called between graphs, never within one, so the edges of one graph
-    (its tuple, its location table) are the very same objects."""
-    if len(_EDGES) >= _EDGES_MAX:
-        _EDGES.clear()
-
-
 Triple = tuple[str, str, str]
 
 
 def row_triples(rows: list[list[str]]) -> list[Triple]:
     """Spatial relations of one place as (source, relation, target), front row first: left_of/right_of
     across a row, next_to between neighbours, and each node behind the one in front of it in the row
-    before. (Triples, not edges: they sort in C and most of them name an edge made before.)"""
+    before. (Triples, not edges: exact tuples sort fastest, and the edges are made from them in C.)"""
     out: list[Triple] = []
     for k, row in enumerate(rows):
         for i, a in enumerate(row):
@@ -166,8 +146,7 @@ def row_triples(rows: list[list[str]]) -> list[Triple]:
 
 def row_edges(rows: list[list[str]]) -> list[Edge]:
     """The spatial edges of one place (:func:`row_triples`)."""
-    _room_for_edges()
-    return list(map(_EDGES.__getitem__, row_triples(rows)))
+    return list(new_edges(row_triples(rows)))
 
 
 @dataclass(frozen=True)
@@ -212,8 +191,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     nodes = list(_place_nodes(world))
     taken = {n.id for n in nodes}
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
-    triples: list[Triple] = []
-    located: list[Triple] = []  # the location edges: handed to the index, which would otherwise scan for them
+    triples: list[Triple] = []  # locations first, then each place's rows
     table = _placed_table(world)
     for obj in scene.objects:
         placed = table.get(id(obj))
@@ -232,27 +210,25 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         places = placed.places
         pid, holds = rng.choice(places) if len(places) > 1 else places[0]
         members[pid].append(oid)
-        located.append((oid, holds, pid))  # type: ignore[arg-type]
+        triples.append((oid, holds, pid))  # type: ignore[arg-type]
     for place in world.places:  # appliances standing on a surface take part in its row
         if place.stands_on:
             members[place.stands_on].append(place.id)
-            located.append((place.id, "on", place.stands_on))
-    triples += located
+            triples.append((place.id, "on", place.stands_on))
     width = world.row_width
     for ids in members.values():
         if len(ids) < 2:  # nothing to shuffle (no draw either) and no neighbours
             continue
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
-    triples.sort()  # the order of (source, relation, target): canonical bytes
-    _room_for_edges()
-    edge = _EDGES.__getitem__  # most edges were made before: a lookup in C per edge, a call on a miss only
-    graph = SceneGraph.made(seed, tuple(nodes), tuple(map(edge, triples)))
+    triples.sort()  # the order of (source, relation, target): canonical bytes (exact tuples sort fastest)
+    edges = new_edges(triples)
+    graph = SceneGraph.made(seed, tuple(nodes), edges)
     # Every graph made here is asked where things are (the generator's templates and plans): its index is
-    # built now, with the location table from the triples (one location per node, so sorting the triples
-    # gives the table the graph's edge order) instead of a scan over every edge.
-    located.sort()
-    index(graph, location=dict(zip(map(itemgetter(0), located), map(edge, located), strict=True)))
+    # built now, with the location table taken from the edges in C (the graph's edge order, the very
+    # objects) instead of a scan in Python.
+    located = list(compress(edges, map(_LOCATION.__contains__, map(_RELATION, edges))))
+    index(graph, location=dict(zip(map(_SOURCE, located), located, strict=True)))
     return graph
 
 

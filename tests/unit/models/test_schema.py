@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -97,3 +99,55 @@ def test_an_item_built_without_validation_is_checked_as_its_record(catalog) -> N
     bad = Item.model_construct(**{**dict(item), "environment": [{**good, "kind": "furniture"}]})
     errors = item_errors(bad)
     assert errors == schema_errors(bad.to_record()) and [e.split(":")[0] for e in errors] == ["environment/0/kind"]
+
+
+def test_edges_are_checked_against_the_schemas_edge_definition(catalog, monkeypatch) -> None:
+    """The gate checks a graph's edges in C against what the schema's Edge definition says (three fields:
+    string ends, a relation from its enum); a definition that says more (a length, a pattern, another
+    field) is not read that way, and then every edge is checked as JSON: an empty end is refused only by
+    such a schema, so the test fails if the gate kept its fast check."""
+    import copy
+
+    from ambiforge import ambiguity
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.models import schema
+    from ambiforge.models.scene_graph import RELATIONS, Edge, SceneGraph
+    from ambiforge.models.schema import _edge_relations, item_errors, item_json_schema
+
+    published = item_json_schema()
+    assert _edge_relations(ambiguity.names()) == frozenset(RELATIONS)
+    item = OfflineGenerator(catalog, 2, "t").generate(0, "preferences")[0]
+    graph = item.world.graph
+    odd = SceneGraph.made(graph.seed, graph.nodes, (*graph.edges, Edge.made(graph.nodes[-1].id, "next_to", "")))
+    broken = item.model_copy(update={"world": item.world.model_copy(update={"graph": odd})})
+    assert item_errors(broken) == []  # the published schema asks no length of an edge's ends
+
+    def with_edge(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+        definition = copy.deepcopy(published)
+        change(definition["$defs"]["Edge"])
+        return definition
+
+    stricter = with_edge(lambda d: d["properties"]["target"].update(minLength=1))
+    try:
+        monkeypatch.setattr(schema, "item_json_schema", lambda: stricter)
+        schema._validator.cache_clear()
+        _edge_relations.cache_clear()
+        assert _edge_relations(ambiguity.names()) is None
+        errors = item_errors(broken)
+        assert errors == schema.schema_errors(broken.to_record()) and len(errors) == 1
+        assert item_errors(item) == []
+        for change in (
+            lambda d: d["properties"]["source"].update(pattern="^[a-z]"),
+            lambda d: d["properties"]["relation"].update(minLength=1),
+            lambda d: d["properties"].update(weight={"type": "number"}),
+            lambda d: d.update(additionalProperties=True),
+            lambda d: d["required"].remove("target"),
+        ):
+            monkeypatch.setattr(schema, "item_json_schema", lambda c=change: with_edge(c))
+            _edge_relations.cache_clear()
+            assert _edge_relations(ambiguity.names()) is None
+    finally:
+        monkeypatch.undo()
+        schema._validator.cache_clear()
+        _edge_relations.cache_clear()
+    assert item_errors(broken) == []

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import jsonschema_rs
 import pytest
@@ -71,19 +72,61 @@ def test_ids_are_unique_readable_and_graphs_without_relations_have_no_edges() ->
 
 
 def test_an_edge_made_without_validation_is_the_validated_edge() -> None:
-    """Edge.made fills the model directly (the sampler makes hundreds of thousands): it must be equal, hash
-    equal and dump equal to the validated edge."""
-    from ambiforge.models.scene_graph import Edge
+    """Edge.made and new_edges make the edge unchecked (the sampler makes about 140 a graph): equal, hash
+    equal and dump equal to the validated edge, an Edge (not a bare tuple) either way."""
+    from ambiforge.models.scene_graph import new_edges
 
     made, validated = (
         Edge.made("glass_mug", "left_of", "kettle"),
         Edge(source="glass_mug", relation="left_of", target="kettle"),
     )
-    assert made == validated and hash(made) == hash(validated)
-    assert made.model_dump() == validated.model_dump() and made.model_fields_set == validated.model_fields_set
-    assert Edge.model_validate_json(made.model_dump_json()) == made
-    moved = made.model_copy(update={"target": "fridge"})  # a copy with changes works as on any edge
-    assert moved.target == "fridge" and made.target == "kettle" and "target" in moved.model_fields_set
+    (mapped,) = new_edges([("glass_mug", "left_of", "kettle")])
+    assert made == validated == mapped and hash(made) == hash(validated) == hash(mapped)
+    assert type(made) is type(validated) is type(mapped) is Edge
+    fields = {"source": "glass_mug", "relation": "left_of", "target": "kettle"}
+    assert made.model_dump() == validated.model_dump() == fields
+    assert repr(made) == "Edge(source='glass_mug', relation='left_of', target='kettle')"
+    moved = made._replace(target="fridge")  # a copy with changes, as on any named tuple
+    assert moved.target == "fridge" and made.target == "kettle" and type(moved) is Edge
+
+
+def test_an_edge_is_checked_where_a_model_was() -> None:
+    """Edges are named tuples, not models, but refuse what the model refused: ``Edge(...)`` with a wrong
+    field, and a graph read from JSON or dicts names the edge's field in its error; an Edge given to a
+    graph is kept as it is."""
+
+    with pytest.raises(ValueError, match="unknown relation 'under'"):
+        Edge(source="mug", relation="under", target="counter")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="source must be a string"):
+        Edge(source=1, relation="on", target="counter")  # type: ignore[arg-type]
+    nodes = (_place("counter", "on"), _obj("mug"))
+    edge = Edge(source="mug", relation="on", target="counter")
+    assert SceneGraph(nodes=nodes, edges=(edge,)).edges[0] is edge
+    as_json = SceneGraph(nodes=nodes, edges=(edge,)).model_dump_json()
+    assert '"edges":[{"source":"mug","relation":"on","target":"counter"}]' in as_json
+    back = SceneGraph.model_validate_json(as_json)
+    assert back.edges == (edge,) and type(back.edges[0]) is Edge
+    assert type(SceneGraph.model_validate(json.loads(as_json)).edges[0]) is Edge
+    for bad, where in (
+        ({"source": "mug", "relation": "under", "target": "counter"}, "edges.0.relation"),
+        ({"source": "mug", "relation": "on", "target": "counter", "x": 1}, "edges.0.x"),
+        ({"source": 1, "relation": "on", "target": "counter"}, "edges.0.source"),
+        (("mug", "on", "counter"), "edges.0"),  # a bare tuple is not an edge: its fields have no names
+    ):
+        with pytest.raises(ValidationError, match=re.escape(where)):
+            SceneGraph.model_validate({"nodes": [n.model_dump() for n in nodes], "edges": [bad]})
+    with pytest.raises(ValidationError, match=re.escape("edges.0.relation")):
+        SceneGraph.model_validate_json(as_json.replace('"relation":"on"', '"relation":"under"'))
+
+
+def test_graphs_with_edges_pickle_and_copy() -> None:
+    """Prefect and multiprocessing pickle items: an edge comes back an Edge with its fields, a graph equal."""
+    import copy
+    import pickle
+
+    graph = SceneGraph(nodes=(_place("counter", "on"), _obj("mug")), edges=(Edge("mug", "on", "counter"),))
+    for again in (pickle.loads(pickle.dumps(graph)), copy.deepcopy(graph), graph.model_copy(deep=True)):
+        assert again == graph and type(again.edges[0]) is Edge and again.edges[0].target == "counter"
 
 
 def test_an_action_made_without_validation_is_the_validated_action() -> None:
