@@ -1,6 +1,6 @@
 """Filling a pydantic model's instance directly, for values code made itself and checked as a whole.
 
-A build makes hundreds of thousands of edges, actions and scene objects whose fields need no validation
+A build makes hundreds of thousands of actions, scene objects and graphs whose fields need no validation
 (see each ``made``). ``object.__setattr__`` finds each of BaseModel's four slots by name on every call;
 the slot descriptors' own setters, taken once here, skip that lookup: a third less per instance. The
 instances are equal to validated ones (tests/unit/world/test_scene_graph_model.py).

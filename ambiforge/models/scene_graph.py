@@ -138,7 +138,7 @@ class Edge(_EdgeFields):
 
     def model_dump(self, mode: str = "python") -> dict[str, str]:
         """The edge as the item schema has it (the same in both modes: three strings)."""
-        return {"source": self[0], "relation": self[1], "target": self[2]}
+        return _edge_fields(self)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
