@@ -79,7 +79,7 @@ demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
 test: install label-studio chromium local-llm
-	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q
+	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q --durations=25
 
 # The unit tests only: no Label Studio, browser or language model; a few minutes on two cores.
 test-fast: install
