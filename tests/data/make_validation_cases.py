@@ -129,6 +129,25 @@ CASES = {
         plan_for_amb_task=["Pick up a mug. 2. Pour the oat milk into the mug."],
         expect_errors="corruption",
     ),
+    "d_zero_dot_prefix": dict(  # AmbiK's second batch: the import drops "0." as numbering; the raw cell keeps it
+        plan_for_clear_task="0. Pick up the glass mug.\n1. Pour the oat milk into the glass mug.",
+        expect_errors="corruption",
+    ),
+    "d_steps_one_line_after_a_word": dict(
+        plan_for_clear_task=["Pick up the glass mug from the shelf 2. Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up a mug from the shelf 2. Pour the oat milk into the mug."],
+        expect_errors="corruption",
+    ),
+    "d_steps_one_line_glued": dict(
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug. 3.Stir it"],
+        expect_errors="corruption",
+    ),
+    "fa_numbers_in_a_step": dict(
+        unambiguous_direct="Pour 2 cups of oat milk into the glass mug.",
+        ambiguous_task="Pour 2 cups of oat milk into a mug.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug, 1 at a time."],
+        plan_for_amb_task=["Pick up a mug.", "Pour 2 cups of oat milk into the mug, 1 at a time."],
+    ),
     "d_mixed_scripts": dict(
         unambiguous_direct="Pour the oat milk into the gl\u0430ss mug.", expect_errors="corruption"
     ),
@@ -340,6 +359,8 @@ CASES = {
 
 
 def numbered(steps):
+    if isinstance(steps, str):  # a cell as published, numbering and all
+        return steps
     return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
 
 
