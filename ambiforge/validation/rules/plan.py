@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import mentions, names_thing, positions, similar_steps, words
+from ambiforge.validation.language import (
+    content_lemmas,
+    lemma,
+    mentions,
+    names_thing,
+    positions,
+    similar_steps,
+    words,
+)
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
@@ -159,6 +167,41 @@ def _quantity(word: str) -> bool:
     return any(c.isdigit() for c in word) or word in CARDINALS or singular(word) in MEASURES
 
 
+def _number(alternatives: list[str]) -> bool:
+    """A concept that is a count ("2|two", "3"): the answer to how many / how long."""
+    return all(len(ws := words(a)) == 1 and (ws[0] in CARDINALS or ws[0].isdigit()) for a in alternatives)
+
+
+def _counts(step: str, number: str, counted: frozenset[str]) -> bool:
+    """``step`` says ``number`` of what the question or the intent counts ("2 minutes", "two slices of
+    bread"; not "two eggs" when the question counts slices of bread)."""
+    for m in re.finditer(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)", step, re.I):
+        after = words(step[m.end() :])[:3]
+        if any(lemma(w) in counted or singular(w) in counted for w in after):
+            return True
+    return False
+
+
+def _number_leak(item: Item, positives: list[list[str]]) -> tuple[str, str] | None:
+    """A step before ``end_of_ambiguity`` that already says the intended count with what it counts ("sear for
+    2 minutes on each side" when the question is how long and the intent "2|two, minutes"), while the
+    ambiguous task says no such count: the plan answers the question before it is asked."""
+    numbers = [alts for alts in positives if _number(alts)]
+    others = [alts for alts in positives if not _number(alts)]
+    counted = content_lemmas(item.question) | {lemma(w) for alts in others for a in alts for w in words(a)}
+    if not numbers or any(_counts(item.ambiguous_task, a, counted) for alts in numbers for a in alts):
+        return None
+    for i, step in enumerate(item.plan_for_amb_task[: item.end_of_ambiguity]):
+        said = [next((a for a in alts if _counts(step, a, counted)), None) for alts in numbers]
+        if all(said) and all(any(has(step, a) or mentions(step, a) for a in alts) for alts in others):
+            return (
+                "answer_leak",
+                f"plan_for_amb_task[{i}]: already says the intended count '{said[0]}' "
+                f"(end_of_ambiguity {item.end_of_ambiguity}; the ambiguous task does not): {_short(step)!r}",
+            )
+    return None
+
+
 def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     """Outside a choice among objects an intent word is often an ordinary ingredient of the task ("olive oil"
     in a dressing), so a leak is certain only when the ambiguous plan gives the whole answer away before the
@@ -207,7 +250,12 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
     out = []
     whole = not choice and _whole_answer(item, positives, scene)
+    counted = any(_number(alts) for alts in positives)
+    if counted and (leak := _number_leak(item, positives)):
+        out.append(leak)
     for alternatives in positives:
+        if counted and any(_quantity(w) or mentions(item.question, a) for a in alternatives for w in words(a)):
+            continue  # the count is checked above; "eggs" of "How many eggs?" is what is counted, not the answer
         things = [a for a in alternatives if names_thing(a)]
         if not things or any(has(task, a) or mentions(task, a) for a in alternatives):
             continue  # nothing that names a thing, or the task itself says it: nothing to leak
