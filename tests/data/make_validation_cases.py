@@ -396,6 +396,25 @@ CASES = {
         plan_for_amb_task=["Take two onions out.", "Put some chicken breasts next to the glass mug."],
         end_of_ambiguity="1",
     ),
+    "fa_compound_hyphen": dict(  # "cream" of "cream cheese-covered": the whole scene name resolves first
+        environment_short=ENV + ", cream cheese, peanut butter",
+        environment_full=", ".join("a " + e for e in (ENV + ", cream cheese, peanut butter").split(", ")),
+        plan_for_clear_task=["Pick up the glass mug.", "Put the cream cheese-covered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the cream cheese-covered sourdough beside the mug."],
+        not_warnings="grounding_noun grounding_variant",
+    ),
+    "fa_compound_inflected": dict(  # "peanut" of "peanut buttered toast"
+        environment_short=ENV + ", cream cheese, peanut butter",
+        environment_full=", ".join("a " + e for e in (ENV + ", cream cheese, peanut butter").split(", ")),
+        plan_for_clear_task=["Pick up the glass mug.", "Put the peanut buttered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the peanut buttered sourdough beside the mug."],
+        not_warnings="grounding_noun grounding_variant",
+    ),
+    "d_compound_part_missing": dict(  # the part alone is still an object: "cream" without cream cheese
+        plan_for_clear_task=["Pick up the glass mug.", "Put the cream cheese-covered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the cream cheese-covered sourdough beside the mug."],
+        expect_errors="grounding",
+    ),
 }
 
 
