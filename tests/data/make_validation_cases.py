@@ -415,6 +415,8 @@ CASES = {
         plan_for_amb_task=["Pick up a mug.", "Put the cream cheese-covered sourdough beside the mug."],
         expect_errors="grounding",
     ),
+    "d_no_options_listed": dict(amb_shortlist="", variants="", expect_errors="shortlist"),
+    "fa_variants_without_shortlist": dict(amb_shortlist="", expect_warnings="shortlist_missing"),
 }
 
 
