@@ -417,6 +417,15 @@ CASES = {
     ),
     "d_no_options_listed": dict(amb_shortlist="", variants="", expect_errors="shortlist"),
     "fa_variants_without_shortlist": dict(amb_shortlist="", expect_warnings="shortlist_missing"),
+    "d_copied_plan_mismatch": dict(  # the clear plan copied from the ambiguous one never says "glass"
+        plan_for_clear_task=["Pick up a mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_copied_plan_left_open": dict(  # ... or it leaves the choice open ("the chosen mug")
+        plan_for_clear_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
 }
 
 

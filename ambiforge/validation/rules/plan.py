@@ -8,6 +8,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   rewording ("Whisk" / "Mix", "Dice" / "Chop") is not a difference (content lemmas, ``language``).
 - ``plan_length`` (warning): more than ``long_plan_steps`` steps; long recipes are legitimate.
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
+- ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
+  ("something", "the chosen bowl"), or names nothing of what the clear task adds to the ambiguous one.
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -26,6 +28,8 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
     content_lemmas,
+    is_nominal,
+    is_verb_only,
     lemma,
     mentions,
     names_thing,
@@ -120,6 +124,52 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
     if _identical(item):
         n = len(item.plan_for_clear_task)
         return [f"plan_for_amb_task: identical to plan_for_clear_task (all {n} steps); the clear plan resolves nothing"]
+    return []
+
+
+#: Words of a clear plan that leave open what its task names ("Take out something", "the chosen bowl",
+#: "Choose a can (Ambiguous step)"): the plan was written for the ambiguous task.
+_LEFT_OPEN = re.compile(
+    r"\b(?:the |a |an )?(?:chosen|unspecified)\b|\bsomething\b|\bambiguous\b"
+    r"|\bchoose (?:a|an|one|something|which|between)\b",
+    re.I,
+)
+
+
+#: Words a task adds without naming anything ("make a cup of coffee using the moka pot").
+_GENERAL = frozenset({"make", "use", "take", "put", "place", "get", "prepare", "other", "available", "choice", "next"})
+
+
+def _specifics(item: Item) -> list[str]:
+    """What the clear task names that the ambiguous one does not: its nouns and adjectives (not words only
+    verbs, measures, numbers or general words), as lemmas."""
+    added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    return sorted(
+        w
+        for w in added
+        if len(w) > 2 and w not in MEASURES and w not in _GENERAL and is_nominal(w) and not is_verb_only(w)
+    )
+
+
+def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
+    task. It leaves open what the task names ("Take out something"), or it never names anything the clear
+    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"): either way it is
+    a plan for the ambiguous task. A plan of its own is not judged: its wording may differ from the task's."""
+    clear = item.plan_for_clear_task
+    if not _identical(item):
+        return []  # a plan of its own: its wording may differ from the task's without doing another task
+    if not _LEFT_OPEN.search(item.unambiguous_direct):
+        for i, step in enumerate(clear):
+            if m := _LEFT_OPEN.search(step):
+                return [
+                    f"plan_for_clear_task[{i}]: leaves open what the clear task names "
+                    f"('{m.group(0)}'): {_short(step)!r}"
+                ]
+    specifics = _specifics(item)
+    if specifics and not set(specifics) & content_lemmas(" ".join(clear)):
+        shown = ", ".join(f"'{w}'" for w in specifics[:4])
+        return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
     return []
 
 
@@ -288,6 +338,7 @@ RULES = (
     Rule("plan_agreement", "warning", check_agreement, "the plans do the same before end_of_ambiguity"),
     Rule("plan_length", "warning", check_plan_length, "plans longer than long_plan_steps"),
     Rule("plan_divergence", "error", check_divergence, "the clear plan is not the ambiguous plan verbatim"),
+    Rule("plan_mismatch", "error", check_mismatch, "the clear plan does the clear task, not the ambiguous one"),
     Rule("plan_resolution", "warning", check_resolution, "the clear step at end_of_ambiguity resolves the ambiguity"),
     *family_rules(
         leaks,
