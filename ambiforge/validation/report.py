@@ -66,6 +66,8 @@ WHAT_TO_FIX: dict[str, str] = {
     "rewrite": "change only the words that leave the choice open; keep the rest of the clear task",
     "length": "shorten the text to the configured word limits",
     "environment": "list each object once in environment_short",
+    "near_duplicate": "rewrite one of the two tasks so they differ, or drop one",
+    "released_before": "drop the task or give it the id it was released under",
 }
 
 
