@@ -85,9 +85,12 @@ def validate(path: Path) -> dict[str, list[tuple[str, str, str]]]:
 
 
 #: Each defect class of the held-back labels and the error rules that are its own (recall counts only these).
+#: ``intent`` (the clear task or its plan never says the intended option) is the clear half of a pair that
+#: leaves the choice open (not_minimal: "the clear task leaves the same choice open") or a plan that does
+#: not do its task (plan_mismatch): a flag of it is right when the row has either class.
 HELD_BACK_CLASSES: dict[str, tuple[str, ...]] = {
     "shortlist": ("shortlist",),
-    "not_minimal": ("minimal_pair",),
+    "not_minimal": ("minimal_pair", "intent"),
     "end_of_ambiguity": ("end_of_ambiguity",),
     "answer_leak": ("answer_leak",),
     "question_answer": ("qa_fit", "question"),
@@ -134,7 +137,10 @@ def held_back(full: Path, split: Path, labels_path: Path) -> bool:
         for rule, severity, _ in flags.get(row_id, []):
             if severity == "error":
                 errors[rule].add(row_id)
-    owner = {rule: name for name, rules in HELD_BACK_CLASSES.items() for rule in rules}
+    owner: dict[str, list[str]] = defaultdict(list)
+    for name, rules in HELD_BACK_CLASSES.items():
+        for rule in rules:
+            owner[rule].append(name)
     ok = True
     print("\nprecision per error rule on the held-back rows (a flagged row is right when the reader gave it the class)")
     print(f"{'rule':<18}{'class':<18}{'rows':>5}{'right':>6}{'precision':>10}  95% Wilson   wrong rows")
@@ -143,8 +149,9 @@ def held_back(full: Path, split: Path, labels_path: Path) -> bool:
         if rule in RAW_CHECKED:
             print(f"{rule:<18}{'(raw cells)':<18}{len(rows):>5}  checked on every row below")
             continue
-        name = owner.get(rule, "")
-        right = {i for i in rows if i in by_class.get(name, set())}
+        names = owner.get(rule, [])
+        name = "|".join(names)
+        right = {i for i in rows if any(i in by_class.get(n, set()) for n in names)}
         wrong = sorted(rows - right, key=int)
         p = len(right) / len(rows)
         if len(rows) >= MIN_FLAGS:
