@@ -1,5 +1,16 @@
 """Precision of the validation rules' errors and recall of the defects they are for, on published AmbiK rows.
 
+Main figures (issue 43): the frozen held-back rows of ``bench/labels/split_issue43.csv`` (150 rows of the full
+published AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a
+reader who never saw the rules, given only the rows and the defect classes (``bench/labels/heldback_labels.csv``:
+one line per row and class with quoted evidence, ``clean`` for a row without defects). Every other row of
+the full CSV shaped the rules (the script says which). Per rule: the rows it flags as an error and how many
+of them the reader labelled with the rule's class (precision, 95% Wilson interval); per class: the labelled
+rows and how many of them the class's own rule flags as an error (recall by the matching rule), with the
+misses listed. Needs ``--full AmbiK_data.csv`` (from the authors' repository cog-model/AmbiK-dataset; never
+copied here). ``--history`` adds the earlier figures on the development halves.
+
+Earlier figures (``--history``):
 Runs every item rule on the AmbiK development rows (``ambik_dev_400.csv``, read where it is published, never
 copied) and matches each error flag to the hand labels in ``bench/labels/ambik_flags.csv`` by (set, row id,
 rule, evidence). The development rows are split once and for all by row id: odd ids are the half the rules
@@ -15,8 +26,8 @@ in full and found clean must get no error.
 With ``--full AmbiK_data.csv`` (the 1000 published rows, from the authors' repository) it also prints the
 precision on labelled flags of rows in neither split, read after the rules were frozen.
 
-Usage: python bench/validation_precision.py [--dev ../shared/data/ambik_dev_400.csv]
-       [--calib ../shared/data/ambik_calib_100.csv] [--labels bench/labels] [--full /tmp/ambik_full.csv]
+Usage: python bench/validation_precision.py --full AmbiK_data.csv [--heldback-labels FILE] [--history
+       --dev ../shared/data/ambik_dev_400.csv --calib ../shared/data/ambik_calib_100.csv --labels bench/labels]
 """
 
 from __future__ import annotations
@@ -31,9 +42,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 LABELS = Path(__file__).parent / "labels"
-#: A step cell starting with a stray "0:" (or "0 :"): AmbiK's second batch numbers its first step so ("0." is
-#: read as numbering by the importer and dropped, so it is no defect of the imported item.)
-_ZERO = re.compile(r"^\s*0\s*:", re.M)
+#: A step cell starting with a stray "0:" or "0." (AmbiK's second batch numbers its first step so, and no other).
+_ZERO = re.compile(r"^\s*0\s*[:.]", re.M)
 #: The rules whose flags find each defect class: (as an error, at any severity).
 CLASSES = {
     "missing_object": ({"grounding"}, {"grounding", "grounding_noun", "grounding_variant"}),
@@ -72,6 +82,108 @@ def validate(path: Path) -> dict[str, list[tuple[str, str, str]]]:
     for item in validate_items(read_ambik_csv(path, catalog), RuleContext(catalog=catalog)):
         flags[item.id] = [(f.rule, f.severity, f.message) for f in item.validation.failed]  # type: ignore[union-attr]
     return flags
+
+
+#: Each defect class of the held-back labels and the error rules that are its own (recall counts only these).
+#: ``intent`` (the clear task or its plan never says the intended option) is the clear half of a pair that
+#: leaves the choice open (not_minimal: "the clear task leaves the same choice open") or a plan that does
+#: not do its task (plan_mismatch): a flag of it is right when the row has either class.
+HELD_BACK_CLASSES: dict[str, tuple[str, ...]] = {
+    "shortlist": ("shortlist",),
+    "not_minimal": ("minimal_pair", "intent"),
+    "end_of_ambiguity": ("end_of_ambiguity",),
+    "answer_leak": ("answer_leak",),
+    "question_answer": ("qa_fit", "question"),
+    "plan_mismatch": ("plan_mismatch", "intent"),
+    "type": ("type",),
+    "corruption": ("corruption",),
+    "missing_object": ("grounding",),
+    "variants": ("variants",),
+}
+#: Rules whose errors are checked on every row by the raw cells, not by the reader (identical plans).
+RAW_CHECKED = {"plan_divergence"}
+SPLIT = LABELS / "split_issue43.csv"
+HELD_BACK_LABELS = LABELS / "heldback_labels.csv"
+MIN_FLAGS, MIN_ROWS = 5, 5
+HELD_BACK_PRECISION, HELD_BACK_RECALL = 0.95, 0.80
+
+
+def _interval(k: int, n: int) -> str:
+    low, high = wilson(k, n)
+    return f"{k / n:>7.1%}  [{low:.1%}, {high:.1%}]"
+
+
+def held_back(full: Path, split: Path, labels_path: Path) -> bool:
+    """The figures of issue 43 on the frozen held-back rows; True when the targets hold."""
+    held = {r["id"] for r in read_rows(split) if r["split"] == "held_back"}
+    labels = [r for r in read_rows(labels_path) if r["row_id"] in held]
+    by_class: dict[str, set[str]] = defaultdict(set)
+    for r in labels:
+        by_class[r["class"].strip()].add(r["row_id"])
+    unknown = set(by_class) - set(HELD_BACK_CLASSES) - {"clean"}
+    read = {r["row_id"] for r in labels}
+    flags = validate(full)
+    tuned = sorted((i for i in flags if i not in held), key=int)
+    print(
+        f"shaped the rules: {len(tuned)} rows of {full.name} (every row outside the held-back split: the "
+        "development and calibration rows, the rows read before, and the rest); held back, never read by "
+        f"the rules' author: {len(held)} rows ({split}), labelled by an independent reader: {len(read)} "
+        f"({labels_path})"
+    )
+    if unknown:
+        print(f"classes not in the list (ignored): {', '.join(sorted(unknown))}")
+    errors: dict[str, set[str]] = defaultdict(set)
+    for row_id in held & read:
+        for rule, severity, _ in flags.get(row_id, []):
+            if severity == "error":
+                errors[rule].add(row_id)
+    owner: dict[str, list[str]] = defaultdict(list)
+    for name, rules in HELD_BACK_CLASSES.items():
+        for rule in rules:
+            owner[rule].append(name)
+    ok = True
+    print("\nprecision per error rule on the held-back rows (a flagged row is right when the reader gave it the class)")
+    print(f"{'rule':<18}{'class':<18}{'rows':>5}{'right':>6}{'precision':>10}  95% Wilson   wrong rows")
+    for rule in sorted(errors, key=lambda r: -len(errors[r])):
+        rows = errors[rule]
+        if rule in RAW_CHECKED:
+            print(f"{rule:<18}{'(raw cells)':<18}{len(rows):>5}  checked on every row below")
+            continue
+        names = owner.get(rule, [])
+        name = "|".join(names)
+        right = {i for i in rows if any(i in by_class.get(n, set()) for n in names)}
+        wrong = sorted(rows - right, key=int)
+        p = len(right) / len(rows)
+        if len(rows) >= MIN_FLAGS:
+            ok &= p >= HELD_BACK_PRECISION
+        print(
+            f"{rule:<18}{name or '-':<18}{len(rows):>5}{len(right):>6}"
+            f"{_interval(len(right), len(rows))}  {' '.join(wrong)}"
+        )
+    print("\nrecall by the matching rule (as an error) per labelled class")
+    print(f"{'class':<18}{'rows':>5}{'found':>6}{'recall':>9}  95% Wilson   missed rows")
+    for name, rules in HELD_BACK_CLASSES.items():
+        rows = by_class.get(name, set())
+        if not rows:
+            print(f"{name:<18}{0:>5}")
+            continue
+        found = {i for i in rows if any(i in errors[r] for r in rules)}
+        missed = sorted(rows - found, key=int)
+        if len(rows) >= MIN_ROWS:
+            ok &= len(found) / len(rows) >= HELD_BACK_RECALL
+        print(f"{name:<18}{len(rows):>5}{len(found):>6}{_interval(len(found), len(rows))}  {' '.join(missed)}")
+    clean_rows = by_class.get("clean", set())
+    with_error = sorted((i for i in clean_rows if any(i in errors[r] for r in errors if r not in RAW_CHECKED)), key=int)
+    print(
+        f"\nrows labelled clean: {len(clean_rows)}; with an error of a reader-checked rule: {len(with_error)} "
+        + " ".join(with_error)
+    )
+    ok &= raw_checks(full, flags, held)
+    print(
+        f"\nheld-back targets (precision >= {HELD_BACK_PRECISION:.0%} per rule with >= {MIN_FLAGS} flagged rows, "
+        f"recall >= {HELD_BACK_RECALL:.0%} per class with >= {MIN_ROWS} rows): {'yes' if ok else 'NO'}"
+    )
+    return ok
 
 
 def precision(flags: dict[str, list[tuple[str, str, str]]], labels: list[dict[str, str]], set_name: str) -> bool:
@@ -167,10 +279,13 @@ def _names(found: list[tuple[str, str, str]], rules: set[str], severities: tuple
     return any(r in rules and s in severities and want in m.lower() for r, s, m in found)
 
 
-def raw_checks(path: Path, flags: dict[str, list[tuple[str, str, str]]]) -> bool:
-    """Identical plans and stray "0:" numbering on every row, by the raw cells (no code shared with the rules)."""
+def raw_checks(path: Path, flags: dict[str, list[tuple[str, str, str]]], only: set[str] | None = None) -> bool:
+    """Identical plans and stray "0:" or "0." numbering on every row (of ``only``), by the raw cells (no code
+    shared with the rules)."""
     with path.open(encoding="utf-8-sig") as fh:
-        rows = list(csv.DictReader(fh))
+        rows = [r for r in csv.DictReader(fh) if only is None or r["id"] in only]
+    print(f"\nby the raw cells ({len(rows)} rows)")
+    print(f"{'check':<16}{'rows':>8}{'found':>10}{'flagged without':>16}  missed")
     ok = True
     for name, rule, has in (
         (
@@ -189,7 +304,9 @@ def raw_checks(path: Path, flags: dict[str, list[tuple[str, str, str]]]) -> bool
         share = len(found) / len(carriers) if carriers else 1.0
         ok &= share >= TARGET_RECALL
         missed = sorted(set(carriers) - set(found), key=int)
-        print(f"{name:<16}{len(carriers):>8}{share:>10.0%}{'':>14}  {' '.join(missed[:12])}")
+        flagged = {r["id"] for r in rows if any(ru == rule and s == "error" for ru, s, _ in flags.get(r["id"], []))}
+        extra = len(flagged - set(carriers)) if rule == "plan_divergence" else 0
+        print(f"{name:<16}{len(carriers):>8}{share:>10.0%}{extra:>16}  {' '.join(missed[:12])}")
     return ok
 
 
@@ -206,22 +323,28 @@ def clean(flags_by_set: dict[str, dict[str, list[tuple[str, str, str]]]], defect
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--full", type=Path, help="the full published AmbiK CSV (1000 rows)")
+    parser.add_argument("--split", type=Path, default=SPLIT)
+    parser.add_argument("--heldback-labels", type=Path, default=HELD_BACK_LABELS)
+    parser.add_argument("--history", action="store_true", help="also the earlier figures on the development halves")
     parser.add_argument("--dev", type=Path, default=SHARED / "ambik_dev_400.csv")
     parser.add_argument("--calib", type=Path, default=SHARED / "ambik_calib_100.csv")
     parser.add_argument("--labels", type=Path, default=LABELS)
-    parser.add_argument("--full", type=Path, help="the full published AmbiK CSV (1000 rows), for the fresh labels")
     args = parser.parse_args()
-
+    if args.full is None or not args.full.is_file():
+        parser.error(f"--full: the full AmbiK CSV is needed ({args.full or 'not given'})")
+    held_back(args.full, args.split, args.heldback_labels)
+    if not args.history:
+        return
     labels = read_rows(args.labels / "ambik_flags.csv")
     defects = read_rows(args.labels / "ambik_defects.csv")
     flags = {"dev": validate(args.dev), "calib": validate(args.calib)}
-    print(f"{args.dev}: {len(flags['dev'])} rows; {args.calib}: {len(flags['calib'])} rows; labels: {args.labels}")
+    print(f"\n{args.dev}: {len(flags['dev'])} rows; {args.calib}: {len(flags['calib'])} rows; labels: {args.labels}")
     ok = precision(flags["dev"], labels, "dev")
     ok &= recall(flags, defects)
     ok &= raw_checks(args.dev, flags["dev"])
     ok &= clean(flags, defects)
-    if args.full:
-        precision_fresh(validate(args.full), labels)
+    precision_fresh(validate(args.full), labels)
     print(
         f"\nheld-back precision >= {TARGET_PRECISION:.0%} per error rule, recall >= {TARGET_RECALL:.0%} per class "
         f"(as error), clean rows without errors: {'yes' if ok else 'NO'}"

@@ -39,11 +39,19 @@ def validate(
         f"[{colour}]{s['passed']} of {s['items']} items pass[/]; {s['with_errors']} with errors, "
         f"{s['with_warnings']} with warnings; dataset expectations failed: {failed_expectations}"
     )
-    for rule_id, entry in sorted(report["rules"].items(), key=lambda kv: -kv[1]["count"]):
-        if entry["count"]:
-            console.print(
-                f"  {rule_id:<18} {entry['severity']:<8} {entry['count']:>6}  e.g. {entry['examples'][0]['id']}"
-            )
+    for cause in report.get("causes", []):
+        console.print(
+            f"  cause: {cause['what']}: ids {cause['first']}-{cause['last']} ({cause['rows']} of {cause['span']} rows "
+            f"flagged by {cause['rule']}); fix: {cause['fix']}",
+            soft_wrap=True,
+        )
+    flagged = [(rid, e) for rid, e in report["rules"].items() if e["count"]]
+    for rule_id, entry in sorted(flagged, key=lambda kv: -kv[1].get("outside_causes", kv[1]["count"])):
+        n = entry.get("outside_causes", entry["count"])
+        under = f" (+{entry['in_causes']} under the cause)" if entry.get("in_causes") else ""
+        console.print(f"  {rule_id:<20} {entry['severity']:<8} {n:>6}{under}  e.g. {entry['examples'][0]['id']}")
+    if quiet := len(report["rules"]) - len(flagged):
+        console.print(f"  ({quiet} rules flagged nothing)")
     console.print(f"report: {html_path}", soft_wrap=True)  # a path broken over two lines cannot be copied
     console.print(f"        (beside it: {json_path.name}, issues.csv, expectations.json, data_docs/index.html)")
     formulas = done["formula_cells"]

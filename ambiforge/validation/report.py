@@ -26,6 +26,7 @@ from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
 from ambiforge.rendering.html import bar_chart, histogram, share_chart
+from ambiforge.validation.causes import find_causes, in_cause
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
 
@@ -42,6 +43,7 @@ WHAT_TO_FIX: dict[str, str] = {
     "plan": "give both plans 1..max_plan_steps non-empty steps and an end_of_ambiguity inside them",
     "minimal_pair": "rewrite the ambiguous task so it leaves the intended option open",
     "plan_divergence": "make the clear plan resolve the ambiguity at end_of_ambiguity (it copies the ambiguous one)",
+    "plan_mismatch": "rewrite the clear plan for the clear task: name what the clear task names where it is used",
     "intent": "state the intent in the clear task or plan, or correct user_intent",
     "answer_leak": "replace the intended object in the ambiguous plan, up to end_of_ambiguity, by the open choice",
     "shortlist": "list at least two options, spelled as the environment names them, or add them to the scene",
@@ -49,6 +51,23 @@ WHAT_TO_FIX: dict[str, str] = {
     "variants": "add the intended object to the variants",
     "question": "end the question with '?'",
     "qa_fit": "make the answer answer the question",
+    "fragment": "restore the start of the cut text, drop the doubled word or the editor's note",
+    "plan_resolution": "make the clear step at end_of_ambiguity name the intended option (or move end_of_ambiguity)",
+    "answer_leak_suspect": "check the named step: if it gives the answer away, make it say the open choice",
+    "variants_suspect": "check the variants: add the intended option if it is an option",
+    "variants_shortlist": "list every shortlist option among the variants, or drop it from the shortlist",
+    "answer": "make the answer name the intended option, or correct user_intent",
+    "grounding_variant": "use the environment's name for the object",
+    "grounding_noun": "name the container or tool the scene has, or add one to environment_short",
+    "shortlist_missing": "list the options the ambiguous task leaves open in amb_shortlist",
+    "shortlist_unexpected": "empty amb_shortlist, or change ambiguity_type to a type with options",
+    "plan_agreement": "make the two plans say the same before end_of_ambiguity",
+    "plan_length": "split the task or drop the steps that do not serve it",
+    "rewrite": "change only the words that leave the choice open; keep the rest of the clear task",
+    "length": "shorten the text to the configured word limits",
+    "environment": "list each object once in environment_short",
+    "near_duplicate": "rewrite one of the two tasks so they differ, or drop one",
+    "released_before": "drop the task or give it the id it was released under",
 }
 
 
@@ -150,6 +169,19 @@ class ReportBuilder:
         with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
         sections = {name: s.result() for name, s in self.sections.items()}
         issues = self.issues + [issue for s in sections.values() if s is not None for issue in s.issues]
+        causes = find_causes(rows, self.rules)
+        for rule_id, entry in self.rules.items():
+            explained = (
+                sum(
+                    1
+                    for n, row in enumerate(rows)
+                    if in_cause(causes, rule_id, n) and any(f["rule"] == rule_id for f in row["failed"])
+                )
+                if any(c["rule"] == rule_id for c in causes)
+                else 0
+            )
+            entry["in_causes"] = explained
+            entry["outside_causes"] = entry["count"] - explained
         report: dict[str, Any] = {
             "source": source,
             "summary": {
@@ -160,6 +192,7 @@ class ReportBuilder:
                 "flags": len(issues),
                 "expectations_success": None if expectations is None else expectations["success"],
             },
+            "causes": causes,
             "rules": self.rules,
             "items": rows,
             "issues": issues,
@@ -340,13 +373,16 @@ def write_report(
     flagged = rank(report["items"])
     issues = report.get("issues", [])
     rule_rows = sorted(
-        ((rid, r) for rid, r in report["rules"].items()),
-        key=lambda kv: (kv[1]["severity"] != "error", kv[1]["count"] == 0, fix_rank(kv[0]), -kv[1]["count"], kv[0]),
+        ((rid, r) for rid, r in report["rules"].items() if r["count"]),
+        key=lambda kv: (kv[1]["severity"] != "error", fix_rank(kv[0]), -kv[1]["count"], kv[0]),
     )
+    unflagged = sorted(rid for rid, r in report["rules"].items() if not r["count"])
     html = render(
         "validation.html.j2",
         report=report,
         rules=rule_rows,
+        unflagged=unflagged,
+        causes=report.get("causes", []),
         worst=flagged[:30],
         flagged=[(row, by_id.get(row["id"])) for row in flagged],
         issues=issues[:HTML_ISSUES],

@@ -129,6 +129,25 @@ CASES = {
         plan_for_amb_task=["Pick up a mug. 2. Pour the oat milk into the mug."],
         expect_errors="corruption",
     ),
+    "d_zero_dot_prefix": dict(  # AmbiK's second batch: the import drops "0." as numbering; the raw cell keeps it
+        plan_for_clear_task="0. Pick up the glass mug.\n1. Pour the oat milk into the glass mug.",
+        expect_errors="corruption",
+    ),
+    "d_steps_one_line_after_a_word": dict(
+        plan_for_clear_task=["Pick up the glass mug from the shelf 2. Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up a mug from the shelf 2. Pour the oat milk into the mug."],
+        expect_errors="corruption",
+    ),
+    "d_steps_one_line_glued": dict(
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug. 3.Stir it"],
+        expect_errors="corruption",
+    ),
+    "fa_numbers_in_a_step": dict(
+        unambiguous_direct="Pour 2 cups of oat milk into the glass mug.",
+        ambiguous_task="Pour 2 cups of oat milk into a mug.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug, 1 at a time."],
+        plan_for_amb_task=["Pick up a mug.", "Pour 2 cups of oat milk into the mug, 1 at a time."],
+    ),
     "d_mixed_scripts": dict(
         unambiguous_direct="Pour the oat milk into the gl\u0430ss mug.", expect_errors="corruption"
     ),
@@ -336,10 +355,83 @@ CASES = {
         plan_for_amb_task=["Take the oat milk.", "Pour some oat milk into the glass mug."],
         end_of_ambiguity="1",
     ),
+    "fa_leak_counted_object": dict(  # "Crack eggs into a bowl" when the question is how many eggs: no leak
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        variants="",
+        unambiguous_direct="Put 2 chicken breasts next to the glass mug.",
+        ambiguous_task="Put some chicken breasts next to the glass mug.",
+        question="How many chicken breasts should I put next to the glass mug?",
+        answer="Two chicken breasts.",
+        user_intent="2|two, chicken breasts",
+        plan_for_clear_task=["Take the chicken breasts out.", "Put 2 chicken breasts next to the glass mug."],
+        plan_for_amb_task=["Take the chicken breasts out.", "Put some chicken breasts next to the glass mug."],
+        end_of_ambiguity="1",
+        not_warnings="answer_leak_suspect",
+    ),
+    "d_leak_count": dict(  # "sear for 2 minutes on each side" in the ambiguous plan before the question
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        variants="",
+        unambiguous_direct="Put 2 chicken breasts next to the glass mug.",
+        ambiguous_task="Put some chicken breasts next to the glass mug.",
+        question="How many chicken breasts should I put next to the glass mug?",
+        answer="Two chicken breasts.",
+        user_intent="2|two, chicken breasts",
+        plan_for_clear_task=["Take 2 chicken breasts out.", "Put 2 chicken breasts next to the glass mug."],
+        plan_for_amb_task=["Take 2 chicken breasts out.", "Put some chicken breasts next to the glass mug."],
+        end_of_ambiguity="1",
+        expect_errors="answer_leak",
+    ),
+    "fa_leak_other_count": dict(  # "two eggs" when the question counts slices of bread
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        variants="",
+        unambiguous_direct="Put 2 chicken breasts next to the glass mug.",
+        ambiguous_task="Put some chicken breasts next to the glass mug.",
+        question="How many chicken breasts should I put next to the glass mug?",
+        answer="Two chicken breasts.",
+        user_intent="2|two",
+        plan_for_clear_task=["Take two onions out.", "Put 2 chicken breasts next to the glass mug."],
+        plan_for_amb_task=["Take two onions out.", "Put some chicken breasts next to the glass mug."],
+        end_of_ambiguity="1",
+    ),
+    "fa_compound_hyphen": dict(  # "cream" of "cream cheese-covered": the whole scene name resolves first
+        environment_short=ENV + ", cream cheese, peanut butter",
+        environment_full=", ".join("a " + e for e in (ENV + ", cream cheese, peanut butter").split(", ")),
+        plan_for_clear_task=["Pick up the glass mug.", "Put the cream cheese-covered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the cream cheese-covered sourdough beside the mug."],
+        not_warnings="grounding_noun grounding_variant",
+    ),
+    "fa_compound_inflected": dict(  # "peanut" of "peanut buttered toast"
+        environment_short=ENV + ", cream cheese, peanut butter",
+        environment_full=", ".join("a " + e for e in (ENV + ", cream cheese, peanut butter").split(", ")),
+        plan_for_clear_task=["Pick up the glass mug.", "Put the peanut buttered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the peanut buttered sourdough beside the mug."],
+        not_warnings="grounding_noun grounding_variant",
+    ),
+    "d_compound_part_missing": dict(  # the part alone is still an object: "cream" without cream cheese
+        plan_for_clear_task=["Pick up the glass mug.", "Put the cream cheese-covered sourdough beside the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Put the cream cheese-covered sourdough beside the mug."],
+        expect_errors="grounding",
+    ),
+    "d_no_options_listed": dict(amb_shortlist="", variants="", expect_errors="shortlist"),
+    "fa_variants_without_shortlist": dict(amb_shortlist="", expect_warnings="shortlist_missing"),
+    "d_copied_plan_mismatch": dict(  # the clear plan copied from the ambiguous one never says "glass"
+        plan_for_clear_task=["Pick up a mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_copied_plan_left_open": dict(  # ... or it leaves the choice open ("the chosen mug")
+        plan_for_clear_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
 }
 
 
 def numbered(steps):
+    if isinstance(steps, str):  # a cell as published, numbering and all
+        return steps
     return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
 
 

@@ -1,6 +1,7 @@
 """corruption: text damaged on its way into the dataset (copy-paste, numbering, encoding, editing).
 
-- ``corruption`` (error): a stray step prefix left inside a step ("0: Take the mug", "Step 2: ..."),
+- ``corruption`` (error): a stray step prefix left inside a step ("0: Take the mug", "Step 2: ...") or a step
+  numbered "0." in the published cell (the import drops the number, the raw cell keeps it),
   several numbered steps on one line, mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
   looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
   sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides).
@@ -10,11 +11,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ambiforge.ambik.csv_io import RAW_KEY
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
@@ -23,7 +26,14 @@ if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d{1,2}\s*[:.)-](?:\s|$)", re.I)
-_SEVERAL_STEPS = re.compile(r"[.!?;]\s+(?:step\s*)?\d{1,2}\s*[.):]\s+[A-Za-z]", re.I)
+#: A second numbered step inside a step: after a sentence, a comma or a word ("... from pantry 2. Measure",
+#: "... well mixed. 6.Cook Rice"); numbering starts at 1, so "0" is the stray prefix's, not this.
+_SEVERAL_STEPS = re.compile(r"(?:[.!?;,]|[a-z])\s+(?:step\s*)?[1-9]\d?\s*[.):]\s*[A-Za-z]", re.I)
+#: A plan cell of the published CSV with a step numbered "0." (AmbiK numbers steps from 1): the importer
+#: reads "0." as numbering and drops it, so only the raw cell still shows it ("0:" stays inside the step).
+_RAW_ZERO = re.compile(r'(?:^|\\n|")\s*0\s*\.(?!\d)')
+_LINE_ZERO = re.compile(r"\s*0\s*\.(?!\d)")
+_PLAN_COLUMNS = ("plan_for_clear_task", "plan_for_amb_task")
 _LATIN = r"A-Za-z"
 _OTHER = r"\u0370-\u03ff\u0400-\u04ff"  # Greek, Cyrillic: the look-alike alphabets
 _FOREIGN = re.compile(rf"[{_OTHER}]")
@@ -66,6 +76,20 @@ def _cut_word(text: str, units: frozenset[str]) -> tuple[str, str] | None:
 _LOST_PREFIXES = (*"sctpabmfdrhwgleoinukvjyqzx", "st", "sp", "th", "ch", "sh", "tr", "cr", "gr", "bl", "br")
 
 
+def _zero_numbered(item: Item) -> list[str]:
+    """The plan columns of an imported row whose raw cell numbers a step "0."."""
+    raw = item.extra.get(RAW_KEY) if item.extra else None
+    if not raw or not _RAW_ZERO.search(raw):
+        return []
+    cells = json.loads(raw)
+    out = []
+    for column in _PLAN_COLUMNS:
+        line = next((ln for ln in str(cells.get(column, "")).splitlines() if _LINE_ZERO.match(ln)), None)
+        if line is not None:
+            out.append(f"{column}: stray step number '0.' (AmbiK numbers steps from 1): {line.strip()[:40]!r}")
+    return out
+
+
 def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     texts = _texts(item)
     # The slow patterns run once over all texts; only a hit sends them field by field (most items: none).
@@ -76,7 +100,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     tokens = lower.split()
     doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
     note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str]] = [("corruption", m) for m in _zero_numbered(item)]
     for field, text in texts:
         if not text.strip():
             continue
@@ -114,6 +138,10 @@ def _unit_words(units: tuple[str, ...]) -> frozenset[str]:
 ORDER = 90  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = family_rules(
     check_family,
-    ("corruption", "error", "no stray step prefixes, several steps on one line, or mixed alphabets in a word"),
+    (
+        "corruption",
+        "error",
+        "no stray step numbers ('0.', '0:'), several steps on one line, cut words or mixed alphabets",
+    ),
     ("fragment", "warning", "no text cut mid-word, doubled words or leftover notes"),
 )

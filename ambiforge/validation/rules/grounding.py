@@ -180,6 +180,18 @@ def _verb_use(m: Mention, toks: list[str]) -> bool:
     return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
 
 
+def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Scene) -> bool:
+    """The mention is the first part of a scene object's name that the next word ends in another form: "the
+    cream cheese-covered slice" (cream cheese), "the peanut buttered toast" (peanut butter). The whole name
+    resolves before its parts."""
+    if m.end >= len(toks):
+        return False
+    following = toks[m.end]
+    first = following.split("-")[0]
+    forms = {first, first.removesuffix("ed"), first.removesuffix("d")}
+    return any((*key, form) in scene.keys for form in forms if form)
+
+
 def _kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
@@ -289,7 +301,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if m.kind == "fixture":
                 continue
             key = tuple(toks[m.start : m.end])
-            if (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key):
+            if (
+                (m.kind == "noun" and m.name in scene.groups)
+                or scene.grounds(key)
+                or _scene_compound(key, m, toks, scene)
+            ):
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue

@@ -8,6 +8,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   rewording ("Whisk" / "Mix", "Dice" / "Chop") is not a difference (content lemmas, ``language``).
 - ``plan_length`` (warning): more than ``long_plan_steps`` steps; long recipes are legitimate.
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
+- ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
+  ("something", "the chosen bowl"), or names nothing of what the clear task adds to the ambiguous one.
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -24,7 +26,17 @@ from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import mentions, names_thing, positions, similar_steps, words
+from ambiforge.validation.language import (
+    content_lemmas,
+    is_nominal,
+    is_verb_only,
+    lemma,
+    mentions,
+    names_thing,
+    positions,
+    similar_steps,
+    words,
+)
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
@@ -115,6 +127,52 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+#: Words of a clear plan that leave open what its task names ("Take out something", "the chosen bowl",
+#: "Choose a can (Ambiguous step)"): the plan was written for the ambiguous task.
+_LEFT_OPEN = re.compile(
+    r"\b(?:the |a |an )?(?:chosen|unspecified)\b|\bsomething\b|\bambiguous\b"
+    r"|\bchoose (?:a|an|one|something|which|between)\b",
+    re.I,
+)
+
+
+#: Words a task adds without naming anything ("make a cup of coffee using the moka pot").
+_GENERAL = frozenset({"make", "use", "take", "put", "place", "get", "prepare", "other", "available", "choice", "next"})
+
+
+def _specifics(item: Item) -> list[str]:
+    """What the clear task names that the ambiguous one does not: its nouns and adjectives (not words only
+    verbs, measures, numbers or general words), as lemmas."""
+    added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    return sorted(
+        w
+        for w in added
+        if len(w) > 2 and w not in MEASURES and w not in _GENERAL and is_nominal(w) and not is_verb_only(w)
+    )
+
+
+def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
+    task. It leaves open what the task names ("Take out something"), or it never names anything the clear
+    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"): either way it is
+    a plan for the ambiguous task. A plan of its own is not judged: its wording may differ from the task's."""
+    clear = item.plan_for_clear_task
+    if not _identical(item):
+        return []  # a plan of its own: its wording may differ from the task's without doing another task
+    if not _LEFT_OPEN.search(item.unambiguous_direct):
+        for i, step in enumerate(clear):
+            if m := _LEFT_OPEN.search(step):
+                return [
+                    f"plan_for_clear_task[{i}]: leaves open what the clear task names "
+                    f"('{m.group(0)}'): {_short(step)!r}"
+                ]
+    specifics = _specifics(item)
+    if specifics and not set(specifics) & content_lemmas(" ".join(clear)):
+        shown = ", ".join(f"'{w}'" for w in specifics[:4])
+        return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
+    return []
+
+
 def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     """Suspected: the clear step at ``end_of_ambiguity`` does not visibly resolve what the ambiguous step leaves
     open. AmbiK's intent keywords are often paraphrased in the plans, so this is never certain."""
@@ -157,6 +215,41 @@ def _named(step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]]) 
 
 def _quantity(word: str) -> bool:
     return any(c.isdigit() for c in word) or word in CARDINALS or singular(word) in MEASURES
+
+
+def _number(alternatives: list[str]) -> bool:
+    """A concept that is a count ("2|two", "3"): the answer to how many / how long."""
+    return all(len(ws := words(a)) == 1 and (ws[0] in CARDINALS or ws[0].isdigit()) for a in alternatives)
+
+
+def _counts(step: str, number: str, counted: frozenset[str]) -> bool:
+    """``step`` says ``number`` of what the question or the intent counts ("2 minutes", "two slices of
+    bread"; not "two eggs" when the question counts slices of bread)."""
+    for m in re.finditer(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)", step, re.I):
+        after = words(step[m.end() :])[:3]
+        if any(lemma(w) in counted or singular(w) in counted for w in after):
+            return True
+    return False
+
+
+def _number_leak(item: Item, positives: list[list[str]]) -> tuple[str, str] | None:
+    """A step before ``end_of_ambiguity`` that already says the intended count with what it counts ("sear for
+    2 minutes on each side" when the question is how long and the intent "2|two, minutes"), while the
+    ambiguous task says no such count: the plan answers the question before it is asked."""
+    numbers = [alts for alts in positives if _number(alts)]
+    others = [alts for alts in positives if not _number(alts)]
+    counted = content_lemmas(item.question) | {lemma(w) for alts in others for a in alts for w in words(a)}
+    if not numbers or any(_counts(item.ambiguous_task, a, counted) for alts in numbers for a in alts):
+        return None
+    for i, step in enumerate(item.plan_for_amb_task[: item.end_of_ambiguity]):
+        said = [next((a for a in alts if _counts(step, a, counted)), None) for alts in numbers]
+        if all(said) and all(any(has(step, a) or mentions(step, a) for a in alts) for alts in others):
+            return (
+                "answer_leak",
+                f"plan_for_amb_task[{i}]: already says the intended count '{said[0]}' "
+                f"(end_of_ambiguity {item.end_of_ambiguity}; the ambiguous task does not): {_short(step)!r}",
+            )
+    return None
 
 
 def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
@@ -207,7 +300,12 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
     out = []
     whole = not choice and _whole_answer(item, positives, scene)
+    counted = any(_number(alts) for alts in positives)
+    if counted and (leak := _number_leak(item, positives)):
+        out.append(leak)
     for alternatives in positives:
+        if counted and any(_quantity(w) or mentions(item.question, a) for a in alternatives for w in words(a)):
+            continue  # the count is checked above; "eggs" of "How many eggs?" is what is counted, not the answer
         things = [a for a in alternatives if names_thing(a)]
         if not things or any(has(task, a) or mentions(task, a) for a in alternatives):
             continue  # nothing that names a thing, or the task itself says it: nothing to leak
@@ -240,6 +338,7 @@ RULES = (
     Rule("plan_agreement", "warning", check_agreement, "the plans do the same before end_of_ambiguity"),
     Rule("plan_length", "warning", check_plan_length, "plans longer than long_plan_steps"),
     Rule("plan_divergence", "error", check_divergence, "the clear plan is not the ambiguous plan verbatim"),
+    Rule("plan_mismatch", "error", check_mismatch, "the clear plan does the clear task, not the ambiguous one"),
     Rule("plan_resolution", "warning", check_resolution, "the clear step at end_of_ambiguity resolves the ambiguity"),
     *family_rules(
         leaks,

@@ -1,5 +1,7 @@
 """shortlist: types with a shortlist (the registry's ``has_shortlist``) list >= 2 options to choose from, and
-the options that name objects are in the scene; other types list none. Options that are quantities or
+the options that name objects are in the scene; other types list none. A shortlist type with neither a
+shortlist nor variants lists no options at all: an error (AmbiK's second half, ids 501-1000, has none); with
+variants and no shortlist it is a warning (the choice may not be over objects). Options that are quantities or
 actions ("three", "a teaspoon of oil", "heat up") are not looked up in the scene (:func:`is_object_option`);
 an option missing from the scene names the closest scene object, which is usually a misspelling of it."""
 
@@ -49,6 +51,10 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     shortlist = [s for s in item.amb_shortlist if s.strip()]
     if not has_shortlist(item.ambiguity_type):
         return []
+    if not shortlist and not [v for v in item.variants if v.strip()]:
+        return [
+            f"amb_shortlist: empty for a {item.ambiguity_type} item, and no variants either: nothing lists the options"
+        ]
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
     objects = [s for s in shortlist if is_object_option(s, units)]
     if len(objects) == 1 and len(shortlist) == 1:
@@ -76,7 +82,8 @@ def check_shortlist_unexpected(item: Item, ctx: RuleContext) -> list[str]:
 
 
 def check_shortlist_present(item: Item, ctx: RuleContext) -> list[str]:
-    if has_shortlist(item.ambiguity_type) and not [s for s in item.amb_shortlist if s.strip()]:
+    options = [s for s in item.amb_shortlist if s.strip()]
+    if has_shortlist(item.ambiguity_type) and not options and [v for v in item.variants if v.strip()]:
         return [
             f"amb_shortlist: empty for a {item.ambiguity_type} item (fine only when the choice is not over objects)"
         ]
@@ -87,5 +94,5 @@ ORDER = 30  # where the family runs among the rules (plugins: 1000 unless they s
 RULES = (
     Rule("shortlist", "error", check_shortlist, "types with a shortlist: >= 2 objects, all in the environment"),
     Rule("shortlist_unexpected", "warning", check_shortlist_unexpected, "a type without shortlists has one"),
-    Rule("shortlist_missing", "warning", check_shortlist_present, "an item of a shortlist type without one"),
+    Rule("shortlist_missing", "warning", check_shortlist_present, "a shortlist type without one, variants listed"),
 )

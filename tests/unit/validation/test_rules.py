@@ -138,6 +138,7 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], plan_for_clear_task=[*g["safety"].plan_for_clear_task, *["Wait a moment."] * 12]
     ),
     "plan_divergence": lambda g: edit(g["safety"], plan_for_amb_task=list(g["safety"].plan_for_clear_task)),
+    "plan_mismatch": lambda g: edit(g["preferences"], plan_for_clear_task=list(g["preferences"].plan_for_amb_task)),
     "plan_resolution": lambda g: edit(
         g["preferences"],
         plan_for_clear_task=[
