@@ -287,7 +287,16 @@ def build(
     arguments.optional_callable("on_start", on_start)
     note = arguments.optional_callable("on_note", on_note) or (lambda _: None)
     cfg = _config(config) if config is not None else None
-    options = resolve_options(dict(options) if isinstance(options, Mapping) else options)
+    if isinstance(options, Mapping):
+        from pydantic import ValidationError
+
+        try:
+            options = BuildOptions.model_validate(dict(options))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ConfigError(f"options.{where}: {first['msg']}") from None
+    options = resolve_options(options)
     if cfg is None:
         cfg = load_config(options.config_path) if options.config_path else load_config()
     options, read = preflight(options, cfg, note)
