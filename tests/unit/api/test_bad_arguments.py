@@ -50,132 +50,132 @@ EVAL = {"data": "items.jsonl", "model": "m"}
 
 #: (what is called, the parameter the message must name, the error type)
 CASES: list[tuple[str, Callable[[], Any], str, type[Exception]]] = [
-    ("load_config(123)", lambda: ambiforge.load_config(123), "path", TypeError),  # type: ignore[arg-type]
-    ("load_config([...])", lambda: ambiforge.load_config(["a.toml"]), "path", TypeError),  # type: ignore[arg-type]
-    ("import_ambik(None)", lambda: ambiforge.import_ambik(None, "o.jsonl"), "csv_path", TypeError),  # type: ignore[arg-type]
-    ("import_ambik(out=None)", lambda: ambiforge.import_ambik("a.csv", None), "out", TypeError),  # type: ignore[arg-type]
+    ("load_config(123)", lambda: ambiforge.load_config(123), "path", TypeError),
+    ("load_config([...])", lambda: ambiforge.load_config(["a.toml"]), "path", TypeError),
+    ("import_ambik(None)", lambda: ambiforge.import_ambik(None, "o.jsonl"), "csv_path", TypeError),
+    ("import_ambik(out=None)", lambda: ambiforge.import_ambik("a.csv", None), "out", TypeError),
     (
         "import_ambik(raw_cells='yes')",
         lambda: ambiforge.import_ambik("a.csv", "o.jsonl", raw_cells="yes"),
         "raw_cells",
         TypeError,
-    ),  # type: ignore[arg-type]
-    ("import_ambik(config={})", lambda: ambiforge.import_ambik("a.csv", "o.jsonl", config={}), "config", TypeError),  # type: ignore[arg-type]
-    ("export_ambik(None)", lambda: ambiforge.export_ambik(None, "o.csv"), "items_path", TypeError),  # type: ignore[arg-type]
-    ("export_ambik(out=5)", lambda: ambiforge.export_ambik("i.jsonl", 5), "out", TypeError),  # type: ignore[arg-type]
+    ),
+    ("import_ambik(config={})", lambda: ambiforge.import_ambik("a.csv", "o.jsonl", config={}), "config", TypeError),
+    ("export_ambik(None)", lambda: ambiforge.export_ambik(None, "o.csv"), "items_path", TypeError),
+    ("export_ambik(out=5)", lambda: ambiforge.export_ambik("i.jsonl", 5), "out", TypeError),
     (
         "export_ambik(config=str)",
         lambda: ambiforge.export_ambik("i.jsonl", "o.csv", config="a.toml"),
         "config",
         TypeError,
-    ),  # type: ignore[arg-type]
-    ("build_options(provider=5)", lambda: ambiforge.build_options(provider=5), "provider", TypeError),  # type: ignore[arg-type]
+    ),
+    ("build_options(provider=5)", lambda: ambiforge.build_options(provider=5), "provider", TypeError),
     ("build_options(provider='')", lambda: ambiforge.build_options(provider=""), "provider", ConfigError),
-    ("build_options(pairs='10')", lambda: ambiforge.build_options(pairs="10"), "pairs", TypeError),  # type: ignore[arg-type]
+    ("build_options(pairs='10')", lambda: ambiforge.build_options(pairs="10"), "pairs", TypeError),
     ("build_options(pairs=True)", lambda: ambiforge.build_options(pairs=True), "pairs", TypeError),
-    ("build_options(seed=1.5)", lambda: ambiforge.build_options(seed=1.5), "seed", TypeError),  # type: ignore[arg-type]
-    ("build_options(max_cost='1')", lambda: ambiforge.build_options(max_cost="1"), "max_cost", TypeError),  # type: ignore[arg-type]
-    ("build_options(type_mix=str)", lambda: ambiforge.build_options(type_mix="safety=1"), "type_mix", TypeError),  # type: ignore[arg-type]
+    ("build_options(seed=1.5)", lambda: ambiforge.build_options(seed=1.5), "seed", TypeError),
+    ("build_options(max_cost='1')", lambda: ambiforge.build_options(max_cost="1"), "max_cost", TypeError),
+    ("build_options(type_mix=str)", lambda: ambiforge.build_options(type_mix="safety=1"), "type_mix", TypeError),
     (
         "build_options(type_mix share str)",
         lambda: ambiforge.build_options(type_mix={"safety": "1"}),
         "type_mix",
         TypeError,
-    ),  # type: ignore[dict-item]
-    ("build_options(step_models=list)", lambda: ambiforge.build_options(step_models=["a=b"]), "step_models", TypeError),  # type: ignore[arg-type]
-    ("build_options(out=3)", lambda: ambiforge.build_options(out=3), "out", TypeError),  # type: ignore[arg-type]
-    ("build_options(catalog=None-ish)", lambda: ambiforge.build_options(catalog=b"x.yaml"), "catalog", TypeError),  # type: ignore[arg-type]
-    ("build_options(config={})", lambda: ambiforge.build_options({}), "config", TypeError),  # type: ignore[arg-type]
-    ("build_options(on_note='print')", lambda: ambiforge.build_options(on_note="print"), "on_note", TypeError),  # type: ignore[arg-type]
-    ("build(None)", lambda: ambiforge.build(None), "options", TypeError),  # type: ignore[arg-type]
-    ("build('opts')", lambda: ambiforge.build("opts"), "options", TypeError),  # type: ignore[arg-type]
+    ),
+    ("build_options(step_models=list)", lambda: ambiforge.build_options(step_models=["a=b"]), "step_models", TypeError),
+    ("build_options(out=3)", lambda: ambiforge.build_options(out=3), "out", TypeError),
+    ("build_options(catalog=None-ish)", lambda: ambiforge.build_options(catalog=b"x.yaml"), "catalog", TypeError),
+    ("build_options(config={})", lambda: ambiforge.build_options({}), "config", TypeError),
+    ("build_options(on_note='print')", lambda: ambiforge.build_options(on_note="print"), "on_note", TypeError),
+    ("build(None)", lambda: ambiforge.build(None), "options", TypeError),
+    ("build('opts')", lambda: ambiforge.build("opts"), "options", TypeError),
     ("build({pairs: 'lots'})", lambda: ambiforge.build({"pairs": "lots"}), "pairs", ConfigError),
-    ("build(prefect='yes')", lambda: ambiforge.build(_build_opts(), prefect="yes"), "prefect", TypeError),  # type: ignore[arg-type]
+    ("build(prefect='yes')", lambda: ambiforge.build(_build_opts(), prefect="yes"), "prefect", TypeError),
     (
         "build(annotation_root=None)",
         lambda: ambiforge.build(_build_opts(), annotation_root=None),
         "annotation_root",
         TypeError,
-    ),  # type: ignore[arg-type]
-    ("build(reference=str)", lambda: ambiforge.build(_build_opts(), reference="ref.csv"), "reference", TypeError),  # type: ignore[arg-type]
-    ("build(on_start=1)", lambda: ambiforge.build(_build_opts(), on_start=1), "on_start", TypeError),  # type: ignore[arg-type]
-    ("build(orchestration={})", lambda: ambiforge.build(_build_opts(), orchestration={}), "orchestration", TypeError),  # type: ignore[arg-type]
-    ("build(config=str)", lambda: ambiforge.build(_build_opts(), config="a.toml"), "config", TypeError),  # type: ignore[arg-type]
-    ("validate(None)", lambda: ambiforge.validate(None), "path", TypeError),  # type: ignore[arg-type]
-    ("validate(5)", lambda: ambiforge.validate(5), "path", TypeError),  # type: ignore[arg-type]
+    ),
+    ("build(reference=str)", lambda: ambiforge.build(_build_opts(), reference="ref.csv"), "reference", TypeError),
+    ("build(on_start=1)", lambda: ambiforge.build(_build_opts(), on_start=1), "on_start", TypeError),
+    ("build(orchestration={})", lambda: ambiforge.build(_build_opts(), orchestration={}), "orchestration", TypeError),
+    ("build(config=str)", lambda: ambiforge.build(_build_opts(), config="a.toml"), "config", TypeError),
+    ("validate(None)", lambda: ambiforge.validate(None), "path", TypeError),
+    ("validate(5)", lambda: ambiforge.validate(5), "path", TypeError),
     ("validate('')", lambda: ambiforge.validate(""), "path", ConfigError),
-    ("validate(mix='no')", lambda: ambiforge.validate("i.jsonl", mix="no"), "mix", TypeError),  # type: ignore[arg-type]
-    ("validate(out=[])", lambda: ambiforge.validate("i.jsonl", out=[]), "out", TypeError),  # type: ignore[arg-type]
-    ("validate(config={})", lambda: ambiforge.validate("i.jsonl", config={}), "config", TypeError),  # type: ignore[arg-type]
-    ("validate(on_count=3)", lambda: ambiforge.validate("i.jsonl", on_count=3), "on_count", TypeError),  # type: ignore[arg-type]
-    ("release_options(None)", lambda: ambiforge.release_options(None, "1.0.0", ["r"]), "config", TypeError),  # type: ignore[arg-type]
-    ("release_options(version=None)", lambda: ambiforge.release_options(_cfg(), None, ["r"]), "version", TypeError),  # type: ignore[arg-type]
-    ("release_options(run_ids='env')", lambda: ambiforge.release_options(_cfg(), "1.0.0", "env"), "run_ids", TypeError),  # type: ignore[arg-type]
+    ("validate(mix='no')", lambda: ambiforge.validate("i.jsonl", mix="no"), "mix", TypeError),
+    ("validate(out=[])", lambda: ambiforge.validate("i.jsonl", out=[]), "out", TypeError),
+    ("validate(config={})", lambda: ambiforge.validate("i.jsonl", config={}), "config", TypeError),
+    ("validate(on_count=3)", lambda: ambiforge.validate("i.jsonl", on_count=3), "on_count", TypeError),
+    ("release_options(None)", lambda: ambiforge.release_options(None, "1.0.0", ["r"]), "config", TypeError),
+    ("release_options(version=None)", lambda: ambiforge.release_options(_cfg(), None, ["r"]), "version", TypeError),
+    ("release_options(run_ids='env')", lambda: ambiforge.release_options(_cfg(), "1.0.0", "env"), "run_ids", TypeError),
     (
         "release_options(run_ids=[r, 3])",
         lambda: ambiforge.release_options(_cfg(), "1.0.0", ["r", 3]),
         "run_ids",
         TypeError,
-    ),  # type: ignore[list-item]
+    ),
     (
         "release_options(calibration_size='10')",
         lambda: ambiforge.release_options(_cfg(), "1.0.0", ["r"], calibration_size="10"),
         "calibration_size",
         TypeError,
-    ),  # type: ignore[arg-type]
+    ),
     (
         "release_options(mix_tolerance='0.1')",
         lambda: ambiforge.release_options(_cfg(), "1.0.0", ["r"], mix_tolerance="0.1"),
         "mix_tolerance",
         TypeError,
-    ),  # type: ignore[arg-type]
+    ),
     (
         "release_options(allow_unreviewed=1)",
         lambda: ambiforge.release_options(_cfg(), "1.0.0", ["r"], allow_unreviewed=1),
         "allow_unreviewed",
         TypeError,
-    ),  # type: ignore[arg-type]
-    ("release(None)", lambda: ambiforge.release(None), "opts", TypeError),  # type: ignore[arg-type]
-    ("release({...})", lambda: ambiforge.release({"version": "1.0.0"}), "opts", TypeError),  # type: ignore[arg-type]
-    ("verify(None)", lambda: ambiforge.verify(None), "folder", TypeError),  # type: ignore[arg-type]
-    ("verify(manifest_sha256=123)", lambda: ambiforge.verify("curated/1.0.0", 123), "manifest_sha256", TypeError),  # type: ignore[arg-type]
-    ("diff(None)", lambda: ambiforge.diff(None, "1.0.0"), "old", TypeError),  # type: ignore[arg-type]
-    ("diff(new=2)", lambda: ambiforge.diff("1.0.0", 2), "new", TypeError),  # type: ignore[arg-type]
-    ("diff(curated=None)", lambda: ambiforge.diff("1.0.0", "1.1.0", curated=None), "curated", TypeError),  # type: ignore[arg-type]
-    ("eval_options(data=None)", lambda: ambiforge.eval_options(data=None, model="m"), "data", TypeError),  # type: ignore[arg-type]
-    ("eval_options(model=None)", lambda: ambiforge.eval_options(data="i.jsonl", model=None), "model", TypeError),  # type: ignore[arg-type]
+    ),
+    ("release(None)", lambda: ambiforge.release(None), "opts", TypeError),
+    ("release({...})", lambda: ambiforge.release({"version": "1.0.0"}), "opts", TypeError),
+    ("verify(None)", lambda: ambiforge.verify(None), "folder", TypeError),
+    ("verify(manifest_sha256=123)", lambda: ambiforge.verify("curated/1.0.0", 123), "manifest_sha256", TypeError),
+    ("diff(None)", lambda: ambiforge.diff(None, "1.0.0"), "old", TypeError),
+    ("diff(new=2)", lambda: ambiforge.diff("1.0.0", 2), "new", TypeError),
+    ("diff(curated=None)", lambda: ambiforge.diff("1.0.0", "1.1.0", curated=None), "curated", TypeError),
+    ("eval_options(data=None)", lambda: ambiforge.eval_options(data=None, model="m"), "data", TypeError),
+    ("eval_options(model=None)", lambda: ambiforge.eval_options(data="i.jsonl", model=None), "model", TypeError),
     ("eval_options(methods='knowno')", lambda: ambiforge.eval_options(**EVAL, methods="knowno"), "methods", TypeError),
     ("eval_options(methods=[])", lambda: ambiforge.eval_options(**EVAL, methods=[]), "method", ConfigError),
-    ("eval_options(epsilon='0.2')", lambda: ambiforge.eval_options(**EVAL, epsilon="0.2"), "epsilon", TypeError),  # type: ignore[arg-type]
-    ("eval_options(limit='5')", lambda: ambiforge.eval_options(**EVAL, limit="5"), "limit", TypeError),  # type: ignore[arg-type]
-    ("eval_options(rpm='300')", lambda: ambiforge.eval_options(**EVAL, rpm="300"), "rpm", TypeError),  # type: ignore[arg-type]
+    ("eval_options(epsilon='0.2')", lambda: ambiforge.eval_options(**EVAL, epsilon="0.2"), "epsilon", TypeError),
+    ("eval_options(limit='5')", lambda: ambiforge.eval_options(**EVAL, limit="5"), "limit", TypeError),
+    ("eval_options(rpm='300')", lambda: ambiforge.eval_options(**EVAL, rpm="300"), "rpm", TypeError),
     ("eval_options(rpm=-1)", lambda: ambiforge.eval_options(**EVAL, rpm=-1), "rpm", ConfigError),
     ("eval_options(concurrency=0)", lambda: ambiforge.eval_options(**EVAL, concurrency=0), "concurrency", ConfigError),
-    ("eval_options(options=list)", lambda: ambiforge.eval_options(**EVAL, options=["samples=3"]), "options", TypeError),  # type: ignore[arg-type]
+    ("eval_options(options=list)", lambda: ambiforge.eval_options(**EVAL, options=["samples=3"]), "options", TypeError),
     (
         "eval_options(per_method=str)",
         lambda: ambiforge.eval_options(**EVAL, per_method={"lofreecp": "x"}),
         "per_method",
         TypeError,
-    ),  # type: ignore[dict-item]
-    ("eval_options(with_plan='yes')", lambda: ambiforge.eval_options(**EVAL, with_plan="yes"), "with_plan", TypeError),  # type: ignore[arg-type]
-    ("eval_options(config=str)", lambda: ambiforge.eval_options("a.toml", **EVAL), "config", TypeError),  # type: ignore[arg-type]
-    ("evaluate(None)", lambda: ambiforge.evaluate(None), "opts", TypeError),  # type: ignore[arg-type]
-    ("evaluate({...})", lambda: ambiforge.evaluate({"data": "i.jsonl", "model": "m"}), "opts", TypeError),  # type: ignore[arg-type]
-    ("evaluate(prefect=None)", lambda: ambiforge.evaluate(_eval_opts(), prefect=None), "prefect", TypeError),  # type: ignore[arg-type]
-    ("rescore_eval(None)", lambda: ambiforge.rescore_eval(None), "results", TypeError),  # type: ignore[arg-type]
-    ("rescore_eval(metrics=None)", lambda: ambiforge.rescore_eval("eval/x", None), "metrics", TypeError),  # type: ignore[arg-type]
-    ("review_push(None)", lambda: ambiforge.review_push(None, _paths()), "run_id", TypeError),  # type: ignore[arg-type]
-    ("review_push(paths=None)", lambda: ambiforge.review_push("r", None), "paths", TypeError),  # type: ignore[arg-type]
-    ("review_push(paths={})", lambda: ambiforge.review_push("r", {"raw": "raw"}), "paths", TypeError),  # type: ignore[arg-type]
-    ("review_push(project=5)", lambda: ambiforge.review_push("r", _paths(), 5), "project", TypeError),  # type: ignore[arg-type]
-    ("review_pull(None)", lambda: ambiforge.review_pull(None, _paths()), "run_id", TypeError),  # type: ignore[arg-type]
-    ("review_pull(paths=str)", lambda: ambiforge.review_pull("r", "annotation"), "paths", TypeError),  # type: ignore[arg-type]
-    ("check_schedule(None)", lambda: ambiforge.check_schedule(None), "cron", TypeError),  # type: ignore[arg-type]
-    ("check_schedule(5)", lambda: ambiforge.check_schedule(5), "cron", TypeError),  # type: ignore[arg-type]
-    ("check_deployment_name(None)", lambda: ambiforge.check_deployment_name(None), "name", TypeError),  # type: ignore[arg-type]
-    ("serve(options=None)", lambda: ambiforge.serve("0 3 * * *", None), "options", TypeError),  # type: ignore[arg-type]
-    ("serve(options={})", lambda: ambiforge.serve("0 3 * * *", {"pairs": 3}), "options", TypeError),  # type: ignore[arg-type]
+    ),
+    ("eval_options(with_plan='yes')", lambda: ambiforge.eval_options(**EVAL, with_plan="yes"), "with_plan", TypeError),
+    ("eval_options(config=str)", lambda: ambiforge.eval_options("a.toml", **EVAL), "config", TypeError),
+    ("evaluate(None)", lambda: ambiforge.evaluate(None), "opts", TypeError),
+    ("evaluate({...})", lambda: ambiforge.evaluate({"data": "i.jsonl", "model": "m"}), "opts", TypeError),
+    ("evaluate(prefect=None)", lambda: ambiforge.evaluate(_eval_opts(), prefect=None), "prefect", TypeError),
+    ("rescore_eval(None)", lambda: ambiforge.rescore_eval(None), "results", TypeError),
+    ("rescore_eval(metrics=None)", lambda: ambiforge.rescore_eval("eval/x", None), "metrics", TypeError),
+    ("review_push(None)", lambda: ambiforge.review_push(None, _paths()), "run_id", TypeError),
+    ("review_push(paths=None)", lambda: ambiforge.review_push("r", None), "paths", TypeError),
+    ("review_push(paths={})", lambda: ambiforge.review_push("r", {"raw": "raw"}), "paths", TypeError),
+    ("review_push(project=5)", lambda: ambiforge.review_push("r", _paths(), 5), "project", TypeError),
+    ("review_pull(None)", lambda: ambiforge.review_pull(None, _paths()), "run_id", TypeError),
+    ("review_pull(paths=str)", lambda: ambiforge.review_pull("r", "annotation"), "paths", TypeError),
+    ("check_schedule(None)", lambda: ambiforge.check_schedule(None), "cron", TypeError),
+    ("check_schedule(5)", lambda: ambiforge.check_schedule(5), "cron", TypeError),
+    ("check_deployment_name(None)", lambda: ambiforge.check_deployment_name(None), "name", TypeError),
+    ("serve(options=None)", lambda: ambiforge.serve("0 3 * * *", None), "options", TypeError),
+    ("serve(options={})", lambda: ambiforge.serve("0 3 * * *", {"pairs": 3}), "options", TypeError),
     ("orchestration('yes')", lambda: _enter("yes"), "asked", TypeError),
 ]
 
