@@ -218,9 +218,9 @@ def build_options(
     arguments.optional_path("out", out)
     arguments.optional_path("catalog", catalog)
     if step_models is not None:
-        arguments.instance("step_models", step_models, Mapping, "a mapping of step to model")
+        arguments.mapping("step_models", step_models, "a mapping of step to model")
     if type_mix is not None:
-        arguments.instance("type_mix", type_mix, Mapping, "a mapping of type to share")
+        arguments.mapping("type_mix", type_mix, "a mapping of type to share")
         for key, share in type_mix.items():
             arguments.number(f"type_mix[{key!r}]", share)
     note = arguments.optional_callable("on_note", on_note)
@@ -619,14 +619,14 @@ def eval_options(
     arguments.text("name", name, empty=True)
     for label, count in (("calibration_size", calibration_size), ("seed", seed)):
         arguments.integer(label, count)
-    for label, count in (("limit", limit), ("rpm", rpm), ("concurrency", concurrency)):
-        arguments.optional_integer(label, count)
+    for label, maybe in (("limit", limit), ("rpm", rpm), ("concurrency", concurrency)):
+        arguments.optional_integer(label, maybe)
     if options is not None:
-        arguments.instance("options", options, Mapping, "a mapping of setting name to value")
+        arguments.mapping("options", options, "a mapping of setting name to value")
     if per_method is not None:
-        arguments.instance("per_method", per_method, Mapping, "a mapping of method to its settings")
+        arguments.mapping("per_method", per_method, "a mapping of method to its settings")
         for method, values in per_method.items():
-            arguments.instance(f"per_method[{method!r}]", values, Mapping, "a mapping of setting name to value")
+            arguments.mapping(f"per_method[{method!r}]", values, "a mapping of setting name to value")
     if rpm is not None and rpm < 0:
         raise ConfigError(f"--rpm must be 0 (no limit) or more, got {rpm}")
     if concurrency is not None and concurrency < 1:

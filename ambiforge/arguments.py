@@ -9,7 +9,7 @@ CLI's own checks are.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,6 +93,13 @@ def texts(name: str, value: object) -> list[str]:
 def instance(name: str, value: object, cls: type[T], what: str) -> T:
     """``value`` if it is a ``cls`` (``what`` names how to make one in the message)."""
     if not isinstance(value, cls):
+        raise wrong(name, what, value)
+    return value
+
+
+def mapping(name: str, value: object, what: str) -> Mapping[Any, Any]:
+    """A dict (or any mapping) where a table of values is wanted."""
+    if not isinstance(value, Mapping):
         raise wrong(name, what, value)
     return value
 
