@@ -12,6 +12,7 @@ reads it, the results record it (:func:`settings_record`).
 
 from __future__ import annotations
 
+import json
 import typing
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -85,8 +86,8 @@ def method_settings(
         shared = set(MethodSettings.model_fields)
         for key in table.keys() & shared:  # the run's, not one method's: set on the command line
             raise ConfigError(f"{where}{SECTION}.{name}.{key}: a setting of the whole run, not of one method")
-        try:
-            cls(**table)
+        try:  # strict, as the rest of the file: ``samples = "5"`` is refused, not read as 5
+            cls.model_validate_json(json.dumps(table, default=str), strict=True)
         except ValidationError as exc:
             key, message = _message(exc)
             raise ConfigError(f"{where}{SECTION}.{name}{'.' + key if key else ''}: {message}") from None
