@@ -182,3 +182,24 @@ def test_the_prefect_orchestrator_is_registered() -> None:
     assert prefect.check_schedule("0 3 * * *") == "0 3 * * *"
     with pytest.raises(ConfigError, match="--cron: not a valid cron expression"):
         prefect.check_schedule("every morning")
+
+
+def test_eval_rpm_and_concurrency_reach_the_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rpm``/``--concurrency`` (``eval_options(rpm=, concurrency=)``) replace ``[llm]``'s limits in the
+    limiter the eval's client calls through; the configuration's values apply when they are not given."""
+    from ambiforge.evaluation.command import make_model
+
+    monkeypatch.chdir(tmp_path)
+    toml = "[llm]\nrpm = 120\nconcurrency = 2\n[eval.methods.lofreecp]\nsamples = 9\n"
+    (tmp_path / "ambiforge.toml").write_text(toml)
+    (tmp_path / "items.jsonl").write_text("")
+    cfg = ambiforge.load_config("ambiforge.toml")
+    configured = make_model(ambiforge.eval_options(cfg, data="items.jsonl", model="m"), tmp_path / "a")
+    assert (configured.client.limiter.rpm, configured.client.limiter.concurrency) == (120, 2)  # type: ignore[attr-defined]
+    opts = ambiforge.eval_options(cfg, data="items.jsonl", model="m", rpm=0, concurrency=5)
+    given = make_model(opts, tmp_path / "b")
+    assert (given.client.limiter.rpm, given.client.limiter.concurrency) == (0, 5)  # type: ignore[attr-defined]
+    assert given.client.limiter.interval == 0.0  # type: ignore[attr-defined]
+    assert opts.settings["lofreecp"].samples == 9  # [eval.methods] applied by the API, not the CLI
+    one = ambiforge.eval_options(cfg, data="items.jsonl", model="m", per_method={"lofreecp": {"samples": 3}})
+    assert one.settings["lofreecp"].samples == 3
