@@ -89,6 +89,7 @@ lint: install
 	$(BIN)/ruff check ambiforge flows tests bench
 	$(BIN)/ruff format --check ambiforge flows tests bench
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 schemas: install
 	$(BIN)/ambiforge schema --write

@@ -21,8 +21,9 @@ def check_mix(mix: dict[str, float]) -> dict[str, float]:
     bad = next((t for t, v in mix.items() if not math.isfinite(v)), None)
     if bad is not None:
         raise ConfigError(f"type mix: share of {bad!r} must be a finite number, got {mix[bad]}")
-    if any(v < 0 for v in mix.values()):
-        raise ConfigError("type mix: shares must not be negative")
+    negative = next((t for t, v in mix.items() if v < 0), None)
+    if negative is not None:
+        raise ConfigError(f"type mix: share of {negative!r} must not be negative, got {mix[negative]}")
     total = sum(mix.values())
     if total <= 0:
         raise ConfigError("type mix: shares must add up to more than 0")

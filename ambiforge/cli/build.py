@@ -19,15 +19,13 @@ from ambiforge.run.layout import check_run_id, new_run_id
 if TYPE_CHECKING:  # imported where used: `ambiforge --help` should not load pydantic models and SDKs
     from ambiforge.config.build import BuildOptions
     from ambiforge.config.file import Config
-    from ambiforge.config.llm import LLMConfig
 
 
 def providers() -> tuple[str, ...]:
-    """``--provider`` values: the embedded generator, every registered LLM provider, ``llm`` (steps as
-    configured) and ``auto`` (ambiforge.llm.providers is the one list of providers)."""
-    from ambiforge.llm.providers import names
+    """``--provider`` values (:func:`ambiforge.engine.build_checks.providers`)."""
+    from ambiforge.engine.build_checks import providers as known
 
-    return ("offline", "llm", *names(), "auto")
+    return known()
 
 
 def parse_mix(text: str) -> dict[str, float]:
@@ -60,49 +58,12 @@ def parse_step_models(values: list[str] | None) -> dict[str, str]:
     return models
 
 
-def with_models(llm: LLMConfig, model: str | None, step_models: dict[str, str]) -> LLMConfig:
-    """``--model`` puts one model on every step; ``--step-model STEP=MODEL`` then overrides single steps
-    (both override ``[llm.steps.*].model``)."""
-    unknown = sorted(set(step_models) - set(llm.steps))
-    if unknown:
-        raise ConfigError(f"--step-model: unknown step {unknown[0]!r} (known: {', '.join(llm.steps)})")
-    steps = {}
-    for name, settings in llm.steps.items():
-        chosen = step_models.get(name) or model
-        steps[name] = settings.model_copy(update={"model": chosen}) if chosen else settings
-    return llm.model_copy(update={"steps": steps})
-
-
-def llm_settings(
-    requested: str,
-    cfg: Config,
-    max_cost: float | None = None,
-    model: str | None = None,
-    step_models: dict[str, str] | None = None,
-) -> tuple[str, LLMConfig | None]:
-    """The provider a build runs with and its LLM settings, checked before any work starts: every key the
-    steps need is set, and a budget has a price for every model. ``auto`` says what it picked."""
-    from ambiforge.engine.preflight import resolve_provider
-
-    known = providers()
-    if requested not in known and requested not in cfg.llm.providers:
-        raise ConfigError(f"--provider must be one of {', '.join(known)}, got {requested!r}")
-    llm = cfg.llm if max_cost is None else cfg.llm.model_copy(update={"max_cost": max_cost})
-    if llm.prompts_dir and not Path(llm.prompts_dir).is_dir():  # before the prompt files are read for steps
-        where = f"{cfg.source}: " if cfg.source else ""
-        raise ConfigError(f"{where}llm.prompts_dir: {llm.prompts_dir} is not a folder")
-    provider, resolved, note = resolve_provider(requested, llm)
-    if note:
-        console.print(f"[yellow]{note}[/]")
-    if resolved is None:
-        if model or step_models:
-            raise ConfigError(f"--model/--step-model need an LLM provider; --provider is {provider}")
-        return provider, None
-    resolved = with_models(resolved, model, step_models or {})
-    resolved.require_keys()
-    if resolved.max_cost is not None:
-        resolved.require_prices()
-    return provider, resolved
+def _note(text: str) -> None:
+    """A note from the API's checks (what ``--provider auto`` picked; a warning) on the console."""
+    if text.startswith("warning: "):
+        console.print(f"[yellow]warning:[/] {text.removeprefix('warning: ')}")
+    else:
+        console.print(f"[yellow]{text}[/]")
 
 
 def build(
@@ -179,23 +140,7 @@ def build(
             session = stack.enter_context(api.orchestration(True))
         rid = check_run_id(run_id) if run_id is not None else new_run_id(options.provider, options.seed)
         options = options.model_copy(update={"run_id": rid, "reference": str(reference) if reference else None})
-        ref_items = check_reference(options)
-        return run_build(options, cfg.paths.annotation, session, verbose, ref_items)
-
-
-def check_reference(options: BuildOptions) -> list[Any] | None:
-    """The reference dataset read before any work (a bad file is one line, exit 2), and a warning when the
-    offline catalog cannot make as many distinct pairs as asked."""
-    from ambiforge import diversity
-    from ambiforge.catalog import cached_catalog
-    from ambiforge.generation.offline.capacity import shortfall
-
-    ref_items = diversity.read_reference(options.reference) if options.reference else None
-    if options.provider == "offline" and (
-        short := shortfall(options.pairs, options.type_mix, cached_catalog(options.catalog))
-    ):
-        console.print(f"[yellow]warning:[/] {short}")
-    return ref_items
+        return run_build(options, cfg.paths.annotation, session, verbose, cfg)
 
 
 def run_build(
@@ -203,7 +148,7 @@ def run_build(
     annotation_root: str,
     session: Any = None,
     verbose: bool = False,
-    reference: list[Any] | None = None,
+    config: Config | None = None,
 ) -> int:
     """Run the build (:func:`ambiforge.api.build`: on the orchestrator ``session`` when there is one, else
     in-process) with SIGINT/SIGTERM turned into a clean stop: no new LLM call, ``state.json``
@@ -214,7 +159,6 @@ def run_build(
 
     rid = options.run_id
     directory = run_dir(options.out, rid)
-    check_writable(Path(options.out))
     finishing = threading.Lock()
     server = session.server if session is not None else None
 
@@ -250,8 +194,13 @@ def run_build(
 
     with interrupts.handled(finish_interrupted, grace=3.0):
         try:
-            summary = api.build(
-                options, annotation_root=annotation_root, reference=reference, orchestration=session, on_start=starting
+            result = api.build(
+                options,
+                annotation_root=annotation_root,
+                orchestration=session,
+                on_start=starting,
+                on_note=_note,
+                config=config,
             )
         except BaseException as exc:
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
@@ -259,17 +208,9 @@ def run_build(
             interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
             finish_interrupted()
             raise  # not reached: finish_interrupted exits (or another thread is exiting)
+    summary = result.to_dict()
     print_summary(summary)
     return build_exit_code(summary)
-
-
-def check_writable(out: Path) -> None:
-    """The output folder: a file there, or a folder we cannot write, is one line before any work."""
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out: {out} is a file, not a folder")
-    parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ConfigError(f"--out: cannot write in {parent}")
 
 
 def command_options(
@@ -289,12 +230,10 @@ def command_options(
     dask_address: str | None = None,
     config_path: str | None = None,
 ) -> BuildOptions:
-    """The options of ``build`` and ``serve`` from the configuration and the command line, checked before
-    any work starts (catalog, provider keys, prompts): one place, so both commands read every section."""
-    from ambiforge.catalog import cached_catalog
-    from ambiforge.config.build import build_options
-    from ambiforge.engine.preflight import check_options
-    from ambiforge.engine.runners import RUNNERS
+    """The options of ``build`` and ``serve`` from the command line: parsed here, merged with the
+    configuration and checked by :func:`ambiforge.api.build_options`."""
+    from ambiforge import api
+    from ambiforge.engine.build_checks import check_bounds
 
     check_bounds(pairs=pairs, candidates=candidates, max_cost=max_cost, seed=seed)
     for option, value in (
@@ -304,77 +243,23 @@ def command_options(
         ("--task-runner", task_runner),
     ):
         not_empty(option, value)
-    runner = task_runner if task_runner is not None else cfg.build.task_runner
-    if runner not in RUNNERS:
-        raise ConfigError(f"--task-runner must be one of {', '.join(RUNNERS)}, got {runner!r}")
-    if dask_address and runner != "dask":
-        raise ConfigError(f"--dask-address needs --task-runner dask (the runner is {runner})")
-    check_dask_address(dask_address)
-    requested = provider if provider is not None else cfg.build.provider
-    chosen, llm = llm_settings(requested, cfg, max_cost, model, step_models)
-    catalog_path = str(catalog) if catalog else cfg.paths.catalog
-    try:
-        cached_catalog(catalog_path)  # a bad catalog fails here, with the file and entry
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{catalog_path}: catalog is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"{catalog_path}: cannot read the catalog: {exc.strerror or exc}") from None
-    options = build_options(
+    options = api.build_options(
         cfg,
-        provider=chosen,
-        llm=llm,
+        provider=provider,
+        model=model,
+        step_models=step_models,
+        max_cost=max_cost,
         candidates=candidates,
         pairs=pairs,
         seed=seed,
-        out=str(out) if out else None,
+        out=out,
         type_mix=parse_mix(type_mix) if type_mix else None,
-        catalog=catalog_path,
-        task_runner=runner,
+        catalog=catalog,
+        task_runner=task_runner,
         dask_address=dask_address,
-        config_path=config_path,
+        on_note=_note,
     )
-    return check_options(options, cfg.source)
-
-
-def check_bounds(
-    pairs: int | None = None, candidates: int | None = None, max_cost: float | None = None, seed: int | None = None
-) -> None:
-    """Numbers from the command line, with the limit in the message (before pydantic sees them)."""
-    import math
-
-    from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, MAX_SEED
-
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"--seed must be between 0 and {MAX_SEED:,} (a 64-bit integer), got {seed}")
-
-    for option, value, limit in (("--pairs", pairs, MAX_PAIRS), ("--candidates", candidates, MAX_CANDIDATES)):
-        if value is not None and value < 1:
-            raise ConfigError(f"{option} must be at least 1, got {value}")
-        if value is not None and value > limit:
-            raise ConfigError(f"{option} must be at most {limit:,}, got {value}")
-    if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
-        raise ConfigError(f"--max-cost must be a finite number of USD >= 0, got {max_cost}")
-
-
-def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
-    """An existing Dask scheduler must answer now, not after 45 s of connection retries in a task."""
-    if not address:
-        return
-    import socket
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname:
-        raise ConfigError(f"--dask-address: expected tcp://HOST:PORT, got {address!r}")
-    try:
-        port = parts.port or 8786
-        with socket.create_connection((parts.hostname, port), timeout=timeout):
-            pass
-    except ValueError:
-        raise ConfigError(f"--dask-address: bad port in {address!r}") from None
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise ConfigError(f"--dask-address: no Dask scheduler answers at {address} ({reason})") from None
+    return options.model_copy(update={"config_path": config_path}) if config_path else options
 
 
 def build_exit_code(summary: dict[str, Any]) -> int:

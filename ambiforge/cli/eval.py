@@ -12,7 +12,7 @@ from typer._click.exceptions import MissingParameter
 
 from ambiforge import inputs
 from ambiforge.cli.common import PrefectOption, config_from, console, not_empty
-from ambiforge.errors import InputError
+from ambiforge.errors import ConfigError, InputError
 
 eval_app = typer.Typer(
     rich_markup_mode=None, add_completion=False, pretty_exceptions_enable=False, invoke_without_command=True
@@ -75,14 +75,26 @@ def eval_command(
         str, typer.Option(help="sgcot: none, whole_graph (no retrieval), one_retrieval or no_edges")
     ] = "none",
     tool_mode: Annotated[str, typer.Option(help="sgcot: auto, tools (function calling) or json")] = "auto",
+    set_values: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="METHOD.FIELD=VALUE: one setting of one method's Settings (e.g. lofreecp.temperature=0.7); "
+            "repeatable; wins over [eval.methods.METHOD] and the options above",
+        ),
+    ] = None,
+    rpm: Annotated[
+        int | None, typer.Option(help="requests per minute to the model, 0 for no limit (default: [llm] rpm)")
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option(help="calls in flight at once (default: [llm] concurrency)")
+    ] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
     prefect: PrefectOption = False,
 ) -> None:
     """Score each pair's ambiguous and clear task at end_of_ambiguity with each method; write per-item
     results (JSONL, Parquet), results.json and report.html (AmbDif, HR, CHR, ICR, SSC per type)."""
     from ambiforge import api
-    from ambiforge.detectors.methods.settings import method_settings
-    from ambiforge.evaluation.command import EvalOptions, check_methods
     from ambiforge.progress import RichReporter
 
     if ctx.invoked_subcommand is not None:
@@ -98,9 +110,6 @@ def eval_command(
     for option, value in (("--model", model), ("--provider", provider), ("--name", given_name)):
         not_empty(option, value)
     cfg = config_from(config)
-    llm = cfg.llm
-    cache = Path(llm.cache_dir) if llm.cache_dir else Path(cfg.paths.raw) / ".llm-cache"
-    methods = check_methods([m.strip() for m in method.split(",") if m.strip()])
     # the methods' own settings: the options given on this command line win over [eval.methods.<name>]
     values = {
         "samples": samples,
@@ -119,9 +128,12 @@ def eval_command(
         for key, value in values.items()
         if ctx.get_parameter_source(parameter.get(key, key)) is ParameterSource.COMMANDLINE
     }
-    opts = EvalOptions(
+    if "agents" in given and not given["agents"]:
+        raise ConfigError(f"--agents: no model in {agents!r}; give comma-separated model names")
+    opts = api.eval_options(
+        cfg,
         data=data,
-        methods=methods,
+        methods=[m.strip() for m in method.split(",") if m.strip()],
         model=model,
         provider=provider,
         epsilon=epsilon,
@@ -135,15 +147,30 @@ def eval_command(
         limit=limit,
         seed=seed,
         attach=attach,
-        cache_dir=cache,
-        llm=llm,
-        settings=method_settings(cfg.eval.methods, given, source=cfg.source),
+        options=given,
+        per_method=parse_set(set_values or []),
+        rpm=rpm,
+        concurrency=concurrency,
     )
-    check_key(opts)
     console.print(f"[bold]ambiforge eval[/] {', '.join(opts.methods)} on {data} with {provider} {model}")
     with RichReporter().shown():
-        document = api.evaluate(opts, prefect=prefect)
+        document = api.evaluate(opts, prefect=prefect).to_dict()
     print_table(document)
+
+
+def parse_set(values: list[str]) -> dict[str, dict[str, str]]:
+    """``['lofreecp.temperature=0.7', ...]`` -> {method: {field: text}}; the method's Settings model reads
+    the text (a tuple field takes comma-separated values)."""
+    settings: dict[str, dict[str, str]] = {}
+    for value in values:
+        key, sep, text = value.partition("=")
+        method, dot, field = key.strip().partition(".")
+        if not sep or not dot or not method or not field:
+            raise ConfigError(f"--set: expected METHOD.FIELD=VALUE, got {value!r}")
+        if field in settings.get(method, {}):
+            raise ConfigError(f"--set {method}.{field}: given twice; give each setting once")
+        settings.setdefault(method, {})[field] = text.strip()
+    return settings
 
 
 @eval_app.command("rescore")
@@ -155,7 +182,7 @@ def rescore_command(
     rescore-<mode>.json beside the results."""
     from ambiforge import api
 
-    document = api.rescore_eval(results, metrics)
+    document = api.rescore_eval(results, metrics).to_dict()
     print_table(document)
 
 
@@ -171,22 +198,6 @@ def persona_texts(values: list[str]) -> tuple[str, ...]:
             raise InputError(str(path), "", "not found (--persona @FILE)")
         texts.append(inputs.read_text(path, inputs.PERSONA, "persona file (--persona @FILE)").strip())
     return tuple(texts)
-
-
-def check_key(opts: Any) -> None:
-    """The provider's key set and usable before any work (the value is never shown)."""
-    from ambiforge.config.llm import key_problem
-    from ambiforge.errors import ConfigError
-
-    settings = opts.llm.providers.get(opts.provider)
-    if settings is None:
-        known = ", ".join(opts.llm.providers)
-        raise ConfigError(f"--provider: {opts.provider!r} is not configured (known: {known})")
-    key = settings.api_key()
-    if key is None:
-        raise ConfigError(f"{settings.api_key_env} is not set (needed by --provider {opts.provider})")
-    if problem := key_problem(key):
-        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
 
 
 def _figure(value: float | None) -> str:

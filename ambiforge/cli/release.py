@@ -37,10 +37,7 @@ def release(
     ] = False,
 ) -> None:
     """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
-    import json
-
     from ambiforge import api
-    from ambiforge.releases.checksums import sha256_of
 
     cfg = config_from(config)
     run_ids = [r.strip() for r in from_runs.split(",") if r.strip()]
@@ -58,8 +55,8 @@ def release(
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
     )
-    folder = api.release(opts, prefect=prefect)
-    manifest = json.loads((folder / "manifest.json").read_text())
+    released = api.release(opts, prefect=prefect)
+    folder, manifest = released.folder, released.to_dict()
     counts = manifest["counts"]
     if manifest["splits"].get("note"):
         console.print(f"[yellow]{manifest['splits']['note']}[/]")
@@ -75,7 +72,7 @@ def release(
         f"+{manifest['changes']['added']} -{manifest['changes']['removed']} ~{manifest['changes']['changed']}"
     )
     console.print(
-        f"manifest sha256 {sha256_of(folder / 'manifest.json')} (in manifest.sha256; publish it, and check a copy "
+        f"manifest sha256 {released.manifest_sha256} (in manifest.sha256; publish it, and check a copy "
         "with ambiforge verify FOLDER --manifest-sha256 HASH)"
     )
 
@@ -92,8 +89,8 @@ def verify(
     from ambiforge import api
 
     checked = api.verify(folder, manifest_sha256)
-    console.print(f"[green]{folder} verified[/]: {checked['files']} files, {checked['rows']} rows match the manifest")
-    console.print(f"manifest sha256 {checked['manifest_sha256']}")
+    console.print(f"[green]{folder} verified[/]: {checked.files} files, {checked.rows} rows match the manifest")
+    console.print(f"manifest sha256 {checked.manifest_sha256}")
 
 
 def diff(

@@ -33,7 +33,7 @@ def push_cmd(
     """Create or reuse the project (3 annotations per task) and import the items not yet in it."""
     from ambiforge import api
 
-    result = api.review_push(run, _paths(config), project, prefect=prefect)
+    result = api.review_push(run, _paths(config), project, prefect=prefect).to_dict()
     console.print(
         f"project [cyan]{result['title']}[/] (id {result['project_id']}): imported {result['imported']}, "
         f"already there {result['already_there']}"
@@ -50,7 +50,7 @@ def pull_cmd(
     from ambiforge import api
 
     paths = _paths(config)
-    a = api.review_pull(run, paths, prefect=prefect)
+    a = api.review_pull(run, paths, prefect=prefect).to_dict()
     v = a["verdict"]
     console.print(
         f"{a['items']} items: {a['status_counts']}; verdict agreement {v['percent_agreement']}%, "

@@ -30,7 +30,7 @@ def validate(
         released=released,
         mix=mix,
         on_count=lambda n: console.print(f"validating {n} items from {path}"),
-    )
+    ).to_dict()
     report, json_path, html_path = done["report"], done["report_json"], done["report_html"]
     s = report["summary"]
     failed_expectations = done["expectations"]["failed"]

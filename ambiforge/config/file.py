@@ -8,6 +8,7 @@ copied field by field, so no setting is lost on the way to a stage.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from pathlib import Path
@@ -145,6 +146,17 @@ def _register_ambiguity(path: Path, data: dict[str, Any]) -> None:
     register_folders(folders)
 
 
+def _as_json(path: Path, data: dict[str, Any]) -> str:
+    """The file's values as JSON, so that pydantic reads every field in strict mode alike: a string is
+    never a number (``absence = "0.5"`` is refused as ``pairs = true`` is), while a TOML array still fills
+    a tuple and a table a section. A TOML date or time is a value no field takes."""
+
+    def refuse(value: object) -> Any:
+        raise ConfigError(f"{path}: {value!r}: a date or time is not a value of any setting")
+
+    return json.dumps(data, default=refuse)
+
+
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     candidate = path or os.environ.get("AMBIFORGE_CONFIG")
     p = Path(candidate) if candidate else Path("ambiforge.toml")
@@ -163,7 +175,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         raise ConfigError(f"{p}: not valid TOML: nested too deeply") from None
     _register_ambiguity(p, data)
     try:
-        cfg = Config(**data, source=str(p))
+        cfg = Config.model_validate_json(_as_json(p, {**data, "source": str(p)}), strict=True)
     except ValidationError as exc:
         raise _first_error(p, exc) from None
     check_judge(cfg)

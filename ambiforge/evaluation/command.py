@@ -105,6 +105,21 @@ def check_methods(methods: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(methods))
 
 
+def check_key(opts: EvalOptions) -> None:
+    """The provider's key set and usable before any work (the value is never shown)."""
+    from ambiforge.config.llm import key_problem
+
+    settings = opts.llm.providers.get(opts.provider)
+    if settings is None:
+        known = ", ".join(opts.llm.providers)
+        raise ConfigError(f"--provider: {opts.provider!r} is not configured (known: {known})")
+    key = settings.api_key()
+    if key is None:
+        raise ConfigError(f"{settings.api_key_env} is not set (needed by --provider {opts.provider})")
+    if problem := key_problem(key):
+        raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "eval"
 

@@ -13,6 +13,7 @@ import pytest
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.methods.settings import method_settings
 from ambiforge.evaluation.command import EvalOptions, run_eval
+from ambiforge.results import EvalResult
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import DebateScript, DialogueScript, ScriptedModel, Scripts, make_responder
@@ -189,9 +190,9 @@ def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, mon
 
     got: dict[str, Any] = {}
 
-    def fake_evaluate(opts: EvalOptions, *, prefect: bool = False) -> dict[str, Any]:
+    def fake_evaluate(opts: EvalOptions, *, prefect: bool = False) -> EvalResult:
         got["opts"] = opts
-        return {"name": "x", "evaluated_on": "items", "methods": {}, "folder": str(tmp_path)}
+        return EvalResult.from_document({"name": "x", "evaluated_on": "items", "methods": {}, "folder": str(tmp_path)})
 
     monkeypatch.setattr(api, "evaluate", fake_evaluate)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-eval-0123456789")
@@ -202,3 +203,37 @@ def test_the_persona_option_is_repeatable_and_reads_at_files(tmp_path: Path, mon
     assert main([*argv, *personas]) == 0
     assert got["opts"].settings["debate"].personas == PERSONAS
     assert main(argv) == 0 and got["opts"].settings["debate"].personas == ()
+    # one method's setting by name, and the call limits, reach the options
+    assert (
+        main([*argv, "--set", "debate.rounds=2", "--set", "debate.agents=a,b", "--rpm", "0", "--concurrency", "3"]) == 0
+    )
+    assert got["opts"].settings["debate"].rounds == 2 and got["opts"].settings["debate"].agents == ("a", "b")
+    assert (got["opts"].llm.rpm, got["opts"].llm.concurrency) == (0, 3)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--set", "debate.rounds"], "--set: expected METHOD.FIELD=VALUE, got 'debate.rounds'"),
+        (["--set", "nosuch.rounds=2"], "--set nosuch: unknown method 'nosuch'"),
+        (["--set", "debate.samples=2"], "--set debate.samples: debate has no such setting"),
+        (["--set", "debate.rounds=many"], "--set debate.rounds: Input should be a valid integer"),
+        (["--set", "debate.rounds=2", "--set", "debate.rounds=3"], "--set debate.rounds: given twice"),
+        (["--rpm", "-1"], "--rpm must be 0 (no limit) or more, got -1"),
+        (["--concurrency", "0"], "--concurrency must be at least 1, got 0"),
+        (["--agents", ",,"], "--agents: no model in ',,'"),
+        (["--method", "debate,nosuch"], "--method: unknown method(s) nosuch"),
+    ],
+)
+def test_bad_method_settings_are_one_line(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ambiforge.cli.main import main
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-eval-0123456789")
+    data = write_items_jsonl(tmp_path / "items.jsonl", [P, C, S])
+    argv = ["eval", "--data", str(data), "--model", "m", "--method", "debate", "--out", str(tmp_path / "eval")]
+    assert main([*argv, *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"ambiforge: error: {message}"), err
+    assert not (tmp_path / "eval").exists()

@@ -28,7 +28,9 @@ def test_the_exit_code_follows_errors_and_expectations(tmp_path: Path, catalog) 
 
     path = write_items_jsonl(tmp_path / "i.jsonl", make_items(catalog, 3, 40, "g"))
     done = api.validate(path, out=tmp_path / "api", mix=False)
-    failed = bool(done["report"]["summary"]["with_errors"] or done["expectations"]["failed"])
+    record = done.to_dict()
+    failed = bool(record["report"]["summary"]["with_errors"] or record["expectations"]["failed"])
+    assert done.ok is not failed and done.items == 40
     assert main(["validate", str(path), "--out", str(tmp_path / "v"), "--no-mix"]) == int(failed)
 
 
