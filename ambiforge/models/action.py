@@ -14,8 +14,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
-
 Verb = Literal[
     "pick",
     "place",
@@ -83,31 +81,9 @@ class Action(ActionFields):
 
     verb: Verb  # type: ignore[assignment]  # narrowed to the simulator's vocabulary
 
-    @classmethod
-    def made(cls, fields: dict[str, str]) -> Action:
-        """An action from fields code checked itself (a known verb, node ids, its required fields): filled
-        directly, as ``model_construct`` does, at a fifth of its cost (a build makes one for every step
-        of every draft); equal to ``Action(**fields)`` (tests/unit/world/test_scene_graph_model.py)."""
-        action = new(cls)
-        set_values(action, {**_EMPTY, **fields})
-        keys = fields.keys()
-        shared = _FIELDS_SET.get(frozenset(keys))
-        if shared is None:
-            shared = _FIELDS_SET[frozenset(keys)] = set(keys)
-        set_fields_set(action, shared)
-        set_extra(action, None)
-        set_private(action, None)
-        return action
-
     def replaced(self, changes: dict[str, str]) -> Action:
-        """The action with node arguments changed to other node ids (the plan under another answer):
-        ``model_copy(update=changes)`` without its generic copying, for code that changes ids only."""
-        action = new(type(self))
-        set_values(action, {**self.__dict__, **changes})
-        set_fields_set(action, self.__pydantic_fields_set__ | changes.keys())
-        set_extra(action, None)
-        set_private(action, None)
-        return action
+        """The action with node arguments changed to other node ids (the plan under another answer)."""
+        return type(self).model_validate({**self.model_dump(exclude_unset=True), **changes})
 
     @model_validator(mode="after")
     def _complete(self) -> Action:
@@ -115,9 +91,3 @@ class Action(ActionFields):
         if missing:
             raise ValueError(f"{self.verb} needs {', '.join(missing)}")
         return self
-
-
-_EMPTY: dict[str, str | None] = dict.fromkeys(ActionFields.model_fields)
-#: One fields-set per combination of fields, shared by the actions made with it (model_copy copies it
-#: before adding to it; a frozen action never changes it in place): a set per action was GC work.
-_FIELDS_SET: dict[frozenset[str], set[str]] = {}

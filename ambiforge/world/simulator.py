@@ -94,22 +94,9 @@ class _World:
         return f"the {self.nodes[node_id].name}"
 
 
-#: State changes already made, by node identity and change: the same fridge is opened in most plans of a
-#: build, and a node is a frozen value. Entries hold the node, so an id is never reused while they live.
-_CHANGED: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Node, Node]] = {}
-
-
 def changed(node: Node, changes: dict[str, object]) -> Node:
     """``node`` with its state changed (validated like any state: a bad value raises)."""
-    key = (id(node), tuple(sorted(changes.items())))
-    entry = _CHANGED.get(key)
-    if entry is not None and entry[0] is node:
-        return entry[1]
-    new = node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
-    if len(_CHANGED) > 20_000:
-        _CHANGED.clear()
-    _CHANGED[key] = (node, new)
-    return new
+    return node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
 
 
 def _node(w: _World, ref: str, step: str) -> Node:
@@ -221,7 +208,7 @@ def _do_place(w: _World, a: Action, text: str) -> None:
     _object(w, obj, text)
     _in_hand(w, obj, text)
     relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
-    w.location[obj] = Edge.made(obj, relation, target)
+    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
     w.holding = None
 
 
@@ -442,10 +429,9 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     # A moved node loses every edge it is the source of (its location and its neighbours) and the spatial
     # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
     edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
-    placed = {n: Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()}
+    placed = {n: Edge(source=n, relation=nodes[p].holds, target=p) for n, p in moves.items()}  # type: ignore[arg-type]
     for edge in placed.values():  # the rest are in canonical order already: insert, do not sort again
         insort(edges, edge, key=_EDGE_ORDER)
-    # Consistent by construction (the moves were checked above, the rest are the graph's own edges).
-    moved = SceneGraph.made(graph.seed, graph.nodes, tuple(edges))
+    moved = SceneGraph(seed=graph.seed, nodes=graph.nodes, edges=tuple(edges))
     index(moved, like=graph, location={**index(graph).location, **placed})  # the same nodes: shared tables
     return moved
