@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
 RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
@@ -113,10 +113,11 @@ class SceneGraph(_Frozen):
     nodes: tuple[Node, ...] = Field(strict=False)
     edges: tuple[Edge, ...] = Field(default=(), strict=False)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> SceneGraph:
+    def model_post_init(self, context: Any, /) -> None:
+        # After the fields are validated, once per graph made (an "after" model validator would run again
+        # each time the graph is given to a model that holds one: a World, an Item). A ValueError here is
+        # a ValidationError to the caller, as from any validator.
         check_consistent(self.nodes, self.edges, self.relations_known)
-        return self
 
     @cached_property
     def tables(self) -> dict[str, Any]:

@@ -181,8 +181,8 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
-    edges = tuple(Edge(source=s, relation=r, target=t) for s, r, t in triples)  # type: ignore[arg-type]
-    return SceneGraph(seed=seed, nodes=tuple(nodes), edges=edges)
+    edges = [{"source": s, "relation": r, "target": t} for s, r, t in triples]  # made into Edges in one call
+    return SceneGraph.model_validate({"seed": seed, "nodes": tuple(nodes), "edges": edges})
 
 
 def free_text_node(name: str, oid: str) -> Node:
