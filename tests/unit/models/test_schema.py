@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 

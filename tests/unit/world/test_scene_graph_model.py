@@ -104,7 +104,9 @@ def test_graphs_with_edges_pickle_and_copy() -> None:
     import copy
     import pickle
 
-    graph = SceneGraph(nodes=(_place("counter", "on"), _obj("mug")), edges=(Edge(source="mug", relation="on", target="counter"),))
+    graph = SceneGraph(
+        nodes=(_place("counter", "on"), _obj("mug")), edges=(Edge(source="mug", relation="on", target="counter"),)
+    )
     for again in (pickle.loads(pickle.dumps(graph)), copy.deepcopy(graph), graph.model_copy(deep=True)):
         assert again == graph and type(again.edges[0]) is Edge and again.edges[0].target == "counter"
 
