@@ -24,7 +24,7 @@ from operator import attrgetter
 
 from ambiforge.catalog.affordances import Affordances, cached_affordances
 from ambiforge.catalog.world import World, cached_world
-from ambiforge.models.action import Action
+from ambiforge.models.action import VERBS, Action
 from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph, State
 from ambiforge.world.actions import render_action
 from ambiforge.world.index import index
@@ -314,28 +314,24 @@ def _do_nothing(w: _World, a: Action, text: str) -> None:
     """wait, ask and ask_robot change nothing in the kitchen (what the other robot does is its own plan)."""
 
 
-#: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
-#: verb needs, see models.action.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
-HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
+#: The simulator's effects, by the name a verb's entry in the verb table gives (models.action.VERBS): each
+#: checks the preconditions against the world and applies the effects.
+EFFECTS: dict[str, Callable[[_World, Action, str], None]] = {
     "pick": _do_pick,
     "take_out": _do_take_out,
     "place": _do_place,
-    "put_in": _do_place,
-    "open": _do_open_close,
-    "close": _do_open_close,
-    "switch_on": _do_switch,
-    "switch_off": _do_switch,
+    "open_close": _do_open_close,
+    "switch": _do_switch,
     "pour": _do_pour,
-    "cut": _do_with_tool,
-    "use": _do_with_tool,
+    "with_tool": _do_with_tool,
     "wash": _do_wash,
     "fill": _do_fill,
     "handle": _do_handle,
     "hand_over": _do_hand_over,
-    "wait": _do_nothing,
-    "ask": _do_nothing,
-    "ask_robot": _do_nothing,
+    "nothing": _do_nothing,
 }
+#: Per verb, its effect (an Action has the fields its verb needs: the verb table's ``required``).
+HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {verb: EFFECTS[v.effect] for verb, v in VERBS.items()}
 
 
 class _Said:
