@@ -70,6 +70,7 @@ def test_a_graphs_index_is_built_once_and_kept_with_the_graph(catalog) -> None:
     assert index(copied).graph is copied and len(index(copied).location) <= len(first.location)
     assert index(graph).graph is graph
 
+
 def test_building_a_graph_does_not_move_the_scene_sampler(catalog) -> None:
     """The graph has its own random stream: the scenes (and so every item) of a seed stay what they were."""
     rng = random.Random(5)

@@ -124,3 +124,20 @@ def test_an_action_with_other_nodes_is_validated_and_keeps_its_fields() -> None:
     assert Action(verb="pick", obj="a").replaced({"target": "b"}).model_fields_set == {"verb", "obj", "target"}
     with pytest.raises(ValidationError, match="needs obj, target"):
         Action(verb="take_out")
+
+
+def test_every_verb_of_the_table_is_validated_said_and_simulated() -> None:
+    """The verb table is the one definition of a verb: an action missing a field its entry requires is
+    refused, naming the field; every verb renders to a step and has a simulator effect."""
+    from ambiforge.models.action import VERBS, Action
+    from ambiforge.world.actions import render_action
+    from ambiforge.world.simulator import HANDLERS
+
+    for verb, spec in VERBS.items():
+        if spec.required:
+            with pytest.raises(ValidationError, match=f"{verb} needs {', '.join(spec.required)}"):
+                Action(verb=verb)
+        full = Action(verb=verb, **{f: "mug" for f in spec.required})
+        said = render_action(full)
+        assert said[:1].isupper() and ("mug" in said or verb == "wait")
+        assert verb in HANDLERS
