@@ -99,26 +99,7 @@ def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
     if len(tests) == 1:
         return tests[0]
     checks = tuple(tests)
-    # Answers by object identity: a build asks the same few conditions of the same few hundred catalog
-    # objects (frozen values) over and over. Each entry holds its object, so an id is not reused while it
-    # lives; bounded like the other per-build tables.
-    known: dict[int, tuple[CatalogObject, bool]] = {}
-
-    def every(o: CatalogObject) -> bool:
-        entry = known.get(id(o))
-        if entry is not None and entry[0] is o:
-            return entry[1]
-        ok = True
-        for test in checks:
-            if not test(o):
-                ok = False
-                break
-        if len(known) > 5_000:
-            known.clear()
-        known[id(o)] = (o, ok)
-        return ok
-
-    return every
+    return lambda o: all(test(o) for test in checks)
 
 
 def _equals(attr: str, value: Scalar) -> Callable[[CatalogObject], bool]:

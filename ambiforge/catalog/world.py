@@ -9,7 +9,7 @@ the scene-graph sampler trusts it. Errors name file and key, e.g.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,12 @@ class World:
     vessels: tuple[Condition, ...]
     attributes: tuple[AttributeRule, ...]
     row_width: int
+
+    @cached_property
+    def tables(self) -> dict[str, Any]:
+        """Tables later layers derive from this world (the scene-graph nodes of its places and objects), by
+        name: kept for as long as the world lives, and gone with it."""
+        return {}
 
     def place(self, place_id: str) -> Place:
         return next(p for p in self.places if p.id == place_id)

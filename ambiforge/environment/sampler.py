@@ -73,20 +73,6 @@ def sample_scene(
     return Scene(tuple(objects))
 
 
-#: Each catalog object as listed with its article, by identity (each entry holds its object): every item
-#: lists some thirty of the same few hundred objects.
-_LISTED: dict[int, tuple[CatalogObject, str]] = {}
-
-
-def _listed(obj: CatalogObject) -> str:
-    entry = _LISTED.get(id(obj))
-    if entry is None or entry[0] is not obj:
-        if len(_LISTED) > 20_000:
-            _LISTED.clear()
-        entry = _LISTED[id(obj)] = (obj, with_article(obj))
-    return entry[1]
-
-
 def render_environment(scene: Scene) -> tuple[str, str]:
     """``(environment_short, environment_full)``: the comma lists without and with articles."""
-    return ", ".join([o.name for o in scene.objects]), ", ".join([_listed(o) for o in scene.objects])
+    return ", ".join([o.name for o in scene.objects]), ", ".join([with_article(o) for o in scene.objects])

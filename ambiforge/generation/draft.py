@@ -12,7 +12,7 @@ from typing import Any
 
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
-from ambiforge.environment.objects import env_object
+from ambiforge.environment.objects import env_fields
 from ambiforge.models import Item, Provenance, World
 from ambiforge.version import __version__
 
@@ -104,7 +104,7 @@ def to_item(
     short, full = render_environment(scene)
     return Item(
         id=item_id(ambiguity_type, short, draft.unambiguous_direct),
-        environment=[env_object(o) for o in scene.objects],
+        environment=[env_fields(o) for o in scene.objects],  # type: ignore[misc]  # validated here
         environment_short=short,
         environment_full=full,
         unambiguous_direct=draft.unambiguous_direct,

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import ConfigError
-from ambiforge.generation.collector import fewer_collections
 from ambiforge.generation.duplicates import (
     GAVE_UP,
     REGENERATED_FROM,
@@ -96,8 +95,7 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Check every generated item against ``schemas/item.schema.json``; failures keep their messages."""
-    with fewer_collections():
-        return [_gated(outcome) for outcome in outcomes]
+    return [_gated(outcome) for outcome in outcomes]
 
 
 def _gated(outcome: Outcome) -> Outcome:

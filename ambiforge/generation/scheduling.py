@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from ambiforge import ambiguity
-from ambiforge.generation.collector import fewer_collections
 from ambiforge.generation.duplicates import Announcements, Claims, Regenerator, speculate
 from ambiforge.generation.records import Generator, generate_one, pair_workers
 from ambiforge.models.outcome import Outcome, PairSpec
@@ -24,10 +23,8 @@ def generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outc
     call), so re-asks overlap the rest of the batch instead of following it; the pair itself still runs as
     the serial pass would run it. :func:`resolve_duplicates` later checks each regeneration against the
     whole run, which keeps the result that of the serial index-order pass. Results keep the specs' order.
-    The cycle collector runs less often meanwhile (:mod:`.collector`).
     """
-    with fewer_collections():
-        return _generate_batch(generator, specs)
+    return _generate_batch(generator, specs)
 
 
 def _generate_batch(generator: Generator, specs: Sequence[PairSpec]) -> list[Outcome]:

@@ -10,11 +10,11 @@ of a task that are not objects, so every clause of a task has a place in its pla
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol, get_args
 
 from pydantic import BaseModel, ConfigDict, model_validator
-
-from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
 
 Verb = Literal[
     "pick",
@@ -37,27 +37,107 @@ Verb = Literal[
     "ask_robot",
 ]
 
-#: The fields each verb needs (the rest are optional parameters or must stay empty).
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "pick": ("obj",),
-    "place": ("obj", "target"),
-    "put_in": ("obj", "target"),
-    "take_out": ("obj", "target"),
-    "open": ("obj",),
-    "close": ("obj",),
-    "pour": ("obj", "target"),
-    "switch_on": ("obj",),
-    "switch_off": ("obj",),
-    "cut": ("obj", "tool"),
-    "use": ("obj", "tool", "how"),
-    "wash": ("obj",),
-    "fill": ("obj",),
-    "handle": ("obj", "how"),
-    "wait": (),
-    "hand_over": ("obj",),
-    "ask": ("question",),
-    "ask_robot": ("question",),
+
+class Words(Protocol):
+    """What wording a step needs of the world it runs in (:func:`ambiforge.world.render_action` gives it)."""
+
+    def the(self, ref: str | None) -> str:
+        """'the glass mug' for a node id."""
+
+    def where(self, ref: str | None) -> str:
+        """'on the counter' / 'in the fridge': the node with the preposition it holds things by."""
+
+    def is_place(self, ref: str | None) -> bool:
+        """Whether the node is a place of the kitchen (the kettle pours the water it boiled)."""
+
+
+@dataclass(frozen=True)
+class VerbSpec:
+    """One verb: the fields an action of it needs (the rest are optional parameters or stay empty), how a
+    step of it is said, and which of the simulator's effects runs it (:data:`ambiforge.world.HANDLERS`)."""
+
+    required: tuple[str, ...]
+    say: Callable[[ActionFields, Words], str]
+    effect: str
+
+
+def _amount(a: ActionFields) -> str:
+    return f"{a.quantity} of " if a.quantity else ""
+
+
+def _pour(a: ActionFields, w: Words) -> str:
+    if w.is_place(a.obj):
+        return f"Pour {_amount(a)}the water from {w.the(a.obj)} into {w.the(a.target)}."
+    return f"Pour {_amount(a)}{w.the(a.obj)} into {w.the(a.target)}."
+
+
+def _switch_on(a: ActionFields, w: Words) -> str:
+    text = f"Turn on {w.the(a.obj)}"
+    text += f" on the {a.program} program" if a.program else ""
+    text += f" at {a.quantity}" if a.quantity else ""
+    text += f" for {a.duration}" if a.duration else ""
+    return text + "."
+
+
+def _handle(a: ActionFields, w: Words) -> str:
+    how = (a.how or "").replace("_", " ")
+    # "@" marks where the object goes in a longer wording: "cut @ into four slices"
+    text = how.replace("@", _amount(a) + w.the(a.obj)) if "@" in how else f"{how} {_amount(a)}{w.the(a.obj)}"
+    text = text[:1].upper() + text[1:]
+    return text + (f" for {a.duration}" if a.duration else "") + "."
+
+
+def _wait(a: ActionFields, w: Words) -> str:
+    if not a.duration:
+        return "Wait."
+    return f"Wait {a.duration}." if a.duration.startswith("until ") else f"Wait for {a.duration}."
+
+
+def _use(a: ActionFields, w: Words) -> str:
+    how = (a.how or "").replace("_", " ").capitalize()
+    amount = f" {a.quantity}" if a.quantity else ""
+    return f"{how}{amount} {w.the(a.obj)} with {w.the(a.tool)}."
+
+
+def _cut(a: ActionFields, w: Words) -> str:
+    into = f" into {a.quantity}" if a.quantity else ""
+    return f"Cut {w.the(a.obj)}{into} with {w.the(a.tool)}."
+
+
+def _wash(a: ActionFields, w: Words) -> str:
+    return f"Wash {w.the(a.obj)}" + (f" for {a.duration}" if a.duration else "") + "."
+
+
+def _put(a: ActionFields, w: Words) -> str:
+    return f"Put {_amount(a)}{w.the(a.obj)} {w.where(a.target)}."
+
+
+#: Every verb of the plan language, in one place: its required fields, its wording, its effect.
+VERBS: dict[Verb, VerbSpec] = {
+    "pick": VerbSpec(("obj",), lambda a, w: f"Pick up {w.the(a.obj)}.", "pick"),
+    "place": VerbSpec(("obj", "target"), _put, "place"),
+    "put_in": VerbSpec(("obj", "target"), _put, "place"),
+    "take_out": VerbSpec(("obj", "target"), lambda a, w: f"Take {w.the(a.obj)} out of {w.the(a.target)}.", "take_out"),
+    "open": VerbSpec(("obj",), lambda a, w: f"Open {w.the(a.obj)}.", "open_close"),
+    "close": VerbSpec(("obj",), lambda a, w: f"Close {w.the(a.obj)}.", "open_close"),
+    "pour": VerbSpec(("obj", "target"), _pour, "pour"),
+    "switch_on": VerbSpec(("obj",), _switch_on, "switch"),
+    "switch_off": VerbSpec(("obj",), lambda a, w: f"Turn off {w.the(a.obj)}.", "switch"),
+    "cut": VerbSpec(("obj", "tool"), _cut, "with_tool"),
+    "use": VerbSpec(("obj", "tool", "how"), _use, "with_tool"),
+    "wash": VerbSpec(("obj",), _wash, "wash"),
+    "fill": VerbSpec(("obj",), lambda a, w: f"Fill {w.the(a.obj)} with {a.quantity or 'water'}.", "fill"),
+    "handle": VerbSpec(("obj", "how"), _handle, "handle"),
+    "wait": VerbSpec((), _wait, "nothing"),
+    "hand_over": VerbSpec(("obj",), lambda a, w: f"Give {w.the(a.obj)} to the {a.person or 'user'}.", "hand_over"),
+    "ask": VerbSpec(("question",), lambda a, w: f"Ask the {a.person or 'user'}: {a.question}", "nothing"),
+    "ask_robot": VerbSpec(("question",), lambda a, w: f"Ask the other robot: {a.question}", "nothing"),
 }
+if set(VERBS) != set(get_args(Verb)):  # the type names the verbs for type checkers; the table defines them
+    raise ImportError(f"models.action: the verb table and Verb differ: {set(VERBS) ^ set(get_args(Verb))}")
+
+#: The fields each verb needs (the rest are optional parameters or must stay empty).
+REQUIRED: dict[str, tuple[str, ...]] = {verb: spec.required for verb, spec in VERBS.items()}
 
 
 class ActionFields(BaseModel):
@@ -81,33 +161,11 @@ class ActionFields(BaseModel):
 class Action(ActionFields):
     """One step of a plan: ``Action(verb="take_out", obj="whole_milk", target="fridge")``."""
 
-    verb: Verb  # type: ignore[assignment]  # narrowed to the simulator's vocabulary
-
-    @classmethod
-    def made(cls, fields: dict[str, str]) -> Action:
-        """An action from fields code checked itself (a known verb, node ids, its required fields): filled
-        directly, as ``model_construct`` does, at a fifth of its cost (a build makes one for every step
-        of every draft); equal to ``Action(**fields)`` (tests/unit/world/test_scene_graph_model.py)."""
-        action = new(cls)
-        set_values(action, {**_EMPTY, **fields})
-        keys = fields.keys()
-        shared = _FIELDS_SET.get(frozenset(keys))
-        if shared is None:
-            shared = _FIELDS_SET[frozenset(keys)] = set(keys)
-        set_fields_set(action, shared)
-        set_extra(action, None)
-        set_private(action, None)
-        return action
+    verb: Verb  # narrowed to the simulator's vocabulary
 
     def replaced(self, changes: dict[str, str]) -> Action:
-        """The action with node arguments changed to other node ids (the plan under another answer):
-        ``model_copy(update=changes)`` without its generic copying, for code that changes ids only."""
-        action = new(type(self))
-        set_values(action, {**self.__dict__, **changes})
-        set_fields_set(action, self.__pydantic_fields_set__ | changes.keys())
-        set_extra(action, None)
-        set_private(action, None)
-        return action
+        """The action with node arguments changed to other node ids (the plan under another answer)."""
+        return type(self).model_validate({**self.model_dump(exclude_unset=True), **changes})
 
     @model_validator(mode="after")
     def _complete(self) -> Action:
@@ -115,9 +173,3 @@ class Action(ActionFields):
         if missing:
             raise ValueError(f"{self.verb} needs {', '.join(missing)}")
         return self
-
-
-_EMPTY: dict[str, str | None] = dict.fromkeys(ActionFields.model_fields)
-#: One fields-set per combination of fields, shared by the actions made with it (model_copy copies it
-#: before adding to it; a frozen action never changes it in place): a set per action was GC work.
-_FIELDS_SET: dict[frozenset[str], set[str]] = {}

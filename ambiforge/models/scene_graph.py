@@ -28,16 +28,11 @@ counter, to the left of the kettle.
 from __future__ import annotations
 
 import json
-import weakref
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
-from typing import Any, Literal, NamedTuple
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, core_schema
-
-from ambiforge.models.filling import new, set_extra, set_fields_set, set_private, set_values
+from pydantic import BaseModel, ConfigDict, Field
 
 Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
 RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
@@ -99,109 +94,12 @@ class Node(_Frozen):
     state: State = State()
 
 
-class _EdgeFields(NamedTuple):
+# ``source relation target``: one relation between two nodes of a graph, by node id. (No docstring: it
+# would become the schema's description, and the published schemas describe edges as they are.)
+class Edge(_Frozen):
     source: str
     relation: Relation
     target: str
-
-
-class Edge(_EdgeFields):
-    """``source relation target``: a value, a named tuple of three strings rather than a model.
-
-    A graph has about 140 edges and a build makes a graph for every pair: as pydantic models (an instance
-    and a dict each, a microsecond to make, several cache lines to read) edges were the largest cost of
-    the world model per pair, and caching them made reading them dearer still. A tuple is made in C, reads
-    in one cache line and compares, sorts and hashes as its three strings.
-
-    It still validates where a model did: ``Edge(...)`` checks its fields (a ValueError, wrapped in a
-    ValidationError when a graph is validated), a graph read from JSON or a dict validates each edge, and
-    it serialises to ``{"source", "relation", "target"}`` with the JSON schema the model had
-    (``schemas/scene_graph.schema.json`` is unchanged). ``Edge.made`` trusts code that made its own
-    fields from the vocabulary (the sampler, the simulator)."""
-
-    __slots__ = ()
-
-    def __new__(cls, source: str, relation: Relation, target: str) -> Edge:
-        for name, value in (("source", source), ("target", target)):
-            if not isinstance(value, str):
-                raise ValueError(f"edge {name} must be a string, not {type(value).__name__}")
-        if relation not in RELATIONS:
-            raise ValueError(f"unknown relation {relation!r} (known: {', '.join(RELATIONS)})")
-        return _new_edge((source, relation, target))
-
-    @classmethod
-    def made(cls, source: str, relation: str, target: str) -> Edge:
-        """An edge between node ids that code made itself, from the fixed vocabulary: nothing to validate
-        (the graph checks its edges as a whole); equal to ``Edge(...)`` of the same fields
-        (tests/unit/world/test_scene_graph_model.py)."""
-        return _new_edge((source, relation, target))
-
-    def model_dump(self, mode: str = "python") -> dict[str, str]:
-        """The edge as the item schema has it (the same in both modes: three strings)."""
-        return _edge_fields(self)
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        fields = core_schema.typed_dict_schema(
-            {
-                "source": core_schema.typed_dict_field(core_schema.str_schema(strict=True)),
-                "relation": core_schema.typed_dict_field(core_schema.literal_schema(list(RELATIONS))),
-                "target": core_schema.typed_dict_field(core_schema.str_schema(strict=True)),
-            },
-            extra_behavior="forbid",
-        )
-        from_fields = core_schema.no_info_after_validator_function(_edge_from_fields, fields)
-        return core_schema.json_or_python_schema(
-            json_schema=from_fields,
-            python_schema=core_schema.no_info_wrap_validator_function(_edge_or_fields, fields),
-            serialization=core_schema.plain_serializer_function_ser_schema(_edge_fields),
-            ref="Edge",
-        )
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        # The schema the model had, field for field (the published files do not change).
-        return {
-            "additionalProperties": False,
-            "properties": {
-                "source": {"title": "Source", "type": "string"},
-                "relation": {"enum": list(RELATIONS), "title": "Relation", "type": "string"},
-                "target": {"title": "Target", "type": "string"},
-            },
-            "required": ["source", "relation", "target"],
-            "title": "Edge",
-            "type": "object",
-        }
-
-
-#: ``tuple.__new__`` bound to Edge: an edge from its three fields, in C (``map(new_edge, triples)``).
-_new_edge: Callable[[tuple[str, str, str]], Edge] = partial(tuple.__new__, Edge)  # type: ignore[assignment]
-
-
-def new_edges(triples: Iterable[tuple[str, str, str]]) -> tuple[Edge, ...]:
-    """Edges from (source, relation, target) triples code made from the vocabulary (unchecked, like
-    :meth:`Edge.made`), in the triples' order."""
-    return tuple(map(_new_edge, triples))
-
-
-def _edge_from_fields(fields: dict[str, str]) -> Edge:
-    return _new_edge((fields["source"], fields["relation"], fields["target"]))
-
-
-def _edge_or_fields(value: Any, fields: Callable[[Any], dict[str, str]]) -> Edge:
-    """An Edge as it is; anything else validated as the three fields (errors name the field)."""
-    return value if isinstance(value, Edge) else _edge_from_fields(fields(value))
-
-
-def _edge_fields(edge: tuple[str, str, str]) -> dict[str, str]:
-    return {"source": edge[0], "relation": edge[1], "target": edge[2]}
-
-
-#: Graphs whose consistency was checked, by identity (weak: a graph is forgotten with its last reference).
-_CHECKED: weakref.WeakValueDictionary[int, SceneGraph] = weakref.WeakValueDictionary()
-# Shared by every made graph: a set, not a frozenset, because model_copy copies it and adds the changed
-# names to the copy; nothing changes it in place (the models are frozen).
-_GRAPH_FIELDS = {"seed", "nodes", "edges"}  # what model_construct(seed=, nodes=, edges=) sets
 
 
 class SceneGraph(_Frozen):
@@ -215,27 +113,17 @@ class SceneGraph(_Frozen):
     nodes: tuple[Node, ...] = Field(strict=False)
     edges: tuple[Edge, ...] = Field(default=(), strict=False)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> SceneGraph:
-        # pydantic runs an "after" validator again whenever a graph is given to a model that holds one (a
-        # World, an Item): a graph is frozen, so one check per instance is enough.
-        if _CHECKED.get(id(self)) is not self:
-            check_consistent(self.nodes, self.edges, self.relations_known)
-            _CHECKED[id(self)] = self
-        return self
+    def model_post_init(self, context: Any, /) -> None:
+        # After the fields are validated, once per graph made (an "after" model validator would run again
+        # each time the graph is given to a model that holds one: a World, an Item). A ValueError here is
+        # a ValidationError to the caller, as from any validator.
+        check_consistent(self.nodes, self.edges, self.relations_known)
 
-    @classmethod
-    def made(cls, seed: int | None, nodes: tuple[Node, ...], edges: tuple[Edge, ...]) -> SceneGraph:
-        """A graph the sampler made from its own nodes and edges, which are consistent by construction
-        (tests/unit/world/test_sampler.py checks many seeds with :func:`check_consistent`): built without
-        validating every node and edge again, which cost a fifth of making a pair."""
-        graph = new(cls)
-        set_values(graph, {"version": 1, "seed": seed, "relations_known": True, "nodes": nodes, "edges": edges})
-        set_fields_set(graph, _GRAPH_FIELDS)
-        set_extra(graph, None)
-        set_private(graph, None)
-        _CHECKED[id(graph)] = graph
-        return graph
+    @cached_property
+    def tables(self) -> dict[str, Any]:
+        """Lookup tables other layers derive from this graph (the world's index), by name: a graph is frozen,
+        so they hold for as long as it lives and go with it."""
+        return {}
 
     def node(self, node_id: str) -> Node:
         for n in self.nodes:

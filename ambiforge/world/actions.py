@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ambiforge.models.action import Action
+from ambiforge.models.action import VERBS, Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world.index import index
 
@@ -38,64 +38,29 @@ def _where(graph: SceneGraph | None, ref: str | None, names: Mapping[str, str] |
     return f"{prep} {_the(graph, ref, names)}"
 
 
+class _Words:
+    """How steps name nodes in ``graph`` (:class:`~ambiforge.models.action.Words`)."""
+
+    def __init__(self, graph: SceneGraph | None, names: Mapping[str, str] | None) -> None:
+        self.graph, self.names = graph, names
+
+    def the(self, ref: str | None) -> str:
+        return _the(self.graph, ref, self.names)
+
+    def where(self, ref: str | None) -> str:
+        return _where(self.graph, ref, self.names)
+
+    def is_place(self, ref: str | None) -> bool:
+        node = index(self.graph).by_id.get(ref) if self.graph is not None and ref else None
+        return node is not None and node.type == "place"
+
+
 def render_action(action: Action, graph: SceneGraph | None = None, names: Mapping[str, str] | None = None) -> str:
     """The step as AmbiK writes it: "Open the fridge.", "Take the whole milk out of the fridge."; ``names``:
     phrases that replace nodes' own ("a mug" for the referent the ambiguous task leaves open, "the
-    ceramic plate" for a dirty one once washed)."""
-    a, the = action, (lambda ref: _the(graph, ref, names))
-    if a.verb == "pick":
-        text = f"Pick up {the(a.obj)}"
-    elif a.verb in ("place", "put_in"):
-        amount = f"{a.quantity} of " if a.quantity else ""
-        text = f"Put {amount}{the(a.obj)} {_where(graph, a.target, names)}"
-    elif a.verb == "take_out":
-        text = f"Take {the(a.obj)} out of {the(a.target)}"
-    elif a.verb == "open":
-        text = f"Open {the(a.obj)}"
-    elif a.verb == "close":
-        text = f"Close {the(a.obj)}"
-    elif a.verb == "pour":
-        amount = f"{a.quantity} of " if a.quantity else ""
-        source = index(graph).by_id.get(a.obj) if graph is not None and a.obj else None
-        if source is not None and source.type == "place":  # the kettle pours the water it boiled
-            text = f"Pour {amount or ''}the water from {the(a.obj)} into {the(a.target)}"
-        else:
-            text = f"Pour {amount}{the(a.obj)} into {the(a.target)}"
-    elif a.verb == "switch_on":
-        text = f"Turn on {the(a.obj)}"
-        text += f" on the {a.program} program" if a.program else ""
-        text += f" at {a.quantity}" if a.quantity else ""
-        text += f" for {a.duration}" if a.duration else ""
-    elif a.verb == "switch_off":
-        text = f"Turn off {the(a.obj)}"
-    elif a.verb == "cut":
-        into = f" into {a.quantity}" if a.quantity else ""
-        text = f"Cut {the(a.obj)}{into} with {the(a.tool)}"
-    elif a.verb == "use":
-        amount = f" {a.quantity}" if a.quantity else ""
-        text = f"{(a.how or '').replace('_', ' ').capitalize()}{amount} {the(a.obj)} with {the(a.tool)}"
-    elif a.verb == "wash":
-        text = f"Wash {the(a.obj)}"
-        text += f" for {a.duration}" if a.duration else ""
-    elif a.verb == "fill":
-        text = f"Fill {the(a.obj)} with {a.quantity or 'water'}"
-    elif a.verb == "handle":
-        how = (a.how or "").replace("_", " ")
-        amount = f"{a.quantity} of " if a.quantity else ""
-        # "@" marks where the object goes in a longer wording: "cut @ into four slices"
-        text = how.replace("@", amount + the(a.obj)) if "@" in how else f"{how} {amount}{the(a.obj)}"
-        text = text[:1].upper() + text[1:]
-        text += f" for {a.duration}" if a.duration else ""
-    elif a.verb == "wait":
-        until = a.duration is not None and a.duration.startswith("until ")
-        text = f"Wait {a.duration}" if until else f"Wait for {a.duration}" if a.duration else "Wait"
-    elif a.verb == "hand_over":
-        text = f"Give {the(a.obj)} to the {a.person or 'user'}"
-    elif a.verb == "ask_robot":
-        return f"Ask the other robot: {a.question}"
-    else:  # ask
-        return f"Ask the {a.person or 'user'}: {a.question}"
-    return text + "."
+    ceramic plate" for a dirty one once washed). The wording of each verb is in its table
+    (:data:`~ambiforge.models.action.VERBS`)."""
+    return VERBS[action.verb].say(action, _Words(graph, names))
 
 
 def render_plan(

@@ -1,22 +1,17 @@
 """Lookup tables of a scene graph, built once per graph and reused by every query on it.
 
-A graph is a frozen value, so its tables never go stale; they are kept in a small cache keyed by the
-graph's identity (holding the graph itself, so an id is never reused while its entry lives). Resolving a
-referent on a 300-node graph must stay well under a millisecond: validation resolves every referent of
-every item.
+A graph is a frozen value, so its tables never go stale; they are kept with the graph
+(:attr:`SceneGraph.tables`) and go with it. Validation resolves every referent of every item, so a lookup
+must not scan the graph.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph
-
-_CACHE_SIZE = 64
 
 
 @dataclass
@@ -70,18 +65,10 @@ class GraphIndex:
         return v
 
 
-#: Views by node identity: graphs share their nodes (the sampler makes each catalog object's node once), so
-#: a node is viewed once per build, not once per graph. Each entry holds its node: an id is never reused.
-_VIEWS: dict[int, tuple[Node, CatalogObject]] = {}
-
-
 def view_of(node: Node) -> CatalogObject:
-    """``node`` as a catalog object (remembered per node: a node is a frozen value)."""
-    entry = _VIEWS.get(id(node))
-    if entry is not None and entry[0] is node:
-        return entry[1]
+    """``node`` as a catalog object."""
     a = node.attributes
-    v = CatalogObject(
+    return CatalogObject(
         name=node.name,
         group=node.group or node.kind,
         kind=node.kind,
@@ -100,10 +87,6 @@ def view_of(node: Node) -> CatalogObject:
         uses=node.uses,
         tags=node.tags,
     )
-    if len(_VIEWS) > 20_000:
-        _VIEWS.clear()
-    _VIEWS[id(node)] = (node, v)
-    return v
 
 
 def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
@@ -118,12 +101,9 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str
         ix.location = location if location is not None else _location(graph)
         return ix
     by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail
-    known = _NODE_KEYS.get
     for i, node in enumerate(graph.nodes):
-        entry = known(id(node))
-        if entry is None or entry[0] is not node:
-            entry = _node_keys(node)
-        _, nid, name, noun, tails = entry
+        nid = node.id
+        name, noun, tails = _keys(node.name, node.noun)
         by_id[nid] = node
         order[nid] = i
         for table, key in ((by_name, name), (by_noun, noun)):
@@ -142,18 +122,6 @@ def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str
     return ix
 
 
-#: Each node's id and lookup keys, by identity (each entry holds its node): graphs share their nodes, so a
-#: node's keys are worked out once per build, not once per graph.
-_NODE_KEYS: dict[int, tuple[Node, str, str, str, tuple[str, ...]]] = {}
-
-
-def _node_keys(node: Node) -> tuple[Node, str, str, str, tuple[str, ...]]:
-    if len(_NODE_KEYS) > 20_000:
-        _NODE_KEYS.clear()
-    entry = _NODE_KEYS[id(node)] = (node, node.id, *_keys(node.name, node.noun))
-    return entry
-
-
 @lru_cache(maxsize=4096)
 def _keys(name: str, noun: str) -> tuple[str, str, tuple[str, ...]]:
     """A node's lookup keys: its name and noun in lower case, and the last one and two words of its name
@@ -170,22 +138,12 @@ def _location(graph: SceneGraph) -> dict[str, Edge]:
 _LOCATION = frozenset(LOCATION_RELATIONS)
 
 
-_cache: OrderedDict[int, GraphIndex] = OrderedDict()  # oldest first: evicted in the order built
-_lock = threading.Lock()
-
-
 def index(graph: SceneGraph, like: SceneGraph | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
     tables can be shared (a graph made by moving things in ``like``); ``location``: the graph's location
     edges by node, in the graph's edge order, when the caller knows them (used only when the tables are
     built now)."""
-    key = id(graph)
-    ix = _cache.get(key)  # a dict read is atomic: the lock guards only the writes (a build asks tens of thousands)
-    if ix is not None and ix.graph is graph:
-        return ix
-    ix = _build(graph, index(like) if like is not None else None, location)
-    with _lock:
-        _cache[key] = ix
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    ix = graph.tables.get("index")
+    if not isinstance(ix, GraphIndex) or ix.graph is not graph:  # a copied graph carries its original's tables
+        ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location)
     return ix

@@ -12,19 +12,13 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from itertools import compress
-from operator import itemgetter
 
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
-from ambiforge.models.scene_graph import LOCATION_RELATIONS, Attributes, Edge, Node, SceneGraph, State, new_edges
-from ambiforge.world.index import index
+from ambiforge.models.scene_graph import Attributes, Edge, Node, SceneGraph, State
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
-_LOCATION = frozenset(LOCATION_RELATIONS)
-_SOURCE = itemgetter(0)
-_RELATION = itemgetter(1)
 
 
 def node_id(name: str) -> str:
@@ -44,51 +38,14 @@ def place_node(place: Place) -> Node:
     )
 
 
-#: Nodes (by world, object) and placement candidates already made: a build makes the same few hundred catalog
-#: objects into nodes tens of thousands of times, and a node is a frozen value, so the id is all that differs.
-#: Keyed by identity, not by value: hashing a catalog object hashes all its fields, on every lookup; each
-#: entry holds its object, so an id is never reused while the entry lives.
-_NODES: dict[tuple[int, int], tuple[CatalogObject, Node]] = {}
-_PLACES: dict[tuple[int, int], tuple[CatalogObject, tuple[str, ...]]] = {}
-_PLACE_NODES: dict[int, tuple[Node, ...]] = {}
-_KEEP: dict[int, World] = {}  # holds each world alive while its cached entries use its id
-
-
-def _cached_node(obj: CatalogObject, world: World) -> Node:
-    key = (id(world), id(obj))
-    entry = _NODES.get(key)
-    if entry is None or entry[0] is not obj:
-        if len(_NODES) > 20_000:
-            _NODES.clear()
-        _KEEP.setdefault(id(world), world)
-        entry = _NODES[key] = (obj, _object_node(obj, node_id(obj.name), world))
-    return entry[1]
-
-
-def _place_nodes(world: World) -> tuple[Node, ...]:
-    """The nodes of the world's places, made once per world (frozen values, the same in every graph)."""
-    nodes = _PLACE_NODES.get(id(world))
-    if nodes is None:
-        _KEEP.setdefault(id(world), world)
-        nodes = _PLACE_NODES[id(world)] = tuple(place_node(p) for p in world.places)
-    return nodes
-
-
 def object_node(obj: CatalogObject, oid: str, world: World) -> Node:
-    node = _cached_node(obj, world)
+    node = _placing(world).placed(obj).node
     return node if node.id == oid else node.model_copy(update={"id": oid})
 
 
 def placement(obj: CatalogObject, world: World) -> tuple[str, ...]:
-    """The places ``obj`` may be kept in (``world.candidates``, remembered per world and object)."""
-    key = (id(world), id(obj))
-    entry = _PLACES.get(key)
-    if entry is None or entry[0] is not obj:
-        if len(_PLACES) > 20_000:
-            _PLACES.clear()
-        _KEEP.setdefault(id(world), world)
-        entry = _PLACES[key] = (obj, world.candidates(obj))
-    return entry[1]
+    """The places ``obj`` may be kept in (``world.candidates``, worked out once per world and object)."""
+    return _placing(world).placed(obj).candidates
 
 
 def _object_node(obj: CatalogObject, oid: str, world: World) -> Node:
@@ -130,7 +87,7 @@ Triple = tuple[str, str, str]
 def row_triples(rows: list[list[str]]) -> list[Triple]:
     """Spatial relations of one place as (source, relation, target), front row first: left_of/right_of
     across a row, next_to between neighbours, and each node behind the one in front of it in the row
-    before. (Triples, not edges: exact tuples sort fastest, and the edges are made from them in C.)"""
+    before."""
     out: list[Triple] = []
     for k, row in enumerate(rows):
         for i, a in enumerate(row):
@@ -146,41 +103,45 @@ def row_triples(rows: list[list[str]]) -> list[Triple]:
 
 def row_edges(rows: list[list[str]]) -> list[Edge]:
     """The spatial edges of one place (:func:`row_triples`)."""
-    return list(new_edges(row_triples(rows)))
+    return [Edge(source=s, relation=r, target=t) for s, r, t in row_triples(rows)]  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
 class _Placed:
-    """What the sampler needs of one catalog object in one world: its node, the node's id, and the places
-    it may be kept in as (place id, how the place holds things), made once per build (one lookup per
-    object instead of three, and no model attribute read per graph)."""
+    """What the sampler needs of one catalog object in one world: its node, the places it may be kept in,
+    and those places as (place id, how the place holds things)."""
 
     obj: CatalogObject
     node: Node
-    oid: str
+    candidates: tuple[str, ...]
     places: tuple[tuple[str, str | None], ...]
 
 
-#: Per world (by identity, holding the world): its objects' entries by object identity (each holding its
-#: object, so an id is never reused while the entry lives). One table per world, looked up once per graph.
-_PLACED: dict[int, tuple[World, dict[int, _Placed]]] = {}
+class _Placing:
+    """What the sampler knows of one world: its places' nodes and, per catalog object, where it may go. A
+    build places the same few hundred objects in every graph; this is worked out once per world."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.place_nodes = tuple(place_node(p) for p in world.places)
+        self.holds = {p.id: p.holds for p in world.places}
+        self.objects: dict[str, _Placed] = {}  # by object name (an object of another catalog may share it)
+
+    def placed(self, obj: CatalogObject) -> _Placed:
+        entry = self.objects.get(obj.name)
+        if entry is None or (entry.obj is not obj and entry.obj != obj):
+            candidates = self.world.candidates(obj)
+            node = _object_node(obj, node_id(obj.name), self.world)
+            places = tuple((c, self.holds[c]) for c in candidates)
+            entry = self.objects[obj.name] = _Placed(obj, node, candidates, places)
+        return entry
 
 
-def _placed_table(world: World) -> dict[int, _Placed]:
-    entry = _PLACED.get(id(world))
-    if entry is None or entry[0] is not world:
-        entry = _PLACED[id(world)] = (world, {})
-    if len(entry[1]) > 20_000:
-        entry[1].clear()
-    return entry[1]
-
-
-def _place(obj: CatalogObject, world: World, table: dict[int, _Placed]) -> _Placed:
-    by_id = {p.id: p for p in world.places}
-    node = _cached_node(obj, world)
-    places = tuple((c, by_id[c].holds) for c in placement(obj, world))
-    entry = table[id(obj)] = _Placed(obj, node, node.id, places)
-    return entry
+def _placing(world: World) -> _Placing:
+    placing = world.tables.get("sampler")
+    if not isinstance(placing, _Placing):
+        placing = world.tables["sampler"] = _Placing(world)
+    return placing
 
 
 def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGraph:
@@ -188,17 +149,15 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     object in one of the places its placement rule allows, rows laid out by seed."""
     world = world or cached_world()
     rng = random.Random(f"ambiforge.world:{seed}")
-    nodes = list(_place_nodes(world))
+    placing = _placing(world)
+    nodes = list(placing.place_nodes)
     taken = {n.id for n in nodes}
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
     triples: list[Triple] = []  # locations first, then each place's rows
-    table = _placed_table(world)
     for obj in scene.objects:
-        placed = table.get(id(obj))
-        if placed is None or placed.obj is not obj:
-            placed = _place(obj, world, table)
+        placed = placing.placed(obj)
         node = placed.node
-        oid = placed.oid
+        oid = node.id
         if oid in taken:
             k = 2
             while f"{node.id}_{k}" in taken:
@@ -221,15 +180,9 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
             continue
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
-    triples.sort()  # the order of (source, relation, target): canonical bytes (exact tuples sort fastest)
-    edges = new_edges(triples)
-    graph = SceneGraph.made(seed, tuple(nodes), edges)
-    # Every graph made here is asked where things are (the generator's templates and plans): its index is
-    # built now, with the location table taken from the edges in C (the graph's edge order, the very
-    # objects) instead of a scan in Python.
-    located = list(compress(edges, map(_LOCATION.__contains__, map(_RELATION, edges))))
-    index(graph, location=dict(zip(map(_SOURCE, located), located, strict=True)))
-    return graph
+    triples.sort()  # the order of (source, relation, target): canonical bytes
+    edges = [{"source": s, "relation": r, "target": t} for s, r, t in triples]  # made into Edges in one call
+    return SceneGraph.model_validate({"seed": seed, "nodes": tuple(nodes), "edges": edges})
 
 
 def free_text_node(name: str, oid: str) -> Node:

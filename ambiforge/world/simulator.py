@@ -24,7 +24,7 @@ from operator import attrgetter
 
 from ambiforge.catalog.affordances import Affordances, cached_affordances
 from ambiforge.catalog.world import World, cached_world
-from ambiforge.models.action import Action
+from ambiforge.models.action import VERBS, Action
 from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGraph, State
 from ambiforge.world.actions import render_action
 from ambiforge.world.index import index
@@ -94,22 +94,9 @@ class _World:
         return f"the {self.nodes[node_id].name}"
 
 
-#: State changes already made, by node identity and change: the same fridge is opened in most plans of a
-#: build, and a node is a frozen value. Entries hold the node, so an id is never reused while they live.
-_CHANGED: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[Node, Node]] = {}
-
-
 def changed(node: Node, changes: dict[str, object]) -> Node:
     """``node`` with its state changed (validated like any state: a bad value raises)."""
-    key = (id(node), tuple(sorted(changes.items())))
-    entry = _CHANGED.get(key)
-    if entry is not None and entry[0] is node:
-        return entry[1]
-    new = node.model_copy(update={"state": State(**{**node.state.model_dump(), **changes})})
-    if len(_CHANGED) > 20_000:
-        _CHANGED.clear()
-    _CHANGED[key] = (node, new)
-    return new
+    return node.model_copy(update={"state": State.model_validate({**dict(node.state), **changes})})
 
 
 def _node(w: _World, ref: str, step: str) -> Node:
@@ -221,7 +208,7 @@ def _do_place(w: _World, a: Action, text: str) -> None:
     _object(w, obj, text)
     _in_hand(w, obj, text)
     relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
-    w.location[obj] = Edge.made(obj, relation, target)
+    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
     w.holding = None
 
 
@@ -327,28 +314,24 @@ def _do_nothing(w: _World, a: Action, text: str) -> None:
     """wait, ask and ask_robot change nothing in the kitchen (what the other robot does is its own plan)."""
 
 
-#: Per verb: check the preconditions against the world, apply the effects (an Action has the fields its
-#: verb needs, see models.action.REQUIRED). A new verb is a Verb literal, a REQUIRED entry, a rendering and a line here.
-HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {
+#: The simulator's effects, by the name a verb's entry in the verb table gives (models.action.VERBS): each
+#: checks the preconditions against the world and applies the effects.
+EFFECTS: dict[str, Callable[[_World, Action, str], None]] = {
     "pick": _do_pick,
     "take_out": _do_take_out,
     "place": _do_place,
-    "put_in": _do_place,
-    "open": _do_open_close,
-    "close": _do_open_close,
-    "switch_on": _do_switch,
-    "switch_off": _do_switch,
+    "open_close": _do_open_close,
+    "switch": _do_switch,
     "pour": _do_pour,
-    "cut": _do_with_tool,
-    "use": _do_with_tool,
+    "with_tool": _do_with_tool,
     "wash": _do_wash,
     "fill": _do_fill,
     "handle": _do_handle,
     "hand_over": _do_hand_over,
-    "wait": _do_nothing,
-    "ask": _do_nothing,
-    "ask_robot": _do_nothing,
+    "nothing": _do_nothing,
 }
+#: Per verb, its effect (an Action has the fields its verb needs: the verb table's ``required``).
+HANDLERS: dict[str, Callable[[_World, Action, str], None]] = {verb: EFFECTS[v.effect] for verb, v in VERBS.items()}
 
 
 class _Said:
@@ -442,10 +425,9 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     # A moved node loses every edge it is the source of (its location and its neighbours) and the spatial
     # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
     edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
-    placed = {n: Edge.made(n, nodes[p].holds or "", p) for n, p in moves.items()}
+    placed = {n: Edge(source=n, relation=nodes[p].holds, target=p) for n, p in moves.items()}  # type: ignore[arg-type]
     for edge in placed.values():  # the rest are in canonical order already: insert, do not sort again
         insort(edges, edge, key=_EDGE_ORDER)
-    # Consistent by construction (the moves were checked above, the rest are the graph's own edges).
-    moved = SceneGraph.made(graph.seed, graph.nodes, tuple(edges))
+    moved = SceneGraph(seed=graph.seed, nodes=graph.nodes, edges=tuple(edges))
     index(moved, like=graph, location={**index(graph).location, **placed})  # the same nodes: shared tables
     return moved

@@ -21,32 +21,24 @@ def severity(rule_id: str, ctx: RuleContext) -> str:
     return ctx.severity(rule_id, all_rules()[rule_id].severity)
 
 
-_ACTIVE: dict[tuple[object, ...], list[tuple[Rule, str]]] = {}
-
-
 def _active(ctx: RuleContext) -> list[tuple[Rule, str]]:
-    """The item rules to run and their severities, worked out once per configuration (and set of rules)."""
-    families = RULES.items()
-    key = (tuple(sorted(ctx.config.severity.items())), tuple(map(id, families.values())))
-    if key not in _ACTIVE:
-        levels = [(rule, severity(rule.id, ctx)) for rule in all_rules(dataset=False).values()]
-        _ACTIVE[key] = [(rule, level) for rule, level in levels if level != "off"]
-    return _ACTIVE[key]
+    """The item rules to run and their severities."""
+    levels = [(rule, severity(rule.id, ctx)) for rule in all_rules(dataset=False).values()]
+    return [(rule, level) for rule, level in levels if level != "off"]
 
 
 def check_item(item: Item, ctx: RuleContext, only: Iterable[str] | None = None) -> list[RuleFailure]:
     """Every failure of the item rules (``only`` to run a subset, e.g. for scoring LLM candidates)."""
     wanted = set(only) if only is not None else None
     failures = []
-    families: dict[int, list[tuple[str, str]]] = {}
+    families: dict[object, list[tuple[str, str]]] = {}  # each family runs once for all its rules
     for rule, level in _active(ctx):
         if wanted is not None and rule.id not in wanted:
             continue
         if rule.family is not None:
-            key = id(rule.family)
-            if key not in families:
-                families[key] = rule.family(item, ctx)
-            messages = [message for rid, message in families[key] if rid == rule.id]
+            if rule.family not in families:
+                families[rule.family] = rule.family(item, ctx)
+            messages = [message for rid, message in families[rule.family] if rid == rule.id]
         else:
             messages = rule.check(item, ctx)
         for message in messages:

@@ -73,17 +73,10 @@ RULES: Registry[RuleFamily] = Registry(
 )
 
 
-_ALL: dict[tuple[object, ...], tuple[tuple[RuleFamily, ...], dict[str, Rule]]] = {}
-
-
 def all_rules(*, dataset: bool | None = None) -> dict[str, Rule]:
     """Every registered rule by id in the families' order (``dataset`` True/False: only those that are /
     are not dataset rules). Two families defining one id is a ConfigError naming both."""
-    families = RULES.items()
-    key = (dataset, *map(id, families.values()))
-    if key not in _ALL:  # the families are kept with the result: their ids stay theirs
-        _ALL[key] = (tuple(families.values()), _collect(families, dataset))
-    return _ALL[key][1]
+    return _collect(RULES.items(), dataset)
 
 
 def _collect(families: dict[str, RuleFamily], dataset: bool | None) -> dict[str, Rule]:

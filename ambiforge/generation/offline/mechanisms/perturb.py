@@ -120,7 +120,8 @@ def _other_members(group: Group, scene: Scene, target: CatalogObject) -> list[Ca
 
 
 def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
-    return object_node(obj, fresh_id(graph, node_id(obj.name)), cached_world())
+    oid = fresh_id(graph, node_id(obj.name))
+    return object_node(obj, oid, cached_world())
 
 
 def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
