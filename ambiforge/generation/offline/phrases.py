@@ -205,7 +205,7 @@ def capitalize(text: str) -> str:
 
 
 _SENTENCE_START = re.compile(r"([.!?] +)([a-z])")
-_AFTER_COMMA = re.compile(r"(, )(Can|Could|Would|Will|Please|Do|Just|Kindly)\b")
+_AFTER_COMMA = re.compile(r"(, )(Can|Could|Would|Will|Please|Do|Just|Kindly|Mind|Is|Any|How|Maybe|Perhaps)\b")
 
 
 def sentence_case(text: str) -> str:

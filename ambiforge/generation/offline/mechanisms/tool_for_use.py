@@ -57,7 +57,10 @@ def build(
     if co is None:
         return None
     tools = referents.objects(scene, fit)
-    tool = rng.choice(tools)
+    # the clear task names the tool made for the job (the cleaver to chop meat) when the kitchen has one,
+    # not any other that can do it too (a bread knife can cut a chop, but no one would ask for it)
+    made_for = [t for t in tools if spec.target.matches(t)]
+    tool = rng.choice(made_for or tools)
     rendered = render(spec, Slots(tool, group, co), rng)
     fitting = referents.names(fit)
     return draft_of(
