@@ -171,7 +171,7 @@ class Runner:
             if ref not in self.k.filled or ref not in self.k.switched_on:
                 self._bad(step, f"pours water from the {node.name}, which was never filled and switched on")
         elif ref != WATER and self.k.holding != ref:
-            self._bad(step, f"pours the {self.k.name(ref)}, which it is not holding")
+            self._bad(step, f"pours the {self.k.name(ref)}, which it never fetched")
         if not self._holder(where):
             self._bad(step, f"pours into the {self.k.name(where)}, which cannot hold it (no cup, mug or pot)")
             return
@@ -197,7 +197,7 @@ class Runner:
         if verb in self.rules.tool_verbs:
             self._tool_for(step, verb, [ref], tool)
         elif tool != self.k.holding:
-            self._bad(step, f"{step.how}s with the {self.k.name(tool)}, which it is not holding")
+            self._bad(step, f"{step.how}s with the {self.k.name(tool)}, which it never fetched")
 
     def _wash(self, step: Step) -> None:
         ref = self._ref(step, step.obj)
@@ -206,7 +206,7 @@ class Runner:
             return
         node = self.k.nodes[ref]
         if self.k.holding != ref:
-            self._bad(step, f"washes the {node.name}, which it is not holding")
+            self._bad(step, f"washes the {node.name}, which it never fetched")
         if node.attributes.material in self.rules.disposable_materials:
             self._bad(step, f"washes the {node.name}, which is thrown away after use, not washed")
         self.k.washed.add(ref)
@@ -223,7 +223,7 @@ class Runner:
         if ref is None:
             return
         if self.k.holding != ref:
-            self._bad(step, f"hands over the {self.k.name(ref)}, which it is not holding")
+            self._bad(step, f"hands over the {self.k.name(ref)}, which it never fetched")
         self.k.holding = None if self.k.holding == ref else self.k.holding
         self.k.location.pop(ref, None)
         self.k.gone.add(ref)
