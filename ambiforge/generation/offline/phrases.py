@@ -125,10 +125,16 @@ def expand(rng: random.Random, text: str, moment: str | None = None) -> str:
     a ``moment``, only entries that can be said then (``said_at``)."""
     if "{" not in text:
         return text
-    lists = word_lists()
     if moment is None:
+        lists = word_lists()
         return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
-    return _NAMED.sub(lambda m: pick(rng, agreeing(lists[m.group(1)], moment)), text)
+    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), moment)), text)
+
+
+@lru_cache(maxsize=512)
+def _list_at(name: str, moment: str) -> tuple[str, ...]:
+    """The word list ``name``'s entries that can be said at ``moment`` (worked out once per list and moment)."""
+    return tuple(agreeing(word_lists()[name], moment))
 
 
 def greets(text: str) -> bool:
