@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 
-#: (figure of ``repeats``, target, higher is better): issue 29's "Done when" at 500 tasks.
+#: (figure of ``repeats``, floor, higher is better) at 500 tasks: the floors of repeated wording that remain
+#: (issue 39); vocabulary and distinct 3-grams are printed as figures, not held to a target.
 TARGETS = (
-    ("vocabulary", 947, True),
-    ("distinct_3", 0.64, True),
-    ("opener_top_share", 0.03, False),
+    ("opener_top_share", 0.02, False),
     ("closing_top_share", 0.03, False),
     ("ngram5_top_share", 0.05, False),
 )
@@ -42,7 +41,10 @@ def main() -> None:
         figures = diversity.figures(items)
         r = figures["repeats"]
         words, steps = figures["words_per_task"], figures["plan_steps_mean"]
-        print(f"seed {seed}: {words} words/task, {steps} plan steps, {r['opener_types']} openers")
+        print(
+            f"seed {seed}: {words} words/task, {steps} plan steps, {r['opener_types']} openers, "
+            f"vocabulary {r['vocabulary']}, distinct 3-grams {r['distinct_3']}"
+        )
         for key, target, higher in TARGETS:
             ok = r[key] >= target if higher else r[key] <= target
             print(f"  {'holds' if ok else 'FAILS'} {key} {r[key]} ({'>=' if higher else '<='} {target})")

@@ -44,6 +44,7 @@ class Draft:
     target: str | None = None  # catalog name of the intended object or place (grounded in the item's world)
     candidates: list[str] = field(default_factory=list)  # catalog names the ambiguous referent fits
     fitting: list[str] = field(default_factory=list)  # catalog names of the right choices among them
+    affordance: str | None = None  # the job that selects ``fitting`` (catalog/affordances.yaml), if any
     # Offline: the task's clauses as plan steps bound to objects (BoundSteps of generation.offline.steps),
     # the focus clause's position among them, and an omission's own ambiguous steps; the plans' text is
     # rendered from the actions they build (generation.offline.planning).

@@ -36,14 +36,23 @@ def node_ids(graph: SceneGraph, names: list[str], find: Callable[[str], Node | N
     return out
 
 
-def world_of(graph: SceneGraph, *, target: str | None, candidates: list[str], fitting: list[str]) -> World:
-    """The world of a draft whose claims are catalog names (``target``: the intended object or place)."""
+def world_of(
+    graph: SceneGraph,
+    *,
+    target: str | None,
+    candidates: list[str],
+    fitting: list[str],
+    affordance: str | None = None,
+) -> World:
+    """The world of a draft whose claims are catalog names (``target``: the intended object or place;
+    ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them)."""
     target_ids = node_ids(graph, [target]) if target else []
     return World(
         graph=graph,
         target=target_ids[0] if target_ids else None,
         candidates=node_ids(graph, candidates),
         fitting=node_ids(graph, fitting),
+        affordance=affordance,
     )
 
 

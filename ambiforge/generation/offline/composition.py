@@ -214,13 +214,19 @@ def _bind(
 
 
 def context_clause(
-    action: ContextAction, data: CompositionData, scene: Scene, excluded: set[str], rng: random.Random
+    action: ContextAction,
+    data: CompositionData,
+    scene: Scene,
+    excluded: set[str],
+    rng: random.Random,
+    moment: str | None = None,
 ) -> tuple[Clause, set[str]] | None:
-    """The action bound to scene objects outside ``excluded`` groups, and the groups it used."""
+    """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
+    agree with the task's ``moment`` ("for breakfast" is not said in the morning)."""
     co = _bind(action, list(scene.objects), excluded, rng)
     if co is None:
         return None
-    values = {name: phrases.pick(rng, options) for name, options in data.values.items()}
+    values = {name: phrases.pick(rng, phrases.agreeing(options, moment)) for name, options in data.values.items()}
     slots = Slots(None, None, co)
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
@@ -253,6 +259,7 @@ def compose(
     """The focus draft (bare sentences from a template) as a framed task of one to three actions; with the
     pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps)."""
     data = data or load()
+    moment = phrases.pick(rng, phrases.moments()) if phrases.moments() else None
     focus = Clause(
         as_clause(draft.unambiguous_direct),
         as_clause(draft.unambiguous_indirect),
@@ -272,7 +279,7 @@ def compose(
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng)
+        made = context_clause(data.actions[index], data, scene, excluded, rng, moment)
         if made is None:
             continue
         clause, groups = made
@@ -290,12 +297,12 @@ def compose(
     def allowed(text: str) -> bool:
         return not says_forbidden(text, forbidden, substrings)
 
-    joiner = _joiner(rng, data, len(clauses), allowed)
-    joiner_indirect = _joiner(rng, data, len(clauses), allowed)
-    style = _style(rng, joiner, allowed)
+    joiner = _joiner(rng, data, len(clauses), allowed, moment)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed, moment)
+    style = _style(rng, joiner, allowed, moment=moment)
     direct = _frame(joiner, [c.direct for c in clauses], style)
     indirect = _frame(
-        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, indirect=True)
+        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, moment)
     )
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
@@ -304,8 +311,10 @@ def compose(
         first = both or rng.random() < 0.75
         for opening in (True, False) if both else (first,):
             sentence = phrases.capitalize(
-                phrases.expand(rng, phrases.pick(rng, frames.before if opening else frames.after))
+                phrases.expand(rng, phrases.pick(rng, frames.before if opening else frames.after), moment)
             )
+            if opening and (phrases.greets(direct) or phrases.greets(indirect)):
+                continue  # a greeting opens the request: nothing is said before it
             longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
             if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
                 sentence, forbidden, substrings
@@ -329,6 +338,7 @@ def compose(
         target=draft.target,
         candidates=draft.candidates,
         fitting=draft.fitting,
+        affordance=draft.affordance,
         clauses=[c.steps for c in clauses],
         max_steps=data.max_plan_steps,
         focus=position,
@@ -345,24 +355,32 @@ def _several_sentences(joiner: str) -> bool:
 _TRIES = 4
 
 
-def _joiner(rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool]) -> str:
+def _joiner(
+    rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool], moment: str | None = None
+) -> str:
     """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
     connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
     for _ in range(_TRIES):
-        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]))
+        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]), moment)
         if allowed(joiner):
             return joiner
     return ", then ".join(f"{{{i}}}" for i in range(n))
 
 
-def _style(rng: random.Random, joiner: str, allowed: Callable[[str], bool], indirect: bool = False) -> tuple[str, str]:
+def _style(
+    rng: random.Random,
+    joiner: str,
+    allowed: Callable[[str], bool],
+    indirect: bool = False,
+    moment: str | None = None,
+) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
     options = phrases.styles(indirect)
     if _several_sentences(joiner):
         options = tuple(s for s in options if not s[1].endswith("?"))
     for _ in range(_TRIES):
         prefix, end = phrases.pick(rng, options)
-        style = phrases.expand(rng, prefix), phrases.expand(rng, end)
+        style = phrases.expand(rng, prefix, moment), phrases.expand(rng, end, moment)
         if allowed(" ".join(style)):
             return style
     return ("I'd like you to ", ".") if indirect else ("", ".")

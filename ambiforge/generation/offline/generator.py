@@ -166,6 +166,12 @@ class OfflineGenerator:
         )
         world = draft.world
         if world is None:
-            world = world_of(graph, target=draft.target, candidates=draft.candidates, fitting=draft.fitting)
+            world = world_of(
+                graph,
+                target=draft.target,
+                candidates=draft.candidates,
+                fitting=draft.fitting,
+                affordance=draft.affordance,
+            )
             world = world.model_copy(update={"clear_plan": clear_plan})
         return to_item(draft, ambiguity_type, scene, provenance, world)

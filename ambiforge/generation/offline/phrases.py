@@ -52,6 +52,13 @@ def _data() -> dict[str, Any]:
             unknown = named_slots(style[0] + style[1]) - set(data["words"])
             if unknown:
                 raise ConfigError(f"{DATA_FILE}: {key}[{i}]: unknown word list {{{sorted(unknown)[0]}}}")
+    moments = data.get("moments") or []
+    for phrase, tags in (data.get("said_at") or {}).items():
+        if not isinstance(tags, list) or not tags or any(t not in moments for t in tags):
+            raise ConfigError(f"{DATA_FILE}: said_at.{phrase}: expected a list of moments ({', '.join(moments)})")
+    for i, pair in enumerate(data.get("incompatible") or []):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(t in moments for t in pair)):
+            raise ConfigError(f"{DATA_FILE}: incompatible[{i}]: expected two moments")
     names = {"name", "noun", "modifier", "material"}
     forms = [f for kind in data["references"].values() for fs in kind.values() for f in fs]
     forms += [f for group in data["groups"].values() for fs in group.values() for f in fs]
@@ -80,12 +87,60 @@ def word_lists() -> dict[str, list[str]]:
     return _data()["words"]
 
 
-def expand(rng: random.Random, text: str) -> str:
-    """``text`` with each ``{name}`` replaced by an entry of the word list ``name`` drawn with ``rng``."""
+def moments() -> tuple[str, ...]:
+    """The moments of the day a task can be said at (the discourse frame's time)."""
+    return tuple(_data().get("moments") or ())
+
+
+def said_at() -> dict[str, tuple[str, ...]]:
+    """Phrase -> the moments it can be said at; a phrase not listed fits any moment."""
+    return {k: tuple(v) for k, v in (_data().get("said_at") or {}).items()}
+
+
+def incompatible() -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for a, b in _data().get("incompatible") or ())
+
+
+def fits(phrase: str, moment: str | None) -> bool:
+    """Whether ``phrase`` can be said at ``moment`` (None: any phrase)."""
+    if moment is None:
+        return True
+    tags = _said_at_lower().get(phrase.lower())
+    return tags is None or moment in tags
+
+
+@lru_cache(maxsize=1)
+def _said_at_lower() -> dict[str, tuple[str, ...]]:
+    return {k.lower(): v for k, v in said_at().items()}
+
+
+def agreeing(options: tuple[str, ...] | list[str], moment: str | None) -> list[str]:
+    """The options that can be said at ``moment`` (all of them when none can)."""
+    kept = [o for o in options if fits(o, moment)]
+    return kept or list(options)
+
+
+def expand(rng: random.Random, text: str, moment: str | None = None) -> str:
+    """``text`` with each ``{name}`` replaced by an entry of the word list ``name`` drawn with ``rng``; with
+    a ``moment``, only entries that can be said then (``said_at``)."""
     if "{" not in text:
         return text
-    lists = word_lists()
-    return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
+    if moment is None:
+        lists = word_lists()
+        return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
+    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), moment)), text)
+
+
+@lru_cache(maxsize=512)
+def _list_at(name: str, moment: str) -> tuple[str, ...]:
+    """The word list ``name``'s entries that can be said at ``moment`` (worked out once per list and moment)."""
+    return tuple(agreeing(word_lists()[name], moment))
+
+
+def greets(text: str) -> bool:
+    """Whether ``text`` starts with a greeting of the ``greeting`` word list."""
+    lowered = text.lower()
+    return any(lowered.startswith(g.lower()) for g in word_lists().get("greeting", ()))
 
 
 def plural(noun: str) -> str:
@@ -156,7 +211,7 @@ def capitalize(text: str) -> str:
 
 
 _SENTENCE_START = re.compile(r"([.!?] +)([a-z])")
-_AFTER_COMMA = re.compile(r"(, )(Can|Could|Would|Will|Please|Do|Just|Kindly)\b")
+_AFTER_COMMA = re.compile(r"(, )(Can|Could|Would|Will|Please|Do|Just|Kindly|Mind|Is|Any|How|Maybe|Perhaps)\b")
 
 
 def sentence_case(text: str) -> str:

@@ -206,6 +206,7 @@ def draft_of(
         target=target,
         candidates=candidates or [],
         fitting=fitting or [],
+        affordance=getattr(template, "action", None),
         clauses=[rendered.clause],
         amb_tail=rendered.amb_tail,
         end_of_ambiguity=0,

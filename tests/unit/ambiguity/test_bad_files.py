@@ -86,7 +86,7 @@ def test_a_missing_definition_names_the_file(tmp_path: Path) -> None:
         ),
         ("templates:", "template:", r"templates.yaml: templates: expected a non-empty list"),
         (
-            'plan_amb: ["Cut pieces of {f}."]',
+            'plan_amb: ["Cut {f} into pieces with {k}.", "Put {k} in the sink."]',
             "",
             r"two_pieces\): an omission needs explicit 'ambiguous' wordings and a 'plan_amb'",
         ),

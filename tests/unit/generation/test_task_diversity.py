@@ -1,6 +1,7 @@
-"""Issue 29's targets on the first 500 unambiguous tasks of a seeded offline build, for two seeds: the
-breadth of wording is a property of the phrase library and templates, so a change that narrows it fails
-here (the figures per seed: ``bench/task_diversity.py``)."""
+"""The floors of repeated wording on the first 500 unambiguous tasks of a seeded offline build, for two
+seeds: no opening sentence in more than 2% of tasks, no 5-gram in more than 5% (issue 39; vocabulary and
+distinct n-grams are reported, not held to a figure, since no phrase may exist only to raise them; the
+figures per seed: ``bench/task_diversity.py``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,5 @@ def test_500_tasks_have_ambiks_breadth_and_no_phrase_shows_through(catalog, seed
     items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(500, default_mix(), seed))]
     r = diversity.figures(items)["repeats"]
     assert r["items"] == 500
-    assert r["vocabulary"] >= 947 and r["distinct_3"] >= 0.64, r
-    assert r["opener_top_share"] <= 0.03 and r["closing_top_share"] <= 0.03, r
+    assert r["opener_top_share"] <= 0.02 and r["closing_top_share"] <= 0.03, r
     assert r["ngram5_top_share"] <= 0.05, r["ngram5_top"]

@@ -186,6 +186,15 @@ BREAKERS: dict[str, Breaker] = {
     "world_env_difference": lambda g: edit_perturbation(g["multiplicity"], added=[]),
     "world_env_answer": lambda g: edit(g["reference"], answer=f"The {the_other(g['reference'])}."),
     "world_env_end_of_ambiguity": lambda g: edit(g["multiplicity"], end_of_ambiguity=1),
+    "reader_plan": lambda g: edit(
+        g["preferences"], plan_for_clear_task=[*g["preferences"].plan_for_clear_task, "Pour the water over the fridge."]
+    ),
+    "reader_variants": lambda g: edit(
+        g["common_sense_knowledge"], variants=g["common_sense_knowledge"].variants[1:] or ["nothing"]
+    ),
+    "reader_speech": lambda g: edit(
+        g["safety"], unambiguous_direct=g["safety"].unambiguous_direct + " Hi robot, thanks."
+    ),
 }
 
 

@@ -57,7 +57,12 @@ def build(
     if co is None:
         return None
     tools = referents.objects(scene, fit)
-    tool = rng.choice(tools)
+    # the clear task names the tool made for the job (the cleaver to chop meat) when the kitchen has one,
+    # not any other that can do it too (a bread knife can cut a chop, but no one would ask for it)
+    made_for = [t for t in tools if spec.target.matches(t)]
+    if spec.action is not None and len(made_for) != 1:
+        return None  # common sense picks no one tool here (none or several made for it): no pair
+    tool = rng.choice(made_for or tools)
     rendered = render(spec, Slots(tool, group, co), rng)
     fitting = referents.names(fit)
     return draft_of(

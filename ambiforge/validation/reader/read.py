@@ -1,0 +1,131 @@
+"""Read an item as someone who did not write it: its plans' text back into steps (the reader's own grammar),
+run in the item's kitchen; the read clear plan compared with the item's own actions; the ambiguous plan run
+too, under the intended answer; what the task says "hot" heated; and the variants every object that does
+the job."""
+
+from __future__ import annotations
+
+import re
+
+from ambiforge.catalog.preconditions import cached_preconditions
+from ambiforge.models import Item, World
+from ambiforge.models.action import Action
+from ambiforge.validation.reader.grammar import Step, read_plan
+from ambiforge.validation.reader.kitchen import WATER, Kitchen
+from ambiforge.validation.reader.run import Runner
+from ambiforge.validation.reader.speech import speech_problems
+from ambiforge.world import can
+
+#: The read verb each action verb is written as.
+_WRITTEN = {
+    "pick": "take",
+    "take_out": "take",
+    "place": "put",
+    "put_in": "put",
+    "handle": "free",
+    "ask_robot": "ask",
+}
+
+
+def _referent(world: World) -> tuple[str, list[str]] | None:
+    """The intended node and the words an open referent names it by ("mug", "cup")."""
+    if world.target is None:
+        return None
+    node = next((n for n in world.graph.nodes if n.id == world.target), None)
+    if node is None:
+        return None
+    nouns = [node.noun.lower(), node.noun.lower().split()[-1]]
+    nouns += [f"{n}s" for n in nouns] + [f"{n}es" for n in nouns]
+    return node.id, list(dict.fromkeys(nouns))
+
+
+def _said(step: Step) -> str:
+    return f"step {step.index + 1} ({step.text!r})"
+
+
+def _compare(steps: list[Step], resolved: list[dict[str, str | None]], actions: list[Action]) -> list[str]:
+    """Where the plan's text and the item's own actions disagree."""
+    if len(steps) != len(actions):
+        return [f"plan_for_clear_task: the text has {len(steps)} steps, the item's actions {len(actions)}"]
+    out = []
+    for step, read, action in zip(steps, resolved, actions, strict=True):
+        verb = _WRITTEN.get(action.verb, action.verb)
+        if verb != step.verb:
+            out.append(f"plan_for_clear_task {_said(step)}: reads as {step.verb}, the item's action is {action.verb}")
+            continue
+        if verb == "free":
+            named = (read.get("objs") or "").split(",")
+            if action.obj and action.obj not in named:
+                out.append(f"plan_for_clear_task {_said(step)}: does not name the {action.obj} its action is on")
+            continue
+        for role in ("obj", "target", "tool"):
+            got, want = read.get(role), getattr(action, role)
+            if role in read and got not in (None, WATER) and want is not None and got != want:
+                out.append(f"plan_for_clear_task {_said(step)}: its {role} reads as {got}, the action's is {want}")
+    return out
+
+
+def _hot_problems(item: Item, runner: Runner) -> list[str]:
+    """'the hot pan': a heat word before a node's name needs that node heated by the clear plan."""
+    rules = cached_preconditions()
+    text = item.unambiguous_direct
+    out = []
+    for m in re.finditer(rf"\b({'|'.join(map(re.escape, rules.heat_words))})\s+", text, re.IGNORECASE):
+        after = text[m.end() : m.end() + 60].lower()
+        named = [
+            (name, ref)
+            for name, ref in runner.k.by_name.items()
+            if runner.k.nodes[ref].type == "object" and after.startswith(name)
+        ]
+        if not named:
+            continue
+        name, ref = max(named, key=lambda p: len(p[0]))
+        if ref not in runner.k.hot:
+            out.append(f"unambiguous_direct: says '{m.group(1)} {name}', but no step heats the {name}")
+    return out
+
+
+def variants_problems(item: Item, world: World) -> list[str]:
+    """Every candidate that does the job is a variant; one left out must be dirty or unable, and is named."""
+    if item.amb_shortlist or not world.candidates or world.perturbation is not None:
+        return []
+    kitchen = Kitchen.of(world.graph)
+    listed = {v.strip().lower() for v in item.variants}
+    out = []
+    for ref in world.candidates:
+        node = kitchen.nodes.get(ref)
+        if node is None or node.name.lower() in listed:
+            continue
+        if node.type == "object" and node.state.clean is False:
+            continue  # left out as dirty
+        if world.affordance and not can(world.graph, node, world.affordance):
+            continue  # left out as unable
+        why = f"can {world.affordance}" if world.affordance else "is clean and fits the task"
+        out.append(f"variants: leave out the {node.name}, which {why} as well as the listed ones")
+    return out
+
+
+def read_item(item: Item) -> dict[str, list[str]]:
+    """Problems by kind: ``plan`` (a step that cannot run or text that disagrees with the actions),
+    ``variants`` (a candidate that does the job left out), ``speech`` (a greeting mid-text, a time
+    contradiction). Only items whose world has known relations are read (imported rows are not)."""
+    world = item.world
+    found: dict[str, list[str]] = {"plan": [], "variants": [], "speech": []}
+    if world is None or not world.graph.relations_known:
+        return found
+    for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
+        found["speech"] += speech_problems(field, getattr(item, field))
+    found["variants"] = variants_problems(item, world)
+    clear = read_plan(item.plan_for_clear_task)
+    runner = Runner(world.graph)
+    for index, reason in runner.run(clear):
+        found["plan"].append(f"plan_for_clear_task {_said(clear[index])}: {reason}")
+    if world.clear_plan and len(runner.resolved) == len(clear):
+        found["plan"] += _compare(clear, runner.resolved, world.clear_plan)
+    found["plan"] += _hot_problems(item, runner)
+    if world.perturbation is None:
+        amb = read_plan(item.plan_for_amb_task)
+        amb_runner = Runner(world.graph, referent=_referent(world))
+        for index, reason in amb_runner.run(amb):
+            found["plan"].append(f"plan_for_amb_task {_said(amb[index])}: {reason}")
+    return found

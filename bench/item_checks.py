@@ -1,0 +1,89 @@
+"""Issue 39's checks on a seeded offline build, as counts (prints, never asserts).
+
+Generates the pairs a build makes (the default type mix, in order; ``--pairs``) and reads every item with the
+independent reader (ambiforge/validation/reader/). Prints how many items have: a greeting after a request's
+first words; two time references of the incompatible list; a pour or serve step with no container target; a
+cut-like step with no tool in hand; a common-sense item whose candidates are not complete by the affordance
+table (a candidate that does the job missing from the variants); any other reader finding; and the share of
+items whose job is recorded (``world.affordance``) among those whose template names one.
+Usage: python bench/item_checks.py [--pairs 2000] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+
+def classify(kind: str, message: str) -> str:
+    if kind == "speech":
+        return "greeting after the first words" if "greeting" in message else "incompatible time tags"
+    if kind == "variants":
+        return "candidates incomplete by the affordance table"
+    if "pours" in message and "cannot hold" in message:
+        return "pour/serve with no container target"
+    tool_verbs = (
+        "cuts with",
+        "slices with",
+        "chops with",
+        "dices with",
+        "peels with",
+        "grates with",
+        "spreads with",
+        "stirs with",
+        "whisks with",
+        "fillets with",
+    )
+    if any(v in message for v in tool_verbs):
+        return "cut-like step with no tool in hand"
+    return "other reader finding"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    from ambiforge.ambiguity import default_mix
+    from ambiforge.catalog import load_catalog
+    from ambiforge.generation.mix import type_sequence
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.validation.reader import read_item
+
+    gen = OfflineGenerator(load_catalog(), args.seed, "item-checks")
+    counts: Counter[str] = Counter()
+    examples: dict[str, str] = {}
+    with_job = jobs = 0
+    start = time.process_time()
+    items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.pairs, default_mix(), args.seed))]
+    made = time.process_time() - start
+    for item in items:
+        seen = set()
+        for kind, messages in read_item(item).items():
+            for message in messages:
+                cls = classify(kind, message)
+                seen.add(cls)
+                examples.setdefault(cls, f"{item.provenance.template}: {message}")
+        counts.update(seen)
+        if item.world is not None and item.world.fitting and not item.amb_shortlist:
+            jobs += 1
+            with_job += bool(item.world.affordance)
+    print(
+        f"{len(items)} items (seed {args.seed}), generated in {made:.1f} s CPU ({1000 * made / len(items):.2f} ms/pair)"
+    )
+    for cls in (
+        "greeting after the first words",
+        "incompatible time tags",
+        "pour/serve with no container target",
+        "cut-like step with no tool in hand",
+        "candidates incomplete by the affordance table",
+        "other reader finding",
+    ):
+        print(f"  {counts[cls]:5d}  {cls}" + (f"   e.g. {examples[cls]}" if cls in examples else ""))
+    print(f"  items with fitting variants and no shortlist: {jobs}, of them recording a job (affordance): {with_job}")
+
+
+if __name__ == "__main__":
+    main()
