@@ -14,7 +14,7 @@ import jinja2
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("ambiforge.rendering", "templates"),
-    autoescape=lambda name: bool(name) and name.endswith(".html.j2"),  # Markdown templates are not HTML
+    autoescape=lambda name: name is not None and name.endswith(".html.j2"),  # Markdown templates are not HTML
     trim_blocks=True,
     lstrip_blocks=True,
 )
