@@ -28,11 +28,12 @@ from urllib.parse import urlsplit
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from ambiforge.config.llm import LLMConfig, key_problem
-from ambiforge.errors import ConfigError, LLMCallError
+from ambiforge.errors import AmbiforgeError, ConfigError, LLMCallError, PluginError, plugin_failure
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.limiter import Limiter
 from ambiforge.llm.providers import (
+    PROVIDERS,
     ChatReply,
     ChatRequest,
     Choice,
@@ -110,10 +111,23 @@ def make_provider(name: str, llm: LLMConfig) -> Provider:
         raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
     if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
-    factory = provider_spec(settings.kind or name).factory
-    if _takes(factory, "max_reply_bytes"):  # a plugin provider written before the cap existed is made as before
-        return factory(key, settings.endpoint(), llm.timeout_seconds, max_reply_bytes=llm.max_reply_bytes)
-    return factory(key, settings.endpoint(), llm.timeout_seconds)
+    kind = settings.kind or name
+    factory = provider_spec(kind).factory
+    plugin = PROVIDERS.plugin(kind)
+    try:
+        if _takes(factory, "max_reply_bytes"):  # a plugin provider written before the cap existed: as before
+            made = factory(key, settings.endpoint(), llm.timeout_seconds, max_reply_bytes=llm.max_reply_bytes)
+        else:
+            made = factory(key, settings.endpoint(), llm.timeout_seconds)
+    except AmbiforgeError:
+        raise
+    except Exception as exc:
+        if plugin is None:
+            raise
+        raise plugin_failure(plugin, f"making provider {name}", exc) from None
+    if plugin is not None and not callable(getattr(made, "complete", None)):
+        raise PluginError(plugin, f"making provider {name}", f"made {type(made).__name__}, which has no complete()")
+    return made
 
 
 def _takes(factory: Callable[..., Any], parameter: str) -> bool:
@@ -212,6 +226,12 @@ class LLMClient:
             if name not in self._providers:
                 self._providers[name] = make_provider(name, self.llm)
             return self._providers[name]
+
+    def _plugin(self, name: str) -> str | None:
+        """``<entry point> (<package>)`` when the provider configured as ``name`` is a plugin's, else None."""
+        settings = self.llm.providers.get(name)
+        kind = (settings.kind if settings is not None else "") or name
+        return PROVIDERS.plugin(kind) if kind in PROVIDERS else None
 
     def format_level(self, provider: str, model: str) -> int:
         """0: json_schema accepted (or not tried); 1: json_object with a schema; 2: plain json_object."""
@@ -330,13 +350,26 @@ class LLMClient:
         provider = self.provider(request.provider)
         faults: list[str] = []
 
+        plugin = self._plugin(request.provider)
+
         def attempt() -> ChatReply:
             with self.limiter.slot():
                 try:
-                    return without_secrets(provider.complete(request))
+                    reply = provider.complete(request)
                 except TransientError as exc:
                     faults.append(exc.kind)
                     raise
+                except (PermanentError, AmbiforgeError):
+                    raise
+                except Exception as exc:
+                    if plugin is None:
+                        raise
+                    raise plugin_failure(plugin, _call_name(purpose, digest), exc) from None
+                if plugin is not None and not isinstance(reply, ChatReply):
+                    raise PluginError(
+                        plugin, _call_name(purpose, digest), f"returned {type(reply).__name__}, not a ChatReply"
+                    )
+                return without_secrets(reply)
 
         retrying = Retrying(
             stop=stop_after_attempt(self.llm.max_retries + 1),
