@@ -169,7 +169,7 @@ def item_problem(item: Any) -> str | None:
     kind = _get(item, "ambiguity_type")
     environment = isinstance(kind, str) and ambiguity.level(kind) == "environment"
     if environment and (world is None or _get(world, "perturbation") is None):
-        return f"world.perturbation: a {kind} item without its perturbed kitchen"
+        return f"world.perturbation: missing (an item of type {kind} is set in a perturbed kitchen)"
     if world is None:
         return None
     return world_problem(world)
