@@ -10,7 +10,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +46,8 @@ from ambiforge.testing.scripted_eval import ScriptedModel, server_responder
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
 from ambiforge.validation.rules.base import RULES, Rule, RuleFamily
+from tests.conftest import REPO
+from tests.integration import processes
 from tests.unit.evaluation.fixtures import ITEMS
 
 KEY = "sk-probe-0123456789"
@@ -402,6 +406,45 @@ def test_a_failing_plugin_rule_stops_validate_with_one_line(
     assert all(snapshot(tmp_path).get(k) == v for k, v in before.items())
 
 
+BOOM_RULES = """
+from ambiforge.validation.rules.base import Rule
+
+ORDER = 2000
+
+
+def boom(item, ctx):
+    return 1 // 0
+
+
+RULES = (Rule("boom_rule", "error", boom, "a plugin rule that fails"),)
+"""
+
+
+def test_an_installed_plugin_rule_that_fails_is_named_by_entry_point_and_package(
+    offline_items: dict[str, Any], tmp_path: Path
+) -> None:
+    """A real entry point of a real (tiny) distribution: the line names the entry point and the package."""
+    plugins = tmp_path / "plugins"
+    info = plugins / "boomplug-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: boomplug\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[ambiforge.rules]\nboom = boomplug_rules\n")
+    (plugins / "boomplug_rules.py").write_text(BOOM_RULES)
+    data = write_items_jsonl(tmp_path / "input" / "items.jsonl", [offline_items["safety"]])
+    before = snapshot(tmp_path / "input")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(plugins)])}
+    env.pop("AMBIFORGE_CONFIG", None)
+    argv = [sys.executable, "-m", "ambiforge.cli.main", "validate", str(data), "--out", str(tmp_path / "report")]
+    done = processes.run(argv, cwd=tmp_path, env=env, timeout=300)
+    line = error_line(done.stderr)
+    assert done.returncode == 1, done.stderr
+    assert line == (
+        f"ambiforge: error: plugin boom (boomplug) failed on item {offline_items['safety'].id!r} (rule boom_rule): "
+        "ZeroDivisionError: integer division or modulo by zero"
+    )
+    assert snapshot(tmp_path / "input") == before
+
+
 class _ProbeMethod(DirectDetector):
     name: ClassVar[str] = "probe_method"
     needs_logprobs: ClassVar[bool] = False
@@ -692,7 +735,7 @@ def test_the_probe_has_at_least_150_cases() -> None:
         + len(ROW_FORGERIES)
         + len(FILE_FORGERIES)
         + len(RULE_FAILURES)
-        + 1
+        + 2
         + 4
         + 3
         + 2
