@@ -62,3 +62,24 @@ class BudgetExceeded(LLMError):
     """``--max-cost`` was reached: no new paid call starts."""
 
     stage = "budget"
+
+
+class PluginError(AmbiforgeError):
+    """A plugin's rule, stage, eval method or provider raised or returned the wrong thing: the command stops
+    with one line naming the plugin, its package and the item (docs/extending.md, "When a plugin fails")."""
+
+    exit_code = 1
+
+    def __init__(self, plugin: str, item: str, error: str) -> None:
+        self.plugin, self.item, self.error = plugin, item, error
+        super().__init__(f"plugin {plugin} failed on {item}: {error}")
+
+    def __reduce__(self) -> tuple[type[PluginError], tuple[str, str, str]]:  # crosses process pools whole
+        return (PluginError, (self.plugin, self.item, self.error))
+
+
+def plugin_failure(plugin: str, item: str, exc: BaseException) -> PluginError:
+    """The PluginError for an exception a plugin raised: its type and the first line of its message."""
+    lines = str(exc).splitlines()
+    text = lines[0][:300] if lines else ""
+    return PluginError(plugin, item, f"{type(exc).__name__}: {text}" if text else type(exc).__name__)

@@ -191,6 +191,19 @@ class Registry(Generic[T]):
         self._load()
         return self._origin[name]
 
+    def plugin(self, name: str) -> str | None:
+        """``<entry point> (<package>)`` of a value that is not ambiforge's own (a plugin, or a value
+        registered in code: ``<name> (registered in code)``), for errors that name who failed; None for
+        ambiforge's built-ins, whose failures are ambiforge's bugs and keep their traceback."""
+        self._load()
+        origin = self._origin.get(name)
+        if origin is None or origin.endswith("(from ambiforge)"):
+            return None
+        if origin.startswith("entry point "):
+            package = origin.rsplit("(from ", 1)[1].rstrip(")") if "(from " in origin else "unknown package"
+            return f"{name} ({package})"
+        return f"{name} (registered in code)"
+
     def __contains__(self, name: object) -> bool:
         return name in self._in_order()
 

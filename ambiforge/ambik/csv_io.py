@@ -35,6 +35,7 @@ from ambiforge.errors import InputError
 from ambiforge.models import EnvObject, Item, Provenance, World
 from ambiforge.version import __version__
 from ambiforge.world.describe import describe, describe_record
+from ambiforge.world.integrity import world_problem
 from ambiforge.world.sampler import nodes_only_graph
 
 AMBIK_COLUMNS: tuple[str, ...] = (
@@ -140,10 +141,13 @@ def _row_to_item(row: dict[str, str], columns: list[str], where: str, path: Path
     fields["extra"] = extra
     fields["provenance"] = Provenance(generator="import", generator_version=__version__, run_id=path.stem)
     try:
-        return Item.model_validate(fields)
+        item = Item.model_validate(fields)
     except ValidationError as exc:
         first = exc.errors()[0]
         raise InputError(str(path), where, f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    if item.world is not None and (problem := world_problem(item.world)) is not None:
+        raise InputError(str(path), where, problem)  # the check every reader of items makes
+    return item
 
 
 def _mentions(text: str, name: str) -> bool:

@@ -108,7 +108,12 @@ class LLMConfig(_Section):
     max_retries: int = Field(default=4, ge=0, description="retries of a call on 429, 5xx, timeouts")
     backoff_seconds: float = Field(default=1.0, ge=0, description="first retry wait; doubles each retry")
     max_backoff_seconds: float = Field(default=30.0, ge=0)
-    timeout_seconds: float = Field(default=60.0, gt=0)
+    timeout_seconds: float = Field(
+        default=60.0, gt=0, description="the deadline of one request: connecting, waiting and the whole reply"
+    )
+    max_reply_bytes: int = Field(
+        default=32 * 1024 * 1024, ge=1024, le=1 << 40, description="the most bytes one reply may have"
+    )
     max_repairs: int = Field(default=2, ge=0, description="re-asks with the error when a reply is not valid")
     response_format: Literal["json_schema", "json_object"] = "json_schema"
     max_cost: float | None = Field(default=None, ge=0, description="USD; no new paid call once reached")

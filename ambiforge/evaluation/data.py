@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from ambiforge.detectors.tasks import EvalTask, halves
 from ambiforge.errors import InputError
 from ambiforge.models import Item
+from ambiforge.world.integrity import item_problem, world_problem
 
 CALIBRATION, TEST = "calibration", "test"
 
@@ -56,7 +57,27 @@ def _validate(records: list[dict[str, Any]], path: Path) -> tuple[list[Item], li
     return items, splits
 
 
+def _checked(items: list[Item], path: Path, row: str) -> list[Item]:
+    """The items, or InputError naming the first whose world does not hold together: what ``validate``
+    rejects (rules ``world_graph``, ``world_env_referent``) is not scored (:mod:`ambiforge.world.integrity`).
+    A CSV row's kitchen is the clear one only (the AmbiK layout has no column for a perturbed kitchen), so
+    only its graph is checked there."""
+    for n, item in enumerate(items, start=1):
+        if row == "row":
+            problem = world_problem(item.world) if item.world is not None else None
+        else:
+            problem = item_problem(item)
+        if problem is not None:
+            raise InputError(str(path), f"{row} {n} (id {item.id!r})", f"{problem} (validate rejects it: world_graph)")
+    return items
+
+
 def read_any(path: Path) -> tuple[list[Item], list[str | None], list[bool | None]]:
+    items, splits, take = _read_any(path)
+    return _checked(items, path, "row" if path.suffix.lower() == ".csv" else "record"), splits, take
+
+
+def _read_any(path: Path) -> tuple[list[Item], list[str | None], list[bool | None]]:
     """Items, their split (or None) and which half calibrates (``take_amb``, or None) from one file."""
     if path.suffix.lower() == ".csv":
         from ambiforge.ambik.csv_io import read_ambik_csv

@@ -9,16 +9,16 @@ recomputed: they are the eval's decisions (``--calibration-rule`` chose how the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ambiforge import ambiguity, inputs
+from ambiforge import ambiguity
 from ambiforge.detectors import metrics
 from ambiforge.detectors.methods.base import METHODS
 from ambiforge.errors import InputError
 from ambiforge.evaluation import authors
+from ambiforge.evaluation.result_rows import read_rows, read_summary
 
 MODES = ("paper", "authors")
 DEFAULT_MODE = "paper"
@@ -67,26 +67,12 @@ def tables(rows: Sequence[dict[str, Any]], mode: str) -> dict[str, dict[str, Any
 
 
 def read_results(path: Path) -> tuple[Path, list[dict[str, Any]]]:
-    """``results.jsonl`` (or the eval folder holding it): the per-item records."""
+    """``results.jsonl`` (or the eval folder holding it): the per-item records, each checked against the
+    schema (:mod:`ambiforge.evaluation.result_rows`)."""
     source = path / "results.jsonl" if path.is_dir() else path
     if not source.is_file():
         raise InputError(str(source), "", "not found (expected an eval folder or its results.jsonl)")
-    rows = []
-    for number, line in inputs.lines(source, "per-item results"):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(source), f"line {number}", f"not JSON: {exc.msg}") from None
-        wanted = ("method", "half", "ambiguity_type", "options", "prediction_set", "user_intent", "shortlist")
-        missing = [k for k in wanted if k not in record] if isinstance(record, dict) else list(wanted)
-        if missing:
-            raise InputError(str(source), f"line {number}", f"not a per-item result (missing {', '.join(missing)})")
-        rows.append(record)
-    if not rows:
-        raise InputError(str(source), "", "no per-item results")
-    return source, rows
+    return source, read_rows(source)
 
 
 def rescore(path: Path, mode: str) -> dict[str, Any]:
@@ -95,7 +81,7 @@ def rescore(path: Path, mode: str) -> dict[str, Any]:
 
     source, rows = read_results(path)
     meta_path = source.parent / "results.json"
-    meta = json.loads(inputs.read_text(meta_path, inputs.MANIFEST, "results.json")) if meta_path.is_file() else {}
+    meta = read_summary(meta_path)
     document = {
         "name": meta.get("name", source.parent.name),
         "evaluated_on": meta.get("evaluated_on", "per-item results"),

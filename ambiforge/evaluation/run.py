@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ambiforge import ambiguity
 from ambiforge.detectors import metrics
 from ambiforge.detectors.conformal import DEFAULT_RULE, Calibration, calibrate_tasks
 from ambiforge.detectors.methods import Detection, MethodSettings, get
-from ambiforge.detectors.methods.base import correct_options, covers
+from ambiforge.detectors.methods.base import METHODS, correct_options, covers
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.tasks import EvalTask, halves
+from ambiforge.errors import AmbiforgeError, PluginError, plugin_failure
 from ambiforge.evaluation.data import Dataset
 
 
@@ -65,6 +67,24 @@ def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = F
     }
 
 
+def _named(plugin: str | None, task: EvalTask, step: str, call: Callable[[], Any]) -> Any:
+    """``call()`` of a method's ``detect``/``decide``; a plugin method's exception or a return that is not
+    a Detection is a PluginError naming the plugin and the task (the eval stops); ambiforge's own methods
+    and errors that already say what went wrong (a failed call) pass through."""
+    if plugin is None:
+        return call()
+    where = f"item {task.item_id!r} ({task.half} half, {step})"
+    try:
+        found = call()
+    except AmbiforgeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plugin's failure becomes one line naming it
+        raise plugin_failure(plugin, where, exc) from None
+    if not isinstance(found, Detection):
+        raise PluginError(plugin, where, f"returned {type(found).__name__}, not a Detection")
+    return found
+
+
 def evaluate(
     dataset: Dataset,
     methods: Sequence[str],
@@ -91,9 +111,11 @@ def evaluate(
     # tail of long jobs with idle workers; the sort is stable, so the order within a method is the data's.
     jobs.sort(key=lambda job: -getattr(detectors[job[0]], "sequential_calls", 1))
 
+    plugins = [METHODS.plugin(m) for m in methods]
+
     def run(job: tuple[int, EvalTask]) -> Detection:
         n, task = job
-        detection = detectors[n].detect(task, model, per_method[n])
+        detection = _named(plugins[n], task, "detect", partial(detectors[n].detect, task, model, per_method[n]))
         if progress:
             progress(1)
         return detection
@@ -114,7 +136,10 @@ def evaluate(
                 scored, epsilon, calibration_rule, errors=len(cal) - len(ok), comparison=comparison
             )
             coverage = metrics.mean(covers(detector.decide(d, calibration), t) for t, d in ok)
-        decided = [(t, detector.decide(found[(n, t.key)], calibration)) for t in evaluated]
+        decided = [
+            (t, _named(plugins[n], t, "decide", partial(detector.decide, found[(n, t.key)], calibration)))
+            for t in evaluated
+        ]
         if detector.calibrated:
             test_coverage = coverage_record([(t, d) for t, d in decided if not d.error])
         never_asks = bool(getattr(detector, "never_asks", False))

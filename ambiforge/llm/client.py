@@ -13,6 +13,8 @@ record with its fault, so the count of requests stays visible.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import logging
 import random
 import threading
@@ -21,15 +23,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from ambiforge.config.llm import LLMConfig, key_problem
-from ambiforge.errors import ConfigError, LLMCallError
+from ambiforge.errors import AmbiforgeError, ConfigError, LLMCallError, PluginError, plugin_failure
 from ambiforge.llm.budget import Budget
 from ambiforge.llm.calls import CallCache, CallLog
 from ambiforge.llm.limiter import Limiter
 from ambiforge.llm.providers import (
+    PROVIDERS,
     ChatReply,
     ChatRequest,
     Choice,
@@ -107,7 +111,45 @@ def make_provider(name: str, llm: LLMConfig) -> Provider:
         raise ConfigError(f"{settings.api_key_env} is not set (provider {name})")
     if problem := key_problem(key):  # an HTTP header cannot carry it; the SDK error would quote it
         raise ConfigError(f"{settings.api_key_env}: {problem} (the value is not shown)")
-    return provider_spec(settings.kind or name).factory(key, settings.endpoint(), llm.timeout_seconds)
+    kind = settings.kind or name
+    factory = provider_spec(kind).factory
+    plugin = PROVIDERS.plugin(kind)
+    try:
+        if _takes(factory, "max_reply_bytes"):  # a plugin provider written before the cap existed: as before
+            made = factory(key, settings.endpoint(), llm.timeout_seconds, max_reply_bytes=llm.max_reply_bytes)
+        else:
+            made = factory(key, settings.endpoint(), llm.timeout_seconds)
+    except AmbiforgeError:
+        raise
+    except Exception as exc:
+        if plugin is None:
+            raise
+        raise plugin_failure(plugin, f"making provider {name}", exc) from None
+    if plugin is not None and not callable(getattr(made, "complete", None)):
+        raise PluginError(plugin, f"making provider {name}", f"made {type(made).__name__}, which has no complete()")
+    return made
+
+
+def _takes(factory: Callable[..., Any], parameter: str) -> bool:
+    try:
+        return parameter in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def server_of(name: str, llm: LLMConfig) -> str:
+    """The server a provider's calls go to, for error lines: its name and the endpoint's scheme, host and
+    port (never a user or password the URL may carry)."""
+    settings = llm.providers.get(name)
+    url = settings.endpoint() if settings is not None else None
+    if not url:
+        return f"{name} (its default endpoint)"
+    try:
+        parts = urlsplit(url)
+        host = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    except ValueError:
+        host = "an endpoint that is not a URL"
+    return f"{name} at {host}"
 
 
 def without_secrets(reply: ChatReply) -> ChatReply:
@@ -176,6 +218,7 @@ class LLMClient:
         self._lock = threading.Lock()
         self._formats: dict[tuple[str, str], int] = {}  # (provider, model) -> weakest format level it took
         self._warned_unpriced: set[str] = set()
+        self._replies: dict[str, str] = {}  # a reply text's sha256 -> the call that logged it first
         self.sleep: Callable[[float], None] = time.sleep  # tests record the backoff instead
 
     def provider(self, name: str) -> Provider:
@@ -183,6 +226,12 @@ class LLMClient:
             if name not in self._providers:
                 self._providers[name] = make_provider(name, self.llm)
             return self._providers[name]
+
+    def _plugin(self, name: str) -> str | None:
+        """``<entry point> (<package>)`` when the provider configured as ``name`` is a plugin's, else None."""
+        settings = self.llm.providers.get(name)
+        kind = (settings.kind if settings is not None else "") or name
+        return PROVIDERS.plugin(kind) if kind in PROVIDERS else None
 
     def format_level(self, provider: str, model: str) -> int:
         """0: json_schema accepted (or not tried); 1: json_object with a schema; 2: plain json_object."""
@@ -207,7 +256,8 @@ class LLMClient:
         backoff = min(self.llm.max_backoff_seconds, self.llm.backoff_seconds * 2 ** (state.attempt_number - 1))
         backoff *= 1 + random.random() * 0.1  # jitter: workers hit by one 429 burst do not return together
         after = getattr(exc, "retry_after", None)
-        return max(backoff, after) if after is not None else backoff
+        # a server's Retry-After is honoured up to max_backoff_seconds: "inf" or a day would stall the run
+        return min(max(backoff, after), self.llm.max_backoff_seconds) if after is not None else backoff
 
     def _record(self, request: ChatRequest, purpose: CallPurpose, fields: dict[str, Any]) -> dict[str, Any]:
         digest = request.digest()
@@ -225,9 +275,29 @@ class LLMClient:
             "provider": request.provider,
             "model": request.model,
             "params": request.params(),
-            "messages": [message_dict(m) for m in request.messages],
+            "messages": self._logged_messages(request),
             **fields,
         }
+
+    def _logged_messages(self, request: ChatRequest) -> list[dict[str, Any]]:
+        """The request's messages as the log keeps them: an assistant turn that is an earlier call's reply
+        names that call (``reply_of``) instead of copying its text, so a conversation of many turns logs
+        each reply once."""
+        out = []
+        for message in request.messages:
+            entry = message_dict(message)
+            if entry.get("role") == "assistant" and isinstance(entry.get("content"), str) and entry["content"]:
+                with self._lock:
+                    earlier = self._replies.get(_text_digest(entry["content"]))
+                if earlier is not None:
+                    entry = {k: v for k, v in entry.items() if k != "content"} | {"reply_of": earlier}
+            out.append(entry)
+        return out
+
+    def _remember_reply(self, text: str, call_id: str) -> None:
+        if text:
+            with self._lock:
+                self._replies.setdefault(_text_digest(text), call_id)
 
     def call(self, request: ChatRequest, purpose: CallPurpose, parse: Parser) -> CallResult:
         """The reply to ``request``, from the cache or the provider; every request sent (and every cache
@@ -265,8 +335,8 @@ class LLMClient:
             fields = {
                 "input_tokens": 0,
                 "output_tokens": 0,
-                "cached_input_tokens": int(hit.get("input_tokens") or 0),
-                "cached_output_tokens": int(hit.get("output_tokens") or 0),
+                "cached_input_tokens": _count(hit.get("input_tokens")),
+                "cached_output_tokens": _count(hit.get("output_tokens")),
                 "cost_usd": 0.0,
                 "latency_seconds": 0.0,
                 "retries": 0,
@@ -280,13 +350,26 @@ class LLMClient:
         provider = self.provider(request.provider)
         faults: list[str] = []
 
+        plugin = self._plugin(request.provider)
+
         def attempt() -> ChatReply:
             with self.limiter.slot():
                 try:
-                    return without_secrets(provider.complete(request))
+                    reply = provider.complete(request)
                 except TransientError as exc:
                     faults.append(exc.kind)
                     raise
+                except (PermanentError, AmbiforgeError):
+                    raise
+                except Exception as exc:
+                    if plugin is None:
+                        raise
+                    raise plugin_failure(plugin, _call_name(purpose, digest), exc) from None
+                if plugin is not None and not isinstance(reply, ChatReply):
+                    raise PluginError(
+                        plugin, _call_name(purpose, digest), f"returned {type(reply).__name__}, not a ChatReply"
+                    )
+                return without_secrets(reply)
 
         retrying = Retrying(
             stop=stop_after_attempt(self.llm.max_retries + 1),
@@ -313,7 +396,8 @@ class LLMClient:
             if isinstance(exc, PermanentError):
                 unsupported = "unsupported_tools" if tools_refused else "unsupported_response_format"
                 faults.append(unsupported if isinstance(exc, UnsupportedRequest) else exc.kind)
-            message = f"{request.provider} {request.model}: {exc.kind} ({exc}) after {len(faults)} attempt(s)"
+            server = server_of(request.provider, self.llm)
+            message = f"{server}, model {request.model}: {exc.kind} ({exc}) after {len(faults)} attempt(s)"
             fields = failed | {"retries": max(len(faults) - 1, 0), "faults": faults, "error": message}
             weaker = fallback_format(request.response_format) if isinstance(exc, UnsupportedRequest) else None
             if weaker is not None:
@@ -328,7 +412,7 @@ class LLMClient:
                 )
                 return _Outcome(fields, instead=instead)
             error = ToolsUnsupported if tools_refused else LLMCallError
-            return _Outcome(fields, error=error(f"step {purpose.step}: {message}"))
+            return _Outcome(fields, error=error(f"{_call_name(purpose, digest)}: {message}"))
 
         if request.logprobs and any(c.logprobs is None for c in reply.choices):
             message = (
@@ -336,7 +420,7 @@ class LLMClient:
                 "the request asked for them (use a server that returns them: OpenAI, vLLM, llama.cpp's llama-server)"
             )
             fields = failed | {"retries": len(faults), "faults": [*faults, "no_logprobs"], "error": message}
-            return _Outcome(fields, error=LLMCallError(f"step {purpose.step}: {message}"))
+            return _Outcome(fields, error=LLMCallError(f"{_call_name(purpose, digest)}: {message}"))
 
         cost = cost_usd(self.llm, request.model, reply.input_tokens, reply.output_tokens)
         if cost is None:
@@ -403,6 +487,7 @@ class LLMClient:
         result = CallResult(
             digest, first.text, parsed, error, bool(fields["cached"]), first.finish_reason, choices, *usage_of(fields)
         )
+        self._remember_reply(first.text, digest)
         return _Outcome(record, result=result, choices=choices)
 
     def _warn_unpriced(self, model: str) -> None:
@@ -413,13 +498,34 @@ class LLMClient:
         log.warning("model %s has no price in [llm.prices]: its calls are counted as free", model)
 
 
+def _count(value: Any) -> int:
+    """A token count as recorded; anything but a non-negative whole number (a hand-edited cache entry, a
+    count as text) is 0, counted as no usage reported."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _call_name(purpose: CallPurpose, digest: str) -> str:
+    """The call in an error line: its step, pair and candidate when it has them, and its id (the record's
+    ``call_id`` in calls.jsonl)."""
+    parts = [f"step {purpose.step}"]
+    if purpose.pair is not None:
+        parts.append(f"pair {purpose.pair}")
+    if purpose.candidate is not None:
+        parts.append(f"candidate {purpose.candidate}")
+    return ", ".join(parts) + f" (call {digest[:12]})"
+
+
 def usage_of(fields: dict[str, Any]) -> tuple[int | None, int | None]:
     """(input, output) tokens of a call record's fields: the provider's, or the cached original's for a
     cache hit; (None, None) when the provider reported no usage (a server that omits ``usage`` gives 0, 0)."""
     if fields.get("cached"):
-        used = int(fields.get("cached_input_tokens") or 0), int(fields.get("cached_output_tokens") or 0)
+        used = _count(fields.get("cached_input_tokens")), _count(fields.get("cached_output_tokens"))
     else:
-        used = int(fields.get("input_tokens") or 0), int(fields.get("output_tokens") or 0)
+        used = _count(fields.get("input_tokens")), _count(fields.get("output_tokens"))
     return used if any(used) else (None, None)
 
 
@@ -432,8 +538,6 @@ def choices_of(entry: dict[str, Any]) -> tuple[Choice, ...]:
 
 def sample_seeds(seed: int, n: int) -> list[int]:
     """The seeds of ``n`` separate samples: ``seed``, then seeds derived from it (int32, the same in every run)."""
-    import hashlib
-
     derived = (int(hashlib.sha256(f"{seed}:sample:{i}".encode()).hexdigest()[:8], 16) % 2**31 for i in range(1, n))
     return [seed, *derived]
 

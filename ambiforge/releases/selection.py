@@ -20,6 +20,7 @@ from ambiforge.models.schema import schema_errors
 from ambiforge.releases.arrow_limits import unstorable
 from ambiforge.releases.record_view import RecordView
 from ambiforge.run.layout import run_dir
+from ambiforge.world.integrity import item_problem
 
 ACCEPTED_STATUSES = {"unanimous", "majority", "adjudicated"}
 ACCEPTED_VERDICTS = {"accept", "accept_with_fixes"}
@@ -154,6 +155,8 @@ def scan(
                     failures.append({"row": where, "id": None, "errors": [f"not valid JSON: {exc}"]})
                     continue
                 errors = schema_errors(record)
+                if not errors and (problem := item_problem(record)) is not None:
+                    errors = [problem]  # the worlds checked as every reader checks them, clear and perturbed
                 if errors:
                     failures.append({"row": where, "id": record.get("id"), "errors": errors})
                     continue

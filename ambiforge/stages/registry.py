@@ -3,9 +3,12 @@ it, none keeps its own list."""
 
 from __future__ import annotations
 
-from ambiforge.errors import ConfigError
+from collections.abc import Sequence
+from typing import Any
+
+from ambiforge.errors import AmbiforgeError, ConfigError, PluginError, plugin_failure
 from ambiforge.registry import Registry
-from ambiforge.stages.contract import Stage
+from ambiforge.stages.contract import Stage, StageContext
 
 
 def _check(name: str, stage: Stage) -> None:
@@ -41,7 +44,35 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Stage:
-    return STAGES.get(name)
+    """The stage; a plugin's comes wrapped so that its failures name it (:class:`NamedStage`)."""
+    stage = STAGES.get(name)
+    plugin = STAGES.plugin(name)
+    return stage if plugin is None else NamedStage(stage, plugin)
+
+
+class NamedStage:
+    """A plugin's stage whose exception, or a return that is not a list, is a PluginError naming the plugin,
+    its package and the batch (the build stops); its name, version and ports are the stage's own."""
+
+    def __init__(self, stage: Stage, plugin: str) -> None:
+        self.stage, self.plugin = stage, plugin
+        self.name, self.version = stage.name, stage.version
+        self.inputs, self.outputs = stage.inputs, stage.outputs
+
+    def __getattr__(self, name: str) -> Any:  # the stage's other attributes (description, order...)
+        return getattr(self.stage, name)
+
+    def run(self, records: Sequence[Any], context: StageContext) -> list[Any]:
+        where = f"a batch of {len(records)} record(s) (stage {self.name})"
+        try:
+            found = self.stage.run(records, context)
+        except AmbiforgeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's failure becomes one line naming it
+            raise plugin_failure(self.plugin, where, exc) from None
+        if not isinstance(found, list):
+            raise PluginError(self.plugin, where, f"returned {type(found).__name__}, not a list of records")
+        return found
 
 
 def versions(selected: tuple[str, ...] | None = None) -> dict[str, str]:

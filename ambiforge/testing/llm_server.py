@@ -22,6 +22,12 @@ Beyond the content, the server plays what real servers do:
 - ``tools``: a responder's :class:`ScriptedReply` may call functions (``tool_calls``); ``refuse_tools``
   answers any request with ``tools`` with that HTTP status, as llama-server without ``--jinja`` does (500).
 
+A server may also *misbehave* (``misbehave=`` one of :data:`MISBEHAVIOURS`), to prove the client ends each
+case in one line: ``choices`` that is not a list, a ``message`` of null, a 200 with an HTML page or with an
+error object, a body that is a JSON list, content that is a number, ``usage`` counts as text, ``Retry-After:
+inf`` or a day on a 429, a reply of ``huge_bytes`` (40 MB by default, declared or streamed without a length),
+or a valid reply sent one byte every ``trickle_seconds``.
+
 Run it by hand: ``python -m ambiforge.testing.llm_server --port 8088 --fault-rate 0.1``.
 """
 
@@ -45,6 +51,22 @@ from typing import Any
 from ambiforge.testing.replies import ScriptedReply
 
 FAULT_KINDS = ("429", "500", "timeout", "malformed")
+MISBEHAVIOURS = (
+    "choices_not_list",
+    "choices_empty_object",
+    "message_null",
+    "content_number",
+    "html",
+    "error_in_200",
+    "json_list",
+    "usage_strings",
+    "usage_negative",
+    "retry_after_inf",
+    "retry_after_day",
+    "huge",
+    "huge_undeclared",
+    "trickle",
+)
 CHARS_PER_TOKEN = 4
 #: Tokens every scripted distribution offers as alternatives (option letters, yes/no, labels).
 LOGPROB_VOCABULARY = ("A", "B", "C", "D", "E", "True", "False", "Yes", "No", "Certain", "Uncertain")
@@ -100,6 +122,17 @@ class Faults:
 
 
 @dataclass
+class RawBody:
+    """A reply sent as bytes, not JSON: ``chunks`` go out one by one, ``interval`` seconds apart; without
+    ``length`` the body has no Content-Length and ends when the connection closes."""
+
+    chunks: list[bytes] | Any
+    content_type: str = "application/json"
+    length: int | None = None
+    interval: float = 0.0
+
+
+@dataclass
 class LoggedRequest:
     digest: str
     status: int
@@ -113,6 +146,13 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
     app: ScriptedLLMServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            return  # a client that cut a reply (a deadline, a byte cap): expected, not a server fault
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -140,6 +180,27 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout fault): nothing to answer
 
+    def _send_raw(self, status: int, body: RawBody, headers: dict[str, str]) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", body.content_type)
+            if body.length is not None:
+                self.send_header("Content-Length", str(body.length))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.flush()
+            for chunk in body.chunks:
+                if body.interval:
+                    time.sleep(body.interval)
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client cut the reply: what a guarded client does
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         self._send(200, {"status": "ok"} if self.path.rstrip("/").endswith("health") else {"data": []})
 
@@ -162,6 +223,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "body is not JSON"}})
             return
         status, payload, headers = app.answer(body)
+        if isinstance(payload, RawBody):
+            self._send_raw(status, payload, headers)
+            return
         if app.echo_key_in_reply and status == 200:
             echo_credential(payload, str(self.headers.get("Authorization")))
         self._send(status, payload, headers)
@@ -216,7 +280,13 @@ class ScriptedLLMServer:
         refuse_tools: int | None = None,
         echo_rejected_key: bool = False,
         echo_key_in_reply: bool = False,
+        misbehave: str | None = None,
+        huge_bytes: int = 40 * 1024 * 1024,
+        trickle_seconds: float = 1.0,
     ) -> None:
+        if misbehave is not None and misbehave not in MISBEHAVIOURS:
+            raise ValueError(f"misbehave: {misbehave!r} is not one of {', '.join(MISBEHAVIOURS)}")
+        self.misbehave, self.huge_bytes, self.trickle_seconds = misbehave, huge_bytes, trickle_seconds
         self.responder, self.latency, self.faults, self.api_key = responder, latency, faults or Faults(), api_key
         self.truncate, self.give_logprobs = truncate, give_logprobs
         self.give_usage = give_usage  # False: replies without ``usage``, as some local servers send them
@@ -279,7 +349,7 @@ class ScriptedLLMServer:
             return None
         return f.kinds[rng.randrange(len(f.kinds))]
 
-    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def answer(self, body: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
         with self._lock:
             occurrence = self._seen[digest]
@@ -287,7 +357,10 @@ class ScriptedLLMServer:
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
-            return self._answer(body, digest, occurrence)
+            status, payload, headers = self._answer(body, digest, occurrence)
+            if self.misbehave is not None and status in (200, 429):
+                return self._misbehave(status, payload, headers)
+            return status, payload, headers
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -348,6 +421,64 @@ class ScriptedLLMServer:
             }
         return 200, payload, {}
 
+    def _misbehave(
+        self, status: int, payload: dict[str, Any], headers: dict[str, str]
+    ) -> tuple[int, Any, dict[str, str]]:
+        """The reply as the misbehaving server sends it (``self.misbehave``)."""
+        mode = self.misbehave
+        if mode in ("retry_after_inf", "retry_after_day"):
+            limited = {"error": {"message": "rate limit reached", "type": "rate_limit_exceeded"}}
+            return 429, limited, {"Retry-After": "inf" if mode == "retry_after_inf" else "86400"}
+        if mode == "choices_not_list":
+            payload["choices"] = "the answer"
+        elif mode == "choices_empty_object":
+            payload["choices"] = [{}]
+        elif mode == "message_null":
+            for choice in payload["choices"]:
+                choice["message"] = None
+        elif mode == "content_number":
+            for choice in payload["choices"]:
+                choice["message"]["content"] = 42
+        elif mode == "usage_strings":
+            payload["usage"] = {k: str(v) for k, v in (payload.get("usage") or {"prompt_tokens": 1}).items()}
+        elif mode == "usage_negative":
+            payload["usage"] = {"prompt_tokens": -5, "completion_tokens": 3, "total_tokens": -2}
+        elif mode == "error_in_200":
+            payload = {"error": {"message": "upstream model crashed", "type": "server_error"}}
+        elif mode == "html":
+            page = b"<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+            return 200, RawBody([page], "text/html", len(page)), {}
+        elif mode == "json_list":
+            data = json.dumps([payload]).encode("utf-8")
+            return 200, RawBody([data], length=len(data)), {}
+        elif mode in ("huge", "huge_undeclared"):
+            return 200, self._huge(payload, declared=mode == "huge"), {}
+        elif mode == "trickle":
+            data = json.dumps(payload).encode("utf-8")
+            chunks = [data[i : i + 1] for i in range(len(data))]
+            return 200, RawBody(chunks, length=len(data), interval=self.trickle_seconds), {}
+        return status, payload, headers
+
+    def _huge(self, payload: dict[str, Any], declared: bool) -> RawBody:
+        """A valid completion whose text makes the body ``huge_bytes`` long, sent in 1 MiB pieces."""
+        head, tail = json.dumps(payload | {"choices": []}).encode("utf-8").split(b'"choices": []')
+        opening = (
+            head + b'"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "'
+        )
+        closing = b'"}}]' + tail
+        filler = max(0, self.huge_bytes - len(opening) - len(closing))
+        piece = b"x" * (1 << 20)
+
+        def chunks() -> Any:
+            yield opening
+            left = filler
+            while left > 0:
+                yield piece[: min(left, len(piece))]
+                left -= len(piece)
+            yield closing
+
+        return RawBody(chunks(), length=len(opening) + filler + len(closing) if declared else None)
+
     def _choice(
         self, body: dict[str, Any], reply: str | ScriptedReply, index: int, fault: str | None
     ) -> tuple[dict[str, Any], int]:
@@ -406,6 +537,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
+    parser.add_argument("--misbehave", choices=MISBEHAVIOURS, default=None, help="answer every call so")
     parser.add_argument("--echo", action="store_true", help="answer {'ok': true} (no kitchen pairs, no eval replies)")
     args = parser.parse_args()
     if args.echo:
@@ -415,7 +547,9 @@ def main() -> None:
         from ambiforge.testing.scripted_eval import either
 
         responder = either(KitchenResponder())
-    server = ScriptedLLMServer(responder, args.latency, Faults(rate=args.fault_rate), args.api_key, port=args.port)
+    server = ScriptedLLMServer(
+        responder, args.latency, Faults(rate=args.fault_rate), args.api_key, port=args.port, misbehave=args.misbehave
+    )
     print(f"serving chat completions on {server.url} (OpenAI base_url {server.openai_url}); Ctrl-C stops")
     with contextlib.suppress(KeyboardInterrupt):
         server._httpd.serve_forever()

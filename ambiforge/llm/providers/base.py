@@ -241,9 +241,12 @@ def retry_after(headers: Any) -> float | None:
         value = headers.get(name)
         if value is not None:
             try:
-                return max(0.0, float(value) * scale)
+                seconds = float(value) * scale
             except ValueError:
                 continue
+            if seconds != seconds:  # nan: no wait stated
+                continue
+            return max(0.0, seconds)  # inf stays inf: the client caps every wait at max_backoff_seconds
     return None
 
 

@@ -13,11 +13,11 @@ for their ids and severities, whose check runs over the whole dataset (duplicate
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ambiforge.errors import ConfigError
+from ambiforge.errors import AmbiforgeError, ConfigError, PluginError, plugin_failure
 from ambiforge.models import Item
 from ambiforge.registry import Registry
 
@@ -83,10 +83,56 @@ def _collect(families: dict[str, RuleFamily], dataset: bool | None) -> dict[str,
     rules: dict[str, Rule] = {}
     owner: dict[str, str] = {}
     for name, family in families.items():
+        plugin = RULES.plugin(name)
+        guarded: dict[FamilyCheck, FamilyCheck] = {}  # one wrapper per shared family check
         for rule in family.rules:
             if rule.id in owner:
                 raise ConfigError(f"rule {rule.id!r} is defined by rule families {owner[rule.id]} and {name}")
             owner[rule.id] = name
             if dataset is None or family.dataset == dataset:
-                rules[rule.id] = rule
+                rules[rule.id] = rule if plugin is None or family.dataset else _guard(rule, plugin, guarded)
     return rules
+
+
+def _item_name(item: Any) -> str:
+    return f"item {getattr(item, 'id', '?')!r}"
+
+
+def _guard(rule: Rule, plugin: str, guarded: dict[FamilyCheck, FamilyCheck]) -> Rule:
+    """The plugin's rule with its failures named: an exception, or a return that is not a list of messages
+    (of ``(rule id, message)`` pairs for a family), is a :class:`PluginError` (the command stops)."""
+    check = rule.check
+
+    def checked(item: Item, ctx: RuleContext) -> list[str]:
+        where = f"{_item_name(item)} (rule {rule.id})"
+        try:
+            found = check(item, ctx)
+        except AmbiforgeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's failure becomes one line naming it
+            raise plugin_failure(plugin, where, exc) from None
+        if not isinstance(found, list) or not all(isinstance(m, str) for m in found):
+            raise PluginError(plugin, where, f"returned {type(found).__name__}, not a list of messages")
+        return found
+
+    family = rule.family
+    if family is not None and family not in guarded:
+        inner = family
+
+        def family_checked(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+            where = f"{_item_name(item)} (rule family of {rule.id})"
+            try:
+                found = inner(item, ctx)
+            except AmbiforgeError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise plugin_failure(plugin, where, exc) from None
+            pairs = isinstance(found, list) and all(
+                isinstance(f, tuple) and len(f) == 2 and all(isinstance(x, str) for x in f) for f in found
+            )
+            if not pairs:
+                raise PluginError(plugin, where, f"returned {type(found).__name__}, not a list of (rule id, message)")
+            return found
+
+        guarded[family] = family_checked
+    return replace(rule, check=checked, family=guarded[family] if family is not None else None)

@@ -23,6 +23,7 @@ from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.validation.rules.base import family_rules
 from ambiforge.world import Expression, can, end_of_ambiguity, resolve, simulate
 from ambiforge.world.index import index
+from ambiforge.world.integrity import graphs_problem
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -213,6 +214,10 @@ def skip_reason(world: World | None, need: str) -> str | None:
 
 def check_world(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     world = item.world
+    if world is not None and (problem := graphs_problem(world)) is not None:
+        # the check every reader of items makes (release, verify, eval, import; the claims' nodes are
+        # world_names here): the other world rules would reason on a kitchen that is not one
+        return [("world_graph", problem)]
     if world is None or not world.graph.relations_known:
         # A nodes-only world (an imported row) is read from the row's own lists: checking the row against it
         # would restate the text rules (grounding, shortlist) as world findings. The report counts the skip.
@@ -225,6 +230,11 @@ def check_world(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
 
 RULES = family_rules(
     check_world,
+    (
+        "world_graph",
+        "error",
+        "both kitchens are graphs: known ids, edges to known nodes, one place each, no containment cycle",
+    ),
     ("world_names", "error", "every node and name the item's world lists is in its scene graph"),
     ("world_referent", "error", "the clear referent is one node; the ambiguous one the candidates"),
     ("world_variants", "error", "variants are every candidate that affords the job; shortlist = candidates"),

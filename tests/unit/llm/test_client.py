@@ -255,3 +255,18 @@ def test_provider_choice_and_missing_keys(monkeypatch: pytest.MonkeyPatch) -> No
         LLMConfig(steps={**LLMConfig().steps, "intent": StepSettings(provider="openai", model="o9")}).require_prices()
     with pytest.raises(ConfigError, match="unknown step"):
         check_llm(LLMConfig(steps={**LLMConfig().steps, "summarize": StepSettings(provider="openai", model="x")}))
+
+
+def test_a_conversation_logs_each_reply_once(tmp_path: Path) -> None:
+    """A later turn that carries an earlier call's reply names that call instead of copying its text."""
+    reply = '{"task": "Bring me the mug."}'
+    with ScriptedLLMServer(lambda body: reply, api_key=KEY) as server:
+        client, _ = make_client(tmp_path, server)
+        first = client.call(request("hello"), PURPOSE, lambda t: (json.loads(t), None))
+        follow = ChatRequest(
+            "openai", "gpt-4o", (("user", "hello"), ("assistant", reply), ("user", "again")), 0.2, 50, 1, {}
+        )
+        client.call(follow, PURPOSE, lambda t: ({"text": t}, None))
+    records = list(read_calls(tmp_path / "run" / "calls.jsonl"))
+    assert records[1]["messages"][1] == {"role": "assistant", "reply_of": first.call_id}
+    assert "Bring me the mug." not in json.dumps(records[1]["messages"])  # the reply is in the first record only

@@ -82,6 +82,23 @@ def with_twin(item: Item) -> Item:
     return edit_world(item, graph=SceneGraph(nodes=(*graph.nodes, twin), edges=(*graph.edges, edge)))
 
 
+def with_cycle(item: Item, perturbed: bool = False) -> Item:
+    """Two objects of the kitchen each inside the other ("the tray is inside the pizza; the pizza is inside
+    the tray"): every node still has one place, so only the cycle check finds it."""
+    assert item.world is not None
+    holder = item.world.perturbation if perturbed else item.world
+    assert holder is not None
+    graph = holder.graph
+    a, b = [n.id for n in graph.nodes if n.type == "object"][:2]
+    kept = tuple(e for e in graph.edges if e.source not in (a, b) and e.target not in (a, b))
+    cyclic = SceneGraph(
+        nodes=graph.nodes, edges=(*kept, Edge(source=a, relation="inside", target=b), Edge(b, "inside", a))
+    )
+    if perturbed:
+        return edit_perturbation(item, graph=cyclic)
+    return edit_world(item, graph=cyclic)
+
+
 def edit_perturbation(item: Item, **changes: object) -> Item:
     assert item.world is not None and item.world.perturbation is not None
     return edit_world(item, perturbation=item.world.perturbation.model_copy(update=changes))
@@ -172,6 +189,7 @@ BREAKERS: dict[str, Breaker] = {
         g["safety"], environment_short=g["safety"].environment_short + ", " + g["safety"].environment[0].name
     ),
     "fragment": lambda g: edit(g["preferences"], answer="d like the the oat milk, please."),
+    "world_graph": lambda g: with_cycle(g["preferences"]),
     "world_names": lambda g: edit(g["preferences"], variants=[*g["preferences"].variants, "kitchen scale"]),
     "world_referent": lambda g: with_twin(g["preferences"]),
     "world_variants": lambda g: edit(g["preferences"], amb_shortlist=g["preferences"].amb_shortlist[1:]),
@@ -211,6 +229,13 @@ def test_rule_passes_the_good_item_and_fails_the_broken_one(rule_id: str, good, 
     assert failures and {f.rule for f in failures} == {rule_id}
     assert all(f.severity == all_rules()[rule_id].severity for f in failures)
     assert all(":" in f.message for f in failures)  # every message names its field
+
+
+@pytest.mark.parametrize("kind", ["multiplicity", "absence", "reference", "observation"])
+def test_a_containment_cycle_in_the_perturbed_kitchen_is_refused(kind: str, good, ctx) -> None:  # type: ignore[no-untyped-def]
+    failures = check_item(with_cycle(good[kind], perturbed=True), ctx, only=["world_graph"])
+    assert [f.rule for f in failures] == ["world_graph"]
+    assert "world.perturbation.graph: a containment cycle" in failures[0].message
 
 
 def test_minimal_pair_edit_ratio_threshold(good) -> None:  # type: ignore[no-untyped-def]
