@@ -83,4 +83,5 @@ def test_a_served_one_minute_cron_fires_twice_and_stops_cleanly_on_sigterm(tmp_p
         assert run_lines[0].rstrip().endswith(" s")
     text = "".join(lines)
     assert "never awaited" not in text
+    assert "stopped serving deployment scheduled-build" in text
     assert "Traceback" not in text
