@@ -26,9 +26,10 @@ LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
+	@echo "installing ambiforge and its dependencies into $(VENV) (a few minutes the first time; pip shows each package)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --progress-bar on -e '.[dev]'
 	touch $@
 
 # Label Studio pins Django and friends: it lives in its own virtual environment (see shared notes).

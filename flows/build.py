@@ -8,9 +8,11 @@ finished generation batches are reused, validation is redone.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from prefect import flow
+from prefect.runtime import deployment
 
 from ambiforge.config.build import BuildOptions
 from ambiforge.engine import pipeline
@@ -45,4 +47,22 @@ def build_flow(options: BuildOptions | dict[str, Any], annotation_root: str = "a
             publish=publish_run_artifacts,
             review_push=review_push,
         )
-        return pipeline.build(options, annotation_root, stages)
+        summary = pipeline.build(options, annotation_root, stages)
+    if deployment.id is not None:  # a scheduled or deployment run: no CLI prints its summary
+        print_run_line(summary, options)
+    return summary
+
+
+def run_line(summary: dict[str, Any], options: BuildOptions) -> str:
+    """One line per scheduled run, for the terminal or log of ``ambiforge serve`` or a worker."""
+    return (
+        f"build {summary['run_id']}: {summary['items_written']} of {options.pairs} pairs written to "
+        f"{run_dir(options.out, options.run_id)} in {summary['seconds']['total']:.1f} s"
+    )
+
+
+def print_run_line(summary: dict[str, Any], options: BuildOptions) -> None:
+    # Straight to the process's stdout: the flow's print() goes to Prefect's log (log_prints), which the
+    # CLI keeps at CRITICAL; the runner streams a run's stdout to the terminal that serves it.
+    sys.stdout.write(run_line(summary, options) + "\n")
+    sys.stdout.flush()

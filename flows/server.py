@@ -40,10 +40,16 @@ STARTUP_TIMEOUT = 120.0
 
 class TemporaryServer:
     """A Prefect API server for this process only; ``start`` returns at once, ``wait`` blocks until it
-    answers, ``stop`` terminates it (quietly: no "Stopping temporary server" line)."""
+    answers, ``stop`` terminates it (quietly: no "Stopping temporary server" line).
 
-    def __init__(self) -> None:
+    ``services=False`` (a command that runs its flows itself) is Prefect's ephemeral server: the API only.
+    ``services=True`` (``ambiforge serve``) is what ``prefect server start`` runs: the API and Prefect's
+    background services, among them the scheduler that turns a deployment's cron into flow runs; without
+    it a served schedule never fires."""
+
+    def __init__(self, services: bool = False) -> None:
         self.port = free_port()
+        self.services = services
         self.process: subprocess.Popen[bytes] | None = None
         self.log: IO[bytes] | None = None
 
@@ -52,12 +58,9 @@ class TemporaryServer:
         return f"http://127.0.0.1:{self.port}/api"
 
     def start(self) -> TemporaryServer:
-        env = {
-            **os.environ,
-            "PREFECT_UI_ENABLED": "0",
-            "PREFECT__SERVER_EPHEMERAL": "1",
-            "PREFECT__SERVER_FINAL": "1",
-        }
+        env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_FINAL": "1"}
+        if not self.services:
+            env["PREFECT__SERVER_EPHEMERAL"] = "1"
         env.pop("PREFECT_API_URL", None)
         # No telemetry (no network here; its heartbeat write races the flow's writes on SQLite).
         env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -125,12 +128,13 @@ def configured_api_url() -> str | None:
 
 
 @contextlib.contextmanager
-def prefect_api() -> Iterator[TemporaryServer | None]:
-    """Point Prefect at a temporary server for the block, unless an API URL is configured already."""
+def prefect_api(services: bool = False) -> Iterator[TemporaryServer | None]:
+    """Point Prefect at a temporary server for the block, unless an API URL is configured already;
+    ``services``: with Prefect's scheduler and other background services (see :class:`TemporaryServer`)."""
     if configured_api_url():
         yield None
         return
-    server = TemporaryServer().start()
+    server = TemporaryServer(services=services).start()
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
         # Prefect is imported already: its settings no longer read the environment (child processes do).

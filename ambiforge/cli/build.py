@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 import threading
@@ -44,7 +45,14 @@ def parse_mix(text: str) -> dict[str, float]:
         if name.strip() in mix:
             raise ConfigError(f"--type-mix: type {name.strip()!r} is given twice; give each type once")
         mix[name.strip()] = share
-    return check_mix(mix)
+    shares = check_mix(mix)
+    total = sum(mix.values())
+    if not math.isclose(total, 1.0, abs_tol=1e-9):
+        from ambiforge.cli.common import console
+
+        scaled = ", ".join(f"{t}={mix[t]:g} -> {shares[t]:.3f}" for t in mix)
+        console.print(f"ambiforge: warning: --type-mix shares add up to {total:g}, not 1; rescaled: {scaled}")
+    return shares
 
 
 def parse_step_models(values: list[str] | None) -> dict[str, str]:

@@ -16,7 +16,9 @@ from ambiforge.errors import ConfigError
 if TYPE_CHECKING:
     from ambiforge.config.file import Config
 
-console = Console(stderr=True, highlight=False)
+#: Lines are not wrapped when stderr is not a terminal (a pipe, a log file, CI): a wrapped line splits
+#: values such as ``--manifest-sha256 HASH`` that a reader copies or a script greps.
+console = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
 
 #: ``--prefect`` of the commands that are one flow (release, eval, review): see :mod:`ambiforge.api`.
 PrefectOption = Annotated[

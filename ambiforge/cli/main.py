@@ -4,6 +4,7 @@ with exit code 2 (bad arguments or input) or 1 (the work failed); tracebacks are
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
@@ -26,10 +27,30 @@ app = typer.Typer(
     rich_markup_mode=None,  # option help names config keys in [brackets], which Rich would eat as markup
     name="ambiforge",
     help="Generate, validate, review and release datasets of ambiguous vs unambiguous instructions.",
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def show_version(value: bool) -> None:
+    if value:
+        from ambiforge.version import __version__
+
+        print(f"ambiforge {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=show_version, is_eager=True, help="print the version and exit"),
+    ] = False,
+) -> None:
+    """Generate, validate, review and release datasets of ambiguous vs unambiguous instructions."""
+
+
 app.command()(build)
 app.command()(schema)
 app.command()(serve)

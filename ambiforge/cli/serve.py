@@ -29,9 +29,10 @@ def serve(
     name: Annotated[str, typer.Option(help="deployment name")] = "scheduled-build",
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
 ) -> None:
-    """Serve the scheduled build until interrupted; every run gets its own run id. Runs show in the Prefect
-    UI (`prefect server start`, then set PREFECT_API_URL=http://127.0.0.1:4200/api before serving).
-    Every section of the configuration reaches the scheduled builds, as it does for `ambiforge build`."""
+    """Serve the scheduled build until Ctrl-C or SIGTERM; every run gets its own run id and prints one line.
+    Without PREFECT_API_URL a Prefect server with its scheduler runs for as long as this command; to see
+    runs in the Prefect UI start `prefect server start` and set PREFECT_API_URL=http://127.0.0.1:4200/api
+    before serving. Every section of the configuration reaches the scheduled builds, as for `ambiforge build`."""
     from ambiforge import api
 
     cfg = config_from(config)
@@ -54,3 +55,4 @@ def serve(
     )
     console.print(f"serving deployment [cyan]{name}[/] on schedule [bold]{cron}[/] (Ctrl-C to stop)")
     api.serve(cron, options, name)
+    console.print(f"stopped serving deployment {name}")

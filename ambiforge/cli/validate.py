@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ambiforge.cli.common import config_from, console
+from ambiforge.errors import InputError
 
 
 def validate(
@@ -19,17 +20,18 @@ def validate(
 ) -> None:
     """Check every item rule and the dataset expectations; write report.json, issues.csv, report.html and the
     Great Expectations results (expectations.json, data_docs/); print the report's path. Exit 0: no
-    error-severity rule and no dataset expectation failed; 1: some did (an empty file fails the
-    expectations); 2: unreadable input. Warns about CSV cells a spreadsheet would run as formulas."""
+    error-severity rule and no dataset expectation failed; 1: some did; 2: unreadable or empty input (no
+    item: nothing to validate, and no report is written). Warns about CSV cells a spreadsheet would run as
+    formulas."""
     from ambiforge import api
 
+    def counted(n: int) -> None:
+        if n == 0:  # after the first pass, before any report: an empty file is the input's fault, not a failed audit
+            raise InputError(str(path), "", "empty input: no items to validate (an empty file, or a header only)")
+        console.print(f"validating {n} items from {path}")
+
     done = api.validate(
-        path,
-        config=config_from(config),
-        out=out,
-        released=released,
-        mix=mix,
-        on_count=lambda n: console.print(f"validating {n} items from {path}"),
+        path, config=config_from(config), out=out, released=released, mix=mix, on_count=counted
     ).to_dict()
     report, json_path, html_path = done["report"], done["report_json"], done["report_html"]
     s = report["summary"]

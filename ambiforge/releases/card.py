@@ -219,6 +219,52 @@ REVIEW_SUBFIELDS = [
 ]
 
 
+def review_facts(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What the card may say about review, from the release's own counts: how many released items were
+    reviewed, and per source run with a review export, the annotators per item and how items were decided."""
+    review = manifest["review"]
+    environment = (manifest["counts"].get("configurations") or {}).get("environment") or {}
+    released = manifest["counts"]["total"] + environment.get("total", 0)
+    unreviewed = len(review.get("released_unreviewed") or [])
+    runs = []
+    for run_id, a in (review.get("agreement") or {}).items():
+        status = a.get("status_counts") or {}
+        runs.append(
+            {
+                "run": run_id,
+                "items": a.get("items") or 0,
+                "annotators": a.get("annotations_per_item"),
+                "unanimous": status.get("unanimous", 0),
+                "majority": status.get("majority", 0),
+                "split": status.get("split", 0),
+                "adjudicated": a.get("adjudicated", 0),
+                "queued": a.get("queued", 0),
+            }
+        )
+    return {"released": released, "unreviewed": unreviewed, "reviewed": released - unreviewed, "runs": runs}
+
+
+def sampler_facts(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``[sampler]`` ranges of the source runs, one entry per distinct setting with the runs that used it
+    (runs that recorded none under ``sampler: None``)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for run_id, sampler in (manifest.get("sampler") or {run: None for run in manifest["run_ids"]}).items():
+        key = json.dumps(sampler, sort_keys=True)
+        groups.setdefault(key, {"sampler": sampler, "runs": []})["runs"].append(run_id)
+    return list(groups.values())
+
+
+def dataset_cache_dir(manifest: dict[str, Any]) -> str:
+    """The ``datasets`` cache folder the card's snippet loads through: named by the version and the checksum
+    of the release's rows (``data.jsonl``). ``datasets`` keys its cache for a local folder by the path and file times,
+    so a release loaded from the same relative path as an earlier one (a re-cut version, another checkout)
+    was answered from the earlier one's cache; its own folder per content cannot be."""
+    digests = {f["path"]: f["sha256"] for f in manifest.get("files") or []}
+    # the JSONL rows, not the Parquet bytes: the same rows make the same key however the row groups fall
+    key = digests.get("data.jsonl") or digests.get("data.parquet") or "unsealed"
+    return f"~/.cache/ambiforge/datasets/{manifest['version']}-{key[:16]}"
+
+
 def render_card(
     manifest: dict[str, Any], items: Sequence[Item], license_id: str, records: Sequence[dict[str, Any]] = ()
 ) -> str:
@@ -249,5 +295,9 @@ def render_card(
         environment_types=[known[n] for n in environment_names or [] if n in known],
         example=example_instance(records[0]) if records else None,
         release_bibtex=release_bibtex(manifest),
+        review=review_facts(manifest),
+        samplers=sampler_facts(manifest),
+        cache_dir=dataset_cache_dir(manifest),
+        license_id=license_id,
         ambik_bibtex=AMBIK_BIBTEX,
     )

@@ -114,3 +114,19 @@ def agreement_summary(annotation_root: Path, run_ids: Sequence[str]) -> dict[str
                 "judge_vs_reviewers": data.get("judge_vs_reviewers"),  # counts and kappa only: no names
             }
     return found
+
+
+def run_samplers(raw: Path, run_ids: Sequence[str]) -> dict[str, Any]:
+    """Per source run, the ``[sampler]`` ranges it drew scenes with (``raw/<run-id>/options.json``), so the
+    card states the ranges that were used; a run without the file (items imported or copied in) is null."""
+    found: dict[str, Any] = {}
+    for run_id in run_ids:
+        path = raw / run_id / "options.json"
+        sampler = None
+        if path.is_file():
+            try:
+                sampler = (json.loads(path.read_text(encoding="utf-8")).get("options") or {}).get("sampler")
+            except (OSError, ValueError, AttributeError):
+                sampler = None
+        found[run_id] = sampler if isinstance(sampler, dict) else None
+    return found

@@ -91,6 +91,20 @@ def manifest_json_schema() -> dict[str, Any]:
                 ),
             },
             "run_ids": {"type": "array", "items": string, "minItems": 1},
+            "sampler": {
+                "type": "object",
+                "description": "per source run: the [sampler] ranges its scenes were drawn with (food_groups, "
+                "item_groups, per_group as [low, high]); null for a run that recorded none",
+                "additionalProperties": {
+                    "type": ["object", "null"],
+                    "additionalProperties": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0},
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                },
+            },
             "allow_unreviewed": boolean,
             "counts": _obj(
                 ["total", "per_type", "per_split"],

@@ -31,7 +31,7 @@ from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
 from ambiforge.releases import changelog, gates, versions
 from ambiforge.releases.card import render_card
-from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, git_state, per_type
+from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, git_state, per_type, run_samplers
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
@@ -276,6 +276,7 @@ def _release(opts: ReleaseOptions) -> Path:
         "ambiforge_version": __version__,
         **seen.provenance.result(),
         "run_ids": list(opts.run_ids),
+        "sampler": run_samplers(opts.raw, opts.run_ids),
         "allow_unreviewed": opts.allow_unreviewed,
         "counts": {
             "total": len(entries),

@@ -139,8 +139,13 @@ def test_card_front_matter_is_yaml_with_configs(two_releases) -> None:  # type: 
         "## Fields",
         "## Statistics",
         "## Agreement",
-        "## Known limitations",
-        "Not human-reviewed",
+        "## Uses",
+        "## Out-of-scope uses",
+        "## Personal and sensitive information",
+        "## Bias, risks and limitations",
+        "## Maintainers and contact",
+        "## License",
+        "**Not reviewed.** None of the 200 items",
         "type-token ratio",
     ):
         assert section in text

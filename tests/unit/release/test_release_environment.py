@@ -86,7 +86,7 @@ def test_environment_items_are_their_own_configuration(released) -> None:  # typ
     card = (folder / "README.md").read_text(encoding="utf-8")
     meta = yaml.safe_load(card.split("---\n")[1])
     assert [c["config_name"] for c in meta["configs"]] == ["default", "all", "environment"]
-    assert "Not in `ambik.csv` or `splits/`" in card and 'load_dataset("path/to/this/folder", "environment")' in card
+    assert "Not in `ambik.csv` or `splits/`" in card and 'load_dataset(folder, "environment", cache_dir=cache)' in card
     assert verify_release(folder)["rows"] == len(items)
 
 

@@ -1,5 +1,6 @@
-"""``validate`` is a gate (issue 30): failed dataset expectations exit 1 (an empty .jsonl, a header-only
-.csv), and one field may be as long in an AmbiK CSV as in a JSONL line (``ambiforge.inputs``)."""
+"""``validate`` is a gate (issue 30): failed dataset expectations exit 1; an input with no item (an empty
+.jsonl, a header-only .csv) is "empty input", exit 2 with no report; one field may be as long in an AmbiK
+CSV as in a JSONL line (``ambiforge.inputs``)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,14 @@ from tests.unit.release.test_release import make_items
 
 
 @pytest.mark.parametrize(("name", "text"), [("empty.jsonl", ""), ("header-only.csv", ",".join(AMBIK_COLUMNS) + "\n")])
-def test_failed_dataset_expectations_exit_1(tmp_path: Path, capsys, name: str, text: str) -> None:  # type: ignore[no-untyped-def]
+def test_an_input_without_items_is_empty_input(tmp_path: Path, capsys, name: str, text: str) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    assert main(["validate", str(path), "--out", str(tmp_path / "v")]) == 1
-    assert "dataset expectations failed: 0" not in " ".join(capsys.readouterr().err.split())
+    assert main(["validate", str(path), "--out", str(tmp_path / "v")]) == 2
+    err = capsys.readouterr().err
+    message = "empty input: no items to validate (an empty file, or a header only)"
+    assert err.strip() == f"ambiforge: error: {path}: {message}"
+    assert not (tmp_path / "v").exists()
 
 
 def test_the_exit_code_follows_errors_and_expectations(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
