@@ -134,7 +134,8 @@ def load_dataset(data: Path, calibration: Path | None = None, calibration_size: 
     if not data.exists():
         raise InputError(str(data), "", "not found")
     if data.is_dir():
-        source = next((data / f for f in ("data.jsonl", "data.parquet") if (data / f).exists()), None)
+        # the Parquet file first: it holds the scene graphs, which a release's data.jsonl leaves out
+        source = next((data / f for f in ("data.parquet", "data.jsonl") if (data / f).exists()), None)
         if source is None:
             raise InputError(str(data), "", "not a release folder (no data.jsonl or data.parquet)")
         items, splits, take = read_any(source)
@@ -143,7 +144,7 @@ def load_dataset(data: Path, calibration: Path | None = None, calibration_size: 
             if cal_ids is not None:
                 wanted = set(cal_ids)
                 splits = [CALIBRATION if i.id in wanted else TEST for i in items]
-        environment = next((data / "environment" / f for f in ("data.jsonl", "data.parquet")
+        environment = next((data / "environment" / f for f in ("data.parquet", "data.jsonl")
                             if (data / "environment" / f).exists()), None)  # fmt: skip
         if environment is not None:
             more, _, more_take = read_any(environment)

@@ -177,7 +177,8 @@ RELATION_MEANINGS = {
 WORLD_SUBFIELDS = [
     (
         "world.graph.nodes",
-        "objects (catalog name, noun, group, kind, modifier, tags, uses) and places (the "
+        "(the whole `world.graph`: in the Parquet files only, data.jsonl leaves it out) objects (catalog "
+        "name, noun, group, kind, modifier, tags, uses) and places (the "
         "appliances, counter, shelves, cupboards, drawers, kitchen table; `holds`: in or on); each with "
         "`attributes` (material, colour, size, safety attributes such as microwave_safe or sharp) and `state` "
         "(open, switched_on, clean, full, temperature); null: does not apply or unknown",

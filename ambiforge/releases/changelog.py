@@ -1,7 +1,9 @@
 """What changed between two releases: items added, removed (with the reason when the release knows it:
 rejected in review, waiting for adjudication...), and changed (by id and field).
 
-Provenance is left out of the comparison: the same pair rebuilt by another run is not a change.
+Provenance is left out of the comparison: the same pair rebuilt by another run is not a change. So are the
+scene graphs, which ``data.jsonl`` does not hold (:mod:`ambiforge.releases.jsonl_form`): releases are
+compared as their ``data.jsonl`` rows, and a kitchen that changes changes the world's claims with it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import orjson
 
 from ambiforge import inputs
 from ambiforge.errors import InputError
+from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.rendering import render
 from ambiforge.storage import read_records
 
@@ -37,6 +40,7 @@ class Changes:
 
 
 def _changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    before, after = jsonl_form(before), jsonl_form(after)
     return sorted(
         k for k in (before.keys() | after.keys()) if k not in IGNORED_FIELDS and before.get(k) != after.get(k)
     )
@@ -65,7 +69,7 @@ def digest(record: dict[str, Any]) -> bytes:
     """16 bytes that equal records (provenance aside) share: keys sorted at every level, so only a value
     differing changes it. Records with different digests are compared field by field, so a digest that
     differs for equal values (1 and 1.0) costs a comparison, never a wrong entry."""
-    kept = {k: v for k, v in record.items() if k not in IGNORED_FIELDS}
+    kept = {k: v for k, v in jsonl_form(record).items() if k not in IGNORED_FIELDS}
     return hashlib.blake2b(orjson.dumps(kept, option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
 
 

@@ -1,8 +1,9 @@
 """``verify``, the rows: data.jsonl, data.parquet, ambik.csv and every split's Parquet and CSV file read in
 lockstep, one record batch at a time, and compared row by row and field by field.
 
-data.jsonl is the reference: each row passes the item schema, and its world (scene graph and the node ids its
-claims name) holds together (:mod:`ambiforge.releases.verify_world`). Each format is decoded as the writer
+data.jsonl is the reference: each row, with the scene graphs it leaves to the Parquet file put back
+(:mod:`ambiforge.releases.jsonl_form`), passes the item schema, and its world (scene graph and the node ids
+its claims name) holds together (:mod:`ambiforge.releases.verify_world`). Each format is decoded as the writer
 encoded it: a Parquet file has the item schema's columns with its types (the world struct field for field),
 ``ambiguity_type`` names one of the ClassLabel's classes (in the schema metadata), and mappings are lists of
 key/value structs (:func:`ambiforge.storage.table_to_records` turns them back); the CSV files are the AmbiK
@@ -34,6 +35,7 @@ import pyarrow.types as pat
 from ambiforge import ambiguity, inputs, spreadsheet
 from ambiforge.ambik.csv_io import row_cells
 from ambiforge.models.schema import schema_errors
+from ambiforge.releases.jsonl_form import with_graphs
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
@@ -80,13 +82,21 @@ def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
                 raise VerifyError(f"{path}:{n}: not valid JSON ({exc})") from None
             if not isinstance(record, dict):
                 raise VerifyError(f"{path}:{n}: not a JSON object")
-            errors = schema_errors(record)
-            if errors:
-                raise VerifyError(f"{path}:{n}: {errors[0]}")
-            problem = world_problem(record)
-            if problem:
-                raise VerifyError(f"{path}:{n}: {problem}")
             yield record
+
+
+def whole_row(data: Stream, record: dict[str, Any], parquet: Stream) -> dict[str, Any]:
+    """The data.jsonl row with the scene graphs it leaves out taken from the Parquet file's next row
+    (:mod:`ambiforge.releases.jsonl_form`), checked against the item schema and for a world that holds
+    together. A problem in a graph that came from the Parquet file is named at its row there."""
+    whole = with_graphs(record, parquet.peek())
+    from_parquet = whole is not record
+    for problem in (*schema_errors(whole)[:1], world_problem(whole)):
+        if problem and from_parquet and "graph" in problem.split(":", 1)[0]:
+            raise VerifyError(f"{parquet.path}:{parquet.taken + 1}: {problem}")  # its next row, not taken yet
+        if problem:
+            raise VerifyError(f"{data.path}:{data.taken}: {problem}")
+    return whole
 
 
 def type_difference(found: pa.DataType, expected: pa.DataType, path: str) -> str | None:
@@ -259,6 +269,7 @@ def walk(
             )
         if parquet.peek() is None:
             raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, data.jsonl has more")
+        record = whole_row(data, record, parquet)
         compare_parquet(parquet, record)
         view = RecordView(record)
         cells = row_cells(view, header)  # type: ignore[arg-type]
@@ -305,6 +316,7 @@ def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordV
             )
         if parquet.peek() is None:
             raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, {data.path.name} has more")
+        record = whole_row(data, record, parquet)
         compare_parquet(parquet, record)
         visit(n, record, RecordView(record))
     extra = parquet.peek()

@@ -31,6 +31,7 @@ from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
 from ambiforge.releases import changelog, gates, versions
 from ambiforge.releases.card import render_card
+from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, git_state, per_type, run_samplers
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.seal import seal
@@ -193,11 +194,11 @@ def _write_data(
             records = [r for r in batch if r["id"] in split_of]
             if environment_names is not None:
                 others = [r for r in batch if r["id"] not in split_of]
-                out.environment.writelines(orjson.dumps(r) + b"\n" for r in others)
+                out.environment.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
                 out.write(ENVIRONMENT, items_to_table(others, environment_names), None)
             table = items_to_table(records, class_names)
-            # orjson: the same compact UTF-8 JSON as the build writes, about 10x faster at release sizes.
-            out.jsonl.writelines(orjson.dumps(r) + b"\n" for r in records)
+            # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
+            out.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
             _, rows = ambik_rows([RecordView(r) for r in records], columns)  # type: ignore[misc]
             _, lines = csv_lines(columns, rows, raw_cells=raw_cells)
             out.write("data", table, lines)

@@ -12,6 +12,7 @@ a number ("three") or a misspelling, which is what the rules need to tell apart.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
@@ -179,16 +180,32 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+_LOADING = threading.Lock()
+_loaded = False
+
+
+def _all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect reads its dictionary on first use without a lock: the generator's threads, checking their
+    first candidates together, would each read and decompress it. The first call here reads it once."""
+    global _loaded
+    if not _loaded:
+        with _LOADING:
+            if not _loaded:
+                getAllLemmas("a")
+                _loaded = True
+    return getAllLemmas(word)  # type: ignore[no-any-return]
+
+
 @lru_cache(maxsize=65536)
 def classes(word: str) -> frozenset[str]:
     """The word classes lemminflect knows for ``word`` (NOUN, VERB, ADJ, ADV, ...); empty for function words."""
-    return frozenset(getAllLemmas(word.lower()))
+    return frozenset(_all_lemmas(word.lower()))
 
 
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The lemma of a word, the noun reading first ('knives' -> 'knife', 'mushrooms' -> 'mushroom')."""
-    found = getAllLemmas(word.lower())
+    found = _all_lemmas(word.lower())
     for upos in ("NOUN", "PROPN", "ADJ", "VERB", "ADV"):
         if upos in found:
             return found[upos][0]

@@ -2,7 +2,8 @@
 (commit b65e563, checksummed again with that writer once releases carried manifest.sha256, again when the
 Parquet files gained the world column and ambiguity_type as names: only the Parquet files, card and
 manifest changed, and again when the world column gained ``affordance`` and ``perturbation``: the Parquet
-files, card, validation expectations and manifest changed): two runs with every review state, a duplicate
+files, card, validation expectations and manifest changed; again when the card said the scene graphs are in
+the Parquet files only: the cards and manifests changed): two runs with every review state, a duplicate
 across runs, AmbiK CSV extras, a previous version for the changelog.
 ``python -m tests.unit.release.golden`` rewrites the fixture and checksums (only ever do that with a
 writer known to be right)."""

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 
+import pyarrow.parquet as pq
+
 from ambiforge.models.scene_graph import RELATIONS
 from ambiforge.releases.card import RELATION_MEANINGS, WORLD_SUBFIELDS, example_instance
+from ambiforge.releases.jsonl_form import with_graphs
+from ambiforge.storage.arrow_schema import table_to_records
 from tests.unit.release.test_release import two_releases  # noqa: F401 (fixture)
 
 
@@ -30,11 +34,14 @@ def test_the_card_describes_the_world_and_the_type_encoding(two_releases) -> Non
     assert "| `world` | the item's kitchen as a scene graph" in fields
     assert "`ambiguity_type` is stored as its name in every file" in text and "class index" not in text
     assert "len(world.graph.nodes)" in text
+    assert "are in the Parquet files only" in text
 
 
 def test_the_example_cuts_the_graph_to_the_claimed_nodes(two_releases) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     _, v1, _, _, _ = two_releases
-    record = json.loads((v1 / "data.jsonl").read_text().splitlines()[0])
+    row = json.loads((v1 / "data.jsonl").read_text().splitlines()[0])
+    assert "graph" not in row["world"]  # the graphs are in the Parquet files only
+    record = with_graphs(row, table_to_records(pq.read_table(v1 / "data.parquet"))[0])
     graph = record["world"]["graph"]
     shown = json.loads(example_instance(record))["world"]
     nodes = [n for n in shown["graph"]["nodes"] if isinstance(n, dict)]

@@ -1,5 +1,6 @@
-"""``ambiforge verify`` covers the world column: a forged graph, a claim naming a node the graph does not
-hold, and a Parquet world struct that is not the item schema's are each one line naming file, row and key."""
+"""``ambiforge verify`` covers the world column: a forged graph (in data.parquet, where releases keep it, or in
+a data.jsonl row that holds one, as older releases do), a claim naming a node the graph does not hold, and a
+Parquet world struct that is not the item schema's are each one line naming file, row and key."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ambiforge.releases.jsonl_form import with_graphs
 from ambiforge.releases.verify_rows import type_difference
 from ambiforge.releases.verify_world import world_problem
-from ambiforge.storage.arrow_schema import WORLD_TYPE
+from ambiforge.storage.arrow_schema import WORLD_TYPE, class_names_in, items_to_table, table_to_records
 from tests.unit.release.test_verify import copy, fails, manifest_of, reseal, sealed  # noqa: F401 (fixtures)
 
 
@@ -27,10 +29,23 @@ def edit_world(folder: Path, row: int, edit: Any) -> None:
     reseal(folder, manifest_of(folder))
 
 
+def edit_parquet_world(folder: Path, row: int, edit: Any) -> None:
+    """Change row ``row``'s world in data.parquet (``edit`` takes and changes the world dict), then reseal."""
+    path = folder / "data.parquet"
+    table = pq.read_table(path)
+    records = table_to_records(table)
+    edit(records[row - 1]["world"])
+    pq.write_table(items_to_table(records, class_names_in(table.schema)), path, compression="zstd")
+    reseal(folder, manifest_of(folder))
+
+
 def test_every_released_row_has_a_world_that_holds_together(sealed: Path) -> None:  # noqa: F811
     records = [json.loads(line) for line in (sealed / "data.jsonl").read_text().splitlines()]
-    assert records and all(r["world"] is not None for r in records)
-    assert [world_problem(r) for r in records] == [None] * len(records)
+    assert records and all(r["world"] is not None and "graph" not in r["world"] for r in records)
+    parquet = table_to_records(pq.read_table(sealed / "data.parquet"))
+    whole = [with_graphs(r, p) for r, p in zip(records, parquet, strict=True)]
+    assert all(w["world"]["graph"]["nodes"] for w in whole)
+    assert [world_problem(r) for r in whole] == [None] * len(records)
 
 
 def test_a_candidate_that_is_not_a_node_is_named(copy: Path) -> None:  # noqa: F811
@@ -49,14 +64,21 @@ def test_a_target_and_a_plan_argument_that_are_not_nodes_are_named(copy: Path) -
 
 
 def test_a_graph_with_a_duplicate_node_fails_the_graph_model(copy: Path) -> None:  # noqa: F811
-    edit_world(copy, 6, lambda w: w["graph"]["nodes"].append(w["graph"]["nodes"][0]))
-    fails(copy, "data.jsonl:6: world.graph: ", "duplicate node id")
+    edit_parquet_world(copy, 6, lambda w: w["graph"]["nodes"].append(w["graph"]["nodes"][0]))
+    fails(copy, "data.parquet:6: world.graph: ", "duplicate node id")
 
 
 def test_an_edge_to_an_unknown_node_is_named(copy: Path) -> None:  # noqa: F811
-    edit_world(
-        copy, 1, lambda w: w["graph"]["edges"].append({"source": "ghost", "relation": "on", "target": "counter"})
-    )
+    ghost = {"source": "ghost", "relation": "on", "target": "counter"}
+    edit_parquet_world(copy, 1, lambda w: w["graph"]["edges"].append(ghost))
+    fails(copy, "data.parquet:1: world.graph: ", "unknown node 'ghost'")
+
+
+def test_a_forged_graph_in_a_jsonl_row_that_holds_one_is_named_there(copy: Path) -> None:  # noqa: F811
+    """A row that holds its graph (as a release written before the graphs moved to Parquet) is checked as it is."""
+    graph = _world(copy, 1)["graph"]
+    forged = {**graph, "edges": [*graph["edges"], {"source": "ghost", "relation": "on", "target": "counter"}]}
+    edit_world(copy, 1, lambda w: w.update(graph=forged))
     fails(copy, "data.jsonl:1: world.graph: ", "unknown node 'ghost'")
 
 
@@ -79,4 +101,6 @@ def test_a_parquet_world_struct_that_is_not_the_schemas_is_named(copy: Path) -> 
 
 
 def _world(folder: Path, row: int) -> dict[str, Any]:
-    return json.loads((folder / "data.jsonl").read_text().splitlines()[row - 1])["world"]
+    """Row ``row``'s whole world: the data.jsonl row's, with its graph from data.parquet."""
+    record = json.loads((folder / "data.jsonl").read_text().splitlines()[row - 1])
+    return with_graphs(record, table_to_records(pq.read_table(folder / "data.parquet"))[row - 1])["world"]
