@@ -60,7 +60,8 @@ def test_scheduled_run_without_run_id_gets_its_own(tmp_path: Path) -> None:
 def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_path: Path) -> None:
     from flows.build import build_flow
 
-    build_flow(BuildOptions(run_id="k", pairs=3000, seed=12, out=str(tmp_path / "whole")))
+    # 300 pairs: validating them takes seconds, far longer than the 10 ms the poll below needs to catch it running
+    build_flow(BuildOptions(run_id="k", pairs=300, seed=12, out=str(tmp_path / "whole")))
     expected = (tmp_path / "whole" / "k" / "items.jsonl").read_bytes()
 
     out = tmp_path / "killed"
@@ -71,7 +72,7 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
         "ambiforge.cli.main",
         "build",
         "--pairs",
-        "3000",
+        "300",
         "--seed",
         "12",
         "--run-id",

@@ -171,7 +171,7 @@ def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Pa
     with ScriptedLLMServer(KitchenResponder(), latency=0.5, api_key=KEY) as server:
         env = env_for(server, tmp_path)
         out = tmp_path / "raw"
-        cmd = build_cmd(out, 30)
+        cmd = build_cmd(out, 12)
         with processes.group(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
             wait_for(lambda: len(server.requests) >= 10, 180, "the build's first LLM replies", build=proc)
             at_signal = len(server.requests)
@@ -193,7 +193,7 @@ def test_an_interrupted_build_stops_calls_marks_the_run_and_resumes(tmp_path: Pa
 
         rerun = processes.run(cmd, cwd=REPO, env=env, timeout=300)
         assert rerun.returncode == 0, rerun.stderr
-        reference = processes.run(build_cmd(tmp_path / "reference", 30), cwd=REPO, env=env, timeout=300)
+        reference = processes.run(build_cmd(tmp_path / "reference", 12), cwd=REPO, env=env, timeout=300)
         assert reference.returncode == 0, reference.stderr
     assert items_of(out / "r") == items_of(tmp_path / "reference" / "r")
     assert json.loads((out / "r" / "state.json").read_text())["status"] == "done"
