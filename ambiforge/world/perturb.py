@@ -15,6 +15,7 @@ appliances standing on it); :func:`agent_views` gives each agent's node ids.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,26 @@ SIDES: dict[str, tuple[str, ...]] = {
 }
 SHARED_PLACE = "counter"
 RELATION_WORDS = {"left_of": "left of", "right_of": "right of", "next_to": "next to", "behind": "behind"}
+
+
+def says(text: str, words: str) -> bool:
+    """Whether ``text`` names ``words`` as whole words, case-insensitively: "apple juice" is not said by
+    "pineapple juice" (a substring test would say it is)."""
+    words = words.strip().lower()
+    return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text.lower()) is not None
+
+
+def named_nodes(graph: SceneGraph, text: str) -> list[Node]:
+    """The nodes ``text`` names as whole words, longest names first; a name inside a longer one that is named
+    there does not count ("the glass mug" names the glass mug, not a node called "mug")."""
+    found: list[Node] = []
+    taken: list[str] = []
+    for node in sorted(graph.nodes, key=lambda n: -len(n.name)):
+        name = node.name.lower()
+        if says(text, node.name) and not any(says(t, name) for t in taken):
+            found.append(node)
+            taken.append(name)
+    return found
 
 
 def _sorted_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
@@ -298,7 +319,9 @@ __all__ = [
     "ambiguity_end",
     "asked_plan",
     "move",
+    "named_nodes",
     "replan",
+    "says",
     "telling",
     "differences",
     "fetch",

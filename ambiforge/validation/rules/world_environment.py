@@ -13,7 +13,6 @@ is the ``world_plan`` rule's (:mod:`.world`). Every message names its evidence (
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item, Perturbation, World
@@ -31,6 +30,7 @@ from ambiforge.world.perturb import (
     parse_referent,
     place_of,
     replan,
+    says,
     unexplained,
 )
 
@@ -40,12 +40,6 @@ if TYPE_CHECKING:
 ORDER = 76  # right after the world rules
 
 KINDS = ("multiplicity", "absence", "reference", "observation")
-
-
-def says(text: str, words: str) -> bool:
-    """Whether ``text`` names ``words`` as whole words ("apple juice" is not said by "pineapple juice")."""
-    words = words.strip().lower()
-    return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text.lower()) is not None
 
 
 def _listed(graph: SceneGraph, nodes: list[Node]) -> str:

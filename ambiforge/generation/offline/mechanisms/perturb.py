@@ -29,7 +29,7 @@ from pydantic import Field, field_validator
 
 from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.catalog.world import cached_world
-from ambiforge.environment import Scene
+from ambiforge.environment import Scene, with_article
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
@@ -360,6 +360,21 @@ def ambiguous_plan(kind: str, graph: SceneGraph, plan: list[Action], t: Node, eo
     return [*clear[:eoa], *render_plan(plan[eoa:], named)]
 
 
+def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Perturbation) -> tuple[str, str]:
+    """The changed kitchen as the item's environment lists are written (``environment_short``, ``_full``):
+    the clear kitchen's objects in their order without the removed ones, then the added ones; for
+    observation only what the asking robot sees."""
+    ix, changed = index(graph), index(p.graph)
+    gone = {ix.by_id[i].name for i in p.removed if i in ix.by_id}
+    shown = [o for o in scene.objects if o.name not in gone]
+    members = {o.name: o for o in group.objects}
+    shown += [members[changed.by_id[i].name] for i in p.added if changed.by_id[i].name in members]
+    if p.views:
+        seen = {changed.by_id[i].name for i in p.views[0].nodes if i in changed.by_id}
+        shown = [o for o in shown if o.name in seen]
+    return ", ".join(o.name for o in shown), ", ".join(with_article(o) for o in shown)
+
+
 def _intent(
     kind: str,
     made: Made,
@@ -473,6 +488,10 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     i = rng.randrange(len(spec.direct))
     task = spec.direct[i].format(t=f"the {referent}")
     indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}")
+    short, full = changed_environment(scene, group, graph, p)
+    if not short:
+        return None  # the asking robot sees none of the kitchen's objects: no list to show it
+    p = p.model_copy(update={"environment_short": short, "environment_full": full})
     world = World(graph=graph, target=t.id, clear_plan=plan, perturbation=p)
     return Draft(
         template=spec.id,
