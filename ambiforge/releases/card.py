@@ -206,6 +206,18 @@ WORLD_SUBFIELDS = [
         "quantity or program) on graph nodes; empty when not known (imported rows). The ambiguous plan is this "
         "plan with the target left open",
     ),
+    (
+        "world.perturbation",
+        "environment-induced items only (the `environment` configuration; null elsewhere): the changed kitchen "
+        "the ambiguous task is set in: `kind`, its `graph`, the node ids it `added`, `removed` or `moved`, the "
+        "instruction's `referent`, for observation each robot's `views`",
+    ),
+    (
+        "world.perturbation.environment_short",
+        "the changed kitchen as `environment_short` lists the clear one (removed objects gone, added ones "
+        "last; observation: what the asking robot sees); `environment_full` the same with articles. The "
+        "top-level environment fields always list the clear kitchen",
+    ),
 ]
 
 REVIEW_SUBFIELDS = [

@@ -305,7 +305,9 @@ def unexplained(
     for i in sorted(set(moved)):
         before = index(clear).location.get(i)
         after = index(perturbed).location.get(i)
-        if before is not None and after is not None and before == after:
+        spatial = {(e.relation, e.target) for e in clear.edges if e.source == i and e.relation in SPATIAL_RELATIONS}
+        still = {(e.relation, e.target) for e in perturbed.edges if e.source == i and e.relation in SPATIAL_RELATIONS}
+        if before is not None and after is not None and before == after and spatial == still:
             out.append(f"node {i} declared moved but stays {after.relation} {after.target}")
     return out
 

@@ -201,3 +201,22 @@ def test_the_minimal_pair_of_an_environment_type_is_one_sentence(items) -> None:
     assert failures(reworded, "minimal_pair") == [
         ("minimal_pair", "ambiguous_task: differs from unambiguous_direct; absence keeps the instruction")
     ]
+
+
+def test_the_changed_kitchen_travels_with_the_item_and_into_the_ambik_export(items, tmp_path) -> None:
+    import csv
+
+    from ambiforge.ambik.csv_io import write_ambik_csv
+
+    for kind, made in items.items():
+        for item in made:
+            p = item.world.perturbation
+            assert p.environment_short and p.environment_short != item.environment_short, (kind, item.id)
+    absent = items["absence"][0]
+    target = absent.world.graph.node(absent.world.target).name
+    assert target in absent.environment_short.split(", ")
+    assert target not in absent.world.perturbation.environment_short.split(", ")
+    path = write_ambik_csv([absent, items["multiplicity"][0]], tmp_path / "x.csv")
+    rows = list(csv.DictReader(path.open()))
+    assert rows[0]["environment_short_changed"] == absent.world.perturbation.environment_short
+    assert target not in rows[0]["environment_full_changed"] and target in rows[0]["environment_full"]

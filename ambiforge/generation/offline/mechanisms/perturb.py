@@ -163,10 +163,15 @@ def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
     return object_node(obj, fresh_id(graph, node_id(obj.name)), cached_world())
 
 
+#: Where the templates take their object: a change never puts a candidate there ("take the mug to the
+#: table" when the mug is on the table already).
+DESTINATIONS = frozenset({"kitchen_table", "sink"})
+
+
 def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
-    """A place the catalog keeps ``obj`` in, other than ``not_in`` when there is one."""
-    places = [p for p in cached_world().candidates(obj) if p != not_in] or [
-        p for p in ("counter", "kitchen_table") if p != not_in
+    """A place the catalog keeps ``obj`` in, other than ``not_in`` and the templates' destinations."""
+    places = [p for p in cached_world().candidates(obj) if p != not_in and p not in DESTINATIONS] or [
+        p for p in ("counter", "shelf_1") if p != not_in
     ]
     return rng.choice(places)
 
@@ -273,9 +278,6 @@ def reference(
         two = edge.relation in ("left_of", "right_of") and rng.random() < 0.5
         if two:
             o = rng.choice(others)
-            if place_of(graph, o.id) == here:
-                two = False
-        if two:
             perturbed = move(graph, o.id, here, beside=t.id, side=edge.relation)
             if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, o.id]):
                 continue
@@ -397,12 +399,14 @@ def _intent(
         return ["|".join(dict.fromkeys([said, t.name, *told])), *negated]
     if kind == "observation":  # the candidates are not objects: the target and where it is kept
         return [f"{t.name}|{made.where.split(' the ', 1)[-1]}" if made.where else t.name]
-    names = telling(plan, graph, rivals, p.graph, eoa)
+    rival_names = {index(p.graph).by_id[c].name for c in made.others if c in index(p.graph).by_id}
+    names = [n for n in telling(plan, graph, rivals, p.graph, eoa) if n not in rival_names]
     if names and all(index(p.graph).by_id[c].name != t.name for c in made.others):
         names.insert(0, t.name)  # its own name tells it apart too (what the answer says)
     moved = t.id in p.moved and t.id in index(p.graph).by_id
     if moved:  # where the target now is tells it apart too
-        names += telling(replan(plan, graph, t.id, p.graph, t.id), p.graph, rivals, p.graph, eoa)
+        moved_names = telling(replan(plan, graph, t.id, p.graph, t.id), p.graph, rivals, p.graph, eoa)
+        names += [n for n in moved_names if n not in rival_names]
     names = list(dict.fromkeys(names))
     return ["|".join(names)] if names else None
 
@@ -440,6 +444,9 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
     if made is None:
         return None
+    if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
+        # a substitute is for a use: to be put away or carried off, something else is no answer
+        made = Made(made.perturbation, "", "", refused=True)
     plan = clear_plan(spec, graph, t.id)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
