@@ -222,7 +222,8 @@ def absence(
     graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
 ) -> Made | None:
     """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
-    (a glass for a mug: both hold a cold drink; never a rolling pin for a whisk); with nothing that does, or
+    and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
+    pin for a whisk, nor a mug for a pan, which both hold hot liquid); with nothing that does, or
     when the answer declines the offer (one time in three), the plan ends by telling the user."""
     needed = jobs(graph, t)
     subs = [
@@ -232,6 +233,7 @@ def absence(
         and n.id != t.id
         and n.noun != t.noun
         and needed & jobs(graph, n)
+        and n.tags[:1] == t.tags[:1]  # and is the same sort of thing: a glass for a mug, never a mug for a pan
         and n.plural == t.plural
         and n.state.clean is not False  # nobody offers the dirty pan instead
         and t.noun.lower() not in n.name.lower()  # "no glass here: the glass cup?" reads as a contradiction
