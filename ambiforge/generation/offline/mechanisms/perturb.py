@@ -265,6 +265,7 @@ def reference(
     here = place_of(graph, t.id)
     if here is None or ix.by_id[here].holds != "on":
         return None  # only on a surface does a reader see what stands left of what
+    fronted = {e.target for e in graph.edges if e.relation == "behind"}
     for edge in relations:
         anchor = ix.by_id[edge.target]
         if anchor.type != "object" or anchor.noun == t.noun:
@@ -277,9 +278,17 @@ def reference(
         words = referent_words(t.noun, edge.relation, anchor.name)
         said = f"{RELATION_WORDS[edge.relation]} the {anchor.name}"
         others = [n for n in kind if n.id != t.id]
-        two = edge.relation in ("left_of", "right_of") and rng.random() < 0.5
+        # Only a node with nothing standing behind it is taken away: the rows of its place stay as they were
+        # (the one behind would otherwise come to the front, and a reader would see it where the target was).
+        free = [n for n in others if n.id not in fronted]
+        two = edge.relation in ("left_of", "right_of") and bool(free) and rng.random() < 0.5
+        if not two and t.id in fronted:
+            continue
+        neighbours = {e.target for e in graph.edges if e.source == t.id and e.relation == "next_to"}
+        if not two and edge.relation == "next_to" and neighbours & {n.id for n in others}:
+            continue  # with the target gone, its neighbour of the kind would read as next to the anchor
         if two:
-            o = rng.choice(others)
+            o = rng.choice(free)
             perturbed = move(graph, o.id, here, beside=t.id, side=edge.relation)
             if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, o.id]):
                 continue
