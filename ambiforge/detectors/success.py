@@ -63,8 +63,8 @@ def acts_on_target(task: EvalTask, step: str, obj: str = "") -> bool:
             if len(nodes) == 1:
                 things.add(nodes[0].id)
     if things:
-        target = world.graph.node(world.target)
-        rivals = {n.id for n in world.graph.nodes if n.type == "object" and n.noun == target.noun} - objects
+        noun = next((n.noun for n in world.graph.nodes if n.id == world.target), None)
+        rivals = {n.id for n in world.graph.nodes if n.type == "object" and n.noun == noun} - objects
         return bool(things & objects) and not things & rivals
     spots = {n.id for n in named if n.type == "place"}
     return bool(spots) and spots <= places
