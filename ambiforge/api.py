@@ -385,7 +385,8 @@ def validate(
         config=cfg.validation,
         known_tasks=_released_tasks(Path(released) if released is not None else None),
     )
-    target_mix = cfg.build.type_mix if mix else None
+    recorded, source = _recorded_mix([path.parent])
+    target_mix = (recorded or cfg.build.type_mix) if mix else None
     done = validate_stream(
         batches,
         ctx,
@@ -422,8 +423,33 @@ def validate(
             "report_json": json_path,
             "report_html": html_path,
             "formula_cells": {"count": formulas[0], "examples": formulas[1]},
+            "mix_source": (source if recorded else "the configuration's [build] type_mix") if mix else None,
         },
     )
+
+
+def _recorded_mix(folders: list[Path]) -> tuple[dict[str, float] | None, str]:
+    """The type mix the runs in ``folders`` recorded (``summary.json``: the pairs planned per type, summed over
+    the runs, as shares), and where it came from; ``(None, "")`` when a folder records none (an items file
+    that is not a run's: the configuration's mix applies)."""
+    planned: dict[str, float] = {}
+    for folder in folders:
+        summary = folder / "summary.json"
+        try:
+            data = json.loads(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None, ""
+        per_type = data.get("planned_per_type") or data.get("target_type_mix") if isinstance(data, dict) else None
+        if not isinstance(per_type, dict):
+            return None, ""
+        for name, n in per_type.items():
+            if isinstance(n, int | float):
+                planned[name] = planned.get(name, 0.0) + float(n)
+    total = sum(planned.values())
+    if not total:
+        return None, ""
+    names = ", ".join(str(f / "summary.json") for f in folders)
+    return {k: v / total for k, v in planned.items()}, f"the type mix the run recorded ({names})"
 
 
 def _released_tasks(path: Path | None) -> dict[str, str]:
@@ -475,17 +501,20 @@ def release_options(
         raise ConfigError(f"--calibration-size: {calibration_size} is negative")
     curated_path = Path(curated) if curated is not None else Path(config.paths.curated)
     versions.check_new(curated_path, version)
+    raw_path = Path(raw) if raw is not None else Path(config.paths.raw)
+    recorded, source = _recorded_mix([raw_path / r for r in run_ids])
     return ReleaseOptions(
         version=version,
         run_ids=list(run_ids),
-        raw=Path(raw) if raw is not None else Path(config.paths.raw),
+        raw=raw_path,
         curated=curated_path,
         annotation=Path(config.paths.annotation),
         allow_unreviewed=allow_unreviewed,
         calibration_size=config.release.calibration_size if calibration_size is None else calibration_size,
         seed=config.release.seed,
         license=config.release.license,
-        target_mix=dict(config.build.type_mix),
+        target_mix=recorded or dict(config.build.type_mix),
+        mix_source=source if recorded else "the configuration's [build] type_mix",
         mix_tolerance=config.release.mix_tolerance if mix_tolerance is None else mix_tolerance,
         repository_url=config.release.repository_url,
         title=config.release.title,

@@ -56,6 +56,9 @@ AMBIK_COLUMNS: tuple[str, ...] = (
 )
 #: Written after ``unambiguous_direct`` for items that have it (ambiforge's own items do).
 INDIRECT = "unambiguous_indirect"
+#: Written after AmbiK's columns for environment-induced items: the changed kitchen (the one the ambiguous task
+#: is set in), which AmbiK's one environment per row cannot hold; empty for a pair whose kitchen does not change.
+CHANGED_SHORT, CHANGED_FULL = "environment_short_changed", "environment_full_changed"
 #: Written last, as a JSON string, for items the judge stage judged.
 JUDGEMENT = "judgement"
 RAW_KEY = "_ambik_row"
@@ -255,7 +258,33 @@ def _cell(item: Item, column: str, raw: dict[str, str]) -> str:
         return str(getattr(item, column))
     if column == JUDGEMENT:
         return judgement_cell(getattr(item, JUDGEMENT, None))
+    if column in (CHANGED_SHORT, CHANGED_FULL) and _changed(item) is not None:
+        return changed_environment(item, full=column == CHANGED_FULL)
     return item.extra.get(column, "")
+
+
+def _changed(item: Item) -> Any:
+    """The item's perturbation (a model, or a release record's dict), None when its kitchen does not change."""
+    world = getattr(item, "world", None)
+    if world is None:
+        return None
+    return world.get("perturbation") if isinstance(world, dict) else world.perturbation
+
+
+def changed_environment(item: Item, *, full: bool) -> str:
+    """The changed kitchen as the environment columns are written: the list, or in words where things are
+    (for observation, what the asking robot sees: its list, not the whole graph)."""
+    p = _changed(item)
+    if p is None:
+        return ""
+    get = p.get if isinstance(p, dict) else lambda key: getattr(p, key)
+    if not full:
+        return str(get("environment_short") or "")
+    if get("views"):
+        return str(get("environment_full") or "")
+    graph = get("graph")
+    text = describe_record(graph) if isinstance(graph, dict) else describe(graph)
+    return text or str(get("environment_full") or "")
 
 
 def environment_full(item: Item) -> str:
@@ -293,12 +322,14 @@ class Layout:
         self.indirect = False
         self.extras: set[str] = set()
         self.judged = False
+        self.changed = False
 
     def add(self, item: Item) -> None:
         self.layouts.add(item.extra.get(COLUMNS_KEY))
         self.indirect = self.indirect or bool(item.unambiguous_indirect)
         self.extras.update(k for k in item.extra if not k.startswith("_"))
         self.judged = self.judged or getattr(item, JUDGEMENT, None) is not None
+        self.changed = self.changed or _changed(item) is not None
 
     def columns(self) -> list[str]:
         """The imported file's columns when every item came from one file; else AmbiK's, plus extras."""
@@ -308,6 +339,8 @@ class Layout:
         if self.indirect:
             columns.insert(columns.index("unambiguous_direct") + 1, INDIRECT)
         columns += [c for c in sorted(self.extras) if c not in columns]
+        if self.changed:  # after AmbiK's columns, so AmbiK readers ignore them
+            columns += [c for c in (CHANGED_SHORT, CHANGED_FULL) if c not in columns]
         if self.judged:
             columns.append(JUDGEMENT)  # after AmbiK's columns, so AmbiK readers ignore it
         return columns

@@ -5,6 +5,8 @@ Per task (one half of a pair, one method):
 - HR: 1 when the method asks (for conformal methods: the set has more than one option).
 - CHR: 1 when it did what a good agent does: on an ambiguous task, ask if the type's ``good_agent`` is
   ``ask`` and not ask if it is ``act``; on an unambiguous task, not ask.
+- SR: 1 when the planner succeeded (:mod:`.success`): on an ambiguous half it did what the good agent does,
+  on a clear half it acted on the item's target (read on its graph where it has one).
 - SSC: |CS & PS| / |CS | PS| on ambiguous tasks of types with a shortlist (CS = ``amb_shortlist``; an option
   counts as the shortlist object it names; an option naming none is an extra element of PS).
 Per pair: AmbDif = 1 when the ambiguous task's set is larger than its clear twin's (for methods that decide
@@ -28,7 +30,9 @@ from ambiforge.models.intent import fold
 
 UNAMBIGUOUS = "unambiguous"
 ALL = "all"
-METRICS = ("ICR", "HR", "CHR", "SSC", "set_size")
+METRICS = ("ICR", "HR", "CHR", "SSC", "set_size", "SR")
+#: The two levels of the seed's comparison: the ambiguity is in the words (AmbiK's types) or in the kitchen.
+INSTRUCTION, ENVIRONMENT = "instruction", "environment"
 
 
 def icr(set_options: Sequence[str], intent: Sequence[str]) -> float | None:
@@ -80,6 +84,7 @@ def task_metrics(
     good_agent: str,
     has_shortlist: bool,
     never_asks: bool = False,
+    sr: int | None = None,
 ) -> dict[str, float | int | None]:
     """Every per-task metric for one result (``None`` where a metric does not apply). ``never_asks`` (NoHelp):
     the paper's definition: a method that never asks offers the user nothing to choose from, so it covers no
@@ -93,6 +98,7 @@ def task_metrics(
             "CHR": correct_help(False, ambiguous, good_agent),
             "SSC": None,
             "set_size": size,
+            "SR": sr,
         }
     asked_ = bool(help_rate(size, asked))
     return {
@@ -101,6 +107,7 @@ def task_metrics(
         "CHR": correct_help(asked_, ambiguous, good_agent),
         "SSC": ssc(set_options, shortlist) if ambiguous and has_shortlist else None,
         "set_size": size,
+        "SR": sr,
     }
 
 
@@ -111,6 +118,24 @@ def mean(values: Iterable[float | int | None]) -> float | None:
 
 def group_of(row: dict[str, Any]) -> str:
     return row["ambiguity_type"] if row["half"] == "ambiguous" else UNAMBIGUOUS
+
+
+def level_of(row: dict[str, Any]) -> str:
+    """A row's group by level: an ambiguous half's level (``instruction`` or ``environment``), or
+    ``unambiguous`` for every clear half."""
+    return row.get("level", INSTRUCTION) if row["half"] == "ambiguous" else UNAMBIGUOUS
+
+
+def by_level(rows: Sequence[dict[str, Any]], metric: str = "SR") -> dict[str, float | None]:
+    """``metric`` per level (and ``all``) over the answered rows: the seed's instruction-level vs
+    environment-level table for one method."""
+    by: dict[str, list[Any]] = {}
+    for row in rows:
+        for group in (level_of(row), ALL):
+            values = by.setdefault(group, [])
+            if answered(row):
+                values.append(row["metrics"].get(metric))
+    return {g: mean(by[g]) for g in sorted(by, key=lambda g: (g == ALL, g))}
 
 
 def no_metrics() -> dict[str, None]:
@@ -127,7 +152,7 @@ def group_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     ok = [r for r in rows if answered(r)]
     figures: dict[str, Any] = {"n": len(ok), "errors": len(rows) - len(ok)}
     for m in METRICS:
-        values = [r["metrics"][m] for r in ok if r["metrics"][m] is not None]
+        values = [r["metrics"].get(m) for r in ok if r["metrics"].get(m) is not None]
         figures[m] = mean(values)
         figures[f"n_{m}"] = len(values)
     return figures

@@ -5,6 +5,9 @@ half's own plan up to the ambiguous step (``previous_steps``) and that step (``n
 half's ``plan_for_amb_task[end_of_ambiguity]``, the clear half's ``plan_for_clear_task[end_of_ambiguity]``).
 The options a method proposes are ways to carry out ``next_step``; the gold is the clear plan's step there.
 
+An environment-induced pair's ambiguous half shows the changed kitchen's text (``world.perturbation.
+environment_short``/``environment_full``), its clear half the clear kitchen's.
+
 Both halves share the item's intent: the correct next action of the clear task and the correct action of
 the ambiguous task once the user has answered carry the same concepts (AmbiK's ``user_intent``).
 """
@@ -51,6 +54,13 @@ class EvalTask:
         return self.half == AMBIGUOUS
 
     @property
+    def level(self) -> str:
+        """``environment`` when the pair's words are the same and its kitchens differ (a perturbed graph),
+        else ``instruction`` (AmbiK's types: the ambiguity is in the words)."""
+        world = self.world
+        return "environment" if world is not None and world.perturbation is not None else "instruction"
+
+    @property
     def scene_objects(self) -> tuple[str, ...]:
         return tuple(o.strip() for o in self.environment.split(",") if o.strip()) + self.appliances
 
@@ -74,6 +84,14 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         "environment_full": item.environment_full or item.environment_short,
         "world": item.world,
     }
+    # An environment-induced pair's ambiguous half is set in the changed kitchen: its text is what a text
+    # method sees there (the clear kitchen's would hide the ambiguity and leave only the plan as a cue).
+    changed = item.world.perturbation if item.world is not None else None
+    scene = (
+        {"environment": changed.environment_short, "environment_full": changed.environment_full}
+        if changed is not None and changed.environment_short
+        else {}
+    )
     amb = EvalTask(
         half=AMBIGUOUS,
         task=item.ambiguous_task,
@@ -82,7 +100,7 @@ def halves(item: Item) -> tuple[EvalTask, EvalTask]:
         next_step=_step(item.plan_for_amb_task, eoa),
         shortlist=tuple(item.amb_shortlist),
         twin=item.unambiguous_direct,
-        **common,
+        **{**common, **scene},
     )
     clear = EvalTask(
         half=CLEAR,

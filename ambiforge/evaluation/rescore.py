@@ -43,6 +43,7 @@ def paper_metrics(row: dict[str, Any], never_asks: bool) -> dict[str, Any]:
         good_agent=definition.good_agent,
         has_shortlist=definition.has_shortlist,
         never_asks=never_asks,
+        sr=(row.get("metrics") or {}).get("SR"),  # read on the item's graph when it was scored
     )
 
 

@@ -20,6 +20,7 @@ from ambiforge.detectors.conformal import DEFAULT_RULE, Calibration, calibrate_t
 from ambiforge.detectors.methods import Detection, MethodSettings, get
 from ambiforge.detectors.methods.base import METHODS, correct_options, covers
 from ambiforge.detectors.model import EvalModel
+from ambiforge.detectors.success import text_success
 from ambiforge.detectors.tasks import EvalTask, halves
 from ambiforge.errors import AmbiforgeError, PluginError, plugin_failure
 from ambiforge.evaluation.data import Dataset
@@ -38,6 +39,18 @@ class MethodResult:
     extra: dict[str, Any] = field(default_factory=dict)  # the method's own figures (``summarise``)
 
 
+def _sr(task: EvalTask, detection: Detection, good_agent: str, never_asks: bool) -> int | None:
+    """SR of one result: the method's own when it scores one on the graph (SG-CoT's ``sr``), else read
+    from its decision (:func:`ambiforge.detectors.success.text_success`)."""
+    if detection.error:
+        return None
+    own = detection.details.get("sr") if detection.details else None
+    if own is not None:
+        return int(own)
+    asked = False if never_asks else detection.asked
+    return text_success(task, detection.set_options, asked, good_agent)
+
+
 def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = False) -> dict[str, Any]:
     definition = ambiguity.get(task.ambiguity_type)
     return {
@@ -50,6 +63,7 @@ def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = F
         "user_intent": list(task.intent),
         "variants": list(task.variants),
         "shortlist": list(task.shortlist),
+        "level": task.level,
         **detection.to_record(),
         "correct": correct_options(detection, task),
         "metrics": metrics.no_metrics()
@@ -63,6 +77,7 @@ def _row(method: str, task: EvalTask, detection: Detection, never_asks: bool = F
             good_agent=definition.good_agent,
             has_shortlist=definition.has_shortlist,
             never_asks=never_asks,
+            sr=_sr(task, detection, definition.good_agent, never_asks),
         ),
     }
 
@@ -193,6 +208,7 @@ def results_document(dataset: Dataset, results: Sequence[MethodResult], meta: di
                 "test_coverage": r.test_coverage or None,
                 "ambdif": r.ambdif,
                 "by_group": r.summary,
+                "SR_by_level": metrics.by_level(r.rows),
                 "errors": sum(1 for row in r.rows if row["error"]),
                 "answered": sum(1 for row in r.rows if not row["error"]),
                 "first_error": next((row["error"] for row in r.rows if row["error"]), None),

@@ -192,6 +192,12 @@ class Perturbation(_Strict):
     views: list[AgentView] = Field(
         default_factory=list, description="observation: each agent's view of the perturbed graph"
     )
+    environment_short: str = Field(
+        default="",
+        description="the changed kitchen as the item's environment_short is written (observation: what the asking "
+        "robot sees); '' when not made (older items)",
+    )
+    environment_full: str = Field(default="", description="the same with articles, as environment_full")
 
 
 class World(_Strict):

@@ -74,21 +74,33 @@ def front_matter(
     """``environment_names``: the ClassLabel of the ``environment`` configuration, when the release has one."""
     reviewed = not manifest["review"].get("released_unreviewed")
     features = yaml_features(class_names)
-    configs: list[dict[str, Any]] = [
-        {
-            "config_name": "default",
-            "data_files": [
-                {"split": "calibration", "path": "splits/calibration.parquet"},
-                {"split": "test", "path": "splits/test.parquet"},
-            ],
-        },
-        {"config_name": "all", "data_files": [{"split": "train", "path": "data.parquet"}]},
-    ]
-    info = [{"config_name": "default", "features": features}, {"config_name": "all", "features": features}]
-    if environment_names is not None:
+    counts = manifest["counts"]
+    per_split = counts.get("per_split") or {}
+    # A configuration with no rows is left out (datasets cannot build a split from an empty Parquet file):
+    # an environment-only release has no instruction-level rows, and its `environment` configuration is then
+    # the default one, so `load_dataset(folder)` loads it.
+    splits = [s for s in ("calibration", "test") if (per_split.get(s) or {}).get("total", 1)]
+    configs: list[dict[str, Any]] = []
+    info: list[dict[str, Any]] = []
+    if counts.get("total", 1) and splits:
         configs.append(
-            {"config_name": "environment", "data_files": [{"split": "test", "path": "environment/data.parquet"}]}
+            {
+                "config_name": "default",
+                "data_files": [{"split": s, "path": f"splits/{s}.parquet"} for s in splits],
+            }
         )
+        info.append({"config_name": "default", "features": features})
+    if counts.get("total", 1):
+        configs.append({"config_name": "all", "data_files": [{"split": "train", "path": "data.parquet"}]})
+        info.append({"config_name": "all", "features": features})
+    if environment_names is not None:
+        entry: dict[str, Any] = {
+            "config_name": "environment",
+            "data_files": [{"split": "test", "path": "environment/data.parquet"}],
+        }
+        if not configs:
+            entry["default"] = True
+        configs.append(entry)
         info.append({"config_name": "environment", "features": yaml_features(environment_names)})
     return {
         "license": license_id,
@@ -206,6 +218,18 @@ WORLD_SUBFIELDS = [
         "the clear plan as actions (verb, obj, target, tool and parameters such as "
         "quantity or program) on graph nodes; empty when not known (imported rows). The ambiguous plan is this "
         "plan with the target left open",
+    ),
+    (
+        "world.perturbation",
+        "environment-induced items only (the `environment` configuration; null elsewhere): the changed kitchen "
+        "the ambiguous task is set in: `kind`, its `graph`, the node ids it `added`, `removed` or `moved`, the "
+        "instruction's `referent`, for observation each robot's `views`",
+    ),
+    (
+        "world.perturbation.environment_short",
+        "the changed kitchen as `environment_short` lists the clear one (removed objects gone, added ones "
+        "last; observation: what the asking robot sees); `environment_full` the same with articles. The "
+        "top-level environment fields always list the clear kitchen",
     ),
 ]
 

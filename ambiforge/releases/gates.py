@@ -67,7 +67,7 @@ def expectation_message(result: Mapping[str, Any], target_mix: Mapping[str, floa
 
 
 def expectations_message(
-    results: list[Mapping[str, Any]], target_mix: Mapping[str, float] | None, tolerance: float
+    results: list[Mapping[str, Any]], target_mix: Mapping[str, float] | None, tolerance: float, source: str = ""
 ) -> str:
     failed = [r for r in results if not r["success"]]
     mix = [r for r in failed if r["expectation"] == "expect_column_mean_to_be_between"]
@@ -77,7 +77,11 @@ def expectations_message(
         parts.append(
             "type mix outside tolerance: "
             + "; ".join(expectation_message(r, target_mix, tolerance) for r in mix)
-            + " (change the mix, or pass --mix-tolerance)"
+            + (
+                f" (target: {source}; change the mix, or pass --mix-tolerance)"
+                if source
+                else " (change the mix, or pass --mix-tolerance)"
+            )
         )
     parts += [expectation_message(r, target_mix, tolerance) for r in other]
     return "; ".join(parts)

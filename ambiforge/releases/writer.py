@@ -66,6 +66,7 @@ class ReleaseOptions:
     license: str = "cc-by-4.0"
     target_mix: dict[str, float] | None = None
     mix_tolerance: float = 0.05
+    mix_source: str = "the configuration's [build] type_mix"
     repository_url: str = ""
     title: str = "ambiforge kitchen ambiguity dataset"
     authors: tuple[str, ...] = ("ambiforge maintainers",)
@@ -243,7 +244,9 @@ def _release(opts: ReleaseOptions) -> Path:
         seen.columns.frame(), target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits
     )
     if not expectations.success:
-        message = gates.expectations_message(expectations.results, opts.target_mix, opts.mix_tolerance)
+        message = gates.expectations_message(
+            expectations.results, opts.target_mix, opts.mix_tolerance, source=opts.mix_source
+        )
         raise refuse(message, {"expectations": expectations.to_dict()})
 
     previous = versions.previous(opts.curated, opts.version)

@@ -166,6 +166,8 @@ PERTURBATION_TYPE = pa.struct(
         ("moved", pa.list_(_STR)),
         ("referent", _STR),
         ("views", pa.list_(pa.struct([("agent", _STR), ("nodes", pa.list_(_STR))]))),
+        ("environment_short", _STR),
+        ("environment_full", _STR),
     ]
 )
 WORLD_TYPE = pa.struct(

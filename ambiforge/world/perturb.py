@@ -15,12 +15,14 @@ appliances standing on it); :func:`agent_views` gives each agent's node ids.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ambiforge.models.action import Action
 from ambiforge.models.item import AgentView
 from ambiforge.models.scene_graph import SPATIAL_RELATIONS, Edge, Node, SceneGraph
+from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.index import index
 from ambiforge.world.query import Expression, RelationConstraint
 
@@ -33,6 +35,26 @@ SIDES: dict[str, tuple[str, ...]] = {
 }
 SHARED_PLACE = "counter"
 RELATION_WORDS = {"left_of": "left of", "right_of": "right of", "next_to": "next to", "behind": "behind"}
+
+
+def says(text: str, words: str) -> bool:
+    """Whether ``text`` names ``words`` as whole words, case-insensitively: "apple juice" is not said by
+    "pineapple juice" (a substring test would say it is)."""
+    words = words.strip().lower()
+    return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text.lower()) is not None
+
+
+def named_nodes(graph: SceneGraph, text: str) -> list[Node]:
+    """The nodes ``text`` names as whole words, longest names first; a name inside a longer one that is named
+    there does not count ("the glass mug" names the glass mug, not a node called "mug")."""
+    found: list[Node] = []
+    taken: list[str] = []
+    for node in sorted(graph.nodes, key=lambda n: -len(n.name)):
+        name = node.name.lower()
+        if says(text, node.name) and not any(says(t, name) for t in taken):
+            found.append(node)
+            taken.append(name)
+    return found
 
 
 def _sorted_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
@@ -87,6 +109,91 @@ def with_node(graph: SceneGraph, node: Node, place: str, beside: str | None = No
             Edge(source=beside, relation="next_to", target=node.id),
         ]
     return graph.model_copy(update={"nodes": (*graph.nodes, node), "edges": _sorted_edges(edges)})
+
+
+def replan(plan: Sequence[Action], clear: SceneGraph, target: str, graph: SceneGraph, candidate: str) -> list[Action]:
+    """The clear plan as it runs under another answer: the steps that fetch ``target`` in the clear kitchen
+    become the steps that fetch ``candidate`` in ``graph`` (another place, another way of getting it out),
+    and every later step on the target acts on the candidate."""
+    got = fetch(clear, target)
+    start = next((i for i in range(len(plan)) if list(plan[i : i + len(got)]) == got), None)
+    if start is None:
+        return [a.replaced({"obj": candidate}) if a.obj == target else a for a in plan]
+    rest = [a.replaced({"obj": candidate}) if a.obj == target else a for a in plan[start + len(got) :]]
+    return [*plan[:start], *fetch(graph, candidate), *rest]
+
+
+def asked_plan(plan: Sequence[Action], clear: SceneGraph, target: str, question: str) -> list[Action]:
+    """Observation: the asking robot's plan. It cannot reach the other robot's side, so instead of
+    fetching the target it asks the other robot (``ask_robot``) and picks it up from the shared counter."""
+    got = fetch(clear, target)
+    start = next((i for i in range(len(plan)) if list(plan[i : i + len(got)]) == got), 0)
+    asked = [Action(verb="ask_robot", question=question), Action(verb="pick", obj=target)]
+    return [*plan[:start], *asked, *plan[start + len(got) :]]
+
+
+def ambiguity_end(clear_plan: Sequence[Action], others: Sequence[Sequence[Action]]) -> int | None:
+    """The item's end of ambiguity: :func:`ambiforge.world.end_of_ambiguity` of the clear plan against the
+    plans under the other candidates (the one function the docs name, so generator and rule agree)."""
+    return end_of_ambiguity(clear_plan, list(others))
+
+
+def telling(
+    clear_plan: Sequence[Action],
+    clear: SceneGraph,
+    others: Sequence[Sequence[Action]],
+    graph: SceneGraph,
+    step: int,
+) -> list[str]:
+    """The names at the clear plan's step ``step`` that no other candidate's plan has there: what tells the
+    target's step from the others' (the cupboard when the other mug is on the shelf, the glass mug when
+    both are in the cupboard). Empty: the words of that step do not tell them apart."""
+    mine = clear_plan[step] if step < len(clear_plan) else None
+    if mine is None:
+        return []
+    clear_ix, ix = index(clear), index(graph)
+
+    def names(action: Action | None, by_id: dict[str, Node]) -> set[str]:
+        if action is None:
+            return set()
+        return {by_id[v].name for v in (action.obj, action.target, action.tool) if v is not None and v in by_id}
+
+    theirs: set[str] = set()
+    for plan in others:
+        theirs |= names(plan[step] if step < len(plan) else None, ix.by_id)
+    ordered = [mine.obj, mine.target, mine.tool]
+    out = [clear_ix.by_id[v].name for v in ordered if v is not None and v in clear_ix.by_id]
+    return [n for n in dict.fromkeys(out) if n not in theirs]
+
+
+def move(graph: SceneGraph, node_id: str, place: str, beside: str | None = None, side: str = "left_of") -> SceneGraph:
+    """The graph with ``node_id`` taken from where it is and put in ``place``: its old location and spatial
+    edges go. With ``beside`` (a node of ``place``), it stands directly on the ``side`` of it in its row, so
+    it shares that node's left/right relations and stands next to it; nothing else is copied."""
+    ix = index(graph)
+    holder = ix.by_id[place]
+    kept = [
+        e
+        for e in graph.edges
+        if not (e.source == node_id and (e.relation in SPATIAL_RELATIONS or e.relation in ("in", "on", "inside")))
+        and not (e.target == node_id and e.relation in SPATIAL_RELATIONS)
+    ]
+    edges = [*kept, Edge(source=node_id, relation=holder.holds or "on", target=place)]  # type: ignore[arg-type]
+    if beside is not None:
+        flip = {"left_of": "right_of", "right_of": "left_of"}
+        for e in graph.edges:
+            if e.source == beside and e.relation in flip and e.target != node_id:
+                edges += [
+                    Edge(source=node_id, relation=e.relation, target=e.target),  # type: ignore[arg-type]
+                    Edge(source=e.target, relation=flip[e.relation], target=node_id),  # type: ignore[arg-type]
+                ]
+        edges += [
+            Edge(source=node_id, relation=side, target=beside),  # type: ignore[arg-type]
+            Edge(source=beside, relation=flip[side], target=node_id),  # type: ignore[arg-type]
+            Edge(source=node_id, relation="next_to", target=beside),
+            Edge(source=beside, relation="next_to", target=node_id),
+        ]
+    return graph.model_copy(update={"edges": _sorted_edges(edges)})
 
 
 def referent_words(noun: str, relation: str | None = None, anchor: str | None = None) -> str:
@@ -198,7 +305,9 @@ def unexplained(
     for i in sorted(set(moved)):
         before = index(clear).location.get(i)
         after = index(perturbed).location.get(i)
-        if before is not None and after is not None and before == after:
+        spatial = {(e.relation, e.target) for e in clear.edges if e.source == i and e.relation in SPATIAL_RELATIONS}
+        still = {(e.relation, e.target) for e in perturbed.edges if e.source == i and e.relation in SPATIAL_RELATIONS}
+        if before is not None and after is not None and before == after and spatial == still:
             out.append(f"node {i} declared moved but stays {after.relation} {after.target}")
     return out
 
@@ -209,6 +318,13 @@ __all__ = [
     "SIDES",
     "Differences",
     "agent_views",
+    "ambiguity_end",
+    "asked_plan",
+    "move",
+    "named_nodes",
+    "replan",
+    "says",
+    "telling",
     "differences",
     "fetch",
     "first_use",

@@ -24,7 +24,7 @@ from ambiforge.detectors.methods.base import Detection, DirectDetector, MethodSe
 from ambiforge.detectors.model import EvalModel
 from ambiforge.detectors.sgcot import scoring
 from ambiforge.detectors.sgcot.loop import Plan, run_episode
-from ambiforge.detectors.sgcot.tools import episode_graph
+from ambiforge.detectors.sgcot.tools import episode_graph, view_text
 from ambiforge.detectors.tasks import EvalTask
 from ambiforge.errors import LLMCallError
 from ambiforge.llm.client import ToolsUnsupported
@@ -76,13 +76,15 @@ class SGCoT(DirectDetector):
         tags = ambiguity.names()
         plan = self._plan(settings, model)
         try:
-            episode = run_episode(task, model, graph, plan, tags)
+            episode = run_episode(task, model, graph, plan, tags, view_text(task.world, task.ambiguous))
         except ToolsUnsupported as exc:
             if settings.tool_mode != "auto":
                 return Detection([], [], None, None, error=f"{exc} (try --tool-mode json)")
             with self._lock:
                 self._no_tools.add(model)
-            episode = run_episode(task, model, graph, self._plan(settings, model), tags)
+            episode = run_episode(
+                task, model, graph, self._plan(settings, model), tags, view_text(task.world, task.ambiguous)
+            )
         except LLMCallError as exc:  # a call failed after its retries: the episode counts as failed
             return Detection([], [], None, None, error=str(exc))
         details: dict[str, Any] = {
@@ -96,10 +98,13 @@ class SGCoT(DirectDetector):
         answer = episode.answer
         if answer is None or episode.error:
             return Detection([], [], None, None, episode.calls, episode.cached, details, episode.error)
+        succeeded = scoring.success(task, answer, definition.good_agent, graph)
         details |= {
             "answer": answer.to_record(),
-            "success": scoring.success(task, answer, definition.good_agent, graph),
+            "success": succeeded,
+            "sr": succeeded,
             "cqr": scoring.correct_question(task, answer),
+            "grounded_cqr": scoring.grounded_question(task, answer),
         }
         option = answer.question if answer.kind == "ask" else answer.step
         return Detection([option], [1.0], [0], answer.kind == "ask", episode.calls, episode.cached, details)

@@ -23,8 +23,11 @@ from ambiforge.detectors.tasks import EvalTask
 from ambiforge.models.scene_graph import SceneGraph
 
 PROMPT = "eval_sgcot"
-CONCLUDE = "You have no query turns left. Give your final answer now: act(step, object) or ask(question, tag)."
-NUDGE = "Call one function: a retrieval function, or act / ask for your final answer."
+CONCLUDE = (
+    "You have no query turns left. Give your final answer now: act(step, object), ask(question, tag) or "
+    "ask_robot(question)."
+)
+NUDGE = "Call one function: a retrieval function, or act / ask / ask_robot for your final answer."
 _DECODER = json.JSONDecoder()
 
 
@@ -35,9 +38,17 @@ class Answer:
     object: str = ""
     question: str = ""
     tag: str = ""
+    to: str = "user"  # whom the question is put to: the user, or ("robot") the other robot (ask_robot)
 
     def to_record(self) -> dict[str, str]:
-        return {"kind": self.kind, "step": self.step, "object": self.object, "question": self.question, "tag": self.tag}
+        return {
+            "kind": self.kind,
+            "step": self.step,
+            "object": self.object,
+            "question": self.question,
+            "tag": self.tag,
+            "to": self.to,
+        }
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,9 @@ def answer_of(call: Call, tags: tuple[str, ...]) -> tuple[Answer | None, str | N
             return None, "act without a step"
         return Answer("act", step=text("step"), object=text("object")), None
     if not text("question"):
-        return None, "ask without a question"
+        return None, f"{call.name} without a question"
+    if call.name == "ask_robot":  # asking the other robot is the clarifying act of partial observability
+        return Answer("ask", question=text("question"), tag="observation", to="robot"), None
     tag = text("tag").lower().replace(" ", "_").replace("-", "_")
     return Answer("ask", question=text("question"), tag=tag), None
 
@@ -134,11 +147,15 @@ def _result(mode: str, call: Call, result: str) -> tuple[str, ...]:
     return ("user", f"Result of {call.name}({call.raw}):\n{result}")
 
 
-def run_episode(task: EvalTask, model: EvalModel, graph: SceneGraph, plan: Plan, tags: tuple[str, ...]) -> Episode:
+def run_episode(
+    task: EvalTask, model: EvalModel, graph: SceneGraph, plan: Plan, tags: tuple[str, ...], view: str = ""
+) -> Episode:
+    """``view``: what the planner is told it sees when it sees part of the kitchen (observation)."""
     prompt, first = prompts.render(
         PROMPT,
         task,
         plan.with_plan,
+        view=view,
         graph=graph_text(graph) if plan.whole_graph else "",
         may_retrieve=plan.turns > 0,
         edges=plan.edges and bool(graph.edges),

@@ -1,12 +1,18 @@
 """SG-CoT's figures as the seed defines them, per episode and per group.
 
-- SR (success rate): on a clear half, the planner acts and acts right: the node it names is the item's
-  target (``world.target``; an id or a name of the graph), or its step carries the intent (AmbiK's intent
-  match, :func:`ambiforge.detectors.intent.is_correct`); on an ambiguous half it does what the type's good
-  agent does: asks (preferences and every environment-induced type), or, for a type whose good agent acts
-  (common sense, safety), acts on a fitting node or a correct variant.
-- CQR (correct question rate): on an ambiguous half, the planner asks *and* its tag is the pair's type;
-  undefined on clear halves.
+- SR (success rate, :mod:`ambiforge.detectors.success`, the same for every method): on a clear half the
+  planner acts on the item's target, read on the graph: the node it names (``object``) is the target, or the
+  place that keeps it when the clear plan's step there opens that place; AmbiK's intent match only for an
+  item without a graph. On an ambiguous half it does what the type's good agent does: asks (preferences and
+  every environment-induced type), or, for a type whose good agent acts (common sense, safety), acts on a
+  fitting node or a correct variant.
+- CQR (correct question rate), as the seed defines it: on an ambiguous half, the planner asks *and* its tag
+  is the pair's type; undefined on clear halves.
+- grounded CQR: the same, and the question itself resolves on the graph to what makes the item ambiguous:
+  it names the candidates or their noun (multiplicity), the missing object (absence), the relation's anchor
+  (reference), the object asked for from the other robot (observation: put to the other robot, or naming
+  its side), a candidate (an instruction-level item whose world lists candidates). Undefined where the item
+  says nothing to resolve it on.
 - cost: calls per episode, input and output tokens per call (the API's ``usage``; calls without it are
   counted apart, never as zero).
 
@@ -21,47 +27,65 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ambiforge.detectors.intent import is_correct
-from ambiforge.detectors.metrics import ALL, UNAMBIGUOUS, group_of, mean
+from ambiforge.detectors import success as sr
+from ambiforge.detectors.metrics import ALL, ENVIRONMENT, INSTRUCTION, UNAMBIGUOUS, group_of, mean
 from ambiforge.detectors.sgcot.loop import Answer
 from ambiforge.detectors.tasks import EvalTask
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import resolve
+from ambiforge.world.index import index
+from ambiforge.world.perturb import parse_referent, says
 
-INSTRUCTION, ENVIRONMENT = "instruction", "environment"
+__all__ = ["ENVIRONMENT", "INSTRUCTION", "correct_question", "grounded_question", "level", "success", "summarise"]
 
 
 def level(task: EvalTask) -> str:
-    return ENVIRONMENT if task.world is not None and task.world.perturbation is not None else INSTRUCTION
+    return task.level
 
 
-def names_node(graph: SceneGraph | None, named: str, wanted: set[str]) -> bool:
-    """Whether ``named`` (an id or a name the model wrote) picks out exactly nodes of ``wanted``."""
-    if not named or not wanted or graph is None:
-        return False
-    if named in wanted:
-        return True
-    nodes = resolve(graph, named)
-    return bool(nodes) and len(nodes) == 1 and nodes[0].id in wanted
+names_node = sr.names_node
 
 
 def success(task: EvalTask, answer: Answer, good_agent: str, graph: SceneGraph | None) -> int:
     world = task.world
-    if task.ambiguous and good_agent == "ask":
-        return int(answer.kind == "ask")
-    if answer.kind != "act":
-        return 0
-    if task.ambiguous:  # a type whose good agent acts: any fitting node, any correct variant
-        fitting = set(world.fitting) if world is not None else set()
-        return int(names_node(graph, answer.object, fitting) or is_correct(answer.step, task.intent, task.variants))
-    target = {world.target} if world is not None and world.target else set()
-    return int(names_node(graph, answer.object, target) or is_correct(answer.step, task.intent, ()))
+    fitting = world.fitting if world is not None else ()
+    return sr.success(task, answer.kind == "ask", good_agent, answer.step, answer.object, fitting)
 
 
 def correct_question(task: EvalTask, answer: Answer) -> int | None:
     if not task.ambiguous:
         return None
     return int(answer.kind == "ask" and answer.tag == task.ambiguity_type)
+
+
+def grounded_question(task: EvalTask, answer: Answer) -> int | None:
+    """Whether the question resolves on the graph to what makes the item ambiguous (see the module); None on
+    a clear half or where the item gives nothing to resolve it on."""
+    if not task.ambiguous:
+        return None
+    world = task.world
+    p = world.perturbation if world is not None else None
+    if world is None or (p is None and not world.candidates):
+        return None
+    if answer.kind != "ask" or answer.tag != task.ambiguity_type:
+        return 0
+    q = answer.question
+    if p is None:
+        ix = index(world.graph)
+        return int(any(says(q, ix.by_id[c].name) for c in world.candidates if c in ix.by_id))
+    expr = parse_referent(p.referent)
+    target = index(world.graph).by_id.get(world.target or "")
+    noun = expr.noun or p.referent or (target.noun if target is not None else "")
+    if p.kind == "reference":
+        anchor = expr.relations[0].target.name if expr.relations else None
+        return int(bool(anchor) and says(q, anchor or ""))
+    names = [n for n in (noun, target.name if target is not None else "") if n]
+    if p.kind == "multiplicity":
+        names += [n.name for n in resolve(p.graph, noun)]
+    named = any(says(q, n) for n in names)
+    if p.kind == "observation":
+        return int(named and (answer.to == "robot" or says(q, "other robot") or says(q, "your side")))
+    return int(named)
 
 
 def _per_group(rows: Sequence[dict[str, Any]], key: str, groups: Any) -> dict[str, float | None]:
@@ -116,6 +140,8 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "errors": {g: c["errors"] for g, c in count.items()},
         "SR_by_level": _per_group(rows, "success", _levels),
         "CQR_by_level": _per_group([r for r in rows if r["half"] == "ambiguous"], "cqr", _levels),
+        "grounded_CQR": _per_group([r for r in rows if r["half"] == "ambiguous"], "grounded_cqr", _types),
+        "grounded_CQR_by_level": _per_group([r for r in rows if r["half"] == "ambiguous"], "grounded_cqr", _levels),
         **cost(rows),
         "tool_mode": sorted({row["details"].get("mode") for row in rows if row["details"].get("mode")}),
     }

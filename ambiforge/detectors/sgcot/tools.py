@@ -2,8 +2,10 @@
 text a call returns. Retrieval runs :func:`ambiforge.world.retrieve_node` / :func:`retrieve_edge`, the
 same code validation and generation use, on the graph the episode sees (:func:`episode_graph`).
 
-Two functions end an episode: ``act(step, object)`` (the next action and the node it acts on) and
-``ask(question, tag)`` (a clarifying question and the ambiguity type it resolves).
+Three functions end an episode: ``act(step, object)`` (the next action and the node it acts on),
+``ask(question, tag)`` (a clarifying question to the user and the ambiguity type it resolves) and
+``ask_robot(question)`` (a question to the other robot of a kitchen two robots share: the seed's clarifying
+act for partial observability).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ambiforge.world import retrieve_edge, retrieve_node
 from ambiforge.world.query import ATTRIBUTE_KEYS
 
 RETRIEVAL = ("retrieve_node", "retrieve_edge")
-FINAL = ("act", "ask")
+FINAL = ("act", "ask", "ask_robot")
 ASKING_AGENT = "robot"  # the agent whose view an observation item's planner has (``AgentView.agent``)
 
 
@@ -78,6 +80,14 @@ def tool_specs(retrieval: bool, edges: bool, tags: Sequence[str]) -> list[dict[s
             ["question", "tag"],
         )
     )
+    specs.append(
+        _function(
+            "ask_robot",
+            "Final answer: ask the other robot working in this kitchen (it sees the side you cannot).",
+            {"question": {"type": "string"}},
+            ["question"],
+        )
+    )
     return specs
 
 
@@ -103,6 +113,25 @@ def episode_graph(world: World | None, ambiguous: bool, edges: bool = True) -> S
     if not edges and graph.edges:
         graph = graph.model_copy(update={"edges": ()})
     return graph
+
+
+def view_text(world: World | None, ambiguous: bool) -> str:
+    """What the planner is told of its view when it sees part of the kitchen (an observation pair's
+    ambiguous half): what it sees, and that another robot works on the other side and sees the rest."""
+    perturbation = world.perturbation if world is not None else None
+    if not ambiguous or perturbation is None:
+        return ""
+    view = next((v for v in perturbation.views if v.agent == ASKING_AGENT), None)
+    if view is None:
+        return ""
+    by_id = {n.id: n for n in perturbation.graph.nodes}
+    seen = [by_id[i].name for i in view.nodes if i in by_id]
+    others = [v.agent for v in perturbation.views if v.agent != ASKING_AGENT]
+    return (
+        f"You are {ASKING_AGENT}. You see only your side of the kitchen and the shared counter: "
+        f"{', '.join(seen) or 'nothing'}. Another robot ({', '.join(others) or 'robot_b'}) works on the other "
+        "side of the kitchen and sees what you cannot; ask_robot puts a question to it."
+    )
 
 
 def _value(value: Any) -> Any:

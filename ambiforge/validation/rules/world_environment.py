@@ -16,13 +16,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item, Perturbation, World
+from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.rules.text import has
 from ambiforge.validation.rules.world import located
 from ambiforge.world import resolve
 from ambiforge.world.index import index
-from ambiforge.world.perturb import ASKING, OTHER, first_use, parse_referent, place_of, unexplained
+from ambiforge.world.perturb import (
+    ASKING,
+    OTHER,
+    ambiguity_end,
+    asked_plan,
+    parse_referent,
+    place_of,
+    replan,
+    says,
+    unexplained,
+)
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -51,7 +61,19 @@ def check_counts(item: Item, world: World, p: Perturbation) -> list[tuple[str, s
         )
     matched = resolve(p.graph, expr)
     said = f"perturbed kitchen: {p.referent!r} matches {_listed(p.graph, matched)}"
-    if p.kind in ("multiplicity", "reference") and len(matched) < 2:
+    if p.kind == "reference":
+        kind = resolve(world.graph, expr.noun or "")
+        if len(kind) < 2:
+            found.append(
+                (
+                    "world_env_referent",
+                    f"clear kitchen: {expr.noun!r} matches {_listed(world.graph, kind)}; reference needs two or "
+                    "more of the kind, one picked by the relation",
+                )
+            )
+        if len(matched) == 1:
+            found.append(("world_env_referent", f"{said}; reference needs none or two or more"))
+    elif p.kind == "multiplicity" and len(matched) < 2:
         found.append(("world_env_referent", f"{said}; {p.kind} needs two or more"))
     elif p.kind == "absence" and matched:
         found.append(("world_env_referent", f"{said}; absence needs none"))
@@ -97,12 +119,20 @@ def check_question_answer(item: Item, world: World, p: Perturbation) -> list[tup
     """The question names what tells the candidates apart; the answer picks exactly one (the target), or,
     for absence, names an object of the perturbed kitchen to use instead."""
     found: list[tuple[str, str]] = []
-    matched = resolve(p.graph, parse_referent(p.referent))
+    expr = parse_referent(p.referent)
+    matched = resolve(p.graph, expr)
+    if p.kind == "reference":
+        # the question is about the relation: it names the anchor, and tells apart the candidates
+        anchor = expr.relations[0].target.name if expr.relations else None
+        if anchor and not says(item.question, anchor):
+            found.append(("world_env_answer", f"question: does not name the {anchor} the reference is about"))
+        if not matched:
+            matched = resolve(p.graph, expr.noun or "")
     if p.kind in ("multiplicity", "reference") and len(matched) >= 2:
-        unnamed = [n for n in matched if not all(has(item.question, w) for w in _tells(p.graph, n, matched))]
+        unnamed = [n for n in matched if not all(says(item.question, w) for w in _tells(p.graph, n, matched))]
         if unnamed:
             found.append(("world_env_answer", f"question: does not tell apart {_listed(p.graph, unnamed)}"))
-        picked = [n for n in matched if all(has(item.answer, w) for w in _tells(p.graph, n, matched))]
+        picked = [n for n in matched if all(says(item.answer, w) for w in _tells(p.graph, n, matched))]
         if [n.id for n in picked] != [world.target]:
             found.append(
                 (
@@ -111,27 +141,55 @@ def check_question_answer(item: Item, world: World, p: Perturbation) -> list[tup
                 )
             )
     elif p.kind == "absence":
-        instead = [n for n in p.graph.nodes if n.type == "object" and has(item.answer, n.name)]
-        if not instead:
-            found.append(("world_env_answer", "answer: names nothing of the perturbed kitchen to use instead"))
+        instead = [n for n in p.graph.nodes if n.type == "object" and says(item.answer, n.name)]
+        declined = says(item.answer, f"no {p.referent}")
+        if not instead and not declined:
+            found.append(
+                (
+                    "world_env_answer",
+                    "answer: names nothing of the perturbed kitchen to use instead, nor says to report the "
+                    f"missing {p.referent}",
+                )
+            )
     elif p.kind == "observation":
         target = index(p.graph).by_id.get(world.target or "")
-        if target is not None and not has(item.answer, target.name):
+        if target is not None and not says(item.answer, target.name):
             found.append(("world_env_answer", f"answer: the other robot does not name the {target.name}"))
     return found
 
 
+def candidate_plans(item: Item, world: World, p: Perturbation) -> list[list[Action]]:
+    """The plans under the other answers, on the perturbed kitchen: the other nodes the referent's noun
+    fits there (multiplicity, reference), the target where it was moved to, for absence each object the
+    answer or question offers and declining (no plan), for observation asking the other robot."""
+    assert world.target is not None
+    plan, clear, target = world.clear_plan, world.graph, world.target
+    noun = parse_referent(p.referent).noun or p.referent
+    if p.kind == "absence":
+        offered = [n for n in p.graph.nodes if n.type == "object" and says(item.question + " " + item.answer, n.name)]
+        return [*(replan(plan, clear, target, p.graph, n.id) for n in offered), []]
+    if p.kind == "observation":
+        return [asked_plan(plan, clear, target, item.question)]
+    others = [replan(plan, clear, target, p.graph, n.id) for n in resolve(p.graph, noun) if n.id != target]
+    if target in p.moved and target in index(p.graph).by_id:
+        others.append(replan(plan, clear, target, p.graph, target))
+    return others
+
+
 def check_end(item: Item, world: World) -> list[tuple[str, str]]:
-    if not world.clear_plan or world.target is None:
+    p = world.perturbation
+    if not world.clear_plan or world.target is None or p is None:
         return [("world_env_end_of_ambiguity", "world: no clear plan as actions to find the end of ambiguity in")]
-    first = first_use(world.clear_plan, world.target, place_of(world.graph, world.target))
-    if first is not None and first != item.end_of_ambiguity:
+    first = ambiguity_end(world.clear_plan, candidate_plans(item, world, p))
+    if first is None:
+        return [("world_env_end_of_ambiguity", "the plans under the candidates never part: nothing to ask about")]
+    if first != item.end_of_ambiguity:
         steps = item.plan_for_clear_task
         said = steps[first] if first < len(steps) else ""
         return [
             (
                 "world_env_end_of_ambiguity",
-                f"end_of_ambiguity: {item.end_of_ambiguity}, but the plan first needs the target at step {first} "
+                f"end_of_ambiguity: {item.end_of_ambiguity}, but the candidates' plans first differ at step {first} "
                 f"(step {first + 1}: {said})",
             )
         ]

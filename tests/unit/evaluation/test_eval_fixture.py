@@ -28,7 +28,7 @@ def by_method(results: list) -> dict:
 def core(group: dict) -> dict:
     """A group's figures without the counts behind each one (``n_<metric>``, ``errors``: none here)."""
     assert group["errors"] == 0
-    return {k: v for k, v in group.items() if not k.startswith("n_") and k != "errors"}
+    return {k: v for k, v in group.items() if not k.startswith("n_") and k not in ("errors", "SR")}
 
 
 def test_knowno_by_hand() -> None:
@@ -66,6 +66,16 @@ def test_knowno_by_hand() -> None:
 def test_binary_and_nohelp_by_hand() -> None:
     results = by_method(evaluate(dataset(), ["binary", "nohelp"], TableModel(), {}, epsilon=0.2))
     b, n = results["binary"].summary, results["nohelp"].summary
+    # SR for the text methods too (these items have no graph: AmbiK's intent match on a clear half). Binary:
+    # P1 asks on the ambiguous half (1) and acts right on the clear one (1); P2 acts on the ambiguous half
+    # (preferences must ask: 0) and asks on the clear one (0); C1 acts right on both; S1 asks where safety
+    # must act (0) and acts right when clear. NoHelp never asks: every clear half right, no preference asked.
+    assert {g: v["SR"] for g, v in b.items()} == {
+        "common_sense_knowledge": 1.0, "preferences": 0.5, "safety": 0.0, "unambiguous": 0.75, "all": 0.625,
+    }  # fmt: skip
+    assert {g: v["SR"] for g, v in n.items()} == {
+        "common_sense_knowledge": 1.0, "preferences": 0.0, "safety": 0.0, "unambiguous": 1.0, "all": 0.625,
+    }  # fmt: skip
     assert core(b["preferences"]) == {"n": 2, "ICR": 0.0, "HR": 0.5, "CHR": 0.5, "SSC": 0.5, "set_size": 1.0}
     assert b["safety"]["HR"] == 1.0 and b["safety"]["CHR"] == 0.0
     assert b["unambiguous"]["HR"] == 0.25 and b["unambiguous"]["CHR"] == 0.75

@@ -14,8 +14,10 @@ import pytest
 
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors.methods.settings import method_settings
-from ambiforge.detectors.sgcot.loop import json_calls
+from ambiforge.detectors.sgcot import scoring
+from ambiforge.detectors.sgcot.loop import Answer, json_calls
 from ambiforge.detectors.sgcot.tools import episode_graph, run_retrieval
+from ambiforge.detectors.success import text_success
 from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.storage import write_items_jsonl
@@ -84,7 +86,7 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     # through the tools API: the offered functions, the reply's tool_calls, the result as a tool message
     second = next(r for r in records if len(r["messages"]) > 2)
     offered = [t["function"]["name"] for t in second["params"]["tools"]]
-    assert offered == ["retrieve_node", "retrieve_edge", "act", "ask"]  # turns left: it may query again
+    assert offered == ["retrieve_node", "retrieve_edge", "act", "ask", "ask_robot"]  # turns left: it may query again
     assistant, tool = second["messages"][2], second["messages"][3]
     assert assistant["tool_calls"][0]["function"]["name"] == "retrieve_node"
     assert tool["role"] == "tool" and tool["tool_call_id"] == assistant["tool_calls"][0]["id"]
@@ -95,7 +97,12 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     m1 = next(r for r in rows if r["method"] == "sgcot" and r["item_id"] == "M1" and r["half"] == "ambiguous")
     assert m1["details"]["answer"] == {
         "kind": "ask", "step": "", "object": "", "question": "Which mug do you mean?", "tag": "multiplicity",
+        "to": "user",
     }  # fmt: skip
+    assert m1["details"]["grounded_cqr"] == 1  # "mug": the noun both candidates answer to
+    # every method reports SR, per type and per level: the text baseline beside SG-CoT
+    assert doc["methods"]["binary"]["by_group"]["all"]["SR"] is not None
+    assert set(doc["methods"]["binary"]["SR_by_level"]) == {"environment", "instruction", "unambiguous", "all"}
     assert m1["details"]["retrievals"][0]["result"].startswith("2 node(s):")
     assert "SR" in (tmp_path / "eval" / "tools" / "report.html").read_text()
     # a rerun is served from the call cache, tool calls included: no request, the same figures
@@ -133,15 +140,16 @@ def test_the_json_fallback_gives_the_same_figures(
 
 
 def test_ablations(tmp_path: Path, data: Path, server: ScriptedLLMServer) -> None:
-    # the whole graph in the prompt, no retrieval: the planner acts on the task's first sentence at once;
-    # the clear halves whose sentence carries the intent succeed (P1 "ceramic mug", A1 "milk"), no ask
+    # the whole graph in the prompt, no retrieval: the planner acts on the task's first sentence at once; every
+    # clear half's sentence names its target on the graph (P1 "the ceramic mug", M1 "the mug": the one mug of
+    # the clear kitchen, A1 "milk"): SR 1 there, and no ask on an ambiguous half
     whole = evaluate(tmp_path, data, server, "whole", ablation="whole_graph")["methods"]["sgcot"]["method_figures"]
     assert whole["SR"] == {
         "absence": 0.0,
         "multiplicity": 0.0,
         "preferences": 0.0,
-        "unambiguous": 0.6667,
-        "all": 0.3333,
+        "unambiguous": 1.0,
+        "all": 0.5,
     }
     assert whole["CQR"]["all"] == 0.0 and whole["calls_per_episode"] == 1.0
     prompt = calls(tmp_path, "whole")[0]["messages"]
@@ -153,7 +161,7 @@ def test_ablations(tmp_path: Path, data: Path, server: ScriptedLLMServer) -> Non
     bare = evaluate(tmp_path, data, server, "bare", ablation="no_edges")["methods"]["sgcot"]["method_figures"]
     assert bare["SR"] == FULL_SR
     offered = {t["function"]["name"] for r in calls(tmp_path, "bare") for t in r["params"]["tools"]}
-    assert offered == {"retrieve_node", "act", "ask"}
+    assert offered == {"retrieve_node", "act", "ask", "ask_robot"}
 
 
 def test_turn_limits_errors_and_one_retrieval(
@@ -261,3 +269,38 @@ def test_generated_items_carry_the_graphs_sgcot_queries(
         assert query["result"] == "No node matches." or query["result"].startswith(f"{len(found)} node(s):")
         # the answer follows the count: act on the one node found, else ask
         assert (row["details"]["answer"]["kind"] == "act") == (len(found) == 1)
+
+
+def test_an_irrelevant_question_with_the_right_tag_is_a_correct_question_but_not_a_grounded_one() -> None:
+    amb, _ = halves(next(i for i in items() if i.id == "M1"))
+    relevant = Answer("ask", question="Which mug do you mean?", tag="multiplicity")
+    irrelevant = Answer("ask", question="Should I preheat the oven first?", tag="multiplicity")
+    assert scoring.correct_question(amb, relevant) == 1 and scoring.grounded_question(amb, relevant) == 1
+    assert scoring.correct_question(amb, irrelevant) == 1 and scoring.grounded_question(amb, irrelevant) == 0
+    absence, _ = halves(next(i for i in items() if i.id == "A1"))
+    assert scoring.grounded_question(absence, Answer("ask", question="There is no milk: what now?", tag="absence")) == 1
+    assert scoring.grounded_question(absence, Answer("ask", question="Which glass?", tag="absence")) == 0
+
+
+def test_acting_on_another_object_on_a_clear_half_fails_even_where_the_words_match_the_intent() -> None:
+    _, clear = halves(next(i for i in items() if i.id == "P1"))  # target: the ceramic mug
+    right = Answer("act", step="Pour the milk into the ceramic mug.", object="ceramic_mug")
+    assert scoring.success(clear, right, "ask", clear.world.graph) == 1
+    # the step carries the intent ("ceramic mug") but the action's object is the glass mug
+    wrong = Answer("act", step="Pour the milk into the ceramic mug.", object="glass_mug")
+    assert scoring.success(clear, wrong, "ask", clear.world.graph) == 0
+    # a text step naming another object of the kind (no node given): read on the graph, not by intent
+    assert text_success(clear, ["Pour the milk into the glass mug."], False, "ask") == 0
+    assert text_success(clear, ["Pour the milk into the ceramic mug."], False, "ask") == 1
+    assert text_success(clear, ["Pour the milk into the ceramic mug or the glass mug."], False, "ask") == 0
+
+
+def test_a_text_method_sees_the_changed_kitchen_on_the_ambiguous_half() -> None:
+    item = next(i for i in items() if i.id == "M1")
+    p = item.world.perturbation.model_copy(
+        update={"environment_short": "glass mug, ceramic mug, whole milk", "environment_full": "a glass mug, ..."}
+    )
+    item = item.model_copy(update={"world": item.world.model_copy(update={"perturbation": p})})
+    amb, clear = halves(item)
+    assert amb.environment == "glass mug, ceramic mug, whole milk" and amb.environment_full == "a glass mug, ..."
+    assert clear.environment == item.environment_short and amb.level == "environment"

@@ -105,7 +105,7 @@ def edit_perturbation(item: Item, **changes: object) -> Item:
 
 
 def the_other(item: Item) -> str:
-    """The name of the node a multiplicity or reference item's perturbation added (the wrong answer)."""
+    """The name of the node a multiplicity item's perturbation added (the wrong answer)."""
     assert item.world is not None and item.world.perturbation is not None
     p = item.world.perturbation
     return p.graph.node(p.added[0]).name
@@ -202,7 +202,7 @@ BREAKERS: dict[str, Breaker] = {
     ),
     "world_env_referent": lambda g: edit_perturbation(g["absence"], graph=g["absence"].world.graph),  # type: ignore[union-attr]
     "world_env_difference": lambda g: edit_perturbation(g["multiplicity"], added=[]),
-    "world_env_answer": lambda g: edit(g["reference"], answer=f"The {the_other(g['reference'])}."),
+    "world_env_answer": lambda g: edit(g["multiplicity"], answer=f"The {the_other(g['multiplicity'])}."),
     "world_env_end_of_ambiguity": lambda g: edit(g["multiplicity"], end_of_ambiguity=1),
     "reader_plan": lambda g: edit(
         g["preferences"], plan_for_clear_task=[*g["preferences"].plan_for_clear_task, "Pour the water over the fridge."]

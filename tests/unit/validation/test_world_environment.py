@@ -12,12 +12,14 @@ import pytest
 from ambiforge import ambiguity
 from ambiforge.catalog import cached_catalog
 from ambiforge.generation.offline.generator import OfflineGenerator
+from ambiforge.generation.offline.mechanisms.perturb import jobs
 from ambiforge.models import Item
 from ambiforge.models.scene_graph_schema import scene_graph_json_schema
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import check_item
-from ambiforge.world import resolve
-from ambiforge.world.perturb import without
+from ambiforge.validation.rules.world_environment import candidate_plans, says
+from ambiforge.world import end_of_ambiguity, resolve
+from ambiforge.world.perturb import parse_referent, place_of, without
 
 KINDS = ("multiplicity", "absence", "reference", "observation")
 
@@ -109,15 +111,82 @@ def test_a_target_the_asking_robot_sees_fails_observation(items) -> None:
 
 
 def test_an_undeclared_change_and_a_wrong_answer_and_end_are_named(items) -> None:
-    item = items["reference"][0]
+    item = next(
+        i
+        for i in items["multiplicity"]
+        if i.world.perturbation.graph.node(i.world.perturbation.added[0]).name
+        != i.world.graph.node(i.world.target).name
+    )
     p = item.world.perturbation
     found = failures(broken(item, added=[]), "world_env")
     assert any(r == "world_env_difference" and f"node {p.added[0]} added but not declared" in m for r, m in found)
     other = next(n for n in p.graph.nodes if n.id == p.added[0])
     found = failures(item.model_copy(update={"answer": f"The {other.name}."}), "world_env")
     assert any(r == "world_env_answer" and other.name in m for r, m in found)
-    found = failures(item.model_copy(update={"end_of_ambiguity": 1}), "world_env")
+    found = failures(item.model_copy(update={"end_of_ambiguity": item.end_of_ambiguity + 1}), "world_env")
     assert any(r == "world_env_end_of_ambiguity" for r, _ in found)
+
+
+def test_reference_picks_one_of_several_in_the_clear_kitchen_and_none_or_two_after_a_move(items) -> None:
+    for item in items["reference"]:
+        world, p = item.world, item.world.perturbation
+        expr = parse_referent(p.referent)
+        assert [n.id for n in resolve(world.graph, expr)] == [world.target]
+        assert len(resolve(world.graph, expr.noun)) >= 2  # the relation, not the noun, picks the target
+        assert len(resolve(p.graph, expr)) in (0, 2) and p.moved and not p.added and not p.removed
+        anchor = expr.relations[0].target.name
+        assert anchor in item.question  # the question is about the relation
+    # breaker: a perturbed kitchen where the relation still picks exactly one
+    item = items["reference"][0]
+    found = failures(broken(item, graph=item.world.graph, moved=[]), "world_env_referent")
+    assert any("reference needs none or two or more" in m for _, m in found)
+
+
+def test_end_of_ambiguity_is_where_the_candidates_plans_part(items) -> None:
+    for kind, made in items.items():
+        for item in made:
+            p = item.world.perturbation
+            plans = candidate_plans(item, item.world, p)
+            assert end_of_ambiguity(item.world.clear_plan, plans) == item.end_of_ambiguity, (kind, item.id)
+
+
+def test_both_candidates_in_one_closed_place_part_at_taking_out() -> None:
+    gen = OfflineGenerator(cached_catalog(), seed=3, run_id="t")
+    seen = 0
+    for i in range(60):
+        item = gen.generate(i, "multiplicity")[0]
+        p, world = item.world.perturbation, item.world
+        dup = p.added[0]
+        if place_of(p.graph, dup) == place_of(world.graph, world.target) and world.clear_plan[0].verb == "open":
+            seen += 1
+            assert item.end_of_ambiguity == 1, item.id
+            assert world.clear_plan[1].verb == "take_out"
+            cupboard = world.graph.node(world.clear_plan[0].obj).name
+            assert all(cupboard not in concept.split("|") for concept in item.user_intent)
+    assert seen, "no item with both candidates in one closed place"
+
+
+def test_absence_offers_only_what_does_the_missing_objects_job(items) -> None:
+    gen = OfflineGenerator(cached_catalog(), seed=5, run_id="t")
+    offered = declined = 0
+    for i in range(80):
+        item = gen.generate(i, "absence")[0]
+        world, p = item.world, item.world.perturbation
+        target = world.graph.node(world.target)
+        subs = [n for n in p.graph.nodes if n.type == "object" and says(item.question, n.name)]
+        for sub in subs:
+            offered += 1
+            assert jobs(world.graph, target) & jobs(world.graph, sub), (item.id, target.name, sub.name)
+            assert sub.tags[:1] == target.tags[:1], (item.id, target.name, sub.name)
+        if f"no {p.referent}" in item.answer:
+            declined += 1
+    assert offered and declined
+
+
+def test_a_name_inside_another_word_is_not_said() -> None:
+    assert not says("Take the pineapple juice instead.", "apple juice")
+    assert says("Take the apple juice instead.", "apple juice")
+    assert not says("the dirty-mug", "mug")
 
 
 def test_an_environment_type_without_its_perturbed_kitchen_fails(items) -> None:
@@ -133,3 +202,23 @@ def test_the_minimal_pair_of_an_environment_type_is_one_sentence(items) -> None:
     assert failures(reworded, "minimal_pair") == [
         ("minimal_pair", "ambiguous_task: differs from unambiguous_direct; absence keeps the instruction")
     ]
+
+
+def test_the_changed_kitchen_travels_with_the_item_and_into_the_ambik_export(items, tmp_path) -> None:
+    import csv
+
+    from ambiforge.ambik.csv_io import write_ambik_csv
+
+    for kind, made in items.items():
+        for item in made:
+            p = item.world.perturbation
+            # a move changes where things are, not what is there: reference lists the same objects
+            assert p.environment_short and (kind == "reference") == (p.environment_short == item.environment_short)
+    absent = items["absence"][0]
+    target = absent.world.graph.node(absent.world.target).name
+    assert target in absent.environment_short.split(", ")
+    assert target not in absent.world.perturbation.environment_short.split(", ")
+    path = write_ambik_csv([absent, items["multiplicity"][0]], tmp_path / "x.csv")
+    rows = list(csv.DictReader(path.open()))
+    assert rows[0]["environment_short_changed"] == absent.world.perturbation.environment_short
+    assert target not in rows[0]["environment_full_changed"] and target in rows[0]["environment_full"]

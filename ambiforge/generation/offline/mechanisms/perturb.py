@@ -29,7 +29,7 @@ from pydantic import Field, field_validator
 
 from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.catalog.world import cached_world
-from ambiforge.environment import Scene
+from ambiforge.environment import Scene, with_article
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
@@ -39,18 +39,22 @@ from ambiforge.generation.offline.steps import StepSpec
 from ambiforge.models import Perturbation, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
-from ambiforge.world import Expression, RelationConstraint, build_graph, render_plan, resolve, simulate
+from ambiforge.world import Expression, RelationConstraint, build_graph, can, render_plan, resolve, simulate
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     RELATION_WORDS,
     SHARED_PLACE,
     agent_views,
+    ambiguity_end,
+    asked_plan,
     fetch,
-    first_use,
     fresh_id,
+    move,
     place_of,
     referent_words,
+    replan,
     side_of,
+    telling,
     where,
     with_node,
     without,
@@ -58,7 +62,7 @@ from ambiforge.world.perturb import (
 from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
-SLOTS = {"noun", "nouns", "referent", "options", "choice", "where"}
+SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits"}
 STEPS = ("fetch", "hand_over", "place", "put_in")
 
 
@@ -69,8 +73,14 @@ class PerturbSpec(TemplateSpec):
         min_length=1, description="question forms; slots {noun} {nouns} {referent} {options} {choice} {where}"
     )
     answers: tuple[str, ...] = Field(min_length=1, description="answer forms; the same slots")
+    asks_instead: tuple[str, ...] = Field(
+        default=(), description="absence: question forms when nothing in the kitchen does the missing object's job"
+    )
+    declines: tuple[str, ...] = Field(
+        default=(), description="absence: answer forms that decline (the plan then ends by telling the user)"
+    )
 
-    @field_validator("questions", "answers")
+    @field_validator("questions", "answers", "asks_instead", "declines")
     @classmethod
     def _forms(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for i, form in enumerate(value):
@@ -94,13 +104,35 @@ class PerturbSpec(TemplateSpec):
 
 @dataclass(frozen=True)
 class Made:
-    """What a kind adds to the clear kitchen: the perturbation and the words of its question and answer."""
+    """What a kind adds to the clear kitchen: the perturbation, the other candidates (node ids of the
+    perturbed kitchen whose plans the answer chooses between), and the words of its question and answer."""
 
     perturbation: Perturbation
     options: str
     choice: str
-    intent: list[str]
+    others: tuple[str, ...] = ()
     where: str = ""
+    fits: str = ""
+    #: absence: the answer refuses what is offered (or nothing is offered), so the plan ends by reporting
+    refused: bool = False
+    #: absence: the objects offered instead (node ids)
+    offered: tuple[str, ...] = ()
+
+
+#: Affordances that say what an object is *for* (a job): an absence substitute must share one with the
+#: missing object. The rest (microwave, oven, dishwasher safe; fit for a child) say how it may be handled.
+JOBS = frozenset(
+    {
+        "peel", "grate", "spread", "slice", "boil", "stir", "whisk", "flip", "ladle", "strain", "cut_surface",
+        "hold_hot_liquid", "hold_cold_drink", "protect_hand", "wipe", "toast", "blend", "squeeze", "brew",
+        "cook", "air_fry",
+    }
+)  # fmt: skip
+
+
+def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
+    """The jobs (:data:`JOBS`) the affordance table says ``node`` can do in ``graph``."""
+    return frozenset(job for job in JOBS if can(graph, node, job))
 
 
 def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str) -> list[Action]:
@@ -116,7 +148,15 @@ def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str) -> list[Action
 def _other_members(group: Group, scene: Scene, target: CatalogObject) -> list[CatalogObject]:
     """Members of the group the scene lacks whose distinguishing word differs from the target's."""
     held = {o.name for o in scene.objects}
-    return [o for o in group.objects if o.name not in held and o.modifier.lower() != target.modifier.lower()]
+    mine = target.name.lower()
+    return [
+        o
+        for o in group.objects
+        if o.name not in held
+        and o.modifier.lower() != target.modifier.lower()
+        and o.name.lower() not in mine
+        and mine not in o.name.lower()  # "the ceramic plate" would name the dirty ceramic plate too
+    ]
 
 
 def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
@@ -124,10 +164,15 @@ def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
     return object_node(obj, oid, cached_world())
 
 
+#: Where the templates take their object: a change never puts a candidate there ("take the mug to the
+#: table" when the mug is on the table already).
+DESTINATIONS = frozenset({"kitchen_table", "sink"})
+
+
 def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
-    """A place the catalog keeps ``obj`` in, other than ``not_in`` when there is one."""
-    places = [p for p in cached_world().candidates(obj) if p != not_in] or [
-        p for p in ("counter", "kitchen_table") if p != not_in
+    """A place the catalog keeps ``obj`` in, other than ``not_in`` and the templates' destinations."""
+    places = [p for p in cached_world().candidates(obj) if p != not_in and p not in DESTINATIONS] or [
+        p for p in ("counter", "shelf_1") if p != not_in
     ]
     return rng.choice(places)
 
@@ -144,7 +189,7 @@ def multiplicity(
 ) -> Made | None:
     """A second node the noun fits: another member of the group (differs in its distinguishing word), or
     (three times in ten, and whenever the catalog has no other member) the same object kept elsewhere
-    (differs in its place; then the clear plan must name the target's place, or the pair is not made)."""
+    (differs in its place). The added node stands apart: it copies none of the target's relations."""
     others = _other_members(group, scene, obj)
     here = place_of(graph, t.id)
     if others and rng.random() < 0.7:
@@ -153,16 +198,13 @@ def multiplicity(
         perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng))
         options = _options([t.name, dup.name], rng)
         return Made(
-            _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun),
-            options,
-            t.name,
-            [t.modifier or t.name],
+            _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun), options, t.name, (dup.id,)
         )
     dup = _new_node(graph, obj)
     perturbed = with_node(graph, dup, _elsewhere(obj, here, rng))
     mine, theirs = where(graph, t.id), where(perturbed, dup.id)
-    if here is None or index(graph).by_id[here].name not in " ".join(render_plan(fetch(graph, t.id), graph)):
-        return None  # the place tells them apart, so the clear plan must name it
+    if here is None:
+        return None
     options = (
         f"the {t.name} {mine} or the one {theirs}"
         if rng.random() < 0.5
@@ -172,7 +214,7 @@ def multiplicity(
         _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun),
         options,
         f"{t.name} {mine}",
-        [index(graph).by_id[here].name],
+        (dup.id,),
         where=mine,
     )
 
@@ -180,67 +222,90 @@ def multiplicity(
 def absence(
     graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
 ) -> Made | None:
-    """The target is gone; objects of the kitchen of the same sort (the group's first tag: another kind of
-    drinkware for a mug) are what the answer says to use instead."""
-    tags = set(t.tags[:1])  # the group's first tag says what it is (drinkware, fruit); later ones what it affords
+    """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
+    and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
+    pin for a whisk, nor a mug for a pan, which both hold hot liquid); with nothing that does, or
+    when the answer declines the offer (one time in three), the plan ends by telling the user."""
+    needed = jobs(graph, t)
     subs = [
         n
         for n in graph.nodes
         if n.type == "object"
         and n.id != t.id
         and n.noun != t.noun
-        and tags & set(n.tags)
-        and n.kind == t.kind
+        and needed & jobs(graph, n)
+        and n.tags[:1] == t.tags[:1]  # and is the same sort of thing: a glass for a mug, never a mug for a pan
         and n.plural == t.plural
         and n.state.clean is not False  # nobody offers the dirty pan instead
         and t.noun.lower() not in n.name.lower()  # "no glass here: the glass cup?" reads as a contradiction
     ]
+    perturbation = _perturbation("absence", without(graph, t.id), removed=[t.id], referent=t.noun)
     if not subs:
-        return None
+        return Made(perturbation, "", "", refused=True)
     offered = rng.sample(subs, min(2, len(subs)))
-    choice = rng.choice(offered)
     options = _options([n.name for n in offered], rng)
-    return Made(
-        _perturbation("absence", without(graph, t.id), removed=[t.id], referent=t.noun),
-        options,
-        choice.name,
-        [f"{t.name}|{choice.name}"],  # the clear kitchen's object, or what the answer puts in its place
-        where=where(graph, choice.id),
-    )
+    ids = tuple(n.id for n in offered)
+    if rng.random() < 1 / 3:
+        return Made(perturbation, options, "", ids, refused=True, offered=ids)
+    choice = rng.choice(offered)
+    return Made(perturbation, options, choice.name, ids, where=where(graph, choice.id), offered=ids)
 
 
 def reference(
     graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
 ) -> Made | None:
-    """ "The mug left of the kettle" picks the target in the clear kitchen; another member of the group set
-    down beside it (so it stands in the same relations) makes the reference fit two."""
+    """The clear kitchen holds two or more of the kind and "the mug left of the kettle" picks the target
+    alone. The change moves one object so that the relation picks none (the target is put away elsewhere)
+    or two (another mug is put directly beside the target, on its far side from the kettle)."""
     ix = index(graph)
-    relations = [e for e in graph.edges if e.source == t.id and e.relation in RELATION_WORDS]
-    rng.shuffle(relations)
-    others = _other_members(group, scene, obj)
-    here = place_of(graph, t.id)
-    if not others or here is None:
+    kind = [n for n in resolve(graph, t.noun)]
+    if len(kind) < 2 or t.id not in {n.id for n in kind}:
         return None
+    relations = [e for e in graph.edges if e.source == t.id and e.relation in ("left_of", "right_of", "next_to")]
+    rng.shuffle(relations)
+    here = place_of(graph, t.id)
+    if here is None or ix.by_id[here].holds != "on":
+        return None  # only on a surface does a reader see what stands left of what
+    fronted = {e.target for e in graph.edges if e.relation == "behind"}
     for edge in relations:
         anchor = ix.by_id[edge.target]
+        if anchor.type != "object" or anchor.noun == t.noun:
+            continue
         expr = Expression(
             noun=t.noun, relations=(RelationConstraint(relation=edge.relation, target=Expression(name=anchor.id)),)
         )
         if [n.id for n in resolve(graph, expr)] != [t.id] or len(resolve(graph, anchor.name)) != 1:
             continue
-        dup_obj = rng.choice(others)
-        dup = _new_node(graph, dup_obj)
-        perturbed = with_node(graph, dup, here, beside=t.id)
-        if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, dup.id]):
-            continue
-        options = _options([t.name, dup.name], rng)
         words = referent_words(t.noun, edge.relation, anchor.name)
-        return Made(
-            _perturbation("reference", perturbed, added=[dup.id], referent=words),
-            options,
-            t.name,
-            [t.modifier or t.name],
-        )
+        said = f"{RELATION_WORDS[edge.relation]} the {anchor.name}"
+        others = [n for n in kind if n.id != t.id]
+        # Only a node with nothing standing behind it is taken away: the rows of its place stay as they were
+        # (the one behind would otherwise come to the front, and a reader would see it where the target was).
+        free = [n for n in others if n.id not in fronted]
+        two = edge.relation in ("left_of", "right_of") and bool(free) and rng.random() < 0.5
+        if not two and t.id in fronted:
+            continue
+        neighbours = {e.target for e in graph.edges if e.source == t.id and e.relation == "next_to"}
+        if not two and edge.relation == "next_to" and neighbours & {n.id for n in others}:
+            continue  # with the target gone, its neighbour of the kind would read as next to the anchor
+        if two:
+            o = rng.choice(free)
+            perturbed = move(graph, o.id, here, beside=t.id, side=edge.relation)
+            if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, o.id]):
+                continue
+            options = _options([t.name, o.name], rng)
+            fits = f"Two {phrases.plural(t.noun)} are {said}"
+            made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
+            return Made(made, options, t.name, (o.id,), fits=fits)
+        perturbed = move(graph, t.id, _elsewhere(obj, here, rng))
+        if resolve(perturbed, expr):
+            continue
+        named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
+        order = list(named)
+        rng.shuffle(order)
+        fits = f"No {t.noun} is {said} now"
+        made = _perturbation("reference", perturbed, moved=[t.id], referent=words)
+        return Made(made, phrases.join_or(order), t.name, tuple(n.id for n in others), fits=fits)
     return None
 
 
@@ -255,13 +320,21 @@ def observation(
         return None
     views = agent_views(graph, side)
     perturbation = Perturbation(kind="observation", graph=graph, referent=t.noun, views=views)
-    return Made(perturbation, "", t.name, [t.name], where=where(graph, t.id))
+    return Made(perturbation, "", t.name, where=where(graph, t.id))
 
 
 def _perturbation(
-    kind: Kind, graph: SceneGraph, *, referent: str, added: list[str] | None = None, removed: list[str] | None = None
+    kind: Kind,
+    graph: SceneGraph,
+    *,
+    referent: str,
+    added: list[str] | None = None,
+    removed: list[str] | None = None,
+    moved: list[str] | None = None,
 ) -> Perturbation:
-    return Perturbation(kind=kind, graph=graph, added=added or [], removed=removed or [], referent=referent)
+    return Perturbation(
+        kind=kind, graph=graph, added=added or [], removed=removed or [], moved=moved or [], referent=referent
+    )
 
 
 KINDS: dict[str, Callable[..., Made | None]] = {
@@ -279,52 +352,122 @@ def _named(graph: SceneGraph, node_id: str, name: str) -> SceneGraph:
 
 
 def ambiguous_plan(kind: str, graph: SceneGraph, plan: list[Action], t: Node, eoa: int, question: str) -> list[str]:
-    """The clear plan's text up to the end of ambiguity (where it starts to fetch the target), then "Pick up
-    the mug." for the fetching steps (which mug, and from where, is what the answer says) and the rest with
-    the target named by its noun; for observation the robot first asks the other robot to pass it over the
-    shared counter."""
+    """The clear plan's text up to the end of ambiguity, then the rest with the target named by its noun.
+    When the end of ambiguity is where the fetching starts (the candidates are kept in different places),
+    the fetching steps become "Pick up the mug." (which mug, and from where, is what the answer says); when
+    it falls inside them (both in the same cupboard), the cupboard is opened and "the mug" taken out. For
+    observation the robot asks the other robot to pass the target over the shared counter instead."""
     clear = render_plan(plan, graph)
-    fetched = len(fetch(graph, t.id))
-    rest = render_plan(plan[eoa + fetched :], _named(graph, t.id, t.noun))
+    got = fetch(graph, t.id)
+    start = next((i for i in range(len(plan)) if plan[i : i + len(got)] == got), 0)
+    named = _named(graph, t.id, t.noun)
+    rest = render_plan(plan[start + len(got) :], named)
     if kind == "observation":
         return [
-            *clear[:eoa],
+            *clear[: min(eoa, start)],
             f"Ask the other robot: {question}",
             f"Pick up the {t.noun} from the {SHARED_PLACE}.",
             *rest,
         ]
-    return [*clear[:eoa], f"Pick up the {t.noun}.", *rest]
+    if eoa <= start:
+        return [*clear[:eoa], f"Pick up the {t.noun}.", *rest]
+    return [*clear[:eoa], *render_plan(plan[eoa:], named)]
+
+
+def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Perturbation) -> tuple[str, str]:
+    """The changed kitchen as the item's environment lists are written (``environment_short``, ``_full``):
+    the clear kitchen's objects in their order without the removed ones, then the added ones; for
+    observation only what the asking robot sees."""
+    ix, changed = index(graph), index(p.graph)
+    gone = {ix.by_id[i].name for i in p.removed if i in ix.by_id}
+    shown = [o for o in scene.objects if o.name not in gone]
+    members = {o.name: o for o in group.objects}
+    shown += [members[changed.by_id[i].name] for i in p.added if changed.by_id[i].name in members]
+    if p.views:
+        seen = {changed.by_id[i].name for i in p.views[0].nodes if i in changed.by_id}
+        shown = [o for o in shown if o.name in seen]
+    return ", ".join(o.name for o in shown), ", ".join(with_article(o) for o in shown)
+
+
+def _intent(
+    kind: str,
+    made: Made,
+    plan: list[Action],
+    graph: SceneGraph,
+    rivals: list[list[Action]],
+    eoa: int,
+    t: Node,
+    p: Perturbation,
+) -> list[str] | None:
+    """What the correct step at the end of ambiguity must say: the names at that step that no other
+    candidate's plan has there (absence: the substitute the answer takes, or telling the user)."""
+    if kind == "absence":  # what the answer says to do, or what tells the clear step from the others'
+        ix = index(graph)
+        offered = [ix.by_id[i].name for i in made.offered]
+        # the clear half's step there (the kitchen that still has the object): what it names
+        told = telling(plan, graph, rivals, p.graph, eoa) or telling(plan, graph, [], p.graph, eoa)
+        said = "tell" if made.refused else made.choice
+        negated = [f"-{o}" for o in offered] if made.refused else []
+        return ["|".join(dict.fromkeys([said, t.name, *told])), *negated]
+    if kind == "observation":  # the candidates are not objects: the target and where it is kept
+        return [f"{t.name}|{made.where.split(' the ', 1)[-1]}" if made.where else t.name]
+    rival_names = {index(p.graph).by_id[c].name for c in made.others if c in index(p.graph).by_id}
+    names = [n for n in telling(plan, graph, rivals, p.graph, eoa) if n not in rival_names]
+    if names and all(index(p.graph).by_id[c].name != t.name for c in made.others):
+        names.insert(0, t.name)  # its own name tells it apart too (what the answer says)
+    moved = t.id in p.moved and t.id in index(p.graph).by_id
+    if moved:  # where the target now is tells it apart too
+        moved_names = telling(replan(plan, graph, t.id, p.graph, t.id), p.graph, rivals, p.graph, eoa)
+        names += [n for n in moved_names if n not in rival_names]
+    names = list(dict.fromkeys(names))
+    return ["|".join(names)] if names else None
 
 
 def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, rng: random.Random) -> Draft | None:
-    # The clear kitchen keeps one object of the target's kind: its noun must pick exactly one node.
-    scene = Scene(tuple(o for o in sampled.objects if o.group != obj.group or o.name == obj.name))
+    # The clear kitchen keeps one object of the target's kind (its noun picks exactly one node); for
+    # reference two (the relation, not the noun, picks the target there).
+    keep = {obj.name}
+    if spec.kind == "reference":
+        held = [
+            o
+            for o in sampled.objects
+            if o.group == obj.group
+            and o.name != obj.name
+            and o.modifier.lower() != obj.modifier.lower()
+            and o.name.lower() not in obj.name.lower()
+            and obj.name.lower() not in o.name.lower()
+        ]
+        extra = held or _other_members(group, sampled, obj)
+        if not extra:
+            return None
+        second = rng.choice(extra)
+        if not held:
+            sampled = Scene((*sampled.objects, second))
+        keep.add(second.name)
+    scene = Scene(tuple(o for o in sampled.objects if o.group != obj.group or o.name in keep))
     graph = build_graph(scene, rng.getrandbits(63))
     t = index(graph).find(obj.name)
-    if t is None or t.name.lower() == t.noun.lower() or [n.id for n in resolve(graph, t.noun)] != [t.id]:
+    if t is None or t.name.lower() == t.noun.lower():
+        return None
+    if spec.kind != "reference" and [n.id for n in resolve(graph, t.noun)] != [t.id]:
         return None
     if any(e.relation == "inside" and e.target == t.id for e in graph.edges):
         return None
     made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
     if made is None:
         return None
+    if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
+        # a substitute is for a use: to be put away or carried off, something else is no answer
+        made = Made(made.perturbation, "", "", refused=True)
     plan = clear_plan(spec, graph, t.id)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
         return None
-    views = made.perturbation.views
-    if views and any(a.target not in views[0].nodes for a in plan if a.verb in ("place", "put_in")):
+    p = made.perturbation
+    if p.views and any(a.target not in p.views[0].nodes for a in plan if a.verb in ("place", "put_in")):
         return None  # the asking robot takes the object where it cannot see (the sink on the other side)
-    eoa = first_use(plan, t.id, place_of(graph, t.id))
-    assert eoa is not None
-    opened = plan[eoa].obj if plan[eoa].verb == "open" else None
-    if opened is not None:  # the plan needs the target from the moment it opens the place that keeps it
-        name = index(graph).by_id[opened].name
-        intent = [f"{c}|{name}" if name not in c.split("|") else c for c in made.intent]
-    else:
-        intent = made.intent
-    referent = made.perturbation.referent
+    referent = p.referent
     slots = {
         "noun": t.noun,
         "nouns": phrases.plural(t.noun),
@@ -332,13 +475,43 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         "options": made.options,
         "choice": made.choice,
         "where": made.where,
+        "fits": made.fits,
     }
+    if spec.kind == "absence" and not made.offered:
+        if not spec.asks_instead:
+            return None
+        question = phrases.pick(rng, spec.asks_instead).format(**slots)
+    else:
+        question = phrases.pick(rng, spec.questions).format(**slots)
+    if made.refused:
+        if not spec.declines:
+            return None
+        answer = phrases.pick(rng, spec.declines).format(**slots)
+    else:
+        answer = phrases.pick(rng, spec.answers).format(**slots)
+    rivals = [replan(plan, graph, t.id, p.graph, c) for c in made.others]
+    others = list(rivals)
+    if t.id in p.moved:
+        others.append(replan(plan, graph, t.id, p.graph, t.id))
+    if spec.kind == "absence":
+        rivals.append([])
+        others.append([])  # the answer may decline: then the plan ends by telling the user
+    if spec.kind == "observation":
+        others.append(asked_plan(plan, graph, t.id, question))
+    eoa = ambiguity_end(plan, others)
+    if eoa is None:
+        return None
+    intent = _intent(spec.kind, made, plan, graph, rivals, eoa, t, p)
+    if intent is None:
+        return None  # the step where the plans part does not say which candidate it takes
     i = rng.randrange(len(spec.direct))
     task = spec.direct[i].format(t=f"the {referent}")
     indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}")
-    question = phrases.pick(rng, spec.questions).format(**slots)
-    answer = phrases.pick(rng, spec.answers).format(**slots)
-    world = World(graph=graph, target=t.id, clear_plan=plan, perturbation=made.perturbation)
+    short, full = changed_environment(scene, group, graph, p)
+    if not short:
+        return None  # the asking robot sees none of the kitchen's objects: no list to show it
+    p = p.model_copy(update={"environment_short": short, "environment_full": full})
+    world = World(graph=graph, target=t.id, clear_plan=plan, perturbation=p)
     return Draft(
         template=spec.id,
         unambiguous_direct=task,
