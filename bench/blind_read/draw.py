@@ -18,24 +18,12 @@ import random
 import shutil
 from pathlib import Path
 
+from ambiforge.ambik.csv_io import AMBIK_COLUMNS
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-#: The columns the reader sees (AmbiK's; the ids and the type's provenance are left out or replaced).
-COLUMNS = (
-    "environment_short",
-    "environment_full",
-    "unambiguous_direct",
-    "ambiguity_type",
-    "amb_shortlist",
-    "ambiguous_task",
-    "question",
-    "answer",
-    "plan_for_clear_task",
-    "plan_for_amb_task",
-    "end_of_ambiguity",
-    "user_intent",
-    "variants",
-)
+#: The columns the reader sees: AmbiK's, less the id (each row gets a fresh one).
+COLUMNS = tuple(c for c in AMBIK_COLUMNS if c != "id")
 TYPES = ("preferences", "common_sense_knowledge", "safety")
 
 
