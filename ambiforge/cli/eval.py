@@ -242,8 +242,12 @@ def print_table(document: dict[str, Any]) -> None:
         }
         if figures:  # a method's own figures (debate: consensus, rounds; dialogue: query discrepancy, ...)
             console.print(f"{method}: " + ", ".join(f"{k} {'—' if v is None else v}" for k, v in figures.items()))
+    from ambiforge.evaluation.output import pace_line
+
+    if line := pace_line(document.get("pace")):
+        console.print(f"[yellow]{line}[/]")
     if document.get("written"):  # a rescore
-        console.print(f"[green]wrote[/] {document['written']}")
+        console.print(f"[green]wrote[/] {document['written']} and {document.get('report', 'no report')}")
         return
     console.print(f"[green]wrote[/] {document['folder']} (report.html, results.json, results.jsonl/.parquet)")
     if document.get("attached_to"):
