@@ -242,10 +242,12 @@ def print_table(document: dict[str, Any]) -> None:
         }
         if figures:  # a method's own figures (debate: consensus, rounds; dialogue: query discrepancy, ...)
             console.print(f"{method}: " + ", ".join(f"{k} {'—' if v is None else v}" for k, v in figures.items()))
+    from rich.markup import escape
+
     from ambiforge.evaluation.output import pace_line
 
     if line := pace_line(document.get("pace")):
-        console.print(f"[yellow]{line}[/]")
+        console.print(f"[yellow]{escape(line)}[/]")  # "[llm]" is text, not markup
     if document.get("written"):  # a rescore
         console.print(f"[green]wrote[/] {document['written']} and {document.get('report', 'no report')}")
         return

@@ -116,3 +116,42 @@ def test_report_fits_1280_px_with_the_definitions_first(report: Path) -> None:
     shot = report.with_name("report-1280.png")
     chromium(f"--screenshot={shot}", report.as_uri(), height=2400)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_a_rate_limited_eval_says_the_rate_limit_set_the_pace(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    catalog,  # type: ignore[no-untyped-def]
+) -> None:
+    """At rpm = 1200 (calls 50 ms apart) the scripted server answers in a few ms: the window, not the
+    model, sets the pace, and the summary and the report say so with the figures."""
+    from ambiforge.cli.eval import print_table
+
+    gen = OfflineGenerator(catalog, 5, "r1")
+    items = write_items_jsonl(
+        tmp_path / "items.jsonl", [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(6, MIX, 5))]
+    )
+    mp = pytest.MonkeyPatch()
+    with ScriptedLLMServer(server_responder, api_key="sk-eval") as server, mp.context() as env:
+        env.setenv("OPENAI_API_KEY", "sk-eval")
+        env.setenv("OPENAI_BASE_URL", server.openai_url)
+        document = run_eval(
+            EvalOptions(
+                data=items,
+                model="scripted",
+                methods=("knowno", "binary"),
+                out=tmp_path / "eval",
+                cache_dir=tmp_path / "cache",
+                name="paced",
+                calibration_size=2,
+                llm=LLMConfig(rpm=1200, max_retries=0, timeout_seconds=10),
+            )
+        )
+    pace = document["pace"]
+    assert pace["rpm"] == 1200 and pace["calls"] == len(server.requests) > 5
+    assert pace["rate_limited"] and pace["rate_wait"] > pace["call"]
+    print_table(document)
+    out = " ".join(capsys.readouterr().err.split())  # the console (rich) writes to stderr
+    assert "the rate limit ([llm] rpm = 1200, --rpm) set the pace:" in out
+    html = (Path(document["folder"]) / "report.html").read_text(encoding="utf-8")
+    assert 'id="pace"' in html and "rpm = 1200" in html
