@@ -179,7 +179,7 @@ def rescore_command(
     metrics: Annotated[str, typer.Option(help=METRICS_HELP)] = "paper",
 ) -> None:
     """The tables again from the per-item results (no model call), in the metric mode asked for; writes
-    rescore-<mode>.json beside the results."""
+    rescore-<mode>.json and the report page, rescore-<mode>.html, beside the results."""
     from ambiforge import api
 
     document = api.rescore_eval(results, metrics).to_dict()
