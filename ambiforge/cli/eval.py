@@ -179,7 +179,7 @@ def rescore_command(
     metrics: Annotated[str, typer.Option(help=METRICS_HELP)] = "paper",
 ) -> None:
     """The tables again from the per-item results (no model call), in the metric mode asked for; writes
-    rescore-<mode>.json beside the results."""
+    rescore-<mode>.json and the report page, rescore-<mode>.html, beside the results."""
     from ambiforge import api
 
     document = api.rescore_eval(results, metrics).to_dict()
@@ -242,8 +242,14 @@ def print_table(document: dict[str, Any]) -> None:
         }
         if figures:  # a method's own figures (debate: consensus, rounds; dialogue: query discrepancy, ...)
             console.print(f"{method}: " + ", ".join(f"{k} {'—' if v is None else v}" for k, v in figures.items()))
+    from rich.markup import escape
+
+    from ambiforge.evaluation.output import pace_line
+
+    if line := pace_line(document.get("pace")):
+        console.print(f"[yellow]{escape(line)}[/]")  # "[llm]" is text, not markup
     if document.get("written"):  # a rescore
-        console.print(f"[green]wrote[/] {document['written']}")
+        console.print(f"[green]wrote[/] {document['written']} and {document.get('report', 'no report')}")
         return
     console.print(f"[green]wrote[/] {document['folder']} (report.html, results.json, results.jsonl/.parquet)")
     if document.get("attached_to"):

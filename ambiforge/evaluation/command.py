@@ -140,6 +140,14 @@ def make_model(opts: EvalOptions, folder: Path) -> EvalModel:
     return ClientModel(client, opts.provider, opts.model, run_id=f"eval-{folder.name}")
 
 
+def model_pace(model: EvalModel) -> dict[str, Any] | None:
+    """The client limiter's account of where the calls' time went (``LocalLimiter.pace``), when the model
+    goes through one (an in-process scripted model does not)."""
+    limiter = getattr(getattr(model, "client", None), "limiter", None)
+    pace = getattr(limiter, "pace", None)
+    return pace() if callable(pace) else None
+
+
 def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any]:
     """Run it and return ``results.json``'s content (plus ``folder``)."""
     methods = check_methods(list(opts.methods))
@@ -183,6 +191,8 @@ def run_eval(opts: EvalOptions, model: EvalModel | None = None) -> dict[str, Any
         "settings": settings_record(opts.settings),
     }
     document = results_document(dataset, results, meta)
+    if (pace := model_pace(model)) is not None:
+        document["pace"] = pace
     write_outputs(folder, document, results)
     check_answered({**document, "folder": str(folder)})
     if opts.attach is not None:

@@ -120,6 +120,67 @@ def own_figures(results: Sequence[MethodResult], groups: Sequence[str]) -> dict[
     return out
 
 
+def pace_line(pace: dict[str, Any] | None) -> str | None:
+    """One sentence when the rpm window, not the model, set the run's pace (``None`` otherwise)."""
+    if not pace or not pace.get("rate_limited"):
+        return None
+    waiting = pace["rate_wait"] + pace["slot_wait"] + pace["call"]
+    return (
+        f"the rate limit ([llm] rpm = {pace['rpm']}, --rpm) set the pace: {pace['rate_wait']:.1f} s of "
+        f"{waiting:.1f} s waiting (the model answered in {pace['call']:.1f} s over {pace['calls']} calls)"
+    )
+
+
+PAPER_FIGURES = "paper_figures.yaml"
+
+
+def paper_figures() -> dict[str, Any]:
+    """The AmbiK paper's published figures (``paper_figures.yaml`` in this package, with its source), shown
+    beside the run's and marked as the paper's; ``figures`` maps method -> model -> metric -> value and is
+    empty, with ``missing`` saying why, until figures that can be sourced are entered there."""
+    from importlib.resources import files
+
+    import yaml
+
+    data = yaml.safe_load(files("ambiforge.evaluation").joinpath(PAPER_FIGURES).read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+_METRIC_NOTES = {
+    "SSC": "no answered task of a type with a shortlist (SSC compares the set with the shortlist)",
+    "ICR": "no answered task with an intent to cover",
+}
+
+
+def undefined_notes(document: dict[str, Any], results: Sequence[MethodResult]) -> list[str]:
+    """A sentence for each headline figure that is "—" on the page, saying why it is undefined."""
+    notes = []
+    for r in results:
+        record = document["methods"].get(r.name) or {}
+        overall = r.summary.get(ALL, {})
+        if not overall.get("n"):
+            notes.append(f"{r.name}: every figure — no task was answered ({overall.get('errors', 0)} failed).")
+            continue
+        for metric in METRICS[:4]:
+            if overall.get(metric) is None:
+                why = _METRIC_NOTES.get(metric, "no answered task it applies to")
+                notes.append(f"{r.name}: {metric} — {why}.")
+        if (r.ambdif or {}).get(ALL) is None:
+            why = (
+                "the authors' AmbDif pairs row i with row i + 400 of their file, so it needs their 400 pairs"
+                if document.get("metrics") == "authors"
+                else "no pair with both halves answered"
+            )
+            notes.append(f"{r.name}: AmbDif — {why}.")
+        for level, value in (record.get("SR_by_level") or {}).items():
+            if value is None and level != ALL:
+                notes.append(f"{r.name}: SR on the {level} level — no answered half of that level has SR (no graph).")
+        cqr = (r.extra or {}).get("CQR")
+        if isinstance(cqr, dict) and cqr.get(ALL) is None:
+            notes.append(f"{r.name}: CQR — it never asked on an ambiguous half, so there is no question to judge.")
+    return notes
+
+
 def render_report(document: dict[str, Any], results: Sequence[MethodResult]) -> str:
     labels = {name: t.label for name, t in ambiguity.types().items()}
     labels.update({UNAMBIGUOUS: "Unambiguous", ALL: "All"})
@@ -132,6 +193,10 @@ def render_report(document: dict[str, Any], results: Sequence[MethodResult]) -> 
         metrics=METRICS[:4],
         plots=plots(results),
         own=own_figures(results, groups),
+        paper=paper_figures(),
+        undefined=undefined_notes(document, results),
+        calibrated=[r for r in results if (document["methods"].get(r.name) or {}).get("calibration")],
+        pace=pace_line(document.get("pace")),
     )
 
 

@@ -92,4 +92,39 @@ def rescore(path: Path, mode: str) -> dict[str, Any]:
         "methods": tables(rows, mode),
     }
     document["written"] = str(write_json_atomic(source.parent / f"rescore-{mode}.json", document))
+    document["report"] = str(write_report(source.parent / f"rescore-{mode}.html", meta, rows, document))
     return document
+
+
+def write_report(path: Path, meta: dict[str, Any], rows: Sequence[dict[str, Any]], document: dict[str, Any]) -> Path:
+    """The eval's report page (:func:`ambiforge.evaluation.output.render_report`) with the rescored tables:
+    what the eval recorded (model, data, calibration, the methods' own figures) from ``results.json``, the
+    figures in ``document``'s mode."""
+    from ambiforge.atomic import write_text_atomic
+    from ambiforge.evaluation.output import render_report
+    from ambiforge.evaluation.run import MethodResult
+
+    recorded = meta.get("methods") if isinstance(meta.get("methods"), dict) else {}
+    page = {**meta, "name": document["name"], "evaluated_on": document["evaluated_on"], "metrics": document["metrics"]}
+    page["methods"] = {}
+    results = []
+    for name, method_rows in by_method(rows).items():
+        figures = document["methods"][name]
+        before = recorded.get(name) if isinstance(recorded.get(name), dict) else {}
+        page["methods"][name] = {
+            **before,
+            "by_group": figures["by_group"],
+            "ambdif": figures["ambdif"],
+            "errors": sum(1 for r in method_rows if r.get("error")),
+        }
+        results.append(
+            MethodResult(
+                name=name,
+                calibrated=bool(before.get("calibrated", _method_flags(name)[0])),
+                rows=list(method_rows),
+                summary=figures["by_group"],
+                ambdif=figures["ambdif"],
+                extra=before.get("method_figures") or {},
+            )
+        )
+    return write_text_atomic(path, render_report(page, results))

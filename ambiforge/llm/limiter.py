@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Any, Protocol
 
 from ambiforge import interrupts
 
@@ -88,6 +88,12 @@ class LocalLimiter:
         self._lock = threading.Lock()
         self.in_flight = 0
         self.peak = 0
+        # seconds summed over calls: waiting for the rate window, waiting for a free slot, and in the call
+        # itself (the model), so a run can say which of the three set its pace (:meth:`pace`)
+        self.rate_wait = 0.0
+        self.slot_wait = 0.0
+        self.call_time = 0.0
+        self.calls = 0
 
     def _wait_for_rate(self) -> None:
         """Reserve the next start time under the lock, then sleep until it outside the lock, so waiting
@@ -99,6 +105,8 @@ class LocalLimiter:
             self._next_start = start + self.interval
         wait = start - self._clock()
         if wait > 0:
+            with self._lock:
+                self.rate_wait += wait
             self._sleep(wait)
 
     def _acquire(self) -> None:
@@ -120,20 +128,42 @@ class LocalLimiter:
 
     @contextmanager
     def slot(self) -> Iterator[None]:
+        arrived = self._clock()
         self._acquire()
+        with self._lock:
+            self.slot_wait += self._clock() - arrived
         try:
             self._wait_for_rate()
             interrupts.check()  # after SIGINT/SIGTERM no new call starts (ambiforge/interrupts.py)
             with self._lock:
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)
+            started = self._clock()
             try:
                 yield
             finally:
                 with self._lock:
                     self.in_flight -= 1
+                    self.calls += 1
+                    self.call_time += self._clock() - started
         finally:
             self._release()
+
+    def pace(self) -> dict[str, Any]:
+        """Where the calls' time went: ``rate_wait`` (the rpm window), ``slot_wait`` (all ``concurrency``
+        slots busy) and ``call`` (the model answering), in seconds summed over calls; ``rate_limited`` when
+        the rpm window took longer than the model did, so a higher ``rpm`` would have made the run faster."""
+        with self._lock:
+            figures = {
+                "rpm": self.rpm,
+                "concurrency": self.concurrency,
+                "calls": self.calls,
+                "rate_wait": round(self.rate_wait, 3),
+                "slot_wait": round(self.slot_wait, 3),
+                "call": round(self.call_time, 3),
+            }
+        figures["rate_limited"] = self.rpm > 0 and figures["rate_wait"] > figures["call"]
+        return figures
 
 
 _shared: dict[tuple[int, int], LocalLimiter] = {}

@@ -66,3 +66,16 @@ def test_eval_still_needs_data_and_model(capsys: pytest.CaptureFixture[str]) -> 
     assert "--data" in capsys.readouterr().err
     with pytest.raises(Exception, match="--metrics"):
         EvalOptions(data=Path("x"), methods=("knowno",), model="m", metrics="both")
+
+
+def test_rescore_writes_the_evals_report_page_with_the_rescored_tables(tmp_path: Path) -> None:
+    paper = evaluated(tmp_path, "paper")
+    assert main(["eval", "rescore", paper["folder"], "--metrics", "authors"]) == 0
+    page = (Path(paper["folder"]) / "rescore-authors.html").read_text(encoding="utf-8")
+    original = (Path(paper["folder"]) / "report.html").read_text(encoding="utf-8")
+    # the same page: definitions first, the summary, calibration and plots, now in the authors' mode
+    for needle in ('id="how-to-read"', "laid out like AmbiK", "Conformal calibration", "authors metrics"):
+        assert needle in page
+    assert "paper metrics" in original and "authors metrics" not in original
+    assert page.count("data:image/png;base64") == original.count("data:image/png;base64") == 3
+    assert "needs their 400 pairs" in page and "needs their 400 pairs" not in original

@@ -85,3 +85,33 @@ def test_calls_in_flight_never_exceed_the_concurrency() -> None:
     with ThreadPoolExecutor(max_workers=10) as pool:
         list(pool.map(one, range(60)))
     assert limiter.peak == 3 and limiter.in_flight == 0
+
+
+def test_pace_says_the_rpm_window_set_the_pace_when_it_took_longer_than_the_model() -> None:
+    """10 calls of 6 ms each at rpm = 300 (0.2 s apart): after the first, each waits 0.194 s for the window
+    (1.746 s) against 0.06 s of model time, so the rate limit set the pace; with no limit, no rate wait."""
+    clock = FakeClock()
+    limiter = LocalLimiter(concurrency=4, rpm=300, clock=clock, sleep=clock.sleep)
+    for _ in range(10):
+        with limiter.slot():
+            clock.sleep(0.006)
+    pace = limiter.pace()
+    assert pace["calls"] == 10 and pace["rpm"] == 300
+    assert abs(pace["rate_wait"] - 9 * 0.194) < 1e-6 and abs(pace["call"] - 0.06) < 1e-6
+    assert pace["rate_limited"] is True
+
+    free = LocalLimiter(concurrency=4, rpm=0, clock=clock, sleep=clock.sleep)
+    for _ in range(10):
+        with free.slot():
+            clock.sleep(0.006)
+    assert free.pace()["rate_wait"] == 0 and free.pace()["rate_limited"] is False
+
+
+def test_pace_is_not_rate_limited_when_the_model_is_the_slow_part() -> None:
+    clock = FakeClock()
+    limiter = LocalLimiter(concurrency=1, rpm=600, clock=clock, sleep=clock.sleep)  # 0.1 s apart
+    for _ in range(5):
+        with limiter.slot():
+            clock.sleep(0.5)  # the model takes longer than the window's spacing: no rate wait after the first
+    pace = limiter.pace()
+    assert pace["rate_wait"] == 0 and pace["call"] == 2.5 and pace["rate_limited"] is False
