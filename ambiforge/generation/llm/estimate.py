@@ -1,0 +1,205 @@
+"""What an LLM build would cost, before paying for it: calls, tokens and USD per step and model.
+
+The estimate is a model of the calls :class:`~ambiforge.generation.llm.LLMGenerator` makes, not a table of
+constants. A few pairs of the build's own plan (their types, seeds and indices) are drawn from the offline
+sampler: the scene each pair's first attempt would show the model (the same draw the LLM generator makes)
+and the offline generator's texts for that pair. Each step's prompt is rendered with those variables,
+exactly as the generator renders it, and counted; the reply is modelled as the step's JSON filled with the
+offline pair's texts (a task, a paraphrase, a plan, ...), capped at the step's ``max_tokens``. Then:
+
+- calls per pair: one per shared step, ``candidates`` per candidate step (the variant, its plan, its intent);
+- repairs: :data:`REPAIR_RATE` of the calls are asked again (a repair turn resends the conversation with
+  the bad reply and the error; a duplicate task is asked again in a new scene); an assumption, printed
+  with the estimate;
+- tokens: ``tiktoken`` when it is installed, else :data:`CHARS_PER_TOKEN` characters a token (OpenAI's
+  rule of thumb for English), plus :data:`MESSAGE_OVERHEAD` tokens a message for the chat format;
+- cost: ``[llm.prices]`` per million tokens; a model without a price is named and its calls are not
+  counted (as the build counts them: free, with a warning).
+
+Limits: replies of real models vary in length and repairs depend on the model; the judge stage's calls are
+not estimated; a resumed run pays only for calls not in the cache, the estimate assumes none are.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from ambiforge import ambiguity
+from ambiforge.catalog import Catalog
+from ambiforge.catalog.affordances import cached_affordances
+from ambiforge.config.llm import LLMConfig
+from ambiforge.config.sampler import SamplerConfig
+from ambiforge.environment import render_environment
+from ambiforge.errors import GenerationError
+from ambiforge.generation.grounding import scene_graph
+from ambiforge.generation.llm.generator import clean_plan
+from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.llm.prompts import Prompt, load_prompt
+from ambiforge.models import Item
+from ambiforge.world.prompt_view import prompt_view
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: Share of calls asked again (repair turns, a duplicate task asked for in a new scene): an assumption.
+REPAIR_RATE = 0.10
+#: Characters a token when tiktoken is not installed (OpenAI's rule of thumb for English text).
+CHARS_PER_TOKEN = 4.0
+#: Tokens a chat message adds for its role and separators (OpenAI's chat format adds about 3-4).
+MESSAGE_OVERHEAD = 4
+#: Pairs of the plan whose prompts are rendered and counted (spread over the plan).
+SAMPLE_PAIRS = 12
+#: The generator's steps: shared by a pair, or made once per candidate.
+SHARED_STEPS = ("unambiguous_task", "indirect", "plan_clear")
+CANDIDATE_STEPS = ("ambiguous_variant", "plan_ambiguous", "intent")
+#: The repair turn's instruction (:data:`ambiforge.llm.ask.REPAIR` with a typical error), in tokens.
+REPAIR_TURN_TOKENS = 40
+
+
+@dataclass(frozen=True)
+class StepEstimate:
+    step: str
+    provider: str
+    model: str
+    calls: float
+    input_tokens: float
+    output_tokens: float
+    cost_usd: float | None  # None: the model has no price
+
+
+@cache
+def _encoder() -> Callable[[str], int] | None:
+    try:
+        import tiktoken
+    except ImportError:
+        return None
+    encoding = tiktoken.get_encoding("o200k_base")
+    return lambda text: len(encoding.encode(text))
+
+
+def count_tokens(text: str) -> int:
+    encode = _encoder()
+    return encode(text) if encode is not None else math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def token_method() -> str:
+    return "tiktoken (o200k_base)" if _encoder() is not None else f"{CHARS_PER_TOKEN:g} characters a token"
+
+
+def _messages_tokens(messages: Sequence[tuple[str, str]]) -> int:
+    return sum(count_tokens(content) + MESSAGE_OVERHEAD for _, content in messages)
+
+
+@dataclass(frozen=True)
+class _PairSample:
+    """One pair as the steps would see it: their variables and a reply of typical size for each."""
+
+    variables: dict[str, dict[str, Any]]
+    replies: dict[str, dict[str, Any]]
+
+
+def _sample(
+    catalog: Catalog, limits: SamplerConfig, seed: int, index: int, ambiguity_type: str, offline: OfflineGenerator
+) -> _PairSample:
+    rng = random.Random(f"{seed}:{index}:0")  # the LLM generator's first attempt at this pair
+    scene, _ = offline.steering.scene(rng, ambiguity_type)
+    graph = scene_graph(scene, seed, index, 0)
+    short, full = render_environment(scene)
+    item: Item = offline.generate(index, ambiguity_type)[0]
+    base = {"environment_short": short, "environment_full": full, "ambiguity_type": ambiguity_type}
+    base["world"] = prompt_view(graph)
+    shared = {**base, "task": item.unambiguous_direct}
+    plan = clean_plan(item.plan_for_clear_task)
+    variant = {
+        "ambiguous_task": item.ambiguous_task,
+        "question": item.question,
+        "answer": item.answer,
+        "shortlist": item.amb_shortlist,
+    }
+    end_step = plan[item.end_of_ambiguity] if item.end_of_ambiguity < len(plan) else ""
+    actions = [(name, a.description) for name, a in sorted(cached_affordances().actions.items())]
+    referent = item.variants[0] if item.variants else item.ambiguous_task.split()[-1]
+    return _PairSample(
+        variables={
+            "unambiguous_task": {**base, "ambiguity_steering": ambiguity.get(ambiguity_type).llm_steering},
+            "indirect": shared,
+            "plan_clear": shared,
+            "ambiguous_variant": shared,
+            "plan_ambiguous": {**shared, "plan_clear": plan, "ambiguous_task": item.ambiguous_task},
+            "intent": {**shared, **variant, "end_step": end_step, "actions": actions},
+        },
+        replies={
+            "unambiguous_task": {"task": item.unambiguous_direct},
+            "indirect": {"paraphrase": item.unambiguous_indirect or item.unambiguous_direct},
+            "plan_clear": {"plan": plan},
+            "ambiguous_variant": variant,
+            "plan_ambiguous": {
+                "plan": clean_plan(item.plan_for_amb_task),
+                "ambiguity_starts_at_step": item.end_of_ambiguity + 1,
+            },
+            "intent": {
+                "user_intent": item.user_intent,
+                "variants": item.variants,
+                "referent": referent,
+                "action": actions[0][0],
+            },
+        },
+    )
+
+
+def _prompt(llm: LLMConfig, step: str, ambiguity_type: str) -> Prompt:
+    if step == "ambiguous_variant":
+        kind = ambiguity.get(ambiguity_type)
+        return load_prompt(kind.variant_prompt_id, llm.prompts_dir, str(kind.prompts_dir))
+    return load_prompt(step, llm.prompts_dir)
+
+
+def estimate_steps(
+    llm: LLMConfig,
+    catalog: Catalog,
+    limits: SamplerConfig,
+    seed: int,
+    plan: Sequence[tuple[int, str]],
+    candidates: int,
+) -> list[StepEstimate]:
+    """Per step, over every pair of ``plan`` ((index, ambiguity type) in build order): the expected calls,
+    tokens and cost. The prompts of up to :data:`SAMPLE_PAIRS` pairs spread over the plan are rendered."""
+    if not plan:
+        return []
+    chosen = sorted({round(i * (len(plan) - 1) / max(SAMPLE_PAIRS - 1, 1)) for i in range(SAMPLE_PAIRS)})
+    offline = OfflineGenerator(catalog, seed, "estimate", limits)
+    samples: list[tuple[str, _PairSample]] = []
+    for position in chosen:
+        index, kind = plan[position]
+        try:
+            samples.append((kind, _sample(catalog, limits, seed, index, kind, offline)))
+        except GenerationError:
+            continue  # a type the offline sampler cannot draw here; the others stand for it
+    if not samples:
+        raise GenerationError("no pair of this build could be sampled offline to estimate its prompts")
+    out: list[StepEstimate] = []
+    for step in (*SHARED_STEPS, *CANDIDATE_STEPS):
+        settings = llm.steps[step]
+        inputs, outputs = [], []
+        for kind, sample in samples:
+            messages = _prompt(llm, step, kind).render(sample.variables[step])
+            reply = min(count_tokens(json.dumps(sample.replies[step], ensure_ascii=False)), settings.max_tokens)
+            first = _messages_tokens(messages)
+            # a repair resends the prompt with the bad reply and the error after it
+            repair = first + reply + MESSAGE_OVERHEAD + REPAIR_TURN_TOKENS + MESSAGE_OVERHEAD
+            inputs.append((first + REPAIR_RATE * repair) / (1 + REPAIR_RATE))
+            outputs.append(reply)
+        per_pair = candidates if step in CANDIDATE_STEPS else 1
+        calls = len(plan) * per_pair * (1 + REPAIR_RATE)
+        input_tokens = calls * sum(inputs) / len(inputs)
+        output_tokens = calls * sum(outputs) / len(outputs)
+        price = llm.prices.get(settings.model)
+        cost = None if price is None else (input_tokens * price.input + output_tokens * price.output) / 1_000_000
+        out.append(StepEstimate(step, settings.provider, settings.model, calls, input_tokens, output_tokens, cost))
+    return out
