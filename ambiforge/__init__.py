@@ -38,7 +38,7 @@ from ambiforge.api import (
 from ambiforge.errors import AmbiforgeError, ConfigError, InputError
 from ambiforge.results import (
     BuildResult,
-    CostEstimate,
+    EstimateResult,
     EvalResult,
     ReleaseResult,
     ReviewResult,
@@ -95,7 +95,7 @@ __all__ = [
     "ReviewPaths",
     # results
     "BuildResult",
-    "CostEstimate",
+    "EstimateResult",
     "EvalResult",
     "ReleaseResult",
     "ReviewResult",

@@ -26,7 +26,7 @@ from ambiforge import arguments
 from ambiforge.errors import ConfigError
 from ambiforge.results import (
     BuildResult,
-    CostEstimate,
+    EstimateResult,
     EvalResult,
     ReleaseResult,
     ReviewResult,
@@ -345,14 +345,15 @@ def build(
     return BuildResult.from_summary(summary)
 
 
-def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None = None) -> CostEstimate:
+def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None = None) -> EstimateResult:
     """What ``build(options)`` would cost, from its prompts and ``[llm.prices]``, without calling a model or
     writing anything (:mod:`ambiforge.generation.llm.estimate` says how and its limits). Options whose
-    provider needs LLM settings and carry none get ``[llm]`` of ``config`` (else :func:`load_config`'s),
-    checked as :func:`build` checks them. An offline build's estimate has no calls and costs nothing."""
+    provider needs LLM settings and carry none get ``[llm]`` of ``config`` (else :func:`load_config`'s);
+    no API key is needed. An offline build's estimate has no calls and costs nothing."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.config.build import BuildOptions
-    from ambiforge.engine.build_checks import check_bounds, llm_settings
+    from ambiforge.engine.build_checks import check_bounds
+    from ambiforge.engine.preflight import resolve_provider
     from ambiforge.generation.llm import estimate as model
     from ambiforge.generation.run import plan_pairs
 
@@ -369,63 +370,22 @@ def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None
             raise ConfigError(f"options.{where}: {first['msg']}") from None
     check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
     llm = options.llm
-    if options.provider != "offline" and llm is None:
-        provider, llm = llm_settings(options.provider, _config(config))
+    if options.provider != "offline" and llm is None:  # as the build resolves it, but no key is needed
+        provider, llm, _ = resolve_provider(options.provider, _config(config).llm)
         options = options.model_copy(update={"provider": provider, "llm": llm})
     steps: list[model.StepEstimate] = []
     if options.provider != "offline" and llm is not None:
         plan = [(spec.index, spec.ambiguity_type) for spec in plan_pairs(options)]
         catalog = cached_catalog(options.catalog)
         steps = model.estimate_steps(llm, catalog, options.sampler, options.seed, plan, options.candidates)
-    per_model: dict[str, dict[str, Any]] = {}
-    for s in steps:
-        row = per_model.setdefault(
-            f"{s.provider}/{s.model}", {"calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "cost_usd": 0.0}
-        )
-        row["calls"] += s.calls
-        row["input_tokens"] += s.input_tokens
-        row["output_tokens"] += s.output_tokens
-        row["cost_usd"] = None if s.cost_usd is None or row["cost_usd"] is None else row["cost_usd"] + s.cost_usd
-    unpriced = tuple(sorted({s.model for s in steps if s.cost_usd is None}))
-    totals = {
-        "calls": round(sum(s.calls for s in steps)),
-        "input_tokens": round(sum(s.input_tokens for s in steps)),
-        "output_tokens": round(sum(s.output_tokens for s in steps)),
-        "cost_usd": round(sum(s.cost_usd or 0.0 for s in steps), 6),
-    }
-
-    def rounded(row: Mapping[str, Any]) -> dict[str, Any]:
-        cost = row["cost_usd"]
-        return {
-            "calls": round(row["calls"]),
-            "input_tokens": round(row["input_tokens"]),
-            "output_tokens": round(row["output_tokens"]),
-            "cost_usd": None if cost is None else round(cost, 6),
-        }
-
-    assumptions = (
-        (
-            f"prompts rendered for up to {model.SAMPLE_PAIRS} pairs of this build's plan, scenes and texts "
-            "from the offline sampler",
-            f"tokens counted with {model.token_method()}, plus {model.MESSAGE_OVERHEAD} a message",
-            "replies as long as the offline pair's texts in the step's JSON (at most the step's max_tokens)",
-            f"{model.REPAIR_RATE:.0%} of calls asked again (repairs, duplicates), none served from the cache",
-            "the judge stage's calls are not included",
-        )
-        if steps
-        else ()
-    )
     record = {
         "provider": options.provider,
         "pairs": options.pairs,
         "candidates": options.candidates,
-        "steps": {s.step: {"provider": s.provider, "model": s.model, **rounded(s.__dict__)} for s in steps},
-        "per_model": {name: rounded(row) for name, row in per_model.items()},
-        "totals": totals,
-        "models_without_price": list(unpriced),
-        "assumptions": list(assumptions),
+        **model.record_of(steps),
     }
-    return CostEstimate(
+    totals = record["totals"]
+    return EstimateResult(
         provider=options.provider,
         pairs=options.pairs,
         candidates=options.candidates,
@@ -433,8 +393,8 @@ def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None
         input_tokens=totals["input_tokens"],
         output_tokens=totals["output_tokens"],
         cost_usd=totals["cost_usd"],
-        models_without_price=unpriced,
-        assumptions=assumptions,
+        models_without_price=tuple(record["models_without_price"]),
+        assumptions=tuple(record["assumptions"]),
         record=record,
     )
 

@@ -151,7 +151,7 @@ class ReviewResult:
 
 
 @dataclass(frozen=True)
-class CostEstimate:
+class EstimateResult:
     """What a build would cost before it runs (:func:`ambiforge.api.estimate`): per step and model
     (``steps``: step, provider, model, calls, input_tokens, output_tokens, cost_usd; ``cost_usd`` None for
     a model without a price), the totals, the models without a price and the assumptions the figures rest

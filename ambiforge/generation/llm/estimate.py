@@ -203,3 +203,53 @@ def estimate_steps(
         cost = None if price is None else (input_tokens * price.input + output_tokens * price.output) / 1_000_000
         out.append(StepEstimate(step, settings.provider, settings.model, calls, input_tokens, output_tokens, cost))
     return out
+
+
+def _row(calls: int, input_tokens: int, output_tokens: int, cost: float | None) -> dict[str, Any]:
+    return {"calls": calls, "input_tokens": input_tokens, "output_tokens": output_tokens, "cost_usd": cost}
+
+
+def record_of(steps: Sequence[StepEstimate]) -> dict[str, Any]:
+    """``steps``, ``per_model``, ``totals`` (counts rounded per step, the others their sums, so the table
+    adds up), ``models_without_price`` and the ``assumptions`` the figures rest on."""
+    rows = {
+        s.step: {
+            "provider": s.provider,
+            "model": s.model,
+            **_row(round(s.calls), round(s.input_tokens), round(s.output_tokens), _usd(s.cost_usd)),
+        }
+        for s in steps
+    }
+    per_model: dict[str, dict[str, Any]] = {}
+    for r in rows.values():
+        into = per_model.setdefault(f"{r['provider']}/{r['model']}", _row(0, 0, 0, 0.0))
+        for key in ("calls", "input_tokens", "output_tokens"):
+            into[key] += r[key]
+        into["cost_usd"] = None if None in (into["cost_usd"], r["cost_usd"]) else into["cost_usd"] + r["cost_usd"]
+    for into in per_model.values():
+        into["cost_usd"] = _usd(into["cost_usd"])
+    totals = _row(
+        sum(r["calls"] for r in rows.values()),
+        sum(r["input_tokens"] for r in rows.values()),
+        sum(r["output_tokens"] for r in rows.values()),
+        _usd(sum(s.cost_usd or 0.0 for s in steps)),
+    )
+    assumptions = [
+        f"prompts rendered for up to {SAMPLE_PAIRS} pairs of this build's plan, scenes and texts from the "
+        "offline sampler",
+        f"tokens counted with {token_method()}, plus {MESSAGE_OVERHEAD} a message",
+        "replies as long as the offline pair's texts in the step's JSON (at most the step's max_tokens)",
+        f"{REPAIR_RATE:.0%} of calls asked again (repairs, duplicates), none served from the cache",
+        "the judge stage's calls are not included",
+    ]
+    return {
+        "steps": rows,
+        "per_model": per_model,
+        "totals": totals,
+        "models_without_price": sorted({s.model for s in steps if s.cost_usd is None}),
+        "assumptions": assumptions if steps else [],
+    }
+
+
+def _usd(cost: float | None) -> float | None:
+    return None if cost is None else round(cost, 6)
