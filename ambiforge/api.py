@@ -374,15 +374,19 @@ def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None
         provider, llm, _ = resolve_provider(options.provider, _config(config).llm)
         options = options.model_copy(update={"provider": provider, "llm": llm})
     steps: list[model.StepEstimate] = []
+    repaired: list[model.StepEstimate] = []
     if options.provider != "offline" and llm is not None:
         plan = [(spec.index, spec.ambiguity_type) for spec in plan_pairs(options)]
         catalog = cached_catalog(options.catalog)
         steps = model.estimate_steps(llm, catalog, options.sampler, options.seed, plan, options.candidates)
+        repaired = model.estimate_steps(
+            llm, catalog, options.sampler, options.seed, plan, options.candidates, model.REPAIR_RATE
+        )
     record = {
         "provider": options.provider,
         "pairs": options.pairs,
         "candidates": options.candidates,
-        **model.record_of(steps),
+        **model.record_of(steps, repaired),
     }
     totals = record["totals"]
     return EstimateResult(

@@ -173,5 +173,6 @@ class EstimateResult:
         return self.calls == 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole estimate: ``steps``, ``per_model``, ``totals``, ``models_without_price``, ``assumptions``."""
+        """The whole estimate: ``steps``, ``per_model``, ``totals``, ``with_repairs`` (calls and cost if some
+        calls are asked again), ``models_without_price``, ``assumptions``."""
         return _plain(self.record)

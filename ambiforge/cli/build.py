@@ -356,7 +356,12 @@ def print_estimate(estimate: dict[str, Any]) -> None:
             )
     console.print(table)
     for model in estimate["models_without_price"]:
-        console.print(f"  model {model} has no price in [llm.prices]: its calls are not in the total (USD 0)")
+        console.print(f"  model {model} has no price in \\[llm.prices]: its calls are not in the total (USD 0)")
+    if repairs := estimate.get("with_repairs"):
+        console.print(
+            f"  if {repairs['repair_rate']:.0%} of calls are asked again (repairs, duplicate tasks): "
+            f"{repairs['calls']} calls, USD {repairs['cost_usd']:.4f}"
+        )
     console.print("  assumes: " + "; ".join(estimate["assumptions"]), soft_wrap=True)
 
 

@@ -8,9 +8,9 @@ exactly as the generator renders it, and counted; the reply is modelled as the s
 offline pair's texts (a task, a paraphrase, a plan, ...), capped at the step's ``max_tokens``. Then:
 
 - calls per pair: one per shared step, ``candidates`` per candidate step (the variant, its plan, its intent);
-- repairs: :data:`REPAIR_RATE` of the calls are asked again (a repair turn resends the conversation with
-  the bad reply and the error; a duplicate task is asked again in a new scene); an assumption, printed
-  with the estimate;
+- repairs: the figures assume every reply is usable the first time; how much :data:`REPAIR_RATE` of the
+  calls asked again would add (a repair turn resends the conversation with the bad reply and the error; a
+  duplicate task is asked again in a new scene) is given beside them, since the rate depends on the model;
 - tokens: ``tiktoken`` when it is installed, else :data:`CHARS_PER_TOKEN` characters a token (OpenAI's
   rule of thumb for English), plus :data:`MESSAGE_OVERHEAD` tokens a message for the chat format;
 - cost: ``[llm.prices]`` per million tokens; a model without a price is named and its calls are not
@@ -47,7 +47,8 @@ from ambiforge.world.prompt_view import prompt_view
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-#: Share of calls asked again (repair turns, a duplicate task asked for in a new scene): an assumption.
+#: Share of calls asked again (repair turns, a duplicate task asked for in a new scene) for the figure
+#: given beside the estimate: what repairs would add, not a rate known in advance.
 REPAIR_RATE = 0.10
 #: Characters a token when tiktoken is not installed (OpenAI's rule of thumb for English text).
 CHARS_PER_TOKEN = 4.0
@@ -167,9 +168,11 @@ def estimate_steps(
     seed: int,
     plan: Sequence[tuple[int, str]],
     candidates: int,
+    repair_rate: float = 0.0,
 ) -> list[StepEstimate]:
     """Per step, over every pair of ``plan`` ((index, ambiguity type) in build order): the expected calls,
-    tokens and cost. The prompts of up to :data:`SAMPLE_PAIRS` pairs spread over the plan are rendered."""
+    tokens and cost when ``repair_rate`` of the calls are asked again. The prompts of up to
+    :data:`SAMPLE_PAIRS` pairs spread over the plan are rendered."""
     if not plan:
         return []
     chosen = sorted({round(i * (len(plan) - 1) / max(SAMPLE_PAIRS - 1, 1)) for i in range(SAMPLE_PAIRS)})
@@ -193,10 +196,10 @@ def estimate_steps(
             first = _messages_tokens(messages)
             # a repair resends the prompt with the bad reply and the error after it
             repair = first + reply + MESSAGE_OVERHEAD + REPAIR_TURN_TOKENS + MESSAGE_OVERHEAD
-            inputs.append((first + REPAIR_RATE * repair) / (1 + REPAIR_RATE))
+            inputs.append((first + repair_rate * repair) / (1 + repair_rate))
             outputs.append(reply)
         per_pair = candidates if step in CANDIDATE_STEPS else 1
-        calls = len(plan) * per_pair * (1 + REPAIR_RATE)
+        calls = len(plan) * per_pair * (1 + repair_rate)
         input_tokens = calls * sum(inputs) / len(inputs)
         output_tokens = calls * sum(outputs) / len(outputs)
         price = llm.prices.get(settings.model)
@@ -209,9 +212,10 @@ def _row(calls: int, input_tokens: int, output_tokens: int, cost: float | None) 
     return {"calls": calls, "input_tokens": input_tokens, "output_tokens": output_tokens, "cost_usd": cost}
 
 
-def record_of(steps: Sequence[StepEstimate]) -> dict[str, Any]:
+def record_of(steps: Sequence[StepEstimate], repaired: Sequence[StepEstimate]) -> dict[str, Any]:
     """``steps``, ``per_model``, ``totals`` (counts rounded per step, the others their sums, so the table
-    adds up), ``models_without_price`` and the ``assumptions`` the figures rest on."""
+    adds up), ``with_repairs`` (the totals of ``repaired``, the same steps with :data:`REPAIR_RATE` of the
+    calls asked again), ``models_without_price`` and the ``assumptions`` the figures rest on."""
     rows = {
         s.step: {
             "provider": s.provider,
@@ -232,20 +236,27 @@ def record_of(steps: Sequence[StepEstimate]) -> dict[str, Any]:
         sum(r["calls"] for r in rows.values()),
         sum(r["input_tokens"] for r in rows.values()),
         sum(r["output_tokens"] for r in rows.values()),
-        _usd(sum(s.cost_usd or 0.0 for s in steps)),
+        _usd(sum((s.cost_usd or 0.0 for s in steps), 0.0)),
     )
     assumptions = [
         f"prompts rendered for up to {SAMPLE_PAIRS} pairs of this build's plan, scenes and texts from the "
         "offline sampler",
         f"tokens counted with {token_method()}, plus {MESSAGE_OVERHEAD} a message",
         "replies as long as the offline pair's texts in the step's JSON (at most the step's max_tokens)",
-        f"{REPAIR_RATE:.0%} of calls asked again (repairs, duplicates), none served from the cache",
+        "every reply usable the first time (no repairs), no call served from the cache",
         "the judge stage's calls are not included",
     ]
     return {
         "steps": rows,
         "per_model": per_model,
         "totals": totals,
+        "with_repairs": {
+            "repair_rate": REPAIR_RATE,
+            "calls": sum(round(s.calls) for s in repaired),
+            "cost_usd": _usd(sum(s.cost_usd or 0.0 for s in repaired)),
+        }
+        if repaired
+        else None,
         "models_without_price": sorted({s.model for s in steps if s.cost_usd is None}),
         "assumptions": assumptions if steps else [],
     }
