@@ -2,7 +2,8 @@
 
 The real build runs against the scripted server (zero latency), which reports usage at 4 characters a
 token: the check is that the estimate, a model of the generator's calls, lands within 25% of the cost of
-the calls a build really makes; it is not fitted to the server (docs/generation.md, "Costs")."""
+the calls a build really makes; it is not fitted to the server (docs/generation.md, "Costs"). The real
+100-pair build takes about 2.5 minutes on two cores."""
 
 from __future__ import annotations
 
