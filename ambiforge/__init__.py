@@ -19,6 +19,7 @@ from ambiforge.api import (
     check_deployment_name,
     check_schedule,
     diff,
+    estimate,
     eval_options,
     evaluate,
     export_ambik,
@@ -37,6 +38,7 @@ from ambiforge.api import (
 from ambiforge.errors import AmbiforgeError, ConfigError, InputError
 from ambiforge.results import (
     BuildResult,
+    EstimateResult,
     EvalResult,
     ReleaseResult,
     ReviewResult,
@@ -69,6 +71,7 @@ __all__ = [
     "check_deployment_name",
     "check_schedule",
     "diff",
+    "estimate",
     "eval_options",
     "evaluate",
     "export_ambik",
@@ -92,6 +95,7 @@ __all__ = [
     "ReviewPaths",
     # results
     "BuildResult",
+    "EstimateResult",
     "EvalResult",
     "ReleaseResult",
     "ReviewResult",

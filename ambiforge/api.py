@@ -26,6 +26,7 @@ from ambiforge import arguments
 from ambiforge.errors import ConfigError
 from ambiforge.results import (
     BuildResult,
+    EstimateResult,
     EvalResult,
     ReleaseResult,
     ReviewResult,
@@ -49,6 +50,7 @@ __all__ = [
     "check_deployment_name",
     "check_schedule",
     "diff",
+    "estimate",
     "evaluate",
     "rescore_eval",
     "export_ambik",
@@ -341,6 +343,64 @@ def build(
             Path(summary["files"]["items_jsonl"]).parent / "summary.json", reference, str(options.reference)
         )
     return BuildResult.from_summary(summary)
+
+
+def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None = None) -> EstimateResult:
+    """What ``build(options)`` would cost, from its prompts and ``[llm.prices]``, without calling a model or
+    writing anything (:mod:`ambiforge.generation.llm.estimate` says how and its limits). Options whose
+    provider needs LLM settings and carry none get ``[llm]`` of ``config`` (else :func:`load_config`'s);
+    no API key is needed. An offline build's estimate has no calls and costs nothing."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.engine.build_checks import check_bounds
+    from ambiforge.engine.preflight import resolve_provider
+    from ambiforge.generation.llm import estimate as model
+    from ambiforge.generation.run import plan_pairs
+
+    if not isinstance(options, BuildOptions | Mapping):
+        raise arguments.wrong("options", "BuildOptions (or a mapping of its fields)", options)
+    if isinstance(options, Mapping):
+        from pydantic import ValidationError
+
+        try:
+            options = BuildOptions.model_validate(dict(options))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ConfigError(f"options.{where}: {first['msg']}") from None
+    check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
+    llm = options.llm
+    if options.provider != "offline" and llm is None:  # as the build resolves it, but no key is needed
+        provider, llm, _ = resolve_provider(options.provider, _config(config).llm)
+        options = options.model_copy(update={"provider": provider, "llm": llm})
+    steps: list[model.StepEstimate] = []
+    repaired: list[model.StepEstimate] = []
+    if options.provider != "offline" and llm is not None:
+        plan = [(spec.index, spec.ambiguity_type) for spec in plan_pairs(options)]
+        catalog = cached_catalog(options.catalog)
+        steps = model.estimate_steps(llm, catalog, options.sampler, options.seed, plan, options.candidates)
+        repaired = model.estimate_steps(
+            llm, catalog, options.sampler, options.seed, plan, options.candidates, model.REPAIR_RATE
+        )
+    record = {
+        "provider": options.provider,
+        "pairs": options.pairs,
+        "candidates": options.candidates,
+        **model.record_of(steps, repaired),
+    }
+    totals = record["totals"]
+    return EstimateResult(
+        provider=options.provider,
+        pairs=options.pairs,
+        candidates=options.candidates,
+        calls=totals["calls"],
+        input_tokens=totals["input_tokens"],
+        output_tokens=totals["output_tokens"],
+        cost_usd=totals["cost_usd"],
+        models_without_price=tuple(record["models_without_price"]),
+        assumptions=tuple(record["assumptions"]),
+        record=record,
+    )
 
 
 def _orchestration_for(asked: bool) -> contextlib.AbstractContextManager[Orchestration | None]:

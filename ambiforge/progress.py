@@ -8,7 +8,7 @@ because it draws several bars at once and degrades to nothing on a non-terminal.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -50,6 +50,16 @@ def finish(stage: str) -> None:
         _reporter.finish(stage)
 
 
+def describe(stage: str, detail: Callable[[], str]) -> None:
+    """Text beside the stage's bar, asked for at every refresh (an LLM build's spend so far): the figure
+    moves while a batch of pairs is still in flight, when the bar itself does not. Reporters without
+    details ignore it."""
+    with _lock:
+        shown = getattr(_reporter, "describe", None)
+        if shown is not None:
+            shown(stage, detail)
+
+
 class RichReporter:
     """Bars on stderr, one per stage."""
 
@@ -57,15 +67,21 @@ class RichReporter:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        self._details: dict[int, Callable[[], str]] = {}
         self._progress = Progress(
             TextColumn("{task.description:<12}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            _detail_column(self._details),  # type: ignore[arg-type]
             console=Console(stderr=True),
             transient=False,
         )
         self._tasks: dict[str, int] = {}
+
+    def describe(self, stage: str, detail: Callable[[], str]) -> None:
+        if stage in self._tasks:
+            self._details[self._tasks[stage]] = detail
 
     def start(self, stage: str, total: int) -> None:
         if stage in self._tasks:
@@ -91,3 +107,20 @@ class RichReporter:
                 yield self
             finally:
                 set_reporter(None)
+
+
+def _detail_column(details: dict[int, Callable[[], str]]) -> object:
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class DetailColumn(ProgressColumn):
+        """The stage's :func:`describe` text; nothing when it has none or cannot say (a file being replaced)."""
+
+        def render(self, task: object) -> Text:
+            detail = details.get(getattr(task, "id", -1))
+            try:
+                return Text(detail() if detail is not None else "")
+            except OSError:
+                return Text("")
+
+    return DetailColumn()

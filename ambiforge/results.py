@@ -148,3 +148,31 @@ class ReviewResult:
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(self.record)
+
+
+@dataclass(frozen=True)
+class EstimateResult:
+    """What a build would cost before it runs (:func:`ambiforge.api.estimate`): per step and model
+    (``steps``: step, provider, model, calls, input_tokens, output_tokens, cost_usd; ``cost_usd`` None for
+    a model without a price), the totals, the models without a price and the assumptions the figures rest
+    on. An offline build has no steps and costs nothing."""
+
+    provider: str
+    pairs: int
+    candidates: int
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    models_without_price: tuple[str, ...]
+    assumptions: tuple[str, ...]
+    record: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def offline(self) -> bool:
+        return self.calls == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole estimate: ``steps``, ``per_model``, ``totals``, ``with_repairs`` (calls and cost if some
+        calls are asked again), ``models_without_price``, ``assumptions``."""
+        return _plain(self.record)

@@ -116,6 +116,12 @@ def build(
             "only when PREFECT_API_URL is set or the task runner is dask; else the same stages run in-process)",
         ),
     ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="print the calls, tokens and cost per step and model this build would spend, and exit"
+        ),
+    ] = False,
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
@@ -126,7 +132,7 @@ def build(
     # (when no API is configured) starts first and warms up while options are checked and the flows load.
     not_empty("--run-id", run_id)
     with contextlib.ExitStack() as stack:
-        session = stack.enter_context(api.orchestration(prefect or task_runner == "dask"))
+        session = stack.enter_context(api.orchestration((prefect or task_runner == "dask") and not dry_run))
         cfg = config_from(config)
         options = command_options(
             cfg,
@@ -144,6 +150,9 @@ def build(
             dask_address=dask_address,
             config_path=str(config) if config else cfg.source,
         )
+        if dry_run:
+            print_estimate(api.estimate(options, config=cfg).to_dict())
+            return 0
         if session is None and options.task_runner != "thread":  # Dask from the configuration: Prefect's runner
             session = stack.enter_context(api.orchestration(True))
         rid = check_run_id(run_id) if run_id is not None else new_run_id(options.provider, options.seed)
@@ -314,6 +323,46 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"  validation report: {validation['report_path']} (issues: {validation.get('issues_csv')})",
             soft_wrap=True,
         )
+
+
+def print_estimate(estimate: dict[str, Any]) -> None:
+    """The dry run's table: what each step and model would cost, the total, and what the figures assume."""
+    from rich.table import Table
+
+    if not estimate["steps"]:
+        console.print(f"provider {estimate['provider']}: no LLM calls, no cost (nothing was generated)")
+        return
+    table = Table(
+        title=f"Estimate for {estimate['pairs']} pairs, {estimate['candidates']} candidate(s) (nothing was called)",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
+    table.add_column("step / model", no_wrap=True)
+    for column in ("calls", "in tok", "out tok", "USD"):
+        table.add_column(column, justify="right", no_wrap=True)
+    steps = {f"{name} ({v['model']})": v for name, v in estimate["steps"].items()}
+    sections = [steps, estimate["per_model"], {"total": estimate["totals"]}]
+    for number, section in enumerate(sections):
+        for name, v in section.items():
+            cost = "no price" if v["cost_usd"] is None else f"{v['cost_usd']:.4f}"
+            table.add_row(
+                name,
+                str(v["calls"]),
+                str(v["input_tokens"]),
+                str(v["output_tokens"]),
+                cost,
+                end_section=number < len(sections) - 1 and name == list(section)[-1],
+            )
+    console.print(table)
+    for model in estimate["models_without_price"]:
+        console.print(f"  model {model} has no price in \\[llm.prices]: its calls are not in the total (USD 0)")
+    if repairs := estimate.get("with_repairs"):
+        console.print(
+            f"  if {repairs['repair_rate']:.0%} of calls are asked again (repairs, duplicate tasks): "
+            f"{repairs['calls']} calls, USD {repairs['cost_usd']:.4f}"
+        )
+    console.print("  assumes: " + "; ".join(estimate["assumptions"]), soft_wrap=True)
 
 
 def print_llm(llm: dict[str, Any]) -> None:

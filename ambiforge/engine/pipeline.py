@@ -112,6 +112,17 @@ def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
 
+def spend_so_far(directory: Path, max_cost: float | None) -> Callable[[], str]:
+    """The run's spend for the progress line, read from its call log (every process's calls, and those of
+    the run before a restart) as ``--max-cost`` reads it."""
+    from ambiforge.llm.budget import Budget
+    from ambiforge.llm.calls import CALLS_FILE
+
+    budget = Budget(directory / CALLS_FILE, max_cost)
+    cap = f" of {max_cost:.2f}" if max_cost is not None else ""
+    return lambda: f"USD {budget.spent():.4f}{cap} spent"
+
+
 def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
     """Plan pairs -> one step per batch (checkpointed) -> resolve duplicates -> schema gate ->
     ``generated.jsonl``. A rerun reuses finished batches, and the whole stage when it was done.
@@ -125,6 +136,8 @@ def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
     state.check_options(directory, options)
     specs = plan_pairs(options)
     progress.start("generate", len(specs))
+    if options.provider != "offline" and options.llm is not None:
+        progress.describe("generate", spend_so_far(directory, options.llm.max_cost))
     if state.is_done(directory, "generate"):
         finished = read_outcomes(generated_path(options))
         if finished is not None:
