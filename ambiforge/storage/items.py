@@ -75,5 +75,10 @@ def read_items(path: str | Path) -> list[Item]:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(x) for x in first["loc"])
-            raise InputError(str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}") from None
+            # a release's data.jsonl carries no scene graph (data.parquet has it): say where to read instead
+            hint = " (a release keeps the scene graphs in data.parquet only: read that file)"
+            hint = hint if where == "world.graph" else ""
+            raise InputError(
+                str(path), f"record {n} (id {record.get('id')!r})", f"{where}: {first['msg']}{hint}"
+            ) from None
     return items
