@@ -68,6 +68,9 @@ WHAT_TO_FIX: dict[str, str] = {
     "environment": "list each object once in environment_short",
     "near_duplicate": "rewrite one of the two tasks so they differ, or drop one",
     "released_before": "drop the task or give it the id it was released under",
+    "reader_plan": "make the named step fetch, hold or heat what it uses, or make its text say its action",
+    "reader_variants": "add the named candidate to the variants (or record why it cannot do the job)",
+    "reader_speech": "put the greeting first, or make the time references agree",
 }
 
 

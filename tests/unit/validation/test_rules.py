@@ -92,7 +92,8 @@ def with_cycle(item: Item, perturbed: bool = False) -> Item:
     a, b = [n.id for n in graph.nodes if n.type == "object"][:2]
     kept = tuple(e for e in graph.edges if e.source not in (a, b) and e.target not in (a, b))
     cyclic = SceneGraph(
-        nodes=graph.nodes, edges=(*kept, Edge(source=a, relation="inside", target=b), Edge(b, "inside", a))
+        nodes=graph.nodes,
+        edges=(*kept, Edge(source=a, relation="inside", target=b), Edge(source=b, relation="inside", target=a)),
     )
     if perturbed:
         return edit_perturbation(item, graph=cyclic)
