@@ -33,7 +33,7 @@ from ambiforge.environment import Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph
-from ambiforge.generation.llm.resolution import Check, Mentions, Resolver
+from ambiforge.generation.llm.resolution import NO_ACTION, Check, Mentions, Resolver
 from ambiforge.generation.llm.selection import Candidate, choose, score
 from ambiforge.generation.offline import scene_steering
 from ambiforge.llm.ask import StepAnswer, ask
@@ -248,7 +248,11 @@ class LLMGenerator:
             return Candidate(number, error=str(exc), stage=exc.stage, call_ids=calls), None, None
         variants = [s.strip() for s in intent.value["variants"]]
         world = resolver.world(
-            task=shared["task"], referent=intent.value["referent"], shortlist=shortlist, variants=variants
+            task=shared["task"],
+            referent=intent.value["referent"],
+            shortlist=shortlist,
+            variants=variants,
+            action=str(intent.value.get("action", NO_ACTION)),
         )
         draft = Draft(
             template=f"candidate={number}",

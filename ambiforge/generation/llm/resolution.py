@@ -184,14 +184,19 @@ class Resolver:
         ix = index(self.graph)
         return {n.id for name in self._node_names.find(text) if (n := ix.find(name)) is not None}
 
-    def world(self, *, task: str, referent: str, shortlist: list[str], variants: list[str]) -> World:
+    def world(
+        self, *, task: str, referent: str, shortlist: list[str], variants: list[str], action: str = NO_ACTION
+    ) -> World:
         """The item's world from resolved names: candidates = what the referent fits (the shortlist for a
-        type that has one), fitting = the variants, target = the candidate the clear task names."""
+        type that has one), fitting = the variants, target = the candidate the clear task names, affordance =
+        the job the intent named (so the checks judge the variants by that job, as the reply was)."""
         ids = _ids(self, shortlist) if self.has_shortlist else [n.id for n in resolve(self.graph, bare(referent))]
         fitting = _ids(self, variants)
         named = self.named(task)
         target = next((i for i in [*ids, *fitting] if i in named), None)
-        return World(graph=self.graph, target=target, candidates=ids, fitting=fitting)
+        job = action.strip().lower()
+        affordance = job if job != NO_ACTION and job in cached_affordances().actions else None
+        return World(graph=self.graph, target=target, candidates=ids, fitting=fitting, affordance=affordance)
 
 
 def _ids(resolver: Resolver, names: list[str]) -> list[str]:
