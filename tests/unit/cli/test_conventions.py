@@ -4,6 +4,7 @@ and lines that are not wrapped when the output is not a terminal."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -23,10 +24,10 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_shell_completion_script_names_the_program() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        [sys.executable, "-m", "ambiforge.cli.main", "--show-completion", "bash"],
-        env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    # --show-completion is a flag: the shell is the parent process's (shellingham), so run it from bash (a
+    # trailing command keeps bash the parent instead of exec-ing the program)
+    command = f"{shlex.quote(sys.executable)} -m ambiforge.cli.main --show-completion; status=$?; exit $status"
+    done = subprocess.run(["bash", "-c", command], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "_AMBIFORGE_COMPLETE=complete_bash" in done.stdout and "complete -o default -F" in done.stdout
 
