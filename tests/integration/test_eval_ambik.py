@@ -17,7 +17,7 @@ from tests.conftest import REPO
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
-# ../shared beside the checkout (CI, /work/main); a git worktree one level deeper finds it one level up.
+# ../shared beside the checkout (as CI lays it out); a git worktree one level deeper finds it one level up.
 AMBIK = next(
     (
         p
