@@ -289,15 +289,7 @@ def build(
     arguments.optional_callable("on_start", on_start)
     note = arguments.optional_callable("on_note", on_note) or (lambda _: None)
     cfg = _config(config) if config is not None else None
-    if isinstance(options, Mapping):
-        from pydantic import ValidationError
-
-        try:
-            options = BuildOptions.model_validate(dict(options))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ConfigError(f"options.{where}: {first['msg']}") from None
+    options = _build_options(options)
     options = resolve_options(options)
     if cfg is None:
         cfg = load_config(options.config_path) if options.config_path else load_config()
@@ -345,6 +337,22 @@ def build(
     return BuildResult.from_summary(summary)
 
 
+def _build_options(options: BuildOptions | Mapping[str, Any]) -> BuildOptions:
+    """A mapping of BuildOptions' fields as the model, its first bad field named as ``options.<field>``."""
+    from pydantic import ValidationError
+
+    from ambiforge.config.build import BuildOptions
+
+    if not isinstance(options, Mapping):
+        return options
+    try:
+        return BuildOptions.model_validate(dict(options))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"options.{where}: {first['msg']}") from None
+
+
 def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None = None) -> EstimateResult:
     """What ``build(options)`` would cost, from its prompts and ``[llm.prices]``, without calling a model or
     writing anything (:mod:`ambiforge.generation.llm.estimate` says how and its limits). Options whose
@@ -359,15 +367,7 @@ def estimate(options: BuildOptions | Mapping[str, Any], *, config: Config | None
 
     if not isinstance(options, BuildOptions | Mapping):
         raise arguments.wrong("options", "BuildOptions (or a mapping of its fields)", options)
-    if isinstance(options, Mapping):
-        from pydantic import ValidationError
-
-        try:
-            options = BuildOptions.model_validate(dict(options))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise ConfigError(f"options.{where}: {first['msg']}") from None
+    options = _build_options(options)
     check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
     llm = options.llm
     if options.provider != "offline" and llm is None:  # as the build resolves it, but no key is needed
