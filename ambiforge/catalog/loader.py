@@ -34,6 +34,10 @@ APPLIANCES: tuple[str, ...] = (
 KINDS = ("food", "kitchen_item")
 MIN_GROUP_SIZE = 3
 
+#: Safety attributes that may be null: true of some products of the kind and false of others (a nonstick
+#: pan in the oven), so the catalog asserts neither and no safety item is made from them.
+_PRODUCT_ATTRS = frozenset({"microwave_safe", "oven_safe", "dishwasher_safe", "heat_resistant"})
+
 _BOOL_ATTRS = (
     "microwave_safe",
     "oven_safe",
@@ -163,6 +167,8 @@ def _check_keys(path: str, entry: str, data: dict[str, Any], allowed: set[str], 
 
 def _check_types(path: str, entry: str, attrs: dict[str, Any]) -> None:
     for key, value in attrs.items():
+        if value is None and key in _PRODUCT_ATTRS:
+            continue  # depends on the product: no item asserts it either way
         if key in _BOOL_ATTRS and not isinstance(value, bool):
             raise CatalogError(path, entry, f"attribute {key!r} must be true or false, got {show(value)}")
         if key in _STR_ATTRS and not (isinstance(value, str) and value.strip()):

@@ -45,6 +45,9 @@ class Draft:
     candidates: list[str] = field(default_factory=list)  # catalog names the ambiguous referent fits
     fitting: list[str] = field(default_factory=list)  # catalog names of the right choices among them
     affordance: str | None = None  # the job that selects ``fitting`` (catalog/affordances.yaml), if any
+    # (catalog name, reason, detail) of each object the ambiguous words pick out that is not a right choice
+    left_out: list[tuple[str, str, str]] = field(default_factory=list)
+    rationale: str | None = None  # a common-sense item: why common sense picks the intended one
     # Offline: the task's clauses as plan steps bound to objects (BoundSteps of generation.offline.steps),
     # the focus clause's position among them, and an omission's own ambiguous steps; the plans' text is
     # rendered from the actions they build (generation.offline.planning).

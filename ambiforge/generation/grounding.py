@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 
 from ambiforge.environment import Scene
-from ambiforge.models import World
+from ambiforge.models import LeftOut, World
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import build_graph
 from ambiforge.world.index import index
@@ -43,16 +43,26 @@ def world_of(
     candidates: list[str],
     fitting: list[str],
     affordance: str | None = None,
+    left_out: list[tuple[str, str, str]] | None = None,
+    rationale: str | None = None,
 ) -> World:
     """The world of a draft whose claims are catalog names (``target``: the intended object or place;
     ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them)."""
     target_ids = node_ids(graph, [target]) if target else []
+    find = index(graph).find
+    out: list[LeftOut] = []
+    for name, reason, detail in left_out or []:
+        node = find(name)
+        if node is not None and all(o.node != node.id for o in out):
+            out.append(LeftOut(node=node.id, reason=reason, detail=detail))  # type: ignore[arg-type]
     return World(
         graph=graph,
         target=target_ids[0] if target_ids else None,
         candidates=node_ids(graph, candidates),
         fitting=node_ids(graph, fitting),
         affordance=affordance,
+        left_out=out,
+        rationale=rationale,
     )
 
 

@@ -200,6 +200,21 @@ class Perturbation(_Strict):
     environment_full: str = Field(default="", description="the same with articles, as environment_full")
 
 
+LeftOutReason = Literal["dirty", "broken", "unsafe", "unable"]
+
+
+class LeftOut(_Strict):
+    """An object the ambiguous words pick out that is not a right choice, and why: a reader checks each
+    reason against the kitchen, and a candidate left out with no reason is a missing variant."""
+
+    node: str = Field(min_length=1, description="node id of the object left out")
+    reason: LeftOutReason = Field(
+        description="dirty (marked dirty), broken, unsafe (the job would be unsafe with it: not oven-safe, "
+        "too sharp for a child) or unable (it cannot do the job: a julienne peeler does not peel)"
+    )
+    detail: str = Field(default="", description="the reason in words: 'is not oven-safe', 'cannot peel'")
+
+
 class World(_Strict):
     """The item's kitchen as a scene graph, and what the item claims about it (``docs/world-model.md``).
 
@@ -224,6 +239,16 @@ class World(_Strict):
         default_factory=list,
         description="node ids among the candidates that are correct choices (the affordance-filtered set): "
         "a common-sense or safety item's variants",
+    )
+    left_out: list[LeftOut] = Field(
+        default_factory=list,
+        description="the objects the ambiguous words pick out that are not right choices, each with its reason "
+        "(a common-sense or safety item); empty: none left out or not known (imported, LLM)",
+    )
+    rationale: str | None = Field(
+        default=None,
+        description="a common-sense item: why common sense picks the intended one ('the bread knife is the "
+        "knife made for slicing bread'); None: not a common-sense item or not known",
     )
     clear_plan: list[Action] = Field(
         default_factory=list, description="the clear plan as actions on graph nodes; empty: not known (imported)"

@@ -339,6 +339,8 @@ def compose(
         candidates=draft.candidates,
         fitting=draft.fitting,
         affordance=draft.affordance,
+        left_out=draft.left_out,
+        rationale=draft.rationale,
         clauses=[c.steps for c in clauses],
         max_steps=data.max_plan_steps,
         focus=position,

@@ -172,6 +172,8 @@ class OfflineGenerator:
                 candidates=draft.candidates,
                 fitting=draft.fitting,
                 affordance=draft.affordance,
+                left_out=draft.left_out,
+                rationale=draft.rationale,
             )
             world = world.model_copy(update={"clear_plan": clear_plan})
         return to_item(draft, ambiguity_type, scene, provenance, world)

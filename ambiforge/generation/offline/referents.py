@@ -90,3 +90,33 @@ def objects(scene: Scene, nodes: Sequence[Node]) -> list[CatalogObject]:
 
 def names(nodes: Sequence[Node]) -> list[str]:
     return [n.name for n in nodes]
+
+
+def disputed(graph: SceneGraph, nodes: Sequence[Node], attributes: Sequence[str]) -> bool:
+    """Whether the catalog asserts neither way one of ``attributes`` of a node (null: it depends on the
+    product, as a nonstick pan in the oven does): no safety item may rest on such a fact."""
+    if not attributes:
+        return False
+    ix = _of(graph).ix
+    return any(getattr(ix.view(n), a) is None for n in nodes for a in attributes)
+
+
+def left_out(
+    everyone: Sequence[Node], candidates: Sequence[Node], fit: Sequence[Node], reason: str, detail: str
+) -> list[tuple[str, str, str]]:
+    """Each object the words pick out (``everyone``) that is not a right choice, with its reason: dirty
+    when marked dirty; ``reason`` (unsafe, unable) with ``detail`` when it was weighed for the job and
+    failed; unable when the job does not take its kind at all."""
+    fit_ids, weighed = {n.id for n in fit}, {n.id for n in candidates}
+    out: list[tuple[str, str, str]] = []
+    for n in everyone:
+        if n.id in fit_ids:
+            continue
+        if n.state.clean is False:
+            out.append((n.name, "dirty", "is dirty"))
+        elif n.id in weighed:
+            out.append((n.name, reason, detail))
+        else:
+            out.append((n.name, "unable", "is not what the job takes"))
+    return out
+

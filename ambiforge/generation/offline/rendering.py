@@ -85,6 +85,15 @@ def render_text(
     return text.format(**slot_values(slots, ambiguous, first, paraphrase, determiners))
 
 
+def rationale(template: Template, slots: Slots, name: str, noun: str) -> str | None:
+    """The template's ``why`` with its slots filled (``{name}``: the intended one, ``{noun}``: the words
+    that leave it open); None when the template gives none."""
+    why = getattr(template, "why", "")
+    if not why:
+        return None
+    return str(why.format(**{**slot_values(slots, False, True, None, None), "name": name, "noun": noun}))
+
+
 def name_fixtures(text: str, determiners: Mapping[str, str]) -> str:
     """``text`` with "the fridge" said as "our fridge" where ``determiners`` says so (per fixture, drawn
     once per task so that the direct and the ambiguous task say the same; plans keep "the")."""
@@ -189,6 +198,8 @@ def draft_of(
     target: str | None = None,
     candidates: list[str] | None = None,
     fitting: list[str] | None = None,
+    left_out: list[tuple[str, str, str]] | None = None,
+    rationale: str | None = None,
 ) -> Draft:
     """The draft of a rendered template; a mechanism supplies what it alone knows (question, intent...)."""
     return Draft(
@@ -207,6 +218,8 @@ def draft_of(
         candidates=candidates or [],
         fitting=fitting or [],
         affordance=getattr(template, "action", None),
+        left_out=left_out or [],
+        rationale=rationale,
         clauses=[rendered.clause],
         amb_tail=rendered.amb_tail,
         end_of_ambiguity=0,

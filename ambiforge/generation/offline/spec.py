@@ -60,6 +60,11 @@ class TemplateSpec(BaseModel):
     )
     target: Condition = ANY
     co: dict[str, Condition] = Field(default_factory=dict, description="co-slot name -> what fills it")
+    why: str = Field(
+        default="",
+        description="a common-sense template: why common sense picks the intended one ('the {name} is the "
+        "{noun} made to slice bread'); slots {name}, {noun} and the co-slots; recorded on the item",
+    )
 
     @property
     def id(self) -> str:

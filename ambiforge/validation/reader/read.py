@@ -85,16 +85,54 @@ def _hot_problems(item: Item, runner: Runner) -> list[str]:
     return out
 
 
+def _left_out_problems(world: World, kitchen: Kitchen, listed: set[str]) -> list[str]:
+    """Each recorded reason for leaving an object out holds in the kitchen: a dirty one is marked dirty, an
+    unsafe or unable one cannot do the job, and none of them is a variant as well."""
+    out = []
+    for left in world.left_out:
+        node = kitchen.nodes.get(left.node)
+        if node is None:
+            out.append(f"left_out: {left.node} is not in the kitchen")
+            continue
+        said = f"left_out: the {node.name} is left out as {left.reason}"
+        if node.name.lower() in listed:
+            out.append(f"{said} but listed as a variant")
+        elif left.reason == "dirty" and node.state.clean is not False:
+            out.append(f"{said}, but it is clean")
+        elif left.reason == "broken":
+            out.append(f"{said}, but nothing in the kitchen says it is broken")
+        elif left.reason in ("unsafe", "unable") and world.affordance and can(world.graph, node, world.affordance):
+            out.append(f"{said}, but it can {world.affordance}")
+    return out
+
+
+def _rationale_problems(item: Item, world: World) -> list[str]:
+    """A generated common-sense item says why common sense picks the one it names."""
+    if item.ambiguity_type != "common_sense_knowledge" or item.provenance.generator != "offline":
+        return []
+    if world.rationale and world.rationale.strip():
+        return []
+    return ["rationale: a common-sense item records no reason why common sense picks the one it names"]
+
+
 def variants_problems(item: Item, world: World) -> list[str]:
-    """Every candidate that does the job is a variant; one left out must be dirty or unable, and is named."""
-    if item.amb_shortlist or not world.candidates or world.perturbation is not None:
+    """Every candidate that does the job is a variant; one left out must be dirty or unable, and is named.
+    A generated item records why each object it leaves out is left out, and the reason must hold."""
+    if world.perturbation is not None:
         return []
     kitchen = Kitchen.of(world.graph)
     listed = {v.strip().lower() for v in item.variants}
-    out = []
+    out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
+    if item.amb_shortlist or not world.candidates:
+        return out
+    recorded = {left.node for left in world.left_out}
+    made_here = item.provenance.generator == "offline"
     for ref in world.candidates:
         node = kitchen.nodes.get(ref)
         if node is None or node.name.lower() in listed:
+            continue
+        if made_here and ref not in recorded:
+            out.append(f"left_out: the {node.name} is neither a variant nor left out with a reason")
             continue
         if node.type == "object" and node.state.clean is False:
             continue  # left out as dirty

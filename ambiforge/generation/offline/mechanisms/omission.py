@@ -20,7 +20,16 @@ from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render, render_text
+from ambiforge.generation.offline.rendering import (
+    Candidate,
+    Slots,
+    bind_co,
+    bindable,
+    draft_of,
+    rationale,
+    render,
+    render_text,
+)
 from ambiforge.generation.offline.spec import CO_SUFFIXES, TemplateSpec, check_action, check_format
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import able, resolve
@@ -84,6 +93,7 @@ def build(spec: OmissionSpec, scene: Scene, graph: SceneGraph, rng: random.Rando
         target=named[0].name,
         candidates=fitting,
         fitting=fitting,
+        rationale=rationale(spec, slots, named[0].name, named[0].noun),
     )
 
 

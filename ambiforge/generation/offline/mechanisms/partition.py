@@ -23,7 +23,15 @@ from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
+from ambiforge.generation.offline.rendering import (
+    Candidate,
+    Slots,
+    bind_co,
+    bindable,
+    draft_of,
+    rationale,
+    render,
+)
 from ambiforge.generation.offline.spec import TemplateSpec, check_action, check_format
 from ambiforge.models.scene_graph import Node, SceneGraph
 
@@ -42,6 +50,9 @@ class PartitionSpec(TemplateSpec):
 
     question: str = Field(min_length=1, description="clarifying question; slot {noun}")
     answer: str = Field(min_length=1, description="answer; slots {name} (a right one), {unsafe} (a wrong one)")
+    unsafe: str = Field(
+        default="", description="why a wrong member is left out, in words ('is not oven-safe'); recorded on the item"
+    )
 
     @model_validator(mode="after")
     def _check_forms(self) -> PartitionSpec:
@@ -55,6 +66,7 @@ class PartitionSpec(TemplateSpec):
 def build(
     spec: PartitionSpec,
     group: Group,
+    everyone: list[Node],
     candidates_: list[Node],
     fit: list[Node],
     scene: Scene,
@@ -87,6 +99,10 @@ def build(
         target=target.name,
         candidates=referents.names(candidates_),
         fitting=fitting,
+        left_out=referents.left_out(
+            everyone, candidates_, fit, "unsafe" if spec.action else "unable", spec.unsafe or "does not fit the job"
+        ),
+        rationale=rationale(spec, Slots(target, group, co), target.name, group.noun),
     )
 
 
@@ -99,10 +115,13 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
         if group.noun in nouns:
             continue
         nouns.add(group.noun)
+        everyone = referents.members(graph, group.noun)
+        if referents.disputed(graph, everyone, spec.target.known):
+            continue  # the fact the item would rest on depends on the product for one of them
         found = referents.members(graph, group.noun, spec.target)
         fit = referents.fitting(graph, found, spec.action, spec.safe)
         if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
-            out.append(Candidate(spec.id, partial(build, spec, group, found, fit, scene)))
+            out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
     return out
 
 

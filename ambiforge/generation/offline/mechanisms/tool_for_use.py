@@ -16,11 +16,20 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ambiforge.catalog import Catalog, Group
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
-from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
+from ambiforge.generation.offline.rendering import (
+    Candidate,
+    Slots,
+    bind_co,
+    bindable,
+    draft_of,
+    rationale,
+    render,
+)
 from ambiforge.generation.offline.spec import TemplateSpec, check_action, check_format
 from ambiforge.models.scene_graph import Node, SceneGraph
 
@@ -63,7 +72,8 @@ def build(
     if spec.action is not None and len(made_for) != 1:
         return None  # common sense picks no one tool here (none or several made for it): no pair
     tool = rng.choice(made_for or tools)
-    rendered = render(spec, Slots(tool, group, co), rng)
+    slots = Slots(tool, group, co)
+    rendered = render(spec, slots, rng)
     fitting = referents.names(fit)
     return draft_of(
         spec,
@@ -75,7 +85,14 @@ def build(
         target=tool.name,
         candidates=referents.names(candidates_),
         fitting=fitting,
+        left_out=referents.left_out(candidates_, candidates_, fit, "unable", _cannot(spec.action)),
+        rationale=rationale(spec, slots, tool.name, group.noun),
     )
+
+
+def _cannot(action: str | None) -> str:
+    """'cannot take the skin off fruit or vegetables': the job in the affordance table's words."""
+    return f"cannot {cached_affordances().get(action).description}" if action else "does not do the job"
 
 
 def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
