@@ -36,6 +36,9 @@ class Preconditions(BaseModel):
     holders: Holders
     heaters: tuple[str, ...] = Field(min_length=1)
     heat_words: tuple[str, ...] = Field(min_length=1)
+    heat_safe: dict[str, str] = Field(
+        default_factory=dict, description="heater -> the attribute an object in it must not have false"
+    )
     not_after_wash: tuple[str, ...] = ()
     disposable_materials: tuple[str, ...] = ()
     frozen_tags: tuple[str, ...] = ()
@@ -53,6 +56,11 @@ def parse_preconditions(data: dict[str, Any], path: str) -> Preconditions:
     for verb, action in result.tool_verbs.items():
         if action not in known:
             raise CatalogError(path, f"tool_verbs.{verb}", f"unknown affordance {action!r} (affordances.yaml)")
+    for heater, attribute in result.heat_safe.items():
+        if heater not in result.heaters:
+            raise CatalogError(path, f"heat_safe.{heater}", "not one of heaters")
+        if attribute not in {"oven_safe", "microwave_safe", "heat_resistant"}:
+            raise CatalogError(path, f"heat_safe.{heater}", f"unknown attribute {attribute!r}")
     for verb in result.by_hand:
         if verb not in result.tool_verbs:
             raise CatalogError(path, f"by_hand.{verb}", "not a verb of tool_verbs")

@@ -40,9 +40,9 @@ class Kitchen:
             k.by_name.setdefault(node.name.lower(), node.id)
             if node.state.open is not None:
                 k.open[node.id] = bool(node.state.open)
-        for source, relation, target in graph.edges:
-            if relation in LOCATIONS:
-                k.location[source] = target
+        for edge in graph.edges:
+            if edge.relation in LOCATIONS:
+                k.location[edge.source] = edge.target
         return k
 
     def name(self, ref: str) -> str:

@@ -153,6 +153,12 @@ class Runner:
             return
         self.k.switched_on.add(ref)
         if ref in self.rules.heaters:
+            attribute = self.rules.heat_safe.get(ref)
+            for inside in self.k.inside(ref) if attribute else []:
+                node = self.k.nodes[inside]
+                if getattr(node.attributes, attribute) is False:
+                    said = attribute.replace("_", "-")
+                    self._bad(step, f"switches on the {self.k.name(ref)} with the {node.name} in it, not {said}")
             self._heat(ref)
 
     def _switch_off(self, step: Step) -> None:

@@ -12,7 +12,8 @@ import pytest
 from ambiforge.ambiguity import default_mix
 from ambiforge.generation.mix import type_sequence
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.models import Item
+from ambiforge.models import Item, LeftOut
+from ambiforge.models.scene_graph import Edge
 from ambiforge.validation import RuleContext
 from ambiforge.validation.reader import read_item, read_sentence
 from ambiforge.validation.rules.world import check_world
@@ -140,3 +141,93 @@ def test_dropping_a_fitting_variant_from_every_item_is_flagged(built: list[Item]
         assert world or problems(broken, "variants"), (item.provenance.template, gone)
         dropped += 1
     assert dropped >= 20
+
+
+# ---- the facts an item rests on, and the objects it leaves out (issue 39, parts 1-3) ----------------------
+
+#: The catalog attribute a safety item's job rests on.
+SAFETY_FACT = {"microwave": "microwave_safe", "oven": "oven_safe", "hold_hot_liquid": "heat_resistant"}
+
+
+def test_every_safety_item_rests_on_facts_the_catalog_asserts(built: list[Item]) -> None:
+    safety = [i for i in built if i.ambiguity_type == "safety"]
+    assert safety
+    for item in safety:
+        assert item.world is not None and item.world.left_out, item.provenance.template
+        attribute = SAFETY_FACT.get(item.world.affordance or "")
+        nodes = {n.id: n for n in item.world.graph.nodes}
+        for left in item.world.left_out:
+            if left.reason == "unsafe" and attribute:
+                assert getattr(nodes[left.node].attributes, attribute) is False, (left, item.provenance.template)
+        if attribute:  # no object the words pick out has the fact open (it depends on the product)
+            target = nodes[item.world.target or ""]
+            same = [n for n in nodes.values() if n.type == "object" and n.noun == target.noun]
+            assert all(getattr(n.attributes, attribute) is not None for n in same), item.provenance.template
+
+
+def test_an_unsafe_premise_that_is_false_is_flagged(built: list[Item]) -> None:
+    """r076: 'the silicone container is not oven-safe': a right choice left out as unsafe is flagged."""
+    item = first(built, lambda i: i.ambiguity_type == "safety" and len(i.world.fitting) >= 2)  # type: ignore[union-attr]
+    assert item.world is not None
+    gone = item.world.fitting[0]
+    name = next(n.name for n in item.world.graph.nodes if n.id == gone)
+    world = item.world.model_copy(
+        update={"left_out": [*item.world.left_out, LeftOut(node=gone, reason="unsafe", detail="is not oven-safe")]}
+    )
+    broken = edit(item, world=world, variants=[v for v in item.variants if v != name])
+    found = problems(broken, "variants")
+    assert any(f"the {name} is left out as unsafe, but it can" in m for m in found), found
+
+
+def test_every_generated_item_records_why_each_object_is_left_out(built: list[Item]) -> None:
+    recorded = 0
+    for item in built:
+        assert item.world is not None
+        if item.amb_shortlist or item.world.perturbation is not None:
+            continue
+        listed = set(item.variants)
+        nodes = {n.id: n for n in item.world.graph.nodes}
+        left = {o.node for o in item.world.left_out}
+        for ref in item.world.candidates:
+            assert nodes[ref].name in listed or ref in left, (item.provenance.template, ref)
+        recorded += len(left)
+    assert recorded >= 10
+
+
+def test_a_left_out_object_with_no_reason_or_a_wrong_one_is_flagged(built: list[Item]) -> None:
+    item = first(built, lambda i: "/tool_" in (i.provenance.template or "") and bool(i.world.left_out))  # type: ignore[union-attr]
+    assert item.world is not None
+    left = item.world.left_out[0]
+    name = next(n.name for n in item.world.graph.nodes if n.id == left.node)
+    unrecorded = edit(item, world=item.world.model_copy(update={"left_out": item.world.left_out[1:]}))
+    assert any(f"the {name} is neither a variant nor left out" in m for m in problems(unrecorded, "variants"))
+    dirty = left.model_copy(update={"reason": "dirty"})
+    wrong = edit(item, world=item.world.model_copy(update={"left_out": [dirty, *item.world.left_out[1:]]}))
+    assert any(f"the {name} is left out as dirty, but it is clean" in m for m in problems(wrong, "variants"))
+
+
+def test_every_common_sense_item_records_why_and_dropping_it_is_flagged(built: list[Item]) -> None:
+    common = [i for i in built if i.ambiguity_type == "common_sense_knowledge"]
+    assert common and all(i.world is not None and i.world.rationale for i in common)
+    tool = first(common, lambda i: "/tool_" in (i.provenance.template or ""))
+    assert tool.world is not None and tool.world.target is not None
+    name = next(n.name for n in tool.world.graph.nodes if n.id == tool.world.target)
+    assert tool.world.rationale is not None and tool.world.rationale.startswith(f"the {name} is the ")
+    bare = edit(tool, world=tool.world.model_copy(update={"rationale": None}))
+    assert any(m.startswith("rationale:") for m in problems(bare, "variants"))
+
+
+def test_an_oven_switched_on_with_a_dish_that_is_not_oven_safe_is_flagged(built: list[Item]) -> None:
+    """r015: a plastic baking dish left in the oven while it preheats."""
+    item = first(built, lambda i: any(s.startswith("Turn on the oven") for s in i.plan_for_clear_task))
+    assert item.world is not None
+    graph = item.world.graph
+    dish = next(
+        (n for n in graph.nodes if n.type == "object" and n.attributes.oven_safe is False and n.kind == "kitchen_item"),
+        None,
+    )
+    assert dish is not None, "the kitchen has nothing marked not oven-safe"
+    edges = [e for e in graph.edges if not (e.source == dish.id and e.relation in ("in", "on", "inside"))]
+    moved = graph.model_copy(update={"edges": (*edges, Edge(source=dish.id, relation="in", target="oven"))})
+    found = [m for m in read_item(edit(item, world=item.world.model_copy(update={"graph": moved})))["plan"]]
+    assert any(f"with the {dish.name} in it, not oven-safe" in m for m in found), found
