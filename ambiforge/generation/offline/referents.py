@@ -119,4 +119,3 @@ def left_out(
         else:
             out.append((n.name, "unable", "is not what the job takes"))
     return out
-
