@@ -48,8 +48,9 @@ def test_every_grater_grates(graph) -> None:
 
 def test_safety_affordances_follow_the_attributes(graph) -> None:
     assert ids(afforded(graph, "bowl", "microwave")) == ["ceramic_bowl"]
-    assert ids(afforded(graph, "mug", "hold_hot_liquid")) == ["glass_mug"]
-    assert ids(afforded(graph, "cup", "hold_hot_liquid")) == []
+    # a plastic mug may be a melamine mug made for hot drinks: not ruled out (its heat resistance is open)
+    assert ids(afforded(graph, "mug", "hold_hot_liquid")) == ["glass_mug", "plastic_mug"]
+    assert ids(afforded(graph, "cup", "hold_hot_liquid")) == ["paper_cup"]  # made for hot drinks; not the plastic cup
     child = ids(able(graph, "hand_to_child"))
     assert "plastic_cup" in child and "plastic_mug" in child
     assert not {"bread_knife", "paring_knife", "glass_mug", "ceramic_bowl"} & set(child)
