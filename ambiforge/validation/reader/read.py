@@ -13,7 +13,7 @@ from ambiforge.models.action import Action
 from ambiforge.validation.reader.grammar import Step, read_plan
 from ambiforge.validation.reader.kitchen import WATER, Kitchen
 from ambiforge.validation.reader.run import Runner
-from ambiforge.validation.reader.speech import speech_problems
+from ambiforge.validation.reader.speech import lexicon, speech_problems
 from ambiforge.world import can
 
 #: The read verb each action verb is written as.
@@ -106,6 +106,38 @@ def _left_out_problems(world: World, kitchen: Kitchen, listed: set[str]) -> list
     return out
 
 
+def _picked_out(kitchen: Kitchen, noun: str) -> list[str]:
+    """The objects the words "a <noun>" pick out, by the reader's own reading: its noun is the noun, or its
+    name ends in it ("a bowl": the glass mixing bowl too)."""
+    noun = noun.lower()
+    return [
+        ref
+        for ref, node in kitchen.nodes.items()
+        if node.type == "object" and (node.noun.lower() == noun or node.name.lower().endswith(f" {noun}"))
+    ]
+
+
+def _shortlist_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
+    """A preference item's shortlist holds every object its words pick out, but those left out with a reason;
+    a task that washes leaves no dirty one out as dirty (a dirty plate is what the dishwasher is for)."""
+    target = kitchen.nodes.get(world.target or "")
+    if target is None or target.type != "object":
+        return []
+    listed = {v.strip().lower() for v in item.amb_shortlist}
+    recorded = {left.node: left.reason for left in world.left_out}
+    washing = [w for w in lexicon().get("washing_words", ()) if re.search(rf"\b{w}\b", item.ambiguous_task, re.I)]
+    out = []
+    for ref in _picked_out(kitchen, target.noun):
+        node = kitchen.nodes[ref]
+        if node.name.lower() in listed:
+            continue
+        if ref not in recorded:
+            out.append(f"amb_shortlist: leaves out the {node.name}, which 'a {target.noun}' picks out as well")
+        elif recorded[ref] == "dirty" and washing:
+            out.append(f"amb_shortlist: leaves out the {node.name} as dirty, but the task says {washing[0]!r}")
+    return out
+
+
 def _rationale_problems(item: Item, world: World) -> list[str]:
     """A generated common-sense item says why common sense picks the one it names."""
     if item.ambiguity_type != "common_sense_knowledge" or item.provenance.generator != "offline":
@@ -123,6 +155,8 @@ def variants_problems(item: Item, world: World) -> list[str]:
     kitchen = Kitchen.of(world.graph)
     listed = {v.strip().lower() for v in item.variants}
     out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
+    if item.amb_shortlist and item.provenance.generator == "offline":
+        out += _shortlist_problems(item, world, kitchen)
     if item.amb_shortlist or not world.candidates:
         return out
     recorded = {left.node for left in world.left_out}

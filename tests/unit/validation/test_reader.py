@@ -231,3 +231,35 @@ def test_an_oven_switched_on_with_a_dish_that_is_not_oven_safe_is_flagged(built:
     moved = graph.model_copy(update={"edges": (*edges, Edge(source=dish.id, relation="in", target="oven"))})
     found = [m for m in read_item(edit(item, world=item.world.model_copy(update={"graph": moved})))["plan"]]
     assert any(f"with the {dish.name} in it, not oven-safe" in m for m in found), found
+
+
+def test_a_shortlist_leaving_out_an_object_its_words_pick_out_is_flagged(built: list[Item]) -> None:
+    """r026: 'put the white bread in a bowl' with the mixing bowls left out of the shortlist."""
+    item = first(built, lambda i: len(i.amb_shortlist) >= 2)
+    assert item.world is not None
+    target = next(n.name for n in item.world.graph.nodes if n.id == item.world.target)
+    gone = next(v for v in item.amb_shortlist if v != target)
+    broken = edit(item, amb_shortlist=[v for v in item.amb_shortlist if v != gone])
+    assert any(f"leaves out the {gone}, which" in m for m in problems(broken, "variants"))
+
+
+def test_a_washing_task_leaving_out_the_dirty_one_is_flagged(built: list[Item]) -> None:
+    """The issue's 'put a plate in my dishwasher now that we've eaten' that asked only about clean plates."""
+    item = first(built, lambda i: bool(i.amb_shortlist) and re.search(r"\b(dishwasher|rinse|wash)", i.ambiguous_task))
+    assert item.world is not None
+    gone = next(n for n in item.world.graph.nodes if n.name in item.amb_shortlist and n.id != item.world.target)
+    world = item.world.model_copy(update={"left_out": [LeftOut(node=gone.id, reason="dirty")]})
+    graph = world.graph.model_copy(
+        update={
+            "nodes": tuple(
+                n.model_copy(update={"state": n.state.model_copy(update={"clean": False})}) if n.id == gone.id else n
+                for n in world.graph.nodes
+            )
+        }
+    )
+    broken = edit(
+        item,
+        world=world.model_copy(update={"graph": graph}),
+        amb_shortlist=[v for v in item.amb_shortlist if v != gone.name],
+    )
+    assert any(f"leaves out the {gone.name} as dirty, but the task says" in m for m in problems(broken, "variants"))

@@ -21,13 +21,18 @@ from ambiforge.generation.offline import phrases, referents
 from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
-from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.models.scene_graph import Node, SceneGraph
 
 
 class ChooseMemberSpec(TemplateSpec):
     mechanism: Literal["choose_member"] = "choose_member"
     exclude_group_tags: tuple[str, ...] = Field(
         default=(), description="groups with any of these tags are never alternatives (a toaster and a blender)"
+    )
+    dirty_fits: bool = Field(
+        default=False,
+        description="the job takes a dirty one as well (loading the dishwasher, rinsing): a dirty one is not left "
+        "out as dirty, so no pair is made where the words pick one out",
     )
     questions: dict[str, tuple[str, ...]] = Field(
         description="question forms by group kind ('default' for any); slots {noun}, {nouns}, {options}"
@@ -71,9 +76,16 @@ def question_and_answer(
 
 
 def build(
-    spec: ChooseMemberSpec, group: Group, members: list[CatalogObject], scene: Scene, rng: random.Random
+    spec: ChooseMemberSpec,
+    group: Group,
+    members: list[CatalogObject],
+    everyone: list[Node],
+    nodes: list[Node],
+    scene: Scene,
+    rng: random.Random,
 ) -> Draft | None:
-    """``members``: the shortlist, resolved on the graph (every one is a right choice for some user)."""
+    """``members``: the shortlist, resolved on the graph (every one is a right choice for some user);
+    ``everyone``: what the words pick out (the shortlist's ``nodes`` and the dirty ones left out)."""
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
@@ -97,6 +109,7 @@ def build(
         target=target.name,
         candidates=names,
         fitting=names,
+        left_out=referents.left_out(everyone, nodes, nodes, "unable", "does not fit the job"),
     )
 
 
@@ -109,11 +122,16 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: Sc
         if any(t in group.tags for t in spec.exclude_group_tags) or group.noun in nouns:
             continue
         nouns.add(group.noun)
-        members = referents.objects(scene, referents.members(graph, group.noun, spec.target))
+        everyone = referents.members(graph, group.noun)
+        nodes = referents.members(graph, group.noun, spec.target)
+        kept = {n.id for n in nodes}
+        if any(n.id not in kept and (spec.dirty_fits or n.state.clean is not False) for n in everyone):
+            continue  # the words pick out one the job leaves out for no reason a reader could check
+        members = referents.objects(scene, nodes)
         if any(any(t in catalog.groups[m.group].tags for t in spec.exclude_group_tags) for m in members):
             continue
         if len(members) >= 2 and bindable(spec, pool, gkey):
-            out.append(Candidate(spec.id, partial(build, spec, group, members, scene)))
+            out.append(Candidate(spec.id, partial(build, spec, group, members, everyone, nodes, scene)))
     return out
 
 
