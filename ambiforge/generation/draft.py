@@ -48,6 +48,9 @@ class Draft:
     # (catalog name, reason, detail) of each object the ambiguous words pick out that is not a right choice
     left_out: list[tuple[str, str, str]] = field(default_factory=list)
     rationale: str | None = None  # a common-sense item: why common sense picks the intended one
+    # words no context clause may say: another way to do the job the answer picks ("the oven" beside a
+    # reheat in the microwave would make both answers fit)
+    rivals: list[str] = field(default_factory=list)
     # Offline: the task's clauses as plan steps bound to objects (BoundSteps of generation.offline.steps),
     # the focus clause's position among them, and an omission's own ambiguous steps; the plans' text is
     # rendered from the actions they build (generation.offline.planning).

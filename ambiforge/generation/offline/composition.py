@@ -179,7 +179,7 @@ def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[s
     that the ambiguous focus action does not already use (they would resolve or contradict the ambiguity)."""
     plain = (data or load()).plain_words
     words = [w.lstrip("-") for concept in draft.user_intent for w in concept.split("|")]
-    words += draft.variants + draft.amb_shortlist
+    words += draft.variants + draft.amb_shortlist + draft.rivals
     amb = set(phrases.words(" ".join([draft.ambiguous_task, *draft.plan_for_amb_task, draft.question])))
     for token in phrases.words(draft.answer):
         if token not in plain and token not in amb:

@@ -220,6 +220,7 @@ def draft_of(
         affordance=getattr(template, "action", None),
         left_out=left_out or [],
         rationale=rationale,
+        rivals=list(getattr(template, "rivals", ())),
         clauses=[rendered.clause],
         amb_tail=rendered.amb_tail,
         end_of_ambiguity=0,

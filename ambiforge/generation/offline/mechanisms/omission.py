@@ -43,6 +43,11 @@ class OmissionSpec(TemplateSpec):
     answer: str = Field(min_length=1, description="answer (co-slots allowed)")
     variant: str = Field(default="", description="the correct option (co-slots allowed); empty: the intent")
     action: str | None = Field(default=None, description="the affordance the job needs (affordances.yaml)")
+    rivals: tuple[str, ...] = Field(
+        default=(),
+        description="words no other clause of the task may say: another way to do the job that, used in the same "
+        "task, would fit as well as the answer ('oven' beside a reheat in the microwave)",
+    )
 
     @field_validator("action")
     @classmethod
