@@ -11,7 +11,7 @@ from ambiforge.catalog.preconditions import cached_preconditions
 from ambiforge.models import Item, World
 from ambiforge.models.action import Action
 from ambiforge.validation.reader.grammar import Step, read_plan
-from ambiforge.validation.reader.kitchen import WATER, Kitchen
+from ambiforge.validation.reader.kitchen import WATER, Kitchen, bare
 from ambiforge.validation.reader.run import Runner
 from ambiforge.validation.reader.speech import lexicon, speech_problems
 from ambiforge.world import can
@@ -117,6 +117,20 @@ def _picked_out(kitchen: Kitchen, noun: str) -> list[str]:
     ]
 
 
+def _washes(steps: list[Step], kitchen: Kitchen, target: str) -> str | None:
+    """How the clear plan washes the intended object, if it does: a washing verb on it, or putting it in a
+    place that washes (``lexicon.yaml: washing``)."""
+    words = lexicon().get("washing") or {}
+    for step in steps:
+        if step.obj is None or kitchen.find(step.obj) != target:
+            continue
+        if step.verb in words.get("verbs", ()):
+            return step.verb
+        if step.target is not None and bare(step.target) in words.get("places", ()):
+            return f"put in the {bare(step.target)}"
+    return None
+
+
 def _shortlist_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
     """A preference item's shortlist holds every object its words pick out, but those left out with a reason;
     a task that washes leaves no dirty one out as dirty (a dirty plate is what the dishwasher is for)."""
@@ -125,7 +139,7 @@ def _shortlist_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]
         return []
     listed = {v.strip().lower() for v in item.amb_shortlist}
     recorded = {left.node: left.reason for left in world.left_out}
-    washing = [w for w in lexicon().get("washing_words", ()) if re.search(rf"\b{w}\b", item.ambiguous_task, re.I)]
+    washing = _washes(read_plan(item.plan_for_clear_task), kitchen, target.id)
     out = []
     for ref in _picked_out(kitchen, target.noun):
         node = kitchen.nodes[ref]
@@ -134,7 +148,7 @@ def _shortlist_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]
         if ref not in recorded:
             out.append(f"amb_shortlist: leaves out the {node.name}, which 'a {target.noun}' picks out as well")
         elif recorded[ref] == "dirty" and washing:
-            out.append(f"amb_shortlist: leaves out the {node.name} as dirty, but the task says {washing[0]!r}")
+            out.append(f"amb_shortlist: leaves out the {node.name} as dirty, but the plan washes it ({washing})")
     return out
 
 

@@ -245,7 +245,10 @@ def test_a_shortlist_leaving_out_an_object_its_words_pick_out_is_flagged(built: 
 
 def test_a_washing_task_leaving_out_the_dirty_one_is_flagged(built: list[Item]) -> None:
     """The issue's 'put a plate in my dishwasher now that we've eaten' that asked only about clean plates."""
-    item = first(built, lambda i: bool(i.amb_shortlist) and re.search(r"\b(dishwasher|rinse|wash)", i.ambiguous_task))
+    item = first(
+        built,
+        lambda i: bool(i.amb_shortlist) and any(re.match(r"(Wash|Put .* in the dishwasher)", s) for s in i_plan(i)),
+    )
     assert item.world is not None
     gone = next(n for n in item.world.graph.nodes if n.name in item.amb_shortlist and n.id != item.world.target)
     world = item.world.model_copy(update={"left_out": [LeftOut(node=gone.id, reason="dirty")]})
@@ -262,4 +265,6 @@ def test_a_washing_task_leaving_out_the_dirty_one_is_flagged(built: list[Item]) 
         world=world.model_copy(update={"graph": graph}),
         amb_shortlist=[v for v in item.amb_shortlist if v != gone.name],
     )
-    assert any(f"leaves out the {gone.name} as dirty, but the task says" in m for m in problems(broken, "variants"))
+    assert any(
+        f"leaves out the {gone.name} as dirty, but the plan washes it" in m for m in problems(broken, "variants")
+    )
