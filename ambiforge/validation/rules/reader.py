@@ -29,6 +29,10 @@ def check_reader(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
 RULES = family_rules(
     check_reader,
     ("reader_plan", "error", "the plans as read run in the item's kitchen and agree with its actions"),
-    ("reader_variants", "error", "every candidate that does the job is a variant (dirty or unable ones aside)"),
+    (
+        "reader_variants",
+        "error",
+        "every candidate that does the job is a variant or shortlisted; each one left out has a reason that holds",
+    ),
     ("reader_speech", "error", "one speaker, one moment: a greeting only opens a request; times agree"),
 )
