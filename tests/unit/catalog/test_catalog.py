@@ -130,3 +130,11 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
 def test_missing_file_is_a_catalog_error(tmp_path: Path) -> None:
     with pytest.raises(CatalogError, match="file: catalog not found"):
         load_catalog(tmp_path / "nope.yaml")
+
+
+def test_only_food_people_bake_is_bakeable(catalog) -> None:  # type: ignore[no-untyped-def]
+    """r068: 'cook the ground beef' is not the oven by common sense (it is browned in a pan)."""
+    for name in ("ground beef", "beef steak", "lamb chop", "tuna steak"):
+        assert "bakeable" not in catalog.objects[name].uses, name
+    for name in ("chicken breast", "pork chop", "salmon fillet"):
+        assert "bakeable" in catalog.objects[name].uses, name

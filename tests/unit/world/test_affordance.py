@@ -76,3 +76,22 @@ def test_places_have_affordances_too(graph) -> None:
 def test_an_unknown_action_is_an_error(graph) -> None:
     with pytest.raises(CatalogError, match="unknown action 'levitate'"):
         able(graph, "levitate")
+
+
+def test_every_thermometer_that_reads_meat_affords_checking_it(make_graph) -> None:  # type: ignore[no-untyped-def]
+    """r003/r054: the digital (probe) thermometer reads meat as well as the meat thermometer; a candy or an oven
+    thermometer does not."""
+    names = ["meat thermometer", "digital thermometer", "candy thermometer", "oven thermometer"]
+    graph = make_graph({n: "drawer_1" for n in names})
+    assert ids(afforded(graph, "thermometer", "check_meat")) == ["meat_thermometer", "digital_thermometer"]
+
+
+def test_no_dish_that_is_not_oven_safe_is_kept_in_the_oven(catalog) -> None:  # type: ignore[no-untyped-def]
+    """r015: the sampler never leaves a plastic baking dish in the oven for a plan to preheat it."""
+    from ambiforge.catalog.world import cached_world
+
+    world = cached_world()
+    for obj in catalog.objects.values():
+        if obj.oven_safe is not True and "bakeware" in obj.tags:
+            rule = next(r for r in world.placement if r.when.matches(obj))
+            assert "oven" not in rule.places, obj.name
