@@ -107,7 +107,14 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     assert set(doc["methods"]["binary"]["SR_by_level"]) == {"environment", "instruction", "unambiguous", "all"}
     assert m1["details"]["retrievals"][0]["result"].startswith("2 node(s):")
     report = (tmp_path / "eval" / "tools" / "report.html").read_text()
-    assert "SR" in report and "grounded CQR by level" in report
+    assert "grounded CQR by level" in report
+    # the SR table: every method by level, the text baseline beside SG-CoT
+    table = report.split('id="sr"')[1].split("</table>")[0]
+    for method in ("binary", "sgcot"):
+        row = table.split(f"<tr><td>{method}</td>")[1].split("</tr>")[0]
+        levels = doc["methods"][method]["SR_by_level"]
+        expected = [levels[level] for level in ("instruction", "environment", "unambiguous", "all")]
+        assert row == "".join(f'<td class="num">{round(v, 3)}</td>' for v in expected)
     # a rerun is served from the call cache, tool calls included: no request, the same figures
     asked = len(server.requests)
     again = evaluate(tmp_path, data, server, "tools")["methods"]["sgcot"]["method_figures"]
