@@ -106,7 +106,8 @@ def change(pair: Worded) -> str:
         return f"{gone} The robot offers {names} instead; the user takes the {choice[0].name}."
     if p.kind == "reference":
         fits = resolve(p.graph, parse_referent(p.referent))
-        anchor = parse_referent(p.referent).relations[0].target.name or ""
+        relations = parse_referent(p.referent).relations
+        anchor = (relations[0].target.name or "") if relations else ""
         moved = [index(p.graph).by_id[i] for i in p.moved if i in index(p.graph).by_id]
         how = ", ".join(_located(p.graph, n) for n in moved)
         now = (
