@@ -11,7 +11,9 @@ is everything that referent resolves to, and the ``action`` is the affordance wh
 ("none" if no affordance fits them); see :func:`grounding`.
 
 ``flawed_share`` makes that share of ambiguous-variant replies bad on purpose (a rewrite that is not
-minimal, a shortlist naming an object not in the scene), to exercise candidate selection. Asked to repair
+minimal, a shortlist naming an object not in the scene; for an environment-induced type an answer that picks
+nothing), to exercise candidate selection and repairs. An environment type's prompt carries the pair in plain
+words (the world drew it), which the responder sends back as the model's words. Asked to repair
 (the generator found a name the kitchen lacks), it drops the names the kitchen lacks and keeps the rest,
 as a model told "keep everything that was right" would.
 """
@@ -39,6 +41,8 @@ from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import afforded, build_graph, resolve
 from ambiforge.world.index import index
 
+#: An environment type's prompt shows the pair in plain words (the world made it): the responder keeps them.
+_PLAIN = re.compile(r"^Plain (task|paraphrase|question|answer): (.*)$", re.MULTILINE)
 _FIELD = {
     "objects": re.compile(r"^Objects in the kitchen: (.*)$", re.MULTILINE),
     "type": re.compile(r"^Ambiguity type: (\w+)$", re.MULTILINE),
@@ -50,6 +54,7 @@ _SHAPES = (
     ('only key is "task"', "unambiguous_task"),
     ('only key is "paraphrase"', "indirect"),
     ('"ambiguous_task", the rewritten', "ambiguous_variant"),
+    ('"task", the instruction (one sentence)', "ambiguous_environment"),
     ('"user_intent"', "intent"),
     ('only key is "plan"', "plan"),
 )
@@ -170,8 +175,13 @@ class KitchenResponder:
         repairing = str(messages[-1].get("content", "")).startswith(REPAIR_PREFIX) if messages else False
         fields = {name: (m.group(1).strip() if (m := rx.search(user)) else "") for name, rx in _FIELD.items()}
         seed = int(body.get("seed") or body.get("random_seed") or 0)
-        drafts = self.drafts(fields["objects"], fields["type"])
         step = step_of(body, user)
+        if step == "ambiguous_environment":
+            reply = {m.group(1): m.group(2).strip() for m in _PLAIN.finditer(user)}
+            if not repairing and random.Random(f"flaw:{seed}").random() < self.flawed_share:
+                reply["answer"] = "Do whatever you think is best."  # picks nothing: the world rules refuse it
+            return json.dumps(reply)
+        drafts = self.drafts(fields["objects"], fields["type"])
         if step == "unambiguous_task":
             if not drafts:
                 return json.dumps({"task": ""})  # nothing fits: an invalid reply, as a model might give

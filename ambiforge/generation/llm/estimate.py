@@ -8,6 +8,7 @@ exactly as the generator renders it, and counted; the reply is modelled as the s
 offline pair's texts (a task, a paraphrase, a plan, ...), capped at the step's ``max_tokens``. Then:
 
 - calls per pair: one per shared step, ``candidates`` per candidate step (the variant, its plan, its intent);
+  an environment-induced pair makes only its variant call (its kitchens and plans come from the world);
 - repairs: the figures assume every reply is usable the first time; how much :data:`REPAIR_RATE` of the
   calls asked again would add (a repair turn resends the conversation with the bad reply and the error; a
   duplicate task is asked again in a new scene) is given beside them, since the rate depends on the model;
@@ -38,6 +39,7 @@ from ambiforge.config.sampler import SamplerConfig
 from ambiforge.environment import render_environment
 from ambiforge.errors import GenerationError
 from ambiforge.generation.grounding import scene_graph
+from ambiforge.generation.llm import environment
 from ambiforge.generation.llm.generator import clean_plan
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.llm.prompts import Prompt, load_prompt
@@ -113,6 +115,12 @@ def _sample(
     graph = scene_graph(scene, seed, index, 0)
     short, full = render_environment(scene)
     item: Item = offline.generate(index, ambiguity_type)[0]
+    if environment.is_environment(ambiguity_type):
+        words = {"task": item.unambiguous_direct, "paraphrase": item.unambiguous_indirect}
+        return _PairSample(
+            variables={"ambiguous_variant": environment.prompt_variables(item, ambiguity_type, item.environment_short)},
+            replies={"ambiguous_variant": words | {"question": item.question, "answer": item.answer}},
+        )
     base = {"environment_short": short, "environment_full": full, "ambiguity_type": ambiguity_type}
     base["world"] = prompt_view(graph)
     shared = {**base, "task": item.unambiguous_direct}
@@ -161,6 +169,12 @@ def _prompt(llm: LLMConfig, step: str, ambiguity_type: str) -> Prompt:
     return load_prompt(step, llm.prompts_dir)
 
 
+def _makes(ambiguity_type: str, step: str) -> bool:
+    """Whether a pair of the type makes the step's call: an environment-induced pair makes only the variant
+    (:mod:`.environment`: the world draws its kitchens and plans)."""
+    return step == "ambiguous_variant" or not environment.is_environment(ambiguity_type)
+
+
 def estimate_steps(
     llm: LLMConfig,
     catalog: Catalog,
@@ -191,6 +205,8 @@ def estimate_steps(
         settings = llm.steps[step]
         inputs, outputs = [], []
         for kind, sample in samples:
+            if step not in sample.variables:
+                continue  # an environment-induced pair makes only its variant call
             messages = _prompt(llm, step, kind).render(sample.variables[step])
             reply = min(count_tokens(json.dumps(sample.replies[step], ensure_ascii=False)), settings.max_tokens)
             first = _messages_tokens(messages)
@@ -198,8 +214,11 @@ def estimate_steps(
             repair = first + reply + MESSAGE_OVERHEAD + REPAIR_TURN_TOKENS + MESSAGE_OVERHEAD
             inputs.append((first + repair_rate * repair) / (1 + repair_rate))
             outputs.append(reply)
+        making = sum(1 for _, kind in plan if _makes(kind, step))
+        if not inputs or not making:
+            continue
         per_pair = candidates if step in CANDIDATE_STEPS else 1
-        calls = len(plan) * per_pair * (1 + repair_rate)
+        calls = making * per_pair * (1 + repair_rate)
         input_tokens = calls * sum(inputs) / len(inputs)
         output_tokens = calls * sum(outputs) / len(outputs)
         price = llm.prices.get(settings.model)

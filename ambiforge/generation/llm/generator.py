@@ -20,6 +20,7 @@ import hashlib
 import random
 import re
 from collections.abc import Set as AbstractSet
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,10 @@ from ambiforge.environment import Scene, render_environment
 from ambiforge.errors import BudgetExceeded, GenerationError, LLMError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph
+from ambiforge.generation.llm import environment
 from ambiforge.generation.llm.resolution import NO_ACTION, Check, Mentions, Resolver
 from ambiforge.generation.llm.selection import Candidate, choose, score
-from ambiforge.generation.offline import scene_steering
+from ambiforge.generation.offline import OfflineGenerator, scene_steering
 from ambiforge.llm.ask import StepAnswer, ask
 from ambiforge.llm.budget import Budget, BudgetedLimiter
 from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
@@ -92,6 +94,8 @@ class LLMGenerator:
         self.prompts: dict[str, Prompt] = {}
         self.mentions = Mentions(catalog.objects)
         self.actions = [(name, a.description) for name, a in sorted(cached_affordances().actions.items())]
+        #: Environment-induced types: their two kitchens are drawn as the offline generator draws them.
+        self.offline = OfflineGenerator(catalog, seed, run_id, limits)
 
     def prompt(self, prompt_id: str, fallback: str = "") -> Prompt:
         """``fallback``: where else the prompt may be (a type registered from a folder keeps its prompts)."""
@@ -135,6 +139,8 @@ class LLMGenerator:
         ``max_attempts`` times; LLM failures are not retried with new scenes (that would pay twice)."""
         if ambiguity_type not in ambiguity.names():
             raise GenerationError(f"pair {index}: unknown ambiguity type {ambiguity_type!r}")
+        if environment.is_environment(ambiguity_type):
+            return self.environment_outcome(index, ambiguity_type, taken, first_attempt)
         steering = ambiguity.get(ambiguity_type).llm_steering
         for attempt in range(first_attempt, first_attempt + self.max_attempts):
             rng = random.Random(f"{self.seed}:{index}:{attempt}")
@@ -191,6 +197,91 @@ class LLMGenerator:
         raise GenerationError(
             f"pair {index}: the model repeated an existing unambiguous task in {self.max_attempts} scenes"
         )
+
+    def environment_outcome(
+        self, index: int, ambiguity_type: str, taken: AbstractSet[str] | None, first_attempt: int
+    ) -> tuple[Item, int, dict[str, Any]]:
+        """An environment-induced pair: the world draws both kitchens, the plans, the end of ambiguity and the
+        intent (:mod:`.environment`); the model writes the instruction, paraphrase, question and answer in
+        ``candidates`` variants, each resolved on both graphs and repaired, and the validators keep the best.
+        Scenes that offer no pair of the type are drawn again without a call; a task in ``taken`` is asked
+        for again in a new scene, up to ``max_attempts`` asked scenes."""
+        asked, attempt = 0, first_attempt
+        while asked < self.max_attempts and attempt < first_attempt + self.offline.max_attempts:
+            drawn = self.offline.draw(index, ambiguity_type, attempt)
+            attempt += 1
+            if drawn is None:
+                continue
+            scene, _, plain, _ = drawn
+            if taken is not None and signature(plain.unambiguous_direct) in taken:
+                continue
+            asked += 1
+            short = render_environment(scene)[0]
+            variables = environment.prompt_variables(plain, ambiguity_type, short)
+            prompt = self.variant_prompt(ambiguity_type)
+
+            item_of = partial(
+                self.environment_item,
+                ambiguity_type=ambiguity_type,
+                scene=scene,
+                index=index,
+                attempt=attempt - 1,
+                prompt=prompt,
+            )
+            check = environment.reply_check(plain, self.mentions, partial(item_of, call_ids=[]), self.ctx)
+            candidates = []
+            for c in range(self.candidates):
+                try:
+                    reply = self.step("ambiguous_variant", prompt, variables, index, attempt - 1, c, check=check)
+                except BudgetExceeded:
+                    raise
+                except LLMError as exc:
+                    candidates.append(Candidate(c, error=str(exc), stage=exc.stage))
+                    continue
+                draft = environment.worded(plain, reply.value, c)
+                candidate = Candidate(c, call_ids=reply.call_ids)
+                candidate.item = item_of(draft, call_ids=reply.call_ids)
+                candidates.append(score(candidate, self.ctx))
+            best = choose(candidates)
+            meta = {"candidates": [c.record(c is best) for c in candidates], "shared_call_ids": []}
+            if best is None or best.item is None:
+                reasons = "; ".join(f"candidate {c.number}: {c.error}" for c in candidates)
+                error = LLMError(f"pair {index}: every candidate failed: {reasons}")
+                error.stage = candidates[0].stage or "llm"
+                raise error
+            if taken is not None and signature(best.item.unambiguous_direct) in taken:
+                continue
+            return best.item, attempt - 1, meta
+        raise GenerationError(
+            f"pair {index}: no {ambiguity_type} pair with a task not made before in {attempt - first_attempt} "
+            f"sampled scenes ({asked} asked of the model)"
+        )
+
+    def environment_item(
+        self,
+        draft: Draft,
+        ambiguity_type: str,
+        scene: Scene,
+        index: int,
+        attempt: int,
+        call_ids: list[str],
+        prompt: Prompt,
+    ) -> Item:
+        """The item of an environment pair: its world is the one the draft was drawn with; one prompt made it."""
+        assert draft.world is not None
+        provenance = provenance_of(
+            "llm",
+            draft,
+            run_id=self.run_id,
+            seed=self.seed,
+            index=index,
+            attempt=attempt,
+            catalog=self.catalog,
+            models=[StepModel(step=name, provider=s.provider, model=s.model) for name, s in self.llm.steps.items()],
+            prompts=[PromptRef(id=prompt.id, version=prompt.version)],
+            call_ids=call_ids,
+        )
+        return to_item(draft, ambiguity_type, draft.scene or scene, provenance, draft.world)
 
     def candidate(
         self,

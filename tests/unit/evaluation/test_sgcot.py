@@ -77,6 +77,8 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     assert figures["SR"] == FULL_SR and figures["CQR"] == FULL_CQR
     assert figures["SR_by_level"] == {"environment": 1.0, "instruction": 1.0, "unambiguous": 0.6667, "all": 0.8333}
     assert figures["CQR_by_level"] == {"environment": 1.0, "instruction": 0.0, "all": 0.6667}
+    # grounded CQR beside CQR: the questions asked on the environment halves name what makes them ambiguous
+    assert figures["grounded_CQR_by_level"] == {"environment": 1.0, "instruction": 0.0, "all": 0.6667}
     assert figures["errors"]["all"] == 0 and figures["n"]["all"] == 6 and figures["tool_mode"] == ["tools"]
     # the cost table: a query and an answer per episode; tokens per call as the API reported them
     records = calls(tmp_path, "tools")
@@ -104,7 +106,15 @@ def test_tool_calls_give_the_figures_worked_out_by_hand(tmp_path: Path, data: Pa
     assert doc["methods"]["binary"]["by_group"]["all"]["SR"] is not None
     assert set(doc["methods"]["binary"]["SR_by_level"]) == {"environment", "instruction", "unambiguous", "all"}
     assert m1["details"]["retrievals"][0]["result"].startswith("2 node(s):")
-    assert "SR" in (tmp_path / "eval" / "tools" / "report.html").read_text()
+    report = (tmp_path / "eval" / "tools" / "report.html").read_text()
+    assert "grounded CQR by level" in report
+    # the SR table: every method by level, the text baseline beside SG-CoT
+    table = report.split('id="sr"')[1].split("</table>")[0]
+    for method in ("binary", "sgcot"):
+        row = table.split(f"<tr><td>{method}</td>")[1].split("</tr>")[0]
+        levels = doc["methods"][method]["SR_by_level"]
+        expected = [levels[level] for level in ("instruction", "environment", "unambiguous", "all")]
+        assert row == "".join(f'<td class="num">{round(v, 3)}</td>' for v in expected)
     # a rerun is served from the call cache, tool calls included: no request, the same figures
     asked = len(server.requests)
     again = evaluate(tmp_path, data, server, "tools")["methods"]["sgcot"]["method_figures"]

@@ -99,7 +99,7 @@ def test_llm_pairs_of_every_type_including_a_folder_type(
             gen = LLMGenerator(
                 catalog, 3, "r", settings, tmp_path / "r", tmp_path / "cache", limiter=LocalLimiter(4, 0)
             )
-            # Environment-induced types (same instruction, perturbed kitchen) are made offline only so far.
+            # Environment-induced types make one call a pair (their own test below).
             worded = [n for n in ambiguity.names() if ambiguity.get(n).minimal_pair != "same_instruction"]
             items = {name: first_item(gen, name) for name in worded}
         for name, item in items.items():
@@ -200,3 +200,44 @@ def test_variants_that_leave_out_an_afforded_object_are_not_shipped(generator, c
     # dropped from the affordance set, or (no affordance named) the very object the clear task uses
     assert any("variants: must be every" in r and "leaves out" in r for r in rejected)
     assert all("leaves out" in r or "which the unambiguous task uses" in r for r in rejected)
+
+
+def test_environment_types_through_the_model_resolve_on_both_kitchens(generator, catalog, tmp_path: Path) -> None:
+    """Multiplicity, absence, reference and observation: the world draws both kitchens, the model writes the
+    words (half its first answers pick nothing and are repaired); every item keeps the world it was drawn
+    with, resolves on both graphs and passes its type's world rule."""
+    from ambiforge.generation.llm.environment import is_environment
+    from ambiforge.storage import read_items, write_items_jsonl
+    from ambiforge.validation.context import RuleContext
+    from ambiforge.validation.rules import check_item
+    from ambiforge.validation.rules.world_environment import check_environment
+    from ambiforge.world import resolve
+    from ambiforge.world.perturb import parse_referent
+
+    responder, users = KitchenResponder(catalog, flawed_share=0.5), []
+
+    def respond(body: dict) -> str:  # type: ignore[type-arg]
+        users.extend(m["content"] for m in body["messages"] if m["role"] == "user")
+        return responder(body)
+
+    gen = generator(respond)
+    kinds = [n for n in ambiguity.names() if is_environment(n)]
+    assert sorted(kinds) == ["absence", "multiplicity", "observation", "reference"]
+    items = [gen.generate(index, kind)[0] for kind in kinds for index in range(2)]
+    ctx = RuleContext(catalog=catalog)
+    # a flawed answer went back to the model with what the world rules found, and was repaired
+    assert any("the reply does not fit this kitchen" in text for text in users)
+    for item in items:
+        world = item.world
+        assert world is not None and world.perturbation is not None and world.target is not None
+        p = world.perturbation
+        assert p.kind == item.ambiguity_type and item.provenance.generator == "llm"
+        assert [r.id for r in item.provenance.prompts] == [f"ambiguous_{item.ambiguity_type}"]
+        assert item.ambiguous_task == item.unambiguous_direct and p.referent in item.unambiguous_direct
+        # the prompt showed both kitchens; the referent picks the target alone in the clear one
+        assert any(prompt_view(world.graph) in u and prompt_view(p.graph) in u for u in users)
+        assert [n.id for n in resolve(world.graph, parse_referent(p.referent))] == [world.target]
+        assert check_environment(item, ctx) == [] and schema_errors(item.to_record()) == []
+        assert [f.rule for f in check_item(item, ctx) if f.severity == "error"] == []
+    written = read_items(write_items_jsonl(tmp_path / "items.jsonl", items))
+    assert [i.to_record() for i in written] == [i.to_record() for i in items]
