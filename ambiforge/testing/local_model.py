@@ -175,7 +175,14 @@ class LocalModelServer:
         self.stop()
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM (a supervisor, ``kill``) stops the server like Ctrl-C does: the server runs in its own process
+    group, so a signal to this wrapper alone would otherwise leave it running."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         server = LocalModelServer().start()
     except LocalModelError as exc:
