@@ -30,5 +30,9 @@ RULES = family_rules(
     check_reader,
     ("reader_plan", "error", "the plans as read run in the item's kitchen and agree with its actions"),
     ("reader_variants", "error", "every candidate that does the job is a variant (dirty or unable ones aside)"),
-    ("reader_speech", "error", "one speaker, one moment: a greeting only opens a request; times agree"),
+    (
+        "reader_speech",
+        "error",
+        "one speaker, one moment: a greeting opens a request; times, frame and number agree",
+    ),
 )
