@@ -197,7 +197,14 @@ def text_fits(text: str, frame: Frame | None) -> bool:
 @lru_cache(maxsize=4096)
 def _wording_tags(text: str) -> tuple[dict[str, frozenset[str]], ...]:
     grams = word_grams(text)
-    return tuple(g for p, g in _tags_lower().items() if "{" not in p and mentioned(grams, p))
+    return tuple(g for p, g in _bare_tags() if mentioned(grams, p))
+
+
+@lru_cache(maxsize=1)
+def _bare_tags() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
+    """The tagged phrases a text is scanned for by its words: not frame sentences (``{slots}``), nor joiners
+    and endings, whose tags hang on their punctuation (". Later, " is not the "later" of "later today")."""
+    return tuple((p, g) for p, g in _tags_lower().items() if "{" not in p and p == p.strip(" .,;:!?") and words(p))
 
 
 def said_tags(text: str) -> dict[str, frozenset[str]]:
@@ -205,8 +212,8 @@ def said_tags(text: str) -> dict[str, frozenset[str]]:
     values): the focus action's "for my breakfast" leaves the occasion breakfast."""
     grams = word_grams(text)
     allowed: dict[str, frozenset[str]] = {}
-    for phrase, grouped in _tags_lower().items():
-        if "{" in phrase or not mentioned(grams, phrase):
+    for phrase, grouped in _bare_tags():
+        if not mentioned(grams, phrase):
             continue
         for dim, values in grouped.items():
             allowed[dim] = allowed.get(dim, values) & values
