@@ -4,7 +4,7 @@ Generates the pairs a build makes (the default type mix, in order; ``--pairs``) 
 independent reader (ambiforge/validation/reader/). Prints how many items have: a greeting after a request's
 first words; two time references of the incompatible list (or a later clause done at once); a phrase the
 item's recorded frame does not allow; a determiner out of number with its noun ("this cherry tomatoes", "some
-our milk"); a pour or serve step with no container target; a
+our milk"); a food heated "again" that was never hot; a pour or serve step with no container target; a
 cut-like step with no tool in hand; a common-sense item whose candidates are not complete by the affordance
 table (a candidate that does the job missing from the variants); any other reader finding; and the share of
 items whose job is recorded (``world.affordance``) among those whose template names one.
@@ -22,6 +22,8 @@ def classify(kind: str, message: str) -> str:
     if kind == "speech":
         if "greeting" in message:
             return "greeting after the first words"
+        if "presupposition" in message:
+            return "'again' the world does not support"
         if "number agreement" in message:
             return "determiner out of number with its noun"
         if "item's frame" in message or message.startswith("frame:"):
@@ -87,6 +89,7 @@ def main() -> None:
         "incompatible time tags",
         "phrase disagreeing with the item's frame",
         "determiner out of number with its noun",
+        "'again' the world does not support",
         "pour/serve with no container target",
         "cut-like step with no tool in hand",
         "candidates incomplete by the affordance table",

@@ -169,6 +169,22 @@ def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     return out
 
 
+_AGAIN = re.compile(r"\breheat\w*|\b(?:hot|warm|heat)\b[^.;,]{0,40}?\bagain\b", re.IGNORECASE)
+
+
+def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
+    """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated."""
+    cooked = set(lexicon().get("heated_before") or ())
+    foods = [n for n in nodes if n.type == "object" and n.kind == "food"]
+    for clause in re.split(r"[.;!?]", text):
+        if not _AGAIN.search(clause):
+            continue
+        for node in foods:
+            if node.group not in cooked and _find(clause, node.name):
+                return node.name
+    return None
+
+
 def speech_problems(
     field: str, text: str, frame_tags: Iterable[str] | None = None, nodes: Iterable[Node] = ()
 ) -> list[str]:
@@ -187,6 +203,10 @@ def speech_problems(
         phrase = frame_conflict(text, frame_tags)
         if phrase is not None:
             out.append(f"{field}: {phrase!r} cannot be said in the item's frame ({', '.join(frame_tags)})")
+    nodes = tuple(nodes)
+    food = again_unsupported(text, nodes)
+    if food is not None:
+        out.append(f"{field}: says the {food} is heated again, but it was never hot (a presupposition)")
     for problem in number_problems(text, nodes):
         out.append(f"{field}: number agreement: {problem}")
     return out

@@ -154,6 +154,17 @@ def test_a_determiner_out_of_number_is_flagged(built: list[Item]) -> None:
     assert any("stacked determiners 'some our'" in m for m in found), found
 
 
+def test_milk_made_hot_again_is_flagged(built: list[Item]) -> None:
+    def milk(item: Item) -> str | None:
+        assert item.world is not None
+        return next((n.name for n in item.world.graph.nodes if n.group == "milks"), None)
+
+    item = first(built, lambda i: milk(i) is not None)
+    text = f"Make the {milk(item)} hot again. " + item.unambiguous_direct
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any(f"the {milk(item)} is heated again, but it was never hot" in m for m in found), found
+
+
 def test_an_unheated_hot_pan_is_flagged(built: list[Item]) -> None:
     item = first(
         built,
