@@ -203,8 +203,11 @@ def _wording_tags(text: str) -> tuple[dict[str, frozenset[str]], ...]:
 @lru_cache(maxsize=1)
 def _bare_tags() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
     """The tagged phrases a text is scanned for by its words: not frame sentences (``{slots}``), nor joiners
-    and endings, whose tags hang on their punctuation (". Later, " is not the "later" of "later today")."""
-    return tuple((p, g) for p, g in _tags_lower().items() if "{" not in p and p == p.strip(" .,;:!?") and words(p))
+    and endings, whose tags hang on their punctuation (". Later, " is not the "later" of "later today"), nor
+    single words, which say other things elsewhere ("now" in "now that the meal is over")."""
+    return tuple(
+        (p, g) for p, g in _tags_lower().items() if "{" not in p and p == p.strip(" .,;:!?") and len(words(p)) > 1
+    )
 
 
 def said_tags(text: str) -> dict[str, frozenset[str]]:
