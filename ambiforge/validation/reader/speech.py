@@ -169,19 +169,20 @@ def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     return out
 
 
-_AGAIN = re.compile(r"\breheat\w*|\b(?:hot|warm|heat)\b[^.;,]{0,40}?\bagain\b", re.IGNORECASE)
-
-
 def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
-    """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated."""
+    """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated.
+    The food is the one the heating words are said of ("reheat the soup", "make my milk hot again")."""
     cooked = set(lexicon().get("heated_before") or ())
-    foods = [n for n in nodes if n.type == "object" and n.kind == "food"]
-    for clause in re.split(r"[.;!?]", text):
-        if not _AGAIN.search(clause):
+    for node in nodes:
+        if node.type != "object" or node.kind != "food" or node.group in cooked:
             continue
-        for node in foods:
-            if node.group not in cooked and _find(clause, node.name):
-                return node.name
+        name = re.escape(node.name)
+        said = (
+            rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{name}\b"
+            rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{name}\s+(?:up\s+|hot\s+|warm\s+)?again\b"
+        )
+        if re.search(said, text, re.IGNORECASE):
+            return node.name
     return None
 
 
