@@ -2,7 +2,9 @@
 
 Generates the pairs a build makes (the default type mix, in order; ``--pairs``) and reads every item with the
 independent reader (ambiforge/validation/reader/). Prints how many items have: a greeting after a request's
-first words; two time references of the incompatible list; a pour or serve step with no container target; a
+first words; two time references of the incompatible list (or a later clause done at once); a phrase the
+item's recorded frame does not allow; a determiner out of number with its noun ("this cherry tomatoes", "some
+our milk"); a food heated "again" that was never hot; a pour or serve step with no container target; a
 cut-like step with no tool in hand; a common-sense item whose candidates are not complete by the affordance
 table (a candidate that does the job missing from the variants); any other reader finding; and the share of
 items whose job is recorded (``world.affordance``) among those whose template names one.
@@ -18,7 +20,15 @@ from collections import Counter
 
 def classify(kind: str, message: str) -> str:
     if kind == "speech":
-        return "greeting after the first words" if "greeting" in message else "incompatible time tags"
+        if "greeting" in message:
+            return "greeting after the first words"
+        if "presupposition" in message:
+            return "'again' the world does not support"
+        if "number agreement" in message:
+            return "determiner out of number with its noun"
+        if "item's frame" in message or message.startswith("frame:"):
+            return "phrase disagreeing with the item's frame"
+        return "incompatible time tags"
     if kind == "variants":
         return "candidates incomplete by the affordance table"
     if "pours" in message and "cannot hold" in message:
@@ -55,7 +65,7 @@ def main() -> None:
     gen = OfflineGenerator(load_catalog(), args.seed, "item-checks")
     counts: Counter[str] = Counter()
     examples: dict[str, str] = {}
-    with_job = jobs = 0
+    with_job = jobs = framed = 0
     start = time.process_time()
     items = [gen.generate(i, t)[0] for i, t in enumerate(type_sequence(args.pairs, default_mix(), args.seed))]
     made = time.process_time() - start
@@ -67,6 +77,7 @@ def main() -> None:
                 seen.add(cls)
                 examples.setdefault(cls, f"{item.provenance.template}: {message}")
         counts.update(seen)
+        framed += item.frame is not None
         if item.world is not None and item.world.fitting and not item.amb_shortlist:
             jobs += 1
             with_job += bool(item.world.affordance)
@@ -76,12 +87,16 @@ def main() -> None:
     for cls in (
         "greeting after the first words",
         "incompatible time tags",
+        "phrase disagreeing with the item's frame",
+        "determiner out of number with its noun",
+        "'again' the world does not support",
         "pour/serve with no container target",
         "cut-like step with no tool in hand",
         "candidates incomplete by the affordance table",
         "other reader finding",
     ):
         print(f"  {counts[cls]:5d}  {cls}" + (f"   e.g. {examples[cls]}" if cls in examples else ""))
+    print(f"  items recording their discourse frame: {framed} of {len(items)}")
     print(f"  items with fitting variants and no shortlist: {jobs}, of them recording a job (affordance): {with_job}")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
 from ambiforge.environment.objects import env_fields
-from ambiforge.models import Item, Provenance, World
+from ambiforge.models import Frame, Item, Provenance, World
 from ambiforge.version import __version__
 
 
@@ -65,6 +65,8 @@ class Draft:
     #: The scene the draft is set in when the mechanism narrowed the sampled one (a perturbed kitchen's clear
     #: copy keeps one object of the target's kind, so that its noun picks exactly one); None: the sampled one.
     scene: Scene | None = None
+    #: The discourse frame the tasks were said in (offline composition draws it); None: not drawn.
+    frame: Frame | None = None
 
     def __post_init__(self) -> None:
         if self.end_of_ambiguity is None:
@@ -127,5 +129,6 @@ def to_item(
         user_intent=draft.user_intent,
         variants=draft.variants,
         world=world,
+        frame=draft.frame,
         provenance=provenance,
     )

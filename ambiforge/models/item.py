@@ -258,6 +258,30 @@ class World(_Strict):
     )
 
 
+TimeOfDay = Literal["morning", "afternoon", "evening"]
+Occasion = Literal["everyday", "breakfast", "lunch", "dinner", "guests", "party"]
+Speaker = Literal["adult", "parent", "student"]
+Needed = Literal["now", "soon", "later"]
+
+
+class Frame(_Strict):
+    """The one moment and the one speaker a task is said by (docs/generation.md, "The discourse frame").
+
+    Every time reference, greeting and context phrase of the item's tasks agrees with these values: they are
+    the item's tags (``time:morning``...), and the phrase library's list of incompatible tags says which of
+    them no item may carry together.
+    """
+
+    time: TimeOfDay = Field(description="when the task is said")
+    occasion: Occasion = Field(description="the meal or occasion the task is part of ('everyday': none)")
+    speaker: Speaker = Field(description="who asks: an adult, a parent (children at home), a student")
+    needed: Needed = Field(description="when the result is needed: now, soon, or later (planned ahead)")
+
+    def tags(self) -> tuple[str, ...]:
+        """The frame as tags, ``dimension:value``."""
+        return tuple(f"{name}:{getattr(self, name)}" for name in type(self).model_fields)
+
+
 class Item(_Strict):
     """One minimal pair: an unambiguous task and its ambiguous rewrite in one environment."""
 
@@ -288,6 +312,11 @@ class Item(_Strict):
     variants: list[str] = Field(default_factory=list, description="correct options before disambiguation")
     world: World | None = Field(
         default=None, description="scene graph and the item's claims about it; None: made without a world model"
+    )
+    frame: Frame | None = Field(
+        default=None,
+        description="the moment and speaker the tasks are said by (time, occasion, who asks, when needed); "
+        "None: not drawn (imported or LLM items, items made before the frame was recorded)",
     )
     provenance: Provenance
     validation: Validation | None = None

@@ -236,6 +236,8 @@ JUDGEMENT_TYPE = pa.struct(
     ]
 )
 
+FRAME_TYPE = pa.struct([("time", _STR), ("occasion", _STR), ("speaker", _STR), ("needed", _STR)])
+
 _FIELDS = [
     _described("id", _STR, nullable=False),
     _described("environment", pa.list_(ENV_OBJECT_TYPE)),
@@ -254,6 +256,7 @@ _FIELDS = [
     _described("user_intent", pa.list_(_STR)),
     _described("variants", pa.list_(_STR)),
     _described("world", WORLD_TYPE),
+    _described("frame", FRAME_TYPE),
     _described("provenance", PROVENANCE_TYPE),
     _described("validation", VALIDATION_TYPE),
     _described("review", REVIEW_TYPE),

@@ -70,7 +70,8 @@ WHAT_TO_FIX: dict[str, str] = {
     "released_before": "drop the task or give it the id it was released under",
     "reader_plan": "make the named step fetch, hold or heat what it uses, or make its text say its action",
     "reader_variants": "add the named candidate to the variants (or record why it cannot do the job)",
-    "reader_speech": "put the greeting first, or make the time references agree",
+    "reader_speech": "put the greeting first; make the phrases agree with each other and the frame, and "
+    "determiners with their nouns",
 }
 
 

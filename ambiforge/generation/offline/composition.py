@@ -39,6 +39,7 @@ from ambiforge.generation.offline.rendering import (
 )
 from ambiforge.generation.offline.spec import CO_SUFFIXES, KEY_PATTERN
 from ambiforge.generation.offline.steps import BoundSteps, StepSpec, check_refs, expected_length, fewest_steps
+from ambiforge.models import Frame
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import task_values
 
@@ -129,8 +130,9 @@ def _check_lists(where: str, text: str) -> None:
         raise ValueError(f"{where}: {text!r}: unknown word list {{{min(unknown)}}} (phrases.yaml: words)")
 
 
-def _names(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+@lru_cache(maxsize=4096)
+def _names(text: str) -> frozenset[str]:
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
 
 
 @lru_cache(maxsize=4)
@@ -219,21 +221,30 @@ def context_clause(
     scene: Scene,
     excluded: set[str],
     rng: random.Random,
-    moment: str | None = None,
+    frame: Frame | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
-    agree with the task's ``moment`` ("for breakfast" is not said in the morning)."""
+    agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now)."""
     co = _bind(action, list(scene.objects), excluded, rng)
     if co is None:
         return None
-    values = {name: phrases.pick(rng, phrases.agreeing(options, moment)) for name, options in data.values.items()}
+    values = {}
+    for name, options in data.values.items():
+        fitting = [o for o in options if phrases.fits(o, frame)]
+        if fitting:  # a value none of whose options the frame allows leaves out the wordings that say it
+            values[name] = phrases.pick(rng, fitting)
+    known = set(data.values)
+    direct_forms = _said_in(action.direct, values, known, frame)
+    indirect_forms = _said_in(action.indirect, values, known, frame)
+    if not direct_forms or not indirect_forms:
+        return None
     slots = Slots(None, None, co)
     plain = {**slot_values(slots), **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
-    wording = phrases.pick(rng, action.direct)
+    wording = phrases.pick(rng, direct_forms)
     spoken = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
     direct = name_fixtures(wording.format(**spoken), draw_fixture_determiners(rng))
-    indirect = phrases.pick(rng, action.indirect).format(**para)
+    indirect = phrases.pick(rng, indirect_forms).format(**para)
     binding = {slot: obj.name for slot, obj in co.items()}
     used = _names(wording)
     said = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
@@ -242,6 +253,12 @@ def context_clause(
     setup = {binding[slot]: place for slot, place in action.setup.items()}
     steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
+
+
+def _said_in(forms: tuple[str, ...], values: dict[str, str], known: set[str], frame: Frame | None) -> list[str]:
+    """The wordings whose values (of ``known``, the value lists) were drawn and whose own phrases the frame
+    allows."""
+    return [f for f in forms if _names(f) & known <= values.keys() and phrases.text_fits(f, frame)]
 
 
 def _word_count(text: str) -> int:
@@ -259,13 +276,13 @@ def compose(
     """The focus draft (bare sentences from a template) as a framed task of one to three actions; with the
     pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps)."""
     data = data or load()
-    moment = phrases.pick(rng, phrases.moments()) if phrases.moments() else None
     focus = Clause(
         as_clause(draft.unambiguous_direct),
         as_clause(draft.unambiguous_indirect),
         as_clause(draft.ambiguous_task),
         draft.clauses[0],
     )
+    frame = phrases.draw_frame(rng, " \n ".join([focus.direct, focus.indirect, focus.ambiguous]))
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
@@ -279,7 +296,7 @@ def compose(
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng, moment)
+        made = context_clause(data.actions[index], data, scene, excluded, rng, frame)
         if made is None:
             continue
         clause, groups = made
@@ -297,12 +314,12 @@ def compose(
     def allowed(text: str) -> bool:
         return not says_forbidden(text, forbidden, substrings)
 
-    joiner = _joiner(rng, data, len(clauses), allowed, moment)
-    joiner_indirect = _joiner(rng, data, len(clauses), allowed, moment)
-    style = _style(rng, joiner, allowed, moment=moment)
+    joiner = _joiner(rng, data, len(clauses), allowed, frame)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed, frame)
+    style = _style(rng, joiner, allowed, frame=frame)
     direct = _frame(joiner, [c.direct for c in clauses], style)
     indirect = _frame(
-        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, moment)
+        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, frame)
     )
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
@@ -310,9 +327,8 @@ def compose(
         both = rng.random() < frames.both
         first = both or rng.random() < 0.75
         for opening in (True, False) if both else (first,):
-            sentence = phrases.capitalize(
-                phrases.expand(rng, phrases.pick(rng, frames.before if opening else frames.after), moment)
-            )
+            said = phrases.agreeing(frames.before if opening else frames.after, frame)
+            sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
             if opening and (phrases.greets(direct) or phrases.greets(indirect)):
                 continue  # a greeting opens the request: nothing is said before it
             longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
@@ -346,6 +362,7 @@ def compose(
         focus=position,
         amb_tail=draft.amb_tail,
         end_of_ambiguity=0,
+        frame=frame,
     )
 
 
@@ -358,12 +375,12 @@ _TRIES = 4
 
 
 def _joiner(
-    rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool], moment: str | None = None
+    rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool], frame: Frame | None = None
 ) -> str:
     """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
     connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
     for _ in range(_TRIES):
-        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]), moment)
+        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]), frame)
         if allowed(joiner):
             return joiner
     return ", then ".join(f"{{{i}}}" for i in range(n))
@@ -374,7 +391,7 @@ def _style(
     joiner: str,
     allowed: Callable[[str], bool],
     indirect: bool = False,
-    moment: str | None = None,
+    frame: Frame | None = None,
 ) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
     options = phrases.styles(indirect)
@@ -382,7 +399,7 @@ def _style(
         options = tuple(s for s in options if not s[1].endswith("?"))
     for _ in range(_TRIES):
         prefix, end = phrases.pick(rng, options)
-        style = phrases.expand(rng, prefix, moment), phrases.expand(rng, end, moment)
+        style = phrases.expand(rng, prefix, frame), phrases.expand(rng, end, frame)
         if allowed(" ".join(style)):
             return style
     return ("I'd like you to ", ".") if indirect else ("", ".")

@@ -19,7 +19,7 @@ from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_graph, world_of
-from ambiforge.generation.offline import library, planning
+from ambiforge.generation.offline import library, phrases, planning
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models import Item, PromptRef
@@ -94,6 +94,7 @@ class OfflineGenerator:
             if not isinstance(draft, Draft):
                 continue
             if draft.world is not None:  # a perturbed kitchen grounded itself: one clause, the world's plan
+                draft.frame = phrases.draw_frame(rng, draft.ambiguous_task)
                 if sane(draft) is None:
                     return draft.scene or scene, draft.world.graph, draft, draft.world.clear_plan
                 continue

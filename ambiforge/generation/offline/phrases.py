@@ -14,9 +14,9 @@ import random
 import re
 import string
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, product
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
 
@@ -24,6 +24,7 @@ from ambiforge import yamlfile
 from ambiforge.catalog import CatalogObject, Group
 from ambiforge.environment.articles import indefinite
 from ambiforge.errors import ConfigError
+from ambiforge.models import Frame
 
 _IRREGULAR_PLURALS = {"knife": "knives", "glass": "glasses", "dish": "dishes", "box": "boxes"}
 _ON_NOUNS = {"plate", "saucer", "serving tray", "cutting board", "baking tray"}
@@ -52,13 +53,10 @@ def _data() -> dict[str, Any]:
             unknown = named_slots(style[0] + style[1]) - set(data["words"])
             if unknown:
                 raise ConfigError(f"{DATA_FILE}: {key}[{i}]: unknown word list {{{sorted(unknown)[0]}}}")
-    moments = data.get("moments") or []
-    for phrase, tags in (data.get("said_at") or {}).items():
-        if not isinstance(tags, list) or not tags or any(t not in moments for t in tags):
-            raise ConfigError(f"{DATA_FILE}: said_at.{phrase}: expected a list of moments ({', '.join(moments)})")
-    for i, pair in enumerate(data.get("incompatible") or []):
-        if not (isinstance(pair, list) and len(pair) == 2 and all(t in moments for t in pair)):
-            raise ConfigError(f"{DATA_FILE}: incompatible[{i}]: expected two moments")
+    _check_frame(data)
+    for i, rule in enumerate(data.get("presuppositions") or []):
+        if not (isinstance(rule, dict) and set(rule) == {"words", "groups"} and rule["words"] and rule["groups"]):
+            raise ConfigError(f"{DATA_FILE}: presuppositions[{i}]: expected words and groups")
     names = {"name", "noun", "modifier", "material"}
     forms = [f for kind in data["references"].values() for fs in kind.values() for f in fs]
     forms += [f for group in data["groups"].values() for fs in group.values() for f in fs]
@@ -87,54 +85,162 @@ def word_lists() -> dict[str, list[str]]:
     return _data()["words"]
 
 
-def moments() -> tuple[str, ...]:
-    """The moments of the day a task can be said at (the discourse frame's time)."""
-    return tuple(_data().get("moments") or ())
+def _check_frame(data: dict[str, Any]) -> None:
+    """The frame's dimensions are the item model's (:class:`ambiforge.models.Frame`), and every tag names one
+    of their values."""
+    dims = data.get("frame")
+    model = {name: get_args(info.annotation) for name, info in Frame.model_fields.items()}
+    if not isinstance(dims, dict) or {k: tuple(v or ()) for k, v in dims.items()} != model:
+        raise ConfigError(f"{DATA_FILE}: frame: expected the dimensions and values of the item's frame: {model}")
+    known = {f"{d}:{v}" for d, values in model.items() for v in values}
+    for phrase, tags in (data.get("tags") or {}).items():
+        if not isinstance(tags, list) or not tags or any(t not in known for t in tags):
+            raise ConfigError(f"{DATA_FILE}: tags.{phrase}: expected a list of frame tags (dimension:value)")
+    for i, pair in enumerate(data.get("incompatible") or []):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(t in known for t in pair)):
+            raise ConfigError(f"{DATA_FILE}: incompatible[{i}]: expected two frame tags")
 
 
-def said_at() -> dict[str, tuple[str, ...]]:
-    """Phrase -> the moments it can be said at; a phrase not listed fits any moment."""
-    return {k: tuple(v) for k, v in (_data().get("said_at") or {}).items()}
-
-
-def incompatible() -> tuple[tuple[str, str], ...]:
-    return tuple((a, b) for a, b in _data().get("incompatible") or ())
-
-
-def fits(phrase: str, moment: str | None) -> bool:
-    """Whether ``phrase`` can be said at ``moment`` (None: any phrase)."""
-    if moment is None:
-        return True
-    tags = _said_at_lower().get(phrase.lower())
-    return tags is None or moment in tags
+def dimensions() -> dict[str, tuple[str, ...]]:
+    """The frame's dimensions and their values (time, occasion, speaker, needed)."""
+    return {k: tuple(v) for k, v in _data()["frame"].items()}
 
 
 @lru_cache(maxsize=1)
-def _said_at_lower() -> dict[str, tuple[str, ...]]:
-    return {k.lower(): v for k, v in said_at().items()}
+def _tags_lower() -> dict[str, dict[str, frozenset[str]]]:
+    """Phrase (lower case) -> dimension -> the values it can be said with."""
+    out: dict[str, dict[str, frozenset[str]]] = {}
+    for phrase, tags in (_data().get("tags") or {}).items():
+        grouped: dict[str, set[str]] = {}
+        for tag in tags:
+            dim, _, value = tag.partition(":")
+            grouped.setdefault(dim, set()).add(value)
+        out[phrase.lower()] = {d: frozenset(v) for d, v in grouped.items()}
+    return out
 
 
-def agreeing(options: tuple[str, ...] | list[str], moment: str | None) -> list[str]:
-    """The options that can be said at ``moment`` (all of them when none can)."""
-    kept = [o for o in options if fits(o, moment)]
+def tags_of(phrase: str) -> dict[str, frozenset[str]]:
+    """The frame values ``phrase`` can be said with, per dimension it names (empty: any frame)."""
+    return _tags_lower().get(phrase.lower(), {})
+
+
+@lru_cache(maxsize=1)
+def incompatible() -> frozenset[frozenset[str]]:
+    """Tag pairs no item carries together: the listed ones and any two values of one dimension."""
+    pairs = {frozenset(p) for p in _data().get("incompatible") or ()}
+    for dim, values in dimensions().items():
+        pairs |= {frozenset((f"{dim}:{a}", f"{dim}:{b}")) for a in values for b in values if a != b}
+    return frozenset(pairs)
+
+
+def clashes(tags: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    """The pairs of ``tags`` that the incompatible list forbids together."""
+    bad = incompatible()
+    return [(a, b) for i, a in enumerate(tags) for b in tags[i + 1 :] if frozenset((a, b)) in bad]
+
+
+def fits(phrase: str, frame: Frame | None) -> bool:
+    """Whether ``phrase`` can be said in ``frame`` (None: any phrase): for every dimension the phrase names,
+    one of its values is compatible with every tag of the frame."""
+    if frame is None:
+        return True
+    grouped = tags_of(phrase)
+    if not grouped:
+        return True
+    return _fits(grouped, frame.tags())
+
+
+def _fits(grouped: dict[str, frozenset[str]], frame_tags: tuple[str, ...]) -> bool:
+    bad = incompatible()
+    return all(
+        any(all(frozenset((f"{dim}:{v}", f)) not in bad for f in frame_tags) for v in values)
+        for dim, values in grouped.items()
+    )
+
+
+def agreeing(options: tuple[str, ...] | list[str], frame: Frame | None) -> list[str]:
+    """The options that can be said in ``frame`` (all of them when none can)."""
+    kept = [o for o in options if fits(o, frame)]
     return kept or list(options)
 
 
-def expand(rng: random.Random, text: str, moment: str | None = None) -> str:
+def expand(rng: random.Random, text: str, frame: Frame | None = None) -> str:
     """``text`` with each ``{name}`` replaced by an entry of the word list ``name`` drawn with ``rng``; with
-    a ``moment``, only entries that can be said then (``said_at``)."""
+    a ``frame``, only entries that can be said in it (``tags``)."""
     if "{" not in text:
         return text
-    if moment is None:
+    if frame is None:
         lists = word_lists()
         return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
-    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), moment)), text)
+    key = frame.tags()
+    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), key)), text)
 
 
-@lru_cache(maxsize=512)
-def _list_at(name: str, moment: str) -> tuple[str, ...]:
-    """The word list ``name``'s entries that can be said at ``moment`` (worked out once per list and moment)."""
-    return tuple(agreeing(word_lists()[name], moment))
+@lru_cache(maxsize=2048)
+def _list_at(name: str, frame_tags: tuple[str, ...]) -> tuple[str, ...]:
+    """The word list ``name``'s entries that can be said in the frame of ``frame_tags`` (once per list and
+    frame)."""
+    options = word_lists()[name]
+    kept = tuple(o for o in options if not tags_of(o) or _fits(tags_of(o), frame_tags))
+    return kept or tuple(options)
+
+
+def text_fits(text: str, frame: Frame | None) -> bool:
+    """Whether every tagged phrase ``text`` says can be said in ``frame`` (a clause's wording, "set out
+    {f} for the guests", before its slots are filled)."""
+    if frame is None:
+        return True
+    key = frame.tags()
+    return all(_fits(grouped, key) for grouped in _wording_tags(text))
+
+
+@lru_cache(maxsize=4096)
+def _wording_tags(text: str) -> tuple[dict[str, frozenset[str]], ...]:
+    grams = word_grams(text)
+    return tuple(g for p, g in _bare_tags() if mentioned(grams, p))
+
+
+@lru_cache(maxsize=1)
+def _bare_tags() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
+    """The tagged phrases a text is scanned for by its words: not frame sentences (``{slots}``), nor joiners
+    and endings, whose tags hang on their punctuation (". Later, " is not the "later" of "later today"), nor
+    single words, which say other things elsewhere ("now" in "now that the meal is over")."""
+    return tuple(
+        (p, g) for p, g in _tags_lower().items() if "{" not in p and p == p.strip(" .,;:!?") and len(words(p)) > 1
+    )
+
+
+def said_tags(text: str) -> dict[str, frozenset[str]]:
+    """What the tagged phrases ``text`` already says allow, per dimension (the intersection of their
+    values): the focus action's "for my breakfast" leaves the occasion breakfast."""
+    grams = word_grams(text)
+    allowed: dict[str, frozenset[str]] = {}
+    for phrase, grouped in _bare_tags():
+        if not mentioned(grams, phrase):
+            continue
+        for dim, values in grouped.items():
+            allowed[dim] = allowed.get(dim, values) & values
+    return allowed
+
+
+@lru_cache(maxsize=1)
+def _frames() -> tuple[dict[str, str], ...]:
+    """Every frame with no incompatible pair of tags (a few hundred at most)."""
+    dims = dimensions()
+    out = []
+    for combo in product(*dims.values()):
+        values = dict(zip(dims, combo, strict=True))
+        if not clashes([f"{d}:{v}" for d, v in values.items()]):
+            out.append(values)
+    return tuple(out)
+
+
+def draw_frame(rng: random.Random, said: str = "") -> Frame:
+    """A frame for a task whose text so far is ``said``: one of the frames with no incompatible pair of tags
+    whose values the said phrases allow (any such frame when none is allowed)."""
+    allowed = said_tags(said) if said else {}
+    options = [f for f in _frames() if all(f[d] in values for d, values in allowed.items())] or list(_frames())
+    return Frame.model_validate(pick(rng, options))
 
 
 def greets(text: str) -> bool:
@@ -193,7 +299,17 @@ def indirect(obj: CatalogObject, rng: random.Random | None = None) -> str:
     forms = reference_forms(obj)
     form = rng.choice(forms) if rng is not None else forms[0]
     material = _data()["materials"].get(obj.modifier, obj.modifier)
-    return form.format(name=obj.name, noun=obj.noun, modifier=obj.modifier, material=material)
+    said = form.format(name=obj.name, noun=obj.noun, modifier=obj.modifier, material=material)
+    return "those" + said[4:] if obj.plural and said.startswith("that ") else said
+
+
+def presupposed(text: str, objects: list[CatalogObject]) -> bool:
+    """Whether what ``text`` presupposes holds of the ``objects`` it is said of (``presuppositions``:
+    "hot again" and "reheat" only of food that was cooked, so was hot once)."""
+    for rule in _data().get("presuppositions") or ():
+        if mentions_any(text, rule["words"]) and any(o.group not in rule["groups"] for o in objects):
+            return False
+    return True
 
 
 def apply_style(sentence: str, style: tuple[str, str]) -> str:

@@ -142,7 +142,14 @@ def bound_steps(template: Template, slots: Slots) -> BoundSteps:
 def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
     """The template's texts for ``slots``: bare imperative sentences; the composition
     (:mod:`.composition`) joins them with other actions and frames the whole task in a style."""
-    i = rng.randrange(len(template.direct))
+    bound = [*slots.co.values(), *([slots.target] if slots.target is not None else [])]
+    said = template.ambiguous or template.direct
+    fitting = [
+        i
+        for i in range(len(template.direct))
+        if phrases.presupposed(template.direct[i], bound) and phrases.presupposed(said[i], bound)
+    ]
+    i = phrases.pick(rng, fitting or list(range(len(template.direct))))
     determiners = draw_determiners(slots, rng)
     fixtures = draw_fixture_determiners(rng)
     direct = name_fixtures(render_text(template.direct[i], slots, determiners=determiners), fixtures)
@@ -151,7 +158,8 @@ def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
     else:
         ambiguous = render_text(template.direct[i], slots, ambiguous=True, determiners=determiners)
     ambiguous = name_fixtures(ambiguous, fixtures)
-    indirect = render_text(phrases.pick(rng, template.indirect), slots, paraphrase=rng)
+    indirect_forms = [f for f in template.indirect if phrases.presupposed(f, bound)] or list(template.indirect)
+    indirect = render_text(phrases.pick(rng, indirect_forms), slots, paraphrase=rng)
     amb_tail = [render_text(step, slots) for step in template.plan_amb]
     return Rendered(direct, indirect, ambiguous, bound_steps(template, slots), amb_tail)
 

@@ -4,11 +4,20 @@ speaker at one moment. See docs/world-model.md ("The reader")."""
 
 from ambiforge.validation.reader.grammar import Step, read_plan, read_sentence
 from ambiforge.validation.reader.read import read_item, variants_problems
-from ambiforge.validation.reader.speech import greeting_inside, time_contradiction
+from ambiforge.validation.reader.speech import (
+    frame_conflict,
+    greeting_inside,
+    later_at_once,
+    number_problems,
+    time_contradiction,
+)
 
 __all__ = [
     "Step",
+    "frame_conflict",
     "greeting_inside",
+    "later_at_once",
+    "number_problems",
     "read_item",
     "read_plan",
     "read_sentence",

@@ -13,7 +13,7 @@ from ambiforge.models.action import Action
 from ambiforge.validation.reader.grammar import Step, read_plan
 from ambiforge.validation.reader.kitchen import WATER, Kitchen, bare
 from ambiforge.validation.reader.run import Runner
-from ambiforge.validation.reader.speech import lexicon, speech_problems
+from ambiforge.validation.reader.speech import frame_clash, lexicon, speech_problems
 from ambiforge.world import can
 
 #: The read verb each action verb is written as.
@@ -194,13 +194,19 @@ def variants_problems(item: Item, world: World) -> list[str]:
 def read_item(item: Item) -> dict[str, list[str]]:
     """Problems by kind: ``plan`` (a step that cannot run or text that disagrees with the actions),
     ``variants`` (a candidate that does the job left out), ``speech`` (a greeting mid-text, a time
-    contradiction). Only items whose world has known relations are read (imported rows are not)."""
+    contradiction, a phrase the item's frame does not allow, a determiner out of number). Only items whose
+    world has known relations are read (imported rows are not)."""
     world = item.world
     found: dict[str, list[str]] = {"plan": [], "variants": [], "speech": []}
     if world is None or not world.graph.relations_known:
         return found
+    frame = item.frame.tags() if item.frame is not None else None
+    if frame is not None:
+        clash = frame_clash(frame)
+        if clash is not None:
+            found["speech"].append(f"frame: {clash[0]} and {clash[1]} are incompatible tags")
     for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
-        found["speech"] += speech_problems(field, getattr(item, field))
+        found["speech"] += speech_problems(field, getattr(item, field), frame, world.graph.nodes)
     found["variants"] = variants_problems(item, world)
     clear = read_plan(item.plan_for_clear_task)
     runner = Runner(world.graph)

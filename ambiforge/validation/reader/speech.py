@@ -1,9 +1,12 @@
-"""Is a task one speaker at one moment: a greeting only where the request opens, and time references that
-agree on when it is said (``lexicon.yaml``, the reader's own)."""
+"""Is a task one speaker at one moment: a greeting only where the request opens; time references, what a
+thing is for and how soon it is needed that agree with each other and with the item's recorded frame; a
+clause put later not also done at once; determiners in number with their nouns (``lexicon.yaml``, the
+reader's own)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -12,6 +15,7 @@ import yaml
 
 from ambiforge import yamlfile
 from ambiforge.errors import ConfigError
+from ambiforge.models.scene_graph import Node
 
 LEXICON = Path(__file__).with_name("lexicon.yaml")
 
@@ -22,14 +26,37 @@ def lexicon() -> dict[str, Any]:
         data = yamlfile.load(LEXICON.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{LEXICON}: {str(exc).splitlines()[0]}") from None
-    moments = set(data.get("moments") or ())
-    for phrase, tags in (data.get("said_at") or {}).items():
-        if not tags or not set(tags) <= moments:
-            raise ConfigError(f"{LEXICON}: said_at.{phrase}: expected moments of {sorted(moments)}")
+    known = {f"{d}:{v}" for d, values in (data.get("frame") or {}).items() for v in values}
+    for phrase, tags in (data.get("tags") or {}).items():
+        if not tags or not set(tags) <= known:
+            raise ConfigError(f"{LEXICON}: tags.{phrase}: expected frame tags of {sorted(known)}")
     for i, pair in enumerate(data.get("incompatible") or ()):
-        if len(pair) != 2 or not set(pair) <= moments:
-            raise ConfigError(f"{LEXICON}: incompatible[{i}]: expected two moments")
+        if len(pair) != 2 or not set(pair) <= known:
+            raise ConfigError(f"{LEXICON}: incompatible[{i}]: expected two frame tags")
+    for key in ("singular", "plural", "not_mass", "quantifiers", "definite"):
+        if not (data.get("determiners") or {}).get(key):
+            raise ConfigError(f"{LEXICON}: determiners.{key}: missing")
     return data
+
+
+@lru_cache(maxsize=1)
+def _incompatible() -> frozenset[frozenset[str]]:
+    pairs = {frozenset(p) for p in lexicon().get("incompatible") or ()}
+    for dim, values in (lexicon().get("frame") or {}).items():
+        pairs |= {frozenset((f"{dim}:{a}", f"{dim}:{b}")) for a in values for b in values if a != b}
+    return frozenset(pairs)
+
+
+@lru_cache(maxsize=1)
+def _tagged() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
+    out = []
+    for phrase, tags in (lexicon().get("tags") or {}).items():
+        grouped: dict[str, set[str]] = {}
+        for tag in tags:
+            dim, _, value = tag.partition(":")
+            grouped.setdefault(dim, set()).add(f"{dim}:{value}")
+        out.append((phrase, {d: frozenset(v) for d, v in grouped.items()}))
+    return tuple(out)
 
 
 def _find(text: str, phrase: str) -> list[int]:
@@ -46,25 +73,141 @@ def greeting_inside(text: str) -> str | None:
     return None
 
 
-def time_contradiction(text: str) -> tuple[str, str] | None:
-    """Two time references no one moment allows together ("Good evening" and "around brunch time")."""
-    said = [(p, set(tags)) for p, tags in lexicon()["said_at"].items() if _find(text, p)]
+def _said(text: str) -> list[tuple[str, dict[str, frozenset[str]]]]:
+    said = [(p, g) for p, g in _tagged() if _find(text, p)]
     # a phrase inside a longer one found ("this morning" in "later this morning") counts once, as the longer
-    said = [(p, t) for p, t in said if not any(p != q and p in q for q, _ in said)]
-    clash = {frozenset(pair) for pair in lexicon()["incompatible"]}
+    return [(p, g) for p, g in said if not any(p != q and p in q for q, _ in said)]
+
+
+def _apart(a: frozenset[str], frame: Iterable[str]) -> bool:
+    """None of a phrase's values ``a`` (alternatives) goes with every tag of ``frame``."""
+    bad = _incompatible()
+    return all(any(frozenset((x, y)) in bad for y in frame) for x in a)
+
+
+def _never(a: frozenset[str], b: frozenset[str]) -> bool:
+    """No value of ``a`` goes with any value of ``b`` (each set: one phrase's alternatives)."""
+    bad = _incompatible()
+    return all(frozenset((x, y)) in bad for x in a for y in b)
+
+
+def time_contradiction(text: str) -> tuple[str, str] | None:
+    """Two phrases no one frame allows together ("Good evening" and "around brunch time")."""
+    said = _said(text)
     for i, (p, tags) in enumerate(said):
         for q, other in said[i + 1 :]:
-            if all(frozenset((a, b)) in clash for a in tags for b in other):
+            if any(_never(mine, theirs) for mine in tags.values() for theirs in other.values()):
                 return p, q
     return None
 
 
-def speech_problems(field: str, text: str) -> list[str]:
+def frame_conflict(text: str, frame_tags: Iterable[str]) -> str | None:
+    """A phrase of ``text`` that cannot be said in the item's frame (its tags, ``time:morning``...)."""
+    tags = tuple(frame_tags)
+    for phrase, grouped in _said(text):
+        if any(_apart(values, tags) for values in grouped.values()):
+            return phrase
+    return None
+
+
+def frame_clash(frame_tags: Iterable[str]) -> tuple[str, str] | None:
+    """Two tags of the frame itself that the incompatible list forbids together."""
+    tags = list(frame_tags)
+    bad = _incompatible()
+    for i, a in enumerate(tags):
+        for b in tags[i + 1 :]:
+            if frozenset((a, b)) in bad:
+                return a, b
+    return None
+
+
+_CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s+(?=(?:and\s+)?(?:then|later|afterwards|after that|next|also|plus)\b)")
+
+
+def later_at_once(text: str) -> str | None:
+    """A clause a connective puts later that is also to be done at once ("Later, wash it right away")."""
+    data = lexicon()
+    for clause in _CLAUSE_SPLIT.split(text):
+        body = clause.strip(" ,").lower()
+        lead = next((c for c in data["later_connectives"] if re.match(rf"{re.escape(c)}\b", body)), None)
+        if lead is None:
+            continue
+        now = next((w for w in data["at_once"] if _find(body, w)), None)
+        if now is not None:
+            return f"{lead} ... {now}"
+    return None
+
+
+def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
+    """Determiners out of number with the name after them ("this cherry tomatoes", "those banana", "a
+    milk"), and determiners stacked on a name ("some our milk")."""
+    dets = lexicon()["determiners"]
+    names: dict[str, Node] = {}
+    for node in nodes:  # places too, so that "a coffee maker" is not read as "a coffee"
+        names.setdefault(node.name.lower(), node)
+    if not names:
+        return []
     out = []
+    lowered = text.lower()
+    quantifiers = "|".join(re.escape(q) for q in sorted(dets["quantifiers"], key=len, reverse=True))
+    definite = "|".join(re.escape(d) for d in dets["definite"])
+    for m in re.finditer(rf"(?<![\w'-])({quantifiers})\s+({definite})\s+(?=\w)", lowered):
+        out.append(f"stacked determiners {text[m.start() : m.end()].strip()!r}")
+    single, plural, not_mass = set(dets["singular"]), set(dets["plural"]), set(dets["not_mass"])
+    pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    for m in re.finditer(rf"(?<![\w'-])(\w+)\s+({pattern})(?![\w'-])", lowered):
+        det, node = m.group(1), names[m.group(2)]
+        if node.type != "object":
+            continue
+        said = text[m.start() : m.end()]
+        if det in single and node.plural:
+            out.append(f"{said!r}: a singular determiner before a plural name")
+        elif det in plural and not node.plural:
+            out.append(f"{said!r}: a plural determiner before a singular name")
+        elif det in not_mass and node.mass:
+            out.append(f"{said!r}: {det!r} before a mass name")
+    return out
+
+
+def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
+    """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated.
+    The food is the one the heating words are said of ("reheat the soup", "make my milk hot again")."""
+    cooked = set(lexicon().get("heated_before") or ())
+    for node in nodes:
+        if node.type != "object" or node.kind != "food" or node.group in cooked:
+            continue
+        name = re.escape(node.name)
+        said = (
+            rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{name}\b"
+            rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{name}\s+(?:up\s+|hot\s+|warm\s+)?again\b"
+        )
+        if re.search(said, text, re.IGNORECASE):
+            return node.name
+    return None
+
+
+def speech_problems(
+    field: str, text: str, frame_tags: Iterable[str] | None = None, nodes: Iterable[Node] = ()
+) -> list[str]:
+    out = []
+    frame_tags = tuple(frame_tags) if frame_tags is not None else None
     greeting = greeting_inside(text)
     if greeting is not None:
         out.append(f"{field}: a greeting ({greeting!r}) after the request has begun: a greeting only opens a request")
     clash = time_contradiction(text)
     if clash is not None:
         out.append(f"{field}: {clash[0]!r} and {clash[1]!r} cannot be said at one moment (a time contradiction)")
+    later = later_at_once(text)
+    if later is not None:
+        out.append(f"{field}: {later!r}: a clause put later is not also done at once (a time contradiction)")
+    if frame_tags is not None:
+        phrase = frame_conflict(text, frame_tags)
+        if phrase is not None:
+            out.append(f"{field}: {phrase!r} cannot be said in the item's frame ({', '.join(frame_tags)})")
+    nodes = tuple(nodes)
+    food = again_unsupported(text, nodes)
+    if food is not None:
+        out.append(f"{field}: says the {food} is heated again, but it was never hot (a presupposition)")
+    for problem in number_problems(text, nodes):
+        out.append(f"{field}: number agreement: {problem}")
     return out

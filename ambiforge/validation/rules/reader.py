@@ -34,5 +34,9 @@ RULES = family_rules(
         "error",
         "every candidate that does the job is a variant or shortlisted; each one left out has a reason that holds",
     ),
-    ("reader_speech", "error", "one speaker, one moment: a greeting only opens a request; times agree"),
+    (
+        "reader_speech",
+        "error",
+        "one speaker, one moment: a greeting opens a request; times, frame and number agree",
+    ),
 )

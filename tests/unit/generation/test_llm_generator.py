@@ -36,7 +36,7 @@ def first_pair(gen: LLMGenerator, name: str) -> tuple[int, Item, int]:
     with an invalid task, as a model might): the first of a few pairs that it can answer, with its index
     and attempt."""
     errors = []
-    for index in range(6):
+    for index in range(12):
         try:
             item, attempt = gen.generate(index, name)
             return index, item, attempt
@@ -190,7 +190,7 @@ def test_variants_that_leave_out_an_afforded_object_are_not_shipped(generator, c
 
     gen = generator(respond)
     rejected = []
-    for index in range(12):
+    for index in range(24):
         outcome = generate_one(gen, PairSpec(index, "safety"))
         if outcome.item is not None:
             world = outcome.item.world

@@ -120,3 +120,43 @@ def test_pick_makes_the_draw_randrange_made() -> None:
         a, b = random.Random(seed), random.Random(seed)
         assert [phrases.pick(a, options) for _ in range(5)] == [options[b.randrange(len(options))] for _ in range(5)]
         assert a.random() == b.random()
+
+
+def test_a_frame_is_drawn_to_agree_with_what_the_task_already_says() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        frame = phrases.draw_frame(rng, "put the carrot cake in a bowl for my breakfast")
+        assert (frame.occasion, frame.time) == ("breakfast", "morning")
+        assert not phrases.clashes(frame.tags())
+    frames = {phrases.draw_frame(rng).tags() for _ in range(200)}
+    assert all(not phrases.clashes(tags) for tags in frames)
+    assert len({t for tags in frames for t in tags if t.startswith("needed:")}) == 3
+
+
+def test_phrases_are_drawn_only_where_their_tags_agree_with_the_frame() -> None:
+    from ambiforge.models import Frame
+
+    now = Frame(time="evening", occasion="everyday", speaker="adult", needed="now")
+    assert not phrases.fits("Good morning", now) and phrases.fits("Good evening", now)
+    assert not phrases.fits(". Later, ", now) and phrases.fits("right away", now)
+    assert not phrases.text_fits("set out {f} on the {spot} for the guests", now)
+    rng = random.Random(0)
+    greetings = {phrases.expand(rng, "{greeting}", now) for _ in range(200)}
+    assert "Good morning" not in greetings and "Good evening" in greetings
+    joins = {phrases.expand(rng, "{then}", now) for _ in range(300)}
+    assert ". Later, " not in joins and ". Next, " in joins
+
+
+def test_again_is_said_only_of_food_that_was_hot_once(catalog) -> None:  # type: ignore[no-untyped-def]
+    milk = next(o for o in catalog.objects.values() if o.group == "milks")
+    soup = next(o for o in catalog.objects.values() if o.group == "soups")
+    assert not phrases.presupposed("Make {f} hot again.", [milk])
+    assert not phrases.presupposed("Reheat {f}.", [milk])
+    assert phrases.presupposed("Warm {f} up.", [milk])
+    assert phrases.presupposed("Make {f} hot again.", [soup])
+
+
+def test_a_plural_paraphrase_says_those(catalog) -> None:  # type: ignore[no-untyped-def]
+    towels = next(o for o in catalog.objects.values() if o.plural and o.kind == "kitchen_item")
+    refs = {phrases.indirect(towels, random.Random(s)) for s in range(40)}
+    assert not any(r.startswith("that ") for r in refs), refs

@@ -3,8 +3,9 @@
 Parquet files gained the world column and ambiguity_type as names: only the Parquet files, card and
 manifest changed, and again when the world column gained ``affordance`` and ``perturbation``: the Parquet
 files, card, validation expectations and manifest changed; again when the card said the scene graphs are in
-the Parquet files only: the cards and manifests changed): two runs with every review state, a duplicate
-across runs, AmbiK CSV extras, a previous version for the changelog.
+the Parquet files only: the cards and manifests changed; again when items gained ``frame``: the fixture's
+items (made before it) have none, and the Parquet files, data.jsonl, cards and manifests changed): two runs
+with every review state, a duplicate across runs, AmbiK CSV extras, a previous version for the changelog.
 ``python -m tests.unit.release.golden`` rewrites the fixture and checksums (only ever do that with a
 writer known to be right)."""
 

@@ -1,7 +1,8 @@
 """The independent reader on items of a real seeded offline build: clean items read clean; each planted
 defect (tea poured with no cup, an object used but never fetched, a cut with no knife, a missing same-kind
-variant, a greeting mid-request, a time contradiction, an unheated "hot" pan) is flagged with its step and
-reason; and every generated item that has a job records it, so dropping one fitting variant is caught."""
+variant, a greeting mid-request, a time contradiction, a phrase its recorded frame does not allow, a
+determiner out of number, an unheated "hot" pan) is flagged with its step and reason; and every generated
+item that has a job records it, so dropping one fitting variant is caught."""
 
 from __future__ import annotations
 
@@ -105,6 +106,64 @@ def test_a_time_contradiction_is_flagged(built: list[Item]) -> None:
     text = "Good evening, we're eating around brunch time. " + item.unambiguous_direct
     found = problems(edit(item, unambiguous_direct=text), "speech")
     assert any("time contradiction" in m for m in found), found
+
+
+def test_a_later_clause_done_at_once_is_a_time_contradiction(built: list[Item]) -> None:
+    item = built[0]
+    text = item.unambiguous_direct.rstrip(".") + ". Later, wash the plate right away in the sink."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("'later ... right away'" in m and "time contradiction" in m for m in found), found
+
+
+def test_a_phrase_the_frame_does_not_allow_is_flagged(built: list[Item]) -> None:
+    item = first(built, lambda i: i.frame is not None and i.frame.time != "morning")
+    text = item.unambiguous_direct.rstrip(".") + " for my breakfast."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("'for my breakfast' cannot be said in the item's frame" in m for m in found), found
+    # and a frame whose own tags the incompatible list forbids together
+    frame = item.frame.model_copy(update={"occasion": "breakfast", "time": "evening"})
+    found = problems(edit(item, frame=frame), "speech")
+    assert any(m.startswith("frame: ") and "incompatible" in m for m in found), found
+
+
+def test_every_generated_item_records_its_frame(built: list[Item]) -> None:
+    assert all(item.frame is not None for item in built)
+    assert len({item.frame.time for item in built if item.frame}) == 3
+
+
+def test_a_determiner_out_of_number_is_flagged(built: list[Item]) -> None:
+    def names(item: Item, plural: bool) -> list[str]:
+        assert item.world is not None
+        return [
+            n.name
+            for n in item.world.graph.nodes
+            if n.type == "object" and n.plural == plural and f"the {n.name}" in item.unambiguous_direct
+        ]
+
+    item = first(built, lambda i: bool(names(i, True)))
+    name = names(item, True)[0]
+    text = item.unambiguous_direct.replace(f"the {name}", f"this {name}", 1)
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("number agreement" in m and f"this {name}" in m for m in found), found
+    item = first(built, lambda i: bool(names(i, False)))
+    name = names(item, False)[0]
+    text = item.unambiguous_direct.replace(f"the {name}", f"those {name}", 1)
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("a plural determiner before a singular name" in m for m in found), found
+    text = item.unambiguous_direct.replace(f"the {name}", f"some our {name}", 1)
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("stacked determiners 'some our'" in m for m in found), found
+
+
+def test_milk_made_hot_again_is_flagged(built: list[Item]) -> None:
+    def milk(item: Item) -> str | None:
+        assert item.world is not None
+        return next((n.name for n in item.world.graph.nodes if n.group == "milks"), None)
+
+    item = first(built, lambda i: milk(i) is not None)
+    text = f"Make the {milk(item)} hot again. " + item.unambiguous_direct
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any(f"the {milk(item)} is heated again, but it was never hot" in m for m in found), found
 
 
 def test_an_unheated_hot_pan_is_flagged(built: list[Item]) -> None:
