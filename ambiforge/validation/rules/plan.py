@@ -82,11 +82,15 @@ def check_plan(item: Item, ctx: RuleContext) -> list[str]:
 def check_agreement(item: Item, ctx: RuleContext) -> list[str]:
     """Before ``end_of_ambiguity`` the plans do the same; a step reworded ('Whisk the eggs' / 'Mix the eggs')
     still does, so only a step sharing under half its content lemmas with the other plan's step counts, and
-    only as a suspicion: the writer may have reordered the steps."""
+    only as a suspicion: the writer may have reordered the steps. An environment-induced item's plans are set
+    in two kitchens (the target may be kept elsewhere in the changed one): its ambiguous plan is checked
+    against the changed kitchen by ``world_env_plan``."""
     eoa = item.end_of_ambiguity
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if eoa >= len(clear) or eoa >= len(amb):
         return []  # the plan rule reports it
+    if item.world is not None and item.world.perturbation is not None:
+        return []
     for i in range(eoa):
         if normalise(clear[i]) != normalise(amb[i]) and not similar_steps(clear[i], amb[i]):
             return [

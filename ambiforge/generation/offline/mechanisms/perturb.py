@@ -43,16 +43,17 @@ from ambiforge.world import Expression, RelationConstraint, build_graph, can, re
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     RELATION_WORDS,
-    SHARED_PLACE,
+    AnswerPlans,
     agent_views,
-    ambiguity_end,
-    asked_plan,
+    ambiguous_steps,
+    answer_plans,
     fetch,
     fresh_id,
     move,
     place_of,
     referent_words,
-    replan,
+    report,
+    rivals,
     side_of,
     telling,
     where,
@@ -345,35 +346,6 @@ KINDS: dict[str, Callable[..., Made | None]] = {
 }
 
 
-def _named(graph: SceneGraph, node_id: str, name: str) -> SceneGraph:
-    """The graph with one node renamed (how the ambiguous plan names the target: by its noun)."""
-    nodes = tuple(n.model_copy(update={"name": name}) if n.id == node_id else n for n in graph.nodes)
-    return graph.model_copy(update={"nodes": nodes})
-
-
-def ambiguous_plan(kind: str, graph: SceneGraph, plan: list[Action], t: Node, eoa: int, question: str) -> list[str]:
-    """The clear plan's text up to the end of ambiguity, then the rest with the target named by its noun.
-    When the end of ambiguity is where the fetching starts (the candidates are kept in different places),
-    the fetching steps become "Pick up the mug." (which mug, and from where, is what the answer says); when
-    it falls inside them (both in the same cupboard), the cupboard is opened and "the mug" taken out. For
-    observation the robot asks the other robot to pass the target over the shared counter instead."""
-    clear = render_plan(plan, graph)
-    got = fetch(graph, t.id)
-    start = next((i for i in range(len(plan)) if plan[i : i + len(got)] == got), 0)
-    named = _named(graph, t.id, t.noun)
-    rest = render_plan(plan[start + len(got) :], named)
-    if kind == "observation":
-        return [
-            *clear[: min(eoa, start)],
-            f"Ask the other robot: {question}",
-            f"Pick up the {t.noun} from the {SHARED_PLACE}.",
-            *rest,
-        ]
-    if eoa <= start:
-        return [*clear[:eoa], f"Pick up the {t.noun}.", *rest]
-    return [*clear[:eoa], *render_plan(plan[eoa:], named)]
-
-
 def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Perturbation) -> tuple[str, str]:
     """The changed kitchen as the item's environment lists are written (``environment_short``, ``_full``):
     the clear kitchen's objects in their order without the removed ones, then the added ones; for
@@ -390,35 +362,27 @@ def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Pertur
 
 
 def _intent(
-    kind: str,
-    made: Made,
-    plan: list[Action],
-    graph: SceneGraph,
-    rivals: list[list[Action]],
-    eoa: int,
-    t: Node,
-    p: Perturbation,
+    kind: str, made: Made, plan: list[Action], graph: SceneGraph, plans: AnswerPlans, t: Node, p: Perturbation
 ) -> list[str] | None:
-    """What the correct step at the end of ambiguity must say: the names at that step that no other
-    candidate's plan has there (absence: the substitute the answer takes, or telling the user)."""
+    """What the correct step at the end of ambiguity must say: the names at that step of the plan under the
+    answer that no other answer's plan has there (absence: the substitute the answer takes, or telling the
+    user)."""
+    eoa = plans.end or 0
     if kind == "absence":  # what the answer says to do, or what tells the clear step from the others'
         ix = index(graph)
         offered = [ix.by_id[i].name for i in made.offered]
         # the clear half's step there (the kitchen that still has the object): what it names
-        told = telling(plan, graph, rivals, p.graph, eoa) or telling(plan, graph, [], p.graph, eoa)
+        told = telling(plan, graph, plans.others, p.graph, eoa) or telling(plan, graph, [], p.graph, eoa)
         said = "tell" if made.refused else made.choice
         negated = [f"-{o}" for o in offered] if made.refused else []
         return ["|".join(dict.fromkeys([said, t.name, *told])), *negated]
     if kind == "observation":  # the candidates are not objects: the target and where it is kept
         return [f"{t.name}|{made.where.split(' the ', 1)[-1]}" if made.where else t.name]
-    rival_names = {index(p.graph).by_id[c].name for c in made.others if c in index(p.graph).by_id}
-    names = [n for n in telling(plan, graph, rivals, p.graph, eoa) if n not in rival_names]
-    if names and all(index(p.graph).by_id[c].name != t.name for c in made.others):
+    changed = index(p.graph).by_id
+    rival_names = {changed[c].name for c in rivals(kind, p.graph, p.referent, t.id) if c in changed}
+    names = [n for n in telling(plans.intended, p.graph, plans.others, p.graph, eoa) if n not in rival_names]
+    if names and t.name not in rival_names:
         names.insert(0, t.name)  # its own name tells it apart too (what the answer says)
-    moved = t.id in p.moved and t.id in index(p.graph).by_id
-    if moved:  # where the target now is tells it apart too
-        moved_names = telling(replan(plan, graph, t.id, p.graph, t.id), p.graph, rivals, p.graph, eoa)
-        names += [n for n in moved_names if n not in rival_names]
     names = list(dict.fromkeys(names))
     return ["|".join(names)] if names else None
 
@@ -489,19 +453,28 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         answer = phrases.pick(rng, spec.declines).format(**slots)
     else:
         answer = phrases.pick(rng, spec.answers).format(**slots)
-    rivals = [replan(plan, graph, t.id, p.graph, c) for c in made.others]
-    others = list(rivals)
-    if t.id in p.moved:
-        others.append(replan(plan, graph, t.id, p.graph, t.id))
     if spec.kind == "absence":
-        rivals.append([])
-        others.append([])  # the answer may decline: then the plan ends by telling the user
-    if spec.kind == "observation":
-        others.append(asked_plan(plan, graph, t.id, question))
-    eoa = ambiguity_end(plan, others)
+        candidates: list[str] = list(made.offered)
+        chosen = next((n.id for n in p.graph.nodes if n.id in made.offered and n.name == made.choice), None)
+    else:
+        candidates, chosen = rivals(spec.kind, p.graph, referent, t.id), None
+    plans = answer_plans(
+        spec.kind,
+        plan,
+        graph,
+        t.id,
+        p.graph,
+        candidates,
+        question=question,
+        chosen=None if made.refused else chosen,
+        declined=report(t.noun, t.plural),
+    )
+    eoa = plans.end
     if eoa is None:
         return None
-    intent = _intent(spec.kind, made, plan, graph, rivals, eoa, t, p)
+    if spec.kind != "observation" and not simulate(p.graph, plans.intended).ok:
+        return None  # the plan under the answer does not run in the changed kitchen
+    intent = _intent(spec.kind, made, plan, graph, plans, t, p)
     if intent is None:
         return None  # the step where the plans part does not say which candidate it takes
     i = rng.randrange(len(spec.direct))
@@ -520,7 +493,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         question=question,
         answer=answer,
         plan_for_clear_task=render_plan(plan, graph),
-        plan_for_amb_task=ambiguous_plan(spec.kind, graph, plan, t, eoa, question),
+        plan_for_amb_task=ambiguous_steps(spec.kind, plans, p.graph, t.id, t.noun),
         user_intent=intent,
         variants=[],
         target=t.name,
