@@ -183,6 +183,9 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
     if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
         return []  # plan_divergence / the plan rule report it
+    p = item.world.perturbation if item.world is not None else None
+    if p is not None and item.world is not None and item.world.target in p.moved:
+        return []  # the target is kept elsewhere in the changed kitchen: its plan there is world_env_plan's
     if normalise(clear[eoa]) == normalise(amb[eoa]):
         return [
             f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity: {_short(clear[eoa])!r}"

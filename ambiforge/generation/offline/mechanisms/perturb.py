@@ -64,7 +64,12 @@ from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
 SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits"}
-STEPS = ("fetch", "hand_over", "place", "put_in")
+STEPS = ("fetch", "hand_over", "place", "put_in", "put")
+#: A ``put`` step's target that the mechanism chooses: one of the kitchen's places the target may go to
+#: (:func:`destinations`); a template says it as ``{dest}`` ("Put {t} {dest}." -> "in the upper cupboard").
+DEST = "{dest}"
+#: Surfaces anything may be put down on, besides the places the catalog keeps the object in.
+SURFACES = ("counter", "kitchen_table", "shelf_1", "shelf_2")
 
 
 class PerturbSpec(TemplateSpec):
@@ -95,12 +100,24 @@ class PerturbSpec(TemplateSpec):
         if not verbs or verbs[0] != "fetch" or "fetch" in verbs[1:]:
             raise ValueError("starts with {fetch: t} (once): the target is fetched, then used")
         for i, step in enumerate(value):
-            if step.verb not in STEPS or step.obj != "t" or (step.verb in ("place", "put_in")) != bool(step.target):
+            if (
+                step.verb not in STEPS
+                or step.obj != "t"
+                or (step.verb in ("place", "put_in", "put")) != bool(step.target)
+            ):
                 raise ValueError(
                     f"[{i}]: not a step on the target ({{fetch: t}}, {{hand_over: t}}, "
-                    "{place: t, target: <place>}, {put_in: t, target: <place>})"
+                    "{place: t, target: <place>}, {put_in: t, target: <place>}, {put: t, target: <place or {dest}>})"
                 )
         return value
+
+    def extra_slots(self) -> set[str]:
+        return {"dest"}
+
+    @property
+    def has_destination(self) -> bool:
+        """Whether the template puts the target somewhere the mechanism chooses (``{put: t, target: {dest}}``)."""
+        return any(step.target == DEST for step in self.plan)
 
 
 @dataclass(frozen=True)
@@ -136,11 +153,50 @@ def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
     return frozenset(job for job in JOBS if can(graph, node, job))
 
 
-def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str) -> list[Action]:
+def destinations(obj: CatalogObject) -> tuple[str, ...]:
+    """Where a template may tell the robot to put ``obj``: the places the catalog keeps such objects in, the
+    surfaces anything goes on, and the appliances the catalog says it is safe in (the dishwasher for a
+    dishwasher-safe utensil, the microwave, the oven). Not the sink: putting in the sink is its own
+    template."""
+    appliances = [
+        place
+        for place, fits in (
+            ("dishwasher", obj.kind == "kitchen_item" and obj.dishwasher_safe),
+            ("microwave", obj.microwave_safe),
+            ("oven", obj.oven_safe),
+        )
+        if fits
+    ]
+    return tuple(dict.fromkeys([*cached_world().candidates(obj), *SURFACES, *appliances]))
+
+
+def dest_words(graph: SceneGraph, place: str) -> str:
+    """'in the upper cupboard' / 'on the counter'."""
+    node = index(graph).by_id[place]
+    return f"{'on' if node.holds == 'on' else 'in'} the {node.name}"
+
+
+def _put(graph: SceneGraph, target: str, place: str) -> list[Action]:
+    """Put what is held at ``place``: on a surface, or into it, opening and closing it when it is closed."""
+    holder = index(graph).by_id[place]
+    if holder.holds == "on":
+        return [Action(verb="place", obj=target, target=place)]
+    if holder.state.open is False:
+        return [
+            Action(verb="open", obj=place),
+            Action(verb="put_in", obj=target, target=place),
+            Action(verb="close", obj=place),
+        ]
+    return [Action(verb="put_in", obj=target, target=place)]
+
+
+def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str, dest: str | None = None) -> list[Action]:
     plan: list[Action] = []
     for step in spec.plan:
         if step.verb == "fetch":
             plan += fetch(graph, target)
+        elif step.verb == "put":
+            plan += _put(graph, target, dest if step.target == DEST and dest else str(step.target))
         else:
             plan.append(Action(verb=step.verb, obj=target, target=step.target, person=step.person))  # type: ignore[arg-type]
     return plan
@@ -417,13 +473,20 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         return None
     if any(e.relation == "inside" and e.target == t.id for e in graph.edges):
         return None
+    dest: str | None = None
+    if spec.has_destination:
+        here = place_of(graph, t.id)
+        options = [d for d in destinations(obj) if d != here and d in index(graph).by_id]
+        if not options:
+            return None
+        dest = rng.choice(options)
     made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
     if made is None:
         return None
     if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
         # a substitute is for a use: to be put away or carried off, something else is no answer
         made = Made(made.perturbation, "", "", refused=True)
-    plan = clear_plan(spec, graph, t.id)
+    plan = clear_plan(spec, graph, t.id, dest)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
@@ -458,6 +521,8 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         chosen = next((n.id for n in p.graph.nodes if n.id in made.offered and n.name == made.choice), None)
     else:
         candidates, chosen = rivals(spec.kind, p.graph, referent, t.id), None
+    if dest is not None and any(place_of(p.graph, c) == dest for c in candidates):
+        return None  # "put the mug in the cupboard" when the other mug is in it: the place tells them apart
     plans = answer_plans(
         spec.kind,
         plan,
@@ -478,8 +543,9 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     if intent is None:
         return None  # the step where the plans part does not say which candidate it takes
     i = rng.randrange(len(spec.direct))
-    task = spec.direct[i].format(t=f"the {referent}")
-    indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}")
+    said = dest_words(graph, dest) if dest is not None else ""
+    task = spec.direct[i].format(t=f"the {referent}", dest=said)
+    indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}", dest=said)
     short, full = changed_environment(scene, group, graph, p)
     if not short:
         return None  # the asking robot sees none of the kitchen's objects: no list to show it
