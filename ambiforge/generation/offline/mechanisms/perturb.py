@@ -39,6 +39,7 @@ from ambiforge.generation.offline.steps import StepSpec
 from ambiforge.models import Perturbation, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.textnorm import signature
 from ambiforge.world import Expression, RelationConstraint, build_graph, can, render_plan, resolve, simulate
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
@@ -581,6 +582,34 @@ def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog, graph: SceneGr
     return out
 
 
+def sentences(spec: PerturbSpec, catalog: Catalog) -> frozenset[str] | int:
+    """The distinct tasks a template can make: its wordings with the noun of each object its target takes
+    (the task names the object by its noun alone) and, for a ``{dest}`` template, each place the object may
+    be put. Listed as signatures, since the types that name the object by its noun say the same sentences
+    and so share one pool. A reference names an anchor and a relation too: a count, as wordings x nouns x
+    places x three relations x the catalog's objects of other kinds (an upper bound on what sampling
+    reaches)."""
+    places = {p.id: f"{'on' if p.holds == 'on' else 'in'} the {p.name}" for p in cached_world().places}
+    dests: dict[str, set[str]] = {}  # noun -> where objects of that noun may be put
+    for obj in catalog.objects.values():
+        if spec.target.matches(obj):
+            mine = dests.setdefault(obj.noun, set())
+            if spec.has_destination:
+                mine |= {places[d] for d in destinations(obj) if d in places}
+    texts = {
+        wording.format(t=f"the {noun}", dest=d)
+        for noun, where in dests.items()
+        for wording in spec.direct
+        for d in (where or {""})
+    }
+    out = {signature(text) for text in texts}
+    nouns = set(dests)
+    if spec.kind != "reference":
+        return frozenset(out)
+    anchors = sum(1 for o in catalog.objects.values() if o.noun not in nouns) or len(catalog.objects)
+    return len(out) * len(RELATION_WORDS) * anchors
+
+
 MECHANISM = Mechanism(
     "perturb",
     PerturbSpec,
@@ -588,4 +617,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "the instruction stays, a perturbed copy of the kitchen makes it ambiguous",
     order=5,
+    sentences=sentences,
 )
