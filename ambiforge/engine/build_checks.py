@@ -213,7 +213,7 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     reference items (None without ``reference``)."""
     from ambiforge import diversity
     from ambiforge.catalog import cached_catalog
-    from ambiforge.generation.offline.capacity import impossible, shortfall
+    from ambiforge.generation.offline.capacity import estimates, impossible, shortfall
 
     check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
     not_empty("--provider", options.provider)
@@ -228,8 +228,9 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     reference = diversity.read_reference(options.reference) if options.reference else None
     if options.provider == "offline":
         catalog = cached_catalog(options.catalog)
-        if cannot := impossible(options.pairs, options.type_mix, catalog):
+        found = estimates(options.pairs, options.type_mix, catalog)
+        if cannot := impossible(options.pairs, options.type_mix, catalog, found):
             raise GenerationError(cannot)
-        if short := shortfall(options.pairs, options.type_mix, catalog):
+        if short := shortfall(options.pairs, options.type_mix, catalog, found):
             on_note(f"warning: {short}")
     return options, reference

@@ -93,6 +93,10 @@ def type_capacity(catalog: Catalog, type_name: str) -> int:
     return focus_space(catalog, type_name) * combos
 
 
+#: Per pool of sentences: the types, the pairs wanted of them, the distinct tasks possible.
+Estimates = list[tuple[list[str], int, int]]
+
+
 def _pools(names: list[str], catalog: Catalog) -> list[tuple[list[str], int]]:
     """The types grouped by the sentences they share (types whose listed pools overlap draw from their
     union), each group with its capacity."""
@@ -111,7 +115,7 @@ def _pools(names: list[str], catalog: Catalog) -> list[tuple[list[str], int]]:
     return groups + [(members, len(pool)) for members, pool in merged]
 
 
-def estimates(requested: int, mix: Mapping[str, float], catalog: Catalog) -> list[tuple[list[str], int, int]]:
+def estimates(requested: int, mix: Mapping[str, float], catalog: Catalog) -> Estimates:
     """Per pool of sentences (one type, or the types that share one): the types, the pairs wanted of them
     and about how many distinct tasks the catalog and templates can make."""
     total = sum(mix.values()) or 1.0
@@ -119,10 +123,13 @@ def estimates(requested: int, mix: Mapping[str, float], catalog: Catalog) -> lis
     return [(group, sum(wanted[n] for n in group), cap) for group, cap in _pools(list(wanted), catalog)]
 
 
-def impossible(requested: int, mix: Mapping[str, float], catalog: Catalog) -> str | None:
+def impossible(
+    requested: int, mix: Mapping[str, float], catalog: Catalog, found: Estimates | None = None
+) -> str | None:
     """Why the build cannot meet its mix at all, naming the type(s) and the cause: more pairs wanted of a
-    pool than it holds distinct tasks. None when it can."""
-    over = [(g, w, c) for g, w, c in estimates(requested, mix, catalog) if w > c]
+    pool than it holds distinct tasks. None when it can. ``found``: :func:`estimates` already made."""
+    found = estimates(requested, mix, catalog) if found is None else found
+    over = [(g, w, c) for g, w, c in found if w > c]
     if not over:
         return None
     said = "; ".join(f"{'+'.join(g)}: {w} pairs wanted, only about {c} distinct tasks possible" for g, w, c in over)
@@ -132,14 +139,14 @@ def impossible(requested: int, mix: Mapping[str, float], catalog: Catalog) -> st
     )
 
 
-def shortfall(requested: int, mix: Mapping[str, float], catalog: Catalog) -> str | None:
+def shortfall(requested: int, mix: Mapping[str, float], catalog: Catalog, found: Estimates | None = None) -> str | None:
     """A one-line warning when a type's share of ``requested`` pairs exceeds what the catalog can make
     distinct (with the estimate), else None. Called by the build before any work. Types that share their
     sentences are named together, with their pool's estimate."""
     short = [
         f"{'+'.join(group)}: {wanted} wanted, about {capacity} distinct possible"
         + (" (one pool: they say the same sentences)" if len(group) > 1 else "")
-        for group, wanted, capacity in estimates(requested, mix, catalog)
+        for group, wanted, capacity in (estimates(requested, mix, catalog) if found is None else found)
         if wanted > 0 and wanted > capacity * USABLE_SHARE
     ]
     if not short:
