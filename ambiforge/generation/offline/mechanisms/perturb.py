@@ -11,10 +11,11 @@ The mechanism builds the item's world itself (the graph is seeded from the pair'
 clear plan as actions on the clear graph, checked in the simulator, and the perturbation. The template's
 ``plan`` is a short list of action steps on the target (as in every template): ``{fetch: t}`` (open, take
 out, close, or pick up, wherever the graph keeps it), ``{hand_over: t}``, ``{place: t, target: <place id>}``,
-``{put_in: t, target: <place id>}``; the plan's text
-is rendered from the actions. The ambiguous plan is that text with the target named by its noun from the
-first step that needs to know which node it is (the end of ambiguity); for ``observation`` that step is
-asking the other robot.
+``{put_in: t, target: <place id>}``, ``{put: t, target: "{dest}"}`` (a place of the kitchen the mechanism
+chooses for the object, :func:`destinations`, said by ``{dest}``); the plan's text is rendered from the
+actions. The plans under the answers are set in the changed kitchen (:func:`ambiforge.world.perturb.
+answer_plans`); the end of ambiguity is where they part, and the ambiguous plan is the item's own plan there
+with the target named by its noun from that step on (:func:`ambiforge.world.perturb.ambiguous_steps`).
 """
 
 from __future__ import annotations
