@@ -183,9 +183,8 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
     if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
         return []  # plan_divergence / the plan rule report it
-    p = item.world.perturbation if item.world is not None else None
-    if p is not None and item.world is not None and item.world.target in p.moved:
-        return []  # the target is kept elsewhere in the changed kitchen: its plan there is world_env_plan's
+    if item.world is not None and item.world.perturbation is not None:
+        return []  # two kitchens: the ambiguous plan is set in the changed one (world_env_plan)
     if normalise(clear[eoa]) == normalise(amb[eoa]):
         return [
             f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity: {_short(clear[eoa])!r}"
@@ -299,7 +298,12 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     distinguishing attribute, or, in other types, when the plan gives the whole answer away before the
     question (:func:`_whole_answer`) or names, before it, the option the question offers and the answer
     picks (:func:`_offered_and_chosen`); otherwise suspected (answer_leak_suspect): in common-sense and safety
-    items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
+    items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer. An
+    environment-induced item asks before its first step that needs the answer, and ``world_env_plan`` holds its
+    ambiguous plan to the changed kitchen's shared steps up to there (absence: the plan the answer leads to).
+    """
+    if item.world is not None and item.world.perturbation is not None:
+        return []
     positives, _ = intent_concepts(item.user_intent)
     clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.ambiguous_task
     scene = Scene.of(item)

@@ -72,6 +72,13 @@ STEPS = ("fetch", "hand_over", "place", "put_in", "put")
 DEST = "{dest}"
 #: Surfaces anything may be put down on, besides the places the catalog keeps the object in.
 SURFACES = ("counter", "kitchen_table", "shelf_1", "shelf_2")
+#: The kinds of place a ``{dest}`` template may name (its ``places``): where the catalog keeps such objects
+#: (``kept``), the surfaces, the appliances (the sink for dishware, and those the catalog says it is safe in).
+PLACE_KINDS = ("kept", "surfaces", "appliances")
+#: What goes in the sink to be washed.
+DISHWARE = frozenset(
+    {"drinkware", "tableware", "cutlery", "utensil", "cookware", "container", "bakeware", "teaware", "drink_server"}
+)
 
 
 class PerturbSpec(TemplateSpec):
@@ -86,6 +93,9 @@ class PerturbSpec(TemplateSpec):
     )
     declines: tuple[str, ...] = Field(
         default=(), description="absence: answer forms that decline (the plan then ends by telling the user)"
+    )
+    places: tuple[Literal["kept", "surfaces", "appliances"], ...] = Field(
+        default=PLACE_KINDS, description="a {dest} template: the kinds of place it may name (destinations)"
     )
 
     @field_validator("questions", "answers", "asks_instead", "declines")
@@ -155,21 +165,27 @@ def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
     return frozenset(job for job in JOBS if can(graph, node, job))
 
 
-def destinations(obj: CatalogObject) -> tuple[str, ...]:
-    """Where a template may tell the robot to put ``obj``: the places the catalog keeps such objects in, the
-    surfaces anything goes on, and the appliances the catalog says it is safe in (the dishwasher for a
-    dishwasher-safe utensil, the microwave, the oven). Not the sink: putting in the sink is its own
-    template."""
-    appliances = [
-        place
-        for place, fits in (
-            ("dishwasher", obj.kind == "kitchen_item" and obj.dishwasher_safe),
-            ("microwave", obj.microwave_safe),
-            ("oven", obj.oven_safe),
-        )
-        if fits
-    ]
-    return tuple(dict.fromkeys([*cached_world().candidates(obj), *SURFACES, *appliances]))
+def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tuple[str, ...]:
+    """Where a template may tell the robot to put ``obj``, by the kinds of place it names: the places the
+    catalog keeps such objects in (``kept``), the surfaces anything goes on, the appliances (the sink for
+    dishware; the dishwasher, the microwave and the oven when the catalog says it is safe in them)."""
+    found: list[str] = []
+    if "kept" in kinds:
+        found += cached_world().candidates(obj)
+    if "surfaces" in kinds:
+        found += SURFACES
+    if "appliances" in kinds:
+        found += [
+            place
+            for place, fits in (
+                ("sink", bool(DISHWARE & set(obj.tags))),
+                ("dishwasher", obj.kind == "kitchen_item" and obj.dishwasher_safe),
+                ("microwave", obj.microwave_safe),
+                ("oven", obj.oven_safe),
+            )
+            if fits
+        ]
+    return tuple(dict.fromkeys(found))
 
 
 def dest_words(graph: SceneGraph, place: str) -> str:
@@ -478,7 +494,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     dest: str | None = None
     if spec.has_destination:
         here = place_of(graph, t.id)
-        options = [d for d in destinations(obj) if d != here and d in index(graph).by_id]
+        options = [d for d in destinations(obj, spec.places) if d != here and d in index(graph).by_id]
         if not options:
             return None
         dest = rng.choice(options)
@@ -596,7 +612,7 @@ def sentences(spec: PerturbSpec, catalog: Catalog) -> frozenset[str] | int:
         if spec.target.matches(obj):
             mine = dests.setdefault(obj.noun, set())
             if spec.has_destination:
-                mine |= {places[d] for d in destinations(obj) if d in places}
+                mine |= {places[d] for d in destinations(obj, spec.places) if d in places}
     texts = {
         wording.format(t=f"the {noun}", dest=d)
         for noun, where in dests.items()
