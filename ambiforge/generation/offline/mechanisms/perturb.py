@@ -45,6 +45,7 @@ from ambiforge.world import Expression, RelationConstraint, build_graph, can, re
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     RELATION_WORDS,
+    SHARED_PLACE,
     AnswerPlans,
     agent_views,
     ambiguous_steps,
@@ -369,7 +370,11 @@ def reference(
             if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, o.id]):
                 continue
             options = _options([t.name, o.name], rng)
-            fits = f"Two {phrases.plural(t.noun)} are {said}"
+            fits = (
+                f"Two {phrases.plural(t.noun)} are {said}"
+                if not (t.mass or t.plural)
+                else f"Two kinds of {t.noun} are {said}"
+            )
             made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
             return Made(made, options, t.name, (o.id,), fits=fits)
         perturbed = move(graph, t.id, _elsewhere(obj, here, rng))
@@ -378,7 +383,7 @@ def reference(
         named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
         order = list(named)
         rng.shuffle(order)
-        fits = f"No {t.noun} is {said} now"
+        fits = f"No {t.noun} {'are' if t.plural else 'is'} {said} now"
         made = _perturbation("reference", perturbed, moved=[t.id], referent=words)
         return Made(made, phrases.join_or(order), t.name, tuple(n.id for n in others), fits=fits)
     return None
@@ -494,7 +499,9 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     dest: str | None = None
     if spec.has_destination:
         here = place_of(graph, t.id)
-        options = [d for d in destinations(obj, spec.places) if d != here and d in index(graph).by_id]
+        # observation: the other robot passes the object over the counter, so the counter is no destination
+        shared = SHARED_PLACE if spec.kind == "observation" else None
+        options = [d for d in destinations(obj, spec.places) if d not in (here, shared) and d in index(graph).by_id]
         if not options:
             return None
         dest = rng.choice(options)
