@@ -280,9 +280,16 @@ def command_options(
 
 
 def build_exit_code(summary: dict[str, Any]) -> int:
-    """1 when the build wrote no item (every pair rejected, by generation or a gate), else 0."""
+    """1 when the build wrote no item (every pair rejected, by generation or a gate), or when a type's share of
+    the items written falls more than 5 points below the mix asked for (naming the type and why its pairs were
+    rejected), else 0."""
+    from ambiforge.engine.summary import mix_missed
+
     if summary["items_written"] == 0:
         console.print(f"[red]no item written: all {summary['pairs_requested']} pairs were rejected[/]")
+        return 1
+    if missed := mix_missed(summary):
+        console.print(f"[red]{missed}[/]")
         return 1
     return 0
 
