@@ -171,8 +171,8 @@ def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tu
     catalog keeps such objects in (``kept``), the surfaces anything goes on, the appliances (the sink for
     dishware; the dishwasher, the microwave and the oven when the catalog says it is safe in them)."""
     found: list[str] = []
-    if "kept" in kinds:
-        found += cached_world().candidates(obj)
+    if "kept" in kinds:  # put away: where such objects are stored, not the worktops
+        found += [p for p in cached_world().candidates(obj) if p not in ("counter", "kitchen_table")]
     if "surfaces" in kinds:
         found += SURFACES
     if "appliances" in kinds:
