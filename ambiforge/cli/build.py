@@ -125,7 +125,8 @@ def build(
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
-    item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
+    item was written, or (offline) when generation lost a type more than 5 points of its mix; 130/143 when
+    interrupted (rerun with the same --run-id to resume)."""
     from ambiforge import api
 
     # The orchestrator when it is asked for or has somewhere to record the run; then its temporary server
