@@ -13,6 +13,7 @@ labelled as such: it includes validation and reports, so it is not a generation 
 
 Prints figures, never asserts: speed targets are read by people, not enforced by the test suite.
 Usage: python bench/offline_build.py [--sizes 1000 5000 10000 50000 | --pairs N] [--batch-size 200] [--flow]
+       [--seed N] [--type-mix multiplicity=0.25,absence=0.25,reference=0.25,observation=0.25]
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
-def stage(pairs: int, batch_size: int) -> dict[str, Any]:
+def stage(pairs: int, batch_size: int, seed: int = 1, type_mix: dict[str, float] | None = None) -> dict[str, Any]:
     from ambiforge.config.build import BuildOptions
     from ambiforge.generation.run import (
         batches,
@@ -39,7 +40,9 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
         schema_gate,
     )
 
-    options = BuildOptions(run_id="bench", pairs=pairs, seed=1, out=tempfile.gettempdir())
+    options = BuildOptions(run_id="bench", pairs=pairs, seed=seed, out=tempfile.gettempdir())
+    if type_mix:
+        options = options.model_copy(update={"type_mix": type_mix})
     generator = make_generator(options)
     draws = [0]
     draw = getattr(generator, "draw", None)
@@ -100,7 +103,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, help="one size only (instead of --sizes)")
     parser.add_argument("--flow", action="store_true", help="also one whole build at the smallest size")
     parser.add_argument("--no-flow", action="store_true", help="no whole build (the default; kept for old scripts)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--type-mix", default=None, help="e.g. multiplicity=0.25,absence=0.25,reference=0.25,observation=0.25"
+    )
     args = parser.parse_args()
+    mix = {k: float(v) for k, v in (p.split("=") for p in args.type_mix.split(","))} if args.type_mix else None
     if args.pairs:
         args.sizes = [args.pairs]
     print(f"offline generate stage (batches of {args.batch_size}, resolve duplicates, schema gate)")
@@ -109,7 +117,7 @@ def main() -> None:
     print(f"{head} {'vs first':>8} {'re-asks':>7} {'in batch':>8} {'rejected':>8} {'draws/pair':>10} {'ms/draw':>7}")
     first = None
     for pairs in args.sizes:
-        r = stage(pairs, args.batch_size)
+        r = stage(pairs, args.batch_size, args.seed, mix)
         ms = r["cpu"] * 1000 / pairs
         first = first or ms
         per_draw = r["cpu"] * 1000 / r["draws"] if r["draws"] else float("nan")

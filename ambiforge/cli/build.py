@@ -125,7 +125,8 @@ def build(
 ) -> int:
     """Generate PAIRS ambiguous/unambiguous pairs, check them against the item schema and the item rules,
     and write raw/<run-id>/items.jsonl, items.parquet, rejected.jsonl and summary.json. Exit 1 when no
-    item was written; 130/143 when interrupted (rerun with the same --run-id to resume)."""
+    item was written, or (offline) when generation lost a type more than 5 points of its mix; 130/143 when
+    interrupted (rerun with the same --run-id to resume)."""
     from ambiforge import api
 
     # The orchestrator when it is asked for or has somewhere to record the run; then its temporary server
@@ -280,9 +281,16 @@ def command_options(
 
 
 def build_exit_code(summary: dict[str, Any]) -> int:
-    """1 when the build wrote no item (every pair rejected, by generation or a gate), else 0."""
+    """1 when the build wrote no item (every pair rejected, by generation or a gate), or when a type's share of
+    the items written falls more than 5 points below the mix asked for (naming the type and why its pairs were
+    rejected), else 0."""
+    from ambiforge.engine.summary import mix_missed
+
     if summary["items_written"] == 0:
         console.print(f"[red]no item written: all {summary['pairs_requested']} pairs were rejected[/]")
+        return 1
+    if missed := mix_missed(summary):
+        console.print(f"[red]{missed}[/]")
         return 1
     return 0
 

@@ -19,7 +19,7 @@ from ambiforge.config.build import BuildOptions, build_options
 from ambiforge.config.file import MAX_CANDIDATES, MAX_PAIRS, MAX_SEED, Config
 from ambiforge.config.llm import LLMConfig
 from ambiforge.engine.preflight import check_options, resolve_provider
-from ambiforge.errors import ConfigError
+from ambiforge.errors import ConfigError, GenerationError
 
 Note = Callable[[str], None]
 
@@ -213,7 +213,7 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     reference items (None without ``reference``)."""
     from ambiforge import diversity
     from ambiforge.catalog import cached_catalog
-    from ambiforge.generation.offline.capacity import shortfall
+    from ambiforge.generation.offline.capacity import estimates, impossible, shortfall
 
     check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
     not_empty("--provider", options.provider)
@@ -226,8 +226,11 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     check_options(options, cfg.source)
     check_writable(Path(options.out))
     reference = diversity.read_reference(options.reference) if options.reference else None
-    if options.provider == "offline" and (
-        short := shortfall(options.pairs, options.type_mix, cached_catalog(options.catalog))
-    ):
-        on_note(f"warning: {short}")
+    if options.provider == "offline":
+        catalog = cached_catalog(options.catalog)
+        found = estimates(options.pairs, options.type_mix, catalog)
+        if cannot := impossible(options.pairs, options.type_mix, catalog, found):
+            raise GenerationError(cannot)
+        if short := shortfall(options.pairs, options.type_mix, catalog, found):
+            on_note(f"warning: {short}")
     return options, reference

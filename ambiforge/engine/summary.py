@@ -64,3 +64,28 @@ def write_run(
     summary.update(extra or {})
     write_json_atomic(directory / SUMMARY_FILE, summary)
     return summary
+
+
+#: How far a type's written share may fall below the share asked for (5 points) before the build fails.
+MIX_TOLERANCE = 0.05
+
+
+def mix_missed(summary: dict[str, Any], tolerance: float = MIX_TOLERANCE) -> str | None:
+    """Why an offline build misses the type mix it planned: each type whose pairs the generator could not make
+    (rejected at generation or as a duplicate, not by a later gate) are more than ``tolerance`` of the pairs asked for,
+    named with the commonest reason; None when every type is within."""
+    if summary.get("provider", "offline") != "offline":
+        return None  # a model's failed calls are the run's faults to read, not a mix the catalog cannot make
+    planned, pairs = summary.get("planned_per_type") or {}, summary.get("pairs_requested") or 0
+    rejected = [r for r in summary.get("rejected", []) if r.get("stage") in ("generate", "duplicates")]
+    missed = []
+    for name, count in planned.items():
+        short = sum(1 for r in rejected if r.get("ambiguity_type") == name)
+        if not pairs or short / pairs <= tolerance:
+            continue
+        reasons = Counter(str(r.get("reason")) for r in rejected if r.get("ambiguity_type") == name)
+        missed.append(
+            f"{name}: {short} of {count} planned pairs not generated ({short / pairs * 100:.1f} points of the "
+            f"mix lost), most often: {reasons.most_common(1)[0][0]}"
+        )
+    return "type mix missed: " + "; ".join(missed) if missed else None

@@ -5,7 +5,9 @@ Every action names nodes by id. ``obj`` is what the action acts on (the thing pi
 cut, switched on); ``target`` is where it goes or comes from; ``tool`` is what it is done with. The
 parameters (``quantity``, ``program``, ``duration``, ``person``, ``question``, ``how``) carry the parts
 of a task that are not objects, so every clause of a task has a place in its plan. ``ask`` asks the user;
-``ask_robot`` asks the other agent of a kitchen shared by two robots (it sees what this one cannot).
+``ask_robot`` asks the other agent of a kitchen shared by two robots (it sees what this one cannot);
+``tell`` reports to the user (its ``question`` holds what is said: "there is no juice in the kitchen"), how
+a plan ends when what the task needs is not there and the user declines what is offered instead.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ Verb = Literal[
     "hand_over",
     "ask",
     "ask_robot",
+    "tell",
 ]
 
 
@@ -132,6 +135,7 @@ VERBS: dict[Verb, VerbSpec] = {
     "hand_over": VerbSpec(("obj",), lambda a, w: f"Give {w.the(a.obj)} to the {a.person or 'user'}.", "hand_over"),
     "ask": VerbSpec(("question",), lambda a, w: f"Ask the {a.person or 'user'}: {a.question}", "nothing"),
     "ask_robot": VerbSpec(("question",), lambda a, w: f"Ask the other robot: {a.question}", "nothing"),
+    "tell": VerbSpec(("question",), lambda a, w: f"Tell the {a.person or 'user'} that {a.question}.", "nothing"),
 }
 if set(VERBS) != set(get_args(Verb)):  # the type names the verbs for type checkers; the table defines them
     raise ImportError(f"models.action: the verb table and Verb differ: {set(VERBS) ^ set(get_args(Verb))}")

@@ -22,18 +22,19 @@ from dataclasses import dataclass
 from ambiforge.models.action import Action
 from ambiforge.models.item import AgentView
 from ambiforge.models.scene_graph import SPATIAL_RELATIONS, Edge, Node, SceneGraph
+from ambiforge.world.actions import render_plan
 from ambiforge.world.divergence import end_of_ambiguity
 from ambiforge.world.index import index
-from ambiforge.world.query import Expression, RelationConstraint
+from ambiforge.world.query import Expression, RelationConstraint, resolve
 
 ASKING, OTHER = "robot", "robot_b"
+SHARED_PLACE = "counter"
 #: The two sides of the kitchen in an observation item; places on neither side (the counter and what stands
 #: on it) are shared: both agents see them, and an object put there passes from one agent to the other.
 SIDES: dict[str, tuple[str, ...]] = {
     "left": ("fridge", "oven", "kitchen_table", "shelf_1", "cupboard_1", "drawer_1"),
     "right": ("dishwasher", "sink", "shelf_2", "cupboard_2", "drawer_2"),
 }
-SHARED_PLACE = "counter"
 RELATION_WORDS = {"left_of": "left of", "right_of": "right of", "next_to": "next to", "behind": "behind"}
 
 
@@ -136,6 +137,99 @@ def ambiguity_end(clear_plan: Sequence[Action], others: Sequence[Sequence[Action
     """The item's end of ambiguity: :func:`ambiforge.world.end_of_ambiguity` of the clear plan against the
     plans under the other candidates (the one function the docs name, so generator and rule agree)."""
     return end_of_ambiguity(clear_plan, list(others))
+
+
+def report(noun: str, plural: bool = False) -> Action:
+    """Absence, the answer declining: the plan ends by telling the user the object is not there."""
+    return Action(verb="tell", question=f"there {'are' if plural else 'is'} no {noun} in the kitchen")
+
+
+def rivals(kind: str, perturbed: SceneGraph, referent: str, target: str) -> list[str]:
+    """The other nodes the answer chooses the target from in the changed kitchen (multiplicity, reference):
+    those the referent fits there, or, when a reference picks none, every node of its noun."""
+    expr = parse_referent(referent)
+    matched = resolve(perturbed, expr)
+    if kind == "reference" and len(matched) < 2:
+        matched = resolve(perturbed, expr.noun or referent)
+    return [n.id for n in matched if n.id != target]
+
+
+@dataclass(frozen=True)
+class AnswerPlans:
+    """The plans of an environment item in its changed kitchen: under the answer the item gives
+    (``intended``) and under every other answer (``others``), and ``end``, the item's end of ambiguity
+    (the first step at which they part, by :func:`ambiforge.world.end_of_ambiguity`), an index into ``intended``."""
+
+    intended: list[Action]
+    others: list[list[Action]]
+    end: int | None
+
+
+def answer_plans(
+    kind: str,
+    clear_plan: Sequence[Action],
+    clear: SceneGraph,
+    target: str,
+    perturbed: SceneGraph,
+    candidates: Sequence[str],
+    *,
+    question: str = "",
+    chosen: str | None = None,
+    declined: Action | None = None,
+) -> AnswerPlans:
+    """The plans under each answer, each run in the changed kitchen (:func:`replan`), and where they part.
+
+    - multiplicity, reference: the target and each other ``candidates`` node fetched where the changed
+      kitchen keeps it; the end is the first step at which the target's plan and the others' differ (both
+      mugs in one closed cupboard: both open it, and they part at taking one out).
+    - absence: each offered node (``candidates``) and declining (the plan is ``declined``, telling the
+      user); the intended one is ``chosen``'s, or declining when None. The end is measured against the clear
+      plan, which the changed kitchen cannot run: the first step no answer's plan shares with it.
+    - observation: the asking robot's plan (:func:`asked_plan`); the end is its ``ask_robot`` step, before
+      which nothing needs the other robot.
+    """
+    if kind == "absence":
+        plans = {c: replan(clear_plan, clear, target, perturbed, c) for c in candidates}
+        refusal = [declined] if declined is not None else []
+        intended = plans[chosen] if chosen is not None else refusal
+        others = [p for c, p in plans.items() if c != chosen] + ([refusal] if chosen is not None else [])
+        return AnswerPlans(intended, others, end_of_ambiguity(clear_plan, [intended, *others]))
+    if kind == "observation":
+        asked = asked_plan(clear_plan, clear, target, question)
+        return AnswerPlans(asked, [], end_of_ambiguity(clear_plan, [asked]))
+    intended = replan(clear_plan, clear, target, perturbed, target)
+    others = [replan(clear_plan, clear, target, perturbed, c) for c in candidates]
+    return AnswerPlans(intended, others, end_of_ambiguity(intended, others))
+
+
+def ambiguous_steps(kind: str, plans: AnswerPlans, perturbed: SceneGraph, target: str, noun: str) -> list[str]:
+    """The ambiguous plan's text, AmbiK's way, in the changed kitchen: the steps every answer's plan shares,
+    then from the end of ambiguity on the target named by its noun ("Pick up the mug." for fetching steps
+    that differ by place; "Take the mug out of the upper cupboard." when both are in it). Absence: the plan
+    the answer leads to (the substitute's, or telling the user). Observation: the question to the other
+    robot is the item's question, not a step; the step at the end of ambiguity picks the object up from the
+    shared counter, the first step that needs the answer."""
+    plan, end = plans.intended, plans.end if plans.end is not None else 0
+    if kind == "absence":
+        return render_plan(plan, perturbed)
+    names = {target: f"the {noun}"}
+    if kind == "observation":
+        asked = next((i for i, a in enumerate(plan) if a.verb == "ask_robot"), 0)
+        rest = [*plan[:asked], *plan[asked + 1 :]]
+        text = render_plan(rest, perturbed, names)
+        if asked < len(text):
+            shared = index(perturbed).by_id.get(SHARED_PLACE)
+            text[asked] = f"Pick up the {noun} from the {shared.name if shared else SHARED_PLACE}."
+        return text
+    got = fetch(perturbed, target)
+    start = next((i for i in range(len(plan)) if list(plan[i : i + len(got)]) == got), None)
+    if start is not None and end <= start:
+        return [
+            *render_plan(plan[:end], perturbed),
+            f"Pick up the {noun}.",
+            *render_plan(plan[start + len(got) :], perturbed, names),
+        ]
+    return [*render_plan(plan[:end], perturbed), *render_plan(plan[end:], perturbed, names)]
 
 
 def telling(
@@ -315,8 +409,14 @@ def unexplained(
 __all__ = [
     "ASKING",
     "OTHER",
+    "SHARED_PLACE",
     "SIDES",
+    "AnswerPlans",
     "Differences",
+    "ambiguous_steps",
+    "answer_plans",
+    "report",
+    "rivals",
     "agent_views",
     "ambiguity_end",
     "asked_plan",

@@ -311,7 +311,7 @@ def _do_hand_over(w: _World, a: Action, text: str) -> None:
 
 
 def _do_nothing(w: _World, a: Action, text: str) -> None:
-    """wait, ask and ask_robot change nothing in the kitchen (what the other robot does is its own plan)."""
+    """wait, ask, ask_robot and tell change nothing in the kitchen (what the other robot does is its own plan)."""
 
 
 #: The simulator's effects, by the name a verb's entry in the verb table gives (models.action.VERBS): each

@@ -82,11 +82,15 @@ def check_plan(item: Item, ctx: RuleContext) -> list[str]:
 def check_agreement(item: Item, ctx: RuleContext) -> list[str]:
     """Before ``end_of_ambiguity`` the plans do the same; a step reworded ('Whisk the eggs' / 'Mix the eggs')
     still does, so only a step sharing under half its content lemmas with the other plan's step counts, and
-    only as a suspicion: the writer may have reordered the steps."""
+    only as a suspicion: the writer may have reordered the steps. An environment-induced item's plans are set
+    in two kitchens (the target may be kept elsewhere in the changed one): its ambiguous plan is checked
+    against the changed kitchen by ``world_env_plan``."""
     eoa = item.end_of_ambiguity
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if eoa >= len(clear) or eoa >= len(amb):
         return []  # the plan rule reports it
+    if item.world is not None and item.world.perturbation is not None:
+        return []
     for i in range(eoa):
         if normalise(clear[i]) != normalise(amb[i]) and not similar_steps(clear[i], amb[i]):
             return [
@@ -179,6 +183,8 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
     if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
         return []  # plan_divergence / the plan rule report it
+    if item.world is not None and item.world.perturbation is not None:
+        return []  # two kitchens: the ambiguous plan is set in the changed one (world_env_plan)
     if normalise(clear[eoa]) == normalise(amb[eoa]):
         return [
             f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity: {_short(clear[eoa])!r}"
@@ -292,7 +298,12 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     distinguishing attribute, or, in other types, when the plan gives the whole answer away before the
     question (:func:`_whole_answer`) or names, before it, the option the question offers and the answer
     picks (:func:`_offered_and_chosen`); otherwise suspected (answer_leak_suspect): in common-sense and safety
-    items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer."""
+    items the intent words are often ordinary steps ("the whisk", "olive oil") rather than the answer. An
+    environment-induced item asks before its first step that needs the answer, and ``world_env_plan`` holds its
+    ambiguous plan to the changed kitchen's shared steps up to there (absence: the plan the answer leads to).
+    """
+    if item.world is not None and item.world.perturbation is not None:
+        return []
     positives, _ = intent_concepts(item.user_intent)
     clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.ambiguous_task
     scene = Scene.of(item)

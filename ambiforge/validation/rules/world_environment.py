@@ -7,7 +7,8 @@ graph two or more nodes (multiplicity, reference), none (absence), or none the a
 other robot sees (observation). The two graphs must differ by exactly the declared perturbation (every node
 and edge they disagree on touches an added, removed or moved node, and every declared change happened); the
 question names what tells the candidates apart and the answer picks one; the end of ambiguity is the first
-step of the clear plan that acts on the target or on the place that keeps it. That the clear plan executes
+step at which the answers' plans in the changed kitchen part, and the ambiguous plan says that kitchen's
+shared steps before it (absence, the answer declining: it ends by telling the user). That the clear plan executes
 is the ``world_plan`` rule's (:mod:`.world`). Every message names its evidence (nodes with their places).
 """
 
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from ambiforge.models import Item, Perturbation, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.textnorm import normalise
 from ambiforge.validation.rules.base import family_rules
 from ambiforge.validation.rules.world import located
 from ambiforge.world import resolve
@@ -25,11 +27,13 @@ from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     ASKING,
     OTHER,
-    ambiguity_end,
-    asked_plan,
+    AnswerPlans,
+    ambiguous_steps,
+    answer_plans,
     parse_referent,
     place_of,
-    replan,
+    report,
+    rivals,
     says,
     unexplained,
 )
@@ -158,39 +162,92 @@ def check_question_answer(item: Item, world: World, p: Perturbation) -> list[tup
     return found
 
 
-def candidate_plans(item: Item, world: World, p: Perturbation) -> list[list[Action]]:
-    """The plans under the other answers, on the perturbed kitchen: the other nodes the referent's noun
-    fits there (multiplicity, reference), the target where it was moved to, for absence each object the
-    answer or question offers and declining (no plan), for observation asking the other robot."""
+def plans_of(item: Item, world: World, p: Perturbation) -> AnswerPlans:
+    """The plans under the item's answers in the changed kitchen, by the function the generator uses
+    (:func:`ambiforge.world.perturb.answer_plans`): the other nodes the referent fits there (multiplicity,
+    reference; the target where it now is), for absence each object the question or answer offers and
+    declining (telling the user), for observation asking the other robot."""
     assert world.target is not None
-    plan, clear, target = world.clear_plan, world.graph, world.target
     noun = parse_referent(p.referent).noun or p.referent
+    target = index(world.graph).by_id[world.target]
+    chosen: str | None = None
     if p.kind == "absence":
-        offered = [n for n in p.graph.nodes if n.type == "object" and says(item.question + " " + item.answer, n.name)]
-        return [*(replan(plan, clear, target, p.graph, n.id) for n in offered), []]
-    if p.kind == "observation":
-        return [asked_plan(plan, clear, target, item.question)]
-    others = [replan(plan, clear, target, p.graph, n.id) for n in resolve(p.graph, noun) if n.id != target]
-    if target in p.moved and target in index(p.graph).by_id:
-        others.append(replan(plan, clear, target, p.graph, target))
-    return others
+        candidates = [
+            n.id for n in p.graph.nodes if n.type == "object" and says(item.question + " " + item.answer, n.name)
+        ]
+        chosen = next((n.id for n in p.graph.nodes if n.id in candidates and says(item.answer, n.name)), None)
+    elif p.kind == "observation":
+        candidates = []
+    else:
+        candidates = rivals(p.kind, p.graph, p.referent, world.target)
+    return answer_plans(
+        p.kind,
+        world.clear_plan,
+        world.graph,
+        world.target,
+        p.graph,
+        candidates,
+        question=item.question,
+        chosen=chosen,
+        declined=report(noun, target.plural),
+    )
+
+
+def candidate_plans(item: Item, world: World, p: Perturbation) -> list[list[Action]]:
+    """Every answer's plan in the changed kitchen, the item's own answer first."""
+    plans = plans_of(item, world, p)
+    return [plans.intended, *plans.others]
 
 
 def check_end(item: Item, world: World) -> list[tuple[str, str]]:
     p = world.perturbation
     if not world.clear_plan or world.target is None or p is None:
         return [("world_env_end_of_ambiguity", "world: no clear plan as actions to find the end of ambiguity in")]
-    first = ambiguity_end(world.clear_plan, candidate_plans(item, world, p))
+    plans = plans_of(item, world, p)
+    first = plans.end
     if first is None:
         return [("world_env_end_of_ambiguity", "the plans under the candidates never part: nothing to ask about")]
+    found: list[tuple[str, str]] = []
     if first != item.end_of_ambiguity:
-        steps = item.plan_for_clear_task
+        steps = ambiguous_steps(p.kind, plans, p.graph, world.target, parse_referent(p.referent).noun or p.referent)
         said = steps[first] if first < len(steps) else ""
-        return [
+        found.append(
             (
                 "world_env_end_of_ambiguity",
                 f"end_of_ambiguity: {item.end_of_ambiguity}, but the candidates' plans first differ at step {first} "
-                f"(step {first + 1}: {said})",
+                f"(step {first + 1} of the ambiguous plan: {said})",
+            )
+        )
+    return found + check_amb_plan(item, world, p, plans)
+
+
+def check_amb_plan(item: Item, world: World, p: Perturbation, plans: AnswerPlans) -> list[tuple[str, str]]:
+    """The ambiguous plan is set in the changed kitchen: up to and including the end of ambiguity it says
+    the steps every answer's plan shares and then the first one that needs the answer (not the question:
+    that is the item's ``question``); for absence when the answer declines, it ends by telling the user."""
+    assert world.target is not None
+    noun = parse_referent(p.referent).noun or p.referent
+    want = ambiguous_steps(p.kind, plans, p.graph, world.target, noun)
+    have = item.plan_for_amb_task
+    end = plans.end or 0
+    for i in range(min(end + 1, len(want))):
+        got = have[i] if i < len(have) else ""
+        if normalise(got) != normalise(want[i]):
+            return [
+                (
+                    "world_env_plan",
+                    f"plan_for_amb_task[{i}]: {got!r}, but in the changed kitchen step {i + 1} is {want[i]!r} "
+                    f"(end_of_ambiguity {end})",
+                )
+            ]
+    declined = p.kind == "absence" and bool(plans.intended) and plans.intended[-1].verb == "tell"
+    if declined and (not have or normalise(have[-1]) != normalise(want[-1])):
+        last = have[-1] if have else ""
+        return [
+            (
+                "world_env_plan",
+                f"plan_for_amb_task: the answer declines, so the plan ends by telling the user "
+                f"({want[-1]!r}), not {last!r}",
             )
         ]
     return []
@@ -220,5 +277,6 @@ RULES = family_rules(
     ("world_env_referent", "error", "the referent is one node in the clear kitchen, the kind's count perturbed"),
     ("world_env_difference", "error", "the two kitchens differ by exactly the declared perturbation"),
     ("world_env_answer", "error", "the question tells the candidates apart; the answer picks one"),
-    ("world_env_end_of_ambiguity", "error", "end_of_ambiguity is where the clear plan first needs the target"),
+    ("world_env_end_of_ambiguity", "error", "end_of_ambiguity is where the answers' plans in the changed kitchen part"),
+    ("world_env_plan", "error", "the ambiguous plan runs in the changed kitchen up to the step that needs the answer"),
 )

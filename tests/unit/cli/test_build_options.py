@@ -103,6 +103,26 @@ def test_build_exit_code_is_1_without_items() -> None:
     assert build_exit_code({"items_written": 3, "pairs_requested": 5}) == 0
 
 
+def test_build_exit_code_is_1_naming_the_type_whose_pairs_were_rejected_past_the_mix() -> None:
+    from ambiforge.cli.build import build_exit_code
+    from ambiforge.engine.summary import mix_missed
+
+    reason = "pair 7: no absence pair found in 200 sampled scenes"
+    summary = {
+        "items_written": 170,
+        "pairs_requested": 200,
+        "planned_per_type": {"multiplicity": 100, "absence": 100},
+        "per_type": {"multiplicity": 100, "absence": 70},
+        "rejected": [{"ambiguity_type": "absence", "stage": "generate", "reason": reason}] * 30,
+    }
+    message = mix_missed(summary)
+    assert message is not None and "absence: 30 of 100 planned pairs not generated (15.0 points" in message
+    assert reason in message and "multiplicity" not in message
+    assert build_exit_code(summary) == 1
+    within = {**summary, "rejected": summary["rejected"][:10], "items_written": 190}
+    assert mix_missed(within) is None and build_exit_code(within) == 0
+
+
 def test_an_unknown_type_in_the_configured_mix_names_the_key(tmp_path: Path) -> None:
     config = tmp_path / "ambiforge.toml"
     config.write_text("[build.type_mix]\nirony = 1.0\n")

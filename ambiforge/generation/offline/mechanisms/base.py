@@ -29,6 +29,11 @@ class Mechanism:
     requirements: Callable[[Any], list[Predicate]]
     description: str = ""
     order: int = 1000  # place in the mechanism registry (its listings and errors); ties: by name
+    #: The distinct tasks (by :func:`ambiforge.textnorm.signature`) a template of this mechanism can make
+    #: from a catalog, for mechanisms whose tasks take no context clauses: the signatures themselves when
+    #: they can be listed (types whose templates say the same sentences then share one pool), else a count.
+    #: None: estimated the composed way (:mod:`ambiforge.generation.offline.capacity`).
+    sentences: Callable[[Any, Catalog], frozenset[str] | int] | None = None
 
 
 def default_requirements(spec: TemplateSpec) -> list[Predicate]:

@@ -11,10 +11,11 @@ The mechanism builds the item's world itself (the graph is seeded from the pair'
 clear plan as actions on the clear graph, checked in the simulator, and the perturbation. The template's
 ``plan`` is a short list of action steps on the target (as in every template): ``{fetch: t}`` (open, take
 out, close, or pick up, wherever the graph keeps it), ``{hand_over: t}``, ``{place: t, target: <place id>}``,
-``{put_in: t, target: <place id>}``; the plan's text
-is rendered from the actions. The ambiguous plan is that text with the target named by its noun from the
-first step that needs to know which node it is (the end of ambiguity); for ``observation`` that step is
-asking the other robot.
+``{put_in: t, target: <place id>}``, ``{put: t, target: "{dest}"}`` (a place of the kitchen the mechanism
+chooses for the object, :func:`destinations`, said by ``{dest}``); the plan's text is rendered from the
+actions. The plans under the answers are set in the changed kitchen (:func:`ambiforge.world.perturb.
+answer_plans`); the end of ambiguity is where they part, and the ambiguous plan is the item's own plan there
+with the target named by its noun from that step on (:func:`ambiforge.world.perturb.ambiguous_steps`).
 """
 
 from __future__ import annotations
@@ -39,20 +40,23 @@ from ambiforge.generation.offline.steps import StepSpec
 from ambiforge.models import Perturbation, World
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.textnorm import signature
 from ambiforge.world import Expression, RelationConstraint, build_graph, can, render_plan, resolve, simulate
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     RELATION_WORDS,
     SHARED_PLACE,
+    AnswerPlans,
     agent_views,
-    ambiguity_end,
-    asked_plan,
+    ambiguous_steps,
+    answer_plans,
     fetch,
     fresh_id,
     move,
     place_of,
     referent_words,
-    replan,
+    report,
+    rivals,
     side_of,
     telling,
     where,
@@ -63,7 +67,19 @@ from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
 SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits"}
-STEPS = ("fetch", "hand_over", "place", "put_in")
+STEPS = ("fetch", "hand_over", "place", "put_in", "put")
+#: A ``put`` step's target that the mechanism chooses: one of the kitchen's places the target may go to
+#: (:func:`destinations`); a template says it as ``{dest}`` ("Put {t} {dest}." -> "in the upper cupboard").
+DEST = "{dest}"
+#: Surfaces anything may be put down on, besides the places the catalog keeps the object in.
+SURFACES = ("counter", "kitchen_table", "shelf_1", "shelf_2")
+#: The kinds of place a ``{dest}`` template may name (its ``places``): where the catalog keeps such objects
+#: (``kept``), the surfaces, the appliances (the sink for dishware, and those the catalog says it is safe in).
+PLACE_KINDS = ("kept", "surfaces", "appliances")
+#: What goes in the sink to be washed.
+DISHWARE = frozenset(
+    {"drinkware", "tableware", "cutlery", "utensil", "cookware", "container", "bakeware", "teaware", "drink_server"}
+)
 
 
 class PerturbSpec(TemplateSpec):
@@ -78,6 +94,9 @@ class PerturbSpec(TemplateSpec):
     )
     declines: tuple[str, ...] = Field(
         default=(), description="absence: answer forms that decline (the plan then ends by telling the user)"
+    )
+    places: tuple[Literal["kept", "surfaces", "appliances"], ...] = Field(
+        default=PLACE_KINDS, description="a {dest} template: the kinds of place it may name (destinations)"
     )
 
     @field_validator("questions", "answers", "asks_instead", "declines")
@@ -94,12 +113,24 @@ class PerturbSpec(TemplateSpec):
         if not verbs or verbs[0] != "fetch" or "fetch" in verbs[1:]:
             raise ValueError("starts with {fetch: t} (once): the target is fetched, then used")
         for i, step in enumerate(value):
-            if step.verb not in STEPS or step.obj != "t" or (step.verb in ("place", "put_in")) != bool(step.target):
+            if (
+                step.verb not in STEPS
+                or step.obj != "t"
+                or (step.verb in ("place", "put_in", "put")) != bool(step.target)
+            ):
                 raise ValueError(
                     f"[{i}]: not a step on the target ({{fetch: t}}, {{hand_over: t}}, "
-                    "{place: t, target: <place>}, {put_in: t, target: <place>})"
+                    "{place: t, target: <place>}, {put_in: t, target: <place>}, {put: t, target: <place or {dest}>})"
                 )
         return value
+
+    def extra_slots(self) -> set[str]:
+        return {"dest"}
+
+    @property
+    def has_destination(self) -> bool:
+        """Whether the template puts the target somewhere the mechanism chooses (``{put: t, target: {dest}}``)."""
+        return any(step.target == DEST for step in self.plan)
 
 
 @dataclass(frozen=True)
@@ -135,11 +166,56 @@ def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
     return frozenset(job for job in JOBS if can(graph, node, job))
 
 
-def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str) -> list[Action]:
+def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tuple[str, ...]:
+    """Where a template may tell the robot to put ``obj``, by the kinds of place it names: the places the
+    catalog keeps such objects in (``kept``), the surfaces anything goes on, the appliances (the sink for
+    dishware; the dishwasher, the microwave and the oven when the catalog says it is safe in them)."""
+    found: list[str] = []
+    if "kept" in kinds:  # put away: where such objects are stored, not the worktops
+        found += [p for p in cached_world().candidates(obj) if p not in ("counter", "kitchen_table")]
+    if "surfaces" in kinds:
+        found += SURFACES
+    if "appliances" in kinds:
+        found += [
+            place
+            for place, fits in (
+                ("sink", bool(DISHWARE & set(obj.tags))),
+                ("dishwasher", obj.kind == "kitchen_item" and obj.dishwasher_safe),
+                ("microwave", obj.microwave_safe),
+                ("oven", obj.oven_safe),
+            )
+            if fits
+        ]
+    return tuple(dict.fromkeys(found))
+
+
+def dest_words(graph: SceneGraph, place: str) -> str:
+    """'in the upper cupboard' / 'on the counter'."""
+    node = index(graph).by_id[place]
+    return f"{'on' if node.holds == 'on' else 'in'} the {node.name}"
+
+
+def _put(graph: SceneGraph, target: str, place: str) -> list[Action]:
+    """Put what is held at ``place``: on a surface, or into it, opening and closing it when it is closed."""
+    holder = index(graph).by_id[place]
+    if holder.holds == "on":
+        return [Action(verb="place", obj=target, target=place)]
+    if holder.state.open is False:
+        return [
+            Action(verb="open", obj=place),
+            Action(verb="put_in", obj=target, target=place),
+            Action(verb="close", obj=place),
+        ]
+    return [Action(verb="put_in", obj=target, target=place)]
+
+
+def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str, dest: str | None = None) -> list[Action]:
     plan: list[Action] = []
     for step in spec.plan:
         if step.verb == "fetch":
             plan += fetch(graph, target)
+        elif step.verb == "put":
+            plan += _put(graph, target, dest if step.target == DEST and dest else str(step.target))
         else:
             plan.append(Action(verb=step.verb, obj=target, target=step.target, person=step.person))  # type: ignore[arg-type]
     return plan
@@ -294,7 +370,11 @@ def reference(
             if sorted(n.id for n in resolve(perturbed, expr)) != sorted([t.id, o.id]):
                 continue
             options = _options([t.name, o.name], rng)
-            fits = f"Two {phrases.plural(t.noun)} are {said}"
+            fits = (
+                f"Two {phrases.plural(t.noun)} are {said}"
+                if not (t.mass or t.plural)
+                else f"Two kinds of {t.noun} are {said}"
+            )
             made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
             return Made(made, options, t.name, (o.id,), fits=fits)
         perturbed = move(graph, t.id, _elsewhere(obj, here, rng))
@@ -303,7 +383,7 @@ def reference(
         named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
         order = list(named)
         rng.shuffle(order)
-        fits = f"No {t.noun} is {said} now"
+        fits = f"No {t.noun} {'are' if t.plural else 'is'} {said} now"
         made = _perturbation("reference", perturbed, moved=[t.id], referent=words)
         return Made(made, phrases.join_or(order), t.name, tuple(n.id for n in others), fits=fits)
     return None
@@ -345,35 +425,6 @@ KINDS: dict[str, Callable[..., Made | None]] = {
 }
 
 
-def _named(graph: SceneGraph, node_id: str, name: str) -> SceneGraph:
-    """The graph with one node renamed (how the ambiguous plan names the target: by its noun)."""
-    nodes = tuple(n.model_copy(update={"name": name}) if n.id == node_id else n for n in graph.nodes)
-    return graph.model_copy(update={"nodes": nodes})
-
-
-def ambiguous_plan(kind: str, graph: SceneGraph, plan: list[Action], t: Node, eoa: int, question: str) -> list[str]:
-    """The clear plan's text up to the end of ambiguity, then the rest with the target named by its noun.
-    When the end of ambiguity is where the fetching starts (the candidates are kept in different places),
-    the fetching steps become "Pick up the mug." (which mug, and from where, is what the answer says); when
-    it falls inside them (both in the same cupboard), the cupboard is opened and "the mug" taken out. For
-    observation the robot asks the other robot to pass the target over the shared counter instead."""
-    clear = render_plan(plan, graph)
-    got = fetch(graph, t.id)
-    start = next((i for i in range(len(plan)) if plan[i : i + len(got)] == got), 0)
-    named = _named(graph, t.id, t.noun)
-    rest = render_plan(plan[start + len(got) :], named)
-    if kind == "observation":
-        return [
-            *clear[: min(eoa, start)],
-            f"Ask the other robot: {question}",
-            f"Pick up the {t.noun} from the {SHARED_PLACE}.",
-            *rest,
-        ]
-    if eoa <= start:
-        return [*clear[:eoa], f"Pick up the {t.noun}.", *rest]
-    return [*clear[:eoa], *render_plan(plan[eoa:], named)]
-
-
 def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Perturbation) -> tuple[str, str]:
     """The changed kitchen as the item's environment lists are written (``environment_short``, ``_full``):
     the clear kitchen's objects in their order without the removed ones, then the added ones; for
@@ -390,35 +441,27 @@ def changed_environment(scene: Scene, group: Group, graph: SceneGraph, p: Pertur
 
 
 def _intent(
-    kind: str,
-    made: Made,
-    plan: list[Action],
-    graph: SceneGraph,
-    rivals: list[list[Action]],
-    eoa: int,
-    t: Node,
-    p: Perturbation,
+    kind: str, made: Made, plan: list[Action], graph: SceneGraph, plans: AnswerPlans, t: Node, p: Perturbation
 ) -> list[str] | None:
-    """What the correct step at the end of ambiguity must say: the names at that step that no other
-    candidate's plan has there (absence: the substitute the answer takes, or telling the user)."""
+    """What the correct step at the end of ambiguity must say: the names at that step of the plan under the
+    answer that no other answer's plan has there (absence: the substitute the answer takes, or telling the
+    user)."""
+    eoa = plans.end or 0
     if kind == "absence":  # what the answer says to do, or what tells the clear step from the others'
         ix = index(graph)
         offered = [ix.by_id[i].name for i in made.offered]
         # the clear half's step there (the kitchen that still has the object): what it names
-        told = telling(plan, graph, rivals, p.graph, eoa) or telling(plan, graph, [], p.graph, eoa)
+        told = telling(plan, graph, plans.others, p.graph, eoa) or telling(plan, graph, [], p.graph, eoa)
         said = "tell" if made.refused else made.choice
         negated = [f"-{o}" for o in offered] if made.refused else []
         return ["|".join(dict.fromkeys([said, t.name, *told])), *negated]
     if kind == "observation":  # the candidates are not objects: the target and where it is kept
         return [f"{t.name}|{made.where.split(' the ', 1)[-1]}" if made.where else t.name]
-    rival_names = {index(p.graph).by_id[c].name for c in made.others if c in index(p.graph).by_id}
-    names = [n for n in telling(plan, graph, rivals, p.graph, eoa) if n not in rival_names]
-    if names and all(index(p.graph).by_id[c].name != t.name for c in made.others):
+    changed = index(p.graph).by_id
+    rival_names = {changed[c].name for c in rivals(kind, p.graph, p.referent, t.id) if c in changed}
+    names = [n for n in telling(plans.intended, p.graph, plans.others, p.graph, eoa) if n not in rival_names]
+    if names and t.name not in rival_names:
         names.insert(0, t.name)  # its own name tells it apart too (what the answer says)
-    moved = t.id in p.moved and t.id in index(p.graph).by_id
-    if moved:  # where the target now is tells it apart too
-        moved_names = telling(replan(plan, graph, t.id, p.graph, t.id), p.graph, rivals, p.graph, eoa)
-        names += [n for n in moved_names if n not in rival_names]
     names = list(dict.fromkeys(names))
     return ["|".join(names)] if names else None
 
@@ -453,13 +496,22 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         return None
     if any(e.relation == "inside" and e.target == t.id for e in graph.edges):
         return None
+    dest: str | None = None
+    if spec.has_destination:
+        here = place_of(graph, t.id)
+        # observation: the other robot passes the object over the counter, so the counter is no destination
+        shared = SHARED_PLACE if spec.kind == "observation" else None
+        options = [d for d in destinations(obj, spec.places) if d not in (here, shared) and d in index(graph).by_id]
+        if not options:
+            return None
+        dest = rng.choice(options)
     made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
     if made is None:
         return None
     if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
         # a substitute is for a use: to be put away or carried off, something else is no answer
         made = Made(made.perturbation, "", "", refused=True)
-    plan = clear_plan(spec, graph, t.id)
+    plan = clear_plan(spec, graph, t.id, dest)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
@@ -489,24 +541,36 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         answer = phrases.pick(rng, spec.declines).format(**slots)
     else:
         answer = phrases.pick(rng, spec.answers).format(**slots)
-    rivals = [replan(plan, graph, t.id, p.graph, c) for c in made.others]
-    others = list(rivals)
-    if t.id in p.moved:
-        others.append(replan(plan, graph, t.id, p.graph, t.id))
     if spec.kind == "absence":
-        rivals.append([])
-        others.append([])  # the answer may decline: then the plan ends by telling the user
-    if spec.kind == "observation":
-        others.append(asked_plan(plan, graph, t.id, question))
-    eoa = ambiguity_end(plan, others)
+        candidates: list[str] = list(made.offered)
+        chosen = next((n.id for n in p.graph.nodes if n.id in made.offered and n.name == made.choice), None)
+    else:
+        candidates, chosen = rivals(spec.kind, p.graph, referent, t.id), None
+    if dest is not None and any(place_of(p.graph, c) == dest for c in candidates):
+        return None  # "put the mug in the cupboard" when the other mug is in it: the place tells them apart
+    plans = answer_plans(
+        spec.kind,
+        plan,
+        graph,
+        t.id,
+        p.graph,
+        candidates,
+        question=question,
+        chosen=None if made.refused else chosen,
+        declined=report(t.noun, t.plural),
+    )
+    eoa = plans.end
     if eoa is None:
         return None
-    intent = _intent(spec.kind, made, plan, graph, rivals, eoa, t, p)
+    if spec.kind != "observation" and not simulate(p.graph, plans.intended).ok:
+        return None  # the plan under the answer does not run in the changed kitchen
+    intent = _intent(spec.kind, made, plan, graph, plans, t, p)
     if intent is None:
         return None  # the step where the plans part does not say which candidate it takes
     i = rng.randrange(len(spec.direct))
-    task = spec.direct[i].format(t=f"the {referent}")
-    indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}")
+    said = dest_words(graph, dest) if dest is not None else ""
+    task = spec.direct[i].format(t=f"the {referent}", dest=said)
+    indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}", dest=said)
     short, full = changed_environment(scene, group, graph, p)
     if not short:
         return None  # the asking robot sees none of the kitchen's objects: no list to show it
@@ -520,7 +584,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         question=question,
         answer=answer,
         plan_for_clear_task=render_plan(plan, graph),
-        plan_for_amb_task=ambiguous_plan(spec.kind, graph, plan, t, eoa, question),
+        plan_for_amb_task=ambiguous_steps(spec.kind, plans, p.graph, t.id, t.noun),
         user_intent=intent,
         variants=[],
         target=t.name,
@@ -542,6 +606,34 @@ def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog, graph: SceneGr
     return out
 
 
+def sentences(spec: PerturbSpec, catalog: Catalog) -> frozenset[str] | int:
+    """The distinct tasks a template can make: its wordings with the noun of each object its target takes
+    (the task names the object by its noun alone) and, for a ``{dest}`` template, each place the object may
+    be put. Listed as signatures, since the types that name the object by its noun say the same sentences
+    and so share one pool. A reference names an anchor and a relation too: a count, as wordings x nouns x
+    places x three relations x the catalog's objects of other kinds (an upper bound on what sampling
+    reaches)."""
+    places = {p.id: f"{'on' if p.holds == 'on' else 'in'} the {p.name}" for p in cached_world().places}
+    dests: dict[str, set[str]] = {}  # noun -> where objects of that noun may be put
+    for obj in catalog.objects.values():
+        if spec.target.matches(obj):
+            mine = dests.setdefault(obj.noun, set())
+            if spec.has_destination:
+                mine |= {places[d] for d in destinations(obj, spec.places) if d in places}
+    texts = {
+        wording.format(t=f"the {noun}", dest=d)
+        for noun, where in dests.items()
+        for wording in spec.direct
+        for d in (where or {""})
+    }
+    out = {signature(text) for text in texts}
+    nouns = set(dests)
+    if spec.kind != "reference":
+        return frozenset(out)
+    anchors = sum(1 for o in catalog.objects.values() if o.noun not in nouns) or len(catalog.objects)
+    return len(out) * len(RELATION_WORDS) * anchors
+
+
 MECHANISM = Mechanism(
     "perturb",
     PerturbSpec,
@@ -549,4 +641,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "the instruction stays, a perturbed copy of the kitchen makes it ambiguous",
     order=5,
+    sentences=sentences,
 )
