@@ -443,6 +443,10 @@ CASES = {
         plan_for_amb_task=["Get the oat milk out.", "Pour the oat milk into the mug."],
         end_of_ambiguity="1",
     ),
+    "d_answer_other_option": dict(answer="The ceramic mug, please.", expect_errors="qa_fit"),
+    "fa_answer_shortened_option": dict(  # "the glass bottle" is the intended glass milk bottle said shorter
+        answer="The glass one.", variants="the glass mug\nthe ceramic mug", user_intent="glass mug"
+    ),
     "d_safety_without_hazard": dict(ambiguity_type="safety", amb_shortlist="", expect_errors="type"),
     "d_misspelled_word": dict(answer="The glass mug, pleese.", expect_errors="corruption"),
     "fa_cooking_words": dict(  # words the dictionary lacks but a kitchen uses: no typo
