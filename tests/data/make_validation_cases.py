@@ -447,6 +447,11 @@ CASES = {
     "fa_answer_shortened_option": dict(  # "the glass bottle" is the intended glass milk bottle said shorter
         answer="The glass one.", variants="the glass mug\nthe ceramic mug", user_intent="glass mug"
     ),
+    "d_drops_more_than_the_open_point": dict(  # the ambiguous task loses the rest of the task, not just "glass"
+        unambiguous_direct="Pour the oat milk into the glass mug, slice the sourdough, chop the onions, squeeze "
+        "the oranges and warm the honey.",
+        expect_errors="minimal_pair",
+    ),
     "d_safety_without_hazard": dict(ambiguity_type="safety", amb_shortlist="", expect_errors="type"),
     "d_misspelled_word": dict(answer="The glass mug, pleese.", expect_errors="corruption"),
     "fa_cooking_words": dict(  # words the dictionary lacks but a kitchen uses: no typo

@@ -195,8 +195,8 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
     if parting is not None and parting > eoa and not involved:
         return [
-            f"end_of_ambiguity: {eoa}, but the plans are the same there and part at step {parting}: "
-            f"{_short(clear[parting])!r}"
+            f"plan_for_clear_task[{parting}]: the plans part here, after end_of_ambiguity {eoa} "
+            f"(the same step in both plans): {_short(clear[parting])!r}"
         ]
     for i in range(eoa):
         if i >= len(amb):
@@ -209,8 +209,8 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
         ]
         if said:
             return [
-                f"end_of_ambiguity: {eoa}, but clear step {i} already names the intended '{said[0]}' "
-                f"that the ambiguous step lacks: {_short(clear[i])!r}"
+                f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
+                f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
     return []
 
