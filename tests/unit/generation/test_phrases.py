@@ -120,3 +120,10 @@ def test_pick_makes_the_draw_randrange_made() -> None:
         a, b = random.Random(seed), random.Random(seed)
         assert [phrases.pick(a, options) for _ in range(5)] == [options[b.randrange(len(options))] for _ in range(5)]
         assert a.random() == b.random()
+
+
+def test_plural_keeps_a_plural_noun_and_pluralises_the_rest() -> None:
+    assert phrases.plural("nuts") == "nuts"  # not "nutses": the validator's spelling check rejects that
+    assert phrases.plural("glass") == "glasses"
+    assert phrases.plural("cherry") == "cherries"
+    assert phrases.plural("mug") == "mugs"
