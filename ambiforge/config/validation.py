@@ -39,6 +39,13 @@ class ValidationConfig(BaseModel):
     max_rewrite_ratio: float = Field(
         default=0.9, gt=0, le=1, description="more new words than this: not a rewrite at all (minimal_pair error)"
     )
+    max_dropped_words: int = Field(
+        default=6,
+        ge=1,
+        strict=True,
+        description="content words of the clear task, beside the intent's, that the ambiguous task may drop "
+        "(more, and a third of the task or more: minimal_pair error, the pair changes more than the open point)",
+    )
     # Integers are integers: ``true`` is not 1.
     min_task_words: int = Field(default=3, ge=0, strict=True)
     max_task_words: int = Field(default=60, ge=1, strict=True)

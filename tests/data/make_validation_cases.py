@@ -211,11 +211,11 @@ CASES = {
         ambiguity_type="common_sense_knowledge",
         amb_shortlist="",
         ambiguous_task="Sweeten the oat milk in the glass mug.",
-        question="What should I sweeten it with?",
-        answer="Honey, please.",
+        question="Should I sweeten it?",
+        answer="Yes, with honey.",  # the variant "Yes, ..." is the answer; it does not name the honey
         plan_for_clear_task=["Pick up the honey.", "Stir the honey into the oat milk in the glass mug."],
         plan_for_amb_task=["Pick up something sweet.", "Stir it into the oat milk in the glass mug."],
-        end_of_ambiguity="1",
+        end_of_ambiguity="0",
         user_intent="honey",
         variants="Yes, sweeten it\nNo, leave it plain",
         expect_warnings="variants_suspect",
@@ -244,6 +244,7 @@ CASES = {
         answer="Two, please.",
         plan_for_clear_task=["Pick up the glass mug.", "Pour two cups of oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the glass mug.", "Pour some cups of oat milk into the glass mug."],
+        end_of_ambiguity="1",
         user_intent="two",
         variants="one, two",
     ),
@@ -425,6 +426,52 @@ CASES = {
         plan_for_clear_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the chosen mug.", "Pour the oat milk into the glass mug."],
         expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_eoa_before_the_choice": dict(  # the plans agree at end_of_ambiguity and part at the next step
+        plan_for_clear_task=["Pick up the oat milk.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the oat milk.", "Pour the oat milk into the mug."],
+        expect_errors="end_of_ambiguity",
+    ),
+    "d_eoa_after_the_choice": dict(  # a clear step before end_of_ambiguity already names the glass mug
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up a mug.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="1",
+        expect_errors="end_of_ambiguity",
+    ),
+    "fa_eoa_reworded_before": dict(  # an earlier step said in other words is no choice
+        plan_for_clear_task=["Take the oat milk out.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Get the oat milk out.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="1",
+    ),
+    "d_answer_other_option": dict(answer="The ceramic mug, please.", expect_errors="qa_fit"),
+    "fa_answer_shortened_option": dict(  # "the glass bottle" is the intended glass milk bottle said shorter
+        answer="The glass one.", variants="the glass mug\nthe ceramic mug", user_intent="glass mug"
+    ),
+    "d_drops_more_than_the_open_point": dict(  # the ambiguous task loses the rest of the task, not just "glass"
+        unambiguous_direct="Pour the oat milk into the glass mug, slice the sourdough, chop the onions, squeeze "
+        "the oranges and warm the honey.",
+        expect_errors="minimal_pair",
+    ),
+    "d_safety_without_hazard": dict(ambiguity_type="safety", amb_shortlist="", expect_errors="type"),
+    "d_misspelled_word": dict(answer="The glass mug, pleese.", expect_errors="corruption"),
+    "fa_cooking_words": dict(  # words the dictionary lacks but a kitchen uses: no typo
+        answer="The glass mug; the oat milk cannot go in the fridge, check its doneness.",
+    ),
+    "d_variants_not_the_answer": dict(  # neither the intent nor the answer is among the variants
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        question="Where should the oat milk go?",
+        answer="Into the glass mug.",
+        variants="Into the honey jar\nOnto the sourdough",
+        expect_errors="variants",
+    ),
+    "fa_variants_answer_in_other_words": dict(  # the answer's "No" is a variant: a suspicion, not an error
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        question="Should the oat milk go into the ceramic mug?",
+        answer="No, into the other one.",
+        variants="Yes, into the ceramic mug\nNo, not into the ceramic mug",
+        expect_warnings="variants_suspect",
     ),
 }
 

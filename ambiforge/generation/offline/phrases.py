@@ -25,6 +25,7 @@ from ambiforge.catalog import CatalogObject, Group
 from ambiforge.environment.articles import indefinite
 from ambiforge.errors import ConfigError
 from ambiforge.models import Frame
+from ambiforge.textnorm import singular
 
 _IRREGULAR_PLURALS = {"knife": "knives", "glass": "glasses", "dish": "dishes", "box": "boxes"}
 _ON_NOUNS = {"plate", "saucer", "serving tray", "cutting board", "baking tray"}
@@ -250,9 +251,12 @@ def greets(text: str) -> bool:
 
 
 def plural(noun: str) -> str:
+    """The plural of a group noun; a noun already plural ("nuts") stays as it is, not "nutses"."""
     head, _, last = noun.rpartition(" ")
     if last in _IRREGULAR_PLURALS:
         p = _IRREGULAR_PLURALS[last]
+    elif last.endswith("s") and singular(last) != last:
+        p = last
     elif last.endswith(("s", "sh", "ch", "x")):
         p = last + "es"
     elif last.endswith("y") and last[-2:-1] not in "aeiou":

@@ -4,7 +4,8 @@
   numbered "0." in the published cell (the import drops the number, the raw cell keeps it),
   several numbered steps on one line, mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
   looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
-  sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides).
+  sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides), or a misspelled word
+  ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`).
 - ``fragment`` (warning): a field that starts mid-word or mid-sentence ("ook chopped onions"), a doubled
   word ("the the"), or an editor's note left in the text ("Note: ...").
 """
@@ -18,9 +19,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.ambik.csv_io import RAW_KEY
+from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
+from ambiforge.validation.spelling import misspelled
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -101,9 +104,13 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
     note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
     found: list[tuple[str, str]] = [("corruption", m) for m in _zero_numbered(item)]
+    catalog = ctx.catalog or cached_catalog("")
+    scene = f"{item.environment_short} {item.environment_full}".lower()
     for field, text in texts:
         if not text.strip():
             continue
+        if typo := misspelled(text, catalog, ctx.config.units, scene):
+            found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
         if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):

@@ -1,5 +1,6 @@
 """Text hygiene: a question that asks, no template leftovers or model refusals, lengths (a warning: long
-recipes are legitimate)."""
+recipes are legitimate). The family also carries the ``type`` rule (:mod:`.item_type`): a rule family is an
+entry point, and this one runs every item's plain text checks."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from ambiforge.models import Item
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
+from ambiforge.validation.rules.item_type import RULES as TYPE_RULES
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -86,4 +88,5 @@ RULES = (
     Rule("question", "error", check_question, "the clarifying question has a '?'"),
     Rule("hygiene", "error", check_placeholders, "no template placeholders or model refusals"),
     Rule("length", "warning", check_lengths, "task, question and answer lengths within bounds"),
+    *TYPE_RULES,
 )

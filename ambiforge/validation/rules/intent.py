@@ -19,6 +19,7 @@ _YES_NO_QUESTION = re.compile(
     r"^\s*(?:\w+,\s*)?(?:can|could|should|shall|may|must|is|are|was|were|do|does|did|will|would|have|has)\b", re.I
 )
 _WH_QUESTION = re.compile(r"^\s*(?:\w+,\s*)?(?:which|what|where|how|who|whose|when)\b", re.I)
+_YES_NO_START = re.compile(r"^\s*(?:yes|no)\b", re.I)
 _YES_NO_ANSWER = re.compile(r"^\s*(?:yes|no|yeah|nope|sure)\b[\s,.!]*$", re.I)
 
 
@@ -76,7 +77,30 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: is itself a question: {answer!r}"]
     if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
+    if other := _other_option(item):
+        return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
     return []
+
+
+def _other_option(item: Item) -> str | None:
+    """An option of the shortlist or the variants that the answer names whole while it names no intent
+    concept and the option is none ("Sliced whole wheat bread." when the intent is white bread): the answer
+    and the intent disagree, so one of them is wrong."""
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a for alts in positives for a in alts if a.strip()]
+    said = content_lemmas(item.answer)
+    if not concepts or any(has(item.answer, c) or _reworded(c, said) for c in concepts):
+        return None
+    for option in (*item.amb_shortlist, *item.variants):
+        if _YES_NO_START.match(option):
+            continue  # a yes/no variant answers a yes/no question; it is no option of the choice
+        wanted = content_lemmas(option)
+        intended = any(
+            has(option, c) or has(c, option) or _reworded(c, wanted) or wanted <= content_lemmas(c) for c in concepts
+        )
+        if wanted and wanted <= said and not intended:
+            return option.strip()
+    return None
 
 
 ORDER = 60  # where the family runs among the rules (plugins: 1000 unless they say)
@@ -87,6 +111,6 @@ RULES = (
         "qa_fit",
         "error",
         check_fit,
-        "the answer answers the question (not empty, not a question, not yes/no to 'which')",
+        "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option)",
     ),
 )

@@ -5,7 +5,10 @@
   minimal pair drops the distinguishing word (the registry's ``minimal_pair == 'drop_distinguishing_word'``)
   the ambiguous task does not keep every positive intent concept (then nothing is left to ask). Types
   whose ambiguity is in the kitchen, not the words (``minimal_pair == 'same_instruction'``) keep the
-  instruction: there the two tasks must be the same.
+  instruction: there the two tasks must be the same. Nor does the ambiguous task drop much more than the open
+  point: more than ``max_dropped_words`` content words of the clear task that no intent concept holds, and a
+  third of its content words or more ("Prepare a bread pudding." for a recipe of twenty words whose open point
+  is the knife).
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C.
@@ -21,6 +24,7 @@ from rapidfuzz.distance import Indel
 from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.textnorm import signature
+from ambiforge.validation.language import content_lemmas
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
@@ -84,6 +88,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             + ("" if shared else ", no content word kept")
             + ")"
         )
+    if dropped := _dropped(item, ctx.config.max_dropped_words):
+        problems.append(
+            f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
+            f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''})"
+        )
     if _drops_word(item.ambiguity_type):
         # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
@@ -95,6 +104,16 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
                 f"ambiguous_task: still names every intent concept ({words_kept}), so nothing is left to ask"
             )
     return problems
+
+
+def _dropped(item: Item, most: int) -> list[str]:
+    """The clear task's content lemmas the ambiguous task lacks and no intent concept holds, when they are more
+    than ``most`` and a third of the clear task's; else none."""
+    clear = content_lemmas(item.unambiguous_direct)
+    positives, _ = intent_concepts(item.user_intent)
+    open_point = {w for alts in positives for a in alts for w in content_lemmas(a)}
+    dropped = sorted(clear - content_lemmas(item.ambiguous_task) - open_point)
+    return dropped if len(dropped) > most and 3 * len(dropped) >= len(clear) else []
 
 
 def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:

@@ -14,6 +14,10 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
   ("the chosen pasta", "a suitable appliance").
+- ``end_of_ambiguity`` (error): the index is not where the plans resolve the choice: the two plans say the
+  same step there word for word, naming no intent concept, and part only later (the choice is made after
+  it), or a clear step before it
+  already names an intent concept the ambiguous step at that place lacks (the choice is made before it).
 - ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
   ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
   AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
@@ -177,6 +181,44 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+def _parting(item: Item) -> int | None:
+    """The first step where the plans say something else (word for word), None when they never do."""
+    pairs = zip(item.plan_for_clear_task, item.plan_for_amb_task, strict=False)
+    return next((i for i, (c, a) in enumerate(pairs) if normalise(c) != normalise(a)), None)
+
+
+def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain when the plans show it: identical up to and past the index, the step there naming nothing of
+    the intent (the choice comes later; one that names it is an answer leak, reported there), or an
+    earlier clear step already naming what the ambiguous step there leaves out (the choice came earlier)."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
+        return []  # plan_divergence / the plan rule report it
+    parting = _parting(item)
+    positives, _ = intent_concepts(item.user_intent)
+    involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
+    if parting is not None and parting > eoa and not involved:
+        return [
+            f"plan_for_clear_task[{parting}]: the plans part here, after end_of_ambiguity {eoa} "
+            f"(the same step in both plans): {_short(clear[parting])!r}"
+        ]
+    for i in range(eoa):
+        if i >= len(amb):
+            break
+        said = [
+            a
+            for alts in positives
+            for a in alts
+            if names_thing(a) and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
+        ]
+        if said:
+            return [
+                f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
+                f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
+            ]
+    return []
+
+
 def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     """Suspected: the clear step at ``end_of_ambiguity`` does not visibly resolve what the ambiguous step leaves
     open. AmbiK's intent keywords are often paraphrased in the plans, so this is never certain."""
@@ -185,6 +227,8 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
         return []  # plan_divergence / the plan rule report it
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the ambiguous plan is set in the changed one (world_env_plan)
+    if check_end_of_ambiguity(item, ctx):
+        return []  # the index is wrong: end_of_ambiguity reports it
     if normalise(clear[eoa]) == normalise(amb[eoa]):
         return [
             f"plan_for_clear_task[{eoa}]: the same as the ambiguous step at end_of_ambiguity: {_short(clear[eoa])!r}"
@@ -351,6 +395,7 @@ RULES = (
     Rule("plan_divergence", "error", check_divergence, "the clear plan is not the ambiguous plan verbatim"),
     Rule("plan_mismatch", "error", check_mismatch, "the clear plan does the clear task, not the ambiguous one"),
     Rule("plan_resolution", "warning", check_resolution, "the clear step at end_of_ambiguity resolves the ambiguity"),
+    Rule("end_of_ambiguity", "error", check_end_of_ambiguity, "end_of_ambiguity is the step where the plans resolve"),
     *family_rules(
         leaks,
         ("answer_leak", "error", "the ambiguous plan does not name the intended object of a choice"),

@@ -1,14 +1,18 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
-names a thing), a warning (``variants_suspect``) otherwise; and for types with a shortlist they cover the
-shortlist (warning: AmbiK often lists only the plausible few)."""
+names a thing), and in every type when the answer is not among the variants either (the variants "On the
+stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the intent
+is missed but the answer is there in other words (a "No, ..." variant for the answer "No, use the kettle");
+and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only the plausible
+few)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.language import content_lemmas, lemma, names_thing, words
+from ambiforge.textnorm import CARDINALS
+from ambiforge.validation.language import VAGUE, content_lemmas, lemma, names_thing, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import has, intent_concepts
@@ -49,11 +53,58 @@ def _names(concept: str, said: list[frozenset[str]]) -> bool:
     return any(lemmas <= s or (len(s) >= 2 and head in s and s <= lemmas) for s in said)
 
 
+def _object_choice(item: Item, wanted: list[str]) -> bool:
+    return has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted)
+
+
+_YES_NO = frozenset({"yes", "no"})
+_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+    )
+}
+
+
+def _numbers(text: str) -> set[str]:
+    return {_NUMBERS.get(w, w) for w in words(text) if w.isdigit() or (w in CARDINALS and w in _NUMBERS)}
+
+
+def _answer_among(item: Item, variants: list[str]) -> bool:
+    """Some variant is the answer: the same yes or no, the same number, or a word the answer adds to the
+    question ("In the oven" for "Where is the sauce?" adds 'oven')."""
+    said = words(item.answer)
+    if said and said[0] in _YES_NO and any(words(v)[:1] == said[:1] for v in variants):
+        return True
+    if _numbers(item.answer) & {n for v in variants for n in _numbers(v)}:
+        return True
+    added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
+    return any(added & content_lemmas(v) for v in variants)
+
+
+#: Words an answer uses around its choice ("You should use the stove"), never the choice itself.
+_GENERIC = frozenset(
+    {"use", "should", "robot", "place", "put", "make", "sure", "need", "want", "best", "please", "kitchen"}
+)
+
+
+def _variants(item: Item) -> list[str]:
+    return [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
+
+
 def check_variants(item: Item, ctx: RuleContext) -> list[str]:
-    """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects."""
+    """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects;
+    and in any type when neither the intent nor the answer is among them."""
     wanted = _missed(item)
-    if wanted and has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted):
+    if not wanted:
+        return []
+    if _object_choice(item, wanted):
         return [f"variants: none is the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
+    if item.answer.strip() and not _answer_among(item, _variants(item)):
+        return [
+            f"variants: none is the answer {item.answer.strip()[:60]!r} or the intent ({', '.join(wanted)}); "
+            f"variants: {_listed(item)}"
+        ]
     return []
 
 
@@ -61,7 +112,11 @@ def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
     """Suspected elsewhere: common-sense and safety variants are often yes/no answers or descriptions ("Inside
     the blender" for the blender jar) that name the intended option in other words."""
     wanted = _missed(item)
-    if wanted and not (has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted)):
+    if (
+        wanted
+        and not _object_choice(item, wanted)
+        and (not item.answer.strip() or _answer_among(item, _variants(item)))
+    ):
         return [f"variants: none names the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
     return []
 

@@ -160,3 +160,10 @@ def test_a_plural_paraphrase_says_those(catalog) -> None:  # type: ignore[no-unt
     towels = next(o for o in catalog.objects.values() if o.plural and o.kind == "kitchen_item")
     refs = {phrases.indirect(towels, random.Random(s)) for s in range(40)}
     assert not any(r.startswith("that ") for r in refs), refs
+
+
+def test_plural_keeps_a_plural_noun_and_pluralises_the_rest() -> None:
+    assert phrases.plural("nuts") == "nuts"  # not "nutses": the validator's spelling check rejects that
+    assert phrases.plural("glass") == "glasses"
+    assert phrases.plural("cherry") == "cherries"
+    assert phrases.plural("mug") == "mugs"

@@ -177,11 +177,21 @@ BREAKERS: dict[str, Breaker] = {
         + [g["common_sense_knowledge"].plan_for_amb_task[-1]],
     ),
     "variants": lambda g: edit(g["preferences"], variants=["julienne peeler"]),
-    "variants_suspect": lambda g: edit(g["common_sense_knowledge"], variants=["julienne peeler"]),
+    "variants_suspect": lambda g: edit(  # the answer's "Yes" is a variant, the intended object is not
+        g["common_sense_knowledge"],
+        answer="Yes, " + g["common_sense_knowledge"].answer,
+        variants=["Yes, go ahead", "No, wait"],
+    ),
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
     "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
     "qa_fit": lambda g: edit(g["preferences"], answer="Yes."),
+    "end_of_ambiguity": lambda g: edit(  # a shared first step: the index now points before the choice
+        g["preferences"],
+        plan_for_clear_task=["Wash your hands.", *g["preferences"].plan_for_clear_task],
+        plan_for_amb_task=["Wash your hands.", *g["preferences"].plan_for_amb_task],
+    ),
+    "type": lambda g: edit(g["safety"], question="Should I stir it?", answer="Yes, stir it.", user_intent=["stir"]),
     "corruption": lambda g: edit(
         g["safety"],
         plan_for_clear_task=["0: " + g["safety"].plan_for_clear_task[0], *g["safety"].plan_for_clear_task[1:]],

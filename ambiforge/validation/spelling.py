@@ -1,0 +1,66 @@
+"""Misspelled words: a lower-case word that no dictionary here knows, one edit away from a word that is known
+("kithen", "mocrowave", "ingridients", "thw"). Known are lemminflect's dictionary, English function and
+number words, the measures, every word of the catalog and of ``kitchen_words.yaml`` (its ``words`` list holds
+cooking words the dictionary lacks: "fridge", "sauté", "doneness") and every word of the item's own scene.
+One edit (a letter dropped, added, changed or two swapped) keeps the finding certain: a word two edits from
+anything known is more often a name ("tzatziki") than a typo."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ambiforge.catalog import Catalog
+from ambiforge.textnorm import singular
+from ambiforge.validation.language import FUNCTION_WORDS, NUMBER_WORDS, classes
+from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: A lower-case word standing alone: not part of a name with digits, an apostrophe or a hyphen.
+_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
+
+
+@cache
+def _extra_words() -> frozenset[str]:
+    table = kitchen_words()
+    return frozenset(w for phrase in (p for ws in table.values() for p in ws) for w in phrase.lower().split())
+
+
+_KNOWN: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+
+
+def _known_set(catalog: Catalog, units: tuple[str, ...]) -> frozenset[str]:
+    """Known words beside the dictionary's, built once per catalog content (its sha256) and measures."""
+    key = (catalog.sha256, units)
+    if key not in _KNOWN:
+        catalog_words = {w for entry in lexicon_for(catalog).entries for w in entry}
+        unit_words = {w for u in units for w in u.lower().split()}
+        _KNOWN[key] = frozenset(catalog_words | unit_words) | _extra_words() | FUNCTION_WORDS | NUMBER_WORDS
+    return _KNOWN[key]
+
+
+def _edits(word: str) -> set[str]:
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return (
+        {a + b[1:] for a, b in splits if b}
+        | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        | {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+        | {a + c + b for a, b in splits for c in _LETTERS}
+    )
+
+
+def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str = "") -> tuple[str, str] | None:
+    """The first misspelled word of ``text`` and the known word it is one edit from, else None."""
+    known = _known_set(catalog, units)
+
+    def is_known(word: str) -> bool:
+        return word in known or singular(word) in known or bool(classes(word))
+
+    for word in _WORD.findall(text):
+        if is_known(word) or word in scene:
+            continue
+        near = [e for e in _edits(word) if len(e) > 1 and is_known(e)]
+        if near:
+            # the likeliest meant: a kitchen word, then one keeping the first and last letters
+            return word, min(near, key=lambda e: (e not in known, e[0] != word[0], e[-1] != word[-1], e))
+    return None
