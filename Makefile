@@ -79,12 +79,18 @@ dist: install
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
+# Tests run in TEST_WORKERS pytest-xdist processes. Many wait on a server, a subprocess or a clock, so a few
+# more workers than cores keep both cores busy. `--dist loadgroup`: tests sharing an expensive fixture (one
+# llama-server, one Label Studio, a module's build) stay on one worker; tests/conftest.py groups them.
+TEST_WORKERS ?= 3
+
 test: install label-studio chromium local-llm
-	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q --durations=25
+	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q \
+	  -n $(TEST_WORKERS) --dist loadgroup --durations=25
 
 # The unit tests only: no Label Studio, browser or language model; a few minutes on two cores.
 test-fast: install
-	$(BIN)/python -m pytest -q tests/unit
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/unit
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench

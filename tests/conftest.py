@@ -28,3 +28,53 @@ def catalog():  # type: ignore[no-untyped-def]
     from ambiforge.catalog import load_catalog
 
     return load_catalog()
+
+
+# Fixtures a session may set up once in every pytest-xdist worker: cheap, or (the Prefect harness, a few
+# seconds) cheaper to start again than to run every test that uses it on one worker.
+PER_WORKER = frozenset({"catalog", "prefect_harness"})
+
+
+def _shared_keys(item: pytest.Item) -> set[str]:
+    """What ``item`` shares with other tests beyond one worker's reach: a module-scoped fixture (its module),
+    a session-scoped one of ours not in ``PER_WORKER`` (a server: one llama-server, one Label Studio)."""
+    keys: set[str] = set()
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return keys
+    for name in item.fixturenames:  # type: ignore[attr-defined]
+        definitions = info.name2fixturedefs.get(name)
+        if not definitions or name in PER_WORKER:
+            continue
+        definition = definitions[-1]
+        if not definition.baseid:
+            continue  # pytest's own (tmp_path_factory, ...) and plugins'
+        if definition.scope == "module":
+            keys.add(item.nodeid.split("::")[0])
+        elif definition.scope in ("package", "session"):
+            keys.add(f"fixture:{name}")
+    return keys
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs ``-n ... --dist loadgroup``) tests that share an expensive
+    fixture run on one worker, so it is set up once: every test that uses a module- or session-scoped fixture
+    gets an ``xdist_group`` joining it to all the tests it shares one with (transitively). The rest are spread
+    one by one. Derived from the fixtures, so a new test needs no list."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    keyed = [(item, sorted(_shared_keys(item))) for item in items]
+    for _, keys in keyed:
+        for key in keys[1:]:
+            a, b = find(keys[0]), find(key)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    for item, keys in keyed:
+        if keys and not any(m.name == "xdist_group" for m in item.iter_markers()):
+            item.add_marker(pytest.mark.xdist_group(find(keys[0])))
