@@ -30,14 +30,15 @@ def catalog():  # type: ignore[no-untyped-def]
     return load_catalog()
 
 
-# Fixtures a session may set up once in every pytest-xdist worker: cheap, or (the Prefect harness, a few
-# seconds) cheaper to start again than to run every test that uses it on one worker.
-PER_WORKER = frozenset({"catalog", "prefect_harness"})
+# Session fixtures set up once in every pytest-xdist worker that needs them rather than keeping their tests on
+# one worker: the Prefect harness and llama-server start in seconds, while the tests that use them run for
+# minutes and are CPU-bound (the local-model tests together take over ten): spread, they share both cores.
+PER_WORKER = frozenset({"catalog", "prefect_harness", "local_model"})
 
 
 def _shared_keys(item: pytest.Item) -> set[str]:
     """What ``item`` shares with other tests beyond one worker's reach: a module-scoped fixture (its module),
-    a session-scoped one of ours not in ``PER_WORKER`` (a server: one llama-server, one Label Studio)."""
+    a session-scoped one of ours not in ``PER_WORKER`` (one Label Studio with its annotators)."""
     keys: set[str] = set()
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
