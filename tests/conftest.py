@@ -19,8 +19,8 @@ REPO = Path(__file__).resolve().parents[1]
 def prefect_harness() -> Iterator[None]:
     from prefect.testing.utilities import prefect_test_harness
 
-    # every pytest-xdist worker starts its own, at about the same time: on a loaded 2-core machine that took
-    # over 120 s (Prefect's "Timed out while attempting to connect to ephemeral Prefect API server")
+    # every pytest-xdist worker starts its own, at about the same time; on a 2-core machine at load 30 one start
+    # alone took over 120 s (Prefect's "Timed out while attempting to connect to ephemeral Prefect API server")
     with prefect_test_harness(server_startup_timeout=300):
         yield
 
