@@ -161,7 +161,6 @@ def test_candidates_are_scored_by_the_validators_and_the_losers_kept(
         one = build_flow(options(tmp_path / "k1", "openai", 15, candidates=1))
         three = build_flow(options(tmp_path / "k3", "openai", 15, candidates=3))
     records = [json.loads(line) for line in (tmp_path / "k3" / "r" / "candidates.jsonl").read_text().splitlines()]
-    print("TMP", len(records), one["items_written"], three["items_written"])
     assert len(records) >= 13 and all(len(r["candidates"]) == 3 for r in records)
     flawed = 0
     for record in records:
