@@ -22,7 +22,12 @@ from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.testing.local_model import LocalModelError, LocalModelServer
 from ambiforge.testing.published_rows import published_rows
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+# ../shared/data beside the checkout (in a git worktree one level deeper, one further up)
+HERE = Path(__file__).resolve()
+SHARED = next(
+    (p for p in (HERE.parents[2] / "shared" / "data", HERE.parents[3] / "shared" / "data") if p.is_dir()),
+    HERE.parents[2] / "shared" / "data",
+)
 
 
 def main() -> None:
@@ -33,6 +38,9 @@ def main() -> None:
     parser.add_argument("--calib", type=Path, default=SHARED / "ambik_calib_100.csv")
     parser.add_argument("--concurrency", type=int, default=2)
     args = parser.parse_args()
+    for path in (args.dev, args.calib):
+        if not path.is_file():
+            raise SystemExit(f"{path}: no such AmbiK CSV (give --dev and --calib)")
     try:
         server = LocalModelServer().start()
     except LocalModelError as exc:
