@@ -79,12 +79,20 @@ dist: install
 demo: install
 	$(BIN)/ambiforge build --provider offline --pairs $(DEMO_PAIRS) --seed 1 --run-id demo
 
+# Tests run in TEST_WORKERS pytest-xdist processes. Many wait on a server, a subprocess or a clock, so a few
+# more workers than cores keep both cores busy. `--dist loadscope`: a module's tests stay on one worker, so a
+# module-scoped fixture (a build, a Dask cluster) and Label Studio (one module) are set up once; the Prefect
+# harness and llama-server start once per worker. (`loadgroup` would group by marker, but pytest-xdist 3.8
+# cannot rename node ids under pytest 9, so its groups are silently ignored.)
+TEST_WORKERS ?= 3
+
 test: install label-studio chromium local-llm
-	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q --durations=25
+	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q \
+	  -n $(TEST_WORKERS) --dist loadscope --durations=25
 
 # The unit tests only: no Label Studio, browser or language model; a few minutes on two cores.
 test-fast: install
-	$(BIN)/python -m pytest -q tests/unit
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope tests/unit
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench

@@ -19,7 +19,9 @@ REPO = Path(__file__).resolve().parents[1]
 def prefect_harness() -> Iterator[None]:
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=120):
+    # every pytest-xdist worker starts its own, at about the same time; on a 2-core machine at load 30 one start
+    # alone took over 120 s (Prefect's "Timed out while attempting to connect to ephemeral Prefect API server")
+    with prefect_test_harness(server_startup_timeout=300):
         yield
 
 

@@ -12,7 +12,8 @@ from ambiforge.testing.local_model import SERVER_ENV, LocalModelError, LocalMode
 
 @pytest.fixture(scope="session")
 def local_model() -> Iterator[LocalModelServer]:
-    """llama-server with SmolLM2-135M-Instruct on a free port, once per session, stopped at its end.
+    """llama-server with SmolLM2-135M-Instruct on a free port, once per session (per pytest-xdist worker: it
+    starts in about 2 s), stopped at its end.
 
     Skipped when ``AMBIFORGE_LLAMA_SERVER`` is unset (pytest run by hand without ``make local-llm``); a
     failure, never a skip, when it is set but the binary, the model or the server start is broken.

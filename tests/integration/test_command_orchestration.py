@@ -35,15 +35,19 @@ def recorded(home: Path) -> tuple[set[str], set[str]]:
     return runs, keys
 
 
-def servers_left() -> list[str]:
+def servers_left(home: Path) -> list[str]:
+    """Temporary Prefect servers alive with ``home`` as their PREFECT_HOME: this test's, not those of builds
+    that other tests (other pytest-xdist workers, other checkouts) run at the same time."""
     found = []
+    mine = f"PREFECT_HOME={home}".encode()
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
                 cmd = (proc / "cmdline").read_bytes()
+                env = (proc / "environ").read_bytes().split(b"\0") if b"flows.server" in cmd else []
             except OSError:
                 continue
-            if b"flows.server" in cmd:
+            if mine in env:
                 found.append(cmd.replace(b"\0", b" ").decode())
     return found
 
@@ -67,7 +71,7 @@ def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: P
     assert tracked.returncode == 0, tracked.stderr
     runs, keys = recorded(home)
     assert "release-1.0.1" in runs and "release-1-0-1" in keys
-    assert not servers_left(), "the release's temporary Prefect server outlived it"
+    assert not servers_left(home), "the release's temporary Prefect server outlived it"
     # Same gates, same writer: the two releases hold the same rows.
     rows = [(curated / v / "data.jsonl").read_text(encoding="utf-8") for v in ("1.0.0", "1.0.1")]
     assert rows[0] == rows[1]
@@ -87,4 +91,4 @@ def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: P
     assert {"eval-scripted"} <= recorded(home)[0] - before
     results = [json.loads((tmp_path / "eval" / n / "results.json").read_text()) for n in ("plain", "tracked")]
     assert results[0]["methods"] == results[1]["methods"]
-    assert not servers_left()
+    assert not servers_left(home)
