@@ -27,9 +27,10 @@ def rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in read_text(path).splitlines() if line.strip()]
 
 
-def to_legacy(folder: Path) -> None:
+def to_legacy(folder: Path, raw_cells: bool = False) -> None:
     """data.jsonl.gz -> data.jsonl (environment/ too), ambik.csv and splits/<name>.csv written as the writer
-    wrote them then (the default configuration's columns), the manifest, card and seal brought up to date."""
+    wrote them then (the default configuration's columns; formula cells as they are with ``raw_cells``), the
+    manifest, card and seal brought up to date."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     for base in (folder, folder / "environment"):
         if (base / "data.jsonl.gz").exists():
@@ -44,7 +45,7 @@ def to_legacy(folder: Path) -> None:
         parts[f"splits/{name}.csv"] = [by_id[i] for i in ids]
     for rel, part in parts.items():
         _, cells = ambik_rows(part, columns)
-        header, lines = csv_lines(columns, cells)
+        header, lines = csv_lines(columns, cells, raw_cells=raw_cells)
         (folder / rel).write_text(header + "".join(lines), encoding="utf-8", newline="")
     listed = [e["path"].replace("data.jsonl.gz", "data.jsonl") for e in manifest["files"]]
     manifest["files"] = [{"path": p, "sha256": "", "bytes": 0} for p in [*listed, *parts]]
