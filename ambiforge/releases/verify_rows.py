@@ -13,7 +13,7 @@ function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which 
 layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
 matches. A split file holds its rows in data order, so it is read
-alongside data.jsonl too. Memory stays at a batch per file whatever the release size.
+alongside the JSON lines too. Memory stays at a batch per file whatever the release size.
 
 The ``environment`` configuration (``environment/data.jsonl.gz`` and ``data.parquet``, the environment-induced
 types) is read the same way, without CSV; a row of an environment-induced type in the default
@@ -93,7 +93,7 @@ def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def whole_row(data: Stream, record: dict[str, Any], parquet: Stream) -> dict[str, Any]:
-    """The data.jsonl row with the scene graphs it leaves out taken from the Parquet file's next row
+    """The JSON lines' row with the scene graphs it leaves out taken from the Parquet file's next row
     (:mod:`ambiforge.releases.jsonl_form`), checked against the item schema and for a world that holds
     together. A problem in a graph that came from the Parquet file is named at its row there."""
     whole = with_graphs(record, parquet.peek())
