@@ -89,7 +89,7 @@ def run(out: Path) -> None:
 #: the card records the checkout, and every other file is compared byte for byte itself).
 VOLATILE = re.compile(
     r"git_dirty|git_commit|manifest_sha256_without_card|^sha256$|^bytes$|second|time|created|latency|date|started|finished|"
-    r"elapsed|duration|_at$|^at$|wall",
+    r"elapsed|duration|_at$|^at$|wall|^pace$",
     re.I,
 )
 STAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?|\d{8}T\d{6}(\.\d+)?Z?|\d+\.\d+ ?s\b")
