@@ -519,7 +519,7 @@ def _released_tasks(path: Path | None) -> dict[str, str]:
     from ambiforge.textnorm import normalise
     from ambiforge.validation.stream import item_batches
 
-    source = path / "data.jsonl" if path.is_dir() else path
+    source = path / "data.parquet" if path.is_dir() else path  # a release's JSON lines have no scene graphs
     return {normalise(i.unambiguous_direct): i.id for batch in item_batches(source)() for i in batch}
 
 
@@ -536,7 +536,6 @@ def release_options(
     mix_tolerance: float | None = None,
     raw: str | os.PathLike[str] | None = None,
     curated: str | os.PathLike[str] | None = None,
-    raw_cells: bool = False,
 ) -> ReleaseOptions:
     """The options of a release from the configuration and the caller's values, checked before any work
     (a version that is not new is refused here, not after the gates)."""
@@ -552,7 +551,6 @@ def release_options(
     arguments.optional_number("mix_tolerance", mix_tolerance)
     arguments.optional_path("raw", raw)
     arguments.optional_path("curated", curated)
-    arguments.flag("raw_cells", raw_cells)
     if not run_ids:
         raise ConfigError("--from: give at least one run id")
     if mix_tolerance is not None and not 0 <= mix_tolerance <= 1:
@@ -579,7 +577,6 @@ def release_options(
         repository_url=config.release.repository_url,
         title=config.release.title,
         authors=tuple(config.release.authors),
-        raw_cells=raw_cells,
     )
 
 
@@ -649,7 +646,7 @@ def diff(
     def folder(ref: str) -> Path:
         path = Path(ref)
         path = path if path.exists() else Path(curated) / ref
-        if not (path / "data.jsonl").exists():
+        if not (path / "data.jsonl.gz").exists() and not (path / "data.jsonl").exists():
             raise ConfigError(f"{ref}: not a release folder or a released version")
         return path
 

@@ -5,8 +5,11 @@ eval of 30 pairs on the scripted server (``ambiforge.testing.llm_server``), all 
 (paths are relative to OUT, so two folders compare). ``compare A B``: every file of the
 two folders byte for byte, except what records the clock or the checkout (JSON fields named after times,
 ``git_dirty``/the git hash, the manifest hash that covers them, Great Expectations' Data Docs, the CLI's
-stderr with its timings); JSONL lines are compared as a set (eval calls finish in any order). Prints each
-differing file and exits 1 if any.
+stderr with its timings); JSONL lines are compared as a set (eval calls finish in any order), a ``.gz`` file
+by its decompressed text. Releases hold their JSON lines as ``data.jsonl.gz`` and no AmbiK CSV (an export,
+written by ``run`` under ``ambik-export/``): a checkout from before is compared file for file with its
+counterpart (``data.jsonl`` with ``data.jsonl.gz`` decompressed, ``curated/V/ambik.csv`` and
+``splits/*.csv`` with ``ambik-export/V/...``). Prints each differing file and exits 1 if any.
 
     .venv/bin/python bench/golden_outputs.py run /tmp/golden && mv /tmp/golden /tmp/golden-before
     # ... change the code ...
@@ -16,6 +19,7 @@ differing file and exits 1 if any.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -54,6 +58,19 @@ def run(out: Path) -> None:
         "ambiforge.toml",
     )
     cli("release", "--version", "1.0.0", "--from", "golden", "--allow-unreviewed", "--config", "ambiforge.toml")
+    released = out / "curated" / "1.0.0"
+    if not (released / "ambik.csv").exists():  # the AmbiK CSV layout is an export of the release
+        (out / "ambik-export" / "1.0.0" / "splits").mkdir(parents=True, exist_ok=True)
+        for source in ["data.parquet", *(f"splits/{p.name}" for p in sorted((released / "splits").glob("*.parquet")))]:
+            target = "ambik.csv" if source == "data.parquet" else source.replace(".parquet", ".csv")
+            cli(
+                "export-ambik",
+                f"curated/1.0.0/{source}",
+                "--out",
+                f"ambik-export/1.0.0/{target}",
+                "--config",
+                "ambiforge.toml",
+            )
     from ambiforge.testing.llm_server import ScriptedLLMServer
     from ambiforge.testing.scripted_eval import server_responder
 
@@ -72,7 +89,7 @@ def run(out: Path) -> None:
 #: the card records the checkout, and every other file is compared byte for byte itself).
 VOLATILE = re.compile(
     r"git_dirty|git_commit|manifest_sha256_without_card|^sha256$|^bytes$|second|time|created|latency|date|started|finished|"
-    r"elapsed|duration|_at$|^at$|wall",
+    r"elapsed|duration|_at$|^at$|wall|^pace$",
     re.I,
 )
 STAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?|\d{8}T\d{6}(\.\d+)?Z?|\d+\.\d+ ?s\b")
@@ -89,7 +106,8 @@ def mask(x: object) -> object:
 
 
 def load(p: Path) -> object:
-    t = p.read_text()
+    t = gzip.decompress(p.read_bytes()).decode("utf-8") if p.suffix == ".gz" else p.read_text()
+    p = p.with_suffix("") if p.suffix == ".gz" else p
     if p.suffix == ".json":
         return mask(json.loads(t))
     if p.suffix == ".jsonl":
@@ -101,22 +119,51 @@ def load(p: Path) -> object:
 
 
 def files(root: Path) -> set[Path]:
+    """The outputs compared: not the caches, Data Docs, nor what the CLI printed (its timings)."""
     skip = {".llm-cache", "data_docs"}
-    return {p.relative_to(root) for p in root.rglob("*") if p.is_file() and not skip & set(p.parts)}
+    return {
+        p.relative_to(root)
+        for p in root.rglob("*")
+        if p.is_file() and not skip & set(p.parts) and p.suffix not in (".stderr", ".stdout")
+    }
+
+
+def counterpart(r: Path) -> Path | None:
+    """Where a file of a release from before the JSON lines were compressed is in one from after (or back)."""
+    text = r.as_posix()
+    if text.startswith("curated/") and text.endswith(".jsonl"):
+        return Path(text + ".gz")
+    if text.startswith("curated/") and text.endswith(".jsonl.gz"):
+        return Path(text[: -len(".gz")])
+    if text.startswith("curated/") and text.endswith(".csv"):
+        return Path("ambik-export", *r.parts[1:])
+    if text.startswith("ambik-export/"):
+        return Path("curated", *r.parts[1:])
+    return None
 
 
 def compare(a: Path, b: Path) -> int:
     bad = 0
     fa, fb = files(a), files(b)
-    for r in sorted(fa ^ fb):
-        print("only in one:", r)
-        bad += 1
+    for r in sorted(fa - fb):
+        other = counterpart(r)
+        if other is None or other not in fb - fa:
+            print("only in one:", r)
+            bad += 1
+        elif load(a / r) != load(b / other) and (a / r).read_bytes() != (b / other).read_bytes():
+            print("DIFFERS:", r, "vs", other)
+            bad += 1
+    for r in sorted(fb - fa):
+        other = counterpart(r)
+        if other is None or other not in fa - fb:
+            print("only in one:", r)
+            bad += 1
     for r in sorted(fa & fb):
         if r.suffix in (".stderr", ".stdout") or r.name == "manifest.sha256":
             continue
         if (a / r).read_bytes() == (b / r).read_bytes():
             continue
-        if r.suffix in (".json", ".jsonl", ".md", ".html", ".csv") and load(a / r) == load(b / r):
+        if r.suffix in (".json", ".jsonl", ".md", ".html", ".csv", ".gz") and load(a / r) == load(b / r):
             continue
         print("DIFFERS:", r)
         bad += 1

@@ -27,16 +27,8 @@ def release(
     curated: Annotated[Path | None, typer.Option(help="releases folder (default: paths.curated)")] = None,
     config: Annotated[Path | None, typer.Option(help="ambiforge.toml to use")] = None,
     prefect: PrefectOption = False,
-    raw_cells: Annotated[
-        bool,
-        typer.Option(
-            "--raw-cells",
-            help="CSV cells byte for byte, also those a spreadsheet would run as formulas (default: a leading "
-            "apostrophe)",
-        ),
-    ] = False,
 ) -> None:
-    """Write curated/VERSION/: data (Parquet, JSONL, AmbiK CSV), splits, manifest, card and changelog."""
+    """Write curated/VERSION/: data (Parquet, gzip JSONL), splits, manifest, card and changelog."""
     from ambiforge import api
 
     cfg = config_from(config)
@@ -50,7 +42,6 @@ def release(
         mix_tolerance=mix_tolerance,
         raw=raw,
         curated=curated,
-        raw_cells=raw_cells,
     )
     console.print(
         f"releasing {version} from {', '.join(run_ids)}" + (" (unreviewed allowed)" if allow_unreviewed else "")
@@ -85,7 +76,7 @@ def verify(
     ] = None,
 ) -> None:
     """Check the manifest's own hash, every checksum, and recompute counts, review status and splits from the
-    rows, comparing JSONL, Parquet and CSV field by field; exit 1 naming the first disagreement."""
+    rows, comparing JSONL and Parquet field by field; exit 1 naming the first disagreement."""
     from ambiforge import api
 
     checked = api.verify(folder, manifest_sha256)

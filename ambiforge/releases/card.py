@@ -189,7 +189,7 @@ RELATION_MEANINGS = {
 WORLD_SUBFIELDS = [
     (
         "world.graph.nodes",
-        "(the whole `world.graph`: in the Parquet files only, data.jsonl leaves it out) objects (catalog "
+        "(the whole `world.graph`: in the Parquet files only, data.jsonl.gz leaves it out) objects (catalog "
         "name, noun, group, kind, modifier, tags, uses) and places (the "
         "appliances, counter, shelves, cupboards, drawers, kitchen table; `holds`: in or on); each with "
         "`attributes` (material, colour, size, safety attributes such as microwave_safe or sharp) and `state` "
@@ -281,12 +281,12 @@ def sampler_facts(manifest: dict[str, Any]) -> list[dict[str, Any]]:
 
 def dataset_cache_dir(manifest: dict[str, Any]) -> str:
     """The ``datasets`` cache folder the card's snippet loads through: named by the version and the checksum
-    of the release's rows (``data.jsonl``). ``datasets`` keys its cache for a local folder by the path and file times,
-    so a release loaded from the same relative path as an earlier one (a re-cut version, another checkout)
+    of the release's rows (``data.jsonl.gz``). ``datasets`` keys its cache for a local folder by the path and
+    file times, so a release loaded from the same relative path as an earlier one (a re-cut version, another checkout)
     was answered from the earlier one's cache; its own folder per content cannot be."""
     digests = {f["path"]: f["sha256"] for f in manifest.get("files") or []}
     # the JSONL rows, not the Parquet bytes: the same rows make the same key however the row groups fall
-    key = digests.get("data.jsonl") or digests.get("data.parquet") or "unsealed"
+    key = digests.get("data.jsonl.gz") or digests.get("data.jsonl") or digests.get("data.parquet") or "unsealed"
     return f"~/.cache/ambiforge/datasets/{manifest['version']}-{key[:16]}"
 
 

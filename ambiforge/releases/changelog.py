@@ -2,8 +2,8 @@
 rejected in review, waiting for adjudication...), and changed (by id and field).
 
 Provenance is left out of the comparison: the same pair rebuilt by another run is not a change. So are the
-scene graphs, which ``data.jsonl`` does not hold (:mod:`ambiforge.releases.jsonl_form`): releases are
-compared as their ``data.jsonl`` rows, and a kitchen that changes changes the world's claims with it.
+scene graphs, which ``data.jsonl.gz`` does not hold (:mod:`ambiforge.releases.jsonl_form`): releases are
+compared as their JSON lines, and a kitchen that changes changes the world's claims with it.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import orjson
 
 from ambiforge import inputs
 from ambiforge.errors import InputError
+from ambiforge.releases import files
 from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.rendering import render
-from ambiforge.storage import read_records
 
 IGNORED_FIELDS = {"provenance"}
 
@@ -74,15 +74,13 @@ def digest(record: dict[str, Any]) -> bytes:
 
 
 def jsonl_digests(path: Path) -> dict[str, tuple[bytes, int]]:
-    """id -> (digest, byte offset of its line) for a release's data.jsonl, read one line at a time."""
+    """id -> (digest, offset of its line in the decompressed text) for a release's JSON lines
+    (``data.jsonl.gz``, or a plain ``data.jsonl`` written before), read one line at a time."""
     found: dict[str, tuple[bytes, int]] = {}
-    with path.open("rb") as fh:
-        offset = 0
-        while line := fh.readline():
-            if line.strip():
-                record = orjson.loads(line)
-                found[record["id"]] = (digest(record), offset)
-            offset += len(line)
+    for _, offset, line in files.jsonl_lines(path):
+        if line.strip():
+            record = orjson.loads(line)
+            found[record["id"]] = (digest(record), offset)
     return found
 
 
@@ -94,9 +92,9 @@ def compare_streamed(
     new_name: str,
 ) -> Changes:
     """:func:`compare` without holding either release: ``new`` maps id -> :func:`digest` in release order,
-    ``load_new(ids)`` reads those records again; the previous release is read from ``old_path``
-    (``old_paths``: its data.jsonl, and environment/data.jsonl when it has one) one line at a time. Only
-    items whose digests differ are read whole."""
+    ``load_new(ids)`` reads those records again; the previous release is read from ``old_paths`` (its
+    JSON lines, and environment/'s when it has that configuration) one line at a time, twice: once for the
+    digests, once more for the lines of items whose digests differ, which alone are compared whole."""
     before: dict[str, tuple[bytes, int, Path]] = {}
     for path in old_paths:
         before.update({i: (d, offset, path) for i, (d, offset) in jsonl_digests(path).items()})
@@ -105,10 +103,12 @@ def compare_streamed(
     if suspects:
         newer = {r["id"]: r for r in load_new(suspects)}
         for path in old_paths:
-            with path.open("rb") as fh:
-                for item_id in (i for i in suspects if before[i][2] == path):
-                    fh.seek(before[item_id][1])
-                    fields = _changed_fields(orjson.loads(fh.readline()), newer[item_id])
+            # a compressed file is read forward only: its suspects' lines are found by offset in one pass
+            wanted = {before[i][1]: i for i in suspects if before[i][2] == path}
+            for _, offset, line in files.jsonl_lines(path) if wanted else ():
+                item_id = wanted.get(offset)
+                if item_id is not None:
+                    fields = _changed_fields(orjson.loads(line), newer[item_id])
                     if fields:
                         changed[item_id] = fields
         changed = dict(sorted(changed.items()))
@@ -122,9 +122,9 @@ def compare_streamed(
 
 
 def release_records(folder: Path) -> list[dict[str, Any]]:
-    """A release's rows: data.jsonl, then environment/data.jsonl when it has that configuration."""
-    extra = folder / "environment" / "data.jsonl"
-    return [*read_records(folder / "data.jsonl"), *(read_records(extra) if extra.is_file() else [])]
+    """A release's rows: its JSON lines, then environment/'s when it has that configuration."""
+    extra = files.jsonl_path(folder / "environment")
+    return [*files.read_rows(files.jsonl_path(folder)), *(files.read_rows(extra) if extra.is_file() else [])]
 
 
 def compare_releases(old: Path, new: Path) -> Changes:

@@ -1,8 +1,8 @@
-"""A released row as ``data.jsonl`` holds it: every field but the scene graphs, which live in the Parquet file.
+"""A released row as ``data.jsonl.gz`` holds it: every field but the scene graphs, which live in the Parquet file.
 
 Why: a kitchen's scene graph is about 95% of an item's JSON (40 KB an item, 399 MB beside an 11 MB Parquet
 file at 10,000 items), while Parquet stores it once as a typed struct, compressed column by column. So
-``data.jsonl`` leaves out ``world.graph`` and ``world.perturbation.graph`` and keeps everything else (the
+the JSON lines leave out ``world.graph`` and ``world.perturbation.graph`` and keeps everything else (the
 world's claims as node ids included); :func:`with_graphs` puts them back from the row's Parquet record,
 which is how ``verify`` and the changelog read a release (``docs/review-and-release.md``). A row that does
 hold a graph (a release written before) is read as it is.

@@ -53,8 +53,10 @@ class Tally:
     unreviewed: list[str] = field(default_factory=list)
     provenance_kinds: dict[Any, RecordView] = field(default_factory=dict)
     layout_kinds: dict[Any, RecordView] = field(default_factory=dict)
-    #: the ``environment`` configuration's rows per type (environment/data.jsonl)
+    #: the ``environment`` configuration's rows per type (environment/data.jsonl.gz)
     environment: Counter[str] = field(default_factory=Counter)
+    #: the JSON lines' file name in the release verified (data.jsonl in one written before compression)
+    jsonl: str = "data.jsonl.gz"
 
     def add(self, row: int, record: dict[str, Any], view: RecordView, split: str) -> None:
         kind = record["ambiguity_type"]
@@ -62,16 +64,16 @@ class Tally:
         self.split_of.append(split)
         self.per_type[kind] += 1
         self.per_split[split][kind] += 1
-        self._released(f"data.jsonl:{row}", record, view)
+        self._released(f"{self.jsonl}:{row}", record, view)
         extra = record.get("extra") or {}
         layout = (extra.get(COLUMNS_KEY), bool(record.get(INDIRECT)), tuple(sorted(extra)))
         self.layout_kinds.setdefault(layout, view)
 
     def add_environment(self, row: int, record: dict[str, Any], view: RecordView) -> None:
-        """A row of ``environment/data.jsonl``: counted, reviewed and traced like the others, in no split and
+        """A row of ``environment/data.jsonl.gz``: counted, reviewed and traced like the others, in no split and
         not in the AmbiK CSV layout."""
         self.environment[record["ambiguity_type"]] += 1
-        self._released(f"environment/data.jsonl:{row}", record, view)
+        self._released(f"environment/{self.jsonl}:{row}", record, view)
 
     def _released(self, where: str, record: dict[str, Any], view: RecordView) -> None:
         state = review_state(view)  # type: ignore[arg-type]
@@ -107,7 +109,7 @@ class Tally:
     def _counts(self, manifest: dict[str, Any]) -> str | None:
         counts = manifest["counts"]
         if counts["total"] != len(self.pairs):
-            return f"counts.total: manifest says {counts['total']}, data.jsonl has {len(self.pairs)} rows"
+            return f"counts.total: manifest says {counts['total']}, {self.jsonl} has {len(self.pairs)} rows"
         found = _counts_differ("counts.per_type", counts["per_type"], self.per_type)
         for name in dict.fromkeys([*counts["per_split"], *self.per_split]):
             said = counts["per_split"].get(name, {"total": 0, "per_type": {}})
@@ -125,7 +127,7 @@ class Tally:
         have_env = sum(self.environment.values())
         if said_env["total"] != have_env:
             where = "counts.configurations.environment.total"
-            return f"{where}: manifest says {said_env['total']}, environment/data.jsonl has {have_env} rows"
+            return f"{where}: manifest says {said_env['total']}, environment/{self.jsonl} has {have_env} rows"
         return _counts_differ("counts.configurations.environment.per_type", said_env["per_type"], self.environment)
 
     def _review(self, manifest: dict[str, Any]) -> str | None:

@@ -4,8 +4,9 @@
 2. ``manifest.json`` has the sha256 in ``manifest.sha256`` (and the one given with ``--manifest-sha256``);
 3. the manifest matches its schema; every file is listed, present, of its size and sha256, and no file or
    directory is unlisted (:mod:`ambiforge.releases.verify_layout`);
-4. every row passes the item schema, and data.jsonl, data.parquet, ambik.csv and each split's Parquet and
-   CSV file agree row by row and field by field (:mod:`ambiforge.releases.verify_rows`);
+4. every row passes the item schema, and data.jsonl.gz, data.parquet and each split's Parquet file (and the
+   AmbiK CSV files of a release written before they became an export) agree row by row and field by field
+   (:mod:`ambiforge.releases.verify_rows`);
 5. counts, review status, splits, provenance and statistics recomputed from the rows match the manifest
    (:mod:`ambiforge.releases.rederive`);
 6. the facts the card recorded at release time, and its hash of the manifest without the card, match the
@@ -25,7 +26,7 @@ from ambiforge.releases.rederive import Tally
 from ambiforge.releases.seal import CARD, WITNESSED, field_value, manifest_sha256_without_card, read_witness
 from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
-from ambiforge.releases.verify_layout import check_files, load_manifest, require_folder, seal_problem
+from ambiforge.releases.verify_layout import check_files, load_manifest, release_layout, require_folder, seal_problem
 from ambiforge.releases.verify_rows import short, walk, walk_environment
 
 __all__ = ["VerifyError", "verify_release"]
@@ -50,21 +51,22 @@ def verify_release(folder: Path, manifest_sha256: str | None = None) -> dict[str
 def _check(folder: Path) -> dict[str, int]:
     manifest = load_manifest(folder)
     files = check_files(folder, manifest)
-    tally = Tally()
-    header = walk(folder, list(manifest["counts"]["per_split"]), tally.add)
+    layout = release_layout(manifest)
+    tally = Tally(jsonl=layout.jsonl)
+    header = walk(folder, list(manifest["counts"]["per_split"]), tally.add, layout)
     if ENVIRONMENT in (manifest["counts"].get("configurations") or {}):
         default_ids = {p.id for p in tally.pairs}
 
         def visit(row: int, record: dict[str, Any], view: Any) -> None:
             if record["id"] in default_ids:
                 raise VerifyError(
-                    f"{folder / ENVIRONMENT / 'data.jsonl'}:{row}: id {record['id']} is in data.jsonl too "
+                    f"{folder / ENVIRONMENT / layout.jsonl}:{row}: id {record['id']} is in {layout.jsonl} too "
                     "(an item is in one configuration)"
                 )
             tally.add_environment(row, record, view)
 
-        walk_environment(folder, visit)
-    expected_header = tally.csv_header()
+        walk_environment(folder, visit, layout)
+    expected_header = tally.csv_header() if header is not None else None
     if header != expected_header:
         raise VerifyError(f"{folder / 'ambik.csv'}: header {header} differs from the rows' columns {expected_header}")
     problem = tally.problem(manifest)

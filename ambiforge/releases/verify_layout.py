@@ -20,14 +20,17 @@ from typing import Any
 
 from ambiforge import inputs
 from ambiforge.errors import InputError
+from ambiforge.releases import files
 from ambiforge.releases.checksums import sha256_of
 from ambiforge.releases.manifest import manifest_errors
 from ambiforge.releases.seal import CARD, MANIFEST, MANIFEST_SHA256, read_sha256sum
 from ambiforge.releases.splits import ENVIRONMENT
 from ambiforge.releases.verify_error import VerifyError
 
-#: files every release has (the splits' files are added per split named in the manifest)
-ALWAYS = ("data.jsonl", "data.parquet", "ambik.csv", CARD, "CHANGELOG.md")
+#: files every release has (the splits' files are added per split named in the manifest); a release written
+#: before the JSON lines were compressed has data.jsonl and the AmbiK CSV files instead (:mod:`~.files`)
+ALWAYS = (files.JSONL, "data.parquet", CARD, "CHANGELOG.md")
+ALWAYS_LEGACY = (files.LEGACY_JSONL, "data.parquet", files.LEGACY_CSV, CARD, "CHANGELOG.md")
 
 
 def require_folder(folder: Path) -> None:
@@ -78,12 +81,18 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
+def release_layout(manifest: dict[str, Any]) -> files.Layout:
+    """The layout the manifest's files describe (the current one, or the one before compression)."""
+    return files.layout([e.get("path") for e in manifest["files"] if isinstance(e, dict)])
+
+
 def expected_files(manifest: dict[str, Any]) -> list[str]:
+    layout = release_layout(manifest)
     splits = manifest["counts"]["per_split"]
-    configurations = [
-        f"{name}/data.{ext}" for name in manifest["counts"].get("configurations") or {} for ext in ("jsonl", "parquet")
-    ]
-    return [*ALWAYS, *(f"splits/{name}.{ext}" for name in splits for ext in ("parquet", "csv")), *configurations]
+    names = manifest["counts"].get("configurations") or {}
+    configurations = [f"{name}/{file}" for name in names for file in (layout.jsonl, "data.parquet")]
+    always = ALWAYS if layout == files.CURRENT else ALWAYS_LEGACY
+    return [*always, *(f for name in splits for f in layout.split_files(name)), *configurations]
 
 
 #: A split's name becomes a file name (``splits/<name>.parquet``).

@@ -1,7 +1,8 @@
-"""``verify``, the rows: data.jsonl, data.parquet, ambik.csv and every split's Parquet and CSV file read in
-lockstep, one record batch at a time, and compared row by row and field by field.
+"""``verify``, the rows: data.jsonl.gz, data.parquet and every split's Parquet file (and, in a release written
+before the JSON lines were compressed, data.jsonl, ambik.csv and each split's CSV file) read in lockstep, one
+record batch at a time, and compared row by row and field by field.
 
-data.jsonl is the reference: each row, with the scene graphs it leaves to the Parquet file put back
+The JSON lines are the reference: each row, with the scene graphs it leaves to the Parquet file put back
 (:mod:`ambiforge.releases.jsonl_form`), passes the item schema, and its world (scene graph and the node ids
 its claims name) holds together (:mod:`ambiforge.releases.verify_world`). Each format is decoded as the writer
 encoded it: a Parquet file has the item schema's columns with its types (the world struct field for field),
@@ -12,9 +13,9 @@ function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which 
 layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
 matches. A split file holds its rows in data order, so it is read
-alongside data.jsonl too. Memory stays at a batch per file whatever the release size.
+alongside the JSON lines too. Memory stays at a batch per file whatever the release size.
 
-The ``environment`` configuration (``environment/data.jsonl`` and ``.parquet``, the environment-induced
+The ``environment`` configuration (``environment/data.jsonl.gz`` and ``data.parquet``, the environment-induced
 types) is read the same way, without CSV; a row of an environment-induced type in the default
 configuration, or of another type in ``environment/``, is named.
 """
@@ -34,7 +35,9 @@ import pyarrow.types as pat
 
 from ambiforge import ambiguity, inputs, spreadsheet
 from ambiforge.ambik.csv_io import row_cells
+from ambiforge.errors import InputError
 from ambiforge.models.schema import schema_errors
+from ambiforge.releases import files
 from ambiforge.releases.jsonl_form import with_graphs
 from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.splits import ENVIRONMENT
@@ -43,6 +46,8 @@ from ambiforge.releases.verify_world import world_problem
 from ambiforge.storage.arrow_schema import CLASS_LABEL_COLUMN, ITEM_ARROW_SCHEMA, class_names_in, table_to_records
 
 BATCH = 256  # rows per Parquet record batch: a row decodes to ~100 KB of Python objects
+#: a JSON line longer than this is refused before it is decoded (a release's line is some 10 KB)
+MAX_ROW = 64 * 1024 * 1024
 SHOWN = 60  # characters of a differing value shown in a message
 
 
@@ -74,8 +79,8 @@ def first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
 
 
 def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
-    with path.open("rb") as fh:
-        for n, line in enumerate(fh, start=1):
+    try:
+        for n, _, line in files.jsonl_lines(path, limit=MAX_ROW):
             try:
                 record = orjson.loads(line)
             except orjson.JSONDecodeError as exc:
@@ -83,10 +88,12 @@ def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
             if not isinstance(record, dict):
                 raise VerifyError(f"{path}:{n}: not a JSON object")
             yield record
+    except InputError as exc:  # not gzip, cut short: the release's file, not the user's input
+        raise VerifyError(str(exc)) from None
 
 
 def whole_row(data: Stream, record: dict[str, Any], parquet: Stream) -> dict[str, Any]:
-    """The data.jsonl row with the scene graphs it leaves out taken from the Parquet file's next row
+    """The JSON lines' row with the scene graphs it leaves out taken from the Parquet file's next row
     (:mod:`ambiforge.releases.jsonl_form`), checked against the item schema and for a world that holds
     together. A problem in a graph that came from the Parquet file is named at its row there."""
     whole = with_graphs(record, parquet.peek())
@@ -214,20 +221,21 @@ class Stream:
         return value
 
 
-def compare_parquet(stream: Stream, record: dict[str, Any]) -> None:
+def compare_parquet(stream: Stream, record: dict[str, Any], source: str = "jsonl") -> None:
+    """``source``: the JSON lines' file name, as the message names it."""
     other = stream.take()
     found = first_difference(record, other, "")
     if found:
         field, a, b = found
         raise VerifyError(
-            f"{stream.path}:{stream.taken}: field {field} differs (jsonl {short(a)} vs parquet {short(b)})"
+            f"{stream.path}:{stream.taken}: field {field} differs ({source} {short(a)} vs parquet {short(b)})"
         )
 
 
 def compare_csv(stream: Stream, header: list[str], cells: list[str]) -> None:
     row = stream.take()
     if row is None:
-        raise VerifyError(f"{stream.path}: ends after {stream.taken} rows, data.jsonl has more")
+        raise VerifyError(f"{stream.path}: ends after {stream.taken} rows, the JSON lines have more")
     if len(row) != len(header):
         raise VerifyError(f"{stream.path}:{stream.taken}: {len(row)} cells, the header has {len(header)}")
     for column, want, got in zip(header, cells, row, strict=True):
@@ -238,26 +246,33 @@ def compare_csv(stream: Stream, header: list[str], cells: list[str]) -> None:
 
 
 def walk(
-    folder: Path, split_names: list[str], visit: Callable[[int, dict[str, Any], RecordView, str], None]
-) -> list[str]:
+    folder: Path,
+    split_names: list[str],
+    visit: Callable[[int, dict[str, Any], RecordView, str], None],
+    layout: files.Layout = files.CURRENT,
+) -> list[str] | None:
     """Read every row file in lockstep, compare, and call ``visit(row, record, view, split)`` per data row.
 
-    Returns the CSV header (for the caller to check against the re-derived one).
+    Returns the CSV header of a release that has the AmbiK CSV files (for the caller to check against the
+    re-derived one), else None.
     """
-    data = Stream(folder / "data.jsonl", jsonl_rows(folder / "data.jsonl"))
+    data = Stream(folder / layout.jsonl, jsonl_rows(folder / layout.jsonl))
     parquet = Stream(folder / "data.parquet", parquet_rows(folder / "data.parquet"))
-    header, rows = csv_rows(folder / "ambik.csv")
-    ambik = Stream(folder / "ambik.csv", rows)
     split_parquet = {
         s: Stream(folder / "splits" / f"{s}.parquet", parquet_rows(folder / "splits" / f"{s}.parquet"))
         for s in split_names
     }
-    split_csv = {}
-    for s in split_names:
-        split_header, split_rows = csv_rows(folder / "splits" / f"{s}.csv")
-        if split_header != header:
-            raise VerifyError(f"{folder / 'splits' / (s + '.csv')}: header differs from ambik.csv's")
-        split_csv[s] = Stream(folder / "splits" / f"{s}.csv", split_rows)
+    header: list[str] | None = None
+    ambik: Stream | None = None
+    split_csv: dict[str, Stream] = {}
+    if layout.csv:
+        header, rows = csv_rows(folder / files.LEGACY_CSV)
+        ambik = Stream(folder / files.LEGACY_CSV, rows)
+        for s in split_names:
+            split_header, split_rows = csv_rows(folder / "splits" / f"{s}.csv")
+            if split_header != header:
+                raise VerifyError(f"{folder / 'splits' / (s + '.csv')}: header differs from ambik.csv's")
+            split_csv[s] = Stream(folder / "splits" / f"{s}.csv", split_rows)
     seen: dict[str, int] = {}
     while (record := data.take()) is not None:
         n, item_id = data.taken, record["id"]
@@ -265,29 +280,31 @@ def walk(
         if ambiguity.level(record["ambiguity_type"]) == ENVIRONMENT:
             raise VerifyError(
                 f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, an environment-induced type: "
-                f"its rows belong in {ENVIRONMENT}/data.jsonl, not in the default (AmbiK) configuration"
+                f"its rows belong in {ENVIRONMENT}/{layout.jsonl}, not in the default (AmbiK) configuration"
             )
         if parquet.peek() is None:
-            raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, data.jsonl has more")
+            raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, {data.path.name} has more")
         record = whole_row(data, record, parquet)
-        compare_parquet(parquet, record)
+        compare_parquet(parquet, record, data.path.name)
         view = RecordView(record)
-        cells = row_cells(view, header)  # type: ignore[arg-type]
-        compare_csv(ambik, header, cells)
+        cells = row_cells(view, header) if header is not None else []  # type: ignore[arg-type]
+        if ambik is not None and header is not None:
+            compare_csv(ambik, header, cells)
         split = next((s for s, st in split_parquet.items() if (st.peek() or {}).get("id") == item_id), None)
         if split is None:
             raise VerifyError(
                 f"{data.path}:{n}: id {item_id} is in no split (each of splits/*.parquet holds its rows in data order)"
             )
-        compare_parquet(split_parquet[split], record)
-        compare_csv(split_csv[split], header, cells)
+        compare_parquet(split_parquet[split], record, data.path.name)
+        if split in split_csv and header is not None:
+            compare_csv(split_csv[split], header, cells)
         visit(n, record, view, split)
-    for stream in (parquet, ambik, *split_parquet.values(), *split_csv.values()):
+    for stream in (parquet, *([ambik] if ambik else []), *split_parquet.values(), *split_csv.values()):
         extra = stream.peek()
         if extra is not None:
             shown = extra.get("id") if isinstance(extra, dict) else (extra[0] if extra else "")
             raise VerifyError(
-                f"{stream.path}:{stream.taken + 1}: row {shown} is not in data.jsonl (or not in data order)"
+                f"{stream.path}:{stream.taken + 1}: row {shown} is not in {data.path.name} (or not in data order)"
             )
     return header
 
@@ -299,11 +316,14 @@ def first_seen(seen: dict[str, int], path: Path, row: int, item_id: str) -> None
     seen[item_id] = row
 
 
-def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordView], None]) -> None:
-    """``environment/data.jsonl`` against ``environment/data.parquet``, row by row; ``visit(row, record, view)``
-    per row. An id may not repeat within the configuration (nor, checked by the caller, be in the default one)."""
+def walk_environment(
+    folder: Path, visit: Callable[[int, dict[str, Any], RecordView], None], layout: files.Layout = files.CURRENT
+) -> None:
+    """``environment/data.jsonl.gz`` against ``environment/data.parquet``, row by row; ``visit(row, record,
+    view)`` per row. An id may not repeat within the configuration (nor, checked by the caller, be in the
+    default one)."""
     base = folder / ENVIRONMENT
-    data = Stream(base / "data.jsonl", jsonl_rows(base / "data.jsonl"))
+    data = Stream(base / layout.jsonl, jsonl_rows(base / layout.jsonl))
     parquet = Stream(base / "data.parquet", parquet_rows(base / "data.parquet"))
     seen: dict[str, int] = {}
     while (record := data.take()) is not None:
@@ -312,12 +332,12 @@ def walk_environment(folder: Path, visit: Callable[[int, dict[str, Any], RecordV
         if ambiguity.level(record["ambiguity_type"]) != ENVIRONMENT:
             raise VerifyError(
                 f"{data.path}:{n}: item {item_id} is {record['ambiguity_type']}, not an environment-induced type: "
-                "its rows belong in data.jsonl (the default configuration)"
+                f"its rows belong in {layout.jsonl} (the default configuration)"
             )
         if parquet.peek() is None:
             raise VerifyError(f"{parquet.path}: ends after {parquet.taken} rows, {data.path.name} has more")
         record = whole_row(data, record, parquet)
-        compare_parquet(parquet, record)
+        compare_parquet(parquet, record, data.path.name)
         visit(n, record, RecordView(record))
     extra = parquet.peek()
     if extra is not None:

@@ -25,15 +25,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ambiforge import ambiguity
-from ambiforge.ambik.csv_io import Layout, ambik_rows, csv_lines
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.errors import AmbiforgeError
 from ambiforge.judge import report as judge_report
-from ambiforge.releases import changelog, gates, versions
+from ambiforge.releases import changelog, files, gates, versions
 from ambiforge.releases.card import render_card
 from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.releases.manifest import ProvenanceSummary, agreement_summary, git_state, per_type, run_samplers
-from ambiforge.releases.record_view import RecordView
 from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratified_splits
@@ -70,8 +68,6 @@ class ReleaseOptions:
     repository_url: str = ""
     title: str = "ambiforge kitchen ambiguity dataset"
     authors: tuple[str, ...] = ("ambiforge maintainers",)
-    #: CSV cells as they are, formula cells included (default: behind an apostrophe, docs/secrets-and-hardening.md).
-    raw_cells: bool = False
 
 
 def _gate_report(opts: ReleaseOptions, report: dict[str, Any]) -> Path:
@@ -90,7 +86,7 @@ def release(opts: ReleaseOptions) -> Path:
 
 
 class _Pass:
-    """What the first pass keeps of each released row: statistics, expectation columns, CSV layout, class
+    """What the first pass keeps of each released row: statistics, expectation columns, class
     names, provenance, a digest for the changelog, the first record for the card and the first review that
     names someone. Each grows with distinct values or by a few words per item, never by a record."""
 
@@ -99,7 +95,6 @@ class _Pass:
 
         self.stats = Stats()
         self.columns = ItemColumns()
-        self.layout = Layout()
         self.provenance = ProvenanceSummary()
         self.digests: dict[str, bytes] = {}
         self.types: set[str] = set()
@@ -118,8 +113,6 @@ class _Pass:
             self.leak = gates.unpseudonymous([record])
         self.stats.add(item)
         self.columns.add(item)
-        if not environment:
-            self.layout.add(item)  # the AmbiK CSV holds the default configuration only
         self.provenance.add(item)
         self.types.add(item.ambiguity_type)
         self.digests[item.id] = changelog.digest(record)
@@ -127,47 +120,40 @@ class _Pass:
 
 
 class _Outputs:
-    """The data files written batch by batch: data.parquet/jsonl, ambik.csv and each split's Parquet and
-    CSV. A Parquet file gets one row group per batch (one for a release that fits in a batch, as
+    """The data files written batch by batch: data.parquet, data.jsonl.gz and each split's Parquet file. A
+    Parquet file gets one row group per batch (one for a release that fits in a batch, as
     ``pq.write_table`` wrote before); an empty split is one empty row group, as ``write_table`` writes it."""
 
-    def __init__(self, folder: Path, schema: pa.Schema, header: str, split_names: list[str]) -> None:
+    def __init__(self, folder: Path, schema: pa.Schema, split_names: list[str]) -> None:
         (folder / "splits").mkdir()
         self.schema = schema
         self.schemas = dict.fromkeys(["data", *split_names], schema)
         self.parquet = {"data": pq.ParquetWriter(folder / "data.parquet", schema, compression="zstd")}
-        self.csv = {"data": (folder / "ambik.csv").open("w", encoding="utf-8", newline="")}
-        self.jsonl = (folder / "data.jsonl").open("wb")
+        self.jsonl = files.open_jsonl_writer(folder / files.JSONL)
         self.environment: Any = None  # (jsonl file) once the environment configuration is opened
         for name in split_names:
             self.parquet[name] = pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd")
-            self.csv[name] = (folder / "splits" / f"{name}.csv").open("w", encoding="utf-8", newline="")
-        for fh in self.csv.values():
-            fh.write(header)
         self.rows = dict.fromkeys(self.parquet, 0)
 
     def open_environment(self, folder: Path, schema: pa.Schema) -> None:
-        """``environment/data.parquet`` and ``.jsonl``: no CSV (the AmbiK layout has one kitchen per row)."""
+        """``environment/data.parquet`` and ``data.jsonl.gz`` (an AmbiK row has one kitchen per row: these
+        items are not exported to its CSV layout)."""
         (folder / ENVIRONMENT).mkdir()
         self.parquet[ENVIRONMENT] = pq.ParquetWriter(folder / ENVIRONMENT / "data.parquet", schema, compression="zstd")
         self.schemas[ENVIRONMENT] = schema
         self.rows[ENVIRONMENT] = 0
-        self.environment = (folder / ENVIRONMENT / "data.jsonl").open("wb")
+        self.environment = files.open_jsonl_writer(folder / ENVIRONMENT / files.JSONL)
 
-    def write(self, name: str, table: pa.Table, lines: list[str] | None) -> None:
+    def write(self, name: str, table: pa.Table) -> None:
         if table.num_rows:
             self.parquet[name].write_table(table)
             self.rows[name] += table.num_rows
-        if lines is not None:
-            self.csv[name].writelines(lines)
 
     def close(self) -> None:
         for name, writer in self.parquet.items():
             if not self.rows[name]:
                 writer.write_table(self.schemas[name].empty_table())
             writer.close()
-        for fh in self.csv.values():
-            fh.close()
         self.jsonl.close()
         if self.environment is not None:
             self.environment.close()
@@ -178,16 +164,13 @@ def _write_data(
     found: Scan,
     splits: dict[str, list[str]],
     class_names: list[str],
-    columns: list[str],
-    raw_cells: bool = False,
     environment_names: list[str] | None = None,
 ) -> None:
     """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time; the rows of
     environment-induced types go to ``environment/`` (when ``environment_names``, its ClassLabel, is given)."""
     schema = item_arrow_schema(class_names)
-    header, _ = csv_lines(columns, [], raw_cells=raw_cells)
     split_of = {i: name for name, ids in splits.items() for i in ids}
-    out = _Outputs(tmp, schema, header, list(splits))
+    out = _Outputs(tmp, schema, list(splits))
     if environment_names is not None:
         out.open_environment(tmp, item_arrow_schema(environment_names))
     try:
@@ -196,17 +179,15 @@ def _write_data(
             if environment_names is not None:
                 others = [r for r in batch if r["id"] not in split_of]
                 out.environment.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
-                out.write(ENVIRONMENT, items_to_table(others, environment_names), None)
+                out.write(ENVIRONMENT, items_to_table(others, environment_names))
             table = items_to_table(records, class_names)
             # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
             out.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
-            _, rows = ambik_rows([RecordView(r) for r in records], columns)  # type: ignore[misc]
-            _, lines = csv_lines(columns, rows, raw_cells=raw_cells)
-            out.write("data", table, lines)
+            out.write("data", table)
             for name in splits:
                 picked = [k for k, r in enumerate(records) if split_of[r["id"]] == name]
                 # typed indices: an empty pick is an empty table (an untyped [] is a null array Arrow cannot take)
-                out.write(name, table.take(pa.array(picked, type=pa.int64())), [lines[k] for k in picked])
+                out.write(name, table.take(pa.array(picked, type=pa.int64())))
     finally:
         out.close()
 
@@ -233,7 +214,7 @@ def _release(opts: ReleaseOptions) -> Path:
         message = gates.nothing_to_release(opts.run_ids, found.review_counts, opts.allow_unreviewed)
         raise refuse(message, {"review_status": found.review_counts})
     everything = list(kept.values())
-    # the default configuration (splits, ambik.csv) holds the instruction-level types, AmbiK's
+    # the default configuration (its splits) holds the instruction-level types, AmbiK's
     entries = [e for e in everything if ambiguity.level(e.ambiguity_type) != ENVIRONMENT]
     environment = [e for e in everything if ambiguity.level(e.ambiguity_type) == ENVIRONMENT]
     size = fit_calibration_size(opts.calibration_size, len(entries))
@@ -250,14 +231,9 @@ def _release(opts: ReleaseOptions) -> Path:
         raise refuse(message, {"expectations": expectations.to_dict()})
 
     previous = versions.previous(opts.curated, opts.version)
+    before = [opts.curated / previous, opts.curated / previous / ENVIRONMENT] if previous else []
     changes = changelog.compare_streamed(
-        [
-            p
-            for p in (opts.curated / previous / "data.jsonl", opts.curated / previous / ENVIRONMENT / "data.jsonl")
-            if p.is_file()
-        ]
-        if previous
-        else [],
+        [p for p in map(files.jsonl_path, before) if p.is_file()],
         seen.digests,
         lambda ids: found.read(sorted((kept[i] for i in ids), key=lambda e: (e.file, e.offset))),
         previous,
@@ -322,7 +298,7 @@ def _release(opts: ReleaseOptions) -> Path:
         names = ambiguity.names()
         class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT] + sorted(seen.types - set(names))
         environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT] if environment else None
-        _write_data(tmp, found, splits, class_names, seen.layout.columns(), opts.raw_cells, environment_names)
+        _write_data(tmp, found, splits, class_names, environment_names)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)

@@ -177,6 +177,8 @@ WORLD_TYPE = pa.struct(
         ("candidates", pa.list_(_STR)),
         ("affordance", _STR),
         ("fitting", pa.list_(_STR)),
+        ("left_out", pa.list_(pa.struct([("node", _STR), ("reason", _STR), ("detail", _STR)]))),
+        ("rationale", _STR),
         ("clear_plan", pa.list_(ACTION_TYPE)),
         ("perturbation", PERTURBATION_TYPE),
     ]
@@ -352,5 +354,8 @@ def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
         if row.get("review") is not None:
             row["review"] = _review_record(row["review"])
         row["extra"] = {kv["key"]: kv["value"] for kv in row.get("extra") or []}
+        world = row.get("world")
+        if world is not None and world.get("left_out") is None:
+            world["left_out"] = []  # rows written from records made before the field hold null
         records.append(row)
     return records

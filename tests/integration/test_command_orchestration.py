@@ -4,6 +4,7 @@ Real CLI subprocesses with their own ``PREFECT_HOME``."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import sqlite3
@@ -73,7 +74,7 @@ def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: P
     assert "release-1.0.1" in runs and "release-1-0-1" in keys
     assert not servers_left(home), "the release's temporary Prefect server outlived it"
     # Same gates, same writer: the two releases hold the same rows.
-    rows = [(curated / v / "data.jsonl").read_text(encoding="utf-8") for v in ("1.0.0", "1.0.1")]
+    rows = [gzip.decompress((curated / v / "data.jsonl.gz").read_bytes()) for v in ("1.0.0", "1.0.1")]
     assert rows[0] == rows[1]
 
     config = tmp_path / "ambiforge.toml"

@@ -234,8 +234,8 @@ def release_files_text(folder: Path) -> str:
 
 
 def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.releases.files import read_rows
     from ambiforge.releases.writer import ReleaseOptions, release
-    from ambiforge.storage import read_records
 
     paths = make_run(tmp_path, "rev5", catalog)
     push("rev5", paths, project="ambiforge rev5")
@@ -283,7 +283,7 @@ def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators,
             annotation=paths.annotation, calibration_size=1, target_mix=None,
         )  # fmt: skip
 
-    first = {r["id"]: r for r in read_records(release(opts("1.0.0")) / "data.jsonl")}
+    first = {r["id"]: r for r in read_rows(release(opts("1.0.0")) / "data.jsonl.gz")}
     assert set(first) == {order[0], order[3], order[5]}  # queued and rejected items are not released
     assert first[order[0]]["ambiguity_type"] == S
     assert first[order[3]]["answer"] == data[order[3]]["answer"]  # case and spacing are no correction
@@ -300,7 +300,7 @@ def test_review_decisions_reach_the_release_under_pseudonyms(ls_env, annotators,
     pull("rev5", paths)  # decisions are applied the same way on every pull
     assert paths.items("rev5").read_bytes() == items_after
     second_folder = release(opts("1.1.0"))
-    second = {r["id"]: r for r in read_records(second_folder / "data.jsonl")}
+    second = {r["id"]: r for r in read_rows(second_folder / "data.jsonl.gz")}
     changes = json.loads((second_folder / "manifest.json").read_text())["changes"]
     assert (changes["added"], changes["removed"], changes["changed"]) == (2, 0, 0)
     assert set(second) == {order[0], order[1], order[2], order[3], order[5]}

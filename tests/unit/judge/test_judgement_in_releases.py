@@ -7,12 +7,14 @@ import csv
 import json
 from pathlib import Path
 
+import ambiforge
 from ambiforge.ambik.csv_io import read_ambik_csv
 from ambiforge.models.schema import schema_errors
 from ambiforge.releases.jsonl_form import jsonl_form, with_graphs
 from ambiforge.releases.writer import release
 from ambiforge.storage import read_records
 from tests.unit.judge.fakes import CLEAR_IS_AMBIGUOUS, judged
+from tests.unit.release import gz
 from tests.unit.release.test_release import make_items, options, write_run
 
 
@@ -23,7 +25,7 @@ def test_judgement_in_jsonl_parquet_and_csv(tmp_path: Path, catalog, monkeypatch
     folder = release(options(tmp_path, "1.0.0", ["r"], calibration_size=5))
     by_id = {i.id: i for i in made}
 
-    jsonl = {r["id"]: r for r in read_records(folder / "data.jsonl")}
+    jsonl = {r["id"]: r for r in gz.rows(folder / "data.jsonl.gz")}
     parquet = {r["id"]: r for r in read_records(folder / "data.parquet")}
     for item_id, record in jsonl.items():
         expected = by_id[item_id].judgement
@@ -44,9 +46,11 @@ def test_judgement_in_jsonl_parquet_and_csv(tmp_path: Path, catalog, monkeypatch
     unjudged = next(i for i in made if i.judgement is None)
     assert rows[unjudged.id]["judgement"] is None
 
-    with (folder / "ambik.csv").open(encoding="utf-8", newline="") as fh:
+    exported = tmp_path / "ambik.csv"  # the AmbiK CSV layout, exported from the release
+    ambiforge.export_ambik(folder / "data.parquet", exported)
+    with exported.open(encoding="utf-8", newline="") as fh:
         cells = {r["id"]: r["judgement"] for r in csv.DictReader(fh)}
     assert json.loads(cells[some.id]) == some.judgement.model_dump(mode="json")  # type: ignore[union-attr]
     assert cells[unjudged.id] == ""
-    back = {i.id: i for i in read_ambik_csv(folder / "ambik.csv", catalog)}
+    back = {i.id: i for i in read_ambik_csv(exported, catalog)}
     assert back[some.id].judgement == some.judgement and back[unjudged.id].judgement is None

@@ -3,14 +3,19 @@
 Parquet files gained the world column and ambiguity_type as names: only the Parquet files, card and
 manifest changed, and again when the world column gained ``affordance`` and ``perturbation``: the Parquet
 files, card, validation expectations and manifest changed; again when the card said the scene graphs are in
-the Parquet files only: the cards and manifests changed; again when items gained ``frame``: the fixture's
-items (made before it) have none, and the Parquet files, data.jsonl, cards and manifests changed): two runs
-with every review state, a duplicate across runs, AmbiK CSV extras, a previous version for the changelog.
+the Parquet files only: the cards and manifests changed; again when the JSON lines were gzip-compressed and
+the AmbiK CSV files left the release for an export: data.jsonl.gz decompresses to the bytes data.jsonl had, the
+CSV files exported from the release are the bytes the release held, the Parquet files, changelogs and
+expectations are unchanged, and the cards and manifests changed; again when items gained ``frame`` and the world
+``left_out`` and ``rationale``: the fixture's items (made before them) have none, and the Parquet files, cards and
+manifests changed): two runs with every review state, a duplicate
+across runs, AmbiK CSV extras, a previous version for the changelog.
 ``python -m tests.unit.release.golden`` rewrites the fixture and checksums (only ever do that with a
 writer known to be right)."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from datetime import UTC, datetime
@@ -100,12 +105,41 @@ def scenario(root: Path) -> tuple[Path, Path]:
 
 
 def checksums(*folders: Path) -> dict[str, str]:
-    return {
-        f"{folder.name}/{p.relative_to(folder).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()
-        for folder in folders
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
+    """Every file's sha256; a gzip file's decompressed text too (``<path> (decompressed)``), and the AmbiK CSV
+    files exported from the release (``ambik.csv (export)``, ``splits/<name>.csv (export)``), so the rows and
+    CSV layout of releases before the JSON lines were compressed, and the CSV files left the release, stay
+    pinned to the same bytes."""
+    sums = {}
+    for folder in folders:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file():
+                rel = f"{folder.name}/{p.relative_to(folder).as_posix()}"
+                sums[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+                if p.suffix == ".gz":
+                    sums[f"{rel} (decompressed)"] = hashlib.sha256(gzip.decompress(p.read_bytes())).hexdigest()
+        for rel, text in exported_csv(folder).items():
+            sums[f"{folder.name}/{rel} (export)"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sums
+
+
+def exported_csv(folder: Path) -> dict[str, str]:
+    """The AmbiK CSV text of the release's rows and of each split's (with the columns of all its rows, as
+    releases held them)."""
+    from ambiforge.ambik.csv_io import ambik_rows, columns_for, csv_lines
+    from ambiforge.models import Item
+    from ambiforge.storage import read_records
+
+    items = [Item.model_validate(r) for r in read_records(folder / "data.parquet")]
+    columns = columns_for(items)
+    by_id = {i.id: i for i in items}
+    parts = {"ambik.csv": items}
+    for path in sorted((folder / "splits").glob("*.parquet")):
+        parts[f"splits/{path.stem}.csv"] = [by_id[r["id"]] for r in read_records(path)]
+    texts = {}
+    for rel, part in parts.items():
+        header, lines = csv_lines(columns, ambik_rows(part, columns)[1])
+        texts[rel] = header + "".join(lines)
+    return texts
 
 
 if __name__ == "__main__":

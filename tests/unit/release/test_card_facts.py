@@ -12,6 +12,7 @@ import pytest
 
 from ambiforge.models import Review
 from ambiforge.releases.writer import release
+from tests.unit.release import gz
 from tests.unit.release.test_release import make_items, options, write_run
 
 
@@ -96,7 +97,7 @@ def test_the_cards_snippet_loads_each_release_from_the_same_path(tmp_path, catal
         exec(compile(code, "card-snippet", "exec"), scope)  # noqa: S102 - the card's own snippet is the test
         ds = scope["ds"]
         assert (ds["calibration"].num_rows, ds["test"].num_rows) == sizes  # type: ignore[index]
-        ids = {r["id"] for r in json.loads("[" + ",".join((folder / "data.jsonl").read_text().split("\n")[:-1]) + "]")}
+        ids = {r["id"] for r in gz.rows(folder / "data.jsonl.gz")}
         assert {*ds["calibration"]["id"], *ds["test"]["id"]} == ids  # type: ignore[index]
 
 

@@ -12,6 +12,7 @@ from ambiforge.models.scene_graph import RELATIONS
 from ambiforge.releases.card import RELATION_MEANINGS, WORLD_SUBFIELDS, example_instance
 from ambiforge.releases.jsonl_form import with_graphs
 from ambiforge.storage.arrow_schema import table_to_records
+from tests.unit.release import gz
 from tests.unit.release.test_release import two_releases  # noqa: F401 (fixture)
 
 
@@ -39,7 +40,7 @@ def test_the_card_describes_the_world_and_the_type_encoding(two_releases) -> Non
 
 def test_the_example_cuts_the_graph_to_the_claimed_nodes(two_releases) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     _, v1, _, _, _ = two_releases
-    row = json.loads((v1 / "data.jsonl").read_text().splitlines()[0])
+    row = gz.rows(v1 / "data.jsonl.gz")[0]
     assert "graph" not in row["world"]  # the graphs are in the Parquet files only
     record = with_graphs(row, table_to_records(pq.read_table(v1 / "data.parquet"))[0])
     graph = record["world"]["graph"]

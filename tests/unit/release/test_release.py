@@ -13,16 +13,18 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+import ambiforge
 from ambiforge import ambiguity
 from ambiforge.cli.main import main
 from ambiforge.errors import ConfigError
 from ambiforge.generation.mix import type_quotas, type_sequence
 from ambiforge.generation.offline import OfflineGenerator
 from ambiforge.models import Item, Review
+from ambiforge.releases.files import read_rows
 from ambiforge.releases.manifest import manifest_errors
 from ambiforge.releases.verify import VerifyError, verify_release
 from ambiforge.releases.writer import ReleaseGateError, ReleaseOptions, release
-from ambiforge.storage import read_records, write_items_jsonl
+from ambiforge.storage import write_items_jsonl
 from ambiforge.storage.arrow_schema import class_names_in
 
 MIX = {"preferences": 0.472, "common_sense_knowledge": 0.398, "safety": 0.13}
@@ -95,13 +97,13 @@ def test_manifest_checksums_and_files(two_releases) -> None:  # type: ignore[no-
         paths = {e["path"] for e in manifest["files"]}
         assert {
             "data.parquet",
-            "data.jsonl",
-            "ambik.csv",
+            "data.jsonl.gz",
             "README.md",
             "CHANGELOG.md",
             "splits/calibration.parquet",
             "splits/test.parquet",
         } <= paths
+        assert not any(p.endswith(".csv") or p.endswith(".jsonl") for p in paths)  # the AmbiK CSV is an export
     m1 = json.loads((v1 / "manifest.json").read_text())
     assert m1["counts"]["total"] == 200 and m1["allow_unreviewed"] is True and m1["run_ids"] == ["run-a"]
     assert m1["prompts"] and m1["catalog"][0]["sha256"] == first[0].provenance.catalog_sha256
@@ -219,7 +221,7 @@ def test_only_accepted_items_unless_allowed(tmp_path, catalog) -> None:  # type:
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["counts"]["total"] == 20
     assert manifest["review"]["status"] == {"accepted": 20, "rejected": 20, "unreviewed": 10}
-    assert {r["id"] for r in read_records(folder / "data.jsonl")} == {i.id for i in reviewed[:40:2]}
+    assert {r["id"] for r in read_rows(folder / "data.jsonl.gz")} == {i.id for i in reviewed[:40:2]}
     assert "annotations_creators:\n- expert-generated" in (folder / "README.md").read_text()
 
 
@@ -229,8 +231,13 @@ def test_researchers_can_load_it(two_releases, tmp_path, monkeypatch) -> None:  
     _, v1, _, first, _ = two_releases
     df = pd.read_parquet(v1 / "data.parquet")
     assert len(df) == 200 and list(df["id"]) == [i.id for i in first]
-    rows = list(csv.DictReader((v1 / "ambik.csv").open(encoding="utf-8", newline="")))
+    # the AmbiK CSV layout, exported from the release as its card says
+    assert ambiforge.export_ambik(v1 / "data.parquet", tmp_path / "ambik.csv") == 200
+    rows = list(csv.DictReader((tmp_path / "ambik.csv").open(encoding="utf-8", newline="")))
     assert rows[0]["plan_for_clear_task"].startswith("1. ") and int(rows[0]["end_of_ambiguity"]) >= 0
+    assert [r["id"] for r in rows] == [i.id for i in first]
+    lines = pd.read_json(v1 / "data.jsonl.gz", lines=True)  # pandas reads the compressed JSON lines itself
+    assert list(lines["id"]) == [i.id for i in first] and "graph" not in lines["world"][0]
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     from datasets import load_dataset

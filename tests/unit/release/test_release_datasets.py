@@ -15,6 +15,7 @@ import yaml
 from ambiforge import ambiguity
 from ambiforge.models import Item, Review
 from ambiforge.models.item import Annotation
+from ambiforge.releases.files import read_rows
 from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.releases.writer import release
 from ambiforge.storage import read_records
@@ -75,8 +76,15 @@ def test_load_dataset_gives_classlabel_and_typed_structs(released, tmp_path, mon
     assert {k: v for k, v in card_features.items() if k != "ambiguity_type"} == {
         k: v for k, v in from_schema.items() if k != "ambiguity_type"
     }
-    # data.jsonl: the same rows without the scene graphs, which are in the Parquet file only
-    assert [jsonl_form(r) for r in read_records(folder / "data.parquet")] == read_records(folder / "data.jsonl")
+    # data.jsonl.gz: the same rows without the scene graphs, which are in the Parquet file only; datasets'
+    # JSON loader reads the compressed file as it is (the card's snippet)
+    without_graphs = [jsonl_form(r) for r in read_records(folder / "data.parquet")]
+    assert without_graphs == read_rows(folder / "data.jsonl.gz")
+    lines = load_dataset("json", data_files=str(folder / "data.jsonl.gz"), cache_dir=str(tmp_path / "hf"))["train"]
+    assert lines["id"] == [i.id for i in items] and lines[0]["question"] == items[0].question
+    assert (
+        "graph" not in lines[0]["world"] and lines[0]["world"]["candidates"] == without_graphs[0]["world"]["candidates"]
+    )
     # the card's advice for a bare Parquet file gives the ClassLabel
     cast = from_parquet["data"].cast_column("ambiguity_type", ClassLabel(names=names))
     assert [names[k] for k in cast["ambiguity_type"]] == [i.ambiguity_type for i in items]
@@ -87,6 +95,11 @@ def test_pandas_and_duckdb_read_names_and_query_the_graph(released) -> None:  # 
     data = folder / "data.parquet"
     frame = pd.read_parquet(data)
     assert list(frame["ambiguity_type"]) == [i.ambiguity_type for i in items]
+    # the compressed JSON lines, read directly as the card shows
+    lines = pd.read_json(folder / "data.jsonl.gz", lines=True)
+    assert list(lines["ambiguity_type"]) == [i.ambiguity_type for i in items]
+    questions = duckdb.sql(f"select id, question from read_json('{folder / 'data.jsonl.gz'}')").fetchall()
+    assert questions == [(i.id, i.question) for i in items]
 
     types = duckdb.sql(f"select ambiguity_type from '{data}'").fetchall()
     assert [t for (t,) in types] == [i.ambiguity_type for i in items]

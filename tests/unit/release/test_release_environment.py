@@ -5,7 +5,6 @@ rows and counts, and names a forged row."""
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 from collections import Counter
@@ -23,6 +22,7 @@ from ambiforge.releases.jsonl_form import jsonl_form
 from ambiforge.releases.verify import verify_release
 from ambiforge.releases.writer import release
 from ambiforge.storage import read_records
+from tests.unit.release import gz
 from tests.unit.release.test_release import options, write_run
 from tests.unit.release.test_verify import fails, manifest_of, reseal
 
@@ -62,17 +62,16 @@ def test_environment_items_are_their_own_configuration(released) -> None:  # typ
     }
     assert {i.ambiguity_type for i in by_level["environment"]} == set(ENVIRONMENT)  # every type was made
     ids = {lvl: [i.id for i in group] for lvl, group in by_level.items()}
-    assert [r["id"] for r in read_records(folder / "data.jsonl")] == ids["instruction"]
-    assert [r["id"] for r in read_records(folder / "environment" / "data.jsonl")] == ids["environment"]
+    assert [r["id"] for r in gz.rows(folder / "data.jsonl.gz")] == ids["instruction"]
+    assert [r["id"] for r in gz.rows(folder / "environment" / "data.jsonl.gz")] == ids["environment"]
     in_parquet = read_records(folder / "environment" / "data.parquet")
-    in_jsonl = read_records(folder / "environment" / "data.jsonl")
+    in_jsonl = gz.rows(folder / "environment" / "data.jsonl.gz")
     assert [jsonl_form(r) for r in in_parquet] == in_jsonl  # the graphs (both kitchens) in the Parquet file only
     assert all(r["world"]["graph"] and r["world"]["perturbation"]["graph"] for r in in_parquet)
     assert all("graph" not in r["world"] and "graph" not in r["world"]["perturbation"] for r in in_jsonl)
     split_ids = [r["id"] for s in ("calibration", "test") for r in read_records(folder / "splits" / f"{s}.parquet")]
     assert sorted(split_ids) == sorted(ids["instruction"])
-    with (folder / "ambik.csv").open(encoding="utf-8", newline="") as fh:
-        assert len(list(csv.reader(fh))) - 1 == len(ids["instruction"])  # the AmbiK CSV leaves them out
+    assert not list(folder.rglob("*.csv"))  # the AmbiK CSV layout is an export, not part of the release
 
     manifest = manifest_of(folder)
     counts = manifest["counts"]
@@ -85,13 +84,16 @@ def test_environment_items_are_their_own_configuration(released) -> None:  # typ
     assert {t: n for t, n in env["per_type"].items() if n} == dict(
         Counter(i.ambiguity_type for i in by_level["environment"])
     )
-    assert {"environment/data.jsonl", "environment/data.parquet"} <= {f["path"] for f in manifest["files"]}
+    assert {"environment/data.jsonl.gz", "environment/data.parquet"} <= {f["path"] for f in manifest["files"]}
     assert manifest["statistics"]["items"] == len(items)
 
     card = (folder / "README.md").read_text(encoding="utf-8")
     meta = yaml.safe_load(card.split("---\n")[1])
     assert [c["config_name"] for c in meta["configs"]] == ["default", "all", "environment"]
-    assert "Not in `ambik.csv` or `splits/`" in card and 'load_dataset(folder, "environment", cache_dir=cache)' in card
+    assert (
+        "Not in the splits nor in the AmbiK CSV export" in card
+        and 'load_dataset(folder, "environment", cache_dir=cache)' in card
+    )
     assert verify_release(folder)["rows"] == len(items)
 
 
@@ -124,23 +126,23 @@ def copy(released, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
 
 
 def _rewrite(path: Path, row: int, edit: Any) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = gz.read_text(path).splitlines()
     record = json.loads(lines[row - 1])
     edit(record)
     lines[row - 1] = json.dumps(record, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gz.write_text(path, "\n".join(lines) + "\n")
 
 
 def test_a_forged_environment_row_is_named(copy: Path) -> None:
-    _rewrite(copy / "environment" / "data.jsonl", 2, lambda r: r.update(question="Which one, really?"))
+    _rewrite(copy / "environment" / "data.jsonl.gz", 2, lambda r: r.update(question="Which one, really?"))
     reseal(copy, manifest_of(copy))
     fails(copy, "environment/data.parquet:2: field question differs", "'Which one, really?'")
 
 
 def test_an_environment_row_relabelled_as_an_ambik_type_is_named(copy: Path) -> None:
-    _rewrite(copy / "environment" / "data.jsonl", 1, lambda r: r.update(ambiguity_type="preferences"))
+    _rewrite(copy / "environment" / "data.jsonl.gz", 1, lambda r: r.update(ambiguity_type="preferences"))
     reseal(copy, manifest_of(copy))
-    fails(copy, "environment/data.jsonl:1:", "is preferences, not an environment-induced type")
+    fails(copy, "environment/data.jsonl.gz:1:", "is preferences, not an environment-induced type")
 
 
 def test_a_missing_environment_file_and_a_wrong_count_are_named(copy: Path) -> None:
@@ -171,8 +173,8 @@ def test_diff_and_the_changelog_see_the_environment_configuration(released, tmp_
     folder, items = released
     later = tmp_path / "1.1.0"
     shutil.copytree(folder, later)
-    env_ids = [r["id"] for r in read_records(folder / "environment" / "data.jsonl")]
-    _rewrite(later / "environment" / "data.jsonl", 3, lambda r: r.update(question="Which one, really?"))
+    env_ids = [r["id"] for r in gz.rows(folder / "environment" / "data.jsonl.gz")]
+    _rewrite(later / "environment" / "data.jsonl.gz", 3, lambda r: r.update(question="Which one, really?"))
     changes = compare_releases(folder, later)
     assert changes.changed == {env_ids[2]: ["question"]} and not changes.added and not changes.removed
 
@@ -191,7 +193,7 @@ def test_a_release_of_environment_items_only_verifies(tmp_path: Path, catalog) -
     folder = release(options(tmp_path, "1.0.0", ["only"], calibration_size=4, target_mix=mix))
     counts = manifest_of(folder)["counts"]
     assert counts["total"] == 0 and counts["configurations"]["environment"]["total"] == 6
-    assert read_records(folder / "data.jsonl") == []
+    assert gz.rows(folder / "data.jsonl.gz") == []
     assert verify_release(folder)["rows"] == 6
 
 

@@ -14,7 +14,7 @@ from ambiforge.releases.gates import expectation_message
 from ambiforge.releases.manifest import agreement_summary
 from ambiforge.releases.manifest_schema import SCHEMA_PATH, manifest_json_schema, render_manifest_schema
 from ambiforge.releases.writer import ReleaseGateError, release
-from ambiforge.storage import read_records
+from tests.unit.release import gz
 from tests.unit.release.test_release import MIX, make_items, options, tree_digest, write_run
 
 ACCEPTED = Review(status="unanimous", verdict="accept")
@@ -76,7 +76,7 @@ def test_rejected_and_queued_never_released_unreviewed_listed(tmp_path, catalog)
     )
     write_run(tmp_path / "raw", "r", rows)
     folder = release(options(tmp_path, "1.0.0", ["r"], calibration_size=4, target_mix=None))
-    released = {r["id"] for r in read_records(folder / "data.jsonl")}
+    released = {r["id"] for r in gz.rows(folder / "data.jsonl.gz")}
     assert released == {i.id for i in items[:20] + items[30:]}
     manifest = json.loads((folder / "manifest.json").read_text())
     unreviewed = sorted(i.id for i in items[30:])

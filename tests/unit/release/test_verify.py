@@ -21,8 +21,8 @@ from ambiforge.releases.checksums import sha256_of
 from ambiforge.releases.seal import integrity_section, read_sha256sum, read_witness
 from ambiforge.releases.verify import VerifyError, verify_release
 from ambiforge.releases.writer import ReleaseGateError, release
-from ambiforge.storage import read_records
 from ambiforge.storage.arrow_schema import class_names_in
+from tests.unit.release import gz
 from tests.unit.release.test_release import make_items, options, write_run
 
 
@@ -162,12 +162,12 @@ def test_only_the_published_hash_catches_a_forged_git_commit(sealed: Path, copy:
 
 
 def rewrite_jsonl(folder: Path, row: int, field: str, value: Any) -> None:
-    path = folder / "data.jsonl"
-    lines = path.read_text(encoding="utf-8").splitlines()
+    path = folder / "data.jsonl.gz"
+    lines = gz.read_text(path).splitlines()
     record = json.loads(lines[row - 1])
     record[field] = value
     lines[row - 1] = json.dumps(record, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gz.write_text(path, "\n".join(lines) + "\n")
 
 
 def test_an_edited_question_in_jsonl_is_named_against_parquet(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -179,13 +179,14 @@ def test_an_edited_question_in_jsonl_is_named_against_parquet(copy: Path, capsys
 
 
 def test_the_issues_edit_checksum_updated_in_the_manifest_only(copy: Path) -> None:
-    """Issue 18's case: a question edited in data.jsonl and its checksum updated in manifest.json (not in
+    """Issue 18's case: a question edited in data.jsonl.gz and its checksum updated in manifest.json (not in
     manifest.sha256): the seal fails and the first difference is named."""
     rewrite_jsonl(copy, 5, "question", "Which one do you mean, really?")
     manifest = manifest_of(copy)
+    path = copy / "data.jsonl.gz"
     for entry in manifest["files"]:
-        if entry["path"] == "data.jsonl":
-            entry["sha256"], entry["bytes"] = sha256_of(copy / "data.jsonl"), (copy / "data.jsonl").stat().st_size
+        if entry["path"] == "data.jsonl.gz":
+            entry["sha256"], entry["bytes"] = sha256_of(path), path.stat().st_size
     write_manifest(copy, manifest)
     fails(copy, "does not match manifest.sha256", "data.parquet:5: field question differs")
 
@@ -228,8 +229,30 @@ def test_an_ambiguity_type_outside_the_class_names_is_named(copy: Path) -> None:
     fails(copy, "data.parquet:3: ambiguity_type 'irony' is not one of the ClassLabel's names")
 
 
+def test_a_release_written_before_compression_verifies(copy: Path) -> None:
+    """Plain data.jsonl and the AmbiK CSV files, as releases were written before: verified as they were."""
+    gz.to_legacy(copy)
+    assert verify_release(copy)["rows"] == 50
+    lines = (copy / "data.jsonl").read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record["question"] = "Which one, in the old layout?"
+    lines[1] = json.dumps(record, ensure_ascii=False)
+    (copy / "data.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    reseal(copy, manifest_of(copy))
+    fails(copy, "data.parquet:2: field question differs (data.jsonl 'Which one, in the old layout?'")
+
+
+def test_a_damaged_gzip_file_is_named(copy: Path) -> None:
+    path = copy / "data.jsonl.gz"
+    path.write_bytes(path.read_bytes()[:-40])  # cut short: the stream ends before its end marker
+    reseal(copy, manifest_of(copy))
+    fails(copy, "data.jsonl.gz: not a readable gzip file")
+
+
 @pytest.mark.parametrize("name", ["ambik.csv", "splits/calibration.csv"])
 def test_an_edited_csv_cell_is_named(copy: Path, name: str) -> None:
+    """In a release that has them (written before the AmbiK CSV became an export)."""
+    gz.to_legacy(copy)
     path = copy / name
     rows = list(csv.reader(path.open(encoding="utf-8", newline="")))
     column = rows[0].index("answer")
@@ -246,17 +269,11 @@ def test_a_row_moved_between_splits_is_named(copy: Path) -> None:
     disagrees with the seeded stratified split."""
     cal, test = (pq.read_table(copy / "splits" / f"{s}.parquet") for s in ("calibration", "test"))
     moved_id = test.column("id")[0].as_py()
-    records = read_records(copy / "data.jsonl")
+    records = gz.rows(copy / "data.jsonl.gz")
     order = [r["id"] for r in records]
     moved = sorted(cal.to_pylist() + test.slice(0, 1).to_pylist(), key=lambda r: order.index(r["id"]))
     pq.write_table(pa.Table.from_pylist(moved, schema=cal.schema), copy / "splits" / "calibration.parquet")
     pq.write_table(test.slice(1), copy / "splits" / "test.parquet")
-    every = list(csv.reader((copy / "ambik.csv").open(encoding="utf-8", newline="")))
-    for name in ("calibration", "test"):
-        ids = set(pq.read_table(copy / "splits" / f"{name}.parquet").column("id").to_pylist())
-        out = io.StringIO()
-        csv.writer(out).writerows([every[0]] + [r for r in every[1:] if r[0] in ids])
-        (copy / "splits" / f"{name}.csv").write_text(out.getvalue(), encoding="utf-8", newline="")
     manifest = manifest_of(copy)
     kind = next(r["ambiguity_type"] for r in records if r["id"] == moved_id)
     for name, step in (("calibration", 1), ("test", -1)):
@@ -291,11 +308,11 @@ def test_a_listed_file_that_is_missing_is_named(copy: Path) -> None:
 
 
 def test_a_release_file_gone_from_disk_and_manifest_is_named(copy: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (copy / "data.jsonl").unlink()
+    (copy / "data.jsonl.gz").unlink()
     manifest = manifest_of(copy)
-    manifest["files"] = [e for e in manifest["files"] if e["path"] != "data.jsonl"]
+    manifest["files"] = [e for e in manifest["files"] if e["path"] != "data.jsonl.gz"]
     reseal(copy, manifest, card=True)
-    fails(copy, "data.jsonl: every release has this file, but it is missing")
+    fails(copy, "data.jsonl.gz: every release has this file, but it is missing")
     assert main(["verify", str(copy)]) == 1
     assert "Traceback" not in capsys.readouterr().err
 
@@ -308,16 +325,16 @@ def test_a_missing_manifest_sha256_is_named(copy: Path) -> None:
 def test_a_row_breaking_the_item_schema_is_named(copy: Path) -> None:
     rewrite_jsonl(copy, 3, "end_of_ambiguity", -1)
     reseal(copy, manifest_of(copy))
-    fails(copy, "data.jsonl:3: end_of_ambiguity")
+    fails(copy, "data.jsonl.gz:3: end_of_ambiguity")
 
 
 def test_a_duplicated_row_is_named(copy: Path) -> None:
-    path = copy / "data.jsonl"
-    lines = path.read_text(encoding="utf-8").splitlines()
+    path = copy / "data.jsonl.gz"
+    lines = gz.read_text(path).splitlines()
     lines[1] = lines[0]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gz.write_text(path, "\n".join(lines) + "\n")
     reseal(copy, manifest_of(copy))
-    fails(copy, "data.jsonl:2: id")
+    fails(copy, "data.jsonl.gz:2: id")
 
 
 def test_calibration_size_0_is_a_test_only_release_that_verifies(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]

@@ -15,17 +15,18 @@ from ambiforge.releases.jsonl_form import with_graphs
 from ambiforge.releases.verify_rows import type_difference
 from ambiforge.releases.verify_world import world_problem
 from ambiforge.storage.arrow_schema import WORLD_TYPE, class_names_in, items_to_table, table_to_records
+from tests.unit.release import gz
 from tests.unit.release.test_verify import copy, fails, manifest_of, reseal, sealed  # noqa: F401 (fixtures)
 
 
 def edit_world(folder: Path, row: int, edit: Any) -> None:
-    """Change row ``row``'s world in data.jsonl (``edit`` takes and changes the world dict), then reseal."""
-    path = folder / "data.jsonl"
-    lines = path.read_text(encoding="utf-8").splitlines()
+    """Change row ``row``'s world in data.jsonl.gz (``edit`` takes and changes the world dict), then reseal."""
+    path = folder / "data.jsonl.gz"
+    lines = gz.read_text(path).splitlines()
     record = json.loads(lines[row - 1])
     edit(record["world"])
     lines[row - 1] = json.dumps(record, ensure_ascii=False)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gz.write_text(path, "\n".join(lines) + "\n")
     reseal(folder, manifest_of(folder))
 
 
@@ -40,7 +41,7 @@ def edit_parquet_world(folder: Path, row: int, edit: Any) -> None:
 
 
 def test_every_released_row_has_a_world_that_holds_together(sealed: Path) -> None:  # noqa: F811
-    records = [json.loads(line) for line in (sealed / "data.jsonl").read_text().splitlines()]
+    records = gz.rows(sealed / "data.jsonl.gz")
     assert records and all(r["world"] is not None and "graph" not in r["world"] for r in records)
     parquet = table_to_records(pq.read_table(sealed / "data.parquet"))
     whole = [with_graphs(r, p) for r, p in zip(records, parquet, strict=True)]
@@ -50,13 +51,13 @@ def test_every_released_row_has_a_world_that_holds_together(sealed: Path) -> Non
 
 def test_a_candidate_that_is_not_a_node_is_named(copy: Path) -> None:  # noqa: F811
     edit_world(copy, 4, lambda w: w.update(candidates=[*w["candidates"], "golden_teapot"]))
-    message = fails(copy, "data.jsonl:4: world.candidates[")
+    message = fails(copy, "data.jsonl.gz:4: world.candidates[")
     assert "node 'golden_teapot' is not in the item's graph" in message
 
 
 def test_a_target_and_a_plan_argument_that_are_not_nodes_are_named(copy: Path) -> None:  # noqa: F811
     edit_world(copy, 2, lambda w: w.update(target="unicorn"))
-    fails(copy, "data.jsonl:2: world.target: node 'unicorn' is not in the item's graph")
+    fails(copy, "data.jsonl.gz:2: world.target: node 'unicorn' is not in the item's graph")
     record = {
         "world": {**_world(copy, 3), "clear_plan": [{"verb": "open", "obj": "fridge"}, {"verb": "pick", "obj": "x"}]}
     }
@@ -79,7 +80,7 @@ def test_a_forged_graph_in_a_jsonl_row_that_holds_one_is_named_there(copy: Path)
     graph = _world(copy, 1)["graph"]
     forged = {**graph, "edges": [*graph["edges"], {"source": "ghost", "relation": "on", "target": "counter"}]}
     edit_world(copy, 1, lambda w: w.update(graph=forged))
-    fails(copy, "data.jsonl:1: world.graph: ", "unknown node 'ghost'")
+    fails(copy, "data.jsonl.gz:1: world.graph: ", "unknown node 'ghost'")
 
 
 def test_a_parquet_world_struct_that_is_not_the_schemas_is_named(copy: Path) -> None:  # noqa: F811
@@ -101,6 +102,6 @@ def test_a_parquet_world_struct_that_is_not_the_schemas_is_named(copy: Path) -> 
 
 
 def _world(folder: Path, row: int) -> dict[str, Any]:
-    """Row ``row``'s whole world: the data.jsonl row's, with its graph from data.parquet."""
-    record = json.loads((folder / "data.jsonl").read_text().splitlines()[row - 1])
+    """Row ``row``'s whole world: the data.jsonl.gz row's, with its graph from data.parquet."""
+    record = gz.rows(folder / "data.jsonl.gz")[row - 1]
     return with_graphs(record, table_to_records(pq.read_table(folder / "data.parquet"))[row - 1])["world"]
