@@ -55,9 +55,25 @@ def write_json_atomic(target: str | os.PathLike[str], data: Any) -> Path:
     return write_text_atomic(target, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
+def jsonl_line(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def write_jsonl_atomic(target: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> Path:
     def _write(fh: IO[str]) -> None:
         for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            fh.write(jsonl_line(record))
 
     return write_atomic(target, _write)
+
+
+@contextlib.contextmanager
+def jsonl_writer(target: str | os.PathLike[str]) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A function writing one record a line, for records that arrive over a long stage (a build's items):
+    written to a temporary file beside ``target``, renamed onto it only if the block succeeds."""
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+
+        def write(record: dict[str, Any]) -> None:
+            fh.write(jsonl_line(record))
+
+        yield write

@@ -25,14 +25,10 @@ generate_batch_task = task(
     retry_delay_seconds=pipeline.BATCH_RETRY.delay,
     retry_condition_fn=retry_transient,
 )(pipeline.generate_batch)
-resolve_duplicates_task = task(name="resolve-duplicates", cache_policy=NO_CACHE)(pipeline.resolve_duplicates)
-schema_gate_task = task(name="schema-gate", cache_policy=NO_CACHE)(pipeline.schema_gate)
 
 TASKS = PrefectExecutor(
     {
         pipeline.generate_batch: generate_batch_task,
-        pipeline.resolve_duplicates: resolve_duplicates_task,
-        pipeline.schema_gate: schema_gate_task,
     }
 )
 

@@ -8,23 +8,25 @@ resumed run reports the same failures it would have reported uninterrupted.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ambiforge.atomic import write_jsonl_atomic
 from ambiforge.models import Item
 from ambiforge.models.outcome import Outcome
-from ambiforge.run.layout import CANDIDATES_FILE, GENERATED_FILE, batch_path
+from ambiforge.run.layout import GENERATED_FILE, batch_path
 
 __all__ = [
     "GENERATED_FILE",
     "Sealed",
     "batch_path",
+    "candidate_records",
+    "count_outcomes",
+    "outcome_batches",
     "outcome_from_record",
     "outcome_to_record",
     "read_outcomes",
-    "write_candidates",
     "write_outcomes",
 ]
 
@@ -83,10 +85,41 @@ def read_outcomes(path: Path) -> list[Outcome] | None:
         return None
 
 
-def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | None:
-    """``raw/<run-id>/candidates.jsonl``: every LLM candidate of every pair with its score and failures,
-    the chosen one marked, so the losers stay inspectable. Nothing is written for offline runs."""
-    records = [
+def outcome_batches(path: Path, size: int) -> Iterator[list[Outcome]]:
+    """The outcomes in ``path``, ``size`` at a time (a stage reads a run's pairs without holding them all)."""
+    batch: list[Outcome] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                batch.append(outcome_from_record(json.loads(line)))
+                if len(batch) >= size:
+                    yield batch
+                    batch = []
+    if batch:
+        yield batch
+
+
+def count_outcomes(path: Path) -> dict[str, int] | None:
+    """``{"pairs", "generated", "rejected"}`` of the outcomes in ``path`` (records read, items not built),
+    or None when it is missing or unreadable."""
+    if not path.exists():
+        return None
+    pairs = rejected = 0
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    pairs += 1
+                    rejected += json.loads(line)["stage"] is not None
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+    return {"pairs": pairs, "generated": pairs - rejected, "rejected": rejected}
+
+
+def candidate_records(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    """The lines of ``raw/<run-id>/candidates.jsonl`` for ``outcomes``: every LLM candidate of each pair with
+    its score and failures, the chosen one marked, so the losers stay inspectable (none for offline pairs)."""
+    return [
         {
             "index": o.index,
             "id": o.item.id if o.item else None,
@@ -97,6 +130,3 @@ def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | Non
         for o in outcomes
         if o.meta.get("candidates")
     ]
-    if not records:
-        return None
-    return write_jsonl_atomic(directory / CANDIDATES_FILE, records)

@@ -16,6 +16,7 @@ from ambiforge.errors import ConfigError
 from ambiforge.generation.duplicates import (
     GAVE_UP,
     REGENERATED_FROM,
+    DuplicateResolver,
     Regenerator,
     TakenBefore,
     regenerator,
@@ -31,6 +32,7 @@ from ambiforge.models.schema import item_errors
 
 __all__ = [
     "GAVE_UP",
+    "DuplicateResolver",
     "REGENERATED_FROM",
     "Generator",
     "Regenerator",
