@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
@@ -70,10 +72,12 @@ def write_jsonl_atomic(target: str | os.PathLike[str], records: Iterable[dict[st
 @contextlib.contextmanager
 def jsonl_writer(target: str | os.PathLike[str]) -> Iterator[Callable[[dict[str, Any]], None]]:
     """A function writing one record a line, for records that arrive over a long stage (a build's items):
-    written to a temporary file beside ``target``, renamed onto it only if the block succeeds."""
-    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+    written to a temporary file beside ``target``, renamed onto it only if the block succeeds. Compact UTF-8
+    lines as :func:`write_jsonl_atomic` writes them, made by orjson: a build writes tens of KB an item, and
+    the standard library's encoder took a sixth of an offline pair's time."""
+    with atomic_path(target) as tmp, open(tmp, "wb") as fh:
 
         def write(record: dict[str, Any]) -> None:
-            fh.write(jsonl_line(record))
+            fh.write(orjson.dumps(record, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE))
 
         yield write

@@ -2,11 +2,11 @@
 
 For each size it runs the generate stage's functions as the build does (batches of ``--batch-size``, each
 resolved against the tasks of the batches before it, gated on the schema and written to a file as it is
-done, so the stage holds one batch) and prints each step's seconds and the ms per pair, with the ratio to the smallest size's ms per pair (the ideal is 1.0: a linear stage). It also prints
-the re-asks duplicate resolution made (``in batch``: those already made inside a batch) and the draws
-(sampled scenes) the generator made per pair: once the templates' space of distinct tasks fills up, each
-regenerated pair needs more draws. That is the templates' limit, not the scheduling's, and the figures
-say which one it is.
+done, so the stage holds one batch) and prints each step's seconds and the ms per pair, with the ratio to
+the smallest size's ms per pair (the ideal is 1.0: a linear stage). It also prints the re-asks duplicate
+resolution made (``in batch``: those already made inside a batch) and the draws (sampled scenes) the
+generator made per pair: once the templates' space of distinct tasks fills up, each regenerated pair needs
+more draws. That is the templates' limit, not the scheduling's, and the figures say which one it is.
 
 ``--flow`` adds one whole build (Prefect flow: generate, validate with reports, write) at the smallest size,
 labelled as such: it includes validation and reports, so it is not a generation figure.
@@ -18,10 +18,10 @@ Usage: python bench/offline_build.py [--sizes 1000 5000 10000 50000 | --pairs N]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -29,6 +29,7 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 
 def stage(pairs: int, batch_size: int) -> dict[str, Any]:
+    from ambiforge.atomic import jsonl_writer
     from ambiforge.config.build import BuildOptions
     from ambiforge.engine.checkpoints import outcome_to_record
     from ambiforge.generation.run import (
@@ -38,7 +39,7 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
         make_generator,
         plan_pairs,
         regenerator,
-        schema_gate,
+        schema_checked,
     )
 
     options = BuildOptions(run_id="bench", pairs=pairs, seed=1, out=tempfile.gettempdir())
@@ -66,7 +67,8 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
     in_batch = rejected = 0
     cpu = time.process_time()
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile("w", encoding="utf-8") as out:  # the stage writes each batch as it is done
+    # the stage writes each batch as it is done
+    with tempfile.TemporaryDirectory() as folder, jsonl_writer(Path(folder) / "generated.jsonl") as write:
         for batch in batches(specs, batch_size):
             t = time.perf_counter()
             outcomes = generate_batch(generator, batch)
@@ -76,12 +78,12 @@ def stage(pairs: int, batch_size: int) -> dict[str, Any]:
             outcomes = resolver.resolve(outcomes)
             seconds["resolve"] += time.perf_counter() - t
             t = time.perf_counter()
-            outcomes = schema_gate(outcomes)
+            checked = schema_checked(outcomes)
             seconds["gate"] += time.perf_counter() - t
             t = time.perf_counter()
-            for outcome in outcomes:
-                out.write(json.dumps(outcome_to_record(outcome), ensure_ascii=False, separators=(",", ":")) + "\n")
-            rejected += sum(1 for o in outcomes if o.stage is not None)
+            for outcome, record in checked:
+                write(outcome_to_record(outcome, record))
+            rejected += sum(1 for o, _ in checked if o.stage is not None)
             seconds["write"] += time.perf_counter() - t
     return {
         "cpu": time.process_time() - cpu,

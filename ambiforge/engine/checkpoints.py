@@ -45,7 +45,10 @@ class Sealed:
         self.outcomes = outcomes
 
 
-def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
+def outcome_to_record(outcome: Outcome, item: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``item``: the item's record when the caller made it already."""
+    if item is None and outcome.item is not None:
+        item = outcome.item.to_record()
     return {
         "index": outcome.index,
         "ambiguity_type": outcome.ambiguity_type,
@@ -53,7 +56,7 @@ def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
         "stage": outcome.stage,
         "reason": outcome.reason,
         "meta": outcome.meta,
-        "item": outcome.item.to_record() if outcome.item is not None else None,
+        "item": item,
     }
 
 

@@ -124,7 +124,7 @@ def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
 
     from ambiforge.atomic import jsonl_writer, write_jsonl_atomic
     from ambiforge.engine.checkpoints import candidate_records, count_outcomes, outcome_to_record
-    from ambiforge.generation.run import DuplicateResolver, batches, plan_pairs, regenerator, schema_gate
+    from ambiforge.generation.run import DuplicateResolver, batches, plan_pairs, regenerator, schema_checked
     from ambiforge.run.layout import CANDIDATES_FILE
 
     directory = run_dir(options.out, options.run_id)
@@ -158,9 +158,10 @@ def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
             sealed = next(run.results([in_flight.popleft()]))
             submit_next()
             progress.advance("generate", len(sealed.outcomes))
-            outcomes = schema_gate(resolver.resolve(sealed.outcomes))
-            for outcome in outcomes:
-                write(outcome_to_record(outcome))
+            checked = schema_checked(resolver.resolve(sealed.outcomes))
+            outcomes = [outcome for outcome, _record in checked]
+            for outcome, record in checked:
+                write(outcome_to_record(outcome, record))
             candidates += candidate_records(outcomes)
             rejected = sum(1 for o in outcomes if o.stage is not None)
             total["pairs"] += len(outcomes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import ConfigError
@@ -28,7 +28,7 @@ from ambiforge.generation.scheduling import generate_batch
 from ambiforge.llm.calls import llm_cache_dir
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models.outcome import Outcome, PairSpec
-from ambiforge.models.schema import item_errors
+from ambiforge.models.schema import schema_errors
 
 __all__ = [
     "GAVE_UP",
@@ -45,6 +45,7 @@ __all__ = [
     "plan_pairs",
     "regenerator",
     "resolve_duplicates",
+    "schema_checked",
     "schema_gate",
 ]
 
@@ -97,14 +98,22 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Check every generated item against ``schemas/item.schema.json``; failures keep their messages."""
+    return [outcome for outcome, _record in schema_checked(outcomes)]
+
+
+def schema_checked(outcomes: Sequence[Outcome]) -> list[tuple[Outcome, dict[str, Any] | None]]:
+    """:func:`schema_gate`, each outcome with its item's record (made once: the stage writes that record)."""
     return [_gated(outcome) for outcome in outcomes]
 
 
-def _gated(outcome: Outcome) -> Outcome:
-    if outcome.item is not None and outcome.stage is None:
-        errors = item_errors(outcome.item)
+def _gated(outcome: Outcome) -> tuple[Outcome, dict[str, Any] | None]:
+    if outcome.item is None:
+        return outcome, None
+    record = outcome.item.to_record()
+    if outcome.stage is None:
+        errors = schema_errors(record)
         if errors:
-            return Outcome(
+            rejected = Outcome(
                 outcome.index,
                 outcome.ambiguity_type,
                 outcome.item,
@@ -112,4 +121,5 @@ def _gated(outcome: Outcome) -> Outcome:
                 stage="schema",
                 reason="; ".join(errors[:5]),
             )
-    return outcome
+            return rejected, record
+    return outcome, record
