@@ -2,8 +2,8 @@
 it) and dataset checks -> the run's ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json``,
 validation report (and ``judgements.jsonl``).
 
-Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`ambiforge.engine.pipeline.validate`'s; this
-module makes them Prefect tasks.
+Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`ambiforge.engine.pipeline.validate`'s (two
+passes over ``generated.jsonl``: the rules, then judge, report and files); this module makes them Prefect tasks.
 """
 
 from __future__ import annotations
