@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.errors import InputError
 from ambiforge.models import Item
 from ambiforge.models.outcome import Outcome
 from ambiforge.run.layout import GENERATED_FILE, batch_path
@@ -89,15 +90,21 @@ def read_outcomes(path: Path) -> list[Outcome] | None:
 
 
 def outcome_batches(path: Path, size: int) -> Iterator[list[Outcome]]:
-    """The outcomes in ``path``, ``size`` at a time (a stage reads a run's pairs without holding them all)."""
+    """The outcomes in ``path``, ``size`` at a time (a stage reads a run's pairs without holding them all);
+    a record that cannot be read is an :class:`InputError` naming its line."""
     batch: list[Outcome] = []
     with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
                 batch.append(outcome_from_record(json.loads(line)))
-                if len(batch) >= size:
-                    yield batch
-                    batch = []
+            except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and pydantic errors
+                reason = f"not a readable outcome ({type(exc).__name__})"
+                raise InputError(str(path), f"line {lineno}", reason) from None
+            if len(batch) >= size:
+                yield batch
+                batch = []
     if batch:
         yield batch
 

@@ -151,3 +151,20 @@ def test_run_files_of_no_items_are_readable_and_a_failed_build_leaves_none(tmp_p
     with pytest.raises(RuntimeError), RunFiles(tmp_path / "failed"):
         raise RuntimeError("interrupted")
     assert not any((tmp_path / "failed").iterdir())  # no file, not even a temporary one
+
+
+def test_a_generated_file_read_in_batches_names_a_bad_line(catalog, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.engine.checkpoints import outcome_batches, write_outcomes
+    from ambiforge.errors import InputError
+    from ambiforge.generation.offline import OfflineGenerator
+
+    generator = OfflineGenerator(catalog, 1, "r")
+    outcomes = [Outcome(k, "safety", *generator.generate(k, "safety")) for k in range(3)]
+    path = write_outcomes(tmp_path / "generated.jsonl", outcomes)
+    assert [[o.index for o in batch] for batch in outcome_batches(path, 2)] == [[0, 1], [2]]
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["item"]["plan_for_clear_task"] = "not a list"
+    path.write_text("\n".join([lines[0], json.dumps(record), lines[2]]) + "\n")
+    with pytest.raises(InputError, match=r"generated\.jsonl: line 2: not a readable outcome"):
+        list(outcome_batches(path, 2))
