@@ -282,6 +282,8 @@ def write_run_files(
     from ambiforge.engine.fingerprint import fingerprint
     from ambiforge.engine.summary import RunFiles
     from ambiforge.judge.stage import JudgeRun
+    from ambiforge.llm.calls import CALLS_FILE
+    from ambiforge.llm.summary import summarize_calls
     from ambiforge.validation import gated
     from ambiforge.validation.expectations import ItemColumns
     from ambiforge.validation.report import PlotData, ReportBuilder, write_report
@@ -339,6 +341,9 @@ def write_run_files(
         timings["judge"] = judging
     timings["validate"] = time.perf_counter() - started - judging + timings.pop("rules", 0.0)
     extra = {"validation": report["summary"], **extra}
+    llm = summarize_calls(directory / CALLS_FILE)  # after the judge: its calls too
+    if llm is not None:
+        extra["llm"] = llm
     catalog = cached_catalog(options.catalog)
     return files.summary(options, timings, catalog.version, catalog.sha256, extra, fingerprint(options))
 
@@ -362,8 +367,6 @@ def validate(
     run is returned as is. ``worker``: see :func:`write_run_files` (local builds)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
-    from ambiforge.llm.calls import CALLS_FILE
-    from ambiforge.llm.summary import summarize_calls
 
     directory = run_dir(options.out, options.run_id)
     finished = state.finished_summary(options)
@@ -379,9 +382,6 @@ def validate(
     progress.finish("validate")
     timings = {**(seconds or {}), "rules": time.perf_counter() - started}
     extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}
-    llm = summarize_calls(directory / CALLS_FILE)
-    if llm is not None:
-        extra["llm"] = llm
     summary = run.call(write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else []))
     state.mark(directory, "validate", "done")
     return summary
