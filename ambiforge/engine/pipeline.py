@@ -158,10 +158,11 @@ def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
             sealed = next(run.results([in_flight.popleft()]))
             submit_next()
             progress.advance("generate", len(sealed.outcomes))
-            checked = schema_checked(resolver.resolve(sealed.outcomes))
-            outcomes = [outcome for outcome, _record in checked]
-            for outcome, record in checked:
+            outcomes = []
+            for resolved in resolver.resolve(sealed.outcomes):
+                outcome, record = schema_checked(resolved)
                 write(outcome_to_record(outcome, record))
+                outcomes.append(outcome)
             candidates += candidate_records(outcomes)
             rejected = sum(1 for o in outcomes if o.stage is not None)
             total["pairs"] += len(outcomes)

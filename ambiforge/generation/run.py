@@ -98,15 +98,12 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Check every generated item against ``schemas/item.schema.json``; failures keep their messages."""
-    return [outcome for outcome, _record in schema_checked(outcomes)]
+    return [schema_checked(outcome)[0] for outcome in outcomes]
 
 
-def schema_checked(outcomes: Sequence[Outcome]) -> list[tuple[Outcome, dict[str, Any] | None]]:
-    """:func:`schema_gate`, each outcome with its item's record (made once: the stage writes that record)."""
-    return [_gated(outcome) for outcome in outcomes]
-
-
-def _gated(outcome: Outcome) -> tuple[Outcome, dict[str, Any] | None]:
+def schema_checked(outcome: Outcome) -> tuple[Outcome, dict[str, Any] | None]:
+    """:func:`schema_gate` of one outcome, with its item's record (made once: the stage writes that record
+    at once, so the record dies young and the collector never walks it)."""
     if outcome.item is None:
         return outcome, None
     record = outcome.item.to_record()
