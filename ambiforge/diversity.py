@@ -266,7 +266,29 @@ COMPARED_REPEATS: tuple[tuple[str, str], ...] = (
 def compare(ours: Sequence[Item], reference: Sequence[Item], seed: int = 0) -> dict[str, Any]:
     """Figures of both datasets on equal-sized samples: ``{"n", "ours", "reference"}``."""
     n = min(len(ours), len(reference))
-    return {"n": n, "ours": figures(sample(ours, n, seed)), "reference": figures(sample(reference, n, seed))}
+    return compare_sample(sample(ours, n, seed), reference, seed)
+
+
+def sample_positions(count: int, n: int, seed: int = 0) -> list[int]:
+    """The positions :func:`sample` draws from ``count`` items, in its order: a dataset too big to hold is
+    sampled by reading these positions."""
+    return list(range(count)) if count <= n else random.Random(seed).sample(range(count), n)
+
+
+def compare_sample(ours: Sequence[Item], reference: Sequence[Item], seed: int = 0) -> dict[str, Any]:
+    """:func:`compare` with our sample drawn already (``len(ours)`` items, at most the reference's)."""
+    n = len(ours)
+    return {"n": n, "ours": figures(ours), "reference": figures(sample(reference, n, seed))}
+
+
+def reference_section(comparison: dict[str, Any], reference_file: str) -> dict[str, Any]:
+    """The report's diversity section from a :func:`compare` result."""
+    return {
+        "n": comparison["n"],
+        "reference_file": reference_file,
+        "rows": table(comparison),
+        "ngrams": comparison["ours"]["repeats"]["ngram5_top"],
+    }
 
 
 def table(comparison: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -288,13 +310,7 @@ def report_section(
     """What the validation report shows: rows (label, ours, reference or "") of the figures, on
     equal-sized samples when a reference dataset is given (distinct-n falls as a sample grows)."""
     if reference:
-        comparison = compare(items, reference)
-        return {
-            "n": comparison["n"],
-            "reference_file": reference_file,
-            "rows": table(comparison),
-            "ngrams": comparison["ours"]["repeats"]["ngram5_top"],
-        }
+        return reference_section(compare(items, reference), reference_file)
     return report_section_of(figures(items))
 
 

@@ -2,9 +2,10 @@
 gate -> ``raw/<run-id>/generated.jsonl``.
 
 The steps and their order are :func:`ambiforge.engine.pipeline.generate`'s (a local build runs the same ones in
-threads); this module makes them Prefect tasks. A rerun with the same run id reuses finished batches (and
-the whole stage when it was done), so a killed build does not regenerate, and with an LLM provider does
-not pay twice.
+threads); this module makes the batches Prefect tasks. Duplicate resolution and the schema gate run in the
+flow on each batch as it arrives in index order, so the stage writes as it goes and holds a few batches.
+A rerun with the same run id reuses finished batches (and the whole stage when it was done), so a killed
+build does not regenerate, and with an LLM provider does not pay twice.
 """
 
 from __future__ import annotations
@@ -25,14 +26,10 @@ generate_batch_task = task(
     retry_delay_seconds=pipeline.BATCH_RETRY.delay,
     retry_condition_fn=retry_transient,
 )(pipeline.generate_batch)
-resolve_duplicates_task = task(name="resolve-duplicates", cache_policy=NO_CACHE)(pipeline.resolve_duplicates)
-schema_gate_task = task(name="schema-gate", cache_policy=NO_CACHE)(pipeline.schema_gate)
 
 TASKS = PrefectExecutor(
     {
         pipeline.generate_batch: generate_batch_task,
-        pipeline.resolve_duplicates: resolve_duplicates_task,
-        pipeline.schema_gate: schema_gate_task,
     }
 )
 

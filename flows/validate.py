@@ -2,8 +2,8 @@
 it) and dataset checks -> the run's ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json``,
 validation report (and ``judgements.jsonl``).
 
-Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`ambiforge.engine.pipeline.validate`'s; this
-module makes them Prefect tasks.
+Rules are ambiforge's (:mod:`ambiforge.validation`), the steps :func:`ambiforge.engine.pipeline.validate`'s (two
+passes over ``generated.jsonl``: the rules, then judge, report and files); this module makes them Prefect tasks.
 """
 
 from __future__ import annotations
@@ -21,17 +21,13 @@ from flows.prefect_executor import PrefectExecutor
 rules_task = task(name="check-rules", task_run_name="check item rules on {count} items", cache_policy=NO_CACHE)(
     pipeline.check_rules
 )
-judge_task = task(name="judge", task_run_name="judge {count} pairs", cache_policy=NO_CACHE)(pipeline.judge_pairs)
-report_task = task(name="dataset-report", task_run_name="dataset expectations and report", cache_policy=NO_CACHE)(
-    pipeline.dataset_report
-)
-write_run_task = task(name="write-run", cache_policy=NO_CACHE)(pipeline.write_run_files)
+write_run_task = task(
+    name="write-run", task_run_name="judge, dataset expectations, report and files", cache_policy=NO_CACHE
+)(pipeline.write_run_files)
 
 TASKS = PrefectExecutor(
     {
         pipeline.check_rules: rules_task,
-        pipeline.judge_pairs: judge_task,
-        pipeline.dataset_report: report_task,
         pipeline.write_run_files: write_run_task,
     }
 )

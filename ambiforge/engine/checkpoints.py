@@ -8,23 +8,26 @@ resumed run reports the same failures it would have reported uninterrupted.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.errors import InputError
 from ambiforge.models import Item
 from ambiforge.models.outcome import Outcome
-from ambiforge.run.layout import CANDIDATES_FILE, GENERATED_FILE, batch_path
+from ambiforge.run.layout import GENERATED_FILE, batch_path
 
 __all__ = [
     "GENERATED_FILE",
     "Sealed",
     "batch_path",
+    "candidate_records",
+    "count_outcomes",
+    "outcome_batches",
     "outcome_from_record",
     "outcome_to_record",
     "read_outcomes",
-    "write_candidates",
     "write_outcomes",
 ]
 
@@ -43,7 +46,10 @@ class Sealed:
         self.outcomes = outcomes
 
 
-def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
+def outcome_to_record(outcome: Outcome, item: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``item``: the item's record when the caller made it already."""
+    if item is None and outcome.item is not None:
+        item = outcome.item.to_record()
     return {
         "index": outcome.index,
         "ambiguity_type": outcome.ambiguity_type,
@@ -51,7 +57,7 @@ def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
         "stage": outcome.stage,
         "reason": outcome.reason,
         "meta": outcome.meta,
-        "item": outcome.item.to_record() if outcome.item is not None else None,
+        "item": item,
     }
 
 
@@ -83,10 +89,47 @@ def read_outcomes(path: Path) -> list[Outcome] | None:
         return None
 
 
-def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | None:
-    """``raw/<run-id>/candidates.jsonl``: every LLM candidate of every pair with its score and failures,
-    the chosen one marked, so the losers stay inspectable. Nothing is written for offline runs."""
-    records = [
+def outcome_batches(path: Path, size: int) -> Iterator[list[Outcome]]:
+    """The outcomes in ``path``, ``size`` at a time (a stage reads a run's pairs without holding them all);
+    a record that cannot be read is an :class:`InputError` naming its line."""
+    batch: list[Outcome] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                batch.append(outcome_from_record(json.loads(line)))
+            except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and pydantic errors
+                reason = f"not a readable outcome ({type(exc).__name__})"
+                raise InputError(str(path), f"line {lineno}", reason) from None
+            if len(batch) >= size:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def count_outcomes(path: Path) -> dict[str, int] | None:
+    """``{"pairs", "generated", "rejected"}`` of the outcomes in ``path`` (records read, items not built),
+    or None when it is missing or unreadable."""
+    if not path.exists():
+        return None
+    pairs = rejected = 0
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    pairs += 1
+                    rejected += json.loads(line)["stage"] is not None
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+    return {"pairs": pairs, "generated": pairs - rejected, "rejected": rejected}
+
+
+def candidate_records(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    """The lines of ``raw/<run-id>/candidates.jsonl`` for ``outcomes``: every LLM candidate of each pair with
+    its score and failures, the chosen one marked, so the losers stay inspectable (none for offline pairs)."""
+    return [
         {
             "index": o.index,
             "id": o.item.id if o.item else None,
@@ -97,6 +140,3 @@ def write_candidates(directory: Path, outcomes: Sequence[Outcome]) -> Path | Non
         for o in outcomes
         if o.meta.get("candidates")
     ]
-    if not records:
-        return None
-    return write_jsonl_atomic(directory / CANDIDATES_FILE, records)

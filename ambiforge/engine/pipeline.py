@@ -15,6 +15,7 @@ The rules and the work are ambiforge's; this module only says which step runs wh
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -25,13 +26,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ambiforge import progress
 from ambiforge.engine import state
-from ambiforge.run.layout import GENERATED_FILE, VALIDATION_DIR, batch_path, run_dir
+from ambiforge.run.layout import GENERATED_FILE, ITEMS_JSONL, VALIDATION_DIR, batch_path, run_dir
 
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
     from ambiforge.engine.checkpoints import Sealed
     from ambiforge.generation.run import Generator
-    from ambiforge.models.outcome import Outcome
     from ambiforge.review.push import ReviewPaths
 
 
@@ -93,21 +93,6 @@ def generate_batch(options: BuildOptions, specs: list[Any], first: int, last: in
     return Sealed(outcomes)
 
 
-def resolve_duplicates(options: BuildOptions, outcomes: list[Outcome]) -> Sealed:
-    from ambiforge.engine.checkpoints import Sealed
-    from ambiforge.generation.run import regenerator
-    from ambiforge.generation.run import resolve_duplicates as resolve
-
-    return Sealed(resolve(outcomes, regenerator(generator_for(options))))
-
-
-def schema_gate(outcomes: list[Outcome]) -> Sealed:
-    from ambiforge.engine.checkpoints import Sealed
-    from ambiforge.generation.run import schema_gate as gate
-
-    return Sealed(gate(outcomes))
-
-
 def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
@@ -123,13 +108,24 @@ def spend_so_far(directory: Path, max_cost: float | None) -> Callable[[], str]:
     return lambda: f"USD {budget.spent():.4f}{cap} spent"
 
 
+#: Generation batches in flight at once: enough to keep every worker (and an LLM's concurrency) busy, few
+#: enough that the outcomes waiting for their turn in index order stay a few batches.
+BATCHES_IN_FLIGHT = 8
+
+
 def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
     """Plan pairs -> one step per batch (checkpointed) -> resolve duplicates -> schema gate ->
     ``generated.jsonl``. A rerun reuses finished batches, and the whole stage when it was done.
 
-    Returns counts only: Prefect walks a flow's return value, and thousands of items cost seconds there."""
-    from ambiforge.engine.checkpoints import read_outcomes, write_candidates, write_outcomes
-    from ambiforge.generation.run import batches, plan_pairs
+    Batches are taken in index order as they finish (a few in flight) and each is resolved against the
+    tasks of those before it, gated and written at once: the stage holds a few batches and the kept tasks'
+    signatures, never the run. Returns counts only: Prefect walks a flow's return value."""
+    from collections import deque
+
+    from ambiforge.atomic import jsonl_writer, write_jsonl_atomic
+    from ambiforge.engine.checkpoints import candidate_records, count_outcomes, outcome_to_record
+    from ambiforge.generation.run import DuplicateResolver, batches, plan_pairs, regenerator, schema_checked
+    from ambiforge.run.layout import CANDIDATES_FILE
 
     directory = run_dir(options.out, options.run_id)
     directory.mkdir(parents=True, exist_ok=True)
@@ -139,54 +135,80 @@ def generate(options: BuildOptions, run: Executor) -> dict[str, int]:
     if options.provider != "offline" and options.llm is not None:
         progress.describe("generate", spend_so_far(directory, options.llm.max_cost))
     if state.is_done(directory, "generate"):
-        finished = read_outcomes(generated_path(options))
+        finished = count_outcomes(generated_path(options))
         if finished is not None:
             progress.finish("generate")
-            return counts(finished)
+            return finished
     state.mark(directory, "generate", "running")
-    futures = [
-        run.submit(generate_batch, options, batch, batch[0].index, batch[-1].index)
-        for batch in batches(specs, options.batch_size)
-    ]
-    outcomes: list[Outcome] = []
-    for sealed in run.results(futures):
-        outcomes.extend(sealed.outcomes)
-        progress.advance("generate", len(sealed.outcomes))
+    todo = iter(batches(specs, options.batch_size))
+    in_flight: deque[Any] = deque()
+
+    def submit_next() -> None:
+        batch = next(todo, None)
+        if batch is not None:
+            in_flight.append(run.submit(generate_batch, options, batch, batch[0].index, batch[-1].index))
+
+    for _ in range(BATCHES_IN_FLIGHT):
+        submit_next()
+    resolver = DuplicateResolver(regenerator(generator_for(options)))
+    total = {"pairs": 0, "generated": 0, "rejected": 0}
+    candidates: list[dict[str, Any]] = []  # LLM pairs only
+    with jsonl_writer(generated_path(options)) as write:
+        while in_flight:
+            sealed = next(run.results([in_flight.popleft()]))
+            submit_next()
+            progress.advance("generate", len(sealed.outcomes))
+            outcomes = []
+            for resolved in resolver.resolve(sealed.outcomes):
+                outcome, record = schema_checked(resolved)
+                write(outcome_to_record(outcome, record))
+                outcomes.append(outcome)
+            candidates += candidate_records(outcomes)
+            rejected = sum(1 for o in outcomes if o.stage is not None)
+            total["pairs"] += len(outcomes)
+            total["generated"] += len(outcomes) - rejected
+            total["rejected"] += rejected
     progress.finish("generate")
-    outcomes = run.call(resolve_duplicates, options, outcomes).outcomes
-    outcomes = run.call(schema_gate, outcomes).outcomes
-    write_candidates(directory, outcomes)
-    write_outcomes(generated_path(options), outcomes)
+    if candidates:
+        write_jsonl_atomic(directory / CANDIDATES_FILE, candidates)
     state.mark(directory, "generate", "done")
-    return counts(outcomes)
-
-
-def counts(outcomes: list[Outcome]) -> dict[str, int]:
-    rejected = sum(1 for o in outcomes if o.stage is not None)
-    return {"pairs": len(outcomes), "generated": len(outcomes) - rejected, "rejected": rejected}
+    return total
 
 
 # -- validate ---------------------------------------------------------------------------------------------
 
 
-def check_rules(options: BuildOptions, outcomes: list[Outcome], count: int) -> Sealed:
-    from ambiforge.engine.checkpoints import Sealed
-    from ambiforge.stages import StageContext, get
+#: Outcomes read, judged and written at a time by the validate stage (an item is tens of KB as objects).
+VALIDATE_BATCH = 500
+
+
+class Verdicts:
+    """The item and dataset rules' failures of a run's generated items, by position among them (only the
+    items that failed something). A plain class: Prefect does not walk it."""
+
+    __slots__ = ("failures",)
+
+    def __init__(self, failures: dict[int, Any]) -> None:
+        self.failures = failures
+
+
+def _alive_items(path: Path) -> Iterator[list[Any]]:
+    from ambiforge.engine.checkpoints import outcome_batches
+
+    for batch in outcome_batches(path, VALIDATE_BATCH):
+        yield [o.item for o in batch if o.item is not None and o.stage is None]
+
+
+def check_rules(options: BuildOptions, count: int) -> Verdicts:
+    """The validate stage's first pass over ``generated.jsonl``: the item rules on each batch and the
+    duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.validation.context import RuleContext
+    from ambiforge.validation.stream import rule_failures
 
     options.prepare()
-    return Sealed(get("validation").run(outcomes, StageContext(options)))
-
-
-def judge_pairs(options: BuildOptions, outcomes: list[Outcome], count: int) -> Sealed:
-    """The judge stage (``[judge] enabled``): after the item rules, before the report, so the report shows
-    its flags and ``items.jsonl`` carries the judgements; the judge's provider serves it even when the
-    generator was offline."""
-    from ambiforge.engine.checkpoints import Sealed
-    from ambiforge.stages import StageContext, get
-
-    options.prepare()
-    directory = run_dir(options.out, options.run_id)
-    return Sealed(get("judge").run(outcomes, StageContext(options, directory=directory)))
+    ctx = RuleContext(catalog=cached_catalog(options.catalog), config=options.validation)
+    return Verdicts(rule_failures(_alive_items(generated_path(options)), ctx))
 
 
 def quiet_great_expectations() -> None:
@@ -201,8 +223,9 @@ def quiet_great_expectations() -> None:
     logging.getLogger("great_expectations.data_context.types.base").setLevel(logging.WARNING)
 
 
-def expectations_to_folder(options: BuildOptions, items: list[Any], folder: Path) -> dict[str, Any]:
-    """Run the dataset expectations on the passed items and save them (``expectations.json``, Data Docs)
+def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) -> dict[str, Any]:
+    """Run the dataset expectations on the passed items' columns (a frame of
+    :class:`ambiforge.validation.expectations.ItemColumns`) and save them (``expectations.json``, Data Docs)
     in ``folder``; their summary for the report. Runs in the build's process or in a worker process (then
     ``options.prepare()`` registers the run's ambiguity types there too)."""
     from ambiforge.validation.expectations import run_expectations
@@ -210,7 +233,7 @@ def expectations_to_folder(options: BuildOptions, items: list[Any], folder: Path
     options.prepare()
     quiet_great_expectations()
     expectations = run_expectations(
-        items,
+        columns,
         target_mix=options.type_mix,
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
@@ -223,78 +246,144 @@ def expectations_to_folder(options: BuildOptions, items: list[Any], folder: Path
 EXPECTATIONS_MODULES = ("great_expectations", "ambiforge.validation.expectations", "ambiforge.engine.pipeline")
 
 
-def dataset_report(options: BuildOptions, outcomes: list[Outcome], worker: Any = None) -> dict[str, Any]:
-    """The dataset expectations and the validation report. With a ``worker``
-    (:class:`ambiforge.engine.warm_worker.WarmWorker`, which imported Great Expectations while generation ran) the
-    expectations run there."""
+def diversity_section(options: BuildOptions, figures: dict[str, Any], items_path: Path, count: int) -> dict[str, Any]:
+    """The report's diversity rows: the passed items' figures, or with ``options.reference`` both datasets
+    on equal-sized samples (ours read back from ``items_path`` at the sampled positions)."""
     from ambiforge import diversity
-    from ambiforge.validation.report import build_report, write_report
+    from ambiforge.models import Item
 
-    # items the gates looked at: passed, or rejected by the item rules or the judge (with their flags)
-    judged = [o.item for o in outcomes if o.item is not None and o.stage in (None, "validate", "judge")]
-    passed = [o.item for o in outcomes if o.item is not None and o.stage is None]
-    folder = run_dir(options.out, options.run_id) / VALIDATION_DIR
-    if worker is None:
-        expectations = expectations_to_folder(options, passed, folder)
-    else:
-        expectations = worker.call(expectations_to_folder, options, passed, folder)
-    report = build_report(judged, expectations, f"run {options.run_id}")  # type: ignore[arg-type]
-    reference = diversity.read_reference(options.reference) if options.reference else None
-    section = diversity.report_section(passed, reference, options.reference or "")  # type: ignore[arg-type]
-    write_report(report, judged, folder, target_mix=options.type_mix, diversity=section)  # type: ignore[arg-type]
-    return report["summary"]
+    if not options.reference:
+        return diversity.report_section_of(figures)
+    reference = diversity.read_reference(options.reference)
+    if not reference:
+        return diversity.report_section_of(figures)
+    positions = diversity.sample_positions(count, min(count, len(reference)))
+    wanted = set(positions)
+    found: dict[int, Any] = {}
+    with items_path.open(encoding="utf-8") as fh:
+        for pos, line in enumerate(fh):
+            if pos in wanted:
+                found[pos] = Item.model_validate_json(line)
+    ours = [found[pos] for pos in positions]
+    return diversity.reference_section(diversity.compare_sample(ours, reference), options.reference)
 
 
 def write_run_files(
-    options: BuildOptions, outcomes: list[Outcome], seconds: dict[str, float], extra: dict[str, Any]
+    options: BuildOptions, verdicts: Verdicts, seconds: dict[str, float], extra: dict[str, Any], worker: Any = None
 ) -> dict[str, Any]:
-    from ambiforge.catalog import cached_catalog
-    from ambiforge.engine.fingerprint import fingerprint
-    from ambiforge.engine.summary import write_run
+    """The validate stage's second pass over ``generated.jsonl``, batch by batch: the verdicts applied (->
+    the judge, when ``[judge]`` enables it, after the item rules and before the report, so the report shows
+    its flags and ``items.jsonl`` carries the judgements) -> the run's files, the dataset expectations, the
+    validation report and ``summary.json``. Only compact figures and the flagged items' texts are kept.
 
+    With a ``worker`` (:class:`ambiforge.engine.warm_worker.WarmWorker`, which imported Great Expectations
+    while generation ran) the expectations run there."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.engine.checkpoints import outcome_batches
+    from ambiforge.engine.fingerprint import fingerprint
+    from ambiforge.engine.summary import RunFiles
+    from ambiforge.judge.stage import JudgeRun
+    from ambiforge.llm.calls import CALLS_FILE
+    from ambiforge.llm.summary import summarize_calls
+    from ambiforge.validation import gated
+    from ambiforge.validation.expectations import ItemColumns
+    from ambiforge.validation.report import PlotData, ReportBuilder, write_report
+    from ambiforge.validation.stream import judged, shown
+
+    options.prepare()
+    started = time.perf_counter()
+    directory = run_dir(options.out, options.run_id)
+    folder = directory / VALIDATION_DIR
+    builder, plots, columns, flagged = ReportBuilder(), PlotData(), ItemColumns(), []
+    judging = 0.0
+    pos = 0
+    with contextlib.ExitStack() as stack:
+        files = stack.enter_context(RunFiles(directory))
+        judge = None
+        if options.judge.enabled:
+            alive = sum(1 for _ in _alive_positions(options))
+            state.mark(directory, "judge", "running")
+            judge = stack.enter_context(JudgeRun(options, directory, alive))
+        for batch in outcome_batches(generated_path(options), VALIDATE_BATCH):
+            outcomes = []
+            for outcome in batch:
+                if outcome.item is not None and outcome.stage is None:
+                    outcome = gated(outcome, judged(outcome.item, verdicts.failures.get(pos, [])))
+                    pos += 1
+                outcomes.append(outcome)
+            if judge is not None:
+                began = time.perf_counter()
+                outcomes = judge(outcomes)
+                judging += time.perf_counter() - began
+            for outcome in outcomes:
+                item = outcome.item
+                if item is None or outcome.stage not in (None, "validate", "judge"):
+                    continue  # the report shows the items the gates looked at: passed, or rejected with flags
+                builder.add(item)
+                plots.add(item)
+                if item.validation is not None and item.validation.failed:
+                    flagged.append(shown(item))
+                if outcome.stage is None:
+                    columns.add(item)
+            files.add(outcomes)
+    if options.judge.enabled:
+        state.mark(directory, "judge", "done")
+    frame = columns.frame()
+    del columns
+    if worker is None:
+        expectations = expectations_to_folder(options, frame, folder)
+    else:
+        expectations = worker.call(expectations_to_folder, options, frame, folder)
+    report = builder.result(expectations, f"run {options.run_id}")
+    section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
+    write_report(report, flagged, folder, target_mix=options.type_mix, diversity=section, plots=plots)  # type: ignore[arg-type]
+    timings = dict(seconds)
+    if options.judge.enabled:
+        timings["judge"] = judging
+    timings["validate"] = time.perf_counter() - started - judging + timings.pop("rules", 0.0)
+    extra = {"validation": report["summary"], **extra}
+    llm = summarize_calls(directory / CALLS_FILE)  # after the judge: its calls too
+    if llm is not None:
+        extra["llm"] = llm
     catalog = cached_catalog(options.catalog)
-    return write_run(options, outcomes, seconds, catalog.version, catalog.sha256, extra, fingerprint(options))
+    return files.summary(options, timings, catalog.version, catalog.sha256, extra, fingerprint(options))
+
+
+def _alive_positions(options: BuildOptions) -> Iterator[int]:
+    """One entry per generated pair with an item and no rejection (records read, items not built)."""
+    with generated_path(options).open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if line.strip():
+                record = json.loads(line)
+                if record.get("item") is not None and record.get("stage") is None:
+                    yield n
 
 
 def validate(
     options: BuildOptions, seconds: dict[str, float] | None, run: Executor, worker: Any = None
 ) -> dict[str, Any]:
     """The generated pairs -> item rules (-> the judge, when ``[judge]`` enables it) and dataset checks ->
-    ``items.jsonl``, ``items.parquet``,
-    ``rejected.jsonl``, ``summary.json`` and the validation report. A finished run is returned as is.
-    ``worker``: see :func:`dataset_report` (local builds)."""
-    from ambiforge.engine.checkpoints import read_outcomes
+    ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and the validation report, in
+    two passes over ``generated.jsonl`` (rules, then everything else), neither holding the run. A finished
+    run is returned as is. ``worker``: see :func:`write_run_files` (local builds)."""
+    from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
-    from ambiforge.llm.calls import CALLS_FILE
-    from ambiforge.llm.summary import summarize_calls
 
     directory = run_dir(options.out, options.run_id)
     finished = state.finished_summary(options)
     if finished is not None:
         return finished
-    outcomes = read_outcomes(directory / GENERATED_FILE)
-    if outcomes is None:
+    counted = count_outcomes(directory / GENERATED_FILE)
+    if counted is None:
         raise InputError(str(directory / GENERATED_FILE), "", "no generated pairs: run the generate stage first")
     state.mark(directory, "validate", "running")
     started = time.perf_counter()
-    progress.start("validate", len(outcomes))
-    outcomes = run.call(check_rules, options, outcomes, len(outcomes)).outcomes
+    progress.start("validate", counted["pairs"])
+    verdicts = run.call(check_rules, options, counted["pairs"])
     progress.finish("validate")
-    timings = dict(seconds or {})
-    if options.judge.enabled:
-        state.mark(directory, "judge", "running")
-        judging = time.perf_counter()
-        alive = sum(1 for o in outcomes if o.item is not None and o.stage is None)
-        outcomes = run.call(judge_pairs, options, outcomes, alive).outcomes
-        timings["judge"] = time.perf_counter() - judging
-        state.mark(directory, "judge", "done")
-    report = run.call(dataset_report, options, outcomes, *([worker] if worker is not None else []))
-    timings["validate"] = time.perf_counter() - started - timings.get("judge", 0.0)
-    extra: dict[str, Any] = {"validation": report, "reports": {"validation": str(directory / VALIDATION_DIR)}}
-    llm = summarize_calls(directory / CALLS_FILE)
-    if llm is not None:
-        extra["llm"] = llm
-    summary = run.call(write_run_files, options, outcomes, timings, extra)
+    timings = {**(seconds or {}), "rules": time.perf_counter() - started}
+    extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}
+    summary = run.call(write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else []))
     state.mark(directory, "validate", "done")
     return summary
 

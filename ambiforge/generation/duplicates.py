@@ -75,22 +75,28 @@ class Announced(AbstractSet[str]):
 
 class TakenBefore(AbstractSet[str]):
     """The task signatures an original pair with an index below ``index`` holds: a view over ``claims``
-    (signature -> smallest index holding it), never a copy, so each question costs O(1).
+    (signature -> smallest index holding it) and ``earlier`` (the tasks kept by the batches already
+    resolved), never a copy, so each question costs O(1).
 
     It is always a subset of what the serial index-order pass has taken by ``index`` (every original's task
     is taken by then, by it or by an earlier pair), and it only grows towards that while other pairs
     finish. :func:`resolve_duplicates` checks what was regenerated against it.
     """
 
-    def __init__(self, claims: Mapping[str, int], index: int) -> None:
-        self.claims, self.index = claims, index
+    def __init__(self, claims: Mapping[str, int], index: int, earlier: Mapping[str, object] | None = None) -> None:
+        self.claims, self.index, self.earlier = claims, index, earlier or {}
 
     def __contains__(self, sig: object) -> bool:
-        holder = self.claims.get(sig) if isinstance(sig, str) else None
+        if not isinstance(sig, str):
+            return False
+        if sig in self.earlier:
+            return True
+        holder = self.claims.get(sig)
         return holder is not None and holder < self.index
 
     def __iter__(self) -> Iterator[str]:
-        return (sig for sig, holder in list(self.claims.items()) if holder < self.index)
+        yield from self.earlier
+        yield from (sig for sig, holder in list(self.claims.items()) if holder < self.index and sig not in self.earlier)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -137,10 +143,14 @@ def regenerator(generator: Generator) -> Regenerator:
 
 
 def speculate(
-    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], outcome: Outcome, claims: Mapping[str, int]
+    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome],
+    outcome: Outcome,
+    claims: Mapping[str, int],
+    earlier: Mapping[str, object] | None = None,
 ) -> Outcome:
-    """Regenerate a duplicate against the originals known to precede it; marked for checking."""
-    new = regenerate(outcome, TakenBefore(claims, outcome.index))
+    """Regenerate a duplicate against the originals known to precede it (and the tasks ``earlier``
+    batches kept); marked for checking."""
+    new = regenerate(outcome, TakenBefore(claims, outcome.index, earlier))
     new.meta[REGENERATED_FROM] = outcome.attempt
     return new
 
@@ -185,54 +195,70 @@ def resolve_duplicates(
     have made the same one: every attempt it skipped was taken in the subset, so taken in the whole) and
     continues the others from their next attempt with the whole taken set.
     """
-    ordered = sorted(outcomes, key=lambda o: o.index)
-    sigs = {o.index: signature(o.item.unambiguous_direct) for o in ordered if o.item is not None}  # once each
-    claims: dict[str, int] = {}
-    for outcome in ordered:
-        if _is_original(outcome) and _keeps_task(outcome):
-            claims.setdefault(sigs[outcome.index], outcome.index)
-    speculated: dict[int, Outcome] = {}
-    if regenerate is not None:
-        duplicates = [
-            o
-            for o in ordered
-            if _is_original(o) and o.item is not None and claims.get(sigs[o.index], o.index) < o.index
-        ]
-        workers = min(max(1, getattr(regenerate, "parallelism", 1)), max(1, len(duplicates)))
-        if workers == 1:
-            regenerated = [speculate(regenerate, o, claims) for o in duplicates]
-        else:
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regenerate") as pool:
-                regenerated = list(pool.map(lambda o: speculate(regenerate, o, claims), duplicates))
-        speculated = {o.index: o for o in regenerated}
-    taken: dict[str, str] = {}  # task signature -> id of the item that has it
-    resolved: list[Outcome] = []
-    for outcome in ordered:
-        first = outcome
-        guess = outcome if REGENERATED_FROM in outcome.meta else speculated.get(outcome.index)
-        item = outcome.item
-        if guess is not None and regenerate is not None:
-            outcome = _settle(regenerate, guess, taken)
-        elif item is not None and sigs[outcome.index] in taken:
-            if regenerate is not None:
-                outcome = regenerate(outcome, taken.keys())
+    return DuplicateResolver(regenerate).resolve(outcomes)
+
+
+class DuplicateResolver:
+    """:func:`resolve_duplicates` over a run given batch after batch, in index order: only the kept tasks'
+    signatures (and the ids holding them) are carried from one batch to the next, so a build never holds
+    its items to find duplicates. The result is the whole run's, whatever the batches."""
+
+    def __init__(self, regenerate: Callable[[Outcome, AbstractSet[str]], Outcome] | None) -> None:
+        self.regenerate = regenerate
+        self.taken: dict[str, str] = {}  # task signature -> id of the item that has it
+
+    def resolve(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
+        """The next pairs in index order (every one after those of earlier calls), resolved."""
+        regenerate, taken = self.regenerate, self.taken
+        ordered = sorted(outcomes, key=lambda o: o.index)
+        sigs = {o.index: signature(o.item.unambiguous_direct) for o in ordered if o.item is not None}  # once each
+        claims: dict[str, int] = {}
+        for outcome in ordered:
+            if _is_original(outcome) and _keeps_task(outcome):
+                claims.setdefault(sigs[outcome.index], outcome.index)
+        speculated: dict[int, Outcome] = {}
+        if regenerate is not None:
+            duplicates = [
+                o
+                for o in ordered
+                if _is_original(o)
+                and o.item is not None
+                and (sigs[o.index] in taken or claims.get(sigs[o.index], o.index) < o.index)
+            ]
+            workers = min(max(1, getattr(regenerate, "parallelism", 1)), max(1, len(duplicates)))
+            if workers == 1:
+                regenerated = [speculate(regenerate, o, claims, taken) for o in duplicates]
             else:
-                outcome = Outcome(
-                    outcome.index,
-                    outcome.ambiguity_type,
-                    item,
-                    outcome.attempt,
-                    stage="duplicates",
-                    reason=f"same unambiguous task as {taken[sigs[outcome.index]]}",
-                )
-        outcome.meta.pop(GAVE_UP, None)
-        outcome.meta.pop(REGENERATED_FROM, None)
-        if _keeps_task(outcome):
-            assert outcome.item is not None
-            sig = sigs[outcome.index] if outcome is first else signature(outcome.item.unambiguous_direct)
-            taken[sig] = outcome.item.id
-        resolved.append(outcome)
-    return resolved
+                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regenerate") as pool:
+                    regenerated = list(pool.map(lambda o: speculate(regenerate, o, claims, taken), duplicates))
+            speculated = {o.index: o for o in regenerated}
+        resolved: list[Outcome] = []
+        for outcome in ordered:
+            first = outcome
+            guess = outcome if REGENERATED_FROM in outcome.meta else speculated.get(outcome.index)
+            item = outcome.item
+            if guess is not None and regenerate is not None:
+                outcome = _settle(regenerate, guess, taken)
+            elif item is not None and sigs[outcome.index] in taken:
+                if regenerate is not None:
+                    outcome = regenerate(outcome, taken.keys())
+                else:
+                    outcome = Outcome(
+                        outcome.index,
+                        outcome.ambiguity_type,
+                        item,
+                        outcome.attempt,
+                        stage="duplicates",
+                        reason=f"same unambiguous task as {taken[sigs[outcome.index]]}",
+                    )
+            outcome.meta.pop(GAVE_UP, None)
+            outcome.meta.pop(REGENERATED_FROM, None)
+            if _keeps_task(outcome):
+                assert outcome.item is not None
+                sig = sigs[outcome.index] if outcome is first else signature(outcome.item.unambiguous_direct)
+                taken[sig] = outcome.item.id
+            resolved.append(outcome)
+        return resolved
 
 
 def _settle(

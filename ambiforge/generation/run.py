@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.errors import ConfigError
 from ambiforge.generation.duplicates import (
     GAVE_UP,
     REGENERATED_FROM,
+    DuplicateResolver,
     Regenerator,
     TakenBefore,
     regenerator,
@@ -27,10 +28,11 @@ from ambiforge.generation.scheduling import generate_batch
 from ambiforge.llm.calls import llm_cache_dir
 from ambiforge.llm.limiter import Limiter
 from ambiforge.models.outcome import Outcome, PairSpec
-from ambiforge.models.schema import item_errors
+from ambiforge.models.schema import schema_errors
 
 __all__ = [
     "GAVE_UP",
+    "DuplicateResolver",
     "REGENERATED_FROM",
     "Generator",
     "Regenerator",
@@ -43,6 +45,7 @@ __all__ = [
     "plan_pairs",
     "regenerator",
     "resolve_duplicates",
+    "schema_checked",
     "schema_gate",
 ]
 
@@ -95,14 +98,19 @@ def batches(specs: Sequence[PairSpec], size: int) -> list[list[PairSpec]]:
 
 def schema_gate(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Check every generated item against ``schemas/item.schema.json``; failures keep their messages."""
-    return [_gated(outcome) for outcome in outcomes]
+    return [schema_checked(outcome)[0] for outcome in outcomes]
 
 
-def _gated(outcome: Outcome) -> Outcome:
-    if outcome.item is not None and outcome.stage is None:
-        errors = item_errors(outcome.item)
+def schema_checked(outcome: Outcome) -> tuple[Outcome, dict[str, Any] | None]:
+    """:func:`schema_gate` of one outcome, with its item's record (made once: the stage writes that record
+    at once, so the record dies young and the collector never walks it)."""
+    if outcome.item is None:
+        return outcome, None
+    record = outcome.item.to_record()
+    if outcome.stage is None:
+        errors = schema_errors(record)
         if errors:
-            return Outcome(
+            rejected = Outcome(
                 outcome.index,
                 outcome.ambiguity_type,
                 outcome.item,
@@ -110,4 +118,5 @@ def _gated(outcome: Outcome) -> Outcome:
                 stage="schema",
                 reason="; ".join(errors[:5]),
             )
-    return outcome
+            return rejected, record
+    return outcome, record

@@ -15,6 +15,7 @@ judge's configuration) is unchanged; the calls of a stage killed midway are in t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ambiforge import progress
-from ambiforge.atomic import write_jsonl_atomic
+from ambiforge.atomic import jsonl_writer
 from ambiforge.config.judge import JudgeConfig
 from ambiforge.errors import ConfigError, LLMError
 from ambiforge.judge.pair import Flag, PairJudgement
@@ -165,18 +166,37 @@ def run_judge_stage(
     outcomes: Sequence[Outcome], options: BuildOptions, directory: Path, judge: Judge | None = None
 ) -> list[Outcome]:
     """The stage on a run folder: judge, write ``judgements.jsonl`` atomically, return the outcomes."""
-    path = directory / JUDGEMENTS_FILE
     alive = sum(1 for o in outcomes if o.item is not None and o.stage is None)
-    progress.start(STAGE, alive)
-    try:
-        judged, records = judge_outcomes(
-            outcomes,
-            judge or make_judge(options),
-            options.judge,
-            judge_llm(options).concurrency,
-            read_previous(path),
-        )
-    finally:
-        progress.finish(STAGE)
-    write_jsonl_atomic(path, records)
-    return judged
+    with JudgeRun(options, directory, alive, judge) as run:
+        return run(outcomes)
+
+
+class JudgeRun:
+    """The stage over a run's pairs given batch by batch (a build streams them): each call judges a batch;
+    ``judgements.jsonl`` grows beside the run folder's and replaces it when the block ends without error.
+    The earlier pass's records (read once) are reused by key. ``alive``: the pairs to judge, for progress."""
+
+    def __init__(self, options: BuildOptions, directory: Path, alive: int, judge: Judge | None = None) -> None:
+        self.options, self.alive = options, alive
+        self.path = directory / JUDGEMENTS_FILE
+        self.judge = judge
+        self.stack = contextlib.ExitStack()
+
+    def __enter__(self) -> JudgeRun:
+        self.previous = read_previous(self.path)
+        self.judge = self.judge or make_judge(self.options)
+        self.concurrency = judge_llm(self.options).concurrency
+        progress.start(STAGE, self.alive)
+        self.stack.callback(progress.finish, STAGE)
+        self.write = self.stack.enter_context(jsonl_writer(self.path))
+        return self
+
+    def __call__(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
+        assert self.judge is not None
+        judged, records = judge_outcomes(outcomes, self.judge, self.options.judge, self.concurrency, self.previous)
+        for record in records:
+            self.write(record)
+        return judged
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.__exit__(*exc)  # type: ignore[arg-type]

@@ -57,30 +57,21 @@ def gate(outcomes: list[Outcome], ctx: RuleContext | None = None) -> list[Outcom
     keep their item, for the report); the others move on with their warnings recorded."""
     alive = [o for o in outcomes if o.item is not None and o.stage is None]
     judged = iter(validate_items([o.item for o in alive], ctx))  # type: ignore[misc]
-    result = []
-    for outcome in outcomes:
-        if outcome.item is None or outcome.stage is not None:
-            result.append(outcome)
-            continue
-        item = next(judged)
-        assert item.validation is not None
-        if item.validation.passed:
-            result.append(Outcome(outcome.index, outcome.ambiguity_type, item, outcome.attempt, meta=outcome.meta))
-        else:
-            errors = [f for f in item.validation.failed if f.severity == "error"]
-            reason = "; ".join(f"{f.rule}: {f.message}" for f in errors)
-            result.append(
-                Outcome(
-                    outcome.index,
-                    outcome.ambiguity_type,
-                    item,
-                    outcome.attempt,
-                    "validate",
-                    reason,
-                    outcome.meta,
-                )
-            )
-    return result
+    return [
+        outcome if outcome.item is None or outcome.stage is not None else gated(outcome, next(judged))
+        for outcome in outcomes
+    ]
 
 
-__all__ = ["RuleContext", "check_item", "gate", "validate_items"]
+def gated(outcome: Outcome, item: Item) -> Outcome:
+    """``outcome`` with its item as judged (``item`` carries ``validation``): rejected by the ``validate``
+    stage with the error rules' messages when one failed."""
+    assert item.validation is not None
+    if item.validation.passed:
+        return Outcome(outcome.index, outcome.ambiguity_type, item, outcome.attempt, meta=outcome.meta)
+    errors = [f for f in item.validation.failed if f.severity == "error"]
+    reason = "; ".join(f"{f.rule}: {f.message}" for f in errors)
+    return Outcome(outcome.index, outcome.ambiguity_type, item, outcome.attempt, "validate", reason, outcome.meta)
+
+
+__all__ = ["RuleContext", "check_item", "gate", "gated", "validate_items"]

@@ -153,7 +153,7 @@ class _Ref(NamedTuple):
     unambiguous_direct: str
 
 
-def _judged_batches(
+def judged_batches(
     batches: Iterator[list[Item]], ctx: RuleContext
 ) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
     """Each batch with its item-rule failures, in order; once ``PARALLEL_FROM`` items have been seen, the
@@ -181,6 +181,31 @@ def _judged_batches(
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, list[RuleFailure]]:
+    """Every failure of the items in ``batches`` (item rules, then the dataset rules with their configured
+    severity, as :func:`ambiforge.validation.validate_items` orders them), by the item's position; items
+    that failed nothing are left out. Holds each item's id and task, never the items."""
+    refs: list[_Ref] = []
+    found: dict[int, list[RuleFailure]] = {}
+    for batch, failures in judged_batches(batches, ctx):
+        for item, failed in zip(batch, failures, strict=True):
+            if failed:
+                found[len(refs)] = list(failed)
+            refs.append(_Ref(item.id, item.unambiguous_direct))
+    for pos, flags in find_duplicates(refs, ctx).items():  # type: ignore[arg-type]
+        for rule_id, message in flags:
+            level = severity(rule_id, ctx)
+            if level != "off":
+                found.setdefault(pos, []).append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
+    return found
+
+
+def judged(item: Item, failures: list[RuleFailure]) -> Item:
+    """``item`` with ``validation`` set from its failures: passed when none is an error."""
+    passed = not any(f.severity == "error" for f in failures)
+    return item.model_copy(update={"validation": Validation(passed=passed, failed=failures)})
 
 
 @dataclass
@@ -213,7 +238,7 @@ def validate_stream(
     columns = ItemColumns()
     figures = diversity.Figures()
     plots = PlotData()
-    for batch, failures in _judged_batches(batches(), ctx):
+    for batch, failures in judged_batches(batches(), ctx):
         for item, failed in zip(batch, failures, strict=True):
             if failed:
                 item_failures[len(refs)] = failed

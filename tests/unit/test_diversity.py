@@ -67,6 +67,17 @@ def test_compare_uses_equal_sized_samples(two_items) -> None:  # type: ignore[no
     assert len(rows) == len(diversity.COMPARED) + 1 + len(diversity.COMPARED_REPEATS)
 
 
+def test_a_sample_drawn_by_position_is_the_sample_of_the_list(two_items) -> None:  # type: ignore[no-untyped-def]
+    """A build samples its items for the reference comparison by reading positions back from its file."""
+    items = [two_items[k % 2].model_copy(update={"id": f"i{k}"}) for k in range(40)]
+    for n in (5, 40, 60):
+        positions = diversity.sample_positions(len(items), n)
+        assert [items[p] for p in positions] == diversity.sample(items, n)
+    reference = items[:12]
+    drawn = [items[p] for p in diversity.sample_positions(len(items), len(reference))]
+    assert diversity.compare_sample(drawn, reference) == diversity.compare(items, reference)
+
+
 def test_the_validation_report_shows_the_diversity_figures(two_items, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Every build's report.html has a Diversity table; with a reference dataset, a column for it."""
     from ambiforge.validation import validate_items

@@ -13,6 +13,7 @@ import pytest
 from ambiforge.errors import AmbiforgeError
 from ambiforge.generation.run import (
     REGENERATED_FROM,
+    DuplicateResolver,
     Outcome,
     PairSpec,
     batches,
@@ -87,6 +88,27 @@ def test_regenerating_inside_batches_does_not_change_the_result(batch: int, work
     resolved = resolve_duplicates(made, regenerator(generator))
     assert view(resolved) == expected
     assert all(REGENERATED_FROM not in o.meta for o in resolved)
+
+
+@pytest.mark.parametrize(("batch", "workers"), [(37, 1), (64, 4), (1, 1)])
+def test_resolving_batch_after_batch_gives_the_whole_runs_result(batch: int, workers: int) -> None:
+    """A build resolves each batch as it arrives, carrying only the kept tasks: same result as the whole run."""
+    generator = FakeGenerator(250, max_attempts=5, llm_failures=0.03)
+    expected = view(serial_reference(generator, originals(generator, 300)))
+    generator.parallelism = workers
+    resolver = DuplicateResolver(regenerator(generator))
+    resolved = [o for part in batches(specs(300), batch) for o in resolver.resolve(generate_batch(generator, part))]
+    assert view(resolved) == expected
+    kept = [o for o in resolved if o.item is not None and o.stage is None]
+    assert len(resolver.taken) == len(kept)  # what is carried: one signature per kept task
+
+
+def test_batch_after_batch_without_a_regenerator_rejects_repeats_of_earlier_batches() -> None:
+    generator = FakeGenerator(5)
+    made = originals(generator, 30)
+    resolver = DuplicateResolver(None)
+    resolved = resolver.resolve(made[:10]) + resolver.resolve(made[10:])
+    assert view(resolved) == view(resolve_duplicates(originals(generator, 30), None))
 
 
 def test_without_a_regenerator_later_duplicates_are_rejected_with_the_id_they_repeat() -> None:

@@ -111,3 +111,60 @@ def test_only_transient_errors_are_retried() -> None:
     assert is_transient(TimeoutError())
     assert not is_transient(InputError("f.csv", "row 2", "bad"))
     assert not is_transient(ValueError("bug"))
+
+
+def test_run_files_written_batch_by_batch_are_those_of_the_whole_list(catalog, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A build writes its items as batches arrive: the same items.jsonl, Parquet rows, rejections and
+    statistics as writing the whole list at once."""
+    import pyarrow.parquet as pq
+
+    from ambiforge.engine.summary import RunFiles
+    from ambiforge.generation.offline import OfflineGenerator
+    from ambiforge.stats import dataset_stats
+    from ambiforge.storage import read_items, write_items_jsonl
+
+    generator = OfflineGenerator(catalog, 3, "r")
+    outcomes = [Outcome(k, "safety", *generator.generate(k, "safety")) for k in range(7)]
+    outcomes[2] = Outcome(2, "safety", outcomes[2].item, stage="validate", reason="bad")
+    outcomes.insert(4, Outcome(9, "safety", stage="generate", reason="no scene"))
+    kept = [o.item for o in outcomes if o.item is not None and o.stage is None]
+    with RunFiles(tmp_path / "streamed") as files:
+        for start in range(0, len(outcomes), 3):
+            files.add(outcomes[start : start + 3])
+    write_items_jsonl(tmp_path / "whole.jsonl", kept)
+    streamed = tmp_path / "streamed"
+    assert (streamed / "items.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
+    assert read_items(streamed / "items.parquet") == kept
+    assert pq.ParquetFile(streamed / "items.parquet").num_row_groups == 3  # one per batch with items
+    rejected = [json.loads(line) for line in (streamed / "rejected.jsonl").read_text().splitlines()]
+    assert [(r["index"], r["stage"]) for r in rejected] == [(2, "validate"), (9, "generate")]
+    assert files.items == len(kept) and files.stats.result() == dataset_stats(kept)
+
+
+def test_run_files_of_no_items_are_readable_and_a_failed_build_leaves_none(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.engine.summary import RunFiles
+    from ambiforge.storage import read_items
+
+    with RunFiles(tmp_path) as files:
+        files.add([Outcome(0, "safety", stage="generate", reason="no scene")])
+    assert read_items(tmp_path / "items.parquet") == [] and (tmp_path / "items.jsonl").read_text() == ""
+    with pytest.raises(RuntimeError), RunFiles(tmp_path / "failed"):
+        raise RuntimeError("interrupted")
+    assert not any((tmp_path / "failed").iterdir())  # no file, not even a temporary one
+
+
+def test_a_generated_file_read_in_batches_names_a_bad_line(catalog, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.engine.checkpoints import outcome_batches, write_outcomes
+    from ambiforge.errors import InputError
+    from ambiforge.generation.offline import OfflineGenerator
+
+    generator = OfflineGenerator(catalog, 1, "r")
+    outcomes = [Outcome(k, "safety", *generator.generate(k, "safety")) for k in range(3)]
+    path = write_outcomes(tmp_path / "generated.jsonl", outcomes)
+    assert [[o.index for o in batch] for batch in outcome_batches(path, 2)] == [[0, 1], [2]]
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["item"]["plan_for_clear_task"] = "not a list"
+    path.write_text("\n".join([lines[0], json.dumps(record), lines[2]]) + "\n")
+    with pytest.raises(InputError, match=r"generated\.jsonl: line 2: not a readable outcome"):
+        list(outcome_batches(path, 2))

@@ -91,3 +91,16 @@ def test_bad_record_names_file_and_record(tmp_path, catalog) -> None:  # type: i
     with pytest.raises(InputError) as err:
         validate_stream(item_batches(path, 1), RuleContext(catalog=catalog), str(path))
     assert "record 2 (id 'x')" in str(err.value) and str(path) in str(err.value)
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_rule_failures_by_position_give_the_whole_lists_verdicts(items_file, batch, catalog) -> None:  # type: ignore[no-untyped-def]
+    """A build's first pass keeps only the failures (by position) and judges each item as it reads it
+    again: the same verdicts as judging the whole list."""
+    from ambiforge.validation.stream import judged, rule_failures
+
+    ctx = RuleContext(catalog=catalog)
+    items = read_items(items_file)
+    found = rule_failures(iter([items[k : k + batch] for k in range(0, len(items), batch)]), ctx)
+    assert found and len(found) < len(items)  # only the flagged items are kept
+    assert [judged(item, found.get(pos, [])) for pos, item in enumerate(items)] == validate_items(items, ctx)

@@ -1,0 +1,68 @@
+"""Peak memory of seeded offline builds by size (issue 41: a 100k-pair build within 1.5 GB; the peak should
+not grow with the number of pairs).
+
+Each build is ``ambiforge build --provider offline`` in its own child process, into a temporary folder
+deleted afterwards; its peak resident memory is that child's ``ru_maxrss`` (read by a one-line runner that
+starts it, so no other process is counted: with 20,000 items or more the item rules run in worker
+processes, and the figure is the largest single process, the build's own). Beside it: wall and CPU
+seconds of the build and the load average when it ended (2 cores shared: wall time says little under load).
+
+Usage: python bench/build_memory.py [--pairs 1000 10000 100000] [--dir /tmp]. A 100k build writes about
+12 GB (checkpoints, generated.jsonl, items.jsonl); check ``df -h`` first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_GB = 1.5
+
+#: Runs argv[1:] and prints its exit code, peak RSS in KiB and CPU seconds (RUSAGE_CHILDREN of a process
+#: whose only child it is).
+RUNNER = (
+    "import resource, subprocess, sys; "
+    "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+    "print(rc, u.ru_maxrss, u.ru_utime + u.ru_stime)"
+)
+
+
+def measure(pairs: int, where: Path) -> tuple[float, float, float]:
+    """(peak RSS in GB, wall s, CPU s of the build and its workers) of one offline build of ``pairs``."""
+    out = Path(tempfile.mkdtemp(prefix="ambiforge-build-mem-", dir=where))
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "offline", "--pairs", str(pairs)]
+    cmd += ["--seed", "1", "--run-id", "mem", "--out", str(out)]
+    try:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", RUNNER, *cmd], capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - started
+        rc, kib, cpu = done.stdout.split()
+        if rc != "0":
+            sys.exit(f"the {pairs}-pair build exited {rc}")
+        return int(kib) / 1024**2, wall, float(cpu)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()), help="where the builds go")
+    args = parser.parse_args()
+    print(f"offline builds (seed 1), peak RSS of the build process; target {TARGET_GB:g} GB at 100k pairs")
+    print(f"{'pairs':>8} {'peak GB':>8} {'wall s':>8} {'cpu s':>8} {'cpu ms/pair':>11} {'load':>5}")
+    for pairs in args.pairs:
+        gb, wall, cpu = measure(pairs, args.dir)
+        load = os.getloadavg()[0]
+        print(f"{pairs:>8} {gb:>8.2f} {wall:>8.0f} {cpu:>8.0f} {cpu * 1000 / pairs:>11.2f} {load:>5.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
