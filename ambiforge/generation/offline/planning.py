@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ambiforge.catalog import Catalog
 from ambiforge.generation.draft import Draft, first_difference
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, substitute
+from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, idle_move, substitute
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import (
@@ -153,6 +153,10 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
             if problem is not None:
                 return f"the plan with the {index(graph).by_id[other].name} does not run: {problem}"
     others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
+    for other in others:
+        problem = idle_move(graph, substitute(actions, target, other))
+        if problem is not None:
+            return f"the plan with the {index(graph).by_id[other].name}: {problem}"
     if others:
         eoa = end_of_ambiguity(actions, [substitute(actions, target, o) for o in others])
     else:  # an omission's one right place or device: where the focus clause first uses it

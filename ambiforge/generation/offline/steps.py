@@ -142,6 +142,9 @@ class _Builder:
             self.emit(_act(verb="pick", obj=ref))
 
     def put(self, ref: str, target: str, **params: str) -> None:
+        where = self.sim.location(ref)
+        if self.sim.holding != ref and where is not None and where.target == target and self.out.error is None:
+            self.out.error = f"{ref} is already at {target}: the task would move it nowhere"
         self.fetch(ref)
         node = self.sim.node(target)
         encloses = node is not None and (node.holds == "in" or (node.type == "object" and node.state.full is not None))
@@ -193,6 +196,26 @@ class _Builder:
             if spec.verb in ("cut", "use") and node["tool"]:
                 self.fetch(node["tool"])
             self.emit(_act(verb=spec.verb, **{k: v for k, v in node.items() if v is not None}, **params))  # type: ignore[arg-type]
+
+
+def idle_move(graph: SceneGraph, plan: Sequence[Action]) -> str | None:
+    """The first step that puts an object back where it was just picked up from with nothing done to it
+    between (a task that moves a thing to where it already is), or None."""
+    sim = Simulation(graph)
+    picked: dict[str, str] = {}  # object -> where it was picked up from, while nothing else touched it
+    for i, a in enumerate(plan):
+        if a.verb in ("pick", "take_out") and a.obj:
+            where = sim.location(a.obj)
+            if where is not None:
+                picked[a.obj] = where.target
+        elif a.verb in ("place", "put_in") and a.obj and picked.get(a.obj) == a.target:
+            return f"step {i + 1} puts {a.obj} back at {a.target}, where it already was"
+        elif a.verb not in ("open", "close"):
+            for ref in _refs(a):
+                picked.pop(ref or "", None)
+        if sim.run(a) is not None:
+            return None
+    return None
 
 
 def build_plan(graph: SceneGraph, clauses: Sequence[BoundSteps]) -> Built:
