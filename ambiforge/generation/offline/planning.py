@@ -143,6 +143,9 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
     actions = built.actions
+    idle = idle_move(graph, actions)
+    if idle is not None:
+        return f"the clear plan moves an object nowhere: {idle}"
     if draft.max_steps is not None and len(actions) > draft.max_steps:
         return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
     if target is None:

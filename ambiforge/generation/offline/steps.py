@@ -142,9 +142,6 @@ class _Builder:
             self.emit(_act(verb="pick", obj=ref))
 
     def put(self, ref: str, target: str, **params: str) -> None:
-        where = self.sim.location(ref)
-        if self.sim.holding != ref and where is not None and where.target == target and self.out.error is None:
-            self.out.error = f"{ref} is already at {target}: the task would move it nowhere"
         self.fetch(ref)
         node = self.sim.node(target)
         encloses = node is not None and (node.holds == "in" or (node.type == "object" and node.state.full is not None))
