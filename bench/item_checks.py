@@ -28,9 +28,19 @@ def classify(kind: str, message: str) -> str:
             return "determiner out of number with its noun"
         if "item's frame" in message or message.startswith("frame:"):
             return "phrase disagreeing with the item's frame"
+        if "ordinal" in message:
+            return "ordinal out of order"
+        if "in a hurry" in message:
+            return "a hurried request that asks for a wait"
         return "incompatible time tags"
     if kind == "variants":
+        if "names the" in message:
+            return "common-sense task whose verb names the appliance"
+        if "does the job as well" in message:
+            return "another appliance does the common-sense job"
         return "candidates incomplete by the affordance table"
+    if "moves nothing" in message:
+        return "a move to where the object already is"
     if "pours" in message and "cannot hold" in message:
         return "pour/serve with no container target"
     tool_verbs = (
@@ -93,6 +103,11 @@ def main() -> None:
         "pour/serve with no container target",
         "cut-like step with no tool in hand",
         "candidates incomplete by the affordance table",
+        "a move to where the object already is",
+        "ordinal out of order",
+        "a hurried request that asks for a wait",
+        "common-sense task whose verb names the appliance",
+        "another appliance does the common-sense job",
         "other reader finding",
     ):
         print(f"  {counts[cls]:5d}  {cls}" + (f"   e.g. {examples[cls]}" if cls in examples else ""))

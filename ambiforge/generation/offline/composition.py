@@ -430,7 +430,7 @@ def _frame_pattern(frame: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _framing() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
     frames = load().frames
-    sentences = sorted([*frames.before, *frames.after], key=len, reverse=True)  # "..., so {wish}." before "So ..."
+    sentences = sorted([*frames.before, *frames.after], key=len, reverse=True)  # "It's {day} and ..." first
     numbered = {w for words in phrases.word_lists().values() for w in words if task_values(w)}
     said = [re.compile(rf"\b{re.escape(w)}\b", re.IGNORECASE) for w in sorted(numbered, key=len, reverse=True)]
     return [_frame_pattern(f) for f in sentences], said

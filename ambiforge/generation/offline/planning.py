@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ambiforge.catalog import Catalog
 from ambiforge.generation.draft import Draft, first_difference
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, substitute
+from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, idle_move, substitute
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import (
@@ -143,6 +143,9 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
     actions = built.actions
+    idle = idle_move(graph, actions)
+    if idle is not None:
+        return f"the clear plan moves an object nowhere: {idle}"
     if draft.max_steps is not None and len(actions) > draft.max_steps:
         return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
     if target is None:
@@ -153,6 +156,10 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
             if problem is not None:
                 return f"the plan with the {index(graph).by_id[other].name} does not run: {problem}"
     others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
+    for other in others:
+        problem = idle_move(graph, substitute(actions, target, other))
+        if problem is not None:
+            return f"the plan with the {index(graph).by_id[other].name}: {problem}"
     if others:
         eoa = end_of_ambiguity(actions, [substitute(actions, target, o) for o in others])
     else:  # an omission's one right place or device: where the focus clause first uses it

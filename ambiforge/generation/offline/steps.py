@@ -195,6 +195,26 @@ class _Builder:
             self.emit(_act(verb=spec.verb, **{k: v for k, v in node.items() if v is not None}, **params))  # type: ignore[arg-type]
 
 
+def idle_move(graph: SceneGraph, plan: Sequence[Action]) -> str | None:
+    """The first step that puts an object back where it was just picked up from with nothing done to it
+    between (a task that moves a thing to where it already is), or None."""
+    sim = Simulation(graph)
+    picked: dict[str, str] = {}  # object -> where it was picked up from, while nothing else touched it
+    for i, a in enumerate(plan):
+        if a.verb in ("pick", "take_out") and a.obj:
+            where = sim.location(a.obj)
+            if where is not None:
+                picked[a.obj] = where.target
+        elif a.verb in ("place", "put_in") and a.obj and picked.get(a.obj) == a.target:
+            return f"step {i + 1} puts {a.obj} back at {a.target}, where it already was"
+        elif a.verb not in ("open", "close"):
+            for ref in _refs(a):
+                picked.pop(ref or "", None)
+        if sim.run(a) is not None:
+            return None
+    return None
+
+
 def build_plan(graph: SceneGraph, clauses: Sequence[BoundSteps]) -> Built:
     """The clauses' steps as one plan of actions on ``graph``, macros expanded on the world as the plan
     leaves it (open the fridge only when it is closed then), each step checked by the simulator."""

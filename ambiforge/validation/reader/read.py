@@ -161,6 +161,34 @@ def _rationale_problems(item: Item, world: World) -> list[str]:
     return ["rationale: a common-sense item records no reason why common sense picks the one it names"]
 
 
+def common_sense_problems(item: Item, kitchen: Kitchen) -> list[str]:
+    """A common-sense item whose ambiguous task still names the appliance by its job's verb ("bake" says the
+    oven), or whose kitchen has another appliance that does the job as well (an air fryer beside the oven)."""
+    if item.ambiguity_type != "common_sense_knowledge" or item.amb_shortlist:
+        return []
+    words = lexicon()
+    listed = {v.strip().lower() for v in item.variants}
+    task = item.ambiguous_task
+    out = []
+    for verb, appliance in (words.get("names_appliance") or {}).items():
+        if appliance in listed and not _find_word(task, appliance) and re.search(rf"\b{verb}\w*\b", task, re.I):
+            out.append(
+                f"ambiguous_task: {verb!r} names the {appliance}'s job: the task is clear without the {appliance}"
+            )
+    names = {node.name.lower() for node in kitchen.nodes.values()}
+    for appliance, others in (words.get("same_job") or {}).items():
+        if appliance not in listed:
+            continue
+        for other in others:
+            if other in names and other not in listed:
+                out.append(f"variants: only the {appliance}, but the kitchen's {other} does the job as well")
+    return out
+
+
+def _find_word(text: str, word: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
+
+
 def variants_problems(item: Item, world: World) -> list[str]:
     """Every candidate that does the job is a variant; one left out must be dirty or unable, and is named.
     A generated item records why each object it leaves out is left out, and the reason must hold."""
@@ -169,6 +197,7 @@ def variants_problems(item: Item, world: World) -> list[str]:
     kitchen = Kitchen.of(world.graph)
     listed = {v.strip().lower() for v in item.variants}
     out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
+    out += common_sense_problems(item, kitchen)
     if item.amb_shortlist and item.provenance.generator == "offline":
         out += _shortlist_problems(item, world, kitchen)
     if item.amb_shortlist or not world.candidates:

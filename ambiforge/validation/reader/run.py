@@ -33,6 +33,8 @@ class Runner:
         #: What the robot holds when a free step ("Reheat the soup.") dealt with it: the step does not say
         #: where it went, so the next pick-up does not count it as still in hand.
         self.loose: str | None = None
+        #: The object last picked up and where from, while no step but opening and closing came after.
+        self.taken: tuple[str, str] | None = None
 
     # -- helpers ------------------------------------------------------------------------------------------
 
@@ -92,6 +94,8 @@ class Runner:
 
     def run(self, steps: Sequence[Step]) -> list[Problem]:
         for step in steps:
+            if step.verb not in ("take", "put", "open", "close"):
+                self.taken = None
             getattr(self, f"_{step.verb}")(step)
         return self.problems
 
@@ -107,7 +111,8 @@ class Runner:
         self.loose = None
         if not self._reach(step, ref):
             return
-        self.k.location.pop(ref, None)
+        where = self.k.location.pop(ref, None)
+        self.taken = (ref, where) if where is not None else None
         self.k.holding = ref
 
     def _put(self, step: Step) -> None:
@@ -115,6 +120,9 @@ class Runner:
         self.resolved.append({"obj": ref, "target": where})
         if ref is None or where is None or WATER in (ref, where):
             return
+        if self.taken == (ref, where):
+            self._bad(step, f"puts the {self.k.name(ref)} back where it was picked up from: the task moves nothing")
+        self.taken = None
         if self.k.holding != ref:
             self._bad(step, f"puts down the {self.k.name(ref)}, which it never fetched")
             if not self._reach(step, ref):

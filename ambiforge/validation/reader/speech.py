@@ -138,6 +138,30 @@ def later_at_once(text: str) -> str | None:
     return None
 
 
+def ordinal_out_of_order(text: str) -> str | None:
+    """An ordinal that counts the clauses wrong: "second" after a "next" or "then" has numbered a clause."""
+    data = lexicon()
+    sequencers = "|".join(re.escape(w) for w in data.get("sequencers") or ())
+    for word in data.get("ordinals") or ():
+        for m in re.finditer(rf"(?:^|[.;!]\s+)({re.escape(word)})\b", text, re.IGNORECASE):
+            before = re.search(rf"\b({sequencers})\b", text[: m.start(1)], re.IGNORECASE) if sequencers else None
+            if before is not None:
+                return f"{before.group(1)} ... {m.group(1)}"
+    return None
+
+
+def hurry_with_wait(text: str) -> str | None:
+    """A request said in a hurry that also asks for a wait."""
+    data = lexicon()
+    hurry = next((w for w in data.get("hurry") or () if _find(text, w)), None)
+    if hurry is None:
+        return None
+    wait = next((w for w in data.get("waits") or () if _find(text, w)), None)
+    if wait is None:
+        wait = next((m.group(0) for m in re.finditer(r"\bfor \S+ (?:minutes|hours?)\b", text, re.IGNORECASE)), None)
+    return None if wait is None else f"{hurry} ... {wait}"
+
+
 def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     """Determiners out of number with the name after them ("this cherry tomatoes", "those banana", "a
     milk"), and determiners stacked on a name ("some our milk")."""
@@ -204,6 +228,12 @@ def speech_problems(
         phrase = frame_conflict(text, frame_tags)
         if phrase is not None:
             out.append(f"{field}: {phrase!r} cannot be said in the item's frame ({', '.join(frame_tags)})")
+    ordinal = ordinal_out_of_order(text)
+    if ordinal is not None:
+        out.append(f"{field}: {ordinal!r}: an ordinal out of order with the clauses before it")
+    hurry = hurry_with_wait(text)
+    if hurry is not None:
+        out.append(f"{field}: {hurry!r}: a request in a hurry that asks for a wait (a contradiction)")
     nodes = tuple(nodes)
     food = again_unsupported(text, nodes)
     if food is not None:

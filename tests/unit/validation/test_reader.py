@@ -84,6 +84,12 @@ def test_a_cut_with_no_knife_in_hand_is_flagged(built: list[Item]) -> None:
     assert any("cuts with" in m for m in found), found
 
 
+def _target(item: Item) -> str:
+    """The intended object's name, as a regular expression."""
+    assert item.world is not None
+    return re.escape(next((n.name for n in item.world.graph.nodes if n.id == item.world.target), "\0"))
+
+
 def i_plan(item: Item) -> list[str]:
     return list(item.plan_for_clear_task)
 
@@ -306,7 +312,10 @@ def test_a_washing_task_leaving_out_the_dirty_one_is_flagged(built: list[Item]) 
     """The issue's 'put a plate in my dishwasher now that we've eaten' that asked only about clean plates."""
     item = first(
         built,
-        lambda i: bool(i.amb_shortlist) and any(re.match(r"(Wash|Put .* in the dishwasher)", s) for s in i_plan(i)),
+        lambda i: (
+            bool(i.amb_shortlist)
+            and any(re.match(rf"(Wash the {_target(i)}|Put the {_target(i)} in the dishwasher)", s) for s in i_plan(i))
+        ),
     )
     assert item.world is not None
     gone = next(n for n in item.world.graph.nodes if n.name in item.amb_shortlist and n.id != item.world.target)
@@ -327,3 +336,58 @@ def test_a_washing_task_leaving_out_the_dirty_one_is_flagged(built: list[Item]) 
     assert any(
         f"leaves out the {gone.name} as dirty, but the plan washes it" in m for m in problems(broken, "variants")
     )
+
+
+def test_a_step_putting_an_object_back_where_it_was_picked_up_is_flagged(built: list[Item]) -> None:
+    """r006: 'put our green banana on my kitchen table' while it is on the kitchen table: a task moving nothing."""
+    item = first(built, lambda i: any(s.startswith("Pick up the ") for s in i_plan(i)))
+    assert item.world is not None
+    at = next(k for k, s in enumerate(i_plan(item)) if s.startswith("Pick up the "))
+    name = i_plan(item)[at].removeprefix("Pick up the ").rstrip(".")
+    nodes = {n.id: n for n in item.world.graph.nodes}
+    ref = next(n.id for n in nodes.values() if n.name == name)
+    edge = next(e for e in item.world.graph.edges if e.source == ref and e.relation in ("on", "in"))
+    back = f"Put the {name} {edge.relation} the {nodes[edge.target].name}."
+    plan = [*i_plan(item)[: at + 1], back, *i_plan(item)[at + 1 :]]
+    found = problems(edit(item, plan_for_clear_task=plan), "plan")
+    assert any(f"step {at + 2} " in m and "moves nothing" in m for m in found), found
+
+
+def test_an_ordinal_out_of_order_is_flagged(built: list[Item]) -> None:
+    """r066: 'first kick off a dishwasher load. Next, cook my whole trout... Second, slot my olive oil'."""
+    item = built[0]
+    text = f"{item.unambiguous_direct.rstrip('.')}. Next, wash the mug. Second, dry it."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("ordinal out of order" in m for m in found), found
+    assert not any(
+        "ordinal" in m for m in problems(edit(item, unambiguous_direct="First, wash it. Second, dry it."), "speech")
+    )
+
+
+def test_a_hurried_request_asking_for_a_wait_is_flagged(built: list[Item]) -> None:
+    """r041: 'Since I need to leave any minute now, let's be quick. Hang on for two minutes.'"""
+    item = built[0]
+    text = f"Let's be quick. {item.unambiguous_direct.rstrip('.')}, then hang on for two minutes."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any("in a hurry that asks for a wait" in m for m in found), found
+
+
+def test_a_common_sense_task_whose_verb_names_the_appliance_is_flagged(built: list[Item]) -> None:
+    """r019: 'it's time to bake my yukon gold potato': 'bake' already says the oven."""
+    item = first(built, lambda i: i.ambiguity_type == "common_sense_knowledge" and not i.amb_shortlist)
+    broken = edit(item, variants=["oven"], ambiguous_task="Bake the potato, please.")
+    found = problems(broken, "variants")
+    assert any("'bake' names the oven's job" in m for m in found), found
+    assert not any("names the" in m for m in problems(edit(broken, ambiguous_task="Cook the potato."), "variants"))
+
+
+def test_a_common_sense_item_beside_another_appliance_that_does_the_job_is_flagged(built: list[Item]) -> None:
+    """r069: the kitchen has an air fryer that could also cook the pizza, the variants give only the oven."""
+    item = first(built, lambda i: i.ambiguity_type == "common_sense_knowledge" and not i.amb_shortlist)
+    assert item.world is not None
+    some = next(n for n in item.world.graph.nodes if n.type == "object")
+    fryer = some.model_copy(update={"id": "air_fryer", "name": "air fryer", "noun": "air fryer"})
+    graph = item.world.graph.model_copy(update={"nodes": (*item.world.graph.nodes, fryer)})
+    broken = edit(item, variants=["oven"], world=item.world.model_copy(update={"graph": graph}))
+    found = problems(broken, "variants")
+    assert any("the kitchen's air fryer does the job as well" in m for m in found), found

@@ -49,10 +49,23 @@ class OmissionSpec(TemplateSpec):
         "task, would fit as well as the answer ('oven' beside a reheat in the microwave)",
     )
 
+    alternatives: tuple[str, ...] = Field(
+        default=(),
+        description="affordances of other appliances that do the job as well ('air_fry' beside 'cook in the oven'): "
+        "a kitchen with one gets no item, since common sense would not pick one of them",
+    )
+
     @field_validator("action")
     @classmethod
     def _known_action(cls, value: str | None) -> str | None:
         return check_action(value)
+
+    @field_validator("alternatives")
+    @classmethod
+    def _known_alternatives(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for action in value:
+            check_action(action)
+        return value
 
     @model_validator(mode="after")
     def _check_omission(self) -> OmissionSpec:
@@ -65,6 +78,8 @@ class OmissionSpec(TemplateSpec):
 
 
 def build(spec: OmissionSpec, scene: Scene, graph: SceneGraph, rng: random.Random) -> Draft | None:
+    if any(able(graph, action) for action in spec.alternatives):
+        return None  # another appliance does the job as well: common sense picks no one place
     co = bind_co(spec, list(scene.objects), rng, None)
     if co is None:
         return None
