@@ -60,8 +60,8 @@ def test_a_missing_definition_names_the_file(tmp_path: Path) -> None:
         ),
         ("intent: little", "intent: little\n    colour: red", r"templates\[0\] \(pour_little\): colour: Extra inputs"),
         (
-            '"Pour a little {f} into {g}."',
-            '"Pour a little {f} into {h}."',
+            '"Pour a little {fb} into {g}."',
+            '"Pour a little {fb} into {h}."',
             r"pour_little\): direct\[0\]: unknown slot \{h\}",
         ),
         (
