@@ -19,7 +19,7 @@ from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import check_item
 from ambiforge.validation.rules.world_environment import plans_of, says
 from ambiforge.world import end_of_ambiguity, resolve
-from ambiforge.world.perturb import parse_referent, place_of, without
+from ambiforge.world.perturb import move, parse_referent, place_of, without
 
 KINDS = ("multiplicity", "absence", "reference", "observation")
 
@@ -296,3 +296,36 @@ def test_the_changed_kitchen_travels_with_the_item_and_into_the_ambik_export(ite
     rows = list(csv.DictReader(path.open()))
     assert rows[0]["environment_short_changed"] == absent.world.perturbation.environment_short
     assert target not in rows[0]["environment_full_changed"] and target in rows[0]["environment_full"]
+
+
+@pytest.fixture(scope="module")
+def read_72211() -> dict[int, Item]:
+    """Items of the seed whose read found the ambiguous plan not fetching the answer's object (pair 2: the
+    answer's pot in the closed lower cupboard, the other on a shelf) and a move doing the task (pair 26)."""
+    gen = OfflineGenerator(cached_catalog(), seed=72211, run_id="env-read-72211")
+    return {2: gen.generate(2, "multiplicity")[0], 26: gen.generate(26, "reference")[0]}
+
+
+def test_the_ambiguous_plan_carries_out_the_answer_where_the_candidates_are_kept_apart(read_72211) -> None:
+    item = read_72211[2]
+    assert failures(item) == []
+    assert item.plan_for_amb_task[: item.end_of_ambiguity + 2] == [
+        "Open the lower cupboard.",
+        "Take the pot out of the lower cupboard.",
+    ]
+    # the form the read found: a bare pick-up, true of the shelf's pot only
+    old = item.model_copy(update={"plan_for_amb_task": ["Pick up the pot.", "Give the pot to the user."]})
+    found = failures(old, "world_env_plan")
+    assert found and "'Open the lower cupboard.'" in found[0][1]
+
+
+def test_a_change_that_puts_the_target_where_the_task_sends_it_fails(read_72211) -> None:
+    item = read_72211[26]
+    assert failures(item) == []
+    assert item.world is not None and item.world.perturbation is not None
+    p = item.world.perturbation
+    dest = next(a.target for a in item.world.clear_plan if a.verb in ("place", "put_in"))
+    assert place_of(p.graph, item.world.target) != dest
+    moved = move(p.graph, item.world.target, dest)  # the read's change: the tomato onto the upper shelf
+    found = failures(broken(item, graph=moved), "world_env_plan")
+    assert found and "already done" in found[0][1]

@@ -48,6 +48,7 @@ from ambiforge.world.perturb import (
     SHARED_PLACE,
     AnswerPlans,
     agent_views,
+    already_done,
     ambiguous_steps,
     answer_plans,
     fetch,
@@ -245,10 +246,12 @@ def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
 DESTINATIONS = frozenset({"kitchen_table", "sink"})
 
 
-def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
-    """A place the catalog keeps ``obj`` in, other than ``not_in`` and the templates' destinations."""
-    places = [p for p in cached_world().candidates(obj) if p != not_in and p not in DESTINATIONS] or [
-        p for p in ("counter", "shelf_1") if p != not_in
+def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random, avoid: frozenset[str] = frozenset()) -> str:
+    """A place the catalog keeps ``obj`` in, other than ``not_in``, the templates' destinations and
+    ``avoid`` (where this task sends the object: a change never does the task)."""
+    barred = DESTINATIONS | avoid | {not_in}
+    places = [p for p in cached_world().candidates(obj) if p not in barred] or [
+        p for p in ("counter", "shelf_1", "shelf_2") if p not in barred
     ]
     return rng.choice(places)
 
@@ -261,7 +264,13 @@ def _options(names: list[str], rng: random.Random) -> str:
 
 
 def multiplicity(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """A second node the noun fits: another member of the group (differs in its distinguishing word), or
     (three times in ten, and whenever the catalog has no other member) the same object kept elsewhere
@@ -271,13 +280,13 @@ def multiplicity(
     if others and rng.random() < 0.7:
         dup_obj = rng.choice(others)
         dup = _new_node(graph, dup_obj)
-        perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng))
+        perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng, avoid))
         options = _options([t.name, dup.name], rng)
         return Made(
             _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun), options, t.name, (dup.id,)
         )
     dup = _new_node(graph, obj)
-    perturbed = with_node(graph, dup, _elsewhere(obj, here, rng))
+    perturbed = with_node(graph, dup, _elsewhere(obj, here, rng, avoid))
     mine, theirs = where(graph, t.id), where(perturbed, dup.id)
     if here is None:
         return None
@@ -296,7 +305,13 @@ def multiplicity(
 
 
 def absence(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
     and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
@@ -328,7 +343,13 @@ def absence(
 
 
 def reference(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """The clear kitchen holds two or more of the kind and "the mug left of the kettle" picks the target
     alone. The change moves one object so that the relation picks none (the target is put away elsewhere)
@@ -377,7 +398,7 @@ def reference(
             )
             made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
             return Made(made, options, t.name, (o.id,), fits=fits)
-        perturbed = move(graph, t.id, _elsewhere(obj, here, rng))
+        perturbed = move(graph, t.id, _elsewhere(obj, here, rng, avoid))
         if resolve(perturbed, expr):
             continue
         named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
@@ -390,7 +411,13 @@ def reference(
 
 
 def observation(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """Two robots share the kitchen: each sees its own side and the counter. The target is on the other
     robot's side only, so the kitchen is the same and what the asking robot sees is not."""
@@ -505,13 +532,14 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         if not options:
             return None
         dest = rng.choice(options)
-    made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
+    plan = clear_plan(spec, graph, t.id, dest)
+    sent = frozenset(str(a.target) for a in plan if a.verb in ("place", "put_in"))
+    made = KINDS[spec.kind](graph, t, obj, group, scene, rng, avoid=sent)
     if made is None:
         return None
     if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
         # a substitute is for a use: to be put away or carried off, something else is no answer
         made = Made(made.perturbation, "", "", refused=True)
-    plan = clear_plan(spec, graph, t.id, dest)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
@@ -560,8 +588,8 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         declined=report(t.noun, t.plural),
     )
     eoa = plans.end
-    if eoa is None:
-        return None
+    if eoa is None or already_done(p.graph, plans) is not None:
+        return None  # no answer changes the plan, or under one the change has done the task
     if spec.kind != "observation" and not simulate(p.graph, plans.intended).ok:
         return None  # the plan under the answer does not run in the changed kitchen
     intent = _intent(spec.kind, made, plan, graph, plans, t, p)
