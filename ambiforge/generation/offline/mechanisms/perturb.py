@@ -67,7 +67,7 @@ from ambiforge.world.perturb import (
 from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
-SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits"}
+SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits", "it", "is", "Is"}
 STEPS = ("fetch", "hand_over", "place", "put_in", "put")
 #: A ``put`` step's target that the mechanism chooses: one of the kitchen's places the target may go to
 #: (:func:`destinations`); a template says it as ``{dest}`` ("Put {t} {dest}." -> "in the upper cupboard").
@@ -87,7 +87,8 @@ class PerturbSpec(TemplateSpec):
     mechanism: Literal["perturb"] = "perturb"
     kind: Kind = Field(description="how the kitchen is perturbed (the ambiguity type's own)")
     questions: tuple[str, ...] = Field(
-        min_length=1, description="question forms; slots {noun} {nouns} {referent} {options} {choice} {where}"
+        min_length=1,
+        description="question forms; slots {noun} {nouns} {referent} {options} {choice} {where} {it} {is} {Is}",
     )
     answers: tuple[str, ...] = Field(min_length=1, description="answer forms; the same slots")
     asks_instead: tuple[str, ...] = Field(
@@ -556,6 +557,10 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         "choice": made.choice,
         "where": made.where,
         "fits": made.fits,
+        # number agreement with the noun: "Can you see them?" for chips, "Can you see it?" for a mug
+        "it": "them" if t.plural else "it",
+        "is": "are" if t.plural else "is",
+        "Is": "Are" if t.plural else "Is",
     }
     if spec.kind == "absence" and not made.offered:
         if not spec.asks_instead:
