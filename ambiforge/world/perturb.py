@@ -45,6 +45,13 @@ def says(text: str, words: str) -> bool:
     return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text.lower()) is not None
 
 
+def kind_of(name: str, noun: str) -> bool:
+    """Whether an object called ``name`` is a ``noun`` by its words: the noun ends the name as a whole word
+    ("ceramic mixing bowl" is a bowl; "sponge cake" is no sponge)."""
+    words, head = name.lower().split(), noun.lower().split()
+    return bool(head) and words[-len(head) :] == head
+
+
 def named_nodes(graph: SceneGraph, text: str) -> list[Node]:
     """The nodes ``text`` names as whole words, longest names first; a name inside a longer one that is named
     there does not count ("the glass mug" names the glass mug, not a node called "mug")."""
@@ -437,6 +444,7 @@ __all__ = [
     "fetch",
     "first_use",
     "fresh_id",
+    "kind_of",
     "parse_referent",
     "place_of",
     "referent_words",

@@ -31,6 +31,7 @@ from ambiforge.world.perturb import (
     already_done,
     ambiguous_steps,
     answer_plans,
+    kind_of,
     parse_referent,
     place_of,
     report,
@@ -78,6 +79,14 @@ def check_counts(item: Item, world: World, p: Perturbation) -> list[tuple[str, s
             )
         if len(matched) == 1:
             found.append(("world_env_referent", f"{said}; reference needs none or two or more"))
+        anchor = expr.relations[0].target.name if expr.relations else None
+        if anchor and expr.noun and kind_of(anchor, expr.noun):
+            found.append(
+                (
+                    "world_env_referent",
+                    f"reference: the anchor {anchor!r} is itself a {expr.noun}, so the words pick it too",
+                )
+            )
     elif p.kind == "multiplicity" and len(matched) < 2:
         found.append(("world_env_referent", f"{said}; {p.kind} needs two or more"))
     elif p.kind == "absence" and matched:

@@ -53,6 +53,7 @@ from ambiforge.world.perturb import (
     answer_plans,
     fetch,
     fresh_id,
+    kind_of,
     move,
     place_of,
     referent_words,
@@ -367,8 +368,8 @@ def reference(
     fronted = {e.target for e in graph.edges if e.relation == "behind"}
     for edge in relations:
         anchor = ix.by_id[edge.target]
-        if anchor.type != "object" or anchor.noun == t.noun:
-            continue
+        if anchor.type != "object" or anchor.noun == t.noun or kind_of(anchor.name, t.noun):
+            continue  # "the bowl left of the ceramic mixing bowl": the anchor would be a bowl too
         expr = Expression(
             noun=t.noun, relations=(RelationConstraint(relation=edge.relation, target=Expression(name=anchor.id)),)
         )
