@@ -45,6 +45,13 @@ def says(text: str, words: str) -> bool:
     return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text.lower()) is not None
 
 
+def kind_of(name: str, noun: str) -> bool:
+    """Whether an object called ``name`` is a ``noun`` by its words: the noun ends the name as a whole word
+    ("ceramic mixing bowl" is a bowl; "sponge cake" is no sponge)."""
+    words, head = name.lower().split(), noun.lower().split()
+    return bool(head) and words[-len(head) :] == head
+
+
 def named_nodes(graph: SceneGraph, text: str) -> list[Node]:
     """The nodes ``text`` names as whole words, longest names first; a name inside a longer one that is named
     there does not count ("the glass mug" names the glass mug, not a node called "mug")."""
@@ -202,10 +209,25 @@ def answer_plans(
     return AnswerPlans(intended, others, end_of_ambiguity(intended, others))
 
 
+def already_done(perturbed: SceneGraph, plans: AnswerPlans) -> str | None:
+    """Evidence that under some answer the task is done before the robot moves: the plan puts an object in
+    or on the place the changed kitchen already keeps it in (the change moved the target where the task
+    sends it)."""
+    ix = index(perturbed)
+    for plan in (plans.intended, *plans.others):
+        for action in plan:
+            if action.verb in ("place", "put_in") and action.obj and place_of(perturbed, action.obj) == action.target:
+                node, place = ix.by_id.get(action.obj), ix.by_id.get(action.target or "")
+                if node is not None and place is not None:
+                    return f"the changed kitchen already keeps the {node.name} {place.holds or 'in'} the {place.name}"
+    return None
+
+
 def ambiguous_steps(kind: str, plans: AnswerPlans, perturbed: SceneGraph, target: str, noun: str) -> list[str]:
     """The ambiguous plan's text, AmbiK's way, in the changed kitchen: the steps every answer's plan shares,
-    then from the end of ambiguity on the target named by its noun ("Pick up the mug." for fetching steps
-    that differ by place; "Take the mug out of the upper cupboard." when both are in it). Absence: the plan
+    then from the end of ambiguity on the plan under the answer with the target named by its noun ("Take
+    the mug out of the upper cupboard." when both are in it; "Open the upper cupboard." when the answer's mug
+    is there and the other on a shelf: a bare "Pick up the mug." would not fetch the answer's). Absence: the plan
     the answer leads to (the substitute's, or telling the user). Observation: the question to the other
     robot is the item's question, not a step; the step at the end of ambiguity picks the object up from the
     shared counter, the first step that needs the answer."""
@@ -221,14 +243,6 @@ def ambiguous_steps(kind: str, plans: AnswerPlans, perturbed: SceneGraph, target
             shared = index(perturbed).by_id.get(SHARED_PLACE)
             text[asked] = f"Pick up the {noun} from the {shared.name if shared else SHARED_PLACE}."
         return text
-    got = fetch(perturbed, target)
-    start = next((i for i in range(len(plan)) if list(plan[i : i + len(got)]) == got), None)
-    if start is not None and end <= start:
-        return [
-            *render_plan(plan[:end], perturbed),
-            f"Pick up the {noun}.",
-            *render_plan(plan[start + len(got) :], perturbed, names),
-        ]
     return [*render_plan(plan[:end], perturbed), *render_plan(plan[end:], perturbed, names)]
 
 
@@ -412,6 +426,7 @@ __all__ = [
     "SHARED_PLACE",
     "SIDES",
     "AnswerPlans",
+    "already_done",
     "Differences",
     "ambiguous_steps",
     "answer_plans",
@@ -429,6 +444,7 @@ __all__ = [
     "fetch",
     "first_use",
     "fresh_id",
+    "kind_of",
     "parse_referent",
     "place_of",
     "referent_words",

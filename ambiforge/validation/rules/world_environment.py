@@ -22,14 +22,16 @@ from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.textnorm import normalise
 from ambiforge.validation.rules.base import family_rules
 from ambiforge.validation.rules.world import located
-from ambiforge.world import resolve
+from ambiforge.world import render_plan, resolve, simulate
 from ambiforge.world.index import index
 from ambiforge.world.perturb import (
     ASKING,
     OTHER,
     AnswerPlans,
+    already_done,
     ambiguous_steps,
     answer_plans,
+    kind_of,
     parse_referent,
     place_of,
     report,
@@ -77,6 +79,14 @@ def check_counts(item: Item, world: World, p: Perturbation) -> list[tuple[str, s
             )
         if len(matched) == 1:
             found.append(("world_env_referent", f"{said}; reference needs none or two or more"))
+        anchor = expr.relations[0].target.name if expr.relations else None
+        if anchor and expr.noun and kind_of(anchor, expr.noun):
+            found.append(
+                (
+                    "world_env_referent",
+                    f"reference: the anchor {anchor!r} is itself a {expr.noun}, so the words pick it too",
+                )
+            )
     elif p.kind == "multiplicity" and len(matched) < 2:
         found.append(("world_env_referent", f"{said}; {p.kind} needs two or more"))
     elif p.kind == "absence" and matched:
@@ -222,24 +232,44 @@ def check_end(item: Item, world: World) -> list[tuple[str, str]]:
 
 
 def check_amb_plan(item: Item, world: World, p: Perturbation, plans: AnswerPlans) -> list[tuple[str, str]]:
-    """The ambiguous plan is set in the changed kitchen: up to and including the end of ambiguity it says
-    the steps every answer's plan shares and then the first one that needs the answer (not the question:
-    that is the item's ``question``); for absence when the answer declines, it ends by telling the user."""
+    """The ambiguous plan is set in the changed kitchen: before the end of ambiguity it says the steps every
+    answer's plan shares, and from there on it is the plan under the item's answer with the target named by
+    its noun (every step of it, so the plan carries out the answer: "Pick up the pot." is no step when the
+    answer's pot is in a closed cupboard); that plan runs there and does not find the task done already;
+    for absence when the answer declines, it ends by telling the user."""
     assert world.target is not None
     noun = parse_referent(p.referent).noun or p.referent
     want = ambiguous_steps(p.kind, plans, p.graph, world.target, noun)
     have = item.plan_for_amb_task
     end = plans.end or 0
-    for i in range(min(end + 1, len(want))):
+    if p.kind in ("multiplicity", "reference"):  # the answer's own steps, whatever ambiguous_steps says
+        named = {world.target: f"the {noun}"}
+        want = [*render_plan(plans.intended[:end], p.graph), *render_plan(plans.intended[end:], p.graph, named)]
+    upto = len(want) if p.kind in ("multiplicity", "reference") else min(end + 1, len(want))
+    for i in range(max(upto, len(have) if p.kind in ("multiplicity", "reference") else 0)):
         got = have[i] if i < len(have) else ""
-        if normalise(got) != normalise(want[i]):
+        wanted = want[i] if i < len(want) else ""
+        if normalise(got) != normalise(wanted):
             return [
                 (
                     "world_env_plan",
-                    f"plan_for_amb_task[{i}]: {got!r}, but in the changed kitchen step {i + 1} is {want[i]!r} "
-                    f"(end_of_ambiguity {end})",
+                    f"plan_for_amb_task[{i}]: {got!r}, but in the changed kitchen step {i + 1} under the answer is "
+                    f"{wanted!r} (end_of_ambiguity {end})",
                 )
             ]
+    if p.kind != "observation":
+        ran = simulate(p.graph, plans.intended)
+        if not ran.ok:
+            return [
+                (
+                    "world_env_plan",
+                    "the plan under the answer does not run in the changed kitchen: "
+                    f"step {ran.failed_step}: {ran.message}",
+                )
+            ]
+    done = already_done(p.graph, plans)
+    if done is not None:
+        return [("world_env_plan", f"under an answer the task is already done: {done}")]
     declined = p.kind == "absence" and bool(plans.intended) and plans.intended[-1].verb == "tell"
     if declined and (not have or normalise(have[-1]) != normalise(want[-1])):
         last = have[-1] if have else ""

@@ -214,7 +214,9 @@ BREAKERS: dict[str, Breaker] = {
     "world_env_referent": lambda g: edit_perturbation(g["absence"], graph=g["absence"].world.graph),  # type: ignore[union-attr]
     "world_env_difference": lambda g: edit_perturbation(g["multiplicity"], added=[]),
     "world_env_answer": lambda g: edit(g["multiplicity"], answer=f"The {the_other(g['multiplicity'])}."),
-    "world_env_end_of_ambiguity": lambda g: edit(g["multiplicity"], end_of_ambiguity=1),
+    "world_env_end_of_ambiguity": lambda g: edit(
+        g["multiplicity"], end_of_ambiguity=g["multiplicity"].end_of_ambiguity + 1
+    ),
     "world_env_plan": lambda g: edit(
         g["multiplicity"], plan_for_amb_task=["Wipe the counter.", *g["multiplicity"].plan_for_amb_task]
     ),

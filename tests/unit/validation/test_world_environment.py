@@ -19,7 +19,8 @@ from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import check_item
 from ambiforge.validation.rules.world_environment import plans_of, says
 from ambiforge.world import end_of_ambiguity, resolve
-from ambiforge.world.perturb import parse_referent, place_of, without
+from ambiforge.world.index import index
+from ambiforge.world.perturb import move, parse_referent, place_of, without
 
 KINDS = ("multiplicity", "absence", "reference", "observation")
 
@@ -296,3 +297,54 @@ def test_the_changed_kitchen_travels_with_the_item_and_into_the_ambik_export(ite
     rows = list(csv.DictReader(path.open()))
     assert rows[0]["environment_short_changed"] == absent.world.perturbation.environment_short
     assert target not in rows[0]["environment_full_changed"] and target in rows[0]["environment_full"]
+
+
+@pytest.fixture(scope="module")
+def read_72211() -> dict[int, Item]:
+    """Items of the seed whose read found the ambiguous plan not fetching the answer's object (pair 2: the
+    answer's pot in the closed lower cupboard, the other on a shelf), a move doing the task (pair 26) and "Can
+    you see it?" for chips (pair 35)."""
+    gen = OfflineGenerator(cached_catalog(), seed=72211, run_id="env-read-72211")
+    kinds = {2: "multiplicity", 26: "reference", 35: "observation"}
+    return {i: gen.generate(i, kind)[0] for i, kind in kinds.items()}
+
+
+def test_the_ambiguous_plan_carries_out_the_answer_where_the_candidates_are_kept_apart(read_72211) -> None:
+    item = read_72211[2]
+    assert failures(item) == []
+    assert item.plan_for_amb_task[: item.end_of_ambiguity + 2] == [
+        "Open the lower cupboard.",
+        "Take the pot out of the lower cupboard.",
+    ]
+    # the form the read found: a bare pick-up, true of the shelf's pot only
+    old = item.model_copy(update={"plan_for_amb_task": ["Pick up the pot.", "Give the pot to the user."]})
+    found = failures(old, "world_env_plan")
+    assert found and "'Open the lower cupboard.'" in found[0][1]
+
+
+def test_a_change_that_puts_the_target_where_the_task_sends_it_fails(read_72211) -> None:
+    item = read_72211[26]
+    assert failures(item) == []
+    assert item.world is not None and item.world.perturbation is not None
+    p = item.world.perturbation
+    dest = next(a.target for a in item.world.clear_plan if a.verb in ("place", "put_in"))
+    assert place_of(p.graph, item.world.target) != dest
+    moved = move(p.graph, item.world.target, dest)  # the read's change: the tomato onto the upper shelf
+    found = failures(broken(item, graph=moved), "world_env_plan")
+    assert found and "already done" in found[0][1]
+
+
+def test_observation_speaks_of_a_plural_noun_in_the_plural(read_72211) -> None:
+    item = read_72211[35]
+    assert item.world is not None and index(item.world.graph).by_id[item.world.target].plural
+    assert "them" in item.question.split() or "them?" in item.question.split()
+    assert "them" in item.answer.split()
+    assert " it " not in f" {item.question} {item.answer} ".replace("?", " ").replace(".", " ")
+
+
+def test_an_anchor_that_is_itself_of_the_noun_fails_reference(items) -> None:
+    item = items["reference"][0]
+    assert item.world is not None and item.world.perturbation is not None
+    noun = parse_referent(item.world.perturbation.referent).noun
+    found = failures(broken(item, referent=f"{noun} left of the ceramic mixing {noun}"), "world_env_referent")
+    assert any("is itself a" in message for _, message in found)

@@ -48,10 +48,12 @@ from ambiforge.world.perturb import (
     SHARED_PLACE,
     AnswerPlans,
     agent_views,
+    already_done,
     ambiguous_steps,
     answer_plans,
     fetch,
     fresh_id,
+    kind_of,
     move,
     place_of,
     referent_words,
@@ -66,7 +68,7 @@ from ambiforge.world.perturb import (
 from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
-SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits"}
+SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits", "it", "is", "Is"}
 STEPS = ("fetch", "hand_over", "place", "put_in", "put")
 #: A ``put`` step's target that the mechanism chooses: one of the kitchen's places the target may go to
 #: (:func:`destinations`); a template says it as ``{dest}`` ("Put {t} {dest}." -> "in the upper cupboard").
@@ -86,7 +88,8 @@ class PerturbSpec(TemplateSpec):
     mechanism: Literal["perturb"] = "perturb"
     kind: Kind = Field(description="how the kitchen is perturbed (the ambiguity type's own)")
     questions: tuple[str, ...] = Field(
-        min_length=1, description="question forms; slots {noun} {nouns} {referent} {options} {choice} {where}"
+        min_length=1,
+        description="question forms; slots {noun} {nouns} {referent} {options} {choice} {where} {it} {is} {Is}",
     )
     answers: tuple[str, ...] = Field(min_length=1, description="answer forms; the same slots")
     asks_instead: tuple[str, ...] = Field(
@@ -245,10 +248,12 @@ def _new_node(graph: SceneGraph, obj: CatalogObject) -> Node:
 DESTINATIONS = frozenset({"kitchen_table", "sink"})
 
 
-def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random) -> str:
-    """A place the catalog keeps ``obj`` in, other than ``not_in`` and the templates' destinations."""
-    places = [p for p in cached_world().candidates(obj) if p != not_in and p not in DESTINATIONS] or [
-        p for p in ("counter", "shelf_1") if p != not_in
+def _elsewhere(obj: CatalogObject, not_in: str | None, rng: random.Random, avoid: frozenset[str] = frozenset()) -> str:
+    """A place the catalog keeps ``obj`` in, other than ``not_in``, the templates' destinations and
+    ``avoid`` (where this task sends the object: a change never does the task)."""
+    barred = DESTINATIONS | avoid | {not_in}
+    places = [p for p in cached_world().candidates(obj) if p not in barred] or [
+        p for p in ("counter", "shelf_1", "shelf_2") if p not in barred
     ]
     return rng.choice(places)
 
@@ -261,7 +266,13 @@ def _options(names: list[str], rng: random.Random) -> str:
 
 
 def multiplicity(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """A second node the noun fits: another member of the group (differs in its distinguishing word), or
     (three times in ten, and whenever the catalog has no other member) the same object kept elsewhere
@@ -271,13 +282,13 @@ def multiplicity(
     if others and rng.random() < 0.7:
         dup_obj = rng.choice(others)
         dup = _new_node(graph, dup_obj)
-        perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng))
+        perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng, avoid))
         options = _options([t.name, dup.name], rng)
         return Made(
             _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun), options, t.name, (dup.id,)
         )
     dup = _new_node(graph, obj)
-    perturbed = with_node(graph, dup, _elsewhere(obj, here, rng))
+    perturbed = with_node(graph, dup, _elsewhere(obj, here, rng, avoid))
     mine, theirs = where(graph, t.id), where(perturbed, dup.id)
     if here is None:
         return None
@@ -296,7 +307,13 @@ def multiplicity(
 
 
 def absence(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
     and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
@@ -328,7 +345,13 @@ def absence(
 
 
 def reference(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """The clear kitchen holds two or more of the kind and "the mug left of the kettle" picks the target
     alone. The change moves one object so that the relation picks none (the target is put away elsewhere)
@@ -345,8 +368,8 @@ def reference(
     fronted = {e.target for e in graph.edges if e.relation == "behind"}
     for edge in relations:
         anchor = ix.by_id[edge.target]
-        if anchor.type != "object" or anchor.noun == t.noun:
-            continue
+        if anchor.type != "object" or anchor.noun == t.noun or kind_of(anchor.name, t.noun):
+            continue  # "the bowl left of the ceramic mixing bowl": the anchor would be a bowl too
         expr = Expression(
             noun=t.noun, relations=(RelationConstraint(relation=edge.relation, target=Expression(name=anchor.id)),)
         )
@@ -377,7 +400,7 @@ def reference(
             )
             made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
             return Made(made, options, t.name, (o.id,), fits=fits)
-        perturbed = move(graph, t.id, _elsewhere(obj, here, rng))
+        perturbed = move(graph, t.id, _elsewhere(obj, here, rng, avoid))
         if resolve(perturbed, expr):
             continue
         named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
@@ -390,7 +413,13 @@ def reference(
 
 
 def observation(
-    graph: SceneGraph, t: Node, obj: CatalogObject, group: Group, scene: Scene, rng: random.Random
+    graph: SceneGraph,
+    t: Node,
+    obj: CatalogObject,
+    group: Group,
+    scene: Scene,
+    rng: random.Random,
+    avoid: frozenset[str] = frozenset(),
 ) -> Made | None:
     """Two robots share the kitchen: each sees its own side and the counter. The target is on the other
     robot's side only, so the kitchen is the same and what the asking robot sees is not."""
@@ -505,13 +534,14 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         if not options:
             return None
         dest = rng.choice(options)
-    made = KINDS[spec.kind](graph, t, obj, group, scene, rng)
+    plan = clear_plan(spec, graph, t.id, dest)
+    sent = frozenset(str(a.target) for a in plan if a.verb in ("place", "put_in"))
+    made = KINDS[spec.kind](graph, t, obj, group, scene, rng, avoid=sent)
     if made is None:
         return None
     if made.offered and not any(step.verb == "hand_over" for step in spec.plan):
         # a substitute is for a use: to be put away or carried off, something else is no answer
         made = Made(made.perturbation, "", "", refused=True)
-    plan = clear_plan(spec, graph, t.id, dest)
     if any(a.target == place_of(graph, t.id) for a in plan if a.verb in ("place", "put_in")):
         return None  # "put the mug on the table" when it is there already
     if not simulate(graph, plan).ok:
@@ -528,6 +558,10 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         "choice": made.choice,
         "where": made.where,
         "fits": made.fits,
+        # number agreement with the noun: "Can you see them?" for chips, "Can you see it?" for a mug
+        "it": "them" if t.plural else "it",
+        "is": "are" if t.plural else "is",
+        "Is": "Are" if t.plural else "Is",
     }
     if spec.kind == "absence" and not made.offered:
         if not spec.asks_instead:
@@ -560,8 +594,8 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         declined=report(t.noun, t.plural),
     )
     eoa = plans.end
-    if eoa is None:
-        return None
+    if eoa is None or already_done(p.graph, plans) is not None:
+        return None  # no answer changes the plan, or under one the change has done the task
     if spec.kind != "observation" and not simulate(p.graph, plans.intended).ok:
         return None  # the plan under the answer does not run in the changed kitchen
     intent = _intent(spec.kind, made, plan, graph, plans, t, p)
