@@ -48,6 +48,93 @@ _FIELD = {
     "type": re.compile(r"^Ambiguity type: (\w+)$", re.MULTILINE),
     "task": re.compile(r"^Unambiguous task: (.*)$", re.MULTILINE),
 }
+#: A line of the prompt's kitchen map: ``place (closed): object (attributes), object ...``.
+_MAP_LINE = re.compile(r"^([a-z][a-z ]*?)( \(closed\))?: (.*)$")
+_PICK = re.compile(r"^Pick up the (.+)\.$")
+_PICK_ANY = re.compile(r"^Pick up (a|an|some) (.+)\.$")
+_PUT = re.compile(r"^Put the (.+) (?:in|on|into|onto) the (.+)\.$")
+_OPEN, _TAKE, _CLOSE = (
+    re.compile(r"^Open the (.+)\.$"),
+    re.compile(r"^Take the (.+) out of the (.+)\.$"),
+    "Close the {}.",
+)
+
+
+def kitchen_map(user: str) -> dict[str, tuple[str, bool]]:
+    """Where the prompt's kitchen map says each object is: name -> (place, closed)."""
+    start = user.find("Kitchen map")
+    where: dict[str, tuple[str, bool]] = {}
+    if start < 0:
+        return where
+    for line in user[start:].splitlines()[1:]:
+        m = _MAP_LINE.match(line.strip())
+        if m is None:
+            break
+        for entry in re.split(r", (?![^()]*\))", m.group(3)):
+            name = entry.split(" (")[0].strip()
+            if name and name != "nothing":
+                where[name] = (m.group(1), bool(m.group(2)))
+    return where
+
+
+def moves_nothing(steps: list[str], where: dict[str, tuple[str, bool]]) -> bool:
+    """A plan putting an object where the map already keeps it: the task would move nothing here."""
+    return any((m := _PUT.match(step)) is not None and where.get(m.group(1), ("",))[0] == m.group(2) for step in steps)
+
+
+def as_placed(steps: list[str], where: dict[str, tuple[str, bool]], meant: str = "") -> tuple[list[str], list[int]]:
+    """The plan with each fetch written for where the map keeps the object, as a model told to "take things
+    from where the map says they are" would (the responder's drafts are planned on a kitchen of its own);
+    with, for each old step, the index of its first new step. ``meant``: the clear plan's text, which names
+    the object an ambiguous fetch ends up taking."""
+    out: list[str] = []
+    first: list[int] = []
+    i = 0
+    while i < len(steps):
+        name = None
+        span = 1
+        if (m := _PICK.match(steps[i])) is not None:
+            name = m.group(1)
+        elif (a := _PICK_ANY.match(steps[i])) is not None:
+            fits = [n for n in where if n == a.group(2) or n.endswith(" " + a.group(2))]
+            kept = {where[n] for n in fits}
+            if len(kept) > 1:  # kept apart: the plan goes where the object the clear plan uses is kept
+                kept = {where[n] for n in fits if n in meant}
+            if len(kept) == 1:
+                (place, closed), noun = kept.pop(), f"{a.group(1)} {a.group(2)}"
+                first.append(len(out) + int(closed))  # the choice is made where it is taken out
+                out.extend(
+                    [f"Open the {place}.", f"Take {noun} out of the {place}.", _CLOSE.format(place)]
+                    if closed
+                    else [steps[i]]
+                )
+                i += 1
+                continue
+        elif (
+            (o := _OPEN.match(steps[i])) is not None
+            and i + 2 < len(steps)
+            and (t := _TAKE.match(steps[i + 1])) is not None
+            and t.group(2) == o.group(1)
+            and steps[i + 2] == _CLOSE.format(o.group(1))
+        ):
+            name, span = t.group(1), 3
+        if name is None or name not in where:
+            first.append(len(out))
+            out.append(steps[i])
+            i += 1
+            continue
+        place, closed = where[name]
+        fetch = (
+            [f"Open the {place}.", f"Take the {name} out of the {place}.", _CLOSE.format(place)]
+            if closed
+            else [f"Pick up the {name}."]
+        )
+        first.extend([len(out)] * span)
+        out.extend(fetch)
+        i += span
+    return out, first
+
+
 # The step, from the reply shape the prompt asks for (when no JSON schema name came with the request).
 _SHAPES = (
     ('"ambiguity_starts_at_step"', "plan_ambiguous"),
@@ -136,20 +223,22 @@ class KitchenResponder:
         objects = tuple(self.catalog.objects[n] for n in names if n in self.catalog.objects)
         scene = Scene(objects)
         found: list[Draft] = []
-        # The graph of the environment the prompt gave (seed 0: the responder's drafts depend on nothing else).
-        graph = build_graph(scene, 0)
-        offered = candidates(scene, self.catalog, ambiguity_type, graph) if has_templates(ambiguity_type) else []
-        for i, candidate in enumerate(offered):
-            draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
-            if not isinstance(draft, Draft):
-                continue
-            if draft.world is not None:  # a perturbed kitchen's draft comes planned on its own world
-                if sane(draft) is None:
-                    found.append(draft)
-                continue
-            planned = planning.plan(draft, graph, self.catalog)
-            if isinstance(planned, planning.Planned) and sane(planned.draft) is None:
-                found.append(planned.draft)
+        # Graphs of the environment the prompt gave under a few placements of the responder's own (its drafts
+        # depend on nothing else; the fetches are rewritten for the prompt's map when it replies).
+        for placement in range(3):
+            graph = build_graph(scene, placement)
+            offered = candidates(scene, self.catalog, ambiguity_type, graph) if has_templates(ambiguity_type) else []
+            for i, candidate in enumerate(offered):
+                draft = candidate.build(random.Random(f"{environment}|{ambiguity_type}|{candidate.key}|{i}"))
+                if not isinstance(draft, Draft):
+                    continue
+                if draft.world is not None:  # a perturbed kitchen's draft comes planned on its own world
+                    if sane(draft) is None:
+                        found.append(draft)
+                    continue
+                planned = planning.plan(draft, graph, self.catalog)
+                if isinstance(planned, planning.Planned) and sane(planned.draft) is None:
+                    found.append(planned.draft)
         with self._lock:
             self._drafts[key] = found
         return found
@@ -183,6 +272,8 @@ class KitchenResponder:
             return json.dumps(reply)
         drafts = self.drafts(fields["objects"], fields["type"])
         if step == "unambiguous_task":
+            where = kitchen_map(user)
+            drafts = [d for d in drafts if not moves_nothing(d.plan_for_clear_task, where)]
             if not drafts:
                 return json.dumps({"task": ""})  # nothing fits: an invalid reply, as a model might give
             return json.dumps({"task": drafts[seed % len(drafts)].unambiguous_direct})
@@ -192,7 +283,7 @@ class KitchenResponder:
         if step == "indirect":
             return json.dumps({"paraphrase": draft.unambiguous_indirect or draft.unambiguous_direct})
         if step == "plan":
-            return json.dumps({"plan": draft.plan_for_clear_task})
+            return json.dumps({"plan": as_placed(draft.plan_for_clear_task, kitchen_map(user))[0]})
         grounded = grounding(self.graph(fields["objects"]), draft, self.has_shortlist(fields["type"]))
         if step == "ambiguous_variant":
             reply = {
@@ -207,7 +298,9 @@ class KitchenResponder:
                     reply["shortlist"] = [*reply["shortlist"], UNICORN]
             return json.dumps(reply)
         if step == "plan_ambiguous":
-            return json.dumps({"plan": draft.plan_for_amb_task, "ambiguity_starts_at_step": draft.end_of_ambiguity + 1})
+            plan, first = as_placed(draft.plan_for_amb_task, kitchen_map(user), " ".join(draft.plan_for_clear_task))
+            start = first[draft.end_of_ambiguity] if draft.end_of_ambiguity < len(first) else draft.end_of_ambiguity
+            return json.dumps({"plan": plan, "ambiguity_starts_at_step": start + 1})
         if step == "intent":
             reply = {"user_intent": draft.user_intent, "variants": grounded.variants}
             return json.dumps(reply | {"referent": grounded.referent, "action": grounded.action})

@@ -66,7 +66,8 @@ def label_studio() -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:  # one server for the session, stopped at the end whatever happens
-        deadline = time.monotonic() + 180
+        # its first start migrates a fresh database: minutes when the suite's other workers share the cores
+        deadline = time.monotonic() + 480
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 pytest.fail(f"Label Studio exited with {proc.returncode}; see {data}/server.log")
@@ -77,7 +78,7 @@ def label_studio() -> Iterator[str]:
                 pass
             time.sleep(1)
         else:
-            pytest.fail("Label Studio did not become healthy in 180 s")
+            pytest.fail("Label Studio did not become healthy in 480 s")
         yield url
     finally:
         proc.terminate()
