@@ -69,10 +69,8 @@ def test_cli_build_of_20_pairs_through_the_sdk(tmp_path: Path, provider: str) ->
     items = [json.loads(line) for line in (folder / "items.jsonl").read_text().splitlines()]
     summary = json.loads((folder / "summary.json").read_text())
     rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
-    assert (
-        len(items) >= 16 and len(items) + len(rejected) == 20
-        # the scripted responder answers only where an offline template fits the prompt's kitchen
-    )
+    # the scripted responder answers only where an offline template fits the prompt's kitchen
+    assert len(items) >= 16 and len(items) + len(rejected) == 20
     assert all(schema_errors(item) == [] for item in items)
     assert all(r["stage"] and r["reason"] for r in rejected)
     for item in items:
@@ -165,11 +163,8 @@ def test_candidates_are_scored_by_the_validators_and_the_losers_kept(
         one = build_flow(options(tmp_path / "k1", "openai", 15, candidates=1))
         three = build_flow(options(tmp_path / "k3", "openai", 15, candidates=3))
     records = [json.loads(line) for line in (tmp_path / "k3" / "r" / "candidates.jsonl").read_text().splitlines()]
-    assert len(records) >= 9 and all(
-        len(r["candidates"]) == 3
-        for r in records
-        # the scripted responder answers only where an offline template fits the prompt's kitchen
-    )
+    # the scripted responder answers only where an offline template fits the prompt's kitchen
+    assert len(records) >= 9 and all(len(r["candidates"]) == 3 for r in records)
     flawed = 0
     for record in records:
         scored = [c for c in record["candidates"] if c["score"] is not None]
@@ -264,10 +259,8 @@ def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_sa
         assert whole.returncode == 0, whole.stderr
     resumed = (tmp_path / "a" / "k" / "items.jsonl").read_bytes()
     assert resumed == (tmp_path / "b" / "k" / "items.jsonl").read_bytes()
-    assert (
-        len(resumed.splitlines()) >= 14
-        # the scripted responder answers only where an offline template fits the prompt's kitchen
-    )
+    # the scripted responder answers only where an offline template fits the prompt's kitchen
+    assert len(resumed.splitlines()) >= 14
 
 
 @pytest.mark.usefixtures("prefect_harness")
