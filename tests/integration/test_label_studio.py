@@ -221,7 +221,9 @@ def prefilled(item_data: dict, **edits: str) -> list[dict]:  # type: ignore[type
 
 
 def release_files_text(folder: Path) -> str:
-    """Every file of a release as text (Parquet decoded: its bytes are compressed)."""
+    """Every file of a release as text (Parquet and gzip decoded: their bytes are compressed)."""
+    import gzip
+
     import pyarrow.parquet as pq
 
     parts = []
@@ -229,6 +231,8 @@ def release_files_text(folder: Path) -> str:
         if path.suffix == ".parquet":
             table = pq.read_table(path)
             parts.append(json.dumps(table.to_pylist(), default=str) + str(table.schema.metadata))
+        elif path.suffix == ".gz":
+            parts.append(gzip.decompress(path.read_bytes()).decode("utf-8"))
         else:
             parts.append(path.read_text(encoding="utf-8"))
     return "\n".join(parts)
