@@ -52,7 +52,6 @@ _FIELD = {
 _MAP_LINE = re.compile(r"^([a-z][a-z ]*?)( \(closed\))?: (.*)$")
 _PICK = re.compile(r"^Pick up the (.+)\.$")
 _PICK_ANY = re.compile(r"^Pick up (a|an|some) (.+)\.$")
-_PUT = re.compile(r"^Put the (.+) (?:in|on|into|onto) the (.+)\.$")
 _OPEN, _TAKE, _CLOSE = (
     re.compile(r"^Open the (.+)\.$"),
     re.compile(r"^Take the (.+) out of the (.+)\.$"),
@@ -75,11 +74,6 @@ def kitchen_map(user: str) -> dict[str, tuple[str, bool]]:
             if name and name != "nothing":
                 where[name] = (m.group(1), bool(m.group(2)))
     return where
-
-
-def moves_nothing(steps: list[str], where: dict[str, tuple[str, bool]]) -> bool:
-    """A plan putting an object where the map already keeps it: the task would move nothing here."""
-    return any((m := _PUT.match(step)) is not None and where.get(m.group(1), ("",))[0] == m.group(2) for step in steps)
 
 
 def as_placed(steps: list[str], where: dict[str, tuple[str, bool]], meant: str = "") -> tuple[list[str], list[int]]:
@@ -272,8 +266,6 @@ class KitchenResponder:
             return json.dumps(reply)
         drafts = self.drafts(fields["objects"], fields["type"])
         if step == "unambiguous_task":
-            where = kitchen_map(user)
-            drafts = [d for d in drafts if not moves_nothing(d.plan_for_clear_task, where)]
             if not drafts:
                 return json.dumps({"task": ""})  # nothing fits: an invalid reply, as a model might give
             return json.dumps({"task": drafts[seed % len(drafts)].unambiguous_direct})
