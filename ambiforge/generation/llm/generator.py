@@ -44,7 +44,7 @@ from ambiforge.llm.calls import CALLS_FILE, CallCache, CallLog
 from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.limiter import Limiter, shared_limiter
 from ambiforge.llm.prompts import Prompt, load_prompt
-from ambiforge.models import Item, PromptRef, StepModel, World
+from ambiforge.models import Item, PromptRef, Provenance, StepModel, World
 from ambiforge.textnorm import signature
 from ambiforge.validation.context import RuleContext
 from ambiforge.world.prompt_view import prompt_view
@@ -269,7 +269,14 @@ class LLMGenerator:
     ) -> Item:
         """The item of an environment pair: its world is the one the draft was drawn with; one prompt made it."""
         assert draft.world is not None
-        provenance = provenance_of(
+        provenance = self.provenance(draft, index, attempt, [prompt], call_ids)
+        return to_item(draft, ambiguity_type, draft.scene or scene, provenance, draft.world)
+
+    def provenance(
+        self, draft: Draft, index: int, attempt: int, prompts: list[Prompt], call_ids: list[str]
+    ) -> Provenance:
+        """Where an LLM item came from: the run, its pair and attempt, the models per step, the prompts used."""
+        return provenance_of(
             "llm",
             draft,
             run_id=self.run_id,
@@ -278,10 +285,9 @@ class LLMGenerator:
             attempt=attempt,
             catalog=self.catalog,
             models=[StepModel(step=name, provider=s.provider, model=s.model) for name, s in self.llm.steps.items()],
-            prompts=[PromptRef(id=prompt.id, version=prompt.version)],
+            prompts=[PromptRef(id=p.id, version=p.version) for p in prompts],
             call_ids=call_ids,
         )
-        return to_item(draft, ambiguity_type, draft.scene or scene, provenance, draft.world)
 
     def candidate(
         self,
@@ -374,16 +380,5 @@ class LLMGenerator:
     ) -> Item:
         prompts = [self.prompt(p) for p in ("unambiguous_task", "indirect", "plan_clear")]
         prompts += [self.variant_prompt(ambiguity_type), self.prompt("plan_ambiguous"), self.prompt("intent")]
-        provenance = provenance_of(
-            "llm",
-            draft,
-            run_id=self.run_id,
-            seed=self.seed,
-            index=index,
-            attempt=attempt,
-            catalog=self.catalog,
-            models=[StepModel(step=name, provider=s.provider, model=s.model) for name, s in self.llm.steps.items()],
-            prompts=[PromptRef(id=p.id, version=p.version) for p in prompts],
-            call_ids=call_ids,
-        )
+        provenance = self.provenance(draft, index, attempt, prompts, call_ids)
         return to_item(draft, ambiguity_type, scene, provenance, world)
