@@ -35,7 +35,19 @@ class MistralProvider:
         from mistralai.client import Mistral
 
         client = guarded_client(httpx2, max_reply_bytes, timeout, follow_redirects=True)
-        self.client = Mistral(api_key=api_key, server_url=base_url, timeout_ms=int(timeout * 1000), client=client)
+        # Both clients are ours: left to itself the SDK makes an async client and closes it from a
+        # ``weakref.finalize`` when the garbage collector reaps the SDK's reference cycles, and that close
+        # imports anyio's backend. A collection in the middle of another import (the validator's first
+        # ``datasketch`` import) then re-enters the import lock, which Python 3.11 answers with a KeyError
+        # (CPython issue 87712). This one is never used, so it holds nothing to close.
+        unused_async = httpx2.AsyncClient()
+        self.client = Mistral(
+            api_key=api_key,
+            server_url=base_url,
+            timeout_ms=int(timeout * 1000),
+            client=client,
+            async_client=unused_async,
+        )
 
     def complete(self, request: ChatRequest) -> ChatReply:
         import httpx2
