@@ -95,3 +95,19 @@ def test_no_dish_that_is_not_oven_safe_is_kept_in_the_oven(catalog) -> None:  # 
         if obj.oven_safe is not True and "bakeware" in obj.tags:
             rule = next(r for r in world.placement if r.when.matches(obj))
             assert "oven" not in rule.places, obj.name
+
+
+def test_a_paring_knife_chops_small_vegetables_but_does_not_slice_a_loaf(make_graph) -> None:
+    """A blind reader: variants for chopping cherry tomatoes left out the paring knife and listed a fillet
+    knife. Chopping takes any sharp kitchen knife but the fish and bread blades; slicing a loaf a bigger one."""
+    graph = make_graph(
+        {
+            "chef's knife": "drawer_1",
+            "paring knife": "drawer_1",
+            "fillet knife": "drawer_1",
+            "bread knife": "drawer_2",
+            "butter knife": "drawer_2",
+        }
+    )
+    assert ids(afforded(graph, "knife", "chop")) == ["chefs_knife", "paring_knife"]
+    assert ids(afforded(graph, "knife", "slice")) == ["chefs_knife", "bread_knife"]

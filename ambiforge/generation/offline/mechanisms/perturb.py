@@ -157,7 +157,7 @@ class Made:
 #: missing object. The rest (microwave, oven, dishwasher safe; fit for a child) say how it may be handled.
 JOBS = frozenset(
     {
-        "peel", "grate", "spread", "slice", "boil", "stir", "whisk", "flip", "ladle", "strain", "cut_surface",
+        "peel", "grate", "spread", "slice", "chop", "boil", "stir", "whisk", "flip", "ladle", "strain", "cut_surface",
         "hold_hot_liquid", "hold_cold_drink", "protect_hand", "wipe", "toast", "blend", "squeeze", "brew",
         "cook", "air_fry",
     }
