@@ -39,6 +39,7 @@ class Preconditions(BaseModel):
     heat_safe: dict[str, str] = Field(
         default_factory=dict, description="heater -> the attribute an object in it must not have false"
     )
+    vessel_places: tuple[str, ...] = Field(default=(), description="places food goes into only in a vessel")
     not_after_wash: tuple[str, ...] = ()
     disposable_materials: tuple[str, ...] = ()
     frozen_tags: tuple[str, ...] = ()

@@ -99,7 +99,8 @@ def _wait(a: ActionFields, w: Words) -> str:
 def _use(a: ActionFields, w: Words) -> str:
     how = (a.how or "").replace("_", " ").capitalize()
     amount = f" {a.quantity}" if a.quantity else ""
-    return f"{how}{amount} {w.the(a.obj)} with {w.the(a.tool)}."
+    onto = f" on {w.the(a.target)}" if a.target else ""  # spread the honey on the sourdough
+    return f"{how}{amount} {w.the(a.obj)}{onto} with {w.the(a.tool)}."
 
 
 def _cut(a: ActionFields, w: Words) -> str:

@@ -44,7 +44,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("pour", rf"Pour (?:[\w .-]+? of )?the water from (?P<obj>{_NP}) (?:into|over|onto) (?P<target>{_NP})"),
         ("pour", rf"Pour (?:[\w .-]+? of )?(?P<obj>{_NP}) (?:into|over|onto|on) (?P<target>{_NP})"),
         ("cut", rf"Cut (?P<obj>{_NP})(?: into [\w -]+?)? with (?P<tool>{_NP})"),
-        ("use", rf"(?P<how>[A-Za-z]+(?: [a-z]+)?) (?:[\w .-]+? of )?(?P<obj>{_NP}) with (?P<tool>{_NP})"),
+        (
+            "use",
+            rf"(?P<how>[A-Za-z]+(?: [a-z]+)?) (?:[\w .-]+? of )?(?P<obj>{_NP})(?: on (?P<target>{_NP}))?"
+            rf" with (?P<tool>{_NP})",
+        ),
         ("wash", rf"Wash (?P<obj>{_NP})(?: for [\w -]+)?"),
         ("fill", rf"Fill (?P<obj>{_NP}) with .+"),
         ("hand_over", rf"Give (?P<obj>{_NP}) to the \w+"),

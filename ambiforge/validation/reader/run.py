@@ -134,6 +134,8 @@ class Runner:
         if where in self.rules.not_after_wash and ref in self.k.washed:
             self._bad(step, f"washes the {self.k.name(ref)}, then puts it in the {self.k.name(where)}")
         node = self.k.nodes[ref]
+        if where in self.rules.vessel_places and node.kind == "food":
+            self._bad(step, f"puts the {node.name} in the {self.k.name(where)} loose, with no dish or tray")
         frozen = set(node.tags) & set(self.rules.frozen_tags)
         if frozen and where in self.rules.cold_places and self.rules.freezer not in self.k.nodes:
             self._bad(step, f"keeps the frozen {node.name} in the {self.k.name(where)}, and the kitchen has no freezer")
@@ -203,10 +205,13 @@ class Runner:
 
     def _use(self, step: Step) -> None:
         ref, tool = self._ref(step, step.obj), self._ref(step, step.tool)
-        self.resolved.append({"obj": ref, "tool": tool})
+        onto = self._ref(step, step.target) if step.target else None  # spread the honey on the sourdough
+        self.resolved.append({"obj": ref, "tool": tool, "target": onto})
         if ref is None or tool is None:
             return
         self._reach(step, ref)
+        if onto is not None:
+            self._reach(step, onto)
         verb = (step.how or "").split(" ")[0]
         if verb in self.rules.tool_verbs:
             self._tool_for(step, verb, [ref], tool)

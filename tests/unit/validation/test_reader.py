@@ -391,3 +391,39 @@ def test_a_common_sense_item_beside_another_appliance_that_does_the_job_is_flagg
     broken = edit(item, variants=["oven"], world=item.world.model_copy(update={"graph": graph}))
     found = problems(broken, "variants")
     assert any("the kitchen's air fryer does the job as well" in m for m in found), found
+
+
+def test_food_put_in_the_oven_with_no_dish_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "Put the chicken breast in the oven." with nothing under it (seven of sixty rows)."""
+    item = first(built, lambda i: any(re.match(r"Put the .+ (on|in) the .+(dish|tray)\.$", s) for s in i_plan(i)))
+    plan = i_plan(item)
+    at = next(n for n, s in enumerate(plan) if re.match(r"Put the .+ (on|in) the .+(dish|tray)\.$", s))
+    food = re.match(r"Put the (.+?) (?:on|in) the ", plan[at]).group(1)  # type: ignore[union-attr]
+    loose = [*plan[:at], "Open the oven.", f"Put the {food} in the oven."]
+    assert not any("loose" in m for m in problems(item, "plan"))
+    found = problems(edit(item, plan_for_clear_task=loose), "plan")
+    assert any(f"puts the {food} in the oven loose" in m for m in found), found
+
+
+def test_a_spread_step_says_what_it_spreads_on_and_uses_it() -> None:
+    step = read_sentence(0, "Spread the clover honey on the baguette with the butter knife.")
+    assert (step.verb, step.how, step.obj, step.target, step.tool) == (
+        "use",
+        "spread",
+        "the clover honey",
+        "the baguette",
+        "the butter knife",
+    )
+
+
+def test_a_spread_step_renders_what_it_spreads_on_and_reads_back() -> None:
+    """A blind reader: "Spread the peanut butter with the butter knife." never said on what."""
+    from ambiforge.models.action import Action
+    from ambiforge.world.actions import render_action
+
+    said = render_action(
+        Action(verb="use", obj="peanut_butter", tool="butter_knife", how="spread", target="rye_bread"),
+        names={"peanut_butter": "the peanut butter", "butter_knife": "the butter knife", "rye_bread": "the rye bread"},
+    )
+    assert said == "Spread the peanut butter on the rye bread with the butter knife."
+    assert read_sentence(0, said).target == "the rye bread"
