@@ -1,0 +1,63 @@
+"""Environment items of a real seeded generation (seed 30871, as the environment read drew them) read as a
+person reads them: the changed kitchen differs from the clear one only by the change, things are put
+where kitchens keep them, and the words agree in number with the object they name."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ambiforge.catalog import Catalog, load_catalog
+from ambiforge.catalog.world import cached_world
+from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.models.item import Item
+from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world.describe import describe
+from ambiforge.world.perturb import named_nodes
+
+SEED, RUN = 30871, "env-read-30871"
+
+
+@cache
+def seeded(index: int, kind: str) -> Item:
+    """The item the read's draw made at ``index`` (each index draws its own scene from the seed)."""
+    return OfflineGenerator(load_catalog(), SEED, RUN).generate(index, kind)[0]
+
+
+def surface_rows(graph: SceneGraph) -> dict[str, list[set[str]]]:
+    """Each surface's rows as the kitchen's text says them, front first: the names of each row."""
+    text = describe(graph) or ""
+    out: dict[str, list[set[str]]] = {}
+    for clause in text.split("; "):
+        found = re.match(r"(?i)on the (.+?) there (?:is|are) (.*)", clause.rstrip("."))
+        if found:
+            parts = re.split(r", and behind (?:them|those) ", found[2])
+            out[found[1]] = [{n.name for n in named_nodes(graph, part)} for part in parts]
+    return out
+
+
+def test_removing_an_object_leaves_every_other_object_in_its_row() -> None:
+    item = seeded(14, "absence")  # the plastic cutting board goes from the counter's second row
+    world = item.world
+    assert world is not None and world.perturbation is not None
+    p = world.perturbation
+    gone = {n.name for n in world.graph.nodes if n.id in p.removed}
+    assert gone == {"plastic cutting board"}
+    clear, changed = surface_rows(world.graph), surface_rows(p.graph)
+    assert any("white onion" in row for rows in clear.values() for row in rows)
+    expected = {place: [row - gone for row in rows if row - gone] for place, rows in clear.items()}
+    assert changed == expected
+
+
+def test_a_put_away_item_puts_the_object_where_the_catalog_keeps_it(catalog: Catalog) -> None:
+    item = seeded(9, "multiplicity")  # read 30871 had "Store the towel in the sink"
+    world = item.world
+    assert world is not None
+    target = next(n.name for n in world.graph.nodes if n.id == world.target)
+    assert target == "microfiber towel"
+    kept = cached_world().candidates(catalog.objects[target])
+    into = [a.target for a in world.clear_plan if a.verb in ("put_in", "place")]
+    assert into and all(place in kept for place in into)
+    assert "sink" not in item.unambiguous_direct
+    for obj in catalog.groups["towels"].objects:  # a sink is for washing up, never where a towel is kept
+        assert "sink" not in cached_world().candidates(obj)
