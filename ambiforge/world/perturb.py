@@ -172,8 +172,11 @@ def ambiguity_end(clear_plan: Sequence[Action], others: Sequence[Sequence[Action
     return end_of_ambiguity(clear_plan, list(others))
 
 
-def report(noun: str, plural: bool = False) -> Action:
-    """Absence, the answer declining: the plan ends by telling the user the object is not there."""
+def report(noun: str) -> Action:
+    """Absence, the answer declining: the plan ends by telling the user the object is not there. The verb
+    agrees with the noun as said ("there are no carrots", "there is no coffee" for the espresso beans): a
+    plural ends in -s (not -ss or -us: "glass", "hummus"), a mass noun does not ("coffee", "fish")."""
+    plural = noun.endswith("s") and not noun.endswith(("ss", "us"))
     return Action(verb="tell", question=f"there {'are' if plural else 'is'} no {noun} in the kitchen")
 
 

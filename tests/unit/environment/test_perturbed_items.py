@@ -9,7 +9,9 @@ from functools import cache
 
 from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.catalog.world import cached_world
+from ambiforge.environment import Scene
 from ambiforge.generation.offline import OfflineGenerator
+from ambiforge.generation.offline.mechanisms.perturb import _other_members, said_noun, said_plural
 from ambiforge.models.item import Item
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world.describe import describe
@@ -61,3 +63,26 @@ def test_a_put_away_item_puts_the_object_where_the_catalog_keeps_it(catalog: Cat
     assert "sink" not in item.unambiguous_direct
     for obj in catalog.groups["towels"].objects:  # a sink is for washing up, never where a towel is kept
         assert "sink" not in cached_world().candidates(obj)
+
+
+def test_a_plural_target_is_named_in_the_plural_in_task_question_answer_and_plans() -> None:
+    item = seeded(5, "multiplicity")  # read 30871 had "Leave the carrot on the upper shelf" for baby carrots
+    world = item.world
+    assert world is not None and world.perturbation is not None
+    assert next(n.name for n in world.graph.nodes if n.id == world.target) == "baby carrots"
+    assert world.perturbation.referent == "carrots"
+    texts = [item.unambiguous_direct, item.unambiguous_indirect, item.question, item.answer, *item.plan_for_amb_task]
+    for text in texts:
+        assert not re.search(r"\b(carrot|one|it)\b", text), text
+    assert "the carrots" in item.unambiguous_direct and "the ones" in item.question
+
+
+def test_the_noun_of_a_plural_member_fits_only_members_of_its_number(catalog: Catalog) -> None:
+    carrots = catalog.groups["carrots"]
+    baby = catalog.objects["baby carrots"]
+    assert (said_noun(carrots, baby), said_plural(carrots, baby)) == ("carrots", True)
+    assert _other_members(carrots, Scene((baby,)), baby) == []  # "the carrots" is no orange carrot
+    orange = catalog.objects["orange carrot"]
+    assert baby not in _other_members(carrots, Scene((orange,)), orange)
+    coffee, beans = catalog.groups["coffees"], catalog.objects["espresso beans"]
+    assert (said_noun(coffee, beans), said_plural(coffee, beans)) == ("coffee", False)  # "the coffee is"
