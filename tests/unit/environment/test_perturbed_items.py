@@ -4,6 +4,7 @@ where kitchens keep them, and the words agree in number with the object they nam
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 
@@ -11,9 +12,18 @@ from ambiforge.catalog import Catalog, load_catalog
 from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene
 from ambiforge.generation.offline import OfflineGenerator
-from ambiforge.generation.offline.mechanisms.perturb import _other_members, said_noun, said_plural
+from ambiforge.generation.offline.mechanisms.perturb import (
+    _other_members,
+    absence,
+    catalog_jobs,
+    said_noun,
+    said_plural,
+    stand_ins,
+    with_stand_in,
+)
 from ambiforge.models.item import Item
 from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.world import build_graph
 from ambiforge.world.describe import describe
 from ambiforge.world.perturb import named_nodes
 
@@ -86,3 +96,30 @@ def test_the_noun_of_a_plural_member_fits_only_members_of_its_number(catalog: Ca
     assert baby not in _other_members(carrots, Scene((orange,)), orange)
     coffee, beans = catalog.groups["coffees"], catalog.objects["espresso beans"]
     assert (said_noun(coffee, beans), said_plural(coffee, beans)) == ("coffee", False)  # "the coffee is"
+
+
+def test_an_offered_substitute_does_the_missing_objects_job_and_the_answer_takes_it(catalog: Catalog) -> None:
+    item = seeded(26, "absence")  # the wine glass is gone; the kitchen has a porcelain mug
+    world = item.world
+    assert world is not None and world.perturbation is not None
+    gone = next(n.name for n in world.graph.nodes if n.id in world.perturbation.removed)
+    offered = [n.name for n in world.perturbation.graph.nodes if n.name in item.question and n.type == "object"]
+    assert offered and all(name in item.answer for name in offered[:1])
+    assert catalog_jobs(catalog.objects[gone]) & catalog_jobs(catalog.objects[offered[0]])
+    assert item.plan_for_amb_task[-1] == f"Give the {offered[0]} to the user."
+
+
+def test_only_what_does_the_job_is_offered_and_a_kitchen_without_it_may_get_one(catalog: Catalog) -> None:
+    bowl, plate = catalog.objects["ceramic bowl"], catalog.objects["ceramic plate"]
+    assert plate not in stand_ins(catalog, bowl)  # a plate holds no soup
+    mug = catalog.objects["ceramic mug"]
+    doers = stand_ins(catalog, mug)
+    assert doers and all(catalog_jobs(mug) & catalog_jobs(o) and o.noun != "mug" for o in doers)
+    assert stand_ins(catalog, catalog.objects["baby carrots"]) == ()  # no job: nothing is said to do instead
+    kitchens = [with_stand_in(Scene((mug,)), doers, random.Random(s)).objects for s in range(30)]
+    added = [k[1] for k in kitchens if len(k) == 2]
+    assert 10 <= len(added) < 30 and set(added) <= set(doers)
+    graph = build_graph(Scene((bowl, plate)), 7)
+    t = next(n for n in graph.nodes if n.name == "ceramic bowl")
+    made = absence(graph, t, bowl, catalog.groups[bowl.group], Scene((bowl, plate)), random.Random(3))
+    assert made is not None and made.refused and not made.offered  # nothing offered: the robot asks

@@ -23,12 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Literal
 
 from pydantic import Field, field_validator
 
 from ambiforge.catalog import Catalog, CatalogObject, Group
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene, with_article
 from ambiforge.generation.draft import Draft
@@ -167,6 +168,47 @@ JOBS = frozenset(
 def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
     """The jobs (:data:`JOBS`) the affordance table says ``node`` can do in ``graph``."""
     return frozenset(job for job in JOBS if can(graph, node, job))
+
+
+@lru_cache(maxsize=4096)
+def catalog_jobs(obj: CatalogObject) -> frozenset[str]:
+    """The jobs (:data:`JOBS`) the affordance table says a catalog object can do."""
+    table = cached_affordances()
+    return frozenset(job for job in JOBS if job in table.actions and table.get(job).allows(obj))
+
+
+def same_sort(a: CatalogObject, b: CatalogObject) -> bool:
+    """Whether ``b`` could be offered in place of ``a``: the same sort of thing (first tag), in the same
+    number, clean, called by another noun ("no glass here: the glass cup?" reads as a contradiction)."""
+    return (
+        b.name != a.name
+        and b.noun != a.noun
+        and b.tags[:1] == a.tags[:1]
+        and b.plural == a.plural
+        and b.clean is not False
+        and a.noun.lower() not in b.name.lower()
+    )
+
+
+def stand_ins(catalog: Catalog, obj: CatalogObject) -> tuple[CatalogObject, ...]:
+    """The catalog's objects a robot may offer for a missing ``obj``: of its sort (:func:`same_sort`) and
+    doing one of its jobs by the affordance table (a glass for a mug; never a plate for a bowl, which
+    holds no soup). Nothing for an object without a job: whether something else would do is then not
+    the catalog's to say."""
+    needed = catalog_jobs(obj)
+    if not needed:
+        return ()
+    return tuple(
+        o for o in catalog.objects.values() if o.group != obj.group and same_sort(obj, o) and needed & catalog_jobs(o)
+    )
+
+
+def with_stand_in(scene: Scene, doers: tuple[CatalogObject, ...], rng: random.Random) -> Scene:
+    """The sampled kitchen with (two times in three) something that does the missing object's job, when
+    it has none: a kitchen seldom holds one by chance, and without one the robot can only ask."""
+    if not doers or any(o in scene.objects for o in doers) or rng.random() >= 2 / 3:
+        return scene
+    return Scene((*scene.objects, rng.choice(doers)))
 
 
 def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tuple[str, ...]:
@@ -340,8 +382,8 @@ def absence(
 ) -> Made | None:
     """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
     and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
-    pin for a whisk, nor a mug for a pan, which both hold hot liquid); with nothing that does, or
-    when the answer declines the offer (one time in three), the plan ends by telling the user."""
+    pin for a whisk, nor a mug for a pan, which both hold hot liquid), and the answer takes it, since it does
+    the job; with nothing that does, the robot asks what to do and the plan ends by telling the user."""
     needed = jobs(graph, t)
     subs = [
         n
@@ -361,8 +403,6 @@ def absence(
     offered = rng.sample(subs, min(2, len(subs)))
     options = _options([n.name for n in offered], rng)
     ids = tuple(n.id for n in offered)
-    if rng.random() < 1 / 3:
-        return Made(perturbation, options, "", ids, refused=True, offered=ids)
     choice = rng.choice(offered)
     return Made(perturbation, options, choice.name, ids, where=where(graph, choice.id), offered=ids)
 
@@ -519,7 +559,14 @@ def _intent(
     return ["|".join(names)] if names else None
 
 
-def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, rng: random.Random) -> Draft | None:
+def build(
+    spec: PerturbSpec,
+    group: Group,
+    obj: CatalogObject,
+    sampled: Scene,
+    rng: random.Random,
+    catalog: Catalog | None = None,
+) -> Draft | None:
     # The clear kitchen keeps one object of the target's kind (its noun picks exactly one node); for
     # reference two (the relation, not the noun, picks the target there).
     keep = {obj.name}
@@ -541,6 +588,8 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         if not held:
             sampled = Scene((*sampled.objects, second))
         keep.add(second.name)
+    if spec.kind == "absence" and any(step.verb == "hand_over" for step in spec.plan):
+        sampled = with_stand_in(sampled, stand_ins(catalog, obj) if catalog else (), rng)  # something to offer
     scene = Scene(tuple(o for o in sampled.objects if o.group != obj.group or o.name in keep))
     graph = build_graph(scene, rng.getrandbits(63))
     t = index(graph).find(obj.name)
@@ -666,7 +715,7 @@ def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog, graph: SceneGr
     for gkey in scene.groups():
         for obj in scene.in_group(gkey):
             if spec.target.matches(obj):
-                out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], obj, scene)))
+                out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], obj, scene, catalog=catalog)))
     return out
 
 
