@@ -49,28 +49,46 @@ def _joined(parts: list[str]) -> str:
 
 
 def _rows(edges: list[_Edge], members: list[str]) -> list[list[str]]:
-    """The members of one place in rows (front first), each row left to right, from the spatial edges."""
+    """The members of one place in rows (front first), each row left to right, from the spatial edges.
+
+    A row is what left/right relations join (they run across a row only), and it stands one row behind
+    the row of whatever any of its members stands behind. So an object whose only "behind" edge went with
+    a removed object keeps its row by its neighbours in it, rather than coming to the front."""
     inside = set(members)
     left_count = dict.fromkeys(members, 0)
     in_front: dict[str, str] = {}
+    row_of = {m: m for m in members}
+
+    def root(node: str) -> str:
+        while row_of[node] != node:
+            row_of[node] = row_of[row_of[node]]
+            node = row_of[node]
+        return node
+
     for edge in edges:
         if edge.source in inside and edge.target in inside:
             if edge.relation == "left_of":
                 left_count[edge.target] += 1
             elif edge.relation == "behind":
                 in_front[edge.source] = edge.target
+            if edge.relation in ("left_of", "right_of"):
+                row_of[root(edge.source)] = root(edge.target)
+    rows_by_root: dict[str, list[str]] = {}
+    for member in members:
+        rows_by_root.setdefault(root(member), []).append(member)
+    depths: dict[str, int] = {}
 
-    def depth(node: str) -> int:
-        steps = 0
-        while node in in_front and steps <= len(members):
-            node, steps = in_front[node], steps + 1
-        return steps
+    def depth(row: str, seen: frozenset[str] = frozenset()) -> int:
+        if row not in depths:
+            fronts = {root(in_front[m]) for m in rows_by_root[row] if m in in_front} - seen - {row}
+            depths[row] = max((1 + depth(f, seen | {row}) for f in fronts), default=0)
+        return depths[row]
 
     order = {m: k for k, m in enumerate(members)}
-    ranked = sorted(members, key=lambda m: (depth(m), left_count[m], order[m]))
+    ranked = sorted(members, key=lambda m: (depth(root(m)), left_count[m], order[m]))
     rows: list[list[str]] = []
     for member in ranked:
-        if not rows or depth(member) != depth(rows[-1][0]):
+        if not rows or depth(root(member)) != depth(root(rows[-1][0])):
             rows.append([])
         rows[-1].append(member)
     return rows

@@ -81,15 +81,41 @@ def place_of(graph: SceneGraph, node_id: str) -> str | None:
 
 
 def without(graph: SceneGraph, node_id: str) -> SceneGraph:
-    """The graph with ``node_id`` and every edge touching it removed (objects inside it go too)."""
+    """The graph with ``node_id`` and every edge touching it removed (objects inside it go too).
+
+    What stood behind it keeps its row: its left/right neighbours in that row say where the row is. An
+    object alone in its row has no such neighbours, so it is passed on the removed one's place in the row
+    in front: it now stands behind the removed one's nearest neighbour there (:func:`passed_on`)."""
     ix = index(graph)
     gone = {node_id} | {s for s, e in ix.location.items() if e.target == node_id and e.relation == "inside"}
+    kept = [e for e in graph.edges if e.source not in gone and e.target not in gone]
     return graph.model_copy(
         update={
             "nodes": tuple(n for n in graph.nodes if n.id not in gone),
-            "edges": tuple(e for e in graph.edges if e.source not in gone and e.target not in gone),
+            "edges": (*kept, *passed_on(graph, node_id)),
         }
     )
+
+
+def passed_on(graph: SceneGraph, node_id: str) -> list[Edge]:
+    """The "behind" edges removing ``node_id`` passes on: each object that stood behind it alone in its row
+    (no left/right neighbour to keep its row by) stands behind the removed one's nearest neighbour in its
+    row (the one next to it, else any left or right of it)."""
+    across = ("left_of", "right_of")
+    alone = [
+        e.source
+        for e in graph.edges
+        if e.relation == "behind"
+        and e.target == node_id
+        and not any(f.source == e.source and f.relation in across for f in graph.edges)
+    ]
+    if not alone:
+        return []
+    mates = [e.target for e in graph.edges if e.source == node_id and e.relation == "next_to"]
+    mates += [e.target for e in graph.edges if e.source == node_id and e.relation in across]
+    if not mates:
+        return []
+    return [Edge(source=s, relation="behind", target=mates[0]) for s in alone]
 
 
 def fresh_id(graph: SceneGraph, base: str) -> str:
@@ -146,8 +172,11 @@ def ambiguity_end(clear_plan: Sequence[Action], others: Sequence[Sequence[Action
     return end_of_ambiguity(clear_plan, list(others))
 
 
-def report(noun: str, plural: bool = False) -> Action:
-    """Absence, the answer declining: the plan ends by telling the user the object is not there."""
+def report(noun: str) -> Action:
+    """Absence, the answer declining: the plan ends by telling the user the object is not there. The verb
+    agrees with the noun as said ("there are no carrots", "there is no coffee" for the espresso beans): a
+    plural ends in -s (not -ss or -us: "glass", "hummus"), a mass noun does not ("coffee", "fish")."""
+    plural = noun.endswith("s") and not noun.endswith(("ss", "us"))
     return Action(verb="tell", question=f"there {'are' if plural else 'is'} no {noun} in the kitchen")
 
 
@@ -408,8 +437,9 @@ def unexplained(
         out += [f"node {i} declared {label} but the graphs agree on it" for i in sorted(declared - found)]
     out += [f"node {i} changed (attributes or state)" for i in sorted(d.changed)]
     touched = set(added) | set(removed) | set(moved)
+    handed = {e for r in removed for e in passed_on(clear, r)}  # what a removal passes on is the removal's
     for label, edges in (("added", d.edges_added), ("removed", d.edges_removed)):
-        out += [f"edge {_edge(e)} {label}" for e in edges if not ({e.source, e.target} & touched)]
+        out += [f"edge {_edge(e)} {label}" for e in edges if not ({e.source, e.target} & touched) and e not in handed]
     for i in sorted(set(moved)):
         before = index(clear).location.get(i)
         after = index(perturbed).location.get(i)
@@ -437,6 +467,7 @@ __all__ = [
     "asked_plan",
     "move",
     "named_nodes",
+    "passed_on",
     "replan",
     "says",
     "telling",

@@ -27,7 +27,9 @@ from ambiforge.errors import ConfigError
 from ambiforge.models import Frame
 from ambiforge.textnorm import singular
 
-_IRREGULAR_PLURALS = {"knife": "knives", "glass": "glasses", "dish": "dishes", "box": "boxes"}
+_IRREGULAR_PLURALS = {
+    "knife": "knives", "glass": "glasses", "dish": "dishes", "box": "boxes", "tomato": "tomatoes", "potato": "potatoes"
+}  # fmt: skip
 _ON_NOUNS = {"plate", "saucer", "serving tray", "cutting board", "baking tray"}
 DATA_FILE = Path(__file__).parent / "data" / "phrases.yaml"
 

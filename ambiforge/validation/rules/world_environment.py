@@ -179,7 +179,6 @@ def plans_of(item: Item, world: World, p: Perturbation) -> AnswerPlans:
     declining (telling the user), for observation asking the other robot."""
     assert world.target is not None
     noun = parse_referent(p.referent).noun or p.referent
-    target = index(world.graph).by_id[world.target]
     chosen: str | None = None
     if p.kind == "absence":
         candidates = [
@@ -199,7 +198,7 @@ def plans_of(item: Item, world: World, p: Perturbation) -> AnswerPlans:
         candidates,
         question=item.question,
         chosen=chosen,
-        declined=report(noun, target.plural),
+        declined=report(noun),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Edge
 from ambiforge.world import render_action, resolve, simulate
+from ambiforge.world.describe import describe
 from ambiforge.world.perturb import (
     agent_views,
     fetch,
@@ -15,7 +16,7 @@ from ambiforge.world.perturb import (
     with_node,
     without,
 )
-from ambiforge.world.sampler import object_node
+from ambiforge.world.sampler import object_node, row_edges
 
 
 def test_parse_referent_reads_what_referent_words_writes(make_graph) -> None:
@@ -80,3 +81,14 @@ def test_ask_robot_is_rendered_and_changes_nothing(make_graph) -> None:
     assert render_action(ask) == "Ask the other robot: Can you see the mug?"
     result = simulate(graph, [ask])
     assert result.ok and result.graph.nodes == graph.nodes
+
+
+def test_an_object_alone_in_its_row_keeps_the_row_when_the_one_in_front_goes(make_graph) -> None:
+    names = ["glass mug", "ceramic mug", "whole milk"]
+    graph = make_graph(dict.fromkeys(names, "counter"))
+    rows = row_edges([["glass_mug", "ceramic_mug"], ["whole_milk"]])  # the milk stands behind the glass mug
+    graph = graph.model_copy(update={"edges": (*graph.edges, *rows)})
+    assert describe(graph) == "On the counter there is a glass mug next to a ceramic mug, and behind them whole milk."
+    gone = without(graph, "glass_mug")
+    assert describe(gone) == "On the counter there is a ceramic mug, and behind them whole milk."
+    assert unexplained(graph, gone, added=[], removed=["glass_mug"], moved=[]) == []

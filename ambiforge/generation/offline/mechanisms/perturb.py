@@ -23,12 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Literal
 
 from pydantic import Field, field_validator
 
 from ambiforge.catalog import Catalog, CatalogObject, Group
+from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene, with_article
 from ambiforge.generation.draft import Draft
@@ -128,7 +129,7 @@ class PerturbSpec(TemplateSpec):
         return value
 
     def extra_slots(self) -> set[str]:
-        return {"dest"}
+        return {"dest", "it"}  # it: "it" or "them", as the target's number says
 
     @property
     def has_destination(self) -> bool:
@@ -167,6 +168,47 @@ JOBS = frozenset(
 def jobs(graph: SceneGraph, node: Node) -> frozenset[str]:
     """The jobs (:data:`JOBS`) the affordance table says ``node`` can do in ``graph``."""
     return frozenset(job for job in JOBS if can(graph, node, job))
+
+
+@lru_cache(maxsize=4096)
+def catalog_jobs(obj: CatalogObject) -> frozenset[str]:
+    """The jobs (:data:`JOBS`) the affordance table says a catalog object can do."""
+    table = cached_affordances()
+    return frozenset(job for job in JOBS if job in table.actions and table.get(job).allows(obj))
+
+
+def same_sort(a: CatalogObject, b: CatalogObject) -> bool:
+    """Whether ``b`` could be offered in place of ``a``: the same sort of thing (first tag), in the same
+    number, clean, called by another noun ("no glass here: the glass cup?" reads as a contradiction)."""
+    return (
+        b.name != a.name
+        and b.noun != a.noun
+        and b.tags[:1] == a.tags[:1]
+        and b.plural == a.plural
+        and b.clean is not False
+        and a.noun.lower() not in b.name.lower()
+    )
+
+
+def stand_ins(catalog: Catalog, obj: CatalogObject) -> tuple[CatalogObject, ...]:
+    """The catalog's objects a robot may offer for a missing ``obj``: of its sort (:func:`same_sort`) and
+    doing one of its jobs by the affordance table (a glass for a mug; never a plate for a bowl, which
+    holds no soup). Nothing for an object without a job: whether something else would do is then not
+    the catalog's to say."""
+    needed = catalog_jobs(obj)
+    if not needed:
+        return ()
+    return tuple(
+        o for o in catalog.objects.values() if o.group != obj.group and same_sort(obj, o) and needed & catalog_jobs(o)
+    )
+
+
+def with_stand_in(scene: Scene, doers: tuple[CatalogObject, ...], rng: random.Random) -> Scene:
+    """The sampled kitchen with (two times in three) something that does the missing object's job, when
+    it has none: a kitchen seldom holds one by chance, and without one the robot can only ask."""
+    if not doers or any(o in scene.objects for o in doers) or rng.random() >= 2 / 3:
+        return scene
+    return Scene((*scene.objects, rng.choice(doers)))
 
 
 def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tuple[str, ...]:
@@ -224,14 +266,37 @@ def clear_plan(spec: PerturbSpec, graph: SceneGraph, target: str, dest: str | No
     return plan
 
 
+def said_noun(group: Group, node: Node | CatalogObject) -> str:
+    """The noun the words call ``node`` by, agreeing with it in number: "the carrots" for the baby carrots,
+    whose group says "carrot" of one (a plural or mass group noun fits every member: "the nuts", "the
+    coffee")."""
+    if node.plural and not (group.noun_plural or group.noun_mass):
+        return phrases.plural(node.noun)
+    return node.noun
+
+
+def said_plural(group: Group, node: Node | CatalogObject) -> bool:
+    """Whether the noun phrase :func:`said_noun` makes is plural ("the carrots are", "the coffee is"): what
+    its pronoun and verb agree with."""
+    return group.noun_plural or (not group.noun_mass and node.plural)
+
+
+def agrees(group: Group, a: CatalogObject, b: CatalogObject) -> bool:
+    """Whether one noun phrase fits both ``a`` and ``b``: "the carrot" is the orange carrot, never the baby
+    carrots, so a singular group noun fits members of one number only."""
+    return said_noun(group, a) == said_noun(group, b)
+
+
 def _other_members(group: Group, scene: Scene, target: CatalogObject) -> list[CatalogObject]:
-    """Members of the group the scene lacks whose distinguishing word differs from the target's."""
+    """Members of the group the scene lacks whose distinguishing word differs from the target's and that
+    the target's noun fits in the same number."""
     held = {o.name for o in scene.objects}
     mine = target.name.lower()
     return [
         o
         for o in group.objects
         if o.name not in held
+        and agrees(group, o, target)
         and o.modifier.lower() != target.modifier.lower()
         and o.name.lower() not in mine
         and mine not in o.name.lower()  # "the ceramic plate" would name the dirty ceramic plate too
@@ -279,26 +344,26 @@ def multiplicity(
     (differs in its place). The added node stands apart: it copies none of the target's relations."""
     others = _other_members(group, scene, obj)
     here = place_of(graph, t.id)
+    noun = said_noun(group, t)
     if others and rng.random() < 0.7:
         dup_obj = rng.choice(others)
         dup = _new_node(graph, dup_obj)
         perturbed = with_node(graph, dup, _elsewhere(dup_obj, None, rng, avoid))
         options = _options([t.name, dup.name], rng)
-        return Made(
-            _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun), options, t.name, (dup.id,)
-        )
+        return Made(_perturbation("multiplicity", perturbed, added=[dup.id], referent=noun), options, t.name, (dup.id,))
     dup = _new_node(graph, obj)
     perturbed = with_node(graph, dup, _elsewhere(obj, here, rng, avoid))
     mine, theirs = where(graph, t.id), where(perturbed, dup.id)
     if here is None:
         return None
+    one = "ones" if t.plural else "one"
     options = (
-        f"the {t.name} {mine} or the one {theirs}"
+        f"the {t.name} {mine} or the {one} {theirs}"
         if rng.random() < 0.5
-        else (f"the {t.name} {theirs} or the one {mine}")
+        else (f"the {t.name} {theirs} or the {one} {mine}")
     )
     return Made(
-        _perturbation("multiplicity", perturbed, added=[dup.id], referent=t.noun),
+        _perturbation("multiplicity", perturbed, added=[dup.id], referent=noun),
         options,
         f"{t.name} {mine}",
         (dup.id,),
@@ -317,8 +382,8 @@ def absence(
 ) -> Made | None:
     """The target is gone. What is offered instead must do one of the target's jobs by the affordance table
     and be the same sort of thing (a glass for a mug: both drinkware that holds a cold drink; never a rolling
-    pin for a whisk, nor a mug for a pan, which both hold hot liquid); with nothing that does, or
-    when the answer declines the offer (one time in three), the plan ends by telling the user."""
+    pin for a whisk, nor a mug for a pan, which both hold hot liquid), and the answer takes it, since it does
+    the job; with nothing that does, the robot asks what to do and the plan ends by telling the user."""
     needed = jobs(graph, t)
     subs = [
         n
@@ -332,14 +397,12 @@ def absence(
         and n.state.clean is not False  # nobody offers the dirty pan instead
         and t.noun.lower() not in n.name.lower()  # "no glass here: the glass cup?" reads as a contradiction
     ]
-    perturbation = _perturbation("absence", without(graph, t.id), removed=[t.id], referent=t.noun)
+    perturbation = _perturbation("absence", without(graph, t.id), removed=[t.id], referent=said_noun(group, t))
     if not subs:
         return Made(perturbation, "", "", refused=True)
     offered = rng.sample(subs, min(2, len(subs)))
     options = _options([n.name for n in offered], rng)
     ids = tuple(n.id for n in offered)
-    if rng.random() < 1 / 3:
-        return Made(perturbation, options, "", ids, refused=True, offered=ids)
     choice = rng.choice(offered)
     return Made(perturbation, options, choice.name, ids, where=where(graph, choice.id), offered=ids)
 
@@ -357,6 +420,7 @@ def reference(
     alone. The change moves one object so that the relation picks none (the target is put away elsewhere)
     or two (another mug is put directly beside the target, on its far side from the kettle)."""
     ix = index(graph)
+    noun = said_noun(group, t)
     kind = [n for n in resolve(graph, t.noun)]
     if len(kind) < 2 or t.id not in {n.id for n in kind}:
         return None
@@ -371,11 +435,11 @@ def reference(
         if anchor.type != "object" or anchor.noun == t.noun or kind_of(anchor.name, t.noun):
             continue  # "the bowl left of the ceramic mixing bowl": the anchor would be a bowl too
         expr = Expression(
-            noun=t.noun, relations=(RelationConstraint(relation=edge.relation, target=Expression(name=anchor.id)),)
+            noun=noun, relations=(RelationConstraint(relation=edge.relation, target=Expression(name=anchor.id)),)
         )
         if [n.id for n in resolve(graph, expr)] != [t.id] or len(resolve(graph, anchor.name)) != 1:
             continue
-        words = referent_words(t.noun, edge.relation, anchor.name)
+        words = referent_words(noun, edge.relation, anchor.name)
         said = f"{RELATION_WORDS[edge.relation]} the {anchor.name}"
         others = [n for n in kind if n.id != t.id]
         # Only a node with nothing standing behind it is taken away: the rows of its place stay as they were
@@ -394,9 +458,9 @@ def reference(
                 continue
             options = _options([t.name, o.name], rng)
             fits = (
-                f"Two {phrases.plural(t.noun)} are {said}"
+                f"Two {phrases.plural(noun)} are {said}"
                 if not (t.mass or t.plural)
-                else f"Two kinds of {t.noun} are {said}"
+                else f"Two kinds of {noun} are {said}"
             )
             made = _perturbation("reference", perturbed, moved=[o.id], referent=words)
             return Made(made, options, t.name, (o.id,), fits=fits)
@@ -406,7 +470,7 @@ def reference(
         named = [f"{n.name} {where(perturbed, n.id)}" for n in [t, *others]]
         order = list(named)
         rng.shuffle(order)
-        fits = f"No {t.noun} {'are' if t.plural else 'is'} {said} now"
+        fits = f"No {noun} {'are' if said_plural(group, t) else 'is'} {said} now"
         made = _perturbation("reference", perturbed, moved=[t.id], referent=words)
         return Made(made, phrases.join_or(order), t.name, tuple(n.id for n in others), fits=fits)
     return None
@@ -428,7 +492,7 @@ def observation(
     if side is None:
         return None
     views = agent_views(graph, side)
-    perturbation = Perturbation(kind="observation", graph=graph, referent=t.noun, views=views)
+    perturbation = Perturbation(kind="observation", graph=graph, referent=said_noun(group, t), views=views)
     return Made(perturbation, "", t.name, where=where(graph, t.id))
 
 
@@ -495,7 +559,14 @@ def _intent(
     return ["|".join(names)] if names else None
 
 
-def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, rng: random.Random) -> Draft | None:
+def build(
+    spec: PerturbSpec,
+    group: Group,
+    obj: CatalogObject,
+    sampled: Scene,
+    rng: random.Random,
+    catalog: Catalog | None = None,
+) -> Draft | None:
     # The clear kitchen keeps one object of the target's kind (its noun picks exactly one node); for
     # reference two (the relation, not the noun, picks the target there).
     keep = {obj.name}
@@ -508,6 +579,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
             and o.modifier.lower() != obj.modifier.lower()
             and o.name.lower() not in obj.name.lower()
             and obj.name.lower() not in o.name.lower()
+            and agrees(group, o, obj)
         ]
         extra = held or _other_members(group, sampled, obj)
         if not extra:
@@ -516,6 +588,8 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         if not held:
             sampled = Scene((*sampled.objects, second))
         keep.add(second.name)
+    if spec.kind == "absence" and any(step.verb == "hand_over" for step in spec.plan):
+        sampled = with_stand_in(sampled, stand_ins(catalog, obj) if catalog else (), rng)  # something to offer
     scene = Scene(tuple(o for o in sampled.objects if o.group != obj.group or o.name in keep))
     graph = build_graph(scene, rng.getrandbits(63))
     t = index(graph).find(obj.name)
@@ -549,20 +623,23 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
     p = made.perturbation
     if p.views and any(a.target not in p.views[0].nodes for a in plan if a.verb in ("place", "put_in")):
         return None  # the asking robot takes the object where it cannot see (the sink on the other side)
-    referent = p.referent
+    referent, noun, many = p.referent, said_noun(group, t), said_plural(group, t)
     slots = {
-        "noun": t.noun,
-        "nouns": phrases.plural(t.noun),
+        "noun": noun,
+        "nouns": phrases.plural(noun),
         "referent": referent,
         "options": made.options,
         "choice": made.choice,
         "where": made.where,
         "fits": made.fits,
         # number agreement with the noun: "Can you see them?" for chips, "Can you see it?" for a mug
-        "it": "them" if t.plural else "it",
-        "is": "are" if t.plural else "is",
-        "Is": "Are" if t.plural else "Is",
+        "it": "them" if many else "it",
+        "is": "are" if many else "is",
+        "Is": "Are" if many else "Is",
     }
+    # the answer names the object itself ("the espresso beans are"), the question the noun ("the coffee is")
+    named = {**slots, "it": "them" if t.plural else "it", "is": "are" if t.plural else "is"}
+    named["Is"] = named["is"].capitalize()
     if spec.kind == "absence" and not made.offered:
         if not spec.asks_instead:
             return None
@@ -574,7 +651,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
             return None
         answer = phrases.pick(rng, spec.declines).format(**slots)
     else:
-        answer = phrases.pick(rng, spec.answers).format(**slots)
+        answer = phrases.pick(rng, spec.answers).format(**named)
     if spec.kind == "absence":
         candidates: list[str] = list(made.offered)
         chosen = next((n.id for n in p.graph.nodes if n.id in made.offered and n.name == made.choice), None)
@@ -591,7 +668,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         candidates,
         question=question,
         chosen=None if made.refused else chosen,
-        declined=report(t.noun, t.plural),
+        declined=report(noun),
     )
     eoa = plans.end
     if eoa is None or already_done(p.graph, plans) is not None:
@@ -603,8 +680,10 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         return None  # the step where the plans part does not say which candidate it takes
     i = rng.randrange(len(spec.direct))
     said = dest_words(graph, dest) if dest is not None else ""
-    task = spec.direct[i].format(t=f"the {referent}", dest=said)
-    indirect = phrases.pick(rng, spec.indirect).format(t=f"the {referent}", ti=f"the {referent}", dest=said)
+    task = spec.direct[i].format(t=f"the {referent}", dest=said, it="them" if many else "it")
+    indirect = phrases.pick(rng, spec.indirect).format(
+        t=f"the {referent}", ti=f"the {referent}", dest=said, it="them" if many else "it"
+    )
     short, full = changed_environment(scene, group, graph, p)
     if not short:
         return None  # the asking robot sees none of the kitchen's objects: no list to show it
@@ -618,7 +697,7 @@ def build(spec: PerturbSpec, group: Group, obj: CatalogObject, sampled: Scene, r
         question=question,
         answer=answer,
         plan_for_clear_task=render_plan(plan, graph),
-        plan_for_amb_task=ambiguous_steps(spec.kind, plans, p.graph, t.id, t.noun),
+        plan_for_amb_task=ambiguous_steps(spec.kind, plans, p.graph, t.id, noun),
         user_intent=intent,
         variants=[],
         target=t.name,
@@ -636,7 +715,7 @@ def candidates(spec: PerturbSpec, scene: Scene, catalog: Catalog, graph: SceneGr
     for gkey in scene.groups():
         for obj in scene.in_group(gkey):
             if spec.target.matches(obj):
-                out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], obj, scene)))
+                out.append(Candidate(spec.id, partial(build, spec, catalog.groups[gkey], obj, scene, catalog=catalog)))
     return out
 
 
@@ -648,20 +727,21 @@ def sentences(spec: PerturbSpec, catalog: Catalog) -> frozenset[str] | int:
     places x three relations x the catalog's objects of other kinds (an upper bound on what sampling
     reaches)."""
     places = {p.id: f"{'on' if p.holds == 'on' else 'in'} the {p.name}" for p in cached_world().places}
-    dests: dict[str, set[str]] = {}  # noun -> where objects of that noun may be put
+    dests: dict[tuple[str, bool], set[str]] = {}  # (noun, plural) -> where objects so called may be put
     for obj in catalog.objects.values():
         if spec.target.matches(obj):
-            mine = dests.setdefault(obj.noun, set())
+            group = catalog.groups[obj.group]
+            mine = dests.setdefault((said_noun(group, obj), said_plural(group, obj)), set())
             if spec.has_destination:
                 mine |= {places[d] for d in destinations(obj, spec.places) if d in places}
     texts = {
-        wording.format(t=f"the {noun}", dest=d)
-        for noun, where in dests.items()
+        wording.format(t=f"the {noun}", dest=d, it="them" if plural else "it")
+        for (noun, plural), where in dests.items()
         for wording in spec.direct
         for d in (where or {""})
     }
     out = {signature(text) for text in texts}
-    nouns = set(dests)
+    nouns = {noun for noun, _ in dests}
     if spec.kind != "reference":
         return frozenset(out)
     anchors = sum(1 for o in catalog.objects.values() if o.noun not in nouns) or len(catalog.objects)
