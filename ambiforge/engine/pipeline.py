@@ -338,6 +338,7 @@ def write_run_files(
         expectations = expectations_to_folder(options, frame, folder)
     else:
         expectations = worker.call(expectations_to_folder, options, frame, folder)
+        worker.release()  # its only call: it exits while the report is written
     report = builder.result(expectations, f"run {options.run_id}")
     section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
     write_report(report, flagged, folder, target_mix=options.type_mix, diversity=section, plots=plots)  # type: ignore[arg-type]
