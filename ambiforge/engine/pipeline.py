@@ -228,16 +228,17 @@ def quiet_great_expectations() -> None:
 
 
 def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) -> dict[str, Any]:
-    """Run the dataset expectations on the passed items' columns (a frame of
-    :class:`ambiforge.validation.expectations.ItemColumns`) and save them (``expectations.json``, Data Docs)
-    in ``folder``; their summary for the report. Runs in the build's process or in a worker process (then
+    """Run the dataset expectations on the passed items' columns (an
+    :class:`ambiforge.validation.expectations.ItemColumns`, made a frame here: the build's process need not
+    import pandas when a worker runs them) and save them (``expectations.json``, Data Docs) in ``folder``;
+    their summary for the report. Runs in the build's process or in a worker process (then
     ``options.prepare()`` registers the run's ambiguity types there too)."""
     from ambiforge.validation.expectations import run_expectations
 
     options.prepare()
     quiet_great_expectations()
     expectations = run_expectations(
-        columns,
+        columns.frame(),
         target_mix=options.type_mix,
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
@@ -332,12 +333,10 @@ def write_run_files(
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
-    frame = columns.frame()
-    del columns
     if worker is None:
-        expectations = expectations_to_folder(options, frame, folder)
+        expectations = expectations_to_folder(options, columns, folder)
     else:
-        expectations = worker.call(expectations_to_folder, options, frame, folder)
+        expectations = worker.call(expectations_to_folder, options, columns, folder)
         worker.release()  # its only call: it exits while the report is written
     report = builder.result(expectations, f"run {options.run_id}")
     section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
