@@ -86,6 +86,8 @@ class WarmWorker:
     def close(self, kill: bool = False) -> None:
         """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
         counted) when the build ends; ``kill``: now (a failing build must not wait for it)."""
+        if kill and self.process is not None:
+            self.process.kill()  # before its stdin closes: a worker told to stop would exit with 0
         self.release()
         for process in self.released:
             if kill:
