@@ -76,8 +76,7 @@ def bar_chart(
         Bar(label, f"{v:g}", _percent(v, top), None if t is None else _percent(t, top))
         for label, v, t in zip(labels, values, marks, strict=True)
     )
-    legend = "bars: items; marks: target" if targets is not None else ""
-    return Chart(title, bars, xlabel, legend=legend)
+    return Chart(title, bars, xlabel)  # the title says what the marks are
 
 
 def share_chart(title: str, labels: list[str], shares: list[float], limit: float | None = None) -> Chart:
