@@ -68,14 +68,19 @@ class RichReporter:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self._details: dict[int, Callable[[], str]] = {}
+        console = Console(stderr=True)
+        # Every refresh renders the bars in the build's process, holding the interpreter lock its LLM calls
+        # wait for: 4 a second on a terminal; none elsewhere, where rich shows the bars once, at the end.
         self._progress = Progress(
             TextColumn("{task.description:<12}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             _detail_column(self._details),  # type: ignore[arg-type]
-            console=Console(stderr=True),
+            console=console,
             transient=False,
+            auto_refresh=console.is_terminal,
+            refresh_per_second=4,
         )
         self._tasks: dict[str, int] = {}
 

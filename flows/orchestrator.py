@@ -30,9 +30,10 @@ if TYPE_CHECKING:
     from ambiforge.review.push import ReviewPaths
 
 #: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
-#: expectations and plots, seconds of imports on a busy machine. (A local build imports Great Expectations
-#: in a worker process while generation runs: ambiforge/engine/warm_worker.py.)
-PREWARM = ("great_expectations", "matplotlib.pyplot", "ambiforge.validation.expectations", "flows.validate")
+#: expectations, seconds of imports on a busy machine (the report's charts need no plotting library). (A
+#: local build imports Great Expectations in a worker process while generation runs:
+#: ambiforge/engine/warm_worker.py.)
+PREWARM = ("great_expectations", "ambiforge.validation.expectations", "flows.validate")
 
 
 def prewarm(modules: tuple[str, ...] = PREWARM) -> threading.Thread:

@@ -66,11 +66,15 @@ REVIEW_RETRY = Retry(retries=2, delay=10.0)
 
 def generator_for(options: BuildOptions) -> Generator:
     """On a Dask worker, LLM calls take their slots from semaphores on the Dask scheduler, so the
-    configured concurrency and rate hold for the whole cluster; elsewhere the process's limiter does."""
+    configured concurrency and rate hold for the whole cluster; elsewhere the process's limiter does. A
+    process that has not imported ``distributed`` is no Dask worker, and is spared its import (0.6 s of CPU
+    before a local build's first call)."""
+    import sys
+
     from ambiforge.generation.run import make_generator
 
     options.prepare()  # options may have come unpickled to another process: register its ambiguity types
-    if options.llm is not None and options.provider != "offline":
+    if options.llm is not None and options.provider != "offline" and "distributed" in sys.modules:
         from ambiforge.engine.dask_limiter import dask_limiter, in_dask_worker
 
         if in_dask_worker():
@@ -224,16 +228,17 @@ def quiet_great_expectations() -> None:
 
 
 def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) -> dict[str, Any]:
-    """Run the dataset expectations on the passed items' columns (a frame of
-    :class:`ambiforge.validation.expectations.ItemColumns`) and save them (``expectations.json``, Data Docs)
-    in ``folder``; their summary for the report. Runs in the build's process or in a worker process (then
+    """Run the dataset expectations on the passed items' columns (an
+    :class:`ambiforge.validation.expectations.ItemColumns`, made a frame here: the build's process need not
+    import pandas when a worker runs them) and save them (``expectations.json``, Data Docs) in ``folder``;
+    their summary for the report. Runs in the build's process or in a worker process (then
     ``options.prepare()`` registers the run's ambiguity types there too)."""
     from ambiforge.validation.expectations import run_expectations
 
     options.prepare()
     quiet_great_expectations()
     expectations = run_expectations(
-        columns,
+        columns.frame(),
         target_mix=options.type_mix,
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
@@ -328,12 +333,11 @@ def write_run_files(
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
-    frame = columns.frame()
-    del columns
     if worker is None:
-        expectations = expectations_to_folder(options, frame, folder)
+        expectations = expectations_to_folder(options, columns, folder)
     else:
-        expectations = worker.call(expectations_to_folder, options, frame, folder)
+        expectations = worker.call(expectations_to_folder, options, columns, folder)
+        worker.release()  # its only call: it exits while the report is written
     report = builder.result(expectations, f"run {options.run_id}")
     section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
     write_report(report, flagged, folder, target_mix=options.type_mix, diversity=section, plots=plots)  # type: ignore[arg-type]

@@ -37,10 +37,12 @@ class WarmWorker:
         self.modules = modules
         self.process: subprocess.Popen[bytes] | None = None
         self.log: IO[bytes] | None = None
+        self.released: list[subprocess.Popen[bytes]] = []
 
     def start(self) -> WarmWorker:
         if self.process is None:
-            self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+            if self.log is None:  # one log for the worker and any started after a release
+                self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
             boot = (
                 f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
                 "import ambiforge.engine.warm_worker as w; w.serve()"
@@ -71,21 +73,31 @@ class WarmWorker:
 
         return tail_of(self.log, size)
 
-    def close(self, kill: bool = False) -> None:
-        """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
-        counted) when the build ends; ``kill``: now (a failing build must not wait for it)."""
-        process, self.process = self.process, None
+    def release(self) -> None:
+        """No more calls: the worker starts exiting now (an interpreter that imported Great Expectations
+        takes seconds to tear down), while the build goes on; :meth:`close` reaps it."""
+        process, self.process = self.process, None  # a later call (a retried step) starts another
         if process is not None:
-            if kill:
-                process.kill()
+            self.released.append(process)
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
                     process.stdin.close()
+
+    def close(self, kill: bool = False) -> None:
+        """Let the worker exit (its stdin closes) and reap it, so that it is gone (and its CPU time is
+        counted) when the build ends; ``kill``: now (a failing build must not wait for it)."""
+        if kill and self.process is not None:
+            self.process.kill()  # before its stdin closes: a worker told to stop would exit with 0
+        self.release()
+        for process in self.released:
+            if kill:
+                process.kill()
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        self.released.clear()
         if self.log is not None:
             self.log.close()
             self.log = None
@@ -99,7 +111,7 @@ class WarmWorker:
 
 def serve() -> None:
     """The worker: ``argv`` is the parent's pid and the modules to import; then (function, args) requests
-    from stdin, (ok, result or exception) replies to stdout, until stdin closes."""
+    from stdin, (ok, result or exception) replies to stdout, until stdin closes; then it exits at once."""
     from ambiforge.engine.processes import die_with_parent
 
     parent, modules = int(sys.argv[1]), sys.argv[2:]
@@ -115,10 +127,15 @@ def serve() -> None:
         try:
             fn, args = pickle.load(requests)
         except EOFError:
-            return
+            break
         try:
             reply = (True, fn(*args))
         except Exception as exc:  # noqa: BLE001 - sent to the caller, which raises it
             reply = (False, exc)
         pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)
         replies.flush()
+    # Every reply is sent and the steps' files are written and closed: the interpreter's teardown would only
+    # free the modules it imported (1.3 s of CPU after Great Expectations), which the OS does at once; a
+    # child process ends this way in multiprocessing too.
+    sys.stderr.flush()
+    os._exit(0)

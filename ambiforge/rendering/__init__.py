@@ -1,4 +1,4 @@
-"""HTML reports: jinja2 templates with matplotlib figures embedded as PNG, one self-contained file each."""
+"""HTML reports: jinja2 templates with plots embedded (matplotlib PNG or HTML bars), one self-contained file each."""
 
 from ambiforge.rendering.html import figure_uri, render
 

@@ -3,7 +3,8 @@
 Item rules judge one item; these judge the table: unique ids, required columns present and non-empty,
 types in their set, the type mix near its target, plan and text lengths in bounds, and splits disjoint.
 GX because its results (JSON) and Data Docs (HTML) are what data teams already read. It is imported lazily:
-the import alone takes about 3.5 s.
+the import alone takes about 3.5 s. pandas too: a build gathers :class:`ItemColumns` in its own process and
+may hand them to a worker process that builds the frame.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ambiforge import ambiguity
 from ambiforge.atomic import write_json_atomic
 from ambiforge.models import Item
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REQUIRED = (
     "id",
@@ -72,6 +74,8 @@ class ItemColumns:
         return self
 
     def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         frame = pd.DataFrame(self.columns)
         for t in ambiguity.names():
             frame[f"is_{t}"] = (frame["ambiguity_type"] == t).astype(float)
@@ -149,6 +153,7 @@ def run_expectations(
     id must be in exactly one split."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     import great_expectations as gx
+    import pandas as pd
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     ctx = gx.get_context(mode="ephemeral")

@@ -25,7 +25,7 @@ from ambiforge import ambiguity, spreadsheet
 from ambiforge.atomic import write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
-from ambiforge.rendering.html import bar_chart, histogram, share_chart
+from ambiforge.rendering.html import Chart, bar_chart, histogram, share_chart
 from ambiforge.validation.causes import find_causes, in_cause
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
@@ -316,7 +316,7 @@ NGRAM_LIMIT = 0.05
 
 def _plots(
     data: PlotData, target_mix: Mapping[str, float] | None, ngrams: list[list[Any]] | None = None
-) -> dict[str, str]:
+) -> dict[str, Chart]:
     counts = data.types
     n = len(data.plan_steps)
     mix = dict(target_mix or ambiguity.default_mix())
@@ -330,8 +330,8 @@ def _plots(
             [counts.get(t, 0) for t in names],
             targets=targets,
         ),
-        "Plan lengths": histogram("Steps in the unambiguous plan", data.plan_steps, "steps", integer=True),
-        "Environment sizes": histogram("Objects per scene", data.environment_sizes, "objects", integer=True),
+        "Plan lengths": histogram("Steps in the unambiguous plan", data.plan_steps, "steps"),
+        "Environment sizes": histogram("Objects per scene", data.environment_sizes, "objects"),
         **(
             {
                 "Repeated 5-grams": share_chart(

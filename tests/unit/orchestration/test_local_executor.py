@@ -110,3 +110,17 @@ def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_kill
         process = worker.process
         raise RuntimeError("the build failed")
     assert process is not None and process.wait(10) != 0  # killed, not left to finish
+
+
+def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_gets_another() -> None:
+    from ambiforge.engine.warm_worker import WarmWorker
+
+    with WarmWorker(("tabnanny",)) as worker:
+        first, _ = worker.call(loaded_in_worker, "tabnanny")
+        released = worker.process
+        worker.release()
+        assert released is not None and released.wait(10) == 0  # its stdin closed: it ended by itself
+        second, _ = worker.call(loaded_in_worker, "tabnanny")  # a retried step
+        assert second != first
+        again = worker.process
+    assert again is not None and again.returncode == 0 and worker.released == []
