@@ -82,6 +82,7 @@ def make_generator(options: BuildOptions, limiter: Limiter | None = None) -> Gen
             limits,
             candidates=options.candidates,
             limiter=limiter,
+            validation=options.validation,  # candidates are scored under the run's own rule settings
         )
     known = ", ".join(("offline", "llm", *configured))
     raise ConfigError(f"unknown provider {options.provider!r} (known: {known})")

@@ -241,3 +241,20 @@ def test_environment_types_through_the_model_resolve_on_both_kitchens(generator,
         assert [f.rule for f in check_item(item, ctx) if f.severity == "error"] == []
     written = read_items(write_items_jsonl(tmp_path / "items.jsonl", items))
     assert [i.to_record() for i in written] == [i.to_record() for i in items]
+
+
+def test_the_build_scores_candidates_under_its_own_validation_settings(tmp_path: Path) -> None:
+    """A run's ``[validation]`` (rule severities, thresholds) is what chooses among candidates, as it is what
+    validates the items afterwards: the generator was once given the defaults."""
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.config.validation import ValidationConfig
+    from ambiforge.generation.run import make_generator
+
+    chosen, settings, _ = resolve_provider("openai", LLMConfig())
+    validation = ValidationConfig(max_plan_steps=12)
+    options = BuildOptions(
+        run_id="v", provider=chosen, pairs=1, seed=1, out=str(tmp_path), llm=settings, validation=validation
+    )
+    generator = make_generator(options)
+    assert isinstance(generator, LLMGenerator)
+    assert generator.ctx.config == validation
