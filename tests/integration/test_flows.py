@@ -57,6 +57,7 @@ def test_scheduled_run_without_run_id_gets_its_own(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([first["run_id"], second["run_id"]])
 
 
+@pytest.mark.slow
 def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_path: Path) -> None:
     from flows.build import build_flow
 
