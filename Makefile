@@ -83,16 +83,18 @@ demo: install
 # more workers than cores keep both cores busy. `--dist loadscope`: a module's tests stay on one worker, so a
 # module-scoped fixture (a build, a Dask cluster) and Label Studio (one module) are set up once; the Prefect
 # harness and llama-server start once per worker. (`loadgroup` would group by marker, but pytest-xdist 3.8
-# cannot rename node ids under pytest 9, so its groups are silently ignored.)
+# cannot rename node ids under pytest 9, so its groups are silently ignored.) `--no-loadscope-reorder` keeps
+# the order of tests/conftest.py (files with slow tests first, short unit files last to fill the workers' gaps);
+# loadscope's own order, most tests first, would start the minutes-long one-test files last.
 TEST_WORKERS ?= 3
 
 test: install label-studio chromium local-llm
 	AMBIFORGE_LS_VENV=$(abspath $(LS_VENV)) AMBIFORGE_LLAMA_SERVER=$(LLAMA_SERVER) $(BIN)/python -m pytest -q \
-	  -n $(TEST_WORKERS) --dist loadscope --durations=25
+	  -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=25
 
 # The unit tests only: no Label Studio, browser or language model; a few minutes on two cores.
 test-fast: install
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope tests/unit
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder tests/unit
 
 lint: install
 	$(BIN)/ruff check ambiforge flows tests bench

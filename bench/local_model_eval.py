@@ -2,7 +2,7 @@
 model (``make local-llm``: llama-server with SmolLM2-135M-Instruct) on the first rows of AmbiK's published dev
 split in the published test layout, calibrated on published calibration rows. Prints the share of results that
 are parse errors (the line asks for fewer than a quarter), each method's figures with the task counts they rest
-on, and the wall time. tests/integration/test_eval_local_model.py asserts the same on fewer rows.
+on, and the wall time. tests/integration/test_eval_local_published.py asserts the same on fewer rows.
 
     AMBIFORGE_LLAMA_SERVER=~/.cache/ambiforge/llama.cpp-0.3.36-*/bin/llama-server python bench/local_model_eval.py
     python bench/local_model_eval.py --rows 40 --calibration-rows 15      # the run (about 15-20 minutes)

@@ -30,3 +30,23 @@ def catalog():  # type: ignore[no-untyped-def]
     from ambiforge.catalog import load_catalog
 
     return load_catalog()
+
+
+def _file_tier(items: list[pytest.Item]) -> int:
+    """0: a file with a test marked ``slow``; 1: another integration file; 2: a unit file."""
+    if any(item.get_closest_marker("slow") for item in items):
+        return 0
+    return 1 if "integration" in items[0].path.parts else 2
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files with slow tests first, the many short unit files last (tests keep their order in a file).
+
+    ``make test`` hands files to pytest-xdist workers in this order (``--no-loadscope-reorder``): a file with
+    a minutes-long test started last would hold one worker after the others finished, while short files
+    queued behind the long ones fill the workers' gaps at the end."""
+    by_file: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.path, []).append(item)
+    tiers = {path: _file_tier(group) for path, group in by_file.items()}
+    items.sort(key=lambda item: tiers[item.path])

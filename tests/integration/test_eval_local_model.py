@@ -1,5 +1,7 @@
 """KnowNo and Binary against a real language model: llama.cpp's llama-server with SmolLM2-135M (the
-``local_model`` fixture of tests/integration/conftest.py, from ``make local-llm``) on two hand-made pairs.
+``local_model`` fixture of tests/integration/conftest.py, from ``make local-llm``) on two hand-made pairs, and
+LAP and LofreeCP on three published AmbiK rows (KnowNo, Binary and NoHelp on ten published rows are in
+test_eval_local_published.py: a file of their own, so pytest-xdist runs the two long model runs side by side).
 
 A 135M model's numbers are not expected to be good; the run must be correct and complete: real
 log-probabilities reach KnowNo's softmax, every task has a result or a recorded unusable reply, the
@@ -13,17 +15,15 @@ from pathlib import Path
 import pytest
 
 from ambiforge.config.llm import LLMConfig
-from ambiforge.detectors import prompts
 from ambiforge.detectors.methods.lofreecp import LofreeSettings
-from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, run_eval
-from ambiforge.evaluation.data import load_dataset
 from ambiforge.storage import write_items_jsonl
 from ambiforge.testing.published_rows import published_rows
-from tests.conftest import REPO
+from tests.integration.ambik_rows import SHARED
 from tests.unit.evaluation.fixtures import ITEMS
 
 
+@pytest.mark.slow
 def test_knowno_and_binary_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
@@ -67,91 +67,12 @@ def test_knowno_and_binary_on_the_local_model(local_model, tmp_path: Path, monke
     assert again and all(c["cached"] for c in again)  # the rerun made no request
 
 
-# AmbiK-layout rows (../shared/data beside the checkout in CI; a git worktree one level deeper finds it one up)
-SHARED = next(
-    (
-        p
-        for p in (R / "shared" / "data" for R in (REPO.parent, REPO.parent.parent))
-        if (p / "ambik_dev_400.csv").exists()
-    ),
-    REPO.parent / "shared" / "data",
-)
-
-
-# Issue 27 measured its line ("with the local model on 40 published rows ... fewer than a quarter of the results
-# are parse errors") on 40 rows and 15 calibration rows: `python bench/local_model_eval.py` repeats that run and
-# prints its figures (2026-11-25: 0 of 240 results were errors). The test asks the same of the first 10 rows (all
-# three AmbiK types) and 5 calibration rows, a quarter of the model's work. Were errors independent, a model with
-# an error share of 30% would break the bound on 60 results with probability 0.84 (0.96 on 240), 40%: 0.995.
-ROWS, CALIBRATION_ROWS = 10, 5
-
-
-@pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
-def test_knowno_binary_nohelp_on_published_rows(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    """Issue 27's line on the published test split's layout: the options are candidates for the ambiguous step
-    (the prompt shows AmbiK's context and that step), fewer than a quarter of the results are parse errors, and
-    every table says how many tasks each figure rests on."""
-    monkeypatch.setenv("OPENAI_API_KEY", "local")
-    monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
-    data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", ROWS, "test")
-    calib = tmp_path / f"ambik_calib_{CALIBRATION_ROWS}.csv"
-    calibration = published_rows(SHARED / "ambik_calib_100.csv", calib, CALIBRATION_ROWS, "calib")
-    opts = EvalOptions(
-        data=data,
-        calibration=calibration,
-        methods=("knowno", "binary", "nohelp"),
-        model=local_model.model,
-        out=tmp_path / "eval",
-        name="local-published",
-        cache_dir=tmp_path / "cache",
-        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
-    )
-    document = run_eval(opts)
-    folder = tmp_path / "eval" / "local-published"
-    rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
-    assert document["pairs"] == ROWS and len(rows) == 3 * 2 * ROWS
-    items = {i.id: i for i in load_dataset(data).items}
-
-    # the options call shows AmbiK's context: environment_full, the previous actions, the ambiguous step
-    calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
-    options_calls = [c for c in calls if c["prompt_id"] == "eval_options"]
-    assert options_calls and all(c["prompt_version"] == "3" for c in options_calls)
-    for row in (r for r in rows if r["method"] == "knowno"):
-        item = items[row["item_id"]]
-        amb, clear = halves(item)
-        task = amb if row["half"] == "ambiguous" else clear
-        _, messages = prompts.render("eval_options", task, True)
-        block = messages[-1][1].split("\n\n")[-1]
-        assert (
-            f"Scene: {item.environment_full}" in block
-            and f"Your next action is:\n{item.end_of_ambiguity + 1}. " in block
-        )
-        assert task.next_step and block.rstrip().endswith(f"{task.next_step}\nOptions:")
-        assert row["gold_step"] == item.plan_for_clear_task[item.end_of_ambiguity]
-
-    errors = sum(1 for r in rows if r["error"])
-    summary = {m: (r["answered"], r["errors"]) for m, r in document["methods"].items()}
-    print(f"local model, {ROWS} published rows: {errors} of {len(rows)} results are errors; per method {summary}")
-    for method, r in document["methods"].items():
-        overall = r["by_group"]["all"]
-        print(method, {k: overall[k] for k in ("n", "errors", "HR", "CHR", "ICR", "SSC", "set_size")}, r["ambdif"])
-        if r["calibration"]:
-            print(method, "calibration", {k: r["calibration"][k] for k in ("tasks", "n", "left_out", "qhat", "errors")})
-    assert errors < len(rows) / 4, summary
-
-    for method, r in document["methods"].items():  # every figure says what it rests on
-        assert r["ambdif"]["pairs"] + r["ambdif"]["errored_pairs"] <= ROWS
-        for group, figures in r["by_group"].items():
-            assert {"n", "errors", "n_ICR", "n_HR", "n_CHR", "n_SSC"} <= set(figures), (method, group)
-    html = (folder / "report.html").read_text()
-    assert html.count("n=") >= 4 * 3 and "answered / failed" in html
-
-
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
 def test_lap_and_lofreecp_on_published_rows(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    """The two AmbiK methods the run above leaves out (for time), on the published test split's layout with the
-    local model: every task is answered or its failure recorded, figures rest on the answered ones, and the
-    conformal calibration is taken from published calibration rows."""
+    """The two AmbiK methods test_eval_local_published.py leaves out (for time), on the published test split's
+    layout with the local model: every task is answered or its failure recorded, figures rest on the answered
+    ones, and the conformal calibration is taken from published calibration rows."""
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
     data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", 3, "test")

@@ -57,11 +57,13 @@ def test_scheduled_run_without_run_id_gets_its_own(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([first["run_id"], second["run_id"]])
 
 
+@pytest.mark.slow
 def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_path: Path) -> None:
     from flows.build import build_flow
 
-    # 300 pairs: validating them takes seconds, far longer than the 10 ms the poll below needs to catch it running
-    build_flow(BuildOptions(run_id="k", pairs=300, seed=12, out=str(tmp_path / "whole")))
+    # 60 pairs: validating them (the rules on each item, then the dataset expectations) takes seconds, far longer
+    # than the 10 ms the poll below needs to catch it running
+    build_flow(BuildOptions(run_id="k", pairs=60, seed=12, out=str(tmp_path / "whole")))
     expected = (tmp_path / "whole" / "k" / "items.jsonl").read_bytes()
 
     out = tmp_path / "killed"
@@ -72,7 +74,7 @@ def test_killed_during_validation_the_rerun_completes_with_the_same_items(tmp_pa
         "ambiforge.cli.main",
         "build",
         "--pairs",
-        "300",
+        "60",
         "--seed",
         "12",
         "--run-id",

@@ -33,6 +33,9 @@ from tests.integration import processes
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
 ADMIN, PASSWORD = "admin@ambiforge.test", "ambiforge-admin-pw"
 A, F, R = "accept", "accept_with_fixes", "reject"
+# slow: the server starts in 30 s or more, and each test is a round of HTTP calls to it
+pytestmark = pytest.mark.slow
+
 MATRIX = [[A, A, A], [A, A, A], [A, A, R], [R, R, R], [A, R, R], [A, F, R]]  # see test_review_agreement.py
 
 

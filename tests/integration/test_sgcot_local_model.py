@@ -22,6 +22,7 @@ from ambiforge.storage import write_items_jsonl
 from tests.unit.evaluation.sgcot_fixtures import environment_types, items
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool_mode", ["auto", "json"])
 def test_sgcot_on_the_local_model(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool_mode: str) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("OPENAI_API_KEY", "local")
