@@ -98,6 +98,13 @@ def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
         return lambda o: True
     if len(tests) == 1:
         return tests[0]
+    # the usual two or three tests chained with ``and``: no generator made per object tested
+    if len(tests) == 2:
+        first, second = tests
+        return lambda o: first(o) and second(o)
+    if len(tests) == 3:
+        first, second, third = tests
+        return lambda o: first(o) and second(o) and third(o)
     checks = tuple(tests)
     return lambda o: all(test(o) for test in checks)
 

@@ -152,23 +152,25 @@ def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known
         raise ValueError("a graph whose relations are unknown has no edges")
     located: set[str] = set()
     for edge in edges:
-        for end in (edge.source, edge.target):
+        source, relation, target_id = edge.source, edge.relation, edge.target
+        for end in (source, target_id):
             if end not in by_id:
-                raise ValueError(f"edge {edge.source} {edge.relation} {edge.target}: unknown node {end!r}")
-        if edge.source == edge.target:
-            raise ValueError(f"edge {edge.source} {edge.relation} {edge.target}: a node relates to itself")
-        target = by_id[edge.target]
-        if edge.relation in ("in", "on") and (target.type != "place" or target.holds != edge.relation):
-            raise ValueError(
-                f"edge {edge.source} {edge.relation} {edge.target}: {edge.target!r} does not hold things "
-                f"{edge.relation!r}"
-            )
-        if edge.relation == "inside" and target.type != "object":
-            raise ValueError(f"edge {edge.source} inside {edge.target}: 'inside' is for objects in objects")
-        if edge.relation in LOCATION_RELATIONS:
-            if edge.source in located:
-                raise ValueError(f"node {edge.source!r} has two locations")
-            located.add(edge.source)
+                raise ValueError(f"edge {source} {relation} {target_id}: unknown node {end!r}")
+        if source == target_id:
+            raise ValueError(f"edge {source} {relation} {target_id}: a node relates to itself")
+        if relation not in _LOCATED:
+            continue  # a spatial relation: between any two nodes of the graph
+        target = by_id[target_id]
+        if relation != "inside" and (target.type != "place" or target.holds != relation):
+            raise ValueError(f"edge {source} {relation} {target_id}: {target_id!r} does not hold things {relation!r}")
+        if relation == "inside" and target.type != "object":
+            raise ValueError(f"edge {source} inside {target_id}: 'inside' is for objects in objects")
+        if source in located:
+            raise ValueError(f"node {source!r} has two locations")
+        located.add(source)
+
+
+_LOCATED = frozenset(LOCATION_RELATIONS)
 
 
 def canonical_json(data: Any) -> str:

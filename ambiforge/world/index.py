@@ -89,12 +89,19 @@ def view_of(node: Node) -> CatalogObject:
     )
 
 
-def _build(graph: SceneGraph, like: GraphIndex | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
+def _build(
+    graph: SceneGraph,
+    like: GraphIndex | None = None,
+    location: dict[str, Edge] | None = None,
+    views: dict[str, CatalogObject] | None = None,
+) -> GraphIndex:
     """The tables of ``graph``; ``like``: the index of a graph with the same nodes (only the edges differ,
     as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
     location edges by node in the graph's edge order, when the caller knows them (it moved a few nodes of
-    ``like``, or made the graph)."""
+    ``like``, or made the graph); ``views``: nodes' :func:`view_of` by id, when the caller has them."""
     ix = GraphIndex(graph)
+    if views is not None:
+        ix._views = views
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
         ix.order, ix._views = like.order, like._views
@@ -138,12 +145,18 @@ def _location(graph: SceneGraph) -> dict[str, Edge]:
 _LOCATION = frozenset(LOCATION_RELATIONS)
 
 
-def index(graph: SceneGraph, like: SceneGraph | None = None, location: dict[str, Edge] | None = None) -> GraphIndex:
+def index(
+    graph: SceneGraph,
+    like: SceneGraph | None = None,
+    location: dict[str, Edge] | None = None,
+    views: dict[str, CatalogObject] | None = None,
+) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
     tables can be shared (a graph made by moving things in ``like``); ``location``: the graph's location
-    edges by node, in the graph's edge order, when the caller knows them (used only when the tables are
-    built now)."""
+    edges by node, in the graph's edge order, and ``views``: its nodes as catalog objects by id
+    (:func:`view_of`, the index's own from then on), when the caller knows them (used only when the tables
+    are built now)."""
     ix = graph.tables.get("index")
     if not isinstance(ix, GraphIndex) or ix.graph is not graph:  # a copied graph carries its original's tables
-        ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location)
+        ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views)
     return ix

@@ -17,6 +17,7 @@ from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
 from ambiforge.models.scene_graph import Attributes, Edge, Node, SceneGraph, State
+from ambiforge.world.index import index, view_of
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
@@ -108,13 +109,15 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
 
 @dataclass(frozen=True)
 class _Placed:
-    """What the sampler needs of one catalog object in one world: its node, the places it may be kept in,
-    and those places as (place id, how the place holds things)."""
+    """What the sampler needs of one catalog object in one world: its node and the node as a catalog object
+    (:func:`ambiforge.world.index.view_of`), the places it may be kept in, and those places as (place id,
+    how the place holds things, the node's location edge there)."""
 
     obj: CatalogObject
     node: Node
+    view: CatalogObject
     candidates: tuple[str, ...]
-    places: tuple[tuple[str, str | None], ...]
+    places: tuple[tuple[str, str | None, Edge], ...]
 
 
 class _Placing:
@@ -124,6 +127,13 @@ class _Placing:
     def __init__(self, world: World) -> None:
         self.world = world
         self.place_nodes = tuple(place_node(p) for p in world.places)
+        self.place_views = {n.id: view_of(n) for n in self.place_nodes}
+        #: Appliances standing on a surface: (the place, the surface, the edge between them).
+        self.standing = tuple(
+            (p.id, p.stands_on, Edge(source=p.id, relation="on", target=p.stands_on))
+            for p in world.places
+            if p.stands_on
+        )
         self.holds = {p.id: p.holds for p in world.places}
         self.objects: dict[str, _Placed] = {}  # by object name (an object of another catalog may share it)
 
@@ -132,8 +142,11 @@ class _Placing:
         if entry is None or (entry.obj is not obj and entry.obj != obj):
             candidates = self.world.candidates(obj)
             node = _object_node(obj, node_id(obj.name), self.world)
-            places = tuple((c, self.holds[c]) for c in candidates)
-            entry = self.objects[obj.name] = _Placed(obj, node, candidates, places)
+            places = tuple(
+                (c, self.holds[c], Edge(source=node.id, relation=self.holds[c], target=c))  # type: ignore[arg-type]
+                for c in candidates
+            )
+            entry = self.objects[obj.name] = _Placed(obj, node, view_of(node), candidates, places)
         return entry
 
 
@@ -151,9 +164,11 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     rng = random.Random(f"ambiforge.world:{seed}")
     placing = _placing(world)
     nodes = list(placing.place_nodes)
+    views = dict(placing.place_views)
     taken = {n.id for n in nodes}
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
     triples: list[Triple] = []  # locations first, then each place's rows
+    located: dict[Triple, Edge] = {}  # the location edges the world's table holds already
     for obj in scene.objects:
         placed = placing.placed(obj)
         node = placed.node
@@ -166,14 +181,18 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
             node = node.model_copy(update={"id": oid})
         taken.add(oid)
         nodes.append(node)
+        views[oid] = placed.view  # a view does not depend on the node's id
         places = placed.places
-        pid, holds = rng.choice(places) if len(places) > 1 else places[0]
+        pid, holds, edge = rng.choice(places) if len(places) > 1 else places[0]
         members[pid].append(oid)
-        triples.append((oid, holds, pid))  # type: ignore[arg-type]
-    for place in world.places:  # appliances standing on a surface take part in its row
-        if place.stands_on:
-            members[place.stands_on].append(place.id)
-            triples.append((place.id, "on", place.stands_on))
+        triple = (oid, holds, pid)
+        triples.append(triple)  # type: ignore[arg-type]
+        if edge.source == oid:  # not a second one of a name (its id has a suffix)
+            located[triple] = edge  # type: ignore[index]
+    for pid, surface, edge in placing.standing:  # appliances standing on a surface take part in its row
+        members[surface].append(pid)
+        triples.append((pid, "on", surface))
+        located[(pid, "on", surface)] = edge
     width = world.row_width
     for ids in members.values():
         if len(ids) < 2:  # nothing to shuffle (no draw either) and no neighbours
@@ -181,8 +200,11 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
-    edges = [{"source": s, "relation": r, "target": t} for s, r, t in triples]  # made into Edges in one call
-    return SceneGraph.model_validate({"seed": seed, "nodes": tuple(nodes), "edges": edges})
+    # made into Edges in one call (those of the world's table are Edges already)
+    edges = [located.get(t) or {"source": t[0], "relation": t[1], "target": t[2]} for t in triples]
+    graph = SceneGraph.model_validate({"seed": seed, "nodes": tuple(nodes), "edges": edges})
+    index(graph, views=views)  # every graph made here is looked up; its nodes' views are known
+    return graph
 
 
 def free_text_node(name: str, oid: str) -> Node:

@@ -15,7 +15,7 @@ import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,15 @@ class CompositionData(BaseModel):
     plain_words: frozenset[str] = Field(
         description="words an answer shares with any answer; its other words tell the options apart"
     )
+
+    @cached_property
+    def values_by_frame(self) -> dict[tuple[str, ...], dict[str, list[str]]]:
+        """Per frame (its tags), each value list's options that can be said in it, in the lists' order:
+        every clause of every task asks, so the table is made once, for every frame, with the data."""
+        return {
+            tags: {name: [o for o in options if phrases.fits_tags(o, tags)] for name, options in self.values.items()}
+            for tags in (f.tags() for f in phrases.frames())
+        }
 
     @model_validator(mode="after")
     def _check(self) -> CompositionData:
@@ -222,17 +231,17 @@ def context_clause(
     excluded: set[str],
     rng: random.Random,
     frame: Frame | None = None,
+    fitting_values: dict[str, list[str]] | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
-    agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now)."""
+    agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
+    ``fitting_values``: :func:`said_values` of the frame, when the caller asks for several clauses."""
     co = _bind(action, list(scene.objects), excluded, rng)
     if co is None:
         return None
-    values = {}
-    for name, options in data.values.items():
-        fitting = [o for o in options if phrases.fits(o, frame)]
-        if fitting:  # a value none of whose options the frame allows leaves out the wordings that say it
-            values[name] = phrases.pick(rng, fitting)
+    fitting = said_values(data, frame) if fitting_values is None else fitting_values
+    # a value none of whose options the frame allows leaves out the wordings that say it
+    values = {name: phrases.pick(rng, options) for name, options in fitting.items() if options}
     known = set(data.values)
     direct_forms = _said_in(action.direct, values, known, frame)
     indirect_forms = _said_in(action.indirect, values, known, frame)
@@ -253,6 +262,17 @@ def context_clause(
     setup = {binding[slot]: place for slot, place in action.setup.items()}
     steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
+
+
+def said_values(data: CompositionData, frame: Frame | None) -> dict[str, list[str]]:
+    """Each value list's options that can be said in ``frame`` (in the lists' order)."""
+    if frame is None:
+        return {name: list(options) for name, options in data.values.items()}
+    tags = frame.tags()
+    known = data.values_by_frame.get(tags)
+    if known is not None:
+        return known
+    return {name: [o for o in options if phrases.fits_tags(o, tags)] for name, options in data.values.items()}
 
 
 def _said_in(forms: tuple[str, ...], values: dict[str, str], known: set[str], frame: Frame | None) -> list[str]:
@@ -293,10 +313,11 @@ def compose(
     longest = expected_length(focus.steps, graph)
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
+    values = said_values(data, frame)
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng, frame)
+        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, values)
         if made is None:
             continue
         clause, groups = made

@@ -153,12 +153,28 @@ def fits(phrase: str, frame: Frame | None) -> bool:
     return _fits(grouped, frame.tags())
 
 
+@lru_cache(maxsize=1)
+def _clashing() -> dict[str, frozenset[str]]:
+    """Tag -> the tags it may not be said with (:func:`incompatible`, read per tag)."""
+    out: dict[str, set[str]] = {}
+    for pair in incompatible():
+        a, b = pair if len(pair) == 2 else (*pair, *pair)  # a tag listed with itself clashes with itself
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {tag: frozenset(others) for tag, others in out.items()}
+
+
 def _fits(grouped: dict[str, frozenset[str]], frame_tags: tuple[str, ...]) -> bool:
-    bad = incompatible()
+    clashing, none = _clashing(), frozenset[str]()
     return all(
-        any(all(frozenset((f"{dim}:{v}", f)) not in bad for f in frame_tags) for v in values)
-        for dim, values in grouped.items()
+        any(clashing.get(f"{dim}:{v}", none).isdisjoint(frame_tags) for v in values) for dim, values in grouped.items()
     )
+
+
+def fits_tags(phrase: str, frame_tags: tuple[str, ...]) -> bool:
+    """:func:`fits` for a frame given as its tags (a caller testing many phrases against one frame)."""
+    grouped = tags_of(phrase)
+    return not grouped or _fits(grouped, frame_tags)
 
 
 def agreeing(options: tuple[str, ...] | list[str], frame: Frame | None) -> list[str]:
@@ -193,8 +209,8 @@ def text_fits(text: str, frame: Frame | None) -> bool:
     {f} for the guests", before its slots are filled)."""
     if frame is None:
         return True
-    key = frame.tags()
-    return all(_fits(grouped, key) for grouped in _wording_tags(text))
+    said = _wording_tags(text)
+    return not said or all(_fits(grouped, frame.tags()) for grouped in said)
 
 
 @lru_cache(maxsize=4096)
@@ -213,15 +229,32 @@ def _bare_tags() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _bare_by_first_word() -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """First word -> (position in :func:`_bare_tags`, the phrase's words) of the phrases starting with it:
+    a text is read once, word by word, instead of testing every phrase against it."""
+    out: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for k, (phrase, _) in enumerate(_bare_tags()):
+        wanted = _phrase_words(phrase)
+        if wanted and len(wanted) <= _LONGEST:
+            out.setdefault(wanted[0], []).append((k, wanted))
+    return {first: tuple(found) for first, found in out.items()}
+
+
 def said_tags(text: str) -> dict[str, frozenset[str]]:
     """What the tagged phrases ``text`` already says allow, per dimension (the intersection of their
     values): the focus action's "for my breakfast" leaves the occasion breakfast."""
-    grams = word_grams(text)
+    toks = words(text)
+    starting = _bare_by_first_word()
+    said: set[int] = set()
+    for i, tok in enumerate(toks):
+        for k, wanted in starting.get(tok, ()):
+            if k not in said and tuple(toks[i : i + len(wanted)]) == wanted:
+                said.add(k)
+    bare = _bare_tags()
     allowed: dict[str, frozenset[str]] = {}
-    for phrase, grouped in _bare_tags():
-        if not mentioned(grams, phrase):
-            continue
-        for dim, values in grouped.items():
+    for k in sorted(said):
+        for dim, values in bare[k][1].items():
             allowed[dim] = allowed.get(dim, values) & values
     return allowed
 
@@ -238,11 +271,18 @@ def _frames() -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
+def frames() -> tuple[Frame, ...]:
+    """Every frame with no incompatible pair of tags."""
+    return tuple(Frame.model_validate(f) for f in _frames())
+
+
 def draw_frame(rng: random.Random, said: str = "") -> Frame:
     """A frame for a task whose text so far is ``said``: one of the frames with no incompatible pair of tags
     whose values the said phrases allow (any such frame when none is allowed)."""
     allowed = said_tags(said) if said else {}
-    options = [f for f in _frames() if all(f[d] in values for d, values in allowed.items())] or list(_frames())
+    if not allowed:
+        return Frame.model_validate(pick(rng, _frames()))
+    options = [f for f in _frames() if all(f[d] in values for d, values in allowed.items())] or _frames()
     return Frame.model_validate(pick(rng, options))
 
 
@@ -355,7 +395,11 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def word_grams(text: str, longest: int = 6) -> frozenset[tuple[str, ...]]:
+#: The longest phrase, in words, :func:`word_grams` and :func:`said_tags` find.
+_LONGEST = 6
+
+
+def word_grams(text: str, longest: int = _LONGEST) -> frozenset[tuple[str, ...]]:
     """Every run of up to ``longest`` words of ``text``: one pass, then :func:`mentioned` is a set lookup
     (many phrases tested against one text, without a regular expression per phrase)."""
     toks = words(text)

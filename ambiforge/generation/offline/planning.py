@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from ambiforge.catalog import Catalog
 from ambiforge.generation.draft import Draft, first_difference
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, idle_move, substitute
+from ambiforge.generation.offline.steps import BoundSteps, build_plan, first_mention, run_watched, substitute
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.world import (
-    Simulation,
     end_of_ambiguity,
     invented,
     relocate,
@@ -75,16 +74,6 @@ def open_referent(plan: Sequence[Action], graph: SceneGraph, target: str, first:
         out.append(render_action(a, graph, {target: later if seen else first}))
         seen = seen or mentions
     return out
-
-
-def _runs(graph: SceneGraph, actions: Sequence[Action]) -> str | None:
-    """Why the plan does not run on ``graph`` (the simulator's message), or None."""
-    sim = Simulation(graph)
-    for action in actions:
-        problem = sim.run(action)
-        if problem is not None:
-            return problem
-    return None
 
 
 def _parameter_ambiguity(draft: Draft, graph: SceneGraph, actions: list[Action], ends: list[int]) -> Planned | str:
@@ -143,25 +132,26 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
     actions = built.actions
-    idle = idle_move(graph, actions)
-    if idle is not None:
-        return f"the clear plan moves an object nowhere: {idle}"
+    if built.idle is not None:
+        return f"the clear plan moves an object nowhere: {built.idle}"
     if draft.max_steps is not None and len(actions) > draft.max_steps:
         return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
     if target is None:
         return _parameter_ambiguity(draft, graph, actions, built.ends)
+    others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
+    under = {other: substitute(actions, target, other) for other in others}  # the plan under each answer
+    ran = {other: run_watched(graph, plan) for other, plan in under.items()}  # (problem, idle move)
     for other in fitting:
         if other != target:
-            problem = _runs(graph, substitute(actions, target, other))
+            problem = ran[other][0]
             if problem is not None:
                 return f"the plan with the {index(graph).by_id[other].name} does not run: {problem}"
-    others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
     for other in others:
-        problem = idle_move(graph, substitute(actions, target, other))
+        problem = ran[other][1]
         if problem is not None:
             return f"the plan with the {index(graph).by_id[other].name}: {problem}"
     if others:
-        eoa = end_of_ambiguity(actions, [substitute(actions, target, o) for o in others])
+        eoa = end_of_ambiguity(actions, list(under.values()))
     else:  # an omission's one right place or device: where the focus clause first uses it
         start, end = (built.ends[draft.focus - 1] if draft.focus else 0), built.ends[draft.focus]
         found = first_mention(actions[start:end], target)

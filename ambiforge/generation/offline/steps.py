@@ -106,6 +106,7 @@ class Built:
 
     actions: list[Action] = field(default_factory=list)
     error: str | None = None
+    idle: str | None = None  # the plan's first idle move before any step that fails (:func:`idle_move`)
     ends: list[int] = field(default_factory=list)  # per clause: the index after its last action
 
 
@@ -119,9 +120,13 @@ class _Builder:
         self.sim = Simulation(graph)
         self.start = self.sim.locations()  # where each node is before the plan (a copy)
         self.out = Built()
+        self.watch = _IdleWatch()
 
     def emit(self, action: Action) -> None:
         self.out.actions.append(action)
+        if self.out.error is None:
+            self.watch.see(self.sim, action)
+            self.out.idle = self.watch.found
         problem = self.sim.run(action)
         if problem is not None and self.out.error is None:
             self.out.error = problem
@@ -195,24 +200,48 @@ class _Builder:
             self.emit(_act(verb=spec.verb, **{k: v for k, v in node.items() if v is not None}, **params))  # type: ignore[arg-type]
 
 
-def idle_move(graph: SceneGraph, plan: Sequence[Action]) -> str | None:
-    """The first step that puts an object back where it was just picked up from with nothing done to it
-    between (a task that moves a thing to where it already is), or None."""
-    sim = Simulation(graph)
-    picked: dict[str, str] = {}  # object -> where it was picked up from, while nothing else touched it
-    for i, a in enumerate(plan):
+class _IdleWatch:
+    """Reads a plan as it runs, step by step before each runs: the first step that puts an object back where
+    it was just picked up from with nothing done to it between (a task that moves a thing to where it
+    already is)."""
+
+    def __init__(self) -> None:
+        self.picked: dict[str, str] = {}  # object -> where it was picked up from, while nothing else touched it
+        self.steps = 0
+        self.found: str | None = None
+
+    def see(self, sim: Simulation, a: Action) -> None:
+        self.steps += 1
+        if self.found is not None:
+            return
         if a.verb in ("pick", "take_out") and a.obj:
             where = sim.location(a.obj)
             if where is not None:
-                picked[a.obj] = where.target
-        elif a.verb in ("place", "put_in") and a.obj and picked.get(a.obj) == a.target:
-            return f"step {i + 1} puts {a.obj} back at {a.target}, where it already was"
+                self.picked[a.obj] = where.target
+        elif a.verb in ("place", "put_in") and a.obj and self.picked.get(a.obj) == a.target:
+            self.found = f"step {self.steps} puts {a.obj} back at {a.target}, where it already was"
         elif a.verb not in ("open", "close"):
             for ref in _refs(a):
-                picked.pop(ref or "", None)
-        if sim.run(a) is not None:
-            return None
-    return None
+                self.picked.pop(ref or "", None)
+
+
+def run_watched(graph: SceneGraph, plan: Sequence[Action]) -> tuple[str | None, str | None]:
+    """Run ``plan`` on ``graph`` once: why it does not run (the simulator's message, or None) and its first
+    idle move among the steps before any that fails (:func:`idle_move`)."""
+    sim, watch = Simulation(graph), _IdleWatch()
+    for a in plan:
+        watch.see(sim, a)
+        problem = sim.run(a)
+        if problem is not None:
+            return problem, watch.found
+    return None, watch.found
+
+
+def idle_move(graph: SceneGraph, plan: Sequence[Action]) -> str | None:
+    """The first step that puts an object back where it was just picked up from with nothing done to it
+    between (a task that moves a thing to where it already is), or None; steps after one that cannot run
+    are not read."""
+    return run_watched(graph, plan)[1]
 
 
 def build_plan(graph: SceneGraph, clauses: Sequence[BoundSteps]) -> Built:

@@ -115,3 +115,18 @@ def test_a_cut_implies_a_knife_only_when_the_task_names_none(make_graph) -> None
         "step 1: the task does not mention the bread knife",
         "step 2: the task does not mention the bread knife",
     ]
+
+
+def test_an_idle_move_is_read_while_the_plan_runs(make_graph) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.generation.offline.steps import idle_move, run_watched
+
+    g = make_graph({"ceramic mug": "counter", "oat milk": "fridge"})
+    back = [A("pick", obj="ceramic_mug"), A("place", obj="ceramic_mug", target="counter")]
+    idle = "step 2 puts ceramic_mug back at counter, where it already was"
+    assert idle_move(g, back) == idle
+    washed = [back[0], A("wash", obj="ceramic_mug"), back[1]]  # something done to it between: not idle
+    assert run_watched(g, washed) == (None, None)
+    closed = "step 1: pick up the oat milk while the fridge is closed"
+    assert run_watched(g, [A("pick", obj="oat_milk"), *back]) == (closed, None)  # steps after a failure unread
+    late = "step 3: pick up the oat milk while the fridge is closed"
+    assert run_watched(g, [*back, A("pick", obj="oat_milk")]) == (late, idle)  # one run says both
