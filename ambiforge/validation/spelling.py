@@ -59,8 +59,10 @@ def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str =
     for word in _WORD.findall(text):
         if is_known(word) or word in scene:
             continue
-        near = [e for e in _edits(word) if len(e) > 1 and is_known(e)]
+        edits = [e for e in _edits(word) if len(e) > 1]
+        # the likeliest meant: a kitchen word, then one keeping the first and last letters (the kitchen
+        # words are a set lookup, so the dictionary is asked only when none is one edit away)
+        near = [e for e in edits if e in known] or [e for e in edits if is_known(e)]
         if near:
-            # the likeliest meant: a kitchen word, then one keeping the first and last letters
             return word, min(near, key=lambda e: (e not in known, e[0] != word[0], e[-1] != word[-1], e))
     return None

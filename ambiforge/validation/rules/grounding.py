@@ -57,12 +57,13 @@ class Scene:
     """A scene's names as lookup keys. Most mentions are grounded by one set lookup; the head-noun index the
     others need is built on first use."""
 
-    __slots__ = ("_by_head", "groups", "keys")
+    __slots__ = ("_by_head", "_grounded", "groups", "keys")
 
     def __init__(self, keys: frozenset[tuple[str, ...]], groups: frozenset[str] = frozenset()) -> None:
         self.keys = keys
         self.groups = groups  # catalog groups of the scene's objects ("the fish": a salmon fillet)
         self._by_head: dict[str, list[frozenset[str]]] | None = None
+        self._grounded: dict[tuple[str, ...], bool] = {}  # scenes repeat, and so do the things their tasks name
 
     @classmethod
     def of(cls, item: Item) -> Scene:
@@ -88,6 +89,12 @@ class Scene:
         return any(k[i : i + n] == key for k in self.keys for i in range(len(k) - n + 1))
 
     def grounds(self, key: tuple[str, ...]) -> bool:
+        found = self._grounded.get(key)
+        if found is None:
+            found = self._grounded[key] = self._grounds(key)
+        return found
+
+    def _grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
             return True
         words = set(key)
