@@ -177,13 +177,15 @@ CASES = {
     "d_intent": dict(
         user_intent="crystal",
         answer="The crystal one.",
-        expect_errors="intent variants",
+        expect_errors="intent variants qa_fit",  # crystal is no option either
         expect_warnings="plan_resolution",
     ),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
     "d_environment_repeats": dict(environment_short=ENV + ", honey", expect_warnings="environment"),
     "d_shortlist": dict(
-        amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"
+        amb_shortlist="ceramic mug, plastic mug",
+        expect_errors="shortlist qa_fit",  # and the intended glass one is no option
+        expect_warnings="variants_shortlist",
     ),
     "d_plan_agreement": dict(
         plan_for_clear_task=["Take the honey from the shelf.", "Pour the oat milk into the glass mug."],
@@ -513,6 +515,15 @@ CASES = {
         plan_for_amb_task=["Take the milk.", "Open the milk.", "Pour the milk into a mug."],
         end_of_ambiguity="0",
         expect_errors="end_of_ambiguity",
+    ),
+    "d_intent_outside_options": dict(  # the intended object is none of the shortlisted objects (qa_fit)
+        amb_shortlist="onions, oranges",
+        user_intent="glass mug",
+        expect_errors="qa_fit",
+    ),
+    "fa_intent_among_options_in_other_form": dict(  # "glass mug" is the option "a glass mug"
+        amb_shortlist="a ceramic mug, a glass mug",
+        user_intent="glass mug",
     ),
 }
 
