@@ -525,6 +525,13 @@ CASES = {
         amb_shortlist="a ceramic mug, a glass mug",
         user_intent="glass mug",
     ),
+    "d_variant_absent": dict(  # an offered object the kitchen lacks (variants)
+        variants="ceramic mug, glass mug, paper cup",
+        expect_errors="variants",
+    ),
+    "fa_variant_appliance_or_kind": dict(  # every kitchen has a microwave; "milk" is the kind of the oat milk
+        variants="ceramic mug, glass mug, microwave, milk",
+    ),
 }
 
 

@@ -199,7 +199,7 @@ def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Sc
     return any((*key, form) in scene.keys for form in forms if form)
 
 
-def _kind_present(key: tuple[str, ...], scene: Scene) -> bool:
+def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
     members = kinds().get(" ".join(key))
@@ -321,7 +321,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             name = " ".join(key)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
                 continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
-            if _kind_present(key, scene):
+            if kind_present(key, scene):
                 continue
             seen[name] = len(out)
             shown = m.text
