@@ -26,6 +26,7 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
@@ -119,7 +120,12 @@ def check_plan_length(item: Item, ctx: RuleContext) -> list[str]:
 
 
 def _identical(item: Item) -> bool:
-    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    return _same_plans(tuple(item.plan_for_clear_task), tuple(item.plan_for_amb_task))
+
+
+@lru_cache(maxsize=4096)
+def _same_plans(clear: tuple[str, ...], amb: tuple[str, ...]) -> bool:
+    """Asked by five rules of each item (and copied plans repeat across items), so answered once a pair."""
     return (
         bool(clear)
         and len(clear) == len(amb)
