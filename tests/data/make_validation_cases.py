@@ -532,6 +532,9 @@ CASES = {
     "fa_variant_appliance_or_kind": dict(  # every kitchen has a microwave; "milk" is the kind of the oat milk
         variants="ceramic mug, glass mug, microwave, milk",
     ),
+    "fa_intent_kind_alternative": dict(  # "Cook macaroni" -> "Cook pasta" for `macaroni|pasta`: the ambiguous
+        user_intent="glass mug|mug",  # task keeps the kind, not the intended one: minimal
+    ),
 }
 
 
