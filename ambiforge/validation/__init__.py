@@ -11,7 +11,7 @@ from multiprocessing import get_context
 from ambiforge.models import Item, RuleFailure, Validation
 from ambiforge.models.outcome import Outcome
 from ambiforge.validation.context import RuleContext
-from ambiforge.validation.rules import check_item, severity
+from ambiforge.validation.rules import active_rules, check_item, severity
 from ambiforge.validation.rules.duplicates import find_duplicates
 
 #: From this many items on, item rules run in worker processes (one per core) while the parent looks for
@@ -20,7 +20,8 @@ PARALLEL_FROM = 20_000
 
 
 def _check_chunk(items: Sequence[Item], ctx: RuleContext) -> list[list[RuleFailure]]:
-    return [check_item(item, ctx) for item in items]
+    active = active_rules(ctx)
+    return [check_item(item, ctx, active=active) for item in items]
 
 
 def _item_failures(items: Sequence[Item], ctx: RuleContext) -> tuple[list[list[RuleFailure]], dict]:  # type: ignore[type-arg]

@@ -216,6 +216,7 @@ def is_number(word: str) -> bool:
     return word in NUMBER_WORDS or any(c.isdigit() for c in word) or word in ("°f", "°c", "f", "c")
 
 
+@lru_cache(maxsize=65536)
 def is_content(word: str) -> bool:
     """A word that is not a function word or a number: what can name an object or its attribute. Words
     lemminflect does not know ('basmati', 'shishito') are names."""
@@ -234,6 +235,7 @@ def is_nominal(word: str) -> bool:
     return not found or bool(found & {"NOUN", "PROPN", "ADJ"})
 
 
+@lru_cache(maxsize=16384)
 def content_lemmas(text: str) -> frozenset[str]:
     return frozenset(lemma(w) for w in words(text) if is_content(w))
 

@@ -48,6 +48,12 @@ class Lexicon:
     entries: dict[tuple[str, ...], Mention]
     heads: frozenset[str]  # last words of every entry: a mention followed by one is a modifier ("glass bowl")
     cache: dict[str, tuple[list[str], list[Mention]]] = field(default_factory=dict, compare=False)
+    #: first word -> the most words of an entry starting with it (a word starting none is looked up no further)
+    longest: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        for key in self.entries:
+            self.longest[key[0]] = max(self.longest.get(key[0], 0), len(key))
 
     def scan(self, text: str) -> tuple[list[str], list[Mention]]:
         """The singular words of ``text`` and the lexicon's mentions in it (``text`` as written), cached:
@@ -67,9 +73,10 @@ class Lexicon:
 
     def _find(self, raw: list[str], toks: list[str]) -> list[Mention]:
         found: list[Mention] = []
+        longest = self.longest
         i = 0
         while i < len(toks):
-            for n in range(min(MAX_WORDS, len(toks) - i), 0, -1):
+            for n in range(min(longest.get(toks[i], 0), MAX_WORDS, len(toks) - i), 0, -1):
                 entry = self.entries.get(tuple(toks[i : i + n]))
                 if entry is not None:
                     found.append(Mention(entry.kind, entry.name, " ".join(raw[i : i + n]), entry.food, i, i + n))

@@ -8,7 +8,7 @@ anything known is more often a name ("tzatziki") than a typo."""
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from ambiforge.catalog import Catalog
 from ambiforge.textnorm import singular
@@ -51,16 +51,30 @@ def _edits(word: str) -> set[str]:
 
 def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str = "") -> tuple[str, str] | None:
     """The first misspelled word of ``text`` and the known word it is one edit from, else None."""
+    key = (catalog.sha256, units)
     known = _known_set(catalog, units)
-
-    def is_known(word: str) -> bool:
-        return word in known or singular(word) in known or bool(classes(word))
-
     for word in _WORD.findall(text):
-        if is_known(word) or word in scene:
+        if _is_known(word, known) or word in scene:
             continue
-        near = [e for e in _edits(word) if len(e) > 1 and is_known(e)]
-        if near:
-            # the likeliest meant: a kitchen word, then one keeping the first and last letters
-            return word, min(near, key=lambda e: (e not in known, e[0] != word[0], e[-1] != word[-1], e))
+        near = _nearest(word, key)
+        if near is not None:
+            return word, near
     return None
+
+
+def _is_known(word: str, known: frozenset[str]) -> bool:
+    return word in known or singular(word) in known or bool(classes(word))
+
+
+@lru_cache(maxsize=16384)
+def _nearest(word: str, key: tuple[str, tuple[str, ...]]) -> str | None:
+    """The known word one edit from ``word`` that is likeliest meant: a kitchen word, then one keeping the
+    first and last letters (``key``: the known set's, see :func:`_known_set`). Unknown words repeat across
+    items (a scene's names), so each is looked at once."""
+    known = _KNOWN[key]
+    edits = [e for e in _edits(word) if len(e) > 1]
+    # the kitchen words are a set lookup, so the dictionary is asked only when none is one edit away
+    near = [e for e in edits if e in known] or [e for e in edits if _is_known(e, known)]
+    if not near:
+        return None
+    return min(near, key=lambda e: (e not in known, e[0] != word[0], e[-1] != word[-1], e))

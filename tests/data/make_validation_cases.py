@@ -177,13 +177,15 @@ CASES = {
     "d_intent": dict(
         user_intent="crystal",
         answer="The crystal one.",
-        expect_errors="intent variants",
+        expect_errors="intent variants qa_fit",  # crystal is no option either
         expect_warnings="plan_resolution",
     ),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
     "d_environment_repeats": dict(environment_short=ENV + ", honey", expect_warnings="environment"),
     "d_shortlist": dict(
-        amb_shortlist="ceramic mug, plastic mug", expect_errors="shortlist", expect_warnings="variants_shortlist"
+        amb_shortlist="ceramic mug, plastic mug",
+        expect_errors="shortlist qa_fit",  # and the intended glass one is no option
+        expect_warnings="variants_shortlist",
     ),
     "d_plan_agreement": dict(
         plan_for_clear_task=["Take the honey from the shelf.", "Pour the oat milk into the glass mug."],
@@ -247,6 +249,7 @@ CASES = {
         end_of_ambiguity="1",
         user_intent="two",
         variants="one, two",
+        expect_errors="type",  # no shortlist error (quantities are not looked up); how many is no preference
     ),
     "fa_leak_function_word": dict(
         ambiguity_type="common_sense_knowledge",
@@ -472,6 +475,65 @@ CASES = {
         answer="No, into the other one.",
         variants="Yes, into the ceramic mug\nNo, not into the ceramic mug",
         expect_warnings="variants_suspect",
+    ),
+    "d_preferences_amount": dict(  # a preferences item asking how much: no choice among things (type)
+        unambiguous_direct="Pour one cup of oat milk into the glass mug.",
+        ambiguous_task="Pour some oat milk into the glass mug.",
+        amb_shortlist="",
+        question="How much oat milk should I pour?",
+        answer="One cup.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour one cup of oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour some oat milk into the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="one|1, cup",
+        variants="",
+        expect_errors="type",
+    ),
+    "d_preferences_way": dict(  # two ways of doing offered, a way wanted: no choice among things (type)
+        unambiguous_direct="Stir the honey into the oat milk in the glass mug.",
+        ambiguous_task="Mix the honey into the oat milk in the glass mug.",
+        amb_shortlist="",
+        question="Should I stir or shake the honey into the oat milk?",
+        answer="Stir it.",
+        plan_for_clear_task=["Pick up the glass mug.", "Stir the honey into the oat milk in the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Mix the honey into the oat milk in the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="stir, -shake",
+        variants="Stir it\nShake it",
+        expect_errors="type",
+    ),
+    "fa_preferences_offered_objects": dict(  # "Should I use X or Y?" offers things: a preference (no type error)
+        question="Should I use the ceramic mug or the glass mug?",
+    ),
+    "fa_preferences_how_many_of_what": dict(  # how many, and the intent names a thing the question leaves open
+        question="How many of them should I fill?",
+        answer="One glass mug.",
+        user_intent="glass mug",
+    ),
+    "d_eoa_choice_later": dict(  # the plans part at the index for another reason; the choice is two steps on
+        plan_for_clear_task=["Take the oat milk.", "Open the oat milk.", "Pour the oat milk into the glass mug."],
+        plan_for_amb_task=["Take the milk.", "Open the milk.", "Pour the milk into a mug."],
+        end_of_ambiguity="0",
+        expect_errors="end_of_ambiguity",
+    ),
+    "d_intent_outside_options": dict(  # the intended object is none of the shortlisted objects (qa_fit)
+        amb_shortlist="onions, oranges",
+        user_intent="glass mug",
+        expect_errors="qa_fit",
+    ),
+    "fa_intent_among_options_in_other_form": dict(  # "glass mug" is the option "a glass mug"
+        amb_shortlist="a ceramic mug, a glass mug",
+        user_intent="glass mug",
+    ),
+    "d_variant_absent": dict(  # an offered object the kitchen lacks (variants)
+        variants="ceramic mug, glass mug, paper cup",
+        expect_errors="variants",
+    ),
+    "fa_variant_appliance_or_kind": dict(  # every kitchen has a microwave; "milk" is the kind of the oat milk
+        variants="ceramic mug, glass mug, microwave, milk",
+    ),
+    "fa_intent_kind_alternative": dict(  # "Cook macaroni" -> "Cook pasta" for `macaroni|pasta`: the ambiguous
+        user_intent="glass mug|mug",  # task keeps the kind, not the intended one: minimal
     ),
 }
 

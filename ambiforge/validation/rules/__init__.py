@@ -21,18 +21,26 @@ def severity(rule_id: str, ctx: RuleContext) -> str:
     return ctx.severity(rule_id, all_rules()[rule_id].severity)
 
 
-def _active(ctx: RuleContext) -> list[tuple[Rule, str]]:
-    """The item rules to run and their severities."""
-    levels = [(rule, severity(rule.id, ctx)) for rule in all_rules(dataset=False).values()]
+def active_rules(ctx: RuleContext) -> list[tuple[Rule, str]]:
+    """The item rules to run and their severities. Collecting them reads the registry and wraps plugins'
+    checks, so a caller judging many items collects them once and passes them to :func:`check_item`."""
+    levels = [(rule, ctx.severity(rule.id, rule.severity)) for rule in all_rules(dataset=False).values()]
     return [(rule, level) for rule, level in levels if level != "off"]
 
 
-def check_item(item: Item, ctx: RuleContext, only: Iterable[str] | None = None) -> list[RuleFailure]:
-    """Every failure of the item rules (``only`` to run a subset, e.g. for scoring LLM candidates)."""
+def check_item(
+    item: Item,
+    ctx: RuleContext,
+    only: Iterable[str] | None = None,
+    *,
+    active: list[tuple[Rule, str]] | None = None,
+) -> list[RuleFailure]:
+    """Every failure of the item rules (``only`` to run a subset, e.g. for scoring LLM candidates;
+    ``active``: the rules of :func:`active_rules` for this context)."""
     wanted = set(only) if only is not None else None
     failures = []
     families: dict[object, list[tuple[str, str]]] = {}  # each family runs once for all its rules
-    for rule, level in _active(ctx):
+    for rule, level in active if active is not None else active_rules(ctx):
         if wanted is not None and rule.id not in wanted:
             continue
         if rule.family is not None:
@@ -46,4 +54,4 @@ def check_item(item: Item, ctx: RuleContext, only: Iterable[str] | None = None) 
     return failures
 
 
-__all__ = ["RULES", "Rule", "all_rules", "check_item", "severity"]
+__all__ = ["RULES", "Rule", "active_rules", "all_rules", "check_item", "severity"]

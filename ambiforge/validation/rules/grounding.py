@@ -57,12 +57,13 @@ class Scene:
     """A scene's names as lookup keys. Most mentions are grounded by one set lookup; the head-noun index the
     others need is built on first use."""
 
-    __slots__ = ("_by_head", "groups", "keys")
+    __slots__ = ("_by_head", "_grounded", "groups", "keys")
 
     def __init__(self, keys: frozenset[tuple[str, ...]], groups: frozenset[str] = frozenset()) -> None:
         self.keys = keys
         self.groups = groups  # catalog groups of the scene's objects ("the fish": a salmon fillet)
         self._by_head: dict[str, list[frozenset[str]]] | None = None
+        self._grounded: dict[tuple[str, ...], bool] = {}  # scenes repeat, and so do the things their tasks name
 
     @classmethod
     def of(cls, item: Item) -> Scene:
@@ -88,6 +89,12 @@ class Scene:
         return any(k[i : i + n] == key for k in self.keys for i in range(len(k) - n + 1))
 
     def grounds(self, key: tuple[str, ...]) -> bool:
+        found = self._grounded.get(key)
+        if found is None:
+            found = self._grounded[key] = self._grounds(key)
+        return found
+
+    def _grounds(self, key: tuple[str, ...]) -> bool:
         if key in self.keys:
             return True
         words = set(key)
@@ -192,7 +199,7 @@ def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Sc
     return any((*key, form) in scene.keys for form in forms if form)
 
 
-def _kind_present(key: tuple[str, ...], scene: Scene) -> bool:
+def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
     members = kinds().get(" ".join(key))
@@ -314,7 +321,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             name = " ".join(key)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
                 continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
-            if _kind_present(key, scene):
+            if kind_present(key, scene):
                 continue
             seen[name] = len(out)
             shown = m.text

@@ -8,8 +8,10 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
-from ambiforge.validation.language import content_lemmas
+from ambiforge.textnorm import singular
+from ambiforge.validation.language import classes, content_lemmas, names_thing, words
 from ambiforge.validation.rules.base import Rule
+from ambiforge.validation.rules.shortlist import is_object_option
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -79,7 +81,33 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if outside := _outside_options(item, ctx):
+        shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
+        return [f"user_intent: '{outside}' is none of the options ({shown})"]
     return []
+
+
+def _outside_options(item: Item, ctx: RuleContext) -> str | None:
+    """An intended object that no shortlisted object is ("granulated sugar" among sea salt, table salt and
+    black pepper; "the ceramic mug" among three cups): the question offers a choice the intent is not in.
+    Only objects against objects: a concept whose last word is a noun, a shortlist of two or more objects."""
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    options = [s for s in item.amb_shortlist if s.strip()]
+    if sum(1 for s in options if is_object_option(s, units)) < 2:
+        return None
+    said = [content_lemmas(o) for o in options]
+    positives, _ = intent_concepts(item.user_intent)
+    for alternatives in positives:
+        things = [a for a in alternatives if (ws := words(a)) and names_thing(a) and "NOUN" in classes(ws[-1])]
+        if len(things) < len(alternatives):
+            continue  # an action, a quantity or an attribute may be how an option is taken
+        if not any(
+            has(o, a) or has(a, o) or content_lemmas(a) <= s or s <= content_lemmas(a)
+            for a in things
+            for o, s in zip(options, said, strict=True)
+        ):
+            return things[0]
+    return None
 
 
 def _other_option(item: Item) -> str | None:

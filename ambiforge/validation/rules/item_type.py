@@ -1,14 +1,23 @@
 """type: the ambiguity type fits what is asked. A safety item asks about a hazard; when its question, answer
 and intent name none (no heat, blade, dirt, spoilage, electricity, unsafe material or "safe" itself: "Should
-I peel the onion?" "Yes."), the item is another type. Registered with the hygiene family (see there)."""
+I peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open;
+when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.",
+"Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what
+the question names, there is no choice to prefer. Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
+from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
+from ambiforge.textnorm import singular
+from ambiforge.validation.language import classes, is_number, words
+from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
+from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.text import intent_concepts
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -24,8 +33,19 @@ _HAZARD = re.compile(
     re.I,
 )
 
+#: Questions whose answer is an amount, a time, a setting or a way of doing, never a thing to prefer.
+_NOT_A_THING = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:how\s+(?:many|much|long|often|big|thick|hot)\b|how\s+(?:do|can|will|should)\s+(?:i|we|you)"
+    r"\s+(?:know|tell)\b|(?:at|to)\s+what\b|what\s+(?:temperature|degree|heat|level|setting|speed|size|amount)\b)",
+    re.I,
+)
+#: A yes/no question offering two ways of doing ("Should I make juice or blend these fruits?").
+_WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
+
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
+    if item.ambiguity_type == "preferences":
+        return _no_choice(item, ctx)
     if item.ambiguity_type != "safety":
         return []
     said = " ".join((item.question, item.answer, *item.user_intent))
@@ -34,4 +54,46 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
 
 
-RULES = (Rule("type", "error", check_type, "a safety item asks about a hazard (heat, blades, hygiene, ...)"),)
+def _no_choice(item: Item, ctx: RuleContext) -> list[str]:
+    what = no_choice(item, ctx)
+    if what is None:
+        return []
+    return [
+        f"ambiguity_type: 'preferences', but the question asks for {what}, not a choice among things "
+        f"(intent: {', '.join(item.user_intent)}): {item.question.strip()[:80]!r}"
+    ]
+
+
+def no_choice(item: Item, ctx: RuleContext) -> str | None:
+    """A preferences item that asks for an amount, a time or a setting while its intent names no object, food
+    or place but the one the question counts ("3|three, eggs" for "How many eggs?"), or that offers two ways
+    of doing and wants a way, no thing ("blend, -juice")."""
+    positives, _ = intent_concepts(item.user_intent)
+    alternatives = [a for alts in positives for a in alts if a.strip()]
+    question = item.question.strip()
+    if not alternatives or not question:
+        return None
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    units = {singular(w) for u in ctx.config.units for w in words(u)}
+    scene = Scene.of(item)
+    named = [set(toks[m.start : m.end]) for toks, mentions in map(lexicon.scan, alternatives) for m in mentions]
+    named += [set(key) for key in map(key_of, alternatives) if key and (scene.grounds(key) or scene.describes(key))]
+    if _NOT_A_THING.match(question):
+        asked = {singular(w) for w in words(question)}  # the thing counted
+        if any(not thing <= asked and not (len(thing) == 1 and thing <= units) for thing in named):
+            return None  # the intent names a thing the question leaves open: a choice among things
+        return "an amount, a time or a setting"
+    ways = all(ws and "VERB" in classes(ws[0]) and not any(is_number(w) for w in ws) for ws in map(words, alternatives))
+    if _WHICH_WAY.match(question) and ways and not named and not [s for s in item.amb_shortlist if s.strip()]:
+        return "a way of doing"  # the intent is actions, and no things are shortlisted
+    return None
+
+
+RULES = (
+    Rule(
+        "type",
+        "error",
+        check_type,
+        "a safety item asks about a hazard (heat, blades, hygiene); a preferences item leaves a choice of things",
+    ),
+)

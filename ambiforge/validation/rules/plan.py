@@ -26,6 +26,7 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.models import Item
@@ -119,7 +120,12 @@ def check_plan_length(item: Item, ctx: RuleContext) -> list[str]:
 
 
 def _identical(item: Item) -> bool:
-    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    return _same_plans(tuple(item.plan_for_clear_task), tuple(item.plan_for_amb_task))
+
+
+@lru_cache(maxsize=4096)
+def _same_plans(clear: tuple[str, ...], amb: tuple[str, ...]) -> bool:
+    """Asked by five rules of each item (and copied plans repeat across items), so answered once a pair."""
     return (
         bool(clear)
         and len(clear) == len(amb)
@@ -204,6 +210,13 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             f"plan_for_clear_task[{parting}]: the plans part here, after end_of_ambiguity {eoa} "
             f"(the same step in both plans): {_short(clear[parting])!r}"
         ]
+    later = _chosen_later(item, positives)
+    if later is not None:
+        k, said_later = later
+        return [
+            f"plan_for_clear_task[{k}]: the choice ('{said_later}') is made here, after end_of_ambiguity {eoa}, "
+            f"whose step involves none of the intent: {_short(clear[eoa])!r}"
+        ]
     for i in range(eoa):
         if i >= len(amb):
             break
@@ -219,6 +232,30 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
     return []
+
+
+def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
+    """The first clear step after ``end_of_ambiguity`` that names an intended thing the ambiguous step there and
+    the ambiguous task lack ("Remove the bacon from the oven using a potholder" at step 3, end_of_ambiguity 1),
+    when no clear step up to the index names any intent concept at all: the index is too early."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    concepts = [a for alts in positives for a in alts if a.strip()]
+    if not concepts or any(has(step, a) or mentions(step, a) for step in clear[: eoa + 1] for a in concepts):
+        return None
+    # the step still involves the choice when it names what is chosen among ("Pick up the chosen mug")
+    options = [o for o in (*item.amb_shortlist, *item.variants, *concepts) if words(o)]
+    heads = {lemma(words(o)[-1]) for o in options}
+    if content_lemmas(clear[eoa]) & heads:
+        return None
+    for k in range(eoa + 1, min(len(clear), len(amb))):
+        said = [
+            a
+            for a in concepts
+            if names_thing(a) and count(clear[k], a) > max(count(amb[k], a), count(item.ambiguous_task, a))
+        ]
+        if said:
+            return k, said[0]
+    return None
 
 
 def check_resolution(item: Item, ctx: RuleContext) -> list[str]:

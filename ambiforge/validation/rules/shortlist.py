@@ -19,6 +19,7 @@ from ambiforge.validation.language import is_number, is_verb_only, names_thing, 
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.item_type import no_choice
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -52,6 +53,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     if not has_shortlist(item.ambiguity_type):
         return []
     if not shortlist and not [v for v in item.variants if v.strip()]:
+        if no_choice(item, ctx) is not None:
+            return []  # an amount or a way is asked, not a thing: the type is wrong (the type rule says so)
         return [
             f"amb_shortlist: empty for a {item.ambiguity_type} item, and no variants either: nothing lists the options"
         ]

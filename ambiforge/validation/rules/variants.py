@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import CARDINALS
+from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import VAGUE, content_lemmas, lemma, names_thing, words
+from ambiforge.validation.lexicon import lexicon_for
 from ambiforge.validation.rules.base import Rule
-from ambiforge.validation.rules.shortlist import has_shortlist
+from ambiforge.validation.rules.grounding import Scene, kind_present
+from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option
 from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
@@ -93,8 +96,11 @@ def _variants(item: Item) -> list[str]:
 
 
 def check_variants(item: Item, ctx: RuleContext) -> list[str]:
-    """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects;
-    and in any type when neither the intent nor the answer is among them."""
+    """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects,
+    in the kitchen; and in any type when neither the intent nor the answer is among them."""
+    absent = _absent(item, ctx)
+    if absent:
+        return [f"variants: '{absent}' is offered, and the environment has no such object; variants: {_listed(item)}"]
     wanted = _missed(item)
     if not wanted:
         return []
@@ -106,6 +112,30 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: {_listed(item)}"
         ]
     return []
+
+
+def _absent(item: Item, ctx: RuleContext) -> str | None:
+    """A variant of a choice among objects (a shortlist type) that names an object or food the scene lacks
+    ("Cow's milk" beside the oat milk and the glass milk bottle): an option the robot cannot take. Places and
+    appliances every kitchen has are no objects (the lexicon's fixtures), nor are kinds the scene has a
+    member of."""
+    if not has_shortlist(item.ambiguity_type):
+        return None
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    scene = Scene.of(item)
+    for variant in _variants(item):
+        if not is_object_option(variant, units):
+            continue
+        toks, mentions = lexicon.scan(variant)
+        things = [m for m in mentions if m.kind != "fixture" and (m.kind == "object" or m.food)]
+        if not things or len(things) != len(mentions):
+            continue  # a place, an appliance or a word the lexicon does not know: not certain
+        for m in things:
+            key = tuple(toks[m.start : m.end])
+            if not (scene.grounds(key) or scene.describes(key) or kind_present(key, scene)):
+                return variant
+    return None
 
 
 def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
