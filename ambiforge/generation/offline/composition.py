@@ -72,7 +72,7 @@ class Frames(BaseModel):
     share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
     both: float = Field(default=0.0, ge=0, le=1, description="share of framed tasks framed before and after")
     max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
-    before: tuple[str, ...] = Field(min_length=1)
+    before: tuple[str, ...] = ()
     after: tuple[str, ...] = Field(min_length=1)
 
 
@@ -345,8 +345,8 @@ def compose(
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
-        both = rng.random() < frames.both
-        first = both or rng.random() < 0.75
+        both = bool(frames.before) and rng.random() < frames.both
+        first = both or (bool(frames.before) and rng.random() < 0.75)
         for opening in (True, False) if both else (first,):
             said = phrases.agreeing(frames.before if opening else frames.after, frame)
             sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))

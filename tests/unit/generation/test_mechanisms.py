@@ -143,6 +143,10 @@ def test_partition_by_cleanliness(catalog) -> None:
     (draft,) = drafts(spec, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))
     assert draft.user_intent == ["ceramic", "-dirty"]
     assert drafts(spec, catalog, scene(catalog, "ceramic mug", "glass mug")) == []
+    # "a clean one" is untrue where a clean mug is left out for the job (a plastic mug for boiling water)
+    hot = spec.model_copy(update={"target": Condition(tags_any=("drinkware",), where={"heat_resistant": True})})
+    assert len(drafts(hot, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))) == 1
+    assert drafts(hot, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug", "plastic mug")) == []
 
 
 def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]

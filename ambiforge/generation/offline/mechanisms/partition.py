@@ -120,7 +120,8 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
             continue  # the fact the item would rest on depends on the product for one of them
         found = referents.members(graph, group.noun, spec.target)
         fit = referents.fitting(graph, found, spec.action, spec.safe)
-        if spec.safe is not None and len(referents.fitting(graph, everyone, None, spec.safe)) > len(fit):
+        by_state = spec.safe is not None and spec.safe.clean is not None
+        if by_state and len(referents.fitting(graph, everyone, None, spec.safe)) > len(fit):
             continue  # a right-state member the job leaves out (a plastic mug for tea): "any clean one" is untrue
         if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
