@@ -8,7 +8,9 @@ the AmbiK CSV files left the release for an export: data.jsonl.gz decompresses t
 CSV files exported from the release are the bytes the release held, the Parquet files, changelogs and
 expectations are unchanged, and the cards and manifests changed; again when items gained ``frame`` and the world
 ``left_out`` and ``rationale``: the fixture's items (made before them) have none, and the Parquet files, cards and
-manifests changed): two runs with every review state, a duplicate
+manifests changed; again when the kitchen text kept each object in its row (rows by left and right
+relations) and plural objects were called in the plural: only the exported AmbiK CSV files, which hold that
+text, changed): two runs with every review state, a duplicate
 across runs, AmbiK CSV extras, a previous version for the changelog.
 ``python -m tests.unit.release.golden`` rewrites the fixture and checksums (only ever do that with a
 writer known to be right)."""
