@@ -13,7 +13,8 @@ function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which 
 layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
 matches. A split file holds its rows in data order, so it is read
-alongside the JSON lines too. Memory stays at a batch per file whatever the release size.
+alongside the JSON lines too; its row is compared with data.parquet's as stored (Arrow), and decoded only
+where the two differ. Memory stays at a batch per file whatever the release size.
 
 The ``environment`` configuration (``environment/data.jsonl.gz`` and ``data.parquet``, the environment-induced
 types) is read the same way, without CSV; a row of an environment-induced type in the default
