@@ -40,11 +40,9 @@ from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
 from ambiforge.version import __version__
 
 REPO = Path(__file__).resolve().parents[2]
-#: The rows of a Parquet row group, held as Arrow until written: peak memory follows this and ``CHUNK``, not
-#: the release's size.
+#: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
+#: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
 BATCH_SIZE = 2_000
-#: Rows decoded at a time (a row as Python objects is about 75 KB); a divisor of ``BATCH_SIZE``.
-CHUNK = 100
 
 
 class ReleaseGateError(AmbiforgeError):
@@ -161,11 +159,6 @@ class _Outputs:
             self.environment.close()
 
 
-def _joined(tables: list[pa.Table]) -> pa.Table | None:
-    """The chunks' tables as one (one row group when written), None when there are none."""
-    return pa.concat_tables(tables).combine_chunks() if tables else None
-
-
 def _write_data(
     tmp: Path,
     found: Scan,
@@ -173,50 +166,28 @@ def _write_data(
     class_names: list[str],
     environment_names: list[str] | None = None,
 ) -> None:
-    """Every data file in one pass over the released rows; the rows of environment-induced types go to
-    ``environment/`` (when ``environment_names``, its ClassLabel, is given).
-
-    Rows are decoded ``CHUNK`` at a time and converted to Arrow at once, and a row group is written every
-    ``BATCH_SIZE`` rows read: the batch waits as Arrow tables, not as records (thousands of live records
-    would make every garbage collection walk all of them, which cost more than reading them)."""
+    """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time; the rows of
+    environment-induced types go to ``environment/`` (when ``environment_names``, its ClassLabel, is given)."""
     schema = item_arrow_schema(class_names)
     split_of = {i: name for name, ids in splits.items() for i in ids}
     out = _Outputs(tmp, schema, list(splits))
     if environment_names is not None:
         out.open_environment(tmp, item_arrow_schema(environment_names))
-    pending: dict[str, list[pa.Table]] = {"data": [], ENVIRONMENT: []}
-    pending_splits: list[str] = []  # the split of each pending data row
-
-    def flush() -> None:
-        table = _joined(pending["data"])
-        if table is not None:
-            out.write("data", table)
-            for name in splits:
-                picked = [k for k, s in enumerate(pending_splits) if s == name]
-                # typed indices: an empty pick is an empty table (an untyped [] is a null array Arrow cannot take)
-                out.write(name, table.take(pa.array(picked, type=pa.int64())))
-        environment = _joined(pending[ENVIRONMENT])
-        if environment is not None:
-            out.write(ENVIRONMENT, environment)
-        pending["data"], pending[ENVIRONMENT] = [], []
-        pending_splits.clear()
-
     try:
-        read = 0
-        for chunk in found.batches(CHUNK):
-            read += len(chunk)
-            records = [r for r in chunk if r["id"] in split_of]
+        for batch in found.batches(BATCH_SIZE):
+            records = [r for r in batch if r["id"] in split_of]
             if environment_names is not None:
-                others = [r for r in chunk if r["id"] not in split_of]
+                others = [r for r in batch if r["id"] not in split_of]
                 out.environment.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
-                pending[ENVIRONMENT].append(items_to_table(others, environment_names))
+                out.write(ENVIRONMENT, items_to_table(others, environment_names))
+            table = items_to_table(records, class_names)
             # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
             out.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
-            pending["data"].append(items_to_table(records, class_names))
-            pending_splits.extend(split_of[r["id"]] for r in records)
-            if read % BATCH_SIZE == 0:
-                flush()
-        flush()
+            out.write("data", table)
+            for name in splits:
+                picked = [k for k, r in enumerate(records) if split_of[r["id"]] == name]
+                # typed indices: an empty pick is an empty table (an untyped [] is a null array Arrow cannot take)
+                out.write(name, table.take(pa.array(picked, type=pa.int64())))
     finally:
         out.close()
 
