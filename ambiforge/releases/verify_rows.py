@@ -13,7 +13,8 @@ function (:func:`ambiforge.ambik.csv_io.row_cells`) and compared as text, which 
 layout is lossy (a list item holding a comma). A cell a spreadsheet would run as a formula may be written
 as it is (``--raw-cells``) or behind an apostrophe (the default, :mod:`ambiforge.spreadsheet`): either
 matches. A split file holds its rows in data order, so it is read
-alongside the JSON lines too. Memory stays at a batch per file whatever the release size.
+alongside the JSON lines too; its row is compared with data.parquet's as stored (Arrow), and decoded only
+where the two differ. Memory stays at a batch per file whatever the release size.
 
 The ``environment`` configuration (``environment/data.jsonl.gz`` and ``data.parquet``, the environment-induced
 types) is read the same way, without CSV; a row of an environment-induced type in the default
@@ -148,8 +149,9 @@ def check_columns(path: Path, schema: pa.Schema) -> None:
             raise VerifyError(f"{path}: column {problem}")
 
 
-def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
-    """Decoded rows of a released Parquet file, a record batch at a time."""
+def parquet_tables(path: Path) -> Iterator[pa.Table]:
+    """A released Parquet file's rows as stored, a record batch at a time, after checking its columns and
+    that every ``ambiguity_type`` is one of the ClassLabel's names in its schema metadata."""
     try:
         pf = pq.ParquetFile(path)
         schema = pf.schema_arrow
@@ -168,11 +170,32 @@ def parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
                     f"{path}:{row + k + 1}: {CLASS_LABEL_COLUMN} {labels[k].as_py()!r} is not one of the "
                     f"ClassLabel's names in the schema metadata ({', '.join(names)})"
                 )
-            for record in table_to_records(pa.Table.from_batches([batch], schema=schema)):
-                row += 1
-                yield record
+            row += len(batch)
+            yield pa.Table.from_batches([batch], schema=schema)
     except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:  # bytes or metadata not ours
         raise VerifyError(f"{path}: not a readable Parquet file ({exc!r})") from None
+
+
+def _decoded(path: Path, table: pa.Table) -> list[dict[str, Any]]:
+    try:
+        return table_to_records(table)
+    except (pa.ArrowException, ValueError, KeyError, TypeError) as exc:
+        raise VerifyError(f"{path}: not a readable Parquet file ({exc!r})") from None
+
+
+def parquet_rows(path: Path) -> Iterator[tuple[dict[str, Any], pa.Table]]:
+    """Each row of a released Parquet file decoded, with the row as stored (a one-row table)."""
+    for table in parquet_tables(path):
+        for k, record in enumerate(_decoded(path, table)):
+            yield record, table.slice(k, 1)
+
+
+def stored_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """Each row of a released Parquet file as ``{"id": ..., "stored": one-row table}``, not decoded: a split
+    file's row is compared with data.parquet's as stored, and decoded only when the two differ."""
+    for table in parquet_tables(path):
+        for k, item_id in enumerate(table.column("id").to_pylist()):
+            yield {"id": item_id, "stored": table.slice(k, 1)}
 
 
 def csv_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:
@@ -221,9 +244,45 @@ class Stream:
         return value
 
 
+class ParquetStream(Stream):
+    """A Parquet file's rows decoded (``peek``, ``take``), and the last row taken as stored (``stored``)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, parquet_rows(path))
+        self.stored: pa.Table | None = None
+
+    def peek(self) -> Any:
+        pair = super().peek()
+        return pair[0] if pair is not None else None
+
+    def take(self) -> Any:
+        pair = Stream.peek(self)
+        self._has_next = False
+        if pair is None:
+            return None
+        self.taken += 1
+        self.stored = pair[1]
+        return pair[0]
+
+
 def compare_parquet(stream: Stream, record: dict[str, Any], source: str = "jsonl") -> None:
     """``source``: the JSON lines' file name, as the message names it."""
     other = stream.take()
+    found = first_difference(record, other, "")
+    if found:
+        field, a, b = found
+        raise VerifyError(
+            f"{stream.path}:{stream.taken}: field {field} differs ({source} {short(a)} vs parquet {short(b)})"
+        )
+
+
+def compare_stored(stream: Stream, record: dict[str, Any], stored: pa.Table | None, source: str = "jsonl") -> None:
+    """A split file's next row against ``record``, which matched data.parquet's row ``stored``: a row stored
+    as data.parquet's decodes to the same record, so only a row that differs is decoded and compared."""
+    row = stream.take()
+    if stored is not None and row["stored"].equals(stored):
+        return
+    other = _decoded(stream.path, row["stored"])[0]
     found = first_difference(record, other, "")
     if found:
         field, a, b = found
@@ -257,9 +316,9 @@ def walk(
     re-derived one), else None.
     """
     data = Stream(folder / layout.jsonl, jsonl_rows(folder / layout.jsonl))
-    parquet = Stream(folder / "data.parquet", parquet_rows(folder / "data.parquet"))
+    parquet = ParquetStream(folder / "data.parquet")
     split_parquet = {
-        s: Stream(folder / "splits" / f"{s}.parquet", parquet_rows(folder / "splits" / f"{s}.parquet"))
+        s: Stream(folder / "splits" / f"{s}.parquet", stored_rows(folder / "splits" / f"{s}.parquet"))
         for s in split_names
     }
     header: list[str] | None = None
@@ -295,7 +354,7 @@ def walk(
             raise VerifyError(
                 f"{data.path}:{n}: id {item_id} is in no split (each of splits/*.parquet holds its rows in data order)"
             )
-        compare_parquet(split_parquet[split], record, data.path.name)
+        compare_stored(split_parquet[split], record, parquet.stored, data.path.name)
         if split in split_csv and header is not None:
             compare_csv(split_csv[split], header, cells)
         visit(n, record, view, split)
@@ -324,7 +383,7 @@ def walk_environment(
     default one)."""
     base = folder / ENVIRONMENT
     data = Stream(base / layout.jsonl, jsonl_rows(base / layout.jsonl))
-    parquet = Stream(base / "data.parquet", parquet_rows(base / "data.parquet"))
+    parquet = ParquetStream(base / "data.parquet")
     seen: dict[str, int] = {}
     while (record := data.take()) is not None:
         n, item_id = data.taken, record["id"]

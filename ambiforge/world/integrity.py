@@ -36,6 +36,8 @@ class _Edge(NamedTuple):
 
 
 def _get(value: Any, key: str, default: Any = None) -> Any:
+    if isinstance(value, dict):  # a JSON record: a plain lookup (the Mapping check goes through the ABC machinery)
+        return value.get(key, default)
     if isinstance(value, Mapping):
         return value.get(key, default)
     return getattr(value, key, default)
