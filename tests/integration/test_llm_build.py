@@ -69,8 +69,10 @@ def test_cli_build_of_20_pairs_through_the_sdk(tmp_path: Path, provider: str) ->
     items = [json.loads(line) for line in (folder / "items.jsonl").read_text().splitlines()]
     summary = json.loads((folder / "summary.json").read_text())
     rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
-    # the scripted responder answers only where an offline template fits the prompt's kitchen
-    assert len(items) >= 16 and len(items) + len(rejected) == 20
+    # the scripted responder answers only where an offline template fits the prompt's kitchen (fewer since the
+    # templates refuse more kitchens: no loose food in the oven, no "any clean one" a job narrows), and its
+    # "put away" tasks are written for its own placement: the reader refuses one that moves nothing here
+    assert len(items) >= 12 and len(items) + len(rejected) == 20
     assert all(schema_errors(item) == [] for item in items)
     assert all(r["stage"] and r["reason"] for r in rejected)
     for item in items:
@@ -139,8 +141,8 @@ def test_40_pairs_with_20_percent_faults_complete_and_every_failure_is_accounted
     rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
     assert len(items) + len(rejected) == 40 and summary["items_written"] == len(items)
     assert all(r["stage"] and r["reason"] for r in rejected)
-    # the scripted responder answers only where an offline template fits the prompt's kitchen
-    assert len(items) >= 24
+    # the scripted responder answers only where an offline template fits the prompt's kitchen (see above)
+    assert len(items) >= 20
     llm = summary["llm"]
     # every fault the server injected is in the summary, by kind
     assert statuses["429"] > 0 and statuses["500"] > 0 and statuses["timeout"] > 0 and statuses["malformed"] > 0
