@@ -65,14 +65,13 @@ class ContextAction(BaseModel):
 
 
 class Frames(BaseModel):
-    """Scene-setting sentences put before or after a task ("I'm having friends over for dinner tonight.")."""
+    """Sentences said after a task ("I'll be in the garden."); none before it: an opener that only sets the
+    scene bears on no request."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
-    both: float = Field(default=0.0, ge=0, le=1, description="share of framed tasks framed before and after")
     max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
-    before: tuple[str, ...] = ()
     after: tuple[str, ...] = Field(min_length=1)
 
 
@@ -111,9 +110,8 @@ class CompositionData(BaseModel):
                 if _names(form) - phrases.named_slots(form) != {str(i) for i in range(n)}:
                     raise ValueError(f"joiners.{n}: {form!r} must use each of {{0}}..{{{n - 1}}} once")
                 _check_lists(f"joiners.{n}", form)
-        for where in ("before", "after"):
-            for sentence in getattr(self.frames, where):
-                _check_lists(f"frames.{where}", sentence)
+        for sentence in self.frames.after:
+            _check_lists("frames.after", sentence)
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
             for field in ("direct", "indirect"):
@@ -345,20 +343,13 @@ def compose(
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
-        both = bool(frames.before) and rng.random() < frames.both
-        first = both or (bool(frames.before) and rng.random() < 0.75)
-        for opening in (True, False) if both else (first,):
-            said = phrases.agreeing(frames.before if opening else frames.after, frame)
-            sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
-            if opening and (phrases.greets(direct) or phrases.greets(indirect)):
-                continue  # a greeting opens the request: nothing is said before it
-            longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
-            if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
-                sentence, forbidden, substrings
-            ):
-                direct, indirect, ambiguous = (
-                    f"{sentence} {t}" if opening else f"{t} {sentence}" for t in (direct, indirect, ambiguous)
-                )
+        said = phrases.agreeing(frames.after, frame)
+        sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
+        longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
+        if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
+            sentence, forbidden, substrings
+        ):
+            direct, indirect, ambiguous = (f"{t} {sentence}" for t in (direct, indirect, ambiguous))
     direct, indirect, ambiguous = (phrases.sentence_case(t) for t in (direct, indirect, ambiguous))
     return Draft(
         template=draft.template,
@@ -451,7 +442,7 @@ def _frame_pattern(frame: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _framing() -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
     frames = load().frames
-    sentences = sorted([*frames.before, *frames.after], key=len, reverse=True)  # "It's {day} and ..." first
+    sentences = sorted(frames.after, key=len, reverse=True)  # the longest first
     numbered = {w for words in phrases.word_lists().values() for w in words if task_values(w)}
     said = [re.compile(rf"\b{re.escape(w)}\b", re.IGNORECASE) for w in sorted(numbered, key=len, reverse=True)]
     return [_frame_pattern(f) for f in sentences], said

@@ -39,7 +39,7 @@ def test_the_phrase_library_names_no_catalog_object(catalog) -> None:  # type: i
     data = load()
     texts = [t for options in phrases.word_lists().values() for t in options if t]
     texts += [p + e for p, e in (*phrases.styles(), *phrases.styles(indirect=True))]
-    texts += [*data.frames.before, *data.frames.after, *(j for js in data.joiners.values() for j in js)]
+    texts += [*data.frames.after, *(j for js in data.joiners.values() for j in js)]
     texts += [v for name, values in data.values.items() if name != "place" for v in values]  # place: fixtures
     nouns = {g.noun for g in catalog.groups.values()} | {phrases.plural(g.noun) for g in catalog.groups.values()}
     named = sorted({(n, t) for t in texts for n in nouns if phrases.mentions(t, n)})
@@ -58,10 +58,10 @@ def test_word_lists_fill_a_phrase_and_an_unknown_list_is_a_config_error(tmp_path
     text = phrases.expand(random.Random(1), "{address}, {0} and {who}")
     assert "{address}" not in text and "{who}" not in text and "{0}" in text
     data = json.loads(load.__wrapped__().model_dump_json())
-    data["frames"]["before"] = ["{nobody} is coming."]
+    data["frames"]["after"] = ["{nobody} is coming."]
     path = tmp_path / "composition.yaml"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"frames.before.*unknown word list \{nobody\}"):
+    with pytest.raises(ConfigError, match=r"frames.after.*unknown word list \{nobody\}"):
         load(str(path))
 
 
