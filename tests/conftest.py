@@ -14,6 +14,8 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 REPO = Path(__file__).resolve().parents[1]
 
+_HARNESS: list[str] = []  # the API URL of this process's Prefect test harness, once it started
+
 
 @pytest.fixture(scope="session")
 def prefect_harness() -> Iterator[None]:
@@ -22,6 +24,26 @@ def prefect_harness() -> Iterator[None]:
     # every pytest-xdist worker starts its own, at about the same time; on a 2-core machine at load 30 one start
     # alone took over 120 s (Prefect's "Timed out while attempting to connect to ephemeral Prefect API server")
     with prefect_test_harness(server_startup_timeout=300):
+        from prefect.settings import PREFECT_API_URL
+
+        _HARNESS.append(str(PREFECT_API_URL.value()))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _prefect_api_only_where_asked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that does not ask for ``prefect_harness`` sees no Prefect API, as a user without one does.
+
+    The harness configures Prefect's API URL in this process for the rest of the session (a pytest-xdist
+    worker), and an in-process command reads it (``ambiforge.engine.orchestrator.wanted``): an earlier test in
+    the same worker would send a later one's build, release or eval through Prefect, whose console handler may
+    write to a stream pytest has closed. The harness's server keeps running; only its setting is hidden."""
+    if not _HARNESS or "prefect_harness" in request.fixturenames:
+        yield
+        return
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings(restore_defaults={PREFECT_API_URL}):
         yield
 
 

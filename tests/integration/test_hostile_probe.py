@@ -156,11 +156,9 @@ def eval_cli(tmp: Path, server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPat
     )
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", server.openai_url)
-    # the eval in-process, as a user without a Prefect server runs it, whatever API an earlier test in this
-    # worker left configured (with one, Prefect's console handler may hold a stream pytest has closed)
+    # the eval in-process, as a user without a Prefect server runs it (the session's harness is hidden from
+    # tests that do not ask for it: tests/conftest.py)
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    # nor the Prefect API the session's harness configured in this process (orchestrator.wanted reads it)
-    monkeypatch.setattr("ambiforge.engine.orchestrator.wanted", lambda asked: asked)
     monkeypatch.chdir(tmp)
     config = str(tmp / "input" / "ambiforge.toml")
     return ["eval", "--data", str(data), "--model", "m", "--method", "binary", "--calibration-size", "2"] + [
