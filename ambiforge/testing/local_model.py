@@ -3,12 +3,9 @@
 the OpenAI chat-completions protocol, for integration tests, benchmarks and trying prompts by hand.
 
 The server binds a free port on 127.0.0.1, runs with ``OMP_WAIT_POLICY=PASSIVE`` (on a busy 2-core
-machine spin-waiting threads made decoding 6-13x slower), two threads and a small context a slot, and is
-stopped when the ``with`` block ends, also when it fails. It keeps a few slots, and the server sends a request
-to the slot whose cached prompt shares most of its prefix with it: callers that alternate prompts (an eval
-method's options and choice calls, a build's steps) reuse their few-shot prefixes instead of evaluating them
-again, and on two cores the prompt, not the reply, is most of a call's time. ``AMBIFORGE_LLAMA_SERVER`` names
-the binary (the Makefile's ``make test`` sets it); ``AMBIFORGE_LOCAL_MODEL`` may name another GGUF file.
+machine spin-waiting threads made decoding 6-13x slower), two threads and a small context, and is stopped
+when the ``with`` block ends, also when it fails. ``AMBIFORGE_LLAMA_SERVER`` names the binary (the
+Makefile's ``make test`` sets it); ``AMBIFORGE_LOCAL_MODEL`` may name another GGUF file.
 
     python -m ambiforge.testing.local_model      # serve until Ctrl-C, print OPENAI_BASE_URL
 """
@@ -78,13 +75,9 @@ class LocalModelServer:
 
     binary: Path = field(default_factory=server_binary)
     model_path: Path = field(default_factory=model_file)
-    context: int = 2048  # tokens a slot
+    context: int = 2048
     threads: int = 2
-    parallel: int = 4  # slots
-    # a request shares less than this share of its prompt with every idle slot: it goes to the least recently
-    # used one rather than evicting another caller's prefix (llama-server's default is 0.1, which two prompts
-    # with the same first system line pass)
-    similarity: float = 0.5
+    parallel: int = 1
     startup_timeout: float = 120.0
     model: str = MODEL_NAME
     port: int = 0
@@ -111,15 +104,13 @@ class LocalModelServer:
             "--port",
             str(self.port),
             "--ctx-size",
-            str(self.context * self.parallel),
+            str(self.context),
             "--threads",
             str(self.threads),
             "--threads-batch",
             str(self.threads),
             "--parallel",
             str(self.parallel),
-            "--slot-prompt-similarity",
-            str(self.similarity),
         ]
 
     def start(self) -> LocalModelServer:
