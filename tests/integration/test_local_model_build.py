@@ -20,7 +20,7 @@ from ambiforge.llm.reply_check import check_reply
 from ambiforge.testing.local_model import LocalModelServer
 from tests.conftest import REPO
 
-PAIRS = 3
+PAIRS = 2
 GENERATED = (
     "unambiguous_direct",
     "unambiguous_indirect",
