@@ -58,6 +58,7 @@ WHAT_TO_FIX: dict[str, str] = {
     "answer_leak_suspect": "check the named step: if it gives the answer away, make it say the open choice",
     "variants_suspect": "check the variants: add the intended option if it is an option",
     "variants_shortlist": "list every shortlist option among the variants, or drop it from the shortlist",
+    "intent_suspect": "say the intended option in the clear task or its plan, or correct user_intent to what they say",
     "answer": "make the answer name the intended option, or correct user_intent",
     "grounding_variant": "use the environment's name for the object",
     "grounding_noun": "name the container or tool the scene has, or add one to environment_short",

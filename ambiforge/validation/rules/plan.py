@@ -143,7 +143,7 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
 
 #: Words of a clear plan that leave open what its task names ("Take out something", "the chosen bowl",
 #: "Choose a can (Ambiguous step)"): the plan was written for the ambiguous task.
-_LEFT_OPEN = re.compile(
+LEFT_OPEN = re.compile(
     r"\b(?:the |a |an )?(?:chosen|unspecified)\b|\bsomething\b|\bambiguous\b"
     r"|\bchoose (?:a|an|one|something|which|between)\b",
     re.I,
@@ -154,7 +154,7 @@ _LEFT_OPEN = re.compile(
 _GENERAL = frozenset({"make", "use", "take", "put", "place", "get", "prepare", "other", "available", "choice", "next"})
 
 
-def _specifics(item: Item) -> list[str]:
+def specifics(item: Item) -> list[str]:
     """What the clear task names that the ambiguous one does not: its nouns and adjectives (not words only
     verbs, measures, numbers or general words), as lemmas."""
     added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
@@ -173,16 +173,16 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     clear = item.plan_for_clear_task
     if not _identical(item):
         return []  # a plan of its own: its wording may differ from the task's without doing another task
-    if not _LEFT_OPEN.search(item.unambiguous_direct):
+    if not LEFT_OPEN.search(item.unambiguous_direct):
         for i, step in enumerate(clear):
-            if m := _LEFT_OPEN.search(step):
+            if m := LEFT_OPEN.search(step):
                 return [
                     f"plan_for_clear_task[{i}]: leaves open what the clear task names "
                     f"('{m.group(0)}'): {_short(step)!r}"
                 ]
-    specifics = _specifics(item)
-    if specifics and not set(specifics) & content_lemmas(" ".join(clear)):
-        shown = ", ".join(f"'{w}'" for w in specifics[:4])
+    added = specifics(item)
+    if added and not set(added) & content_lemmas(" ".join(clear)):
+        shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
     return []
 

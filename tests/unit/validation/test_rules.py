@@ -140,7 +140,12 @@ BREAKERS: dict[str, Breaker] = {
     "shortlist_missing": lambda g: edit(g["preferences"], amb_shortlist=[]),
     "minimal_pair": lambda g: edit(g["safety"], ambiguous_task=g["safety"].unambiguous_direct),
     "plan": lambda g: edit(g["safety"], end_of_ambiguity=len(g["safety"].plan_for_clear_task) + 2),
-    "intent": lambda g: edit(g["common_sense_knowledge"], user_intent=["dragonfruit"]),
+    "intent": lambda g: edit(
+        g["common_sense_knowledge"],
+        user_intent=["dragonfruit"],
+        ambiguous_task=g["common_sense_knowledge"].unambiguous_direct,
+    ),
+    "intent_suspect": lambda g: edit(g["common_sense_knowledge"], user_intent=["dragonfruit"]),
     "answer": lambda g: edit(g["common_sense_knowledge"], answer="Wherever you think best."),
     "question": lambda g: edit(g["preferences"], question="Which one do you want."),
     "hygiene": lambda g: edit(g["preferences"], question="As an AI language model, which {object} do you mean?"),
