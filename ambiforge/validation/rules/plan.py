@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
+    VAGUE,
+    classes,
     content_lemmas,
     is_nominal,
     is_verb_only,
@@ -42,7 +44,7 @@ from ambiforge.validation.language import (
     similar_steps,
     words,
 )
-from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.shortlist import has_shortlist
@@ -165,6 +167,21 @@ def specifics(item: Item) -> list[str]:
     )
 
 
+def _thing_words(text: str, ctx: RuleContext) -> frozenset[str]:
+    """Lemmas of the words of ``text`` that name a thing: part of a catalog or kitchen name the lexicon finds
+    ("beef steak", "sour cream"), a word English uses as a noun only ("vodka"), or a word no dictionary
+    knows (a name: "microwave-safe"). What
+    a task adds in other words ("a simple meal", "roasted", "until golden", "sautéing") is how, not what: a
+    plan may do it in its own words."""
+    found = {lemma(w) for m in lexicon_for(ctx.catalog).find(text) for w in words(m.text)}
+    names = {
+        lemma(w)
+        for w in words(text)
+        if (not classes(w) or classes(w) == {"NOUN"}) and not w.endswith("ing") and w.isascii() and w not in VAGUE
+    }
+    return frozenset(found | names)
+
+
 def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
     task. It leaves open what the task names ("Take out something"), or it never names anything the clear
@@ -181,7 +198,8 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
                     f"('{m.group(0)}'): {_short(step)!r}"
                 ]
     added = specifics(item)
-    if added and not set(added) & content_lemmas(" ".join(clear)):
+    things = _thing_words(item.unambiguous_direct, ctx)
+    if any(w in things for w in added) and not set(added) & content_lemmas(" ".join(clear)):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
     return []
