@@ -216,10 +216,12 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     the intent (the choice comes later; one that names it is an answer leak, reported there), or an
     earlier clear step already naming what the ambiguous step there leaves out (the choice came earlier)."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
-    if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
-        return []  # plan_divergence / the plan rule report it
+    if eoa >= len(clear) or eoa >= len(amb):
+        return []  # the plan rule reports it
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
+    if _identical(item):
+        return _copied_end_of_ambiguity(item)
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -250,6 +252,80 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
     return []
+
+
+#: What a question asks to choose: "Which type of meat should ..." -> "meat", "What specific food item
+#: would ..." -> "food item".
+_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|sorts|variety|brand)\s+(?:of\s+)?)*"
+    r"((?:[a-z-]+\s+)?[a-z-]+?)\s+(?:should|would|do|does|did|to|is|are|can|could|have|has|will|shall|must)\b",
+    re.I,
+)
+
+
+#: A question about how, when or what a phrase means: no thing is chosen, and the vague step may say it
+#: in any words ("cook until done").
+_NOT_A_CHOICE = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:how|when|why|what\s+(?:does|do\s+you\s+mean|is\s+meant|temperature|degree|setting)"
+    r"|(?:at|to)\s+what|is\s+it)\b",
+    re.I,
+)
+#: Words of a step that leave the choice open without naming it ("take out an item", "the needed product",
+#: "Decide what to spread").
+_OPEN_WORDS = re.compile(
+    r"\b(?:item|items|thing|things|something|anything|somewhere|needed|whatever|its place|decide|choose|select"
+    r"|pick|identify)\b|\b(?:an?|another) (?:appliance|utensil|tool|container|ingredient|product|food|fruit)\b",
+    re.I,
+)
+
+
+def _involves(step: str, concepts: list[str], heads: frozenset[str]) -> bool:
+    """The step takes part in the choice: it names an intent concept, a word of the question, what the
+    shortlist chooses among ("meat", "plate"), a word only the ambiguous task has, or leaves the choice open
+    ("something", "the chosen can", "an item")."""
+    return bool(
+        any(has(step, a) or mentions(step, a) for a in concepts)
+        or content_lemmas(step) & heads
+        or LEFT_OPEN.search(step)
+        or _OPEN_CHOICE.search(step)
+        or _OPEN_WORDS.search(step)
+    )
+
+
+def _copied_end_of_ambiguity(item: Item) -> list[str]:
+    """Plans copied one from the other never part, so the index is judged by the step itself: certain when
+    the step there takes no part in the choice while another step does (the index is off), or when an
+    earlier step already leaves the choice open ("Take out something", the choice is needed there)."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    if _NOT_A_CHOICE.match(item.question):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a for alts in positives for a in alts if a.strip() and names_thing(a)]
+    heads = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *concepts) if words(o)}
+    if m := _ASKED.search(item.question):
+        heads |= content_lemmas(m.group(1))
+    if not concepts and not heads:
+        return []
+    heads |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
+    heads |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
+    heads -= MEASURES
+    for i in range(eoa):
+        if m := LEFT_OPEN.search(steps[i]) or _OPEN_CHOICE.search(steps[i]):
+            return [
+                f"plan_for_clear_task[{i}]: already leaves the choice open ('{m.group(0).strip()}') before "
+                f"end_of_ambiguity {eoa}: {_short(steps[i])!r}"
+            ]
+    frozen = frozenset(heads)
+    if _involves(steps[eoa], concepts, frozen):
+        return []
+    others = [i for i in range(len(steps)) if i != eoa and _involves(steps[i], concepts, frozen)]
+    if not others:
+        return []  # nothing shows where the choice is made
+    k = min(others, key=lambda i: (abs(i - eoa), i))
+    return [
+        f"plan_for_clear_task[{eoa}]: the step at end_of_ambiguity takes no part in the choice, step {k} does: "
+        f"{_short(steps[eoa])!r} / {_short(steps[k])!r}"
+    ]
 
 
 def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
