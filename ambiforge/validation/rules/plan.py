@@ -273,7 +273,7 @@ _NOT_A_CHOICE = re.compile(
 #: Words of a step that leave the choice open without naming it ("take out an item", "the needed product",
 #: "Decide what to spread").
 _OPEN_WORDS = re.compile(
-    r"\b(?:item|items|thing|things|something|anything|somewhere|needed|whatever|its place|decide|choose|select"
+    r"\b(?:food|item|items|thing|things|something|anything|somewhere|needed|whatever|its place|decide|choose|select"
     r"|pick|identify)\b|\b(?:an?|another) (?:appliance|utensil|tool|container|ingredient|product|food|fruit)\b",
     re.I,
 )
@@ -293,39 +293,35 @@ def _involves(step: str, concepts: list[str], heads: frozenset[str]) -> bool:
 
 
 def _copied_end_of_ambiguity(item: Item) -> list[str]:
-    """Plans copied one from the other never part, so the index is judged by the step itself: certain when
-    the step there takes no part in the choice while another step does (the index is off), or when an
-    earlier step already leaves the choice open ("Take out something", the choice is needed there)."""
+    """Plans copied one from the other never part, so the index is judged by the steps themselves: certain
+    when the step there takes no part in the choice (by a liberal reading: any word of the question, of the
+    intent, of the shortlist or only of the ambiguous task counts) while an earlier step already does, by
+    naming what is chosen or leaving it open ("take out meat" at 0, "Preheat the oven" at the index). A step
+    after the index that takes part is no proof: the step at the index may lead to it in words not read here."""
     steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
     if _NOT_A_CHOICE.match(item.question):
         return []
     positives, _ = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts if a.strip() and names_thing(a)]
-    heads = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *concepts) if words(o)}
+    things = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *concepts) if words(o)}
     if m := _ASKED.search(item.question):
-        heads |= content_lemmas(m.group(1))
-    if not concepts and not heads:
+        things |= content_lemmas(m.group(1))
+    things -= MEASURES | _GENERAL
+    if not things:
         return []
-    heads |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
-    heads |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
-    heads -= MEASURES
+    read = set(things)
+    read |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
+    read |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
+    if _involves(steps[eoa], concepts, frozenset(read - MEASURES)):
+        return []
+    strict = frozenset(things)
     for i in range(eoa):
-        if m := LEFT_OPEN.search(steps[i]) or _OPEN_CHOICE.search(steps[i]):
+        if _involves(steps[i], concepts, strict):
             return [
-                f"plan_for_clear_task[{i}]: already leaves the choice open ('{m.group(0).strip()}') before "
-                f"end_of_ambiguity {eoa}: {_short(steps[i])!r}"
+                f"plan_for_clear_task[{i}]: already makes the choice before end_of_ambiguity {eoa}, whose step "
+                f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
-    frozen = frozenset(heads)
-    if _involves(steps[eoa], concepts, frozen):
-        return []
-    others = [i for i in range(len(steps)) if i != eoa and _involves(steps[i], concepts, frozen)]
-    if not others:
-        return []  # nothing shows where the choice is made
-    k = min(others, key=lambda i: (abs(i - eoa), i))
-    return [
-        f"plan_for_clear_task[{eoa}]: the step at end_of_ambiguity takes no part in the choice, step {k} does: "
-        f"{_short(steps[eoa])!r} / {_short(steps[k])!r}"
-    ]
+    return []
 
 
 def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
