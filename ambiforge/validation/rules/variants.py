@@ -146,7 +146,8 @@ def _absent(item: Item, ctx: RuleContext) -> str | None:
 
 def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     """A choice among objects whose variants offer an object the shortlist does not list while leaving out
-    one it does ("glass cup" offered, "porcelain cup" shortlisted): the two lists of options disagree."""
+    one it does ("glass cup" offered, "porcelain cup" shortlisted), while the shortlist holds the intended
+    option: the variants are the list that is off."""
     if not has_shortlist(item.ambiguity_type):
         return None
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
@@ -159,6 +160,9 @@ def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
         la, lb = content_lemmas(a) - _SIZES, content_lemmas(b) - _SIZES
         return _matches(a, b) or (bool(la) and bool(lb) and (la <= lb or lb <= la))
 
+    positives, _ = intent_concepts(item.user_intent)
+    if not any(same(o, a) for o in shortlist for alts in positives for a in alts):
+        return None  # the shortlist misses the intent too: which list is wrong is for qa_fit to say
     extra = [v for v in variants if not any(same(v, o) for o in shortlist)]
     left = [o for o in shortlist if not any(same(o, v) for v in variants)]
     return (extra[0], left[0]) if extra and left else None
