@@ -51,9 +51,6 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it.
     resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
-        tasks = (item.ambiguous_task, item.unambiguous_direct)
-        if any(has(t, word) for t in tasks):
-            continue  # the task itself uses it ("cashews, walnuts and other nuts"): not the option ruled out
         if has(resolving, word) and not any(has(word, a) for alts in positives for a in alts):
             out.append(
                 (
