@@ -113,8 +113,9 @@ def _interval(k: int, n: int) -> str:
     return f"{k / n:>7.1%}  [{low:.1%}, {high:.1%}]"
 
 
-def held_back(full: Path, split: Path, labels_path: Path) -> bool:
-    """The figures of issue 43 on the frozen held-back rows; True when the targets hold."""
+def held_back(full: Path, split: Path, labels_path: Path, show_rows: bool = True) -> bool:
+    """The figures of issue 43 on the frozen held-back rows; True when the targets hold. ``show_rows=False``
+    prints the figures without the ids of wrong and missed rows, for a rule author who must not read them."""
     held = {r["id"] for r in read_rows(split) if r["split"] == "held_back"}
     labels = [r for r in read_rows(labels_path) if r["row_id"] in held]
     by_class: dict[str, set[str]] = defaultdict(set)
@@ -158,7 +159,7 @@ def held_back(full: Path, split: Path, labels_path: Path) -> bool:
             ok &= p >= HELD_BACK_PRECISION
         print(
             f"{rule:<18}{name or '-':<18}{len(rows):>5}{len(right):>6}"
-            f"{_interval(len(right), len(rows))}  {' '.join(wrong)}"
+            f"{_interval(len(right), len(rows))}  {' '.join(wrong) if show_rows else len(wrong)}"
         )
     print("\nrecall by the matching rule (as an error) per labelled class")
     print(f"{'class':<18}{'rows':>5}{'found':>6}{'recall':>9}  95% Wilson   missed rows")
@@ -171,14 +172,15 @@ def held_back(full: Path, split: Path, labels_path: Path) -> bool:
         missed = sorted(rows - found, key=int)
         if len(rows) >= MIN_ROWS:
             ok &= len(found) / len(rows) >= HELD_BACK_RECALL
-        print(f"{name:<18}{len(rows):>5}{len(found):>6}{_interval(len(found), len(rows))}  {' '.join(missed)}")
+        shown = " ".join(missed) if show_rows else str(len(missed))
+        print(f"{name:<18}{len(rows):>5}{len(found):>6}{_interval(len(found), len(rows))}  {shown}")
     clean_rows = by_class.get("clean", set())
     with_error = sorted((i for i in clean_rows if any(i in errors[r] for r in errors if r not in RAW_CHECKED)), key=int)
     print(
         f"\nrows labelled clean: {len(clean_rows)}; with an error of a reader-checked rule: {len(with_error)} "
-        + " ".join(with_error)
+        + (" ".join(with_error) if show_rows else "")
     )
-    ok &= raw_checks(full, flags, held)
+    ok &= raw_checks(full, flags, held, show_rows)
     print(
         f"\nheld-back targets (precision >= {HELD_BACK_PRECISION:.0%} per rule with >= {MIN_FLAGS} flagged rows, "
         f"recall >= {HELD_BACK_RECALL:.0%} per class with >= {MIN_ROWS} rows): {'yes' if ok else 'NO'}"
@@ -279,7 +281,9 @@ def _names(found: list[tuple[str, str, str]], rules: set[str], severities: tuple
     return any(r in rules and s in severities and want in m.lower() for r, s, m in found)
 
 
-def raw_checks(path: Path, flags: dict[str, list[tuple[str, str, str]]], only: set[str] | None = None) -> bool:
+def raw_checks(
+    path: Path, flags: dict[str, list[tuple[str, str, str]]], only: set[str] | None = None, show_rows: bool = True
+) -> bool:
     """Identical plans and stray "0:" or "0." numbering on every row (of ``only``), by the raw cells (no code
     shared with the rules)."""
     with path.open(encoding="utf-8-sig") as fh:
@@ -306,7 +310,7 @@ def raw_checks(path: Path, flags: dict[str, list[tuple[str, str, str]]], only: s
         missed = sorted(set(carriers) - set(found), key=int)
         flagged = {r["id"] for r in rows if any(ru == rule and s == "error" for ru, s, _ in flags.get(r["id"], []))}
         extra = len(flagged - set(carriers)) if rule == "plan_divergence" else 0
-        print(f"{name:<16}{len(carriers):>8}{share:>10.0%}{extra:>16}  {' '.join(missed[:12])}")
+        print(f"{name:<16}{len(carriers):>8}{share:>10.0%}{extra:>16}  {' '.join(missed[:12]) if show_rows else ''}")
     return ok
 
 
@@ -327,13 +331,16 @@ def main() -> None:
     parser.add_argument("--split", type=Path, default=SPLIT)
     parser.add_argument("--heldback-labels", type=Path, default=HELD_BACK_LABELS)
     parser.add_argument("--history", action="store_true", help="also the earlier figures on the development halves")
+    parser.add_argument(
+        "--counts-only", action="store_true", help="held-back figures without the ids of wrong and missed rows"
+    )
     parser.add_argument("--dev", type=Path, default=SHARED / "ambik_dev_400.csv")
     parser.add_argument("--calib", type=Path, default=SHARED / "ambik_calib_100.csv")
     parser.add_argument("--labels", type=Path, default=LABELS)
     args = parser.parse_args()
     if args.full is None or not args.full.is_file():
         parser.error(f"--full: the full AmbiK CSV is needed ({args.full or 'not given'})")
-    held_back(args.full, args.split, args.heldback_labels)
+    held_back(args.full, args.split, args.heldback_labels, show_rows=not args.counts_only)
     if not args.history:
         return
     labels = read_rows(args.labels / "ambik_flags.csv")

@@ -36,7 +36,10 @@ EXAMPLES_PER_RULE = 5
 #: The report sorts its rules by this order within each severity, then by the number of items flagged.
 WHAT_TO_FIX: dict[str, str] = {
     "schema": "make the row valid against schemas/item.schema.json",
-    "corruption": "re-export the cell: drop the stray step number, split the steps, restore the cut word, fix spelling",
+    "corruption": (
+        "re-export the cell: drop the stray step number, split the steps, restore the cut word, "
+        "drop the doubled one, fix spelling"
+    ),
     "hygiene": "replace the template placeholder or the model's refusal with the real text",
     "duplicate_id": "give each row its own id",
     "duplicate": "drop or rewrite the second copy of the task",
@@ -53,11 +56,12 @@ WHAT_TO_FIX: dict[str, str] = {
     "variants": "add the intended option, as the answer gives it, to the variants",
     "question": "end the question with '?'",
     "qa_fit": "make the answer answer the question with the intended option (or correct user_intent)",
-    "fragment": "restore the start of the cut text, drop the doubled word or the editor's note",
+    "fragment": "restore the start of the cut text, or drop the editor's note",
     "plan_resolution": "make the clear step at end_of_ambiguity name the intended option (or move end_of_ambiguity)",
     "answer_leak_suspect": "check the named step: if it gives the answer away, make it say the open choice",
     "variants_suspect": "check the variants: add the intended option if it is an option",
     "variants_shortlist": "list every shortlist option among the variants, or drop it from the shortlist",
+    "intent_suspect": "say the intended option in the clear task or its plan, or correct user_intent to what they say",
     "answer": "make the answer name the intended option, or correct user_intent",
     "grounding_variant": "use the environment's name for the object",
     "grounding_noun": "name the container or tool the scene has, or add one to environment_short",

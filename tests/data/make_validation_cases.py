@@ -177,8 +177,8 @@ CASES = {
     "d_intent": dict(
         user_intent="crystal",
         answer="The crystal one.",
-        expect_errors="intent variants qa_fit",  # crystal is no option either
-        expect_warnings="plan_resolution",
+        expect_errors="variants qa_fit",  # crystal is no option either
+        expect_warnings="intent_suspect plan_resolution",  # the clear task says glass: the intent string is off
     ),
     "d_plan_eoa": dict(end_of_ambiguity="5", expect_errors="plan"),
     "d_environment_repeats": dict(environment_short=ENV + ", honey", expect_warnings="environment"),
@@ -278,9 +278,10 @@ CASES = {
         ambiguous_task="Stir the oat milk with the whisk in a mug.",
         expect_errors="grounding",
     ),
-    "fa_a_bowl_then_the_bowl": dict(
-        unambiguous_direct="Pour the oat milk into a bowl, then pour the bowl into the glass mug.",
-        ambiguous_task="Pour the oat milk into a bowl, then pour the bowl into a mug.",
+    "fa_a_bowl_then_the_bowl": dict(  # "the container" after "a container": no particular one (a bowl the
+        # kitchen has none of at all is a grounding error)
+        unambiguous_direct="Pour the oat milk into a container, then pour the container into the glass mug.",
+        ambiguous_task="Pour the oat milk into a container, then pour the container into a mug.",
         expect_warnings="grounding_noun",
     ),
     "d_missing_tool": dict(
@@ -534,6 +535,102 @@ CASES = {
     ),
     "fa_intent_kind_alternative": dict(  # "Cook macaroni" -> "Cook pasta" for `macaroni|pasta`: the ambiguous
         user_intent="glass mug|mug",  # task keeps the kind, not the intended one: minimal
+    ),  # ---- issue 43, fourth round: unsaid intents, copied plans, generic crockery, cut steps, variants
+    "d_intent_plan_open": dict(
+        unambiguous_direct="Pour the oat milk into a mug for me.",
+        plan_for_clear_task=["Pick up the chosen mug.", "Pour the oat milk into the mug."],
+        user_intent="glass mug",
+        expect_errors="intent",
+    ),
+    "fa_intent_vague_words_dropped": dict(
+        environment_short="eggs, frying pan, bowl, oat milk, honey",
+        environment_full="eggs, a frying pan, a bowl, oat milk, honey",
+        unambiguous_direct="Make an omelette with the eggs.",
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        ambiguous_task="Heat the frying pan and make an omelette with the eggs.",
+        question="How hot should the pan be?",
+        answer="Medium heat.",
+        plan_for_clear_task=["Crack the eggs into the bowl.", "Cook the eggs in the frying pan."],
+        plan_for_amb_task=["Crack the eggs into the bowl.", "Heat the frying pan."],
+        end_of_ambiguity="1",
+        user_intent="medium",
+        variants="",
+        expect_warnings="intent_suspect",
+    ),
+    "d_intent_not_minimal": dict(
+        environment_short="eggs, frying pan, bowl, oat milk, honey",
+        environment_full="eggs, a frying pan, a bowl, oat milk, honey",
+        unambiguous_direct="Make an omelette with the eggs and oat milk.",
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        ambiguous_task="Heat the frying pan and make an omelette with the eggs.",
+        question="How hot should the pan be?",
+        answer="Medium heat.",
+        plan_for_clear_task=["Crack the eggs into the bowl with the oat milk.", "Cook the eggs in the frying pan."],
+        plan_for_amb_task=["Crack the eggs into the bowl.", "Heat the frying pan."],
+        end_of_ambiguity="1",
+        user_intent="medium",
+        variants="",
+        expect_errors="intent",
+        not_warnings="intent_suspect",
+    ),
+    "fa_copied_plan_task_adds_manner": dict(
+        unambiguous_direct="Pour the oat milk into a mug in a simple way.",
+        plan_for_clear_task=["Pick up a mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence intent",
+    ),
+    "d_eoa_copied_step_off": dict(
+        plan_for_clear_task=["Pick up a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Pick up a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="1",
+        expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
+    ),
+    "fa_eoa_copied_step_on": dict(
+        plan_for_clear_task=["Pick up a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Pick up a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_eoa_copied_open_before": dict(
+        plan_for_clear_task=["Pick up the chosen mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Pick up the chosen mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="1",
+        expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
+    ),
+    "fa_eoa_copied_choice_later": dict(
+        plan_for_clear_task=["Open the cupboard.", "Pick up a mug.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Open the cupboard.", "Pick up a mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_generic_crockery_missing": dict(
+        unambiguous_direct="Pour the oat milk into the glass mug and put it on a plate.",
+        ambiguous_task="Pour the oat milk into a mug and put it on a plate.",
+        expect_errors="grounding",
+        not_warnings="grounding_noun",
+    ),
+    "d_step_cut_in_two": dict(
+        plan_for_clear_task="1. Pick up the glass mug.\nour the oat milk into the glass mug.",
+        expect_errors="corruption",
+    ),
+    "d_doubled_word": dict(
+        unambiguous_direct="Pour the the oat milk into the glass mug.",
+        expect_errors="corruption",
+    ),
+    "d_variants_swapped": dict(
+        variants="ceramic mug\nhoney",
+        expect_errors="variants",
+    ),
+    "d_variants_one_option": dict(
+        variants="Pour it into the glass mug\nPut it in the glass mug\nTransfer it to the glass mug",
+        expect_errors="variants",
+    ),
+    "fa_variants_counts_differ": dict(
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        question="How many mugs should I fill?",
+        answer="Two mugs.",
+        user_intent="2|two",
+        variants="1 mug\n2 mugs\n3 mugs",
     ),
 }
 

@@ -38,11 +38,19 @@ def flags(catalog) -> dict[str, list[tuple[str, str, str]]]:  # type: ignore[no-
     return {i.id: [(f.rule, f.severity, f.message) for f in i.validation.failed] for i in items}  # type: ignore[union-attr]
 
 
+#: Error rules whose uncertain findings are now their warning twin: a flag judged right is kept when raised
+#: as either (the row does not show that the defect is the pair's rather than the user_intent string's).
+_SUSPECT = {"intent": "intent_suspect"}
+
+
 def test_labelled_flags_keep_their_verdict(flags) -> None:  # type: ignore[no-untyped-def]
     raised = {(i, rule, _evidence(m)) for i, found in flags.items() for rule, sev, m in found if sev == "error"}
+    suspected = {
+        (i, rule, _evidence(m)) for i, found in flags.items() for rule, sev, m in found if rule in _SUSPECT.values()
+    }
     labels = _labels("ambik_flags.csv")
     lost = [(r["id"], r["rule"], r["evidence"]) for r in labels if r["label"] == "right"]
-    lost = [k for k in lost if k not in raised]
+    lost = [k for k in lost if k not in raised and (k[0], _SUSPECT.get(k[1]), k[2]) not in suspected]
     back = [(r["id"], r["rule"], r["evidence"]) for r in labels if r["label"] == "wrong"]
     back = [k for k in back if k in raised]
     assert not lost, f"right flags no longer raised: {lost[:10]}"

@@ -5,9 +5,11 @@
   several numbered steps on one line, mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
   looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
   sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides), or a misspelled word
-  ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`).
-- ``fragment`` (warning): a field that starts mid-word or mid-sentence ("ook chopped onions"), a doubled
-  word ("the the"), or an editor's note left in the text ("Note: ...").
+  ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`), a plan
+  step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
+  word ("the the", "Place place").
+- ``fragment`` (warning): a task, question or answer that starts mid-sentence ("jalapeno chips" as an
+  answer may be a short reply), or an editor's note left in the text ("Note: ...").
 """
 
 from __future__ import annotations
@@ -128,10 +130,14 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(
                     ("corruption", f"{field}: starts with a cut word {cut[0]!r} (of {cut[1]!r}): {text.strip()[:40]!r}")
                 )
+            elif field.startswith("plan_"):
+                # a step is an instruction: one starting in lower case is the tail of a line cut in two
+                # ("urn off stove", "lace Pot on Stove", "cherries" of "1 cup of cherries")
+                found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
             else:
                 found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
-            found.append(("fragment", f"{field}: doubled word {m.group(0)!r}"))
+            found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
@@ -148,7 +154,7 @@ RULES = family_rules(
     (
         "corruption",
         "error",
-        "no stray step numbers ('0.', '0:'), several steps on one line, cut words or mixed alphabets",
+        "no stray step numbers ('0.', '0:'), several steps on one line, cut or doubled words, mixed alphabets",
     ),
-    ("fragment", "warning", "no text cut mid-word, doubled words or leftover notes"),
+    ("fragment", "warning", "no task or answer cut mid-sentence, no leftover notes"),
 )

@@ -9,10 +9,10 @@ granola"), made from a scene item ("orange juice" beside an orange), a part of t
 zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as a verb ("to extract the juice",
 "juice them": lemminflect's word classes, see ``validation.language``). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
-kind the scene lacks is an error. Generic nouns of kitchen items ("a small bowl" from the cupboard) are
-warnings, unless the task cannot do without that item: the tool a step is done with ("using a knife", "with
-a fork") or one told by its material ("a ceramic dinner plate") is an error, as is food the scene lacks ("the
-lemon"). Each (item, thing) is reported once.
+kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
+which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen
+has without listing them, or that name a part or a package (``SOFT_NOUNS``: "set a timer", "from their
+containers"), are warnings. Each (item, thing) is reported once.
 """
 
 from __future__ import annotations
@@ -282,6 +282,15 @@ _ITEM_PARTS = frozenset(
 _ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
 
 
+#: Generic nouns a kitchen may have without listing them, or that name a part or a package rather than a
+#: thing to fetch ("set a timer", "from their containers", "a clean towel"): a kitchen without one listed is
+#: only a suspicion. Any other kitchen item of no kind in the scene ("a plate", "the mixing bowl") is missing.
+SOFT_NOUNS = frozenset(
+    {"timer", "container", "lid", "bottle", "bag", "brush", "towel", "foil", "napkin", "rack", "tray", "wrap"}
+    | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
+)
+
+
 @dataclass(frozen=True)
 class Ungrounded:
     rule: str
@@ -356,6 +365,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                         particular,
                         f"names '{particular}', which the task needs and the environment lacks "
                         f"(no {key[-1]} of any kind)",
+                    )
+                )
+            elif key[-1] not in scene.heads and key[-1] not in SOFT_NOUNS:
+                out.append(
+                    Ungrounded(
+                        "grounding",
+                        field_name,
+                        shown,
+                        f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
                     )
                 )
             elif key[-1] not in scene.heads:

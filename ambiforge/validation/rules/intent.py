@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ambiforge.models import Item
 from ambiforge.textnorm import singular
 from ambiforge.validation.language import classes, content_lemmas, names_thing, words
-from ambiforge.validation.rules.base import Rule
+from ambiforge.validation.rules.base import Rule, family_rules
+from ambiforge.validation.rules.plan import LEFT_OPEN, specifics
 from ambiforge.validation.rules.shortlist import is_object_option
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
 
@@ -25,27 +26,62 @@ _YES_NO_START = re.compile(r"^\s*(?:yes|no)\b", re.I)
 _YES_NO_ANSWER = re.compile(r"^\s*(?:yes|no|yeah|nope|sure)\b[\s,.!]*$", re.I)
 
 
-def check_intent(item: Item, ctx: RuleContext) -> list[str]:
+def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    """(rule, message) per intent concept the clear task and plan never say, and per negated concept the
+    resolving clear step has. A concept left unsaid is a defect a reader confirms (``intent``) only when the
+    pair shows why: the clear task is the ambiguous one, or it changes more than the open point (it adds
+    two things or more that neither the question, the answer nor the intent are about), or the clear plan itself leaves
+    the choice open ("somewhere", "the chosen bowl"). Otherwise the clear task has only dropped the vague
+    words ("cook until done" -> "cook") or says the answer in other words, and the finding is a suspicion
+    (``intent_suspect``): the user_intent string may be what is off."""
     positives, negatives = intent_concepts(item.user_intent)
     if not positives and not negatives:
-        return ["user_intent: empty; the correct action is not stated"]
+        return [("intent", "user_intent: empty; the correct action is not stated")]
     clear = " \n ".join([item.unambiguous_direct, *item.plan_for_clear_task])
     said = content_lemmas(clear)
-    problems = []
+    out = []
+    why: str | None = None
     for alternatives in positives:
         if not has_any(clear, alternatives) and not any(_reworded(a, said) for a in alternatives):
-            problems.append(f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan")
+            why = why if why is not None else _why_certain(item, positives)
+            rule = "intent" if why else "intent_suspect"
+            out.append((rule, f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan{why}"))
     eoa = item.end_of_ambiguity
     # The negated concept rules out an option at the ambiguous step ("-refrigerator": not into the fridge,
     # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it.
     resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
         if has(resolving, word) and not any(has(word, a) for alts in positives for a in alts):
-            problems.append(
-                f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
-                f"{resolving[:100]!r}"
+            out.append(
+                (
+                    "intent",
+                    f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
+                    f"{resolving[:100]!r}",
+                )
             )
-    return problems
+    return out
+
+
+_SOMEWHERE = re.compile(
+    r"\bsomewhere\b|\b(?:the|a|an) (?:chosen|selected|desired|preferred|suitable|appropriate) "
+    r"(?!amount|temperature|time|heat|setting|size|consistency|length|way)",
+    re.I,
+)
+
+
+def _why_certain(item: Item, positives: list[list[str]]) -> str:
+    """Why an unsaid intent is a defect of the pair, or "" when nothing shows it is."""
+    if normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
+        return " (the clear task is the ambiguous one)"
+    about = content_lemmas(" ".join([item.question, item.answer, *(a for alts in positives for a in alts)]))
+    extra = [w for w in specifics(item) if w not in about]
+    if len(extra) >= 2:  # one added word is often the vague words said plainly ('until done' -> 'in the oven')
+        shown = ", ".join(f"'{w}'" for w in extra[:3])
+        return f" (the clear task changes more than the open point: it adds {shown})"
+    for i, step in enumerate(item.plan_for_clear_task):
+        if (m := LEFT_OPEN.search(step) or _SOMEWHERE.search(step)) and not LEFT_OPEN.search(item.unambiguous_direct):
+            return f" (plan_for_clear_task[{i}] leaves it open: '{m.group(0).strip()}')"
+    return ""
 
 
 def _reworded(concept: str, said: frozenset[str]) -> bool:
@@ -133,7 +169,11 @@ def _other_option(item: Item) -> str | None:
 
 ORDER = 60  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
-    Rule("intent", "error", check_intent, "positive intent in the clear task/plan, negative absent"),
+    *family_rules(
+        intent_findings,
+        ("intent", "error", "the clear task or plan states the intent (where the pair shows it is left unsaid)"),
+        ("intent_suspect", "warning", "the clear task or plan may not state the intent"),
+    ),
     Rule("answer", "warning", check_answer, "the answer contains an intent concept"),
     Rule(
         "qa_fit",

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
+    VAGUE,
+    classes,
     content_lemmas,
     is_nominal,
     is_verb_only,
@@ -42,7 +44,7 @@ from ambiforge.validation.language import (
     similar_steps,
     words,
 )
-from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.shortlist import has_shortlist
@@ -143,7 +145,7 @@ def check_divergence(item: Item, ctx: RuleContext) -> list[str]:
 
 #: Words of a clear plan that leave open what its task names ("Take out something", "the chosen bowl",
 #: "Choose a can (Ambiguous step)"): the plan was written for the ambiguous task.
-_LEFT_OPEN = re.compile(
+LEFT_OPEN = re.compile(
     r"\b(?:the |a |an )?(?:chosen|unspecified)\b|\bsomething\b|\bambiguous\b"
     r"|\bchoose (?:a|an|one|something|which|between)\b",
     re.I,
@@ -154,7 +156,7 @@ _LEFT_OPEN = re.compile(
 _GENERAL = frozenset({"make", "use", "take", "put", "place", "get", "prepare", "other", "available", "choice", "next"})
 
 
-def _specifics(item: Item) -> list[str]:
+def specifics(item: Item) -> list[str]:
     """What the clear task names that the ambiguous one does not: its nouns and adjectives (not words only
     verbs, measures, numbers or general words), as lemmas."""
     added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
@@ -165,6 +167,21 @@ def _specifics(item: Item) -> list[str]:
     )
 
 
+def _thing_words(text: str, ctx: RuleContext) -> frozenset[str]:
+    """Lemmas of the words of ``text`` that name a thing: part of a catalog or kitchen name the lexicon finds
+    ("beef steak", "sour cream"), a word English uses as a noun only ("vodka"), or a word no dictionary
+    knows (a name: "microwave-safe"). What
+    a task adds in other words ("a simple meal", "roasted", "until golden", "sautéing") is how, not what: a
+    plan may do it in its own words."""
+    found = {lemma(w) for m in lexicon_for(ctx.catalog).find(text) for w in words(m.text)}
+    names = {
+        lemma(w)
+        for w in words(text)
+        if (not classes(w) or classes(w) == {"NOUN"}) and not w.endswith("ing") and w.isascii() and w not in VAGUE
+    }
+    return frozenset(found | names)
+
+
 def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
     task. It leaves open what the task names ("Take out something"), or it never names anything the clear
@@ -173,16 +190,17 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     clear = item.plan_for_clear_task
     if not _identical(item):
         return []  # a plan of its own: its wording may differ from the task's without doing another task
-    if not _LEFT_OPEN.search(item.unambiguous_direct):
+    if not LEFT_OPEN.search(item.unambiguous_direct):
         for i, step in enumerate(clear):
-            if m := _LEFT_OPEN.search(step):
+            if m := LEFT_OPEN.search(step):
                 return [
                     f"plan_for_clear_task[{i}]: leaves open what the clear task names "
                     f"('{m.group(0)}'): {_short(step)!r}"
                 ]
-    specifics = _specifics(item)
-    if specifics and not set(specifics) & content_lemmas(" ".join(clear)):
-        shown = ", ".join(f"'{w}'" for w in specifics[:4])
+    added = specifics(item)
+    things = _thing_words(item.unambiguous_direct, ctx)
+    if any(w in things for w in added) and not set(added) & content_lemmas(" ".join(clear)):
+        shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
     return []
 
@@ -198,10 +216,12 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     the intent (the choice comes later; one that names it is an answer leak, reported there), or an
     earlier clear step already naming what the ambiguous step there leaves out (the choice came earlier)."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
-    if _identical(item) or eoa >= len(clear) or eoa >= len(amb):
-        return []  # plan_divergence / the plan rule report it
+    if eoa >= len(clear) or eoa >= len(amb):
+        return []  # the plan rule reports it
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
+    if _identical(item):
+        return _copied_end_of_ambiguity(item)
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -230,6 +250,76 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
+            ]
+    return []
+
+
+#: What a question asks to choose: "Which type of meat should ..." -> "meat", "What specific food item
+#: would ..." -> "food item".
+_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|sorts|variety|brand)\s+(?:of\s+)?)*"
+    r"((?:[a-z-]+\s+)?[a-z-]+?)\s+(?:should|would|do|does|did|to|is|are|can|could|have|has|will|shall|must)\b",
+    re.I,
+)
+
+
+#: A question about how, when or what a phrase means: no thing is chosen, and the vague step may say it
+#: in any words ("cook until done").
+_NOT_A_CHOICE = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:how|when|why|what\s+(?:does|do\s+you\s+mean|is\s+meant|temperature|degree|setting)"
+    r"|(?:at|to)\s+what|is\s+it)\b",
+    re.I,
+)
+#: Words of a step that leave the choice open without naming it ("take out an item", "the needed product",
+#: "Decide what to spread").
+_OPEN_WORDS = re.compile(
+    r"\b(?:food|item|items|thing|things|something|anything|somewhere|needed|whatever|its place|decide|choose|select"
+    r"|pick|identify)\b|\b(?:an?|another) (?:appliance|utensil|tool|container|ingredient|product|food|fruit)\b",
+    re.I,
+)
+
+
+def _involves(step: str, concepts: list[str], heads: frozenset[str]) -> bool:
+    """The step takes part in the choice: it names an intent concept, a word of the question, what the
+    shortlist chooses among ("meat", "plate"), a word only the ambiguous task has, or leaves the choice open
+    ("something", "the chosen can", "an item")."""
+    return bool(
+        any(has(step, a) or mentions(step, a) for a in concepts)
+        or content_lemmas(step) & heads
+        or LEFT_OPEN.search(step)
+        or _OPEN_CHOICE.search(step)
+        or _OPEN_WORDS.search(step)
+    )
+
+
+def _copied_end_of_ambiguity(item: Item) -> list[str]:
+    """Plans copied one from the other never part, so the index is judged by the steps themselves: certain
+    when the step there takes no part in the choice (by a liberal reading: any word of the question, of the
+    intent, of the shortlist or only of the ambiguous task counts) while an earlier step already does, by
+    naming what is chosen or leaving it open ("take out meat" at 0, "Preheat the oven" at the index). A step
+    after the index that takes part is no proof: the step at the index may lead to it in words not read here."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    if _NOT_A_CHOICE.match(item.question):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a for alts in positives for a in alts if a.strip() and names_thing(a)]
+    things = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *concepts) if words(o)}
+    if m := _ASKED.search(item.question):
+        things |= content_lemmas(m.group(1))
+    things -= MEASURES | _GENERAL
+    if not things:
+        return []
+    read = set(things)
+    read |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
+    read |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
+    if _involves(steps[eoa], concepts, frozenset(read - MEASURES)):
+        return []
+    strict = frozenset(things)
+    for i in range(eoa):
+        if _involves(steps[i], concepts, strict):
+            return [
+                f"plan_for_clear_task[{i}]: already makes the choice before end_of_ambiguity {eoa}, whose step "
+                f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
     return []
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import VAGUE, content_lemmas, lemma, names_thing, words
+from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
 from ambiforge.validation.lexicon import lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
@@ -101,6 +101,12 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
     absent = _absent(item, ctx)
     if absent:
         return [f"variants: '{absent}' is offered, and the environment has no such object; variants: {_listed(item)}"]
+    if swapped := _swapped(item, ctx):
+        return [
+            f"variants: '{swapped[0]}' is offered instead of the shortlisted '{swapped[1]}'; variants: {_listed(item)}"
+        ]
+    if _one_option(item):
+        return [f"variants: all say the same thing, so they offer no choice; variants: {_listed(item)}"]
     wanted = _missed(item)
     if not wanted:
         return []
@@ -136,6 +142,52 @@ def _absent(item: Item, ctx: RuleContext) -> str | None:
             if not (scene.grounds(key) or scene.describes(key) or kind_present(key, scene)):
                 return variant
     return None
+
+
+def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
+    """A choice among objects whose variants offer an object the shortlist does not list while leaving out
+    one it does ("glass cup" offered, "porcelain cup" shortlisted), while the shortlist holds the intended
+    option: the variants are the list that is off."""
+    if not has_shortlist(item.ambiguity_type):
+        return None
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    shortlist = [s.strip() for s in item.amb_shortlist if s.strip() and is_object_option(s, units)]
+    variants = [v for v in _variants(item) if is_object_option(v, units)]
+    if len(shortlist) < 2 or len(variants) < 2 or len(variants) != len(_variants(item)):
+        return None
+
+    def same(a: str, b: str) -> bool:
+        la, lb = content_lemmas(a) - _SIZES, content_lemmas(b) - _SIZES
+        return _matches(a, b) or (bool(la) and bool(lb) and (la <= lb or lb <= la))
+
+    positives, _ = intent_concepts(item.user_intent)
+    if not any(same(o, a) for o in shortlist for alts in positives for a in alts):
+        return None  # the shortlist misses the intent too: which list is wrong is for qa_fit to say
+    extra = [v for v in variants if not any(same(v, o) for o in shortlist)]
+    left = [o for o in shortlist if not any(same(o, v) for v in variants)]
+    return (extra[0], left[0]) if extra and left else None
+
+
+def _one_option(item: Item) -> bool:
+    """Three or more variants that are one option said again ("No, you cannot use the microwave ..." four
+    times; "Place the vegetables in a mixing bowl" / "Put ... in a mixing bowl"): no choice is offered.
+    Rewordings share every word but their function words, verbs of placing and generic words; numbers count
+    ("1 orange" / "2 oranges" are options)."""
+    variants = _variants(item)
+    if len(variants) < 3:
+        return False
+    first = {words(v)[0] for v in variants if words(v)}
+    if len(first) == 1 and first <= _YES_NO:
+        return True  # every variant gives the same yes or no
+    said = [frozenset(lemma(w) for w in words(v) if w not in FUNCTION_WORDS) - _GENERIC - _REWORDING for v in variants]
+    return all(s == said[0] for s in said) and bool(said[0])
+
+
+#: Verbs and adverbs a reworded variant changes without offering another option.
+_REWORDING = frozenset(
+    {"put", "place", "transfer", "pour", "add", "cannot", "not", "recommend", "recommended", "suitable", "safe"}
+    | {"idea", "good", "practical", "cook", "cooking", "using", "can"}
+)
 
 
 def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:

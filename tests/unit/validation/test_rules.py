@@ -57,17 +57,6 @@ def edit(item: Item, **changes: object) -> Item:
     return item.model_copy(update=changes)
 
 
-def absent_noun(item: Item) -> str:
-    """The noun of a kitchen tool the scene has no member of ("a rolling pin" in a kitchen without one)."""
-    from ambiforge.catalog import cached_catalog
-
-    present = {cached_catalog().groups[o.group].noun for o in item.environment if o.group in cached_catalog().groups}
-    for noun in ("rolling pin", "whisk", "ladle", "grater", "colander", "peeler"):
-        if noun not in present:
-            return noun
-    raise AssertionError("every candidate tool is in the scene")
-
-
 def edit_world(item: Item, **changes: object) -> Item:
     assert item.world is not None
     return edit(item, world=item.world.model_copy(update=changes))
@@ -134,13 +123,18 @@ BREAKERS: dict[str, Breaker] = {
     ),
     "grounding_noun": lambda g: edit(
         g["preferences"],
-        plan_for_amb_task=[*g["preferences"].plan_for_amb_task, f"Then wipe a {absent_noun(g['preferences'])}."],
+        plan_for_amb_task=[*g["preferences"].plan_for_amb_task, "Then put it on a tray."],
     ),
     "shortlist": lambda g: edit(g["preferences"], amb_shortlist=[g["preferences"].amb_shortlist[0], "unicorn horn"]),
     "shortlist_missing": lambda g: edit(g["preferences"], amb_shortlist=[]),
     "minimal_pair": lambda g: edit(g["safety"], ambiguous_task=g["safety"].unambiguous_direct),
     "plan": lambda g: edit(g["safety"], end_of_ambiguity=len(g["safety"].plan_for_clear_task) + 2),
-    "intent": lambda g: edit(g["common_sense_knowledge"], user_intent=["dragonfruit"]),
+    "intent": lambda g: edit(
+        g["common_sense_knowledge"],
+        user_intent=["dragonfruit"],
+        ambiguous_task=g["common_sense_knowledge"].unambiguous_direct,
+    ),
+    "intent_suspect": lambda g: edit(g["common_sense_knowledge"], user_intent=["dragonfruit"]),
     "answer": lambda g: edit(g["common_sense_knowledge"], answer="Wherever you think best."),
     "question": lambda g: edit(g["preferences"], question="Which one do you want."),
     "hygiene": lambda g: edit(g["preferences"], question="As an AI language model, which {object} do you mean?"),
