@@ -58,8 +58,8 @@ def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: P
     home = tmp_path / "prefect-home"
     env = prefect_env(home)
     raw, curated = tmp_path / "raw", tmp_path / "curated"
-    # the run to release is made in-process: only release and eval are under test (12 pairs: 9 test pairs, so
-    # each eval asks the scripted server for 18 halves)
+    # the run to release is made in-process: only release and eval are under test (12 pairs, 3 for calibration:
+    # each eval's two methods take the 18 halves of the 9 test pairs)
     built = build(BuildOptions(provider="offline", pairs=12, seed=3, run_id="r", out=str(raw)))
     assert built.items_written > 0
     release = ["release", "--from", "r", "--allow-unreviewed", "--calibration-size", "3"]

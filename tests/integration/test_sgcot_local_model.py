@@ -32,7 +32,6 @@ from tests.unit.evaluation.sgcot_fixtures import environment_types, items
 def test_sgcot_on_the_local_model(
     local_model: LocalModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool_mode: str, pair: str
 ) -> None:
-    pairs = 1
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
     with environment_types(tmp_path):
@@ -55,11 +54,11 @@ def test_sgcot_on_the_local_model(
             results = json.loads((tmp_path / "eval" / "local" / "results.json").read_text())
         folder = tmp_path / "eval" / "local"
         rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
-        assert len(rows) == 2 * pairs  # both halves of each pair
+        assert len(rows) == 2  # both halves of the pair
         for row in rows:
             assert row["error"] or (row["details"]["answer"]["kind"] in ("act", "ask") and row["calls"]), row
         figures = results["methods"]["sgcot"]["method_figures"]
-        assert figures["n"]["all"] + figures["errors"]["all"] == 2 * pairs
+        assert figures["n"]["all"] + figures["errors"]["all"] == 2
         calls = [c for c in map(json.loads, (folder / "calls.jsonl").read_text().splitlines()) if not c["error"]]
         assert calls and figures["calls_without_usage"] == 0  # llama-server reports usage
         assert figures["input_tokens_per_call"] and figures["input_tokens_per_call"] > 100
