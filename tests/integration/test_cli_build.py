@@ -1,4 +1,5 @@
-"""The CLI as a user runs it: a whole build in a subprocess, and Prefect's defaults set before Prefect loads."""
+"""The CLI as a user runs it: a whole build in a subprocess, and Prefect's defaults set before Prefect loads;
+the configuration's validation thresholds through the command in this process."""
 
 from __future__ import annotations
 
@@ -60,17 +61,21 @@ def test_the_cli_prefect_defaults_reach_prefect() -> None:
 
 
 @pytest.mark.slow
-def test_validation_thresholds_of_the_config_apply_inside_the_build(tmp_path: Path) -> None:
+def test_validation_thresholds_of_the_config_apply_inside_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``[validation] max_plan_steps = 1``: every pair is rejected at the validate stage (the same file
-    makes ``ambiforge validate`` fail the items), and a build that writes no item exits 1."""
+    makes ``ambiforge validate`` fail the items), and a build that writes no item exits 1. The command runs
+    in this process: no signal or lock is under test."""
+    from ambiforge.cli.main import main
+
     config = tmp_path / "ambiforge.toml"
     config.write_text("[validation]\nmax_plan_steps = 1\n")
-    env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect")}
-    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--config", str(config), "--pairs", "10"]
-    cmd += ["--seed", "2", "--run-id", "strict", "--out", str(tmp_path / "raw")]
-    proc = processes.run(cmd, cwd=REPO, env=env, timeout=300)
-    assert proc.returncode == 1, proc.stderr
-    assert "no item written" in proc.stderr
+    args = ["build", "--config", str(config), "--pairs", "10", "--seed", "2", "--run-id", "strict"]
+    code = main([*args, "--out", str(tmp_path / "raw")])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "no item written" in err
     folder = tmp_path / "raw" / "strict"
     rejected = [json.loads(line) for line in (folder / "rejected.jsonl").read_text().splitlines()]
     assert len(rejected) == 10 and {r["stage"] for r in rejected} == {"validate"}

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ambiforge import BuildOptions, build
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import server_responder
 from tests.conftest import REPO
@@ -57,10 +58,11 @@ def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: P
     home = tmp_path / "prefect-home"
     env = prefect_env(home)
     raw, curated = tmp_path / "raw", tmp_path / "curated"
-    build = ["build", "--provider", "offline", "--pairs", "30", "--seed", "3", "--run-id", "r", "--out", str(raw)]
-    built = cli(*build, env=env)
-    assert built.returncode == 0, built.stderr
-    release = ["release", "--from", "r", "--allow-unreviewed", "--calibration-size", "6"]
+    # the run to release is made in-process: only release and eval are under test (12 pairs, 3 for calibration:
+    # each eval's two methods take the 18 halves of the 9 test pairs)
+    built = build(BuildOptions(provider="offline", pairs=12, seed=3, run_id="r", out=str(raw)))
+    assert built.items_written > 0
+    release = ["release", "--from", "r", "--allow-unreviewed", "--calibration-size", "3"]
     release += ["--raw", str(raw), "--curated", str(curated)]
 
     plain = cli(*release, "--version", "1.0.0", env=env)

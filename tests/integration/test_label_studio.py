@@ -59,6 +59,8 @@ def label_studio() -> Iterator[str]:
         "LABEL_STUDIO_USERNAME": ADMIN,
         "LABEL_STUDIO_PASSWORD": PASSWORD,
         "LABEL_STUDIO_USER_TOKEN": TOKEN,
+        # no request to pypi.org for a newer release, made on import with a 10 s timeout
+        "LABEL_STUDIO_LATEST_VERSION_CHECK": "false",
     }
     log = open(Path(data) / "server.log", "w")  # noqa: SIM115 - closed at teardown
     proc = subprocess.Popen(

@@ -223,7 +223,8 @@ def test_the_budget_stops_new_calls_and_the_unfinished_pairs_say_why(
 def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_same_items(tmp_path: Path) -> None:
     config = tmp_path / "ambiforge.toml"
     config.write_text("[llm]\nconcurrency = 2\n")
-    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "openai", "--pairs", "20"]
+    # 12 pairs: about 66 calls, killed after 24 of them
+    cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "openai", "--pairs", "12"]
     cmd += ["--seed", "5", "--run-id", "k", "--config", str(config)]
 
     with ScriptedLLMServer(RESPONDER, latency=0.03, api_key=KEY) as server:
@@ -235,7 +236,7 @@ def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_sa
         with group([*cmd, "--out", str(tmp_path / "a")], cwd=REPO, env=env, stderr=log) as killed:
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline and killed.poll() is None:
-                if calls.exists() and calls.read_text().count("\n") >= 40:
+                if calls.exists() and calls.read_text().count("\n") >= 24:
                     killed.send_signal(signal.SIGKILL)
                     break
                 time.sleep(0.01)
@@ -265,7 +266,7 @@ def test_killed_mid_generation_the_rerun_pays_for_nothing_twice_and_gives_the_sa
     resumed = (tmp_path / "a" / "k" / "items.jsonl").read_bytes()
     assert resumed == (tmp_path / "b" / "k" / "items.jsonl").read_bytes()
     # the scripted responder answers only where an offline template fits the prompt's kitchen
-    assert len(resumed.splitlines()) >= 9
+    assert len(resumed.splitlines()) >= 6
 
 
 @pytest.mark.usefixtures("prefect_harness")

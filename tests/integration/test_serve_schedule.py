@@ -2,8 +2,11 @@
 
 No PREFECT_API_URL is set, so ``serve`` starts the server itself (API and background services, as
 ``prefect server start`` runs them): the scheduler turns the one-minute cron into flow runs, the runner in
-``serve`` executes them. Two completed runs need the next two minute boundaries (about two and a half
-minutes in all); nothing here is timed, the deadlines only bound a hang.
+``serve`` executes them. The test stops serving as soon as the first run has finished: it waits for the next
+minute boundary once, never for a second one. That scheduled runs carry no run id, so each makes its own
+folder, is shown in-process by tests/integration/test_flows.py (two runs of the flow with run id "") and
+tests/unit/orchestration/test_orchestration.py (the deployment's parameters, new ids on the same day);
+nothing here is timed, the deadlines only bound a hang.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ def test_dependency_set_runs_prefects_scheduler() -> None:
 
 
 @pytest.mark.slow
-def test_a_served_one_minute_cron_fires_twice_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+def test_a_served_one_minute_cron_fires_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     out = tmp_path / "raw"
     env = {
         key: value
@@ -63,24 +66,22 @@ def test_a_served_one_minute_cron_fires_twice_and_stops_cleanly_on_sigterm(tmp_p
             return sorted(p.parent for p in out.glob("*/summary.json"))
 
         deadline = time.monotonic() + 240
-        while len(finished_runs()) < 2 or sum("pairs written to" in x for x in lines) < 2:
+        while not finished_runs() or not any("pairs written to" in x for x in lines):
             assert proc.poll() is None, "serve exited:\n" + "".join(lines)
-            assert time.monotonic() < deadline, "no two runs within 4 minutes:\n" + "".join(lines)
+            assert time.monotonic() < deadline, "no run within 4 minutes:\n" + "".join(lines)
             time.sleep(1)
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=60) == 0, "".join(lines)
         reader.join(timeout=10)
 
-    runs = finished_runs()
-    assert len({r.name for r in runs}) >= 2  # each run its own id and folder
-    for run in runs[:2]:
-        summary = json.loads((run / "summary.json").read_text())
-        assert summary["items_written"] > 0
-        assert (run / "items.jsonl").read_text().count("\n") == summary["items_written"]
-        run_lines = [x for x in lines if x.startswith(f"build {run.name}: ")]
-        assert len(run_lines) == 1, "".join(lines)
-        assert f"{summary['items_written']} of 3 pairs written to {run}" in run_lines[0]
-        assert run_lines[0].rstrip().endswith(" s")
+    run = finished_runs()[0]
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["items_written"] > 0
+    assert (run / "items.jsonl").read_text().count("\n") == summary["items_written"]
+    run_lines = [x for x in lines if x.startswith(f"build {run.name}: ")]
+    assert len(run_lines) == 1, "".join(lines)
+    assert f"{summary['items_written']} of 3 pairs written to {run}" in run_lines[0]
+    assert run_lines[0].rstrip().endswith(" s")
     text = "".join(lines)
     assert "never awaited" not in text
     assert "stopped serving deployment scheduled-build" in text

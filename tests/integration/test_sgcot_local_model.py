@@ -2,10 +2,12 @@
 fixture, from ``make local-llm``) on the hand-made pairs with scene graphs (an AmbiK-type pair and two
 environment-induced ones).
 
-Both ways of calling: ``auto`` offers the tools API (llama-server takes it; a server that refused tools
-would send the method to its JSON fallback) on all three pairs, and ``json`` asks for the JSON object in the
-reply's text on the first pair (the JSON path's figures on all three are checked against the scripted server
-in tests/unit/evaluation/test_sgcot.py; here it meets a real model's text). A
+Both ways of calling, one pair each: ``auto`` offers the tools API (llama-server takes it; a server that
+refused tools would send the method to its JSON fallback) on the absence pair (a perturbed kitchen and the
+robot's partial view in the prompt), and ``json`` asks for the JSON object in the reply's text on the
+preference pair; so the real model meets an AmbiK-type pair and an environment-induced one. Both paths'
+figures on all three pairs are checked against the scripted server in tests/unit/evaluation/test_sgcot.py;
+here they meet a real model's replies. A
 135M model's SR and CQR are not expected to be good (the figures of one run are in docs/evaluate.md); the
 run must be correct and complete: every episode has an answer or a recorded error, the figures rest on
 the answered ones, tokens per call come from the server's usage, and a rerun makes no request."""
@@ -26,14 +28,14 @@ from tests.unit.evaluation.sgcot_fixtures import environment_types, items
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("tool_mode", "pairs"), [("auto", 3), ("json", 1)], ids=["auto", "json"])
+@pytest.mark.parametrize(("tool_mode", "pair"), [("auto", "A1"), ("json", "P1")], ids=["auto", "json"])
 def test_sgcot_on_the_local_model(
-    local_model: LocalModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool_mode: str, pairs: int
+    local_model: LocalModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool_mode: str, pair: str
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
     with environment_types(tmp_path):
-        data = write_items_jsonl(tmp_path / "items.jsonl", items()[:pairs])
+        data = write_items_jsonl(tmp_path / "items.jsonl", [i for i in items() if i.id == pair])
         opts = EvalOptions(
             data=data,
             methods=("sgcot",),
@@ -52,11 +54,11 @@ def test_sgcot_on_the_local_model(
             results = json.loads((tmp_path / "eval" / "local" / "results.json").read_text())
         folder = tmp_path / "eval" / "local"
         rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
-        assert len(rows) == 2 * pairs  # both halves of each pair
+        assert len(rows) == 2  # both halves of the pair
         for row in rows:
             assert row["error"] or (row["details"]["answer"]["kind"] in ("act", "ask") and row["calls"]), row
         figures = results["methods"]["sgcot"]["method_figures"]
-        assert figures["n"]["all"] + figures["errors"]["all"] == 2 * pairs
+        assert figures["n"]["all"] + figures["errors"]["all"] == 2
         calls = [c for c in map(json.loads, (folder / "calls.jsonl").read_text().splitlines()) if not c["error"]]
         assert calls and figures["calls_without_usage"] == 0  # llama-server reports usage
         assert figures["input_tokens_per_call"] and figures["input_tokens_per_call"] > 100
