@@ -157,9 +157,9 @@ def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known
     located: set[str] = set()
     for edge in edges:
         source, relation, target_id = edge.source, edge.relation, edge.target
-        for end in (source, target_id):
-            if end not in by_id:
-                raise ValueError(f"edge {source} {relation} {target_id}: unknown node {end!r}")
+        if source not in by_id or target_id not in by_id:
+            end = source if source not in by_id else target_id
+            raise ValueError(f"edge {source} {relation} {target_id}: unknown node {end!r}")
         if source == target_id:
             raise ValueError(f"edge {source} {relation} {target_id}: a node relates to itself")
         if relation not in _LOCATED:
