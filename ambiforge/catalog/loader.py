@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import reprlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -111,6 +111,15 @@ class Catalog:
 
     def groups_of_kind(self, kind: str) -> list[Group]:
         return [g for g in self.groups.values() if g.kind == kind]
+
+    def group_keys(self, kind: str) -> tuple[str, ...]:
+        """The keys of the groups of ``kind``, in catalog order (every sampled scene asks)."""
+        return self._group_keys.get(kind, ())
+
+    @cached_property
+    def _group_keys(self) -> dict[str, tuple[str, ...]]:
+        kinds = dict.fromkeys(g.kind for g in self.groups.values())
+        return {kind: tuple(g.key for g in self.groups.values() if g.kind == kind) for kind in kinds}
 
     def appliance_for(self, use: str) -> str | None:
         return next((a.name for a in self.appliances if use in a.uses), None)

@@ -60,8 +60,8 @@ def sample_scene(
     include: Sequence[str] = (),
 ) -> Scene:
     """Sample one scene; ``include`` forces groups in (a generator that needs, say, knives)."""
-    food = _pick_groups(rng, [g.key for g in catalog.groups_of_kind("food")], limits.food_groups, include)
-    items = _pick_groups(rng, [g.key for g in catalog.groups_of_kind("kitchen_item")], limits.item_groups, include)
+    food = _pick_groups(rng, list(catalog.group_keys("food")), limits.food_groups, include)
+    items = _pick_groups(rng, list(catalog.group_keys("kitchen_item")), limits.item_groups, include)
     chosen = food + items
     rng.shuffle(chosen)
     objects: list[CatalogObject] = []

@@ -15,6 +15,7 @@ from ambiforge.models import LeftOut, World
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import build_graph
 from ambiforge.world.index import index
+from ambiforge.world.sampler import Layout, lay_out
 
 
 def graph_seed(seed: int, index_: int, attempt: int) -> int:
@@ -68,3 +69,9 @@ def world_of(
 
 def scene_graph(scene: Scene, seed: int, index_: int, attempt: int) -> SceneGraph:
     return build_graph(scene, graph_seed(seed, index_, attempt))
+
+
+def scene_layout(scene: Scene, seed: int, index_: int, attempt: int) -> Layout:
+    """The nodes of :func:`scene_graph`'s graph, nothing placed yet (:func:`ambiforge.world.sampler.place`
+    makes the same graph from it)."""
+    return lay_out(scene, graph_seed(seed, index_, attempt))

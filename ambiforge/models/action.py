@@ -170,7 +170,8 @@ class Action(ActionFields):
 
     def replaced(self, changes: dict[str, str]) -> Action:
         """The action with node arguments changed to other node ids (the plan under another answer)."""
-        return type(self).model_validate({**self.model_dump(exclude_unset=True), **changes})
+        given = {name: getattr(self, name) for name in self.model_fields_set}  # its fields are plain values
+        return type(self).model_validate({**given, **changes})
 
     @model_validator(mode="after")
     def _complete(self) -> Action:

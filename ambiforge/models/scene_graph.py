@@ -30,9 +30,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
 RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
@@ -95,11 +96,14 @@ class Node(_Frozen):
 
 
 # ``source relation target``: one relation between two nodes of a graph, by node id. (No docstring: it
-# would become the schema's description, and the published schemas describe edges as they are.)
-class Edge(_Frozen):
-    source: str
+# would become the schema's description, and the published schemas describe edges as they are.) A slotted
+# dataclass, validated like a model: a graph holds some hundred edges and every item keeps its graph, so an
+# edge is one object instead of a model's three (instance, field dict, set of fields given).
+@pydantic_dataclass(frozen=True, slots=True, config=ConfigDict(extra="forbid"))
+class Edge:
+    source: Annotated[str, Strict()]
     relation: Relation
-    target: str
+    target: Annotated[str, Strict()]
 
 
 class SceneGraph(_Frozen):
@@ -153,9 +157,9 @@ def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known
     located: set[str] = set()
     for edge in edges:
         source, relation, target_id = edge.source, edge.relation, edge.target
-        for end in (source, target_id):
-            if end not in by_id:
-                raise ValueError(f"edge {source} {relation} {target_id}: unknown node {end!r}")
+        if source not in by_id or target_id not in by_id:
+            end = source if source not in by_id else target_id
+            raise ValueError(f"edge {source} {relation} {target_id}: unknown node {end!r}")
         if source == target_id:
             raise ValueError(f"edge {source} {relation} {target_id}: a node relates to itself")
         if relation not in _LOCATED:

@@ -113,12 +113,16 @@ def _build(
         name, noun, tails = _keys(node.name, node.noun)
         by_id[nid] = node
         order[nid] = i
-        for table, key in ((by_name, name), (by_noun, noun)):
-            found = table.get(key)
-            if found is None:
-                table[key] = [node]
-            else:
-                found.append(node)
+        found = by_name.get(name)
+        if found is None:
+            by_name[name] = [node]
+        else:
+            found.append(node)
+        found = by_noun.get(noun)
+        if found is None:
+            by_noun[noun] = [node]
+        else:
+            found.append(node)
         for tail in tails:
             found = by_tail.get(tail)
             if found is None:

@@ -157,18 +157,29 @@ def _placing(world: World) -> _Placing:
     return placing
 
 
-def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGraph:
-    """The graph of ``scene`` for ``seed``: places from ``world`` (default: the packaged world.yaml), each
-    object in one of the places its placement rule allows, rows laid out by seed."""
+@dataclass(frozen=True)
+class Layout:
+    """A scene's nodes, named and numbered, before anything is placed. Most of a draw asks only who is in
+    the kitchen ("a mug": which nodes; which of them can do the job), and a fifth of draws end there; where
+    each one stands (:func:`place`) is worked out only for a draft that goes on to be planned. ``graph``
+    holds the nodes with ``relations_known`` false, so nothing can read a relation off it; ``objects`` pairs
+    each scene object's node id with what the world says of where it may go, in the scene's order."""
+
+    seed: int
+    world: World
+    graph: SceneGraph
+    objects: tuple[tuple[str, _Placed], ...]
+
+
+def lay_out(scene: Scene, seed: int, world: World | None = None) -> Layout:
+    """The nodes of ``scene``'s graph for ``seed``: places from ``world`` (default: the packaged world.yaml),
+    then the scene's objects, a second one of a name numbered (``mug_2``)."""
     world = world or cached_world()
-    rng = random.Random(f"ambiforge.world:{seed}")
     placing = _placing(world)
     nodes = list(placing.place_nodes)
     views = dict(placing.place_views)
     taken = {n.id for n in nodes}
-    members: dict[str, list[str]] = {p.id: [] for p in world.places}
-    triples: list[Triple] = []  # locations first, then each place's rows
-    located: dict[Triple, Edge] = {}  # the location edges the world's table holds already
+    objects: list[tuple[str, _Placed]] = []
     for obj in scene.objects:
         placed = placing.placed(obj)
         node = placed.node
@@ -182,6 +193,21 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         taken.add(oid)
         nodes.append(node)
         views[oid] = placed.view  # a view does not depend on the node's id
+        objects.append((oid, placed))
+    graph = SceneGraph(seed=seed, relations_known=False, nodes=tuple(nodes))
+    index(graph, views=views)  # every layout is asked who is in the kitchen; its nodes' views are known
+    return Layout(seed, world, graph, tuple(objects))
+
+
+def place(layout: Layout) -> SceneGraph:
+    """The layout's graph: each object in one of the places its placement rule allows, rows laid out by
+    the seed (the same nodes: their lookup tables are the layout's)."""
+    world = layout.world
+    rng = random.Random(f"ambiforge.world:{layout.seed}")
+    members: dict[str, list[str]] = {p.id: [] for p in world.places}
+    triples: list[Triple] = []  # locations first, then each place's rows
+    located: dict[Triple, Edge] = {}  # the location edges the world's table holds already
+    for oid, placed in layout.objects:
         places = placed.places
         pid, holds, edge = rng.choice(places) if len(places) > 1 else places[0]
         members[pid].append(oid)
@@ -189,7 +215,7 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
         triples.append(triple)  # type: ignore[arg-type]
         if edge.source == oid:  # not a second one of a name (its id has a suffix)
             located[triple] = edge  # type: ignore[index]
-    for pid, surface, edge in placing.standing:  # appliances standing on a surface take part in its row
+    for pid, surface, edge in _placing(world).standing:  # appliances standing on a surface take part in its row
         members[surface].append(pid)
         triples.append((pid, "on", surface))
         located[(pid, "on", surface)] = edge
@@ -202,9 +228,15 @@ def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGra
     triples.sort()  # the order of (source, relation, target): canonical bytes
     # made into Edges in one call (those of the world's table are Edges already)
     edges = [located.get(t) or {"source": t[0], "relation": t[1], "target": t[2]} for t in triples]
-    graph = SceneGraph.model_validate({"seed": seed, "nodes": tuple(nodes), "edges": edges})
-    index(graph, views=views)  # every graph made here is looked up; its nodes' views are known
+    graph = SceneGraph.model_validate({"seed": layout.seed, "nodes": layout.graph.nodes, "edges": edges})
+    index(graph, like=layout.graph)  # every graph made here is looked up
     return graph
+
+
+def build_graph(scene: Scene, seed: int, world: World | None = None) -> SceneGraph:
+    """The graph of ``scene`` for ``seed``: places from ``world`` (default: the packaged world.yaml), each
+    object in one of the places its placement rule allows, rows laid out by seed."""
+    return place(lay_out(scene, seed, world))
 
 
 def free_text_node(name: str, oid: str) -> Node:

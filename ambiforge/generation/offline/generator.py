@@ -18,7 +18,7 @@ from ambiforge.config.sampler import SamplerConfig
 from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
-from ambiforge.generation.grounding import scene_graph, world_of
+from ambiforge.generation.grounding import scene_layout, world_of
 from ambiforge.generation.offline import library, phrases, planning
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.spec import TemplateSpec
@@ -26,6 +26,7 @@ from ambiforge.models import Item, PromptRef
 from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import SceneGraph
 from ambiforge.textnorm import signature
+from ambiforge.world.sampler import place
 
 TEMPLATE_VERSION = "1"
 #: Templates with candidates tried per sampled scene before the scene is resampled.
@@ -74,7 +75,9 @@ class OfflineGenerator:
         """One attempt: a scene, its graph and a draft of the wanted type, or None when the scene offers none."""
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
-        graph = scene_graph(scene, self.seed, index, attempt)
+        # Templates ask who is in the kitchen; where things stand is placed for the first draft composed.
+        layout = scene_layout(scene, self.seed, index, attempt)
+        graph: SceneGraph | None = None
         specs, ids = self._templates_of(ambiguity_type)
         # Templates in a random order (the one the scene was steered for first), each asked for its
         # candidates only when reached; up to eight that offer any are tried. This is the same choice as
@@ -86,7 +89,7 @@ class OfflineGenerator:
         for key in keys:
             if tried == _TRIES:
                 break
-            options = library.of_template(specs[key], scene, self.catalog, graph)
+            options = library.of_template(specs[key], scene, self.catalog, layout.graph)
             if not options:
                 continue
             tried += 1
@@ -98,6 +101,8 @@ class OfflineGenerator:
                 if sane(draft) is None:
                     return draft.scene or scene, draft.world.graph, draft, draft.world.clear_plan
                 continue
+            if graph is None:
+                graph = place(layout)
             draft = compose(draft, scene, self.catalog, rng, graph=graph)
             planned = planning.plan(draft, graph, self.catalog)
             if isinstance(planned, str):

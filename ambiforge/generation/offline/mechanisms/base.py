@@ -4,6 +4,10 @@ A mechanism reads its templates' fields (a :class:`~ambiforge.generation.offline
 subclass), finds where a template applies in a scene and its scene graph (``candidates``: who a referent
 can mean is asked of the graph, :mod:`..referents`), and says which objects a scene must
 hold for it (``requirements``, used to steer scene sampling). Types only choose mechanisms and write data.
+
+The offline generator gives ``candidates`` the kitchen's nodes only (a graph whose relations are unknown,
+:class:`ambiforge.world.sampler.Layout`): candidates and the drafts they build ask who is there and what it
+can do, never where it stands; the graph with its relations is placed for the drafts that are composed.
 """
 
 from __future__ import annotations
