@@ -126,6 +126,10 @@ def gated_import_state(wait: bool) -> tuple[bool, bool]:
     return module is not None, bool(getattr(module, "READY", False))
 
 
+def bad_input(path: str) -> None:
+    raise InputError(path, "row 3", "not JSON")
+
+
 def test_the_warm_worker_serves_while_it_imports_what_only_later_steps_need(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -138,6 +142,9 @@ def test_the_warm_worker_serves_while_it_imports_what_only_later_steps_need(
         assert worker.call(gated_import_state, False) == (True, False)  # served while the import waits
         gate.touch()
         assert worker.call(gated_import_state, True) == (True, True)
+        with pytest.raises(InputError, match=r"^items\.jsonl: row 3: not JSON$") as raised:  # bad input, whole
+            worker.call(bad_input, "items.jsonl")
+        assert (raised.value.path, raised.value.where, raised.value.detail) == ("items.jsonl", "row 3", "not JSON")
 
 
 def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_gets_another() -> None:
