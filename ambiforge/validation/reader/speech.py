@@ -200,6 +200,17 @@ def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _heated_again(name: str) -> re.Pattern[str]:
+    """Heating words said of the food ``name`` again, compiled once per name (see :func:`_phrase_pattern`)."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{escaped}\b"
+        rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{escaped}\s+(?:up\s+|hot\s+|warm\s+)?again\b",
+        re.IGNORECASE,
+    )
+
+
 def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
     """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated.
     The food is the one the heating words are said of ("reheat the soup", "make my milk hot again")."""
@@ -210,17 +221,6 @@ def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
         if _heated_again(node.name).search(text):
             return node.name
     return None
-
-
-@lru_cache(maxsize=4096)
-def _heated_again(name: str) -> re.Pattern[str]:
-    """Heating words said of the food ``name`` again, compiled once per name (see :func:`_phrase_pattern`)."""
-    escaped = re.escape(name)
-    return re.compile(
-        rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{escaped}\b"
-        rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{escaped}\s+(?:up\s+|hot\s+|warm\s+)?again\b",
-        re.IGNORECASE,
-    )
 
 
 def speech_problems(
