@@ -1,10 +1,12 @@
-"""One step of a local build in a process of its own, started -- and its slow imports done -- while the
+"""Steps of a local build in a process of its own, started -- and their slow imports done -- while the
 build is busy with something else.
 
-Why: Great Expectations takes 2.5 s of CPU to import. Imported in the build's own process while LLM calls
-are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM phase went
-from 0.92 to 0.8 of its ideal); imported after them, it adds to the wall. In a worker process it loads on
-the other core while the build's threads wait on replies, and the dataset expectations then run there.
+Why: Great Expectations takes 2.5 s of CPU to import, the duplicate rules' datasketch (with scipy) about
+1 s. Imported in the build's own process while LLM calls are in flight, they hold the interpreter lock and
+the replies wait for them (a 50-pair build's LLM phase went from 0.92 to 0.8 of its ideal for Great
+Expectations); imported after them, they add to the wall. In a worker process they load on the other core
+while the build's threads wait on replies, and the validate stage's rules pass and dataset expectations
+then run there.
 
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
