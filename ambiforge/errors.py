@@ -17,8 +17,11 @@ class CatalogError(AmbiforgeError):
     """The object catalog is malformed; the message names file and entry."""
 
     def __init__(self, path: str, entry: str, message: str) -> None:
-        self.path, self.entry = path, entry
+        self.path, self.entry, self.detail = path, entry, message
         super().__init__(f"{path}: {entry}: {message}")
+
+    def __reduce__(self) -> tuple[type[CatalogError], tuple[str, str, str]]:  # from a worker process whole
+        return (type(self), (self.path, self.entry, self.detail))
 
 
 class InputError(AmbiforgeError):
@@ -27,6 +30,9 @@ class InputError(AmbiforgeError):
     def __init__(self, path: str, where: str, message: str) -> None:
         self.path, self.where, self.detail = path, where, message
         super().__init__(f"{path}: {where}: {message}" if where else f"{path}: {message}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, str]]:  # from a worker process whole
+        return (type(self), (self.path, self.where, self.detail))
 
 
 class ConfigError(AmbiforgeError):

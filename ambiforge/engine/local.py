@@ -75,7 +75,7 @@ class LocalExecutor:
 
 def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Stages:
     def generate(options: BuildOptions) -> dict[str, int]:
-        if worker is not None:  # Great Expectations loads in its process while generation runs
+        if worker is not None:  # the validate stage's imports load in its process while generation runs
             worker.start()
         return pipeline.generate(options, run)
 
@@ -92,14 +92,15 @@ def build_locally(
 ) -> dict[str, Any]:
     """The ``build`` flow's stages, in this process (same files, same summary).
 
-    ``warm_worker``: the dataset expectations run in a worker process that imports Great Expectations
-    while generation runs (:mod:`ambiforge.engine.warm_worker`). By default only for LLM providers, whose generation
-    waits on replies: an offline build's generation keeps this process busy, and for a small one the
+    ``warm_worker``: the validate stage's rules pass and dataset expectations run in a worker process that
+    imports what they need (datasketch, Great Expectations) while generation runs
+    (:mod:`ambiforge.engine.warm_worker`). By default only for LLM providers, whose generation waits on
+    replies: an offline build's generation keeps this process busy, and for a small one the
     worker's start-up (0.6 s of CPU) costs more than it hides."""
     options = pipeline.resolve_options(options)
     if warm_worker is None:
         warm_worker = options.provider != "offline"
-    worker = WarmWorker(pipeline.EXPECTATIONS_MODULES) if warm_worker else None
+    worker = WarmWorker(pipeline.WORKER_MODULES, pipeline.WORKER_LATER) if warm_worker else None
     with contextlib.ExitStack() as stack, LocalExecutor() as run:
         if worker is not None:
             stack.enter_context(worker)

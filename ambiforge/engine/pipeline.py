@@ -247,8 +247,11 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
     return expectations.to_dict()
 
 
-#: What the dataset expectations import, for a worker process to load ahead (ambiforge/engine/warm_worker.py).
-EXPECTATIONS_MODULES = ("great_expectations", "ambiforge.validation.expectations", "ambiforge.engine.pipeline")
+#: What the validate stage's steps in a worker import, for the worker process to load ahead
+#: (ambiforge/engine/warm_worker.py): the rules pass's (the duplicate rules' datasketch loads scipy) before
+#: it serves, the dataset expectations' (Great Expectations, pandas) while the rules pass runs.
+WORKER_MODULES = ("ambiforge.engine.pipeline", "ambiforge.validation.stream", "datasketch")
+WORKER_LATER = ("great_expectations", "ambiforge.validation.expectations")
 
 
 def diversity_section(options: BuildOptions, figures: dict[str, Any], items_path: Path, count: int) -> dict[str, Any]:
@@ -369,7 +372,9 @@ def validate(
     """The generated pairs -> item rules (-> the judge, when ``[judge]`` enables it) and dataset checks ->
     ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and the validation report, in
     two passes over ``generated.jsonl`` (rules, then everything else), neither holding the run. A finished
-    run is returned as is. ``worker``: see :func:`write_run_files` (local builds)."""
+    run is returned as is. ``worker`` (local builds): the rules pass and the dataset expectations run in
+    that process, whose imports (datasketch and scipy, Great Expectations and pandas) were done on the other
+    core while generation waited on replies; see :func:`write_run_files`."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 
@@ -383,7 +388,10 @@ def validate(
     state.mark(directory, "validate", "running")
     started = time.perf_counter()
     progress.start("validate", counted["pairs"])
-    verdicts = run.call(check_rules, options, counted["pairs"])
+    if worker is None:
+        verdicts = run.call(check_rules, options, counted["pairs"])
+    else:
+        verdicts = worker.call(check_rules, options, counted["pairs"])
     progress.finish("validate")
     timings = {**(seconds or {}), "rules": time.perf_counter() - started}
     extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}

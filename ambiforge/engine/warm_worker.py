@@ -1,10 +1,12 @@
-"""One step of a local build in a process of its own, started -- and its slow imports done -- while the
+"""Steps of a local build in a process of its own, started -- and their slow imports done -- while the
 build is busy with something else.
 
-Why: Great Expectations takes 2.5 s of CPU to import. Imported in the build's own process while LLM calls
-are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM phase went
-from 0.92 to 0.8 of its ideal); imported after them, it adds to the wall. In a worker process it loads on
-the other core while the build's threads wait on replies, and the dataset expectations then run there.
+Why: Great Expectations takes 2.5 s of CPU to import, the duplicate rules' datasketch (with scipy) about
+1 s. Imported in the build's own process while LLM calls are in flight, they hold the interpreter lock and
+the replies wait for them (a 50-pair build's LLM phase went from 0.92 to 0.8 of its ideal for Great
+Expectations); imported after them, they add to the wall. In a worker process they load on the other core
+while the build's threads wait on replies, and the validate stage's rules pass and dataset expectations
+then run there.
 
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
@@ -21,6 +23,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -30,11 +33,18 @@ class WorkerError(RuntimeError):
 
 
 class WarmWorker:
-    """A worker process that imports ``modules`` as soon as :meth:`start` is called; :meth:`call` runs a
-    module-level function there (arguments, result and exceptions are pickled) and waits for it."""
+    """A worker process that imports ``modules`` as soon as :meth:`start` is called, then ``later`` in a
+    thread of its own while it serves; :meth:`call` runs a module-level function there (arguments, result
+    and exceptions are pickled) and waits for it.
 
-    def __init__(self, modules: tuple[str, ...]) -> None:
+    ``later``: what only a later step needs, so that the first step does not wait for it (the rules pass
+    for Great Expectations, which the expectations step after it needs). A step that imports a module the
+    thread is importing waits for that import, as Python's import lock has any two threads do; ``modules``
+    should hold what both import, so that they never import one package's submodules at once."""
+
+    def __init__(self, modules: tuple[str, ...], later: tuple[str, ...] = ()) -> None:
         self.modules = modules
+        self.later = later
         self.process: subprocess.Popen[bytes] | None = None
         self.log: IO[bytes] | None = None
         self.released: list[subprocess.Popen[bytes]] = []
@@ -48,7 +58,7 @@ class WarmWorker:
                 "import ambiforge.engine.warm_worker as w; w.serve()"
             )
             self.process = subprocess.Popen(
-                [sys.executable, "-c", boot, str(os.getpid()), *self.modules],
+                [sys.executable, "-c", boot, str(os.getpid()), *self.modules, LATER, *self.later],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.log,
@@ -109,20 +119,32 @@ class WarmWorker:
         self.close(kill=exc[0] is not None)
 
 
-def serve() -> None:
-    """The worker: ``argv`` is the parent's pid and the modules to import; then (function, args) requests
-    from stdin, (ok, result or exception) replies to stdout, until stdin closes; then it exits at once."""
-    from ambiforge.engine.processes import die_with_parent
+#: Separates, in the worker's arguments, the modules imported before serving from those imported meanwhile.
+LATER = "--later"
 
-    parent, modules = int(sys.argv[1]), sys.argv[2:]
-    die_with_parent(parent)
-    for name in modules:
+
+def _import_all(names: list[str]) -> None:
+    for name in names:
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - only a warm-up: the step imports (and reports) it again
             break
+
+
+def serve() -> None:
+    """The worker: ``argv`` is the parent's pid, the modules to import, ``--later`` and the modules to
+    import while serving; then (function, args) requests from stdin, (ok, result or exception) replies to
+    stdout, until stdin closes; then it exits at once."""
+    from ambiforge.engine.processes import die_with_parent
+
+    parent, names = int(sys.argv[1]), sys.argv[2:]
+    cut = names.index(LATER) if LATER in names else len(names)
+    die_with_parent(parent)
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # a step that prints must not corrupt the replies
+    sys.stdout = sys.stderr  # a step (or an import) that prints must not corrupt the replies
+    _import_all(names[:cut])
+    if names[cut + 1 :]:
+        threading.Thread(target=_import_all, args=(names[cut + 1 :],), name="warm-imports", daemon=True).start()
     while True:
         try:
             fn, args = pickle.load(requests)

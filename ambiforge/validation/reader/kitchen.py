@@ -73,6 +73,8 @@ class Kitchen:
         for washed in self.washed:
             names.insert(0, self.name(washed).lower().removeprefix("dirty "))
         for name in names:
+            if name not in lowered:  # the pattern matches the name as written: most names are not said
+                continue
             pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
             if re.search(pattern, lowered):
                 ref = self.find(name)

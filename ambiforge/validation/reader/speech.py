@@ -59,8 +59,15 @@ def _tagged() -> tuple[tuple[str, dict[str, frozenset[str]]], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A lexicon phrase as a whole-word pattern, compiled once: there are more phrases than ``re`` keeps
+    compiled, so building the patterns per text compiled each of them again for every item."""
+    return re.compile(rf"(?<![\w'-]){re.escape(phrase)}(?![\w'-])", re.IGNORECASE)
+
+
 def _find(text: str, phrase: str) -> list[int]:
-    return [m.start() for m in re.finditer(rf"(?<![\w'-]){re.escape(phrase)}(?![\w'-])", text, re.IGNORECASE)]
+    return [m.start() for m in _phrase_pattern(phrase).finditer(text)]
 
 
 def greeting_inside(text: str) -> str | None:
@@ -193,6 +200,17 @@ def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _heated_again(name: str) -> re.Pattern[str]:
+    """Heating words said of the food ``name`` again, compiled once per name (see :func:`_phrase_pattern`)."""
+    escaped = re.escape(name)
+    return re.compile(
+        rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{escaped}\b"
+        rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{escaped}\s+(?:up\s+|hot\s+|warm\s+)?again\b",
+        re.IGNORECASE,
+    )
+
+
 def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
     """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated.
     The food is the one the heating words are said of ("reheat the soup", "make my milk hot again")."""
@@ -200,12 +218,7 @@ def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
     for node in nodes:
         if node.type != "object" or node.kind != "food" or node.group in cooked:
             continue
-        name = re.escape(node.name)
-        said = (
-            rf"\breheat\w*\s+(?:\w+\s+){{0,3}}{name}\b"
-            rf"|\b(?:heat|warm|make)\s+(?:\w+\s+){{0,3}}{name}\s+(?:up\s+|hot\s+|warm\s+)?again\b"
-        )
-        if re.search(said, text, re.IGNORECASE):
+        if _heated_again(node.name).search(text):
             return node.name
     return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -110,6 +111,40 @@ def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_kill
         process = worker.process
         raise RuntimeError("the build failed")
     assert process is not None and process.wait(10) != 0  # killed, not left to finish
+
+
+GATED = "tests.unit.orchestration.gated_import"
+
+
+def gated_import_state(wait: bool) -> tuple[bool, bool]:
+    """(whether the gated module was being imported or imported, whether its import had finished)."""
+    import importlib
+
+    if wait:
+        importlib.import_module(GATED)  # waits for the warm-up thread's import of it
+    module = sys.modules.get(GATED)
+    return module is not None, bool(getattr(module, "READY", False))
+
+
+def bad_input(path: str) -> None:
+    raise InputError(path, "row 3", "not JSON")
+
+
+def test_the_warm_worker_serves_while_it_imports_what_only_later_steps_need(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from ambiforge.engine.warm_worker import WarmWorker
+
+    gate = tmp_path / "gate"
+    monkeypatch.setenv("AMBIFORGE_TEST_IMPORT_GATE", str(gate))
+    with WarmWorker(("tabnanny",), (GATED,)) as worker:
+        assert worker.call(loaded_in_worker, "tabnanny")[1]
+        assert worker.call(gated_import_state, False) == (True, False)  # served while the import waits
+        gate.touch()
+        assert worker.call(gated_import_state, True) == (True, True)
+        with pytest.raises(InputError, match=r"^items\.jsonl: row 3: not JSON$") as raised:  # bad input, whole
+            worker.call(bad_input, "items.jsonl")
+        assert (raised.value.path, raised.value.where, raised.value.detail) == ("items.jsonl", "row 3", "not JSON")
 
 
 def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_gets_another() -> None:
