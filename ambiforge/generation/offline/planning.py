@@ -64,6 +64,17 @@ def _gather(graph: SceneGraph, nodes: list[str]) -> dict[str, str]:
     return {n: COMMON_PLACE for n in nodes}
 
 
+def soiled(graph: SceneGraph, used: set[str]) -> SceneGraph:
+    """The graph with the ``used`` nodes dirty: what a task presupposes used (a plate to load into the
+    dishwasher) is not the clean one in the cupboard."""
+    nodes = tuple(
+        n.model_copy(update={"state": n.state.model_copy(update={"clean": False})}) if n.id in used else n
+        for n in graph.nodes
+    )
+    # a new graph, not a copy: a copy would share the tables derived from the old nodes
+    return SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=nodes, edges=graph.edges)
+
+
 def open_referent(plan: Sequence[Action], graph: SceneGraph, target: str, first: str, later: str) -> list[str]:
     """The steps' text with the target named as the ambiguous task leaves it: ``first`` ("a mug") at its
     first mention, ``later`` ("the mug") after."""
@@ -107,6 +118,7 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     presuppose), or why it cannot be made into an item."""
     bound: list[BoundSteps] = []
     moves: dict[str, str] = {}
+    used: set[str] = set()
     for clause in draft.clauses:
         ids = _ids(graph, list(clause.binding.values()))
         if isinstance(ids, str):
@@ -115,6 +127,7 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
         bound.append(dataclasses.replace(clause, binding=binding))
         for name, place in clause.setup.items():
             moves[binding[next(s for s, n in clause.binding.items() if n == name)]] = place
+        used.update(binding[s] for s, n in clause.binding.items() if n in clause.used)
     claims = _ids(graph, [*([draft.target] if draft.target else []), *draft.candidates, *draft.fitting])
     if isinstance(claims, str):
         return claims
@@ -124,10 +137,14 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     together = list(dict.fromkeys([*candidates, *fitting]))
     if target is not None and target in moves:  # the task presupposes the referent out: every option is
         moves.update({c: moves[target] for c in together})
+        if target in used:  # and used, every option as well (the knives in the sink to load)
+            used.update(together)
     else:
         moves.update(_gather(graph, together))
     if moves:
         graph = relocate(graph, moves)
+    if used:
+        graph = soiled(graph, used)
     built = build_plan(graph, bound)
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
