@@ -131,6 +131,40 @@ def _washes(steps: list[Step], kitchen: Kitchen, target: str) -> str | None:
     return None
 
 
+def _place(kitchen: Kitchen, ref: str) -> str | None:
+    seen: set[str] = set()
+    while ref in kitchen.nodes and kitchen.nodes[ref].type != "place" and ref not in seen:
+        seen.add(ref)
+        ref = kitchen.location.get(ref, "")
+    return ref or None
+
+
+def pointing_far(field: str, text: str, kitchen: Kitchen) -> list[str]:
+    """A demonstrative said of an object that is not at hand ("clear this paring knife" while it is in the
+    drawer): one points only at what is on the counter, the table or in the sink (``lexicon.yaml``)."""
+    data = lexicon().get("pointing") or {}
+    words, places = data.get("words") or (), set(data.get("places") or ())
+    if not words or not text:
+        return []
+    out = []
+    for m in re.finditer(rf"\b({'|'.join(map(re.escape, words))})\s+([\w' -]+)", text.lower()):
+        said = m.group(2)
+        name = max((n for n in kitchen.by_name if _starts_with_name(said, n)), key=len, default=None)
+        if name is None or kitchen.nodes[kitchen.by_name[name]].type != "object":
+            continue
+        place = _place(kitchen, kitchen.by_name[name])
+        if place is not None and place not in places:
+            out.append(
+                f"{field}: '{m.group(1)} {name}' points at the {name}, which is not at hand "
+                f"(in or on the {kitchen.name(place)})"
+            )
+    return out
+
+
+def _starts_with_name(said: str, name: str) -> bool:
+    return said.startswith(name) and said[len(name) : len(name) + 1] in ("", " ", "'")
+
+
 def loads_clean(steps: list[Step], kitchen: Kitchen) -> list[str]:
     """Objects the plan puts in a place that washes (the dishwasher) while they are clean: what is loaded
     is used, at hand, never a clean one taken from the drawer (``lexicon.yaml: washing.places``)."""
@@ -271,8 +305,10 @@ def read_item(item: Item) -> dict[str, list[str]]:
         clash = frame_clash(frame)
         if clash is not None:
             found["speech"].append(f"frame: {clash[0]} and {clash[1]} are incompatible tags")
+    kitchen = Kitchen.of(world.graph)
     for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
         found["speech"] += speech_problems(field, getattr(item, field), frame, world.graph.nodes)
+        found["speech"] += pointing_far(field, getattr(item, field), kitchen)
     found["variants"] = variants_problems(item, world)
     clear = read_plan(item.plan_for_clear_task)
     runner = Runner(world.graph)

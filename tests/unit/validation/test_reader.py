@@ -484,3 +484,16 @@ def test_sentences_no_one_says_are_flagged(built: list[Item], said: str, why: st
     text = item.unambiguous_direct.rstrip(".") + ". " + said
     found = problems(edit(item, unambiguous_direct=text), "speech")
     assert any(why in m and m.startswith("unambiguous_direct") for m in found), found
+
+
+def test_pointing_at_an_object_that_is_not_at_hand_is_flagged(built: list[Item]) -> None:
+    """r017: 'clear this paring knife into my dishwasher' with the knife in the drawer."""
+    item = built[0]
+    assert item.world is not None
+    kept = {e.source: e.target for e in item.world.graph.edges if e.relation == "in"}
+    far = next(n for n in item.world.graph.nodes if n.type == "object" and kept.get(n.id) in ("fridge", "drawer_1"))
+    text = item.unambiguous_direct.rstrip(".") + f". Then bring me that {far.name}."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any(f"'that {far.name}' points at the {far.name}, which is not at hand" in m for m in found), found
+    near = text.replace(f"that {far.name}", f"the {far.name}")
+    assert not any("not at hand" in m for m in problems(edit(item, unambiguous_direct=near), "speech"))
