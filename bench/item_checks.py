@@ -36,6 +36,8 @@ def classify(kind: str, message: str) -> str:
             return "a hurried request that asks for a wait"
         if "time contradiction" in message:
             return "incompatible time tags"
+        if "not at hand" in message:
+            return "a demonstrative ('this knife') of an object not at hand"
         return "a sentence no one says (reply-like thanks, thanks twice, no subject, purpose misplaced)"
     if kind == "variants":
         if "alone" in message or "accepts any of" in message:
@@ -118,6 +120,7 @@ def main() -> None:
         "another appliance does the common-sense job",
         "common-sense answer and variants disagree",
         "dishwasher loaded with a clean object",
+        "a demonstrative ('this knife') of an object not at hand",
         "a sentence no one says (reply-like thanks, thanks twice, no subject, purpose misplaced)",
         "other reader finding",
     ):
