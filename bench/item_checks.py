@@ -4,7 +4,9 @@ Generates the pairs a build makes (the default type mix, in order; ``--pairs``) 
 independent reader (ambiforge/validation/reader/). Prints how many items have: a greeting after a request's
 first words; two time references of the incompatible list (or a later clause done at once); a phrase the
 item's recorded frame does not allow; a determiner out of number with its noun ("this cherry tomatoes", "some
-our milk"); a food heated "again" that was never hot; a pour or serve step with no container target; a
+our milk"); a food heated "again" that was never hot; a common-sense answer its variants disagree with; a clean
+object loaded into the dishwasher; a sentence no one says ("Brilliant, thank you." before the work); a pour
+or serve step with no container target; a
 cut-like step with no tool in hand; a common-sense item whose candidates are not complete by the affordance
 table (a candidate that does the job missing from the variants); any other reader finding; and the share of
 items whose job is recorded (``world.affordance``) among those whose template names one.
@@ -32,13 +34,21 @@ def classify(kind: str, message: str) -> str:
             return "ordinal out of order"
         if "in a hurry" in message:
             return "a hurried request that asks for a wait"
-        return "incompatible time tags"
+        if "time contradiction" in message:
+            return "incompatible time tags"
+        if "not at hand" in message:
+            return "a demonstrative ('this knife') of an object not at hand"
+        return "a sentence no one says (reply-like thanks, thanks twice, no subject, purpose misplaced)"
     if kind == "variants":
+        if "alone" in message or "accepts any of" in message:
+            return "common-sense answer and variants disagree"
         if "names the" in message:
             return "common-sense task whose verb names the appliance"
         if "does the job as well" in message:
             return "another appliance does the common-sense job"
         return "candidates incomplete by the affordance table"
+    if "what is loaded is used" in message:
+        return "dishwasher loaded with a clean object"
     if "moves nothing" in message:
         return "a move to where the object already is"
     if "pours" in message and "cannot hold" in message:
@@ -108,6 +118,10 @@ def main() -> None:
         "a hurried request that asks for a wait",
         "common-sense task whose verb names the appliance",
         "another appliance does the common-sense job",
+        "common-sense answer and variants disagree",
+        "dishwasher loaded with a clean object",
+        "a demonstrative ('this knife') of an object not at hand",
+        "a sentence no one says (reply-like thanks, thanks twice, no subject, purpose misplaced)",
         "other reader finding",
     ):
         print(f"  {counts[cls]:5d}  {cls}" + (f"   e.g. {examples[cls]}" if cls in examples else ""))

@@ -20,6 +20,7 @@ as a model told "keep everything that was right" would.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -33,7 +34,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment.sampler import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.llm.resolution import NO_ACTION, mentioned
-from ambiforge.generation.offline import planning
+from ambiforge.generation.offline import phrases, planning
 from ambiforge.generation.offline.generator import sane
 from ambiforge.generation.offline.library import candidates, has_templates
 from ambiforge.llm.ask import REPAIR
@@ -200,6 +201,23 @@ def grounding(graph: SceneGraph, draft: Draft, has_shortlist: bool) -> Grounded:
     return Grounded(shortlist, variants, referent, action)
 
 
+def unpointed(draft: Draft, names: list[str]) -> Draft:
+    """The draft's tasks with "this"/"that" said as "the" before the kitchen's objects: the responder drafts
+    on placements of its own, and the build's kitchen keeps things elsewhere (pointing at an object there
+    that is not at hand is a defect the reader flags)."""
+    words, _ = phrases.pointing()
+    said = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    if not said:
+        return draft
+    pattern = re.compile(rf"\b({'|'.join(words)})\s+({said})\b", re.IGNORECASE)
+
+    def the(m: re.Match[str]) -> str:
+        return ("The " if m.group(1)[0].isupper() else "the ") + m.group(2)
+
+    fields = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task")
+    return dataclasses.replace(draft, **{f: pattern.sub(the, getattr(draft, f)) for f in fields})
+
+
 class KitchenResponder:
     def __init__(self, catalog: Catalog | None = None, flawed_share: float = 0.0) -> None:
         self.catalog = catalog or load_catalog()
@@ -231,8 +249,11 @@ class KitchenResponder:
                         found.append(draft)
                     continue
                 planned = planning.plan(draft, graph, self.catalog)
-                if isinstance(planned, planning.Planned) and sane(planned.draft) is None:
-                    found.append(planned.draft)
+                if not isinstance(planned, planning.Planned) or sane(planned.draft) is not None:
+                    continue
+                # the build's kitchen keeps what it holds clean where it is kept: nothing used to load
+                if not any(s.endswith(" in the dishwasher.") for s in planned.draft.plan_for_clear_task):
+                    found.append(unpointed(planned.draft, names))
         with self._lock:
             self._drafts[key] = found
         return found

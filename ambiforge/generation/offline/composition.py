@@ -62,6 +62,7 @@ class ContextAction(BaseModel):
     indirect: tuple[str, ...] = Field(min_length=1)
     plan: tuple[StepSpec, ...] = Field(min_length=1)
     setup: dict[str, str] = Field(default_factory=dict, description="slot -> place the clause presupposes")
+    used: tuple[str, ...] = Field(default=(), description="slots presupposed used (dirty), kept where setup says")
 
 
 class Frames(BaseModel):
@@ -73,6 +74,10 @@ class Frames(BaseModel):
     share: float = Field(ge=0, le=1, description="share of tasks that get a frame")
     max_task_words: int = Field(ge=5, description="a frame is left out when the task would get longer")
     after: tuple[str, ...] = Field(min_length=1)
+    thanking: tuple[str, ...] = Field(default=(), description="words that thank: a request thanks once")
+
+    def thanks(self, text: str) -> bool:
+        return any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in self.thanking)
 
 
 class CompositionData(BaseModel):
@@ -128,6 +133,9 @@ class CompositionData(BaseModel):
             for slot, place in action.setup.items():
                 if slot not in action.co or place not in places:
                     raise ValueError(f"actions[{i}] ({action.key}): setup: {slot}: expected a slot and a place")
+            for slot in action.used:
+                if slot not in action.setup:
+                    raise ValueError(f"actions[{i}] ({action.key}): used: {slot}: give it a place in 'setup'")
         return self
 
 
@@ -258,7 +266,8 @@ def context_clause(
     if "spot" in used:  # a place the wording names: the plan must act on it
         binding[SPOT_SLOT] = values["spot"]
     setup = {binding[slot]: place for slot, place in action.setup.items()}
-    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used))
+    soiled = frozenset(binding[slot] for slot in action.used)
+    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used), soiled)
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
 
 
@@ -346,8 +355,11 @@ def compose(
         said = phrases.agreeing(frames.after, frame)
         sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
         longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
-        if longest_task + _word_count(sentence) <= frames.max_task_words and not says_forbidden(
-            sentence, forbidden, substrings
+        twice = frames.thanks(sentence) and any(frames.thanks(t) for t in (direct, indirect, ambiguous))
+        if (
+            longest_task + _word_count(sentence) <= frames.max_task_words
+            and not twice
+            and not says_forbidden(sentence, forbidden, substrings)
         ):
             direct, indirect, ambiguous = (f"{t} {sentence}" for t in (direct, indirect, ambiguous))
     direct, indirect, ambiguous = (phrases.sentence_case(t) for t in (direct, indirect, ambiguous))

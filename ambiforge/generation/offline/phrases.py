@@ -57,6 +57,9 @@ def _data() -> dict[str, Any]:
             if unknown:
                 raise ConfigError(f"{DATA_FILE}: {key}[{i}]: unknown word list {{{sorted(unknown)[0]}}}")
     _check_frame(data)
+    pointing = data.get("pointing")
+    if not (isinstance(pointing, dict) and set(pointing) == {"words", "places"} and all(pointing.values())):
+        raise ConfigError(f"{DATA_FILE}: pointing: expected non-empty 'words' and 'places'")
     for i, rule in enumerate(data.get("presuppositions") or []):
         if not (isinstance(rule, dict) and set(rule) == {"words", "groups"} and rule["words"] and rule["groups"]):
             raise ConfigError(f"{DATA_FILE}: presuppositions[{i}]: expected words and groups")
@@ -68,6 +71,12 @@ def _data() -> dict[str, Any]:
         if unknown:
             raise ConfigError(f"{DATA_FILE}: {form!r}: unknown slot {{{sorted(unknown)[0]}}}")
     return data
+
+
+def pointing() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The demonstratives, and the places (ids) where an object is at hand, so can be pointed at."""
+    data = _data()["pointing"]
+    return tuple(data["words"]), frozenset(data["places"])
 
 
 def styles(indirect: bool = False) -> tuple[tuple[str, str], ...]:

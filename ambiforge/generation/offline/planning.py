@@ -11,6 +11,7 @@ away."). A draft whose plan cannot be grounded or does not run is refused with t
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from ambiforge.catalog import Catalog
@@ -64,6 +65,49 @@ def _gather(graph: SceneGraph, nodes: list[str]) -> dict[str, str]:
     return {n: COMMON_PLACE for n in nodes}
 
 
+def _place_of(graph: SceneGraph, node: str) -> str | None:
+    """The place an object is at, through what holds it (the soup in the pot on the counter: the counter)."""
+    ix = index(graph)
+    seen: set[str] = set()
+    while node in ix.by_id and ix.by_id[node].type != "place" and node not in seen:
+        seen.add(node)
+        edge = ix.location.get(node)
+        if edge is None:
+            return None
+        node = edge.target
+    return node
+
+
+def pointed(draft: Draft, graph: SceneGraph, nodes: Sequence[str]) -> dict[str, str]:
+    """The task texts with a demonstrative ("that jam", "this knife") said only of an object at hand
+    (``phrases.yaml: pointing``): one in the fridge or a drawer is "the jam". Composition drew the
+    determiners before anyone knew where things are; the plan's graph knows."""
+    words, places = phrases.pointing()
+    ix = index(graph)
+    far = {ix.by_id[n].name for n in nodes if n in ix.by_id and _place_of(graph, n) not in places}
+    if not far:
+        return {}
+    names = "|".join(re.escape(n) for n in sorted(far, key=len, reverse=True))
+    pattern = re.compile(rf"\b({'|'.join(words)})\s+({names})\b", re.IGNORECASE)
+
+    def the(m: re.Match[str]) -> str:
+        return ("The " if m.group(1)[0].isupper() else "the ") + m.group(2)
+
+    fields = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task")
+    return {f: pattern.sub(the, getattr(draft, f)) for f in fields}
+
+
+def soiled(graph: SceneGraph, used: set[str]) -> SceneGraph:
+    """The graph with the ``used`` nodes dirty: what a task presupposes used (a plate to load into the
+    dishwasher) is not the clean one in the cupboard."""
+    nodes = tuple(
+        n.model_copy(update={"state": n.state.model_copy(update={"clean": False})}) if n.id in used else n
+        for n in graph.nodes
+    )
+    # a new graph, not a copy: a copy would share the tables derived from the old nodes
+    return SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=nodes, edges=graph.edges)
+
+
 def open_referent(plan: Sequence[Action], graph: SceneGraph, target: str, first: str, later: str) -> list[str]:
     """The steps' text with the target named as the ambiguous task leaves it: ``first`` ("a mug") at its
     first mention, ``later`` ("the mug") after."""
@@ -76,7 +120,9 @@ def open_referent(plan: Sequence[Action], graph: SceneGraph, target: str, first:
     return out
 
 
-def _parameter_ambiguity(draft: Draft, graph: SceneGraph, actions: list[Action], ends: list[int]) -> Planned | str:
+def _parameter_ambiguity(
+    draft: Draft, graph: SceneGraph, actions: list[Action], ends: list[int], nodes: Sequence[str]
+) -> Planned | str:
     """An omission whose left-out word is no node but a parameter ("a little", "halfway"): the ambiguity
     starts at the focus clause's first action whose parameters say it; the template's ``plan_amb`` words
     the focus from there."""
@@ -97,7 +143,11 @@ def _parameter_ambiguity(draft: Draft, graph: SceneGraph, actions: list[Action],
     if first_difference(clear_text, amb_text) != eoa:
         return "the ambiguous plan's text does not part from the clear plan where the left-out word is"
     planned = dataclasses.replace(
-        draft, plan_for_clear_task=clear_text, plan_for_amb_task=amb_text, end_of_ambiguity=eoa
+        draft,
+        plan_for_clear_task=clear_text,
+        plan_for_amb_task=amb_text,
+        end_of_ambiguity=eoa,
+        **pointed(draft, graph, nodes),
     )
     return Planned(planned, graph, actions)
 
@@ -107,6 +157,7 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     presuppose), or why it cannot be made into an item."""
     bound: list[BoundSteps] = []
     moves: dict[str, str] = {}
+    used: set[str] = set()
     for clause in draft.clauses:
         ids = _ids(graph, list(clause.binding.values()))
         if isinstance(ids, str):
@@ -115,6 +166,7 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
         bound.append(dataclasses.replace(clause, binding=binding))
         for name, place in clause.setup.items():
             moves[binding[next(s for s, n in clause.binding.items() if n == name)]] = place
+        used.update(binding[s] for s, n in clause.binding.items() if n in clause.used)
     claims = _ids(graph, [*([draft.target] if draft.target else []), *draft.candidates, *draft.fitting])
     if isinstance(claims, str):
         return claims
@@ -124,10 +176,14 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     together = list(dict.fromkeys([*candidates, *fitting]))
     if target is not None and target in moves:  # the task presupposes the referent out: every option is
         moves.update({c: moves[target] for c in together})
+        if target in used:  # and used, every option as well (the knives in the sink to load)
+            used.update(together)
     else:
         moves.update(_gather(graph, together))
     if moves:
         graph = relocate(graph, moves)
+    if used:
+        graph = soiled(graph, used)
     built = build_plan(graph, bound)
     if built.error is not None:
         return f"the clear plan does not run: {built.error}"
@@ -137,7 +193,7 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if draft.max_steps is not None and len(actions) > draft.max_steps:
         return f"the plan has {len(actions)} steps (at most {draft.max_steps})"
     if target is None:
-        return _parameter_ambiguity(draft, graph, actions, built.ends)
+        return _parameter_ambiguity(draft, graph, actions, built.ends, [i for c in bound for i in c.binding.values()])
     others = [c for c in dict.fromkeys([*candidates, *fitting]) if c != target]
     under = {other: substitute(actions, target, other) for other in others}  # the plan under each answer
     ran = {other: run_watched(graph, plan) for other, plan in under.items()}  # (problem, idle move)
@@ -181,6 +237,10 @@ def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     if parted != eoa:
         return f"the ambiguous plan's text parts from the clear plan at step {parted}, its actions at {eoa}"
     planned = dataclasses.replace(
-        draft, plan_for_clear_task=clear_text, plan_for_amb_task=amb_text, end_of_ambiguity=eoa
+        draft,
+        plan_for_clear_task=clear_text,
+        plan_for_amb_task=amb_text,
+        end_of_ambiguity=eoa,
+        **pointed(draft, graph, task_objects),
     )
     return Planned(planned, graph, actions)

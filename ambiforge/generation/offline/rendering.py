@@ -136,7 +136,8 @@ def bound_steps(template: Template, slots: Slots) -> BoundSteps:
     if slots.target is not None:
         binding["t"] = slots.target.name
     setup = {binding[slot]: place for slot, place in template.setup.items() if slot in binding}
-    return BoundSteps(template.plan, binding, slot_values(slots), setup)
+    used = frozenset(binding[slot] for slot in template.used if slot in binding)
+    return BoundSteps(template.plan, binding, slot_values(slots), setup, used=used)
 
 
 def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:

@@ -58,6 +58,11 @@ class TemplateSpec(BaseModel):
         description="slot -> place: where the task presupposes an object is (the milk "
         "to put away is out, on the counter)",
     )
+    used: tuple[str, ...] = Field(
+        default=(),
+        description="slots whose objects the task presupposes used, so dirty, where ``setup`` keeps them (the "
+        "plate to load into the dishwasher is a used one in the sink, never a clean one from the cupboard)",
+    )
     target: Condition = ANY
     co: dict[str, Condition] = Field(default_factory=dict, description="co-slot name -> what fills it")
     why: str = Field(
@@ -86,6 +91,9 @@ class TemplateSpec(BaseModel):
         for slot, place in self.setup.items():
             if slot not in slots or place not in places:
                 raise ValueError(f"setup: {slot}: {place}: expected a slot and a place")
+        for slot in self.used:
+            if slot not in self.setup:
+                raise ValueError(f"used: {slot}: a used object is kept where 'setup' says: give it a place there")
         for name in TEXT_FIELDS:
             for i, text in enumerate(getattr(self, name)):
                 try:

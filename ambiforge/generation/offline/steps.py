@@ -98,6 +98,7 @@ class BoundSteps:
     setup: Mapping[str, str] = field(default_factory=dict)  # node -> place where the task presupposes it
     said: tuple[str, ...] = ()  # the values the clause's wording says ("four", "eco"): its plan must carry them
     unsaid: frozenset[str] = frozenset()  # value names the wording leaves out: parameters using them are dropped
+    used: frozenset[str] = frozenset()  # nodes the task presupposes used (dirty), kept at their setup place
 
 
 @dataclass

@@ -131,6 +131,77 @@ def _washes(steps: list[Step], kitchen: Kitchen, target: str) -> str | None:
     return None
 
 
+def _place(kitchen: Kitchen, ref: str) -> str | None:
+    seen: set[str] = set()
+    while ref in kitchen.nodes and kitchen.nodes[ref].type != "place" and ref not in seen:
+        seen.add(ref)
+        ref = kitchen.location.get(ref, "")
+    return ref or None
+
+
+def pointing_far(field: str, text: str, kitchen: Kitchen) -> list[str]:
+    """A demonstrative said of an object that is not at hand ("clear this paring knife" while it is in the
+    drawer): one points only at what is on the counter, the table or in the sink (``lexicon.yaml``)."""
+    data = lexicon().get("pointing") or {}
+    words, places = data.get("words") or (), set(data.get("places") or ())
+    if not words or not text:
+        return []
+    out = []
+    for m in re.finditer(rf"\b({'|'.join(map(re.escape, words))})\s+([\w' -]+)", text.lower()):
+        said = m.group(2)
+        name = max((n for n in kitchen.by_name if _starts_with_name(said, n)), key=len, default=None)
+        if name is None or kitchen.nodes[kitchen.by_name[name]].type != "object":
+            continue
+        place = _place(kitchen, kitchen.by_name[name])
+        if place is not None and place not in places:
+            out.append(
+                f"{field}: '{m.group(1)} {name}' points at the {name}, which is not at hand "
+                f"(in or on the {kitchen.name(place)})"
+            )
+    return out
+
+
+def _starts_with_name(said: str, name: str) -> bool:
+    return said.startswith(name) and said[len(name) : len(name) + 1] in ("", " ", "'")
+
+
+def loads_clean(steps: list[Step], kitchen: Kitchen) -> list[str]:
+    """Objects the plan puts in a place that washes (the dishwasher) while they are clean: what is loaded
+    is used, at hand, never a clean one taken from the drawer (``lexicon.yaml: washing.places``)."""
+    places = (lexicon().get("washing") or {}).get("places", ())
+    out = []
+    for step in steps:
+        if step.verb != "put" or step.obj is None or step.target is None or bare(step.target) not in places:
+            continue
+        ref = kitchen.find(step.obj)
+        node = kitchen.nodes.get(ref) if ref is not None else None
+        if node is not None and node.type == "object" and node.state.clean is not False:
+            out.append(
+                f"{_said(step)}: loads the clean {node.name} into the {bare(step.target)}: what is loaded is used"
+            )
+    return out
+
+
+def answer_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
+    """A common-sense answer and its variants say the same: an answer naming one object ("The bread knife.")
+    has that object alone as its variant, and an answer that accepts any of several ("Any clean one") is
+    not given where the clear task names one of them (which of them is then a preference)."""
+    if item.ambiguity_type != "common_sense_knowledge" or item.amb_shortlist:
+        return []
+    target = kitchen.nodes.get(world.target or "")
+    if target is None or target.type != "object":
+        return []
+    listed = [v.strip().lower() for v in item.variants if v.strip()]
+    accepts_any = any(_find_word(item.answer, w) for w in lexicon().get("accepts_any") or ())
+    if not accepts_any and listed != [target.name.lower()]:
+        return [f"variants: {', '.join(listed)}, but the answer {item.answer!r} names the {target.name} alone"]
+    if accepts_any and len(listed) > 1 and _find_word(item.unambiguous_direct, target.name):
+        return [
+            f"answer: {item.answer!r} accepts any of {', '.join(listed)}, but the clear task names the {target.name}"
+        ]
+    return []
+
+
 def _shortlist_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
     """A preference item's shortlist holds every object its words pick out, but those left out with a reason;
     a task that washes leaves no dirty one out as dirty (a dirty plate is what the dishwasher is for)."""
@@ -197,7 +268,7 @@ def variants_problems(item: Item, world: World) -> list[str]:
     kitchen = Kitchen.of(world.graph)
     listed = {v.strip().lower() for v in item.variants}
     out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
-    out += common_sense_problems(item, kitchen)
+    out += common_sense_problems(item, kitchen) + answer_problems(item, world, kitchen)
     if item.amb_shortlist and item.provenance.generator == "offline":
         out += _shortlist_problems(item, world, kitchen)
     if item.amb_shortlist or not world.candidates:
@@ -234,8 +305,10 @@ def read_item(item: Item) -> dict[str, list[str]]:
         clash = frame_clash(frame)
         if clash is not None:
             found["speech"].append(f"frame: {clash[0]} and {clash[1]} are incompatible tags")
+    kitchen = Kitchen.of(world.graph)
     for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
         found["speech"] += speech_problems(field, getattr(item, field), frame, world.graph.nodes)
+        found["speech"] += pointing_far(field, getattr(item, field), kitchen)
     found["variants"] = variants_problems(item, world)
     clear = read_plan(item.plan_for_clear_task)
     runner = Runner(world.graph)
@@ -244,6 +317,7 @@ def read_item(item: Item) -> dict[str, list[str]]:
     if world.clear_plan and len(runner.resolved) == len(clear):
         found["plan"] += _compare(clear, runner.resolved, world.clear_plan)
     found["plan"] += _hot_problems(item, runner)
+    found["plan"] += [f"plan_for_clear_task {problem}" for problem in loads_clean(clear, Kitchen.of(world.graph))]
     if world.perturbation is None:
         amb = read_plan(item.plan_for_amb_task)
         amb_runner = Runner(world.graph, referent=_referent(world))

@@ -223,6 +223,21 @@ def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
     return None
 
 
+def unsaid_phrasing(text: str) -> list[str]:
+    """Sentences no one says, by the lexicon's patterns ("Brilliant, thank you." before the work is done,
+    ", would be lovely.", "leave it out before we eat, on the table"), and thanks said twice."""
+    out = [
+        f"{m.group(0)!r}: {rule['why']}"
+        for rule in lexicon().get("phrasing") or ()
+        if (m := re.search(rule["pattern"], text, re.IGNORECASE)) is not None
+    ]
+    words = "|".join(re.escape(w) for w in lexicon().get("thanking") or ())
+    thanks = re.findall(rf"\b(?:{words})\b", text, re.IGNORECASE) if words else []
+    if len(thanks) > 1:
+        out.append(f"{' ... '.join(thanks)!r}: a request thanks once")
+    return out
+
+
 def speech_problems(
     field: str, text: str, frame_tags: Iterable[str] | None = None, nodes: Iterable[Node] = ()
 ) -> list[str]:
@@ -253,4 +268,5 @@ def speech_problems(
         out.append(f"{field}: says the {food} is heated again, but it was never hot (a presupposition)")
     for problem in number_problems(text, nodes):
         out.append(f"{field}: number agreement: {problem}")
+    out += [f"{field}: {problem}" for problem in unsaid_phrasing(text)]
     return out

@@ -147,6 +147,10 @@ def test_partition_by_cleanliness(catalog) -> None:
     hot = spec.model_copy(update={"target": Condition(tags_any=("drinkware",), where={"heat_resistant": True})})
     assert len(drafts(hot, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))) == 1
     assert drafts(hot, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug", "plastic mug")) == []
+    # a common-sense item: the only clean one, never "any clean one" while the clear task names one of them
+    one = spec.model_copy(update={"only_one": True})
+    assert len(drafts(one, catalog, scene(catalog, "ceramic mug", "dirty ceramic mug"))) == 1
+    assert drafts(one, catalog, scene(catalog, "ceramic mug", "glass mug", "dirty ceramic mug")) == []
 
 
 def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]
@@ -165,37 +169,64 @@ def peel_spec(**changes) -> ToolForUseSpec:  # type: ignore[no-untyped-def]
     return ToolForUseSpec(**{**fields, **changes})
 
 
-def test_tool_for_use_variants_are_every_tool_of_the_kitchen_that_affords_the_job(catalog) -> None:
-    """The issue's bug: 'peel with a peeler' named one peeler while the Y-peeler and the swivel peeler
-    were there too. Now every peeler that peels is a variant, and the intent accepts each of them."""
-    kitchen = ("vegetable peeler", "Y-peeler", "swivel peeler", "julienne peeler", "russet potato")
+def test_tool_for_use_is_made_only_where_common_sense_picks_exactly_one_tool(catalog) -> None:
+    """Blind read 84227: the answer named one tool while the variants listed every tool that does the job.
+    A common-sense item exists only where exactly one tool does the job and is made for it; the answer,
+    the variants and the intent then all name it. Where several do the job, which one is a preference."""
+    kitchen = ("vegetable peeler", "julienne peeler", "russet potato")
     found = drafts(peel_spec(), catalog, scene(catalog, *kitchen))
-    assert found, "the julienne peeler cannot peel: choosing a peeler takes knowledge"
+    assert found, "the julienne peeler cannot peel: the vegetable peeler is the one"
     for draft in found:
-        assert draft.variants == draft.fitting == ["vegetable peeler", "Y-peeler", "swivel peeler"]
-        assert draft.candidates == [*draft.variants, "julienne peeler"]
-        assert draft.user_intent == ["vegetable peeler|Y-peeler|swivel peeler"]
-        assert draft.target in draft.variants and mentions(draft.unambiguous_direct, draft.target)
-    # every peeler peels: any one is right, nothing is ambiguous, no pair
-    assert drafts(peel_spec(), catalog, scene(catalog, "vegetable peeler", "Y-peeler", "russet potato")) == []
-    # the same for graters: all of them grate
-    grate = peel_spec(action="grate", target=Condition(uses_any=("grate_cheese",)))
-    graters = ("box grater", "cheese grater", "microplane grater", "russet potato")
-    assert drafts(grate, catalog, scene(catalog, *graters)) == []
+        assert draft.variants == draft.fitting == draft.user_intent == ["vegetable peeler"]
+        assert draft.target == "vegetable peeler" and draft.answer == "The vegetable peeler."
+        assert draft.candidates == ["vegetable peeler", "julienne peeler"]
+    # three peelers peel: any one is right, common sense picks none, no pair
+    three = ("vegetable peeler", "Y-peeler", "swivel peeler", "julienne peeler", "russet potato")
+    assert drafts(peel_spec(), catalog, scene(catalog, *three)) == []
+    # the one that peels is not the one made for it: no pair either
+    assert drafts(peel_spec(), catalog, scene(catalog, "Y-peeler", "julienne peeler", "russet potato")) == []
+
+
+def test_tool_for_use_takes_the_job_as_narrowly_as_common_sense(catalog) -> None:
+    """The bread knife is the knife for a loaf (a chef's knife cuts one too, but is not the answer); a
+    chicken breast is cut with a cleaver only where no other meat knife (a fillet knife) is there."""
+    bread = peel_spec(
+        action="slice_bread",
+        target=Condition(uses_any=("slice_bread",)),
+        co={"f": Condition(tags_any=("bread",))},
+        direct=("Slice {f} with {t}.",),
+    )
+    knives = ("chef's knife", "bread knife", "cleaver", "steak knife", "baguette")
+    found = drafts(bread, catalog, scene(catalog, *knives))
+    assert found
+    for draft in found:
+        assert draft.variants == draft.user_intent == ["bread knife"] and draft.answer == "The bread knife."
+        assert {name for name, _, _ in draft.left_out} == {"chef's knife", "cleaver", "steak knife"}
+    meat = peel_spec(
+        action="cut_meat",
+        target=Condition(uses_any=("chop_meat",)),
+        co={"f": Condition(tags_any=("meat",))},
+        direct=("Cut {f} with {t}.",),
+    )
+    assert drafts(meat, catalog, scene(catalog, "cleaver", "fillet knife", "chicken breast")) == []
+    (draft, *_) = drafts(meat, catalog, scene(catalog, "cleaver", "bread knife", "butter knife", "chicken breast"))
+    assert draft.variants == ["cleaver"] and draft.answer == "The cleaver."
 
 
 def test_tool_for_use_resolves_the_noun_on_the_graph_across_groups(catalog) -> None:
-    """'a knife' is every knife of the kitchen: the spreading knives are the butter and the plastic knife."""
+    """'a knife' is every knife of the kitchen: the butter knife is the one that spreads; with a plastic
+    knife beside it, two spread and there is no pair."""
     spread = peel_spec(
         action="spread",
         target=Condition(uses_any=("spread",)),
         co={"f": Condition(tags_any=("spreadable",))},
         direct=("Spread {f} with {t}.",),
     )
-    kitchen = ("bread knife", "butter knife", "plastic knife", "paring knife", "strawberry jam")
+    kitchen = ("bread knife", "butter knife", "paring knife", "strawberry jam")
     (draft, *_) = drafts(spread, catalog, scene(catalog, *kitchen))
-    assert draft.variants == ["butter knife", "plastic knife"]
-    assert sorted(draft.candidates) == sorted(["bread knife", "butter knife", "plastic knife", "paring knife"])
+    assert draft.variants == ["butter knife"]
+    assert sorted(draft.candidates) == sorted(["bread knife", "butter knife", "paring knife"])
+    assert drafts(spread, catalog, scene(catalog, *kitchen, "plastic knife")) == []
 
 
 def test_partition_by_an_affordance_names_every_right_member(catalog) -> None:

@@ -427,3 +427,73 @@ def test_a_spread_step_renders_what_it_spreads_on_and_reads_back() -> None:
     )
     assert said == "Spread the peanut butter on the rye bread with the butter knife."
     assert read_sentence(0, said).target == "the rye bread"
+
+
+# ---- blind read 84227: answers, dishwasher loads and sentences a reader found wrong ------------------------
+
+
+def _name(item: Item) -> str:
+    assert item.world is not None
+    return next(n.name for n in item.world.graph.nodes if n.id == item.world.target)
+
+
+def test_a_common_sense_answer_naming_one_tool_beside_several_variants_is_flagged(built: list[Item]) -> None:
+    """r035: 'The bread knife.' with every slicing knife as a variant; r023: 'Any clean one, for example the
+    plastic mug' while the clear task names the plastic mug."""
+    item = first(built, lambda i: "/tool_" in i.provenance.template)
+    assert item.world is not None and item.variants == [_name(item)]
+    others = [n.name for n in item.world.graph.nodes if n.id in item.world.candidates and n.name != _name(item)]
+    found = problems(edit(item, variants=[*item.variants, *others]), "variants")
+    assert any(f"names the {_name(item)} alone" in m for m in found), found
+    anyone = edit(item, answer=f"Any of them, for example the {_name(item)}.", variants=[*item.variants, *others])
+    found = problems(anyone, "variants")
+    assert any("accepts any of" in m and f"the clear task names the {_name(item)}" in m for m in found), found
+
+
+def test_loading_a_clean_object_into_the_dishwasher_is_flagged(built: list[Item]) -> None:
+    """r017, r076: a clean knife taken from the drawer and put in the dishwasher."""
+    item = first(built, lambda i: any(s.endswith(" in the dishwasher.") for s in i.plan_for_clear_task))
+    assert item.world is not None
+    step = next(s for s in item.plan_for_clear_task if s.endswith(" in the dishwasher."))
+    loaded = next(n for n in item.world.graph.nodes if n.type == "object" and f"Put the {n.name} in" in step)
+    assert loaded.state.clean is False, "what the generator loads is used"
+    graph = item.world.graph.model_copy(
+        update={
+            "nodes": tuple(
+                n.model_copy(update={"state": n.state.model_copy(update={"clean": True})}) if n.id == loaded.id else n
+                for n in item.world.graph.nodes
+            )
+        }
+    )
+    found = problems(edit(item, world=item.world.model_copy(update={"graph": graph})), "plan")
+    assert any(f"loads the clean {loaded.name} into the dishwasher" in m for m in found), found
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        ("Brilliant, thank you. I'll be in my study.", "read as a reply"),
+        ("Serve the tea in the cup, would be lovely.", "no subject"),
+        ("Leave the jam out before we eat, on the table.", "belongs with its verb"),
+        ("Stand the cleaver on the lower shelf for dinner.", "no reason to put something in storage"),
+        ("Put it away, many thanks. Thanks in advance.", "thanks once"),
+    ],
+)
+def test_sentences_no_one_says_are_flagged(built: list[Item], said: str, why: str) -> None:
+    item = built[0]
+    text = item.unambiguous_direct.rstrip(".") + ". " + said
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any(why in m and m.startswith("unambiguous_direct") for m in found), found
+
+
+def test_pointing_at_an_object_that_is_not_at_hand_is_flagged(built: list[Item]) -> None:
+    """r017: 'clear this paring knife into my dishwasher' with the knife in the drawer."""
+    item = built[0]
+    assert item.world is not None
+    kept = {e.source: e.target for e in item.world.graph.edges if e.relation == "in"}
+    far = next(n for n in item.world.graph.nodes if n.type == "object" and kept.get(n.id) in ("fridge", "drawer_1"))
+    text = item.unambiguous_direct.rstrip(".") + f". Then bring me that {far.name}."
+    found = problems(edit(item, unambiguous_direct=text), "speech")
+    assert any(f"'that {far.name}' points at the {far.name}, which is not at hand" in m for m in found), found
+    near = text.replace(f"that {far.name}", f"the {far.name}")
+    assert not any("not at hand" in m for m in problems(edit(item, unambiguous_direct=near), "speech"))

@@ -4,7 +4,7 @@
 - ``choose_member``: several fitting members of one group are in the scene; only the user knows which one
   ("a mug" among a glass and a ceramic mug). Shortlist = those members, intent = the distinguishing word.
 - ``omission``: the ambiguous wording leaves out a place or device a person infers ("Put the milk away").
-- ``tool_for_use``: of a group's members in the scene exactly one fits the target condition (the one tool
+- ``tool_for_use``: of the objects a group noun picks out exactly one does the job and is made for it (the tool
   made for the job: the bread knife among knives).
 - ``partition``: a group's fitting members split by a ``safe`` condition (microwave-safe or not, clean or
   dirty); the task names a safe one, the intent forbids the others.

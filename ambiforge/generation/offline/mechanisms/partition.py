@@ -53,6 +53,11 @@ class PartitionSpec(TemplateSpec):
     unsafe: str = Field(
         default="", description="why a wrong member is left out, in words ('is not oven-safe'); recorded on the item"
     )
+    only_one: bool = Field(
+        default=False,
+        description="common sense must pick exactly one member (a common-sense item: the clear task names it and "
+        "the answer resolves to it); no pair where several are right, since which of them is a preference",
+    )
 
     @model_validator(mode="after")
     def _check_forms(self) -> PartitionSpec:
@@ -123,6 +128,8 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
         by_state = spec.safe is not None and spec.safe.clean is not None
         if by_state and len(referents.fitting(graph, everyone, None, spec.safe)) > len(fit):
             continue  # a right-state member the job leaves out (a plastic mug for tea): "any clean one" is untrue
+        if spec.only_one and len(fit) != 1:
+            continue  # several right ones: which of them is the user's preference, not common sense
         if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
     return out

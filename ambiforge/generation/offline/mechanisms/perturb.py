@@ -214,7 +214,8 @@ def with_stand_in(scene: Scene, doers: tuple[CatalogObject, ...], rng: random.Ra
 def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tuple[str, ...]:
     """Where a template may tell the robot to put ``obj``, by the kinds of place it names: the places the
     catalog keeps such objects in (``kept``), the surfaces anything goes on, the appliances (the sink for
-    dishware; the dishwasher, the microwave and the oven when the catalog says it is safe in them)."""
+    dishware; the microwave and the oven when the catalog says it is safe in them). Not the dishwasher: it
+    takes used things at hand, and the object a perturbed kitchen asks about is a clean one where it is kept."""
     found: list[str] = []
     if "kept" in kinds:  # put away: where such objects are stored, not the worktops
         found += [p for p in cached_world().candidates(obj) if p not in ("counter", "kitchen_table")]
@@ -225,7 +226,6 @@ def destinations(obj: CatalogObject, kinds: tuple[str, ...] = PLACE_KINDS) -> tu
             place
             for place, fits in (
                 ("sink", bool(DISHWARE & set(obj.tags))),
-                ("dishwasher", obj.kind == "kitchen_item" and obj.dishwasher_safe),
                 ("microwave", obj.microwave_safe),
                 ("oven", obj.oven_safe),
             )

@@ -1,10 +1,12 @@
-"""tool_for_use: of the objects a group noun picks out in the kitchen, only some can do the job.
+"""tool_for_use: of the objects a group noun picks out in the kitchen, common sense picks exactly one.
 
-"Peel the carrot with the vegetable peeler." -> "... with a peeler": a person takes any peeler that peels,
-never the julienne peeler. The template names the job's affordance (``action: peel``, an action of
-``affordances.yaml``; without one, its ``target`` condition says what fits). The referent is resolved on
-the pair's scene graph; the pair exists only when the fitting nodes are a non-empty strict subset of the
-resolved ones, and the variants (and the intent's alternatives) are all the fitting ones.
+"Slice the baguette with the bread knife." -> "... with a knife": a person takes the bread knife, the knife
+made for loaves. The template names the job's affordance (``action: slice_bread``, an action of
+``affordances.yaml``, written as narrowly as common sense takes the job: a chef's knife can cut a loaf, but
+the knife for bread is the bread knife). The referent is resolved on the pair's scene graph; the pair exists
+only where exactly one of the resolved nodes affords the job and it is the one made for it (the template's
+``target``), so the answer, the variants and the intent all name that one object. Where several do the job
+(a chef's knife and a fillet knife both cut a chicken breast) common sense picks none of them: no pair.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ambiforge.generation.offline.rendering import (
 )
 from ambiforge.generation.offline.spec import TemplateSpec, check_action, check_format
 from ambiforge.models.scene_graph import Node, SceneGraph
+from ambiforge.world.index import index
 
 
 class ToolForUseSpec(TemplateSpec):
@@ -65,22 +68,16 @@ def build(
     co = bind_co(spec, list(scene.objects), rng, group.key)
     if co is None:
         return None
-    tools = referents.objects(scene, fit)
-    # the clear task names the tool made for the job (the cleaver to chop meat) when the kitchen has one,
-    # not any other that can do it too (a bread knife can cut a chop, but no one would ask for it)
-    made_for = [t for t in tools if spec.target.matches(t)]
-    if spec.action is not None and len(made_for) != 1:
-        return None  # common sense picks no one tool here (none or several made for it): no pair
-    tool = rng.choice(made_for or tools)
+    (tool,) = referents.objects(scene, fit)
     slots = Slots(tool, group, co)
     rendered = render(spec, slots, rng)
-    fitting = referents.names(fit)
+    fitting = referents.names(fit)  # the one tool: the answer, the variants and the intent agree
     return draft_of(
         spec,
         rendered,
         question=spec.question.format(noun=group.noun),
         answer=spec.answer.format(name=tool.name),
-        intent=["|".join(fitting)],
+        intent=fitting,
         variants=fitting,
         target=tool.name,
         candidates=referents.names(candidates_),
@@ -108,11 +105,13 @@ def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: Scen
         if len(found) < 2:
             continue
         fit = referents.fitting(graph, found, spec.action, None if spec.action else spec.target)
+        if len(fit) != 1 or (spec.action is not None and not spec.target.matches(index(graph).view(fit[0]))):
+            continue  # several do the job, or the one that does is not made for it: common sense picks none
         if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, found, fit, scene)))
     return out
 
 
 MECHANISM = Mechanism(
-    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the members made for the job", order=3
+    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job", order=3
 )
