@@ -85,6 +85,48 @@ def _hot_problems(item: Item, runner: Runner) -> list[str]:
     return out
 
 
+def _weighing_problems(item: Item, kitchen: Kitchen) -> list[str]:
+    """An amount said by weight needs something to weigh it with in the kitchen (``preconditions.yaml``)."""
+    rules = cached_preconditions().weighing
+    if rules is None or any(set(n.tags) & set(rules.tags) for n in kitchen.nodes.values()):
+        return []
+    said = re.compile(rf"\b\d[\d.,]*\s+({'|'.join(map(re.escape, rules.words))})\b", re.IGNORECASE)
+    fields = {
+        "unambiguous_direct": [item.unambiguous_direct],
+        "unambiguous_indirect": [item.unambiguous_indirect or ""],
+        "ambiguous_task": [item.ambiguous_task],
+        "plan_for_clear_task": item.plan_for_clear_task,
+    }
+    for field, texts in fields.items():
+        for text in texts:
+            m = said.search(text)
+            if m is not None:
+                return [f"{field}: says '{m.group(0)}', but the kitchen has nothing to weigh it with"]
+    return []
+
+
+def _said_of_problems(item: Item, kitchen: Kitchen) -> list[str]:
+    """A verb said of a food it is not said of ("squeeze the red apple": an apple is juiced), by
+    ``preconditions.yaml: said_of``."""
+    out = []
+    texts = {
+        "unambiguous_direct": item.unambiguous_direct,
+        "unambiguous_indirect": item.unambiguous_indirect or "",
+        "ambiguous_task": item.ambiguous_task,
+        "plan_for_clear_task": " ".join(item.plan_for_clear_task),
+    }
+    for verb, groups in cached_preconditions().said_of.items():
+        said = re.compile(rf"\b{re.escape(verb[:-1] if verb.endswith('e') else verb)}\w*\s+([^.,;]{{0,40}})", re.I)
+        for field, text in texts.items():
+            for m in said.finditer(text):
+                after = f" {m.group(1).lower()} "
+                for node in kitchen.nodes.values():
+                    if node.kind == "food" and node.group not in groups and f" {node.name.lower()} " in after:
+                        out.append(f"{field}: says '{verb}' of the {node.name}, a word said of {', '.join(groups)}")
+                        break
+    return out
+
+
 def _left_out_problems(world: World, kitchen: Kitchen, listed: set[str]) -> list[str]:
     """Each recorded reason for leaving an object out holds in the kitchen: a dirty one is marked dirty, an
     unsafe or unable one cannot do the job, and none of them is a variant as well."""
@@ -110,11 +152,30 @@ def _picked_out(kitchen: Kitchen, noun: str) -> list[str]:
     """The objects the words "a <noun>" pick out, by the reader's own reading: its noun is the noun, or its
     name ends in it ("a bowl": the glass mixing bowl too)."""
     noun = noun.lower()
+    whole = set(lexicon().get("compounds") or ())
     return [
         ref
         for ref, node in kitchen.nodes.items()
-        if node.type == "object" and (node.noun.lower() == noun or node.name.lower().endswith(f" {noun}"))
+        if node.type == "object"
+        and node.name.lower() not in whole
+        and (node.noun.lower() == noun or node.name.lower().endswith(f" {noun}"))
     ]
+
+
+def _compound_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
+    """A shortlist or variant that lists a name resolving whole ("peanut butter") for the word that is only its
+    last one ("some butter"): the words do not pick it out."""
+    target = kitchen.nodes.get(world.target or "")
+    if target is None or target.type != "object":
+        return []
+    noun, whole = target.noun.lower(), set(lexicon().get("compounds") or ())
+    out = []
+    for field, listed in (("amb_shortlist", item.amb_shortlist), ("variants", item.variants)):
+        for name in listed:
+            said = name.strip().lower()
+            if said in whole and said.endswith(f" {noun}") and said != noun:
+                out.append(f"{field}: lists the {said}, which '{noun}' does not name (the name resolves whole)")
+    return out
 
 
 def _washes(steps: list[Step], kitchen: Kitchen, target: str) -> str | None:
@@ -175,6 +236,7 @@ def common_sense_problems(item: Item, kitchen: Kitchen) -> list[str]:
             out.append(
                 f"ambiguous_task: {verb!r} names the {appliance}'s job: the task is clear without the {appliance}"
             )
+    out += _storage_problems(item, kitchen, listed)
     names = {node.name.lower() for node in kitchen.nodes.values()}
     for appliance, others in (words.get("same_job") or {}).items():
         if appliance not in listed:
@@ -182,6 +244,26 @@ def common_sense_problems(item: Item, kitchen: Kitchen) -> list[str]:
         for other in others:
             if other in names and other not in listed:
                 out.append(f"variants: only the {appliance}, but the kitchen's {other} does the job as well")
+    return out
+
+
+def _storage_problems(item: Item, kitchen: Kitchen, listed: set[str]) -> list[str]:
+    """Common sense keeps a food in a cold place only where the catalog says it needs cold; one kept in the
+    fridge or the cupboard as households differ (``needs_refrigeration`` unknown) has no common-sense place."""
+    cold = set(cached_preconditions().cold_places)
+    out = []
+    for step in read_plan(item.plan_for_clear_task):
+        if step.verb != "put" or step.obj is None or step.target is None:
+            continue
+        where, ref = kitchen.find(step.target), kitchen.find(step.obj)
+        node = kitchen.nodes.get(ref or "")
+        if where not in cold or node is None or node.kind != "food" or kitchen.name(where).lower() not in listed:
+            continue
+        if node.attributes.needs_refrigeration is None:
+            out.append(
+                f"variants: common sense keeps the {node.name} in the {kitchen.name(where)}, but the catalog keeps it"
+                " in the fridge or the cupboard as households differ"
+            )
     return out
 
 
@@ -197,7 +279,7 @@ def variants_problems(item: Item, world: World) -> list[str]:
     kitchen = Kitchen.of(world.graph)
     listed = {v.strip().lower() for v in item.variants}
     out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
-    out += common_sense_problems(item, kitchen)
+    out += common_sense_problems(item, kitchen) + _compound_problems(item, world, kitchen)
     if item.amb_shortlist and item.provenance.generator == "offline":
         out += _shortlist_problems(item, world, kitchen)
     if item.amb_shortlist or not world.candidates:
@@ -236,6 +318,7 @@ def read_item(item: Item) -> dict[str, list[str]]:
             found["speech"].append(f"frame: {clash[0]} and {clash[1]} are incompatible tags")
     for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
         found["speech"] += speech_problems(field, getattr(item, field), frame, world.graph.nodes)
+    found["speech"] += _said_of_problems(item, Kitchen.of(world.graph))
     found["variants"] = variants_problems(item, world)
     clear = read_plan(item.plan_for_clear_task)
     runner = Runner(world.graph)
@@ -243,7 +326,7 @@ def read_item(item: Item) -> dict[str, list[str]]:
         found["plan"].append(f"plan_for_clear_task {_said(clear[index])}: {reason}")
     if world.clear_plan and len(runner.resolved) == len(clear):
         found["plan"] += _compare(clear, runner.resolved, world.clear_plan)
-    found["plan"] += _hot_problems(item, runner)
+    found["plan"] += _hot_problems(item, runner) + _weighing_problems(item, runner.k)
     if world.perturbation is None:
         amb = read_plan(item.plan_for_amb_task)
         amb_runner = Runner(world.graph, referent=_referent(world))
