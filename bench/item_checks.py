@@ -22,20 +22,6 @@ from collections import Counter
 
 
 def classify(kind: str, message: str) -> str:
-    if kind == "speech":
-        if "greeting" in message:
-            return "greeting after the first words"
-        if "presupposition" in message:
-            return "'again' the world does not support"
-        if "number agreement" in message:
-            return "determiner out of number with its noun"
-        if "item's frame" in message or message.startswith("frame:"):
-            return "phrase disagreeing with the item's frame"
-        if "ordinal" in message:
-            return "ordinal out of order"
-        if "in a hurry" in message:
-            return "a hurried request that asks for a wait"
-        return "incompatible time tags"
     if "just put down" in message:
         return "a put-down picked up again at once"
     if "used where it stands" in message:
@@ -52,6 +38,20 @@ def classify(kind: str, message: str) -> str:
         return "a compound name listed for its last word"
     if "a word said of" in message:
         return "a verb said of a food it is not said of"
+    if kind == "speech":
+        if "greeting" in message:
+            return "greeting after the first words"
+        if "presupposition" in message:
+            return "'again' the world does not support"
+        if "number agreement" in message:
+            return "determiner out of number with its noun"
+        if "item's frame" in message or message.startswith("frame:"):
+            return "phrase disagreeing with the item's frame"
+        if "ordinal" in message:
+            return "ordinal out of order"
+        if "in a hurry" in message:
+            return "a hurried request that asks for a wait"
+        return "incompatible time tags"
     if kind == "variants":
         if "names the" in message:
             return "common-sense task whose verb names the appliance"

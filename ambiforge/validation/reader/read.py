@@ -6,6 +6,7 @@ the job."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ambiforge.catalog.preconditions import cached_preconditions
 from ambiforge.models import Item, World
@@ -85,39 +86,55 @@ def _hot_problems(item: Item, runner: Runner) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _weight_said() -> re.Pattern[str] | None:
+    rules = cached_preconditions().weighing
+    if rules is None:
+        return None
+    return re.compile(rf"\b\d[\d.,]*\s+({'|'.join(map(re.escape, rules.words))})\b", re.IGNORECASE)
+
+
 def _weighing_problems(item: Item, kitchen: Kitchen) -> list[str]:
     """An amount said by weight needs something to weigh it with in the kitchen (``preconditions.yaml``)."""
-    rules = cached_preconditions().weighing
-    if rules is None or any(set(n.tags) & set(rules.tags) for n in kitchen.nodes.values()):
+    said, rules = _weight_said(), cached_preconditions().weighing
+    if said is None or rules is None:
         return []
-    said = re.compile(rf"\b\d[\d.,]*\s+({'|'.join(map(re.escape, rules.words))})\b", re.IGNORECASE)
     fields = {
         "unambiguous_direct": [item.unambiguous_direct],
         "unambiguous_indirect": [item.unambiguous_indirect or ""],
         "ambiguous_task": [item.ambiguous_task],
         "plan_for_clear_task": item.plan_for_clear_task,
     }
-    for field, texts in fields.items():
-        for text in texts:
-            m = said.search(text)
-            if m is not None:
-                return [f"{field}: says '{m.group(0)}', but the kitchen has nothing to weigh it with"]
-    return []
+    found = next(((f, m) for f, texts in fields.items() for t in texts if (m := said.search(t)) is not None), None)
+    if found is None or any(set(n.tags) & set(rules.tags) for n in kitchen.nodes.values()):
+        return []
+    return [f"{found[0]}: says '{found[1].group(0)}', but the kitchen has nothing to weigh it with"]
+
+
+@lru_cache(maxsize=1)
+def _said_of() -> tuple[tuple[str, str, tuple[str, ...], re.Pattern[str]], ...]:
+    """Per verb of ``preconditions.yaml: said_of``: its stem, the groups it is said of, and the words after it."""
+    out = []
+    for verb, groups in cached_preconditions().said_of.items():
+        stem = verb[:-1] if verb.endswith("e") else verb
+        out.append((verb, stem, groups, re.compile(rf"\b{re.escape(stem)}\w*\s+([^.,;]{{0,40}})", re.IGNORECASE)))
+    return tuple(out)
 
 
 def _said_of_problems(item: Item, kitchen: Kitchen) -> list[str]:
     """A verb said of a food it is not said of ("squeeze the red apple": an apple is juiced), by
     ``preconditions.yaml: said_of``."""
-    out = []
     texts = {
         "unambiguous_direct": item.unambiguous_direct,
         "unambiguous_indirect": item.unambiguous_indirect or "",
         "ambiguous_task": item.ambiguous_task,
         "plan_for_clear_task": " ".join(item.plan_for_clear_task),
     }
-    for verb, groups in cached_preconditions().said_of.items():
-        said = re.compile(rf"\b{re.escape(verb[:-1] if verb.endswith('e') else verb)}\w*\s+([^.,;]{{0,40}})", re.I)
+    out = []
+    for verb, stem, groups, said in _said_of():
         for field, text in texts.items():
+            if stem not in text.lower():
+                continue
             for m in said.finditer(text):
                 after = f" {m.group(1).lower()} "
                 for node in kitchen.nodes.values():
@@ -318,7 +335,6 @@ def read_item(item: Item) -> dict[str, list[str]]:
             found["speech"].append(f"frame: {clash[0]} and {clash[1]} are incompatible tags")
     for field in ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task"):
         found["speech"] += speech_problems(field, getattr(item, field), frame, world.graph.nodes)
-    found["speech"] += _said_of_problems(item, Kitchen.of(world.graph))
     found["variants"] = variants_problems(item, world)
     clear = read_plan(item.plan_for_clear_task)
     runner = Runner(world.graph)
@@ -327,6 +343,7 @@ def read_item(item: Item) -> dict[str, list[str]]:
     if world.clear_plan and len(runner.resolved) == len(clear):
         found["plan"] += _compare(clear, runner.resolved, world.clear_plan)
     found["plan"] += _hot_problems(item, runner) + _weighing_problems(item, runner.k)
+    found["speech"] += _said_of_problems(item, runner.k)
     if world.perturbation is None:
         amb = read_plan(item.plan_for_amb_task)
         amb_runner = Runner(world.graph, referent=_referent(world))

@@ -492,7 +492,7 @@ def test_grams_with_no_scale_in_the_kitchen_are_flagged(built: list[Item]) -> No
     text = item.unambiguous_direct.rstrip(".") + ", and weigh out 300 grams of the rice."
     found = problems(edit(item, unambiguous_direct=text), "plan")
     assert any("says '300 grams', but the kitchen has nothing to weigh it with" in m for m in found), found
-    weighed, _ = _with_object(item, "kitchen scale", "scales", "scale", ("weighing",))
+    weighed, _ = _with_object(item, "digital scale", "scales", "scale", ("weighing",))
     assert not any("weigh" in m for m in problems(edit(weighed, unambiguous_direct=text), "plan"))
 
 
