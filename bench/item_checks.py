@@ -8,7 +8,10 @@ our milk"); a food heated "again" that was never hot; a common-sense answer its 
 object loaded into the dishwasher; a sentence no one says ("Brilliant, thank you." before the work); a pour
 or serve step with no container target; a
 cut-like step with no tool in hand; a common-sense item whose candidates are not complete by the affordance
-table (a candidate that does the job missing from the variants); any other reader finding; and the share of
+table (a candidate that does the job missing from the variants); a put-down picked up again at once; a counter
+appliance picked up; a drink heated in its carton; frozen food out of the freezer; common-sense storage of a
+food kept in two places; grams with no scale; a compound name ("peanut butter") listed for "butter"; a verb
+said of a food it is not said of ("squeeze the apple"); any other reader finding; and the share of
 items whose job is recorded (``world.affordance``) among those whose template names one.
 Usage: python bench/item_checks.py [--pairs 2000] [--seed 1]
 """
@@ -21,6 +24,22 @@ from collections import Counter
 
 
 def classify(kind: str, message: str) -> str:
+    if "just put down" in message:
+        return "a put-down picked up again at once"
+    if "used where it stands" in message:
+        return "a counter appliance picked up as a hand tool"
+    if "in its carton" in message:
+        return "a drink or soup heated in its carton"
+    if "frozen" in message:
+        return "frozen food kept out of the freezer"
+    if "households differ" in message:
+        return "common-sense storage of a food kept in two places"
+    if "nothing to weigh it with" in message:
+        return "grams with no scale in the kitchen"
+    if "resolves whole" in message:
+        return "a compound name listed for its last word"
+    if "a word said of" in message:
+        return "a verb said of a food it is not said of"
     if kind == "speech":
         if "greeting" in message:
             return "greeting after the first words"
@@ -116,6 +135,14 @@ def main() -> None:
         "a move to where the object already is",
         "ordinal out of order",
         "a hurried request that asks for a wait",
+        "a put-down picked up again at once",
+        "a counter appliance picked up as a hand tool",
+        "a drink or soup heated in its carton",
+        "frozen food kept out of the freezer",
+        "common-sense storage of a food kept in two places",
+        "grams with no scale in the kitchen",
+        "a compound name listed for its last word",
+        "a verb said of a food it is not said of",
         "common-sense task whose verb names the appliance",
         "another appliance does the common-sense job",
         "common-sense answer and variants disagree",

@@ -36,7 +36,9 @@ MIN_GROUP_SIZE = 3
 
 #: Safety attributes that may be null: true of some products of the kind and false of others (a nonstick
 #: pan in the oven), so the catalog asserts neither and no safety item is made from them.
-_PRODUCT_ATTRS = frozenset({"microwave_safe", "oven_safe", "dishwasher_safe", "heat_resistant"})
+#: Attributes that may be null: they depend on the product (a plastic bowl in the microwave) or on the household
+#: (ketchup in the fridge or the cupboard); no item asserts them either way.
+_PRODUCT_ATTRS = frozenset({"microwave_safe", "oven_safe", "dishwasher_safe", "heat_resistant", "needs_refrigeration"})
 
 _BOOL_ATTRS = (
     "microwave_safe",

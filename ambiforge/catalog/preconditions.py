@@ -25,12 +25,21 @@ class Holders(BaseModel):
     places: tuple[str, ...] = ()
 
 
+class Weighing(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: tuple[str, ...] = Field(min_length=1)
+    tags: tuple[str, ...] = Field(min_length=1)
+
+
 class Preconditions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     version: str
     tool_verbs: dict[str, str] = Field(min_length=1, description="verb -> the affordance its tool needs")
     hand_verbs: tuple[str, ...] = ()
+    used_in_place: tuple[str, ...] = Field(default=(), description="tags of objects never picked up to be used")
+    said_of: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="verb -> the groups it is said of")
     by_hand: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="tool verb -> groups done by hand")
     pour_verbs: tuple[str, ...] = Field(min_length=1)
     holders: Holders
@@ -40,8 +49,10 @@ class Preconditions(BaseModel):
         default_factory=dict, description="heater -> the attribute an object in it must not have false"
     )
     vessel_places: tuple[str, ...] = Field(default=(), description="places food goes into only in a vessel")
+    liquid_tags: tuple[str, ...] = Field(default=(), description="food heated only in a vessel, never loose")
     not_after_wash: tuple[str, ...] = ()
     disposable_materials: tuple[str, ...] = ()
+    weighing: Weighing | None = None
     frozen_tags: tuple[str, ...] = ()
     cold_places: tuple[str, ...] = ()
     freezer: str = "freezer"

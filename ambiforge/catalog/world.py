@@ -22,7 +22,7 @@ FILE_NAME = "world.yaml"
 PLACE_KINDS = ("appliance", "surface", "storage")
 ATTRIBUTE_KEYS = {"colour": None, "size": ("small", "medium", "large")}
 
-_TOP = {"version", "places", "default", "placement", "vessels", "attributes", "layout"}
+_TOP = {"version", "places", "default", "placement", "vessels", "switchables", "attributes", "layout"}
 _PLACE = {"id", "name", "noun", "kind", "holds", "openable", "switchable", "stands_on", "heats", "cleans"}
 
 
@@ -62,6 +62,7 @@ class World:
     vessels: tuple[Condition, ...]
     attributes: tuple[AttributeRule, ...]
     row_width: int
+    switchables: tuple[Condition, ...] = ()
 
     @cached_property
     def tables(self) -> dict[str, Any]:
@@ -81,6 +82,9 @@ class World:
 
     def is_vessel(self, obj: CatalogObject) -> bool:
         return any(c.matches(obj) for c in self.vessels)
+
+    def is_switchable(self, obj: CatalogObject) -> bool:
+        return any(c.matches(obj) for c in self.switchables)
 
     def extra_attributes(self, obj: CatalogObject) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -177,6 +181,7 @@ def parse_world(text_data: dict[str, Any], path: str, catalog: Catalog | None = 
             )
         )
     vessels = conditions(path, "vessels", data.get("vessels"))
+    switchables = conditions(path, "switchables", data.get("switchables"))
     attributes: list[AttributeRule] = []
     for i, raw in enumerate(data.get("attributes") or []):
         entry = f"attributes[{i}]"
@@ -201,6 +206,7 @@ def parse_world(text_data: dict[str, Any], path: str, catalog: Catalog | None = 
         vessels=vessels,
         attributes=tuple(attributes),
         row_width=row_width,
+        switchables=switchables,
     )
     if catalog is not None:
         check_world(world, catalog)
@@ -214,6 +220,8 @@ def check_world(world: World, catalog: Catalog) -> None:
         check_names(world.path, f"placement[{i}].when", rule.when, catalog, places)
     for i, cond in enumerate(world.vessels):
         check_names(world.path, f"vessels[{i}]", cond, catalog, places)
+    for i, cond in enumerate(world.switchables):
+        check_names(world.path, f"switchables[{i}]", cond, catalog, places)
     for i, rule in enumerate(world.attributes):
         check_names(world.path, f"attributes[{i}].when", rule.when, catalog, places)
 

@@ -77,6 +77,7 @@ def _object_node(obj: CatalogObject, oid: str, world: World) -> Node:
         state=State(
             clean=None if obj.kind == "food" else obj.clean is not False,
             full=False if world.is_vessel(obj) else None,
+            switched_on=False if world.is_switchable(obj) else None,
             temperature="cold" if obj.needs_refrigeration else "room",
         ),
     )

@@ -6,6 +6,7 @@ the job."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ambiforge.catalog.preconditions import cached_preconditions
 from ambiforge.models import Item, World
@@ -85,6 +86,64 @@ def _hot_problems(item: Item, runner: Runner) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _weight_said() -> re.Pattern[str] | None:
+    rules = cached_preconditions().weighing
+    if rules is None:
+        return None
+    return re.compile(rf"\b\d[\d.,]*\s+({'|'.join(map(re.escape, rules.words))})\b", re.IGNORECASE)
+
+
+def _weighing_problems(item: Item, kitchen: Kitchen) -> list[str]:
+    """An amount said by weight needs something to weigh it with in the kitchen (``preconditions.yaml``)."""
+    said, rules = _weight_said(), cached_preconditions().weighing
+    if said is None or rules is None:
+        return []
+    fields = {
+        "unambiguous_direct": [item.unambiguous_direct],
+        "unambiguous_indirect": [item.unambiguous_indirect or ""],
+        "ambiguous_task": [item.ambiguous_task],
+        "plan_for_clear_task": item.plan_for_clear_task,
+    }
+    found = next(((f, m) for f, texts in fields.items() for t in texts if (m := said.search(t)) is not None), None)
+    if found is None or any(set(n.tags) & set(rules.tags) for n in kitchen.nodes.values()):
+        return []
+    return [f"{found[0]}: says '{found[1].group(0)}', but the kitchen has nothing to weigh it with"]
+
+
+@lru_cache(maxsize=1)
+def _said_of() -> tuple[tuple[str, str, tuple[str, ...], re.Pattern[str]], ...]:
+    """Per verb of ``preconditions.yaml: said_of``: its stem, the groups it is said of, and the words after it."""
+    out = []
+    for verb, groups in cached_preconditions().said_of.items():
+        stem = verb[:-1] if verb.endswith("e") else verb
+        out.append((verb, stem, groups, re.compile(rf"\b{re.escape(stem)}\w*\s+([^.,;]{{0,40}})", re.IGNORECASE)))
+    return tuple(out)
+
+
+def _said_of_problems(item: Item, kitchen: Kitchen) -> list[str]:
+    """A verb said of a food it is not said of ("squeeze the red apple": an apple is juiced), by
+    ``preconditions.yaml: said_of``."""
+    texts = {
+        "unambiguous_direct": item.unambiguous_direct,
+        "unambiguous_indirect": item.unambiguous_indirect or "",
+        "ambiguous_task": item.ambiguous_task,
+        "plan_for_clear_task": " ".join(item.plan_for_clear_task),
+    }
+    out = []
+    for verb, stem, groups, said in _said_of():
+        for field, text in texts.items():
+            if stem not in text.lower():
+                continue
+            for m in said.finditer(text):
+                after = f" {m.group(1).lower()} "
+                for node in kitchen.nodes.values():
+                    if node.kind == "food" and node.group not in groups and f" {node.name.lower()} " in after:
+                        out.append(f"{field}: says '{verb}' of the {node.name}, a word said of {', '.join(groups)}")
+                        break
+    return out
+
+
 def _left_out_problems(world: World, kitchen: Kitchen, listed: set[str]) -> list[str]:
     """Each recorded reason for leaving an object out holds in the kitchen: a dirty one is marked dirty, an
     unsafe or unable one cannot do the job, and none of them is a variant as well."""
@@ -110,11 +169,30 @@ def _picked_out(kitchen: Kitchen, noun: str) -> list[str]:
     """The objects the words "a <noun>" pick out, by the reader's own reading: its noun is the noun, or its
     name ends in it ("a bowl": the glass mixing bowl too)."""
     noun = noun.lower()
+    whole = set(lexicon().get("compounds") or ())
     return [
         ref
         for ref, node in kitchen.nodes.items()
-        if node.type == "object" and (node.noun.lower() == noun or node.name.lower().endswith(f" {noun}"))
+        if node.type == "object"
+        and node.name.lower() not in whole
+        and (node.noun.lower() == noun or node.name.lower().endswith(f" {noun}"))
     ]
+
+
+def _compound_problems(item: Item, world: World, kitchen: Kitchen) -> list[str]:
+    """A shortlist or variant that lists a name resolving whole ("peanut butter") for the word that is only its
+    last one ("some butter"): the words do not pick it out."""
+    target = kitchen.nodes.get(world.target or "")
+    if target is None or target.type != "object":
+        return []
+    noun, whole = target.noun.lower(), set(lexicon().get("compounds") or ())
+    out = []
+    for field, listed in (("amb_shortlist", item.amb_shortlist), ("variants", item.variants)):
+        for name in listed:
+            said = name.strip().lower()
+            if said in whole and said.endswith(f" {noun}") and said != noun:
+                out.append(f"{field}: lists the {said}, which '{noun}' does not name (the name resolves whole)")
+    return out
 
 
 def _washes(steps: list[Step], kitchen: Kitchen, target: str) -> str | None:
@@ -246,6 +324,7 @@ def common_sense_problems(item: Item, kitchen: Kitchen) -> list[str]:
             out.append(
                 f"ambiguous_task: {verb!r} names the {appliance}'s job: the task is clear without the {appliance}"
             )
+    out += _storage_problems(item, kitchen, listed)
     names = {node.name.lower() for node in kitchen.nodes.values()}
     for appliance, others in (words.get("same_job") or {}).items():
         if appliance not in listed:
@@ -253,6 +332,26 @@ def common_sense_problems(item: Item, kitchen: Kitchen) -> list[str]:
         for other in others:
             if other in names and other not in listed:
                 out.append(f"variants: only the {appliance}, but the kitchen's {other} does the job as well")
+    return out
+
+
+def _storage_problems(item: Item, kitchen: Kitchen, listed: set[str]) -> list[str]:
+    """Common sense keeps a food in a cold place only where the catalog says it needs cold; one kept in the
+    fridge or the cupboard as households differ (``needs_refrigeration`` unknown) has no common-sense place."""
+    cold = set(cached_preconditions().cold_places)
+    out = []
+    for step in read_plan(item.plan_for_clear_task):
+        if step.verb != "put" or step.obj is None or step.target is None:
+            continue
+        where, ref = kitchen.find(step.target), kitchen.find(step.obj)
+        node = kitchen.nodes.get(ref or "")
+        if where not in cold or node is None or node.kind != "food" or kitchen.name(where).lower() not in listed:
+            continue
+        if node.attributes.needs_refrigeration is None:
+            out.append(
+                f"variants: common sense keeps the {node.name} in the {kitchen.name(where)}, but the catalog keeps it"
+                " in the fridge or the cupboard as households differ"
+            )
     return out
 
 
@@ -269,6 +368,7 @@ def variants_problems(item: Item, world: World) -> list[str]:
     listed = {v.strip().lower() for v in item.variants}
     out = _left_out_problems(world, kitchen, listed) + _rationale_problems(item, world)
     out += common_sense_problems(item, kitchen) + answer_problems(item, world, kitchen)
+    out += _compound_problems(item, world, kitchen)
     if item.amb_shortlist and item.provenance.generator == "offline":
         out += _shortlist_problems(item, world, kitchen)
     if item.amb_shortlist or not world.candidates:
@@ -316,8 +416,9 @@ def read_item(item: Item) -> dict[str, list[str]]:
         found["plan"].append(f"plan_for_clear_task {_said(clear[index])}: {reason}")
     if world.clear_plan and len(runner.resolved) == len(clear):
         found["plan"] += _compare(clear, runner.resolved, world.clear_plan)
-    found["plan"] += _hot_problems(item, runner)
+    found["plan"] += _hot_problems(item, runner) + _weighing_problems(item, runner.k)
     found["plan"] += [f"plan_for_clear_task {problem}" for problem in loads_clean(clear, Kitchen.of(world.graph))]
+    found["speech"] += _said_of_problems(item, runner.k)
     if world.perturbation is None:
         amb = read_plan(item.plan_for_amb_task)
         amb_runner = Runner(world.graph, referent=_referent(world))

@@ -35,6 +35,8 @@ class Runner:
         self.loose: str | None = None
         #: The object last picked up and where from, while no step but opening and closing came after.
         self.taken: tuple[str, str] | None = None
+        #: The object last put down and where, while no step but opening and closing came after.
+        self.dropped: tuple[str, str] | None = None
 
     # -- helpers ------------------------------------------------------------------------------------------
 
@@ -95,7 +97,7 @@ class Runner:
     def run(self, steps: Sequence[Step]) -> list[Problem]:
         for step in steps:
             if step.verb not in ("take", "put", "open", "close"):
-                self.taken = None
+                self.taken = self.dropped = None
             getattr(self, f"_{step.verb}")(step)
         return self.problems
 
@@ -109,8 +111,15 @@ class Runner:
         elif self.k.holding not in (None, ref):
             self._bad(step, f"picks up the {self.k.name(ref)} while holding the {self.k.name(self.k.holding)}")
         self.loose = None
+        node = self.k.nodes[ref]
+        if set(node.tags) & set(self.rules.used_in_place):
+            self._bad(step, f"picks up the {node.name}, an appliance used where it stands (the food goes into it)")
         if not self._reach(step, ref):
             return
+        if self.dropped is not None and self.dropped == (ref, self.k.location.get(ref)):
+            said = self.k.name(self.dropped[1])
+            self._bad(step, f"picks up the {self.k.name(ref)} just put down at the {said}: the put-down moves nothing")
+        self.dropped = None
         where = self.k.location.pop(ref, None)
         self.taken = (ref, where) if where is not None else None
         self.k.holding = ref
@@ -136,11 +145,16 @@ class Runner:
         node = self.k.nodes[ref]
         if where in self.rules.vessel_places and node.kind == "food":
             self._bad(step, f"puts the {node.name} in the {self.k.name(where)} loose, with no dish or tray")
+        elif where in self.rules.heaters and node.kind == "food" and set(node.tags) & set(self.rules.liquid_tags):
+            self._bad(step, f"heats the {node.name} in the {self.k.name(where)} in its carton, not in a mug or bowl")
         frozen = set(node.tags) & set(self.rules.frozen_tags)
         if frozen and where in self.rules.cold_places and self.rules.freezer not in self.k.nodes:
             self._bad(step, f"keeps the frozen {node.name} in the {self.k.name(where)}, and the kitchen has no freezer")
+        elif frozen and self.k.nodes[where].type == "place" and where != self.rules.freezer:
+            self._bad(step, f"leaves the frozen {node.name} out at the {self.k.name(where)}: it is kept in the freezer")
         self.k.location[ref] = where
         self.k.holding = None
+        self.dropped = (ref, where)
         if where in self.k.switched_on and where in self.rules.heaters:
             self._heat(where)
 

@@ -159,3 +159,25 @@ def test_indirect_paraphrase_does_not_copy_the_direct_wording(catalog) -> None:
         if words(item.unambiguous_indirect) == words(item.unambiguous_direct):
             same += 1
     assert same == 0
+
+
+def test_counter_appliances_take_the_food_in_and_are_switched_on(catalog) -> None:
+    """A blind reader: "Pick up the juicer. Squeeze the red apple with the juicer. Put the juicer on the counter."
+    A small appliance is never picked up: the food goes into it and it is switched on; the food fits it (no
+    whole trout in the air fryer) and "squeeze" is said of citrus only."""
+    small = {o.name for o in catalog.groups["small appliances"].objects}
+    seen = 0
+    for item in items_of(catalog, "common_sense_knowledge", n=90, seed=5):
+        plan = item.plan_for_clear_task
+        assert not any(s == f"Pick up the {a}." for s in plan for a in small), plan
+        for appliance in (a for a in small if f"Turn on the {a}." in plan):
+            seen += 1
+            on = plan.index(f"Turn on the {appliance}.")
+            put = [m.group(1) for s in plan[:on] if (m := re.match(rf"Put the (.+) in the {appliance}\.$", s))]
+            assert put, plan
+            if appliance == "air fryer":
+                assert "air_fryable" in catalog.objects[put[-1]].uses, put
+        for text in (item.unambiguous_direct, item.ambiguous_task, *plan):
+            m = re.search(r"\b[Ss]queez\w* (?:the |some |this |that |my |our )?([a-z -]+)", text)
+            assert m is None or "orange" in m.group(1), text
+    assert seen >= 5

@@ -497,3 +497,102 @@ def test_pointing_at_an_object_that_is_not_at_hand_is_flagged(built: list[Item])
     assert any(f"'that {far.name}' points at the {far.name}, which is not at hand" in m for m in found), found
     near = text.replace(f"that {far.name}", f"the {far.name}")
     assert not any("not at hand" in m for m in problems(edit(item, unambiguous_direct=near), "speech"))
+
+
+def _with_object(item: Item, name: str, group: str, noun: str, tags: tuple[str, ...], kind: str = "kitchen_item"):  # type: ignore[no-untyped-def]
+    """The item with one more object on the counter (a node like one of its own, renamed)."""
+    assert item.world is not None
+    some = next(n for n in item.world.graph.nodes if n.type == "object")
+    ref = name.replace(" ", "_")
+    node = some.model_copy(update={"id": ref, "name": name, "noun": noun, "group": group, "tags": tags, "kind": kind})
+    edges = (*item.world.graph.edges, Edge(source=ref, relation="on", target="counter"))
+    graph = item.world.graph.model_copy(update={"nodes": (*item.world.graph.nodes, node), "edges": edges})
+    return edit(item, world=item.world.model_copy(update={"graph": graph})), node
+
+
+def test_a_counter_appliance_picked_up_as_a_hand_tool_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "Pick up the juicer. Squeeze the red apple with the juicer." (four of sixty rows)."""
+    item, juicer = _with_object(built[0], "juicer", "small appliances", "appliance", ("small_appliance",))
+    plan = [*i_plan(item), "Pick up the juicer.", "Put the juicer on the counter."]
+    found = problems(edit(item, plan_for_clear_task=plan), "plan")
+    assert any("picks up the juicer, an appliance used where it stands" in m for m in found), found
+
+
+def test_a_drink_heated_in_its_carton_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "Put the soy milk in the microwave." with no mug or cup."""
+    item = first(built, lambda i: any(o.group == "milks" for o in i.environment))
+    milk = next(o.name for o in item.environment if o.group == "milks")
+    plan = [
+        "Open the fridge.",
+        f"Take the {milk} out of the fridge.",
+        "Open the microwave.",
+        f"Put the {milk} in the microwave.",
+    ]
+    found = problems(edit(item, plan_for_clear_task=plan), "plan")
+    assert any(f"heats the {milk} in the microwave in its carton" in m for m in found), found
+
+
+def test_frozen_food_left_out_on_a_shelf_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "set our chocolate ice cream out on the upper shelf so it's ready later"."""
+    item, cream = _with_object(built[0], "chocolate ice cream", "ice creams", "ice cream", ("frozen", "sweets"), "food")
+    plan = [*i_plan(item), "Pick up the chocolate ice cream.", "Put the chocolate ice cream on the upper shelf."]
+    found = problems(edit(item, plan_for_clear_task=plan), "plan")
+    assert any("leaves the frozen chocolate ice cream out at the upper shelf" in m for m in found), found
+
+
+def test_common_sense_storage_of_a_food_kept_in_two_places_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "store our hot sauce" answered "In the fridge": many keep it in a cupboard."""
+    item = first(built, lambda i: i.ambiguity_type == "common_sense_knowledge" and not i.amb_shortlist)
+    item, sauce = _with_object(item, "hot sauce", "sauces", "sauce", ("condiment",), "food")
+    plan = ["Pick up the hot sauce.", "Open the fridge.", "Put the hot sauce in the fridge.", "Close the fridge."]
+    broken = edit(item, plan_for_clear_task=plan, variants=["fridge"])
+    found = problems(broken, "variants")
+    assert any("keeps the hot sauce in the fridge, but the catalog keeps it" in m for m in found), found
+    assert item.world is not None
+    sure = sauce.model_copy(update={"attributes": sauce.attributes.model_copy(update={"needs_refrigeration": True})})
+    nodes = tuple(sure if n.id == sauce.id else n for n in item.world.graph.nodes)
+    graph = item.world.graph.model_copy(update={"nodes": nodes})
+    fine = edit(broken, world=item.world.model_copy(update={"graph": graph}))
+    assert not any("households differ" in m for m in problems(fine, "variants"))
+
+
+def test_grams_with_no_scale_in_the_kitchen_are_flagged(built: list[Item]) -> None:
+    """A blind reader: "measure out 300 grams of those lasagna sheets" with no kitchen scale."""
+    item = first(built, lambda i: not any("scale" in o.name for o in i.environment))
+    text = item.unambiguous_direct.rstrip(".") + ", and weigh out 300 grams of the rice."
+    found = problems(edit(item, unambiguous_direct=text), "plan")
+    assert any("says '300 grams', but the kitchen has nothing to weigh it with" in m for m in found), found
+    weighed, _ = _with_object(item, "digital scale", "scales", "scale", ("weighing",))
+    assert not any("weigh" in m for m in problems(edit(weighed, unambiguous_direct=text), "plan"))
+
+
+def test_a_nut_butter_listed_for_butter_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "spread some butter" with the peanut butter and the almond butter as variants."""
+    item = first(built, lambda i: i.world is not None and i.world.target is not None)
+    assert item.world is not None
+    target = next(n for n in item.world.graph.nodes if n.id == item.world.target)
+    butter = target.model_copy(update={"noun": "butter", "name": "salted butter"})
+    nodes = tuple(butter if n.id == target.id else n for n in item.world.graph.nodes)
+    world = item.world.model_copy(update={"graph": item.world.graph.model_copy(update={"nodes": nodes})})
+    broken = edit(item, world=world, variants=["salted butter", "peanut butter"])
+    found = problems(broken, "variants")
+    assert any("lists the peanut butter, which 'butter' does not name" in m for m in found), found
+
+
+def test_a_put_down_picked_up_again_at_once_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "Put the blood orange in the sink. Pick up the blood orange. Wash the blood orange."."""
+    item = first(built, lambda i: any(s.startswith("Pick up the ") for s in i_plan(i)))
+    at = next(k for k, s in enumerate(i_plan(item)) if s.startswith("Pick up the "))
+    name = i_plan(item)[at].removeprefix("Pick up the ").rstrip(".")
+    plan = [*i_plan(item)[: at + 1], f"Put the {name} in the sink.", f"Pick up the {name}.", *i_plan(item)[at + 1 :]]
+    found = problems(edit(item, plan_for_clear_task=plan), "plan")
+    assert any(f"step {at + 3} " in m and "just put down at the sink" in m for m in found), found
+
+
+def test_squeeze_said_of_a_food_that_is_not_citrus_is_flagged(built: list[Item]) -> None:
+    """A blind reader: "Squeeze the red apple": an apple is juiced."""
+    item, _ = _with_object(built[0], "red apple", "apples", "apple", ("fruit",), "food")
+    found = problems(edit(item, ambiguous_task="Squeeze the red apple for me."), "speech")
+    assert any("says 'squeeze' of the red apple" in m for m in found), found
+    item, _ = _with_object(built[0], "navel orange", "oranges", "orange", ("fruit",), "food")
+    assert not any("squeeze" in m for m in problems(edit(item, ambiguous_task="Squeeze the navel orange."), "speech"))

@@ -301,25 +301,29 @@ def test_the_changed_kitchen_travels_with_the_item_and_into_the_ambik_export(ite
 
 @pytest.fixture(scope="module")
 def read_72211() -> dict[int, Item]:
-    """Items of the seed whose read found the ambiguous plan not fetching the answer's object (pair 2: the
-    answer's pot in the closed lower cupboard, the other on a shelf), a move doing the task (pair 26) and "Can
-    you see it?" for chips (pair 35)."""
+    """Items of the seed whose read found the ambiguous plan not fetching the answer's object (pair 6: the
+    answer's serving tray in the closed upper cupboard, the other in the open), a move doing the task (pair 26)
+    and "Can you see it?" for eggs (pair 20)."""
     gen = OfflineGenerator(cached_catalog(), seed=72211, run_id="env-read-72211")
-    kinds = {2: "multiplicity", 26: "reference", 35: "observation"}
+    kinds = {6: "multiplicity", 26: "reference", 20: "observation"}
     return {i: gen.generate(i, kind)[0] for i, kind in kinds.items()}
 
 
 def test_the_ambiguous_plan_carries_out_the_answer_where_the_candidates_are_kept_apart(read_72211) -> None:
-    item = read_72211[2]
+    item = read_72211[6]
     assert failures(item) == []
-    assert item.plan_for_amb_task[: item.end_of_ambiguity + 2] == [
-        "Open the lower cupboard.",
-        "Take the pot out of the lower cupboard.",
+    eoa = item.end_of_ambiguity
+    assert item.plan_for_amb_task[eoa : eoa + 2] == [
+        "Open the upper cupboard.",
+        "Take the serving tray out of the upper cupboard.",
     ]
-    # the form the read found: a bare pick-up, true of the shelf's pot only
-    old = item.model_copy(update={"plan_for_amb_task": ["Pick up the pot.", "Give the pot to the user."]})
+    # the form the read found: a bare pick-up, true of the other serving tray only
+    rest = item.plan_for_amb_task[eoa + 3 :]
+    old = item.model_copy(
+        update={"plan_for_amb_task": [*item.plan_for_amb_task[:eoa], "Pick up the serving tray.", *rest]}
+    )
     found = failures(old, "world_env_plan")
-    assert found and "'Open the lower cupboard.'" in found[0][1]
+    assert found and "'Open the upper cupboard.'" in found[0][1]
 
 
 def test_a_change_that_puts_the_target_where_the_task_sends_it_fails(read_72211) -> None:
@@ -335,7 +339,7 @@ def test_a_change_that_puts_the_target_where_the_task_sends_it_fails(read_72211)
 
 
 def test_observation_speaks_of_a_plural_noun_in_the_plural(read_72211) -> None:
-    item = read_72211[35]
+    item = read_72211[20]
     assert item.world is not None and index(item.world.graph).by_id[item.world.target].plural
     assert "them" in item.question.split() or "them?" in item.question.split()
     assert "them" in item.answer.split()

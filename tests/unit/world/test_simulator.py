@@ -239,3 +239,36 @@ def test_end_of_ambiguity_is_the_first_step_that_depends_on_the_answer() -> None
     assert end_of_ambiguity(half, [half, full]) == 0
     assert end_of_ambiguity(glass, [glass, [*glass, A("close", "cupboard_1")]]) == 3
     assert end_of_ambiguity(glass, [glass]) is None
+
+
+def test_a_counter_appliance_takes_the_food_in_and_is_switched_on(make_graph) -> None:
+    """A juicer is used where it stands: the food goes into it and it is switched on, as the oven is; it has a
+    switch and holds food (world.yaml: vessels, switchables)."""
+    graph = make_graph(
+        {"red apple": "counter", "juicer": "counter", "brown rice": "cupboard_1", "rice cooker": "counter"}
+    )
+    nodes = {n.id: n for n in graph.nodes}
+    assert nodes["juicer"].state.switched_on is False and nodes["juicer"].state.full is False
+    plan = [
+        A("pick", "red_apple"),
+        A("put_in", "red_apple", "juicer"),
+        A("switch_on", "juicer"),
+        A("open", "cupboard_1"),
+        A("take_out", "brown_rice", "cupboard_1"),
+        A("close", "cupboard_1"),
+        A("put_in", "brown_rice", "rice_cooker"),
+        A("fill", "rice_cooker"),
+        A("switch_on", "rice_cooker"),
+    ]
+    result = simulate(graph, plan)
+    assert result.ok, result.message
+    after = {n.id: n for n in result.graph.nodes}
+    assert after["juicer"].state.switched_on is True and after["rice_cooker"].state.full is True
+    assert [e.target for e in retrieve_edge(result.graph, "red_apple", "inside")] == ["juicer"]
+    assert render_plan(plan[:3], graph) == [
+        "Pick up the red apple.",
+        "Put the red apple in the juicer.",
+        "Turn on the juicer.",
+    ]
+    again = simulate(result.graph, [A("switch_on", "juicer")])
+    assert not again.ok and "already on" in (again.message or "")
