@@ -1,8 +1,9 @@
 """Writing a release: gates first, then every file into a temporary folder renamed at the end.
 
-The runs' rows are streamed, never held: one pass checks and summarises them (compact per-item state:
-id, type, where the row is, a digest), a second writes every file ``BATCH_SIZE`` rows at a time, so a
-million-item release needs memory for a batch and a few hundred bytes per item.
+The runs' rows are streamed, never held, and each is decoded once: one pass checks and summarises them
+(compact per-item state: id, type, where the row is, a digest) and writes the files that need no split
+``BATCH_SIZE`` rows at a time into a staging folder; the split files are then read back from
+``data.parquet``. A million-item release needs memory for a batch and a few hundred bytes per item.
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
