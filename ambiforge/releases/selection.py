@@ -83,7 +83,8 @@ class Kept:
 @dataclass
 class Scan:
     """What one streaming pass over the runs found, without the rows themselves: a release of a million
-    items keeps a few hundred bytes per item here, and reads the rows again in batches to write them."""
+    items keeps a few hundred bytes per item here (the release writes each row as the scan visits it, and
+    reads back only the rows the changelog compares)."""
 
     files: list[Path]
     kept: dict[str, Kept]  # item id -> where, in release order
@@ -106,17 +107,6 @@ class Scan:
         finally:
             for fh in handles.values():
                 fh.close()
-
-    def batches(self, size: int) -> Iterator[list[dict[str, Any]]]:
-        """The released records, in release order, ``size`` at a time."""
-        batch: list[dict[str, Any]] = []
-        for record in self.read(self.kept.values()):
-            batch.append(record)
-            if len(batch) >= size:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
 
 
 def scan(

@@ -1,8 +1,9 @@
 """Writing a release: gates first, then every file into a temporary folder renamed at the end.
 
-The runs' rows are streamed, never held: one pass checks and summarises them (compact per-item state:
-id, type, where the row is, a digest), a second writes every file ``BATCH_SIZE`` rows at a time, so a
-million-item release needs memory for a batch and a few hundred bytes per item.
+The runs' rows are streamed, never held, and each is decoded once: one pass checks and summarises them
+(compact per-item state: id, type, where the row is, a digest) and writes the files that need no split
+``BATCH_SIZE`` rows at a time into a staging folder; the split files are then read back from
+``data.parquet``. A million-item release needs memory for a batch and a few hundred bytes per item.
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -86,18 +88,19 @@ def release(opts: ReleaseOptions) -> Path:
 
 
 class _Pass:
-    """What the first pass keeps of each released row: statistics, expectation columns, class
-    names, provenance, a digest for the changelog, the first record for the card and the first review that
-    names someone. Each grows with distinct values or by a few words per item, never by a record."""
+    """What the scan keeps of each released row: statistics, expectation columns, class names, provenance, a
+    digest for the changelog, the first record for the card and the first review that names someone. Each
+    grows with distinct values or by a few words per item, never by a record. The rows themselves go to
+    ``rows`` (the data files) as they are read, so each is decoded once."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: _Rows) -> None:
         from ambiforge.validation.expectations import ItemColumns
 
+        self.rows = rows
         self.stats = Stats()
         self.columns = ItemColumns()
         self.provenance = ProvenanceSummary()
         self.digests: dict[str, bytes] = {}
-        self.types: set[str] = set()
         self.first: dict[str, Any] | None = None  # of the default configuration when it has one
         self.first_environment: dict[str, Any] | None = None
         self.leak: str | None = None
@@ -114,92 +117,127 @@ class _Pass:
         self.stats.add(item)
         self.columns.add(item)
         self.provenance.add(item)
-        self.types.add(item.ambiguity_type)
         self.digests[item.id] = changelog.digest(record)
         self.judge.add(record)
+        self.rows.add(record, environment)
 
 
-class _Outputs:
-    """The data files written batch by batch: data.parquet, data.jsonl.gz and each split's Parquet file. A
-    Parquet file gets one row group per batch (one for a release that fits in a batch, as
-    ``pq.write_table`` wrote before); an empty split is one empty row group, as ``write_table`` writes it."""
+class _Rows:
+    """The files that hold every released row and need no split: ``data.parquet`` and ``data.jsonl.gz`` (the
+    default configuration), and ``environment/data.parquet`` and ``data.jsonl.gz`` once an environment-induced
+    row comes (an AmbiK row has one kitchen per row: these items are not exported to its CSV layout).
 
-    def __init__(self, folder: Path, schema: pa.Schema, split_names: list[str]) -> None:
-        (folder / "splits").mkdir()
-        self.schema = schema
-        self.schemas = dict.fromkeys(["data", *split_names], schema)
-        self.parquet = {"data": pq.ParquetWriter(folder / "data.parquet", schema, compression="zstd")}
+    They are written while the gates still read the rows, into a staging folder outside ``curated/`` (a
+    refused release leaves it as it was), ``BATCH_SIZE`` released rows at a time: a Parquet file gets one row
+    group per batch (one for a release that fits in a batch, as ``pq.write_table`` wrote before); a file
+    with no rows is one empty row group, as ``write_table`` writes it."""
+
+    def __init__(self, folder: Path, class_names: list[str], environment_names: list[str]) -> None:
+        self.folder = folder
+        self.schema = item_arrow_schema(class_names)
+        self.class_names, self.environment_names = class_names, environment_names
+        self.data = pq.ParquetWriter(folder / "data.parquet", self.schema, compression="zstd")
         self.jsonl = files.open_jsonl_writer(folder / files.JSONL)
-        self.environment: Any = None  # (jsonl file) once the environment configuration is opened
-        for name in split_names:
-            self.parquet[name] = pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd")
-        self.rows = dict.fromkeys(self.parquet, 0)
+        self.environment: tuple[pq.ParquetWriter, Any] | None = None  # (Parquet, JSON lines) once opened
+        self.rows = {"data": 0, ENVIRONMENT: 0}
+        self.batch: list[tuple[dict[str, Any], bool]] = []
 
-    def open_environment(self, folder: Path, schema: pa.Schema) -> None:
-        """``environment/data.parquet`` and ``data.jsonl.gz`` (an AmbiK row has one kitchen per row: these
-        items are not exported to its CSV layout)."""
-        (folder / ENVIRONMENT).mkdir()
-        self.parquet[ENVIRONMENT] = pq.ParquetWriter(folder / ENVIRONMENT / "data.parquet", schema, compression="zstd")
-        self.schemas[ENVIRONMENT] = schema
-        self.rows[ENVIRONMENT] = 0
-        self.environment = files.open_jsonl_writer(folder / ENVIRONMENT / files.JSONL)
+    def add(self, record: dict[str, Any], environment: bool) -> None:
+        self.batch.append((record, environment))
+        if len(self.batch) >= BATCH_SIZE:
+            self.flush()
 
-    def write(self, name: str, table: pa.Table) -> None:
-        if table.num_rows:
-            self.parquet[name].write_table(table)
-            self.rows[name] += table.num_rows
+    def flush(self) -> None:
+        records = [r for r, environment in self.batch if not environment]
+        others = [r for r, environment in self.batch if environment]
+        self.batch = []
+        if others:
+            if self.environment is None:
+                (self.folder / ENVIRONMENT).mkdir()
+                self.environment = (
+                    pq.ParquetWriter(
+                        self.folder / ENVIRONMENT / "data.parquet",
+                        item_arrow_schema(self.environment_names),
+                        compression="zstd",
+                    ),
+                    files.open_jsonl_writer(self.folder / ENVIRONMENT / files.JSONL),
+                )
+            parquet, jsonl = self.environment
+            jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
+            parquet.write_table(items_to_table(others, self.environment_names))
+            self.rows[ENVIRONMENT] += len(others)
+        if records:
+            # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
+            self.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
+            self.data.write_table(items_to_table(records, self.class_names))
+            self.rows["data"] += len(records)
 
     def close(self) -> None:
-        for name, writer in self.parquet.items():
-            if not self.rows[name]:
-                writer.write_table(self.schemas[name].empty_table())
-            writer.close()
-        self.jsonl.close()
-        if self.environment is not None:
-            self.environment.close()
+        """Write what is left and close every file (also after a failure, so none stays open)."""
+        try:
+            self.flush()
+        finally:
+            if not self.rows["data"]:
+                self.data.write_table(self.schema.empty_table())
+            self.data.close()
+            self.jsonl.close()
+            if self.environment is not None:
+                for handle in self.environment:
+                    handle.close()
 
 
-def _write_data(
-    tmp: Path,
-    found: Scan,
-    splits: dict[str, list[str]],
-    class_names: list[str],
-    environment_names: list[str] | None = None,
-) -> None:
-    """Every data file in one pass over the released rows, ``BATCH_SIZE`` at a time; the rows of
-    environment-induced types go to ``environment/`` (when ``environment_names``, its ClassLabel, is given)."""
-    schema = item_arrow_schema(class_names)
+def _write_splits(folder: Path, schema: pa.Schema, splits: dict[str, list[str]]) -> None:
+    """``splits/<name>.parquet`` from ``data.parquet`` (read back a row group at a time, Arrow to Arrow: no row
+    is decoded from JSON again), each with the row groups of ``data.parquet`` (an empty one when a split
+    has no rows, as ``write_table`` writes it)."""
+    (folder / "splits").mkdir()
     split_of = {i: name for name, ids in splits.items() for i in ids}
-    out = _Outputs(tmp, schema, list(splits))
-    if environment_names is not None:
-        out.open_environment(tmp, item_arrow_schema(environment_names))
+    writers = {
+        name: pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd") for name in splits
+    }
+    written = dict.fromkeys(splits, 0)
     try:
-        for batch in found.batches(BATCH_SIZE):
-            records = [r for r in batch if r["id"] in split_of]
-            if environment_names is not None:
-                others = [r for r in batch if r["id"] not in split_of]
-                out.environment.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
-                out.write(ENVIRONMENT, items_to_table(others, environment_names))
-            table = items_to_table(records, class_names)
-            # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
-            out.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
-            out.write("data", table)
-            for name in splits:
-                picked = [k for k, r in enumerate(records) if split_of[r["id"]] == name]
-                # typed indices: an empty pick is an empty table (an untyped [] is a null array Arrow cannot take)
-                out.write(name, table.take(pa.array(picked, type=pa.int64())))
+        data = pq.ParquetFile(folder / "data.parquet")
+        for group in range(data.metadata.num_row_groups):
+            table = data.read_row_group(group).replace_schema_metadata(schema.metadata)
+            where = [split_of[i] for i in table.column("id").to_pylist()]
+            for name, writer in writers.items():
+                picked = [k for k, split in enumerate(where) if split == name]
+                if picked:
+                    # typed indices (an untyped [] is a null array Arrow cannot take)
+                    writer.write_table(table.take(pa.array(picked, type=pa.int64())))
+                    written[name] += len(picked)
     finally:
-        out.close()
+        for name, writer in writers.items():
+            if not written[name]:
+                writer.write_table(schema.empty_table())
+            writer.close()
 
 
 def _release(opts: ReleaseOptions) -> Path:
-    """Two passes over the runs' rows, neither holding them: the first checks and summarises each row (the
-    gates need every row seen before anything is written), the second writes the files in batches."""
+    """One pass over the runs' rows, holding none: each row is checked, summarised and written to the files
+    that need no split (the gates need every row seen before anything reaches ``curated/``, so those files
+    wait in a staging folder); the splits are then read back from ``data.parquet``."""
+    versions.check_new(opts.curated, opts.version)
+    names = ambiguity.names()
+    # the item schema's enum is the registered types, so every row that passes the gate has one of these
+    class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT]
+    environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT]
+    with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging:
+        rows = _Rows(Path(staging), class_names, environment_names)
+        try:
+            found = scan(opts.raw, opts.run_ids, opts.allow_unreviewed, seen := _Pass(rows))
+            rows.flush()
+        finally:
+            rows.close()
+        return _publish(opts, found, seen)
+
+
+def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
+    """The gates on what the scan found, then ``curated/<version>/``: the staged files, the splits, the
+    changelog, the expectations' results and the sealed manifest and card."""
     from ambiforge.validation.expectations import run_expectations
 
-    versions.check_new(opts.curated, opts.version)
-    seen = _Pass()
-    found = scan(opts.raw, opts.run_ids, opts.allow_unreviewed, seen)
     kept = found.kept
 
     def refuse(message: str, report: dict[str, Any]) -> ReleaseGateError:
@@ -295,10 +333,9 @@ def _release(opts: ReleaseOptions) -> Path:
     tmp = opts.curated / f".tmp-{opts.version}-{secrets.token_hex(3)}"
     tmp.mkdir()
     try:
-        names = ambiguity.names()
-        class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT] + sorted(seen.types - set(names))
-        environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT] if environment else None
-        _write_data(tmp, found, splits, class_names, environment_names)
+        for staged in sorted(seen.rows.folder.iterdir()):
+            shutil.move(staged, tmp / staged.name)
+        _write_splits(tmp, seen.rows.schema, splits)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)

@@ -46,16 +46,21 @@ def test_no_accepted_items_is_one_line_before_any_expectation(tmp_path, catalog)
     assert not (tmp_path / "curated").exists() or not any((tmp_path / "curated").iterdir())
 
 
-def test_mix_outside_tolerance_says_the_shares(tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+def test_mix_outside_tolerance_says_the_shares(tmp_path, catalog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import tempfile
+
     items = [i for i in make_items(catalog, 5, 40, "r") if i.ambiguity_type != "safety"]
     write_run(tmp_path / "raw", "r", items)
     (tmp_path / "curated").mkdir()
     before = tree_digest(tmp_path / "curated")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # where the files written during the scan wait
     with pytest.raises(ReleaseGateError) as err:
         release(options(tmp_path, "1.0.0", ["r"], calibration_size=4))
     message = str(err.value)
     assert "\n" not in message and "safety 0.0% vs target 13.0% +/- 5%" in message and "--mix-tolerance" in message
     assert tree_digest(tmp_path / "curated") == before
+    assert not list((tmp_path / "tmp").glob("ambiforge-release-*"))  # the staged data files went with the refusal
     release(options(tmp_path, "1.0.0", ["r"], calibration_size=4, mix_tolerance=0.2))  # a wider tolerance passes
 
 
