@@ -186,7 +186,13 @@ def run_build(
         handlers would otherwise try to flush logs and events to the server just stopped. The run's files
         are written atomically (and calls.jsonl unbuffered), so nothing of the run is lost."""
         if not finishing.acquire(blocking=False):
-            return
+            if threading.current_thread() is not threading.main_thread():
+                return
+            # The grace timer is finishing and ends the process when done. Were the main thread to return
+            # and unwind, the interpreter would exit first (it does not wait for daemon threads): no line,
+            # and typer's exit code 130 whatever the signal. Wait for that exit; finish here only if the
+            # timer thread died without ending the process.
+            finishing.acquire(timeout=15.0)
         try:
             state.mark_interrupted(directory)
         finally:

@@ -21,7 +21,6 @@ worker cannot starve the others. No Prefect server is needed (ephemeral runs hav
 
 from __future__ import annotations
 
-import functools
 import queue
 import threading
 import time
@@ -90,6 +89,14 @@ class DaskLimiter:
             except Exception:  # noqa: BLE001 - the scheduler is gone (the build stopped): its leases went too
                 return
 
+    def close(self) -> None:
+        """Stop refreshing this process's leases: its worker is closing, and a refresh after the worker's
+        connections close logs a traceback on the build's terminal. The leases go with the worker."""
+        for semaphore in (self.calls, self.starts):
+            refresh = getattr(semaphore, "refresh_callback", None)  # none when leases never time out
+            if refresh is not None:
+                refresh.stop()
+
     @contextmanager
     def slot(self) -> Iterator[None]:
         with self.calls:
@@ -102,9 +109,24 @@ class DaskLimiter:
             yield
 
 
-@functools.cache
+#: The worker process's limiters by their settings (the process's lifetime: a worker serves a run's batches).
+_limiters: dict[tuple[str, int, int], DaskLimiter] = {}
+_made = threading.Lock()
+
+
 def dask_limiter(run_id: str, concurrency: int, rpm: int) -> DaskLimiter:
     """The worker process's limiter for this run: one set of semaphore handles per process keeps the
-    lease refreshes (one periodic callback per handle) from growing with the number of batches. The
-    limit itself lives on the scheduler, so even two handles made by a race would still share it."""
-    return DaskLimiter(run_id, concurrency, rpm)
+    lease refreshes (one periodic callback per handle) from growing with the number of batches."""
+    with _made:
+        key = (run_id, concurrency, rpm)
+        if key not in _limiters:
+            _limiters[key] = DaskLimiter(run_id, concurrency, rpm)
+        return _limiters[key]
+
+
+def close_limiters() -> None:
+    """When the worker closes (:func:`ambiforge.engine.dask_worker.dask_teardown`)."""
+    with _made:
+        for limiter in _limiters.values():
+            limiter.close()
+        _limiters.clear()

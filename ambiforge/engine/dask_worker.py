@@ -27,3 +27,10 @@ def dask_setup(worker: Any = None) -> None:
             signal.signal(signum, _stop)
     except ValueError:  # not the main thread: leave the defaults
         pass
+
+
+def dask_teardown(worker: Any = None) -> None:
+    """Dask calls this when the worker starts closing, before its connections to the scheduler close."""
+    from ambiforge.engine.dask_limiter import close_limiters
+
+    close_limiters()

@@ -66,3 +66,42 @@ def test_call_starts_per_window_are_limited_across_workers(client: Client) -> No
     assert len(starts) == 6
     assert max(sum(1 for t in starts if first <= t < first + 1.0) for first in starts) == 3
     assert starts[3] - starts[0] >= 0.95  # the fourth start waited for the first lease to come back
+
+
+def lease_refreshes_after_teardown() -> list[bool]:
+    """Runs on a worker: a call holds its lease while the worker closes (the preload's teardown)."""
+    import threading
+
+    from ambiforge.engine.dask_limiter import dask_limiter
+    from ambiforge.engine.dask_worker import dask_teardown
+
+    limiter = dask_limiter("teardown", 2, 5)
+    holding, release = threading.Event(), threading.Event()
+
+    def call() -> None:
+        with limiter.slot():
+            holding.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    holding.wait(5)
+    before = [s.refresh_callback.is_running() for s in (limiter.calls, limiter.starts) if s is not None]
+    dask_teardown()
+    after = [s.refresh_callback.is_running() for s in (limiter.calls, limiter.starts) if s is not None]
+    release.set()
+    thread.join(5)
+    assert dask_limiter("teardown", 2, 5) is not limiter  # the closed handles are not handed out again
+    return before + after
+
+
+def test_a_closing_worker_stops_refreshing_the_leases_its_calls_hold(client: Client) -> None:
+    """Else the refresh ran on the closed connections of an interrupted build's worker and printed a
+    ``ConnectionPool is closed`` traceback on the terminal."""
+    worker = next(iter(client.scheduler_info()["workers"]))
+    assert client.submit(lease_refreshes_after_teardown, workers=[worker], pure=False).result() == [
+        True,
+        True,
+        False,
+        False,
+    ]

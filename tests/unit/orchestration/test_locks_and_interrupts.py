@@ -136,3 +136,53 @@ def test_a_reentrant_lock_passes_through_only_inside_its_holder(tmp_path: Path) 
     finally:
         holder.kill()
         holder.wait()
+
+
+SLOW_FINISH = """
+import os, signal, sys, time
+from ambiforge import api
+from ambiforge.cli import build as cli_build
+from ambiforge.config.build import BuildOptions
+
+
+class SlowServer:  # the temporary Prefect server: stopping it takes a while on a loaded machine
+    def stop(self, grace: float) -> None:
+        time.sleep(2.0)
+
+
+class Session:
+    server = SlowServer()
+
+
+def build(*args, **kwargs):
+    until = time.monotonic() + 4.0  # like Prefect reporting states before it lets the interrupt through
+    while time.monotonic() < until:
+        try:
+            if not signalled:
+                signalled.append(signal.SIGTERM)
+                os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+        except KeyboardInterrupt:
+            pass
+    raise KeyboardInterrupt
+
+
+signalled = []
+
+
+api.build = build
+sys.exit(cli_build.run_build(BuildOptions(run_id="r", out=sys.argv[1], pairs=1), "annotation", Session()))
+"""
+
+
+def test_a_stop_finished_by_the_grace_timer_keeps_its_line_and_exit_code(tmp_path: Path) -> None:
+    """The grace timer starts finishing (3 s after SIGTERM) while the main thread is held; when the main
+    thread then gets its KeyboardInterrupt, it must wait for the timer's exit, not unwind and end the
+    process first (which lost the line and exited 130 for a SIGTERM)."""
+    (tmp_path / "r").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", SLOW_FINISH, str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 143, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "ambiforge: interrupted; rerun with --run-id r to resume"
+    assert json.loads((tmp_path / "r" / "state.json").read_text())["status"] == "interrupted"
