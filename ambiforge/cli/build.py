@@ -216,7 +216,7 @@ def run_build(
             quiet_prefect()
         return RichReporter().shown()
 
-    with interrupts.handled(finish_interrupted, grace=3.0):
+    with interrupts.handled(finish_interrupted, grace=2.0):
         try:
             result = api.build(
                 options,

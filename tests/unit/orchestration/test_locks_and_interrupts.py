@@ -139,14 +139,17 @@ def test_a_reentrant_lock_passes_through_only_inside_its_holder(tmp_path: Path) 
 
 
 SLOW_FINISH = """
-import os, signal, sys, time
+import os, signal, sys, threading, time
 from ambiforge import api
 from ambiforge.cli import build as cli_build
 from ambiforge.config.build import BuildOptions
 
+stopping_server = threading.Event()
+
 
 class SlowServer:  # the temporary Prefect server: stopping it takes a while on a loaded machine
     def stop(self, grace: float) -> None:
+        stopping_server.set()
         time.sleep(2.0)
 
 
@@ -155,19 +158,16 @@ class Session:
 
 
 def build(*args, **kwargs):
-    until = time.monotonic() + 4.0  # like Prefect reporting states before it lets the interrupt through
-    while time.monotonic() < until:
+    signalled = False
+    while not stopping_server.is_set():  # like Prefect reporting states before it lets the interrupt through
         try:
             if not signalled:
-                signalled.append(signal.SIGTERM)
+                signalled = True
                 os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(0.05)
         except KeyboardInterrupt:
             pass
-    raise KeyboardInterrupt
-
-
-signalled = []
+    raise KeyboardInterrupt  # while the grace timer is finishing
 
 
 api.build = build
@@ -176,7 +176,7 @@ sys.exit(cli_build.run_build(BuildOptions(run_id="r", out=sys.argv[1], pairs=1),
 
 
 def test_a_stop_finished_by_the_grace_timer_keeps_its_line_and_exit_code(tmp_path: Path) -> None:
-    """The grace timer starts finishing (3 s after SIGTERM) while the main thread is held; when the main
+    """The grace timer starts finishing (2 s after SIGTERM) while the main thread is held; when the main
     thread then gets its KeyboardInterrupt, it must wait for the timer's exit, not unwind and end the
     process first (which lost the line and exited 130 for a SIGTERM)."""
     (tmp_path / "r").mkdir()
