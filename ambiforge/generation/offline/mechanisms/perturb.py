@@ -69,7 +69,7 @@ from ambiforge.world.perturb import (
 from ambiforge.world.sampler import node_id, object_node
 
 Kind = Literal["multiplicity", "absence", "reference", "observation"]
-SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits", "it", "is", "Is"}
+SLOTS = {"noun", "nouns", "referent", "options", "choice", "where", "fits", "it", "one", "is", "Is"}
 STEPS = ("fetch", "hand_over", "place", "put_in", "put")
 #: A ``put`` step's target that the mechanism chooses: one of the kitchen's places the target may go to
 #: (:func:`destinations`); a template says it as ``{dest}`` ("Put {t} {dest}." -> "in the upper cupboard").
@@ -634,6 +634,7 @@ def build(
         "fits": made.fits,
         # number agreement with the noun: "Can you see them?" for chips, "Can you see it?" for a mug
         "it": "them" if many else "it",
+        "one": "ones" if many else "one",
         "is": "are" if many else "is",
         "Is": "Are" if many else "Is",
     }
