@@ -113,6 +113,22 @@ def test_a_reply_is_paid_once_then_served_from_the_cache(tmp_path: Path) -> None
     assert summary["totals"]["cost_usd"] == pytest.approx(records[0]["cost_usd"] + records[2]["cost_usd"])
 
 
+@pytest.mark.parametrize("damage", [b"", b"\x00" * 64, b'{"response": "Bring', b"\xff\xfe not text"])
+def test_a_damaged_cache_entry_is_a_miss_paid_again_and_rewritten(tmp_path: Path, damage: bytes) -> None:
+    """What a crash of the machine may leave of an entry (nothing, zeros, a torn write) is a miss, never an
+    error; the reply paid again replaces it, and no temporary file stays beside it."""
+    with ScriptedLLMServer(lambda body: '{"task": "Bring me the mug."}', api_key=KEY) as server:
+        client, _ = make_client(tmp_path, server)
+        first = client.call(request(), PURPOSE, lambda t: (json.loads(t), None))
+        [entry] = (tmp_path / "cache").rglob("*.json")
+        entry.write_bytes(damage)
+        again = client.call(request(), PURPOSE, lambda t: (json.loads(t), None))
+    assert (first.cached, again.cached) == (False, False) and again.text == first.text
+    assert len(server.requests) == 2
+    assert json.loads(entry.read_text(encoding="utf-8"))["response"] == first.text
+    assert [p.name for p in (tmp_path / "cache").rglob("*")] == [entry.parent.name, entry.name]
+
+
 def test_a_malformed_reply_is_repaired_by_asking_again_with_the_error(tmp_path: Path) -> None:
     replies = iter(['{"task": "Bring me', '{"task": ""}', '{"task": "Bring me the mug."}'])
     seen: list[list[dict[str, Any]]] = []
