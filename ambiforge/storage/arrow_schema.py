@@ -362,7 +362,8 @@ def _parsed(lines: list[bytes], schema: pa.Schema) -> pa.Table:
     )
     if table.column(0).num_chunks > 1:
         table = table.combine_chunks()
-    return table if table.schema.equals(schema, check_metadata=True) else table.cast(schema)
+    # the reader keeps the types but not the fields' descriptions and nullability: the same columns, typed
+    return pa.Table.from_arrays(table.columns, schema=schema)
 
 
 def class_names_in(schema: pa.Schema) -> list[str] | None:
