@@ -6,6 +6,9 @@ real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
 
 - the build's wall time (the whole command) against the ideal ``calls x latency / concurrency`` (target:
   within 1.5x), and its CPU time: the build's own process and its worker processes (the dataset checks');
+  the own process's CPU split at the first call's start and the last call's end (start-up, the LLM phase
+  with its share a pair, finishing): a fixed cost and a cost a pair, which a figure a pair of the whole
+  build mixes up at 50 pairs;
 - the LLM phase, from the first call's start to the last call's end in ``calls.jsonl``, against the same
   ideal (target: >= 0.9 of it), with the share of the phase the ``concurrency`` slots were busy and the
   replies' mean time (a loaded machine makes replies slower than ``--latency``, which the ideal ignores);
