@@ -6,6 +6,9 @@ real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
 
 - the build's wall time (the whole command) against the ideal ``calls x latency / concurrency`` (target:
   within 1.5x), and its CPU time: the build's own process and its worker processes (the dataset checks');
+  the own process's CPU split at the first call's start and the last call's end (start-up, the LLM phase
+  with its share a pair, finishing): a fixed cost and a cost a pair, which a figure a pair of the whole
+  build mixes up at 50 pairs;
 - the LLM phase, from the first call's start to the last call's end in ``calls.jsonl``, against the same
   ideal (target: >= 0.9 of it), with the share of the phase the ``concurrency`` slots were busy and the
   replies' mean time (a loaded machine makes replies slower than ``--latency``, which the ideal ignores);
@@ -58,6 +61,12 @@ def own_cpu(pid: int, last: float) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_at(samples: list[tuple[float, float]], when: float) -> float:
+    """The build's own CPU seconds at ``when`` (epoch): the last sample taken by then."""
+    before = [cpu for at, cpu in samples if at <= when]
+    return before[-1] if before else 0.0
+
+
 def intervals(calls: list[dict]) -> list[tuple[float, float]]:  # type: ignore[type-arg]
     """(start, end) of each call that reached the server, in epoch seconds (``at`` is when it was logged)."""
     spans = []
@@ -108,8 +117,10 @@ def main() -> None:
         with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
             child = subprocess.Popen(cmd, cwd=folder, env=env, stdout=out, stderr=err, text=True)
             own = 0.0
+            samples: list[tuple[float, float]] = []  # (when, the build's own CPU so far)
             while child.poll() is None and time.time() - started < 1800:
                 own = own_cpu(child.pid, own)
+                samples.append((time.time(), own))
                 time.sleep(0.05)
             if child.poll() is None:
                 child.kill()
@@ -144,6 +155,13 @@ def main() -> None:
         f"  CPU            : the build's own process {own:.2f} s ({own / args.pairs * 1000:.0f} ms a pair), its "
         f"worker processes {cpu - own:.2f} s (read every 50 ms: the last few ms of the process are missed)"
     )
+    at_first, at_last = cpu_at(samples, first), cpu_at(samples, last)
+    print(
+        f"  own CPU by phase: before the 1st call {at_first:.2f} s, LLM phase {at_last - at_first:.2f} s "
+        f"({(at_last - at_first) / args.pairs * 1000:.0f} ms a pair), after the last call {own - at_last:.2f} s"
+    )
+    if sys.flags.dont_write_bytecode and not (args.repo / "ambiforge" / "__pycache__").exists():
+        print("  (PYTHONDONTWRITEBYTECODE is set and the checkout has no __pycache__: it is compiled on every run)")
     print(f"LLM phase        : {phase:6.2f} s  = {ideal / phase:.2f} of ideal (target >= 0.9)")
     busy = sum(end - start for start, end in spans)
     print(

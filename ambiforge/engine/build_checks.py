@@ -211,10 +211,6 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     a deployment's dict), plus the output folder and the reference dataset. Options whose provider needs
     LLM settings and carry none get the configuration's ``[llm]``. Returns the options to run and the
     reference items (None without ``reference``)."""
-    from ambiforge import diversity
-    from ambiforge.catalog import cached_catalog
-    from ambiforge.generation.offline.capacity import estimates, impossible, shortfall
-
     check_bounds(pairs=options.pairs, candidates=options.candidates, seed=options.seed)
     not_empty("--provider", options.provider)
     check_runner(options.task_runner, options.dask_address)
@@ -225,8 +221,15 @@ def preflight(options: BuildOptions, cfg: Config, on_note: Note = _ignore) -> tu
     check_catalog(options.catalog)
     check_options(options, cfg.source)
     check_writable(Path(options.out))
-    reference = diversity.read_reference(options.reference) if options.reference else None
-    if options.provider == "offline":
+    reference = None
+    if options.reference:
+        from ambiforge import diversity
+
+        reference = diversity.read_reference(options.reference)
+    if options.provider == "offline":  # the offline generator's modules: an LLM build never loads them
+        from ambiforge.catalog import cached_catalog
+        from ambiforge.generation.offline.capacity import estimates, impossible, shortfall
+
         catalog = cached_catalog(options.catalog)
         found = estimates(options.pairs, options.type_mix, catalog)
         if cannot := impossible(options.pairs, options.type_mix, catalog, found):

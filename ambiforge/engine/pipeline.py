@@ -290,7 +290,6 @@ def write_run_files(
     from ambiforge.engine.checkpoints import outcome_batches
     from ambiforge.engine.fingerprint import fingerprint
     from ambiforge.engine.summary import RunFiles
-    from ambiforge.judge.stage import JudgeRun
     from ambiforge.llm.calls import CALLS_FILE
     from ambiforge.llm.summary import summarize_calls
     from ambiforge.validation import gated
@@ -309,6 +308,8 @@ def write_run_files(
         files = stack.enter_context(RunFiles(directory))
         judge = None
         if options.judge.enabled:
+            from ambiforge.judge.stage import JudgeRun  # a build without a judge loads none of it
+
             alive = sum(1 for _ in _alive_positions(options))
             state.mark(directory, "judge", "running")
             judge = stack.enter_context(JudgeRun(options, directory, alive))

@@ -31,20 +31,24 @@ class OpenAIProvider:
         import httpx2
         import openai
 
-        self._openai = openai
+        self._openai, self._response = openai, httpx2.Response
         client = guarded_client(httpx2, max_reply_bytes, timeout, follow_redirects=True)
         self.client = openai.OpenAI(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0, http_client=client
         )
 
     def complete(self, request: ChatRequest) -> ChatReply:
+        """The request's JSON body is posted through the SDK's client as it is (``client.post``, the SDK's way
+        to send a body it need not type): ``chat.completions.create`` would first walk every message against
+        its typed parameters (about 1.2 ms of CPU a call) only to send the same plain JSON. The SDK still
+        authenticates, sends and sorts the HTTP errors."""
         openai = self._openai
-        arguments = request.sdk_arguments()
+        body = request.sdk_arguments() | {"seed": request.seed}
         if request.logprobs:
-            arguments |= {"logprobs": True, "top_logprobs": request.top_logprobs}
+            body |= {"logprobs": True, "top_logprobs": request.top_logprobs}
         started = time.perf_counter()
         try:
-            raw = self.client.chat.completions.with_raw_response.create(**arguments, seed=request.seed)
+            response = self.client.post("/chat/completions", cast_to=self._response, body=body)
         except ReplyLimitExceeded as exc:
             raise PermanentError(exc.kind, str(exc)) from None
         except openai.APITimeoutError as exc:
@@ -53,7 +57,6 @@ class OpenAIProvider:
             raise TransientError("connection", f"connection failed: {exc}") from None
         except openai.APIStatusError as exc:
             raise classify_status(exc.status_code, short(str(exc)), exc.response.headers) from None
-        response = raw.http_response
         return parse_reply(
             response.content, response.headers.get("content-type", ""), request, time.perf_counter() - started
         )

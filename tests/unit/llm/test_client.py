@@ -18,7 +18,7 @@ from ambiforge.llm.calls import CallCache, CallLog, read_calls
 from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.limiter import LocalLimiter
 from ambiforge.llm.prompts import load_prompt, parse_prompt
-from ambiforge.llm.providers import ChatRequest
+from ambiforge.llm.providers import ChatRequest, PermanentError
 from ambiforge.llm.providers.mistral import MistralProvider
 from ambiforge.llm.providers.openai import OpenAIProvider
 from ambiforge.llm.structured import parse_reply
@@ -111,6 +111,22 @@ def test_a_reply_is_paid_once_then_served_from_the_cache(tmp_path: Path) -> None
     assert summary is not None
     assert summary["totals"]["calls"] == 3 and summary["totals"]["cache_hits"] == 1
     assert summary["totals"]["cost_usd"] == pytest.approx(records[0]["cost_usd"] + records[2]["cost_usd"])
+
+
+@pytest.mark.parametrize("damage", [b"", b"\x00" * 64, b'{"response": "Bring', b"\xff\xfe not text"])
+def test_a_damaged_cache_entry_is_a_miss_paid_again_and_rewritten(tmp_path: Path, damage: bytes) -> None:
+    """What a crash of the machine may leave of an entry (nothing, zeros, a torn write) is a miss, never an
+    error; the reply paid again replaces it, and no temporary file stays beside it."""
+    with ScriptedLLMServer(lambda body: '{"task": "Bring me the mug."}', api_key=KEY) as server:
+        client, _ = make_client(tmp_path, server)
+        first = client.call(request(), PURPOSE, lambda t: (json.loads(t), None))
+        [entry] = (tmp_path / "cache").rglob("*.json")
+        entry.write_bytes(damage)
+        again = client.call(request(), PURPOSE, lambda t: (json.loads(t), None))
+    assert (first.cached, again.cached) == (False, False) and again.text == first.text
+    assert len(server.requests) == 2
+    assert json.loads(entry.read_text(encoding="utf-8"))["response"] == first.text
+    assert [p.name for p in (tmp_path / "cache").rglob("*")] == [entry.parent.name, entry.name]
 
 
 def test_a_malformed_reply_is_repaired_by_asking_again_with_the_error(tmp_path: Path) -> None:
@@ -270,3 +286,39 @@ def test_a_conversation_logs_each_reply_once(tmp_path: Path) -> None:
     records = list(read_calls(tmp_path / "run" / "calls.jsonl"))
     assert records[1]["messages"][1] == {"role": "assistant", "reply_of": first.call_id}
     assert "Bring me the mug." not in json.dumps(records[1]["messages"])  # the reply is in the first record only
+
+
+def test_the_openai_provider_sends_the_request_fields_and_nothing_else() -> None:
+    """The body is posted as the request says (model, messages, sampling, format or log-probabilities,
+    seed), and the reply comes back parsed; the SDK still sorts HTTP errors (a wrong key is a 401)."""
+    bodies: list[dict[str, Any]] = []
+
+    def responder(body: dict[str, Any]) -> str:
+        bodies.append(body)
+        return '{"task": "Put the cup away."}'
+
+    fmt = {"type": "json_schema", "json_schema": {"name": "t", "schema": {"type": "object"}, "strict": True}}
+    messages = (("system", "Be brief."), ("user", "A task?"))
+    shaped = ChatRequest("openai", "gpt-4o", messages, 0.7, 80, 5, fmt)
+    sampled = ChatRequest("openai", "gpt-4o", messages, 0.0, 20, 6, {}, logprobs=True, top_logprobs=2)
+    with ScriptedLLMServer(responder, api_key=KEY) as server:
+        provider = OpenAIProvider(KEY, server.openai_url, 5.0)
+        reply = provider.complete(shaped)
+        tokens = provider.complete(sampled)
+        with pytest.raises(PermanentError):
+            OpenAIProvider("sk-wrong-0123456789", server.openai_url, 5.0).complete(shaped)
+    sent = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "A task?"}]
+    assert bodies == [
+        {"model": "gpt-4o", "messages": sent, "temperature": 0.7, "max_tokens": 80, "response_format": fmt, "seed": 5},
+        {
+            "model": "gpt-4o",
+            "messages": sent,
+            "temperature": 0.0,
+            "max_tokens": 20,
+            "seed": 6,
+            "logprobs": True,
+            "top_logprobs": 2,
+        },
+    ]
+    assert reply.text == '{"task": "Put the cup away."}'
+    assert tokens.choices[0].logprobs

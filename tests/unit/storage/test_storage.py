@@ -50,3 +50,30 @@ def test_failed_write_leaves_the_old_file(catalog, tmp_path: Path) -> None:
         write_items_jsonl(target, boom())
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["i.jsonl"]
+
+
+def test_items_table_is_the_table_of_the_rows_and_drops_unnamed_keys(catalog) -> None:  # type: ignore[no-untyped-def]
+    """Arrow's JSON reader builds the items' table: the same table ``pa.Table.from_pylist`` makes of the rows
+    (review corrections and extra as key/value lists), keys the schema does not name left out at every level."""
+    import pyarrow as pa
+
+    from ambiforge.models import Annotation
+    from ambiforge.storage.arrow_schema import _row, item_arrow_schema, items_to_table
+
+    gen = OfflineGenerator(catalog, 2, "t")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(["preferences", "safety"])]
+    annotation = Annotation(annotator="annotator-1", corrections={"question": "Which one?"})
+    review = Review(status="adjudicated", annotations=[annotation])
+    items[1] = items[1].model_copy(update={"review": review, "extra": {"take_amb": "1", "é": "ü"}})
+    records = [i.to_record() for i in items]
+    records[0] = records[0] | {"not_a_column": 1, "provenance": records[0]["provenance"] | {"stray": "x"}}
+    names = ["preferences", "safety", "common_sense_knowledge"]
+    table = items_to_table(records, names)
+    expected = pa.Table.from_pylist([_row(r) for r in records], schema=item_arrow_schema(names))
+    assert table.schema.equals(expected.schema, check_metadata=True)
+    assert table.equals(expected)
+    assert table.column(0).num_chunks == 1
+    assert table.to_pylist()[1]["review"]["annotations"][0]["corrections"] == [
+        {"field": "question", "value": "Which one?"}
+    ]
+    assert items_to_table([], names).num_rows == 0
