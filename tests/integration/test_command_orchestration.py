@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ambiforge import BuildOptions, build
 from ambiforge.testing.llm_server import ScriptedLLMServer
 from ambiforge.testing.scripted_eval import server_responder
@@ -54,6 +56,7 @@ def servers_left(home: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_release_and_eval_run_in_process_unless_prefect_is_asked_for(tmp_path: Path) -> None:
     home = tmp_path / "prefect-home"
     env = prefect_env(home)

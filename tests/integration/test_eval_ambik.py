@@ -44,6 +44,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not AMBIK.exists(), reason=f"the published AmbiK calibration split is not at {AMBIK}")
 def test_eval_on_the_ambik_calibration_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "ambiforge.toml"

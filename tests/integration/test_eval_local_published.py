@@ -1,8 +1,13 @@
 """Issue 27's line with a real language model (llama.cpp's llama-server with SmolLM2-135M, the ``local_model``
 fixture of tests/integration/conftest.py, from ``make local-llm``): KnowNo, Binary and NoHelp on published AmbiK
-rows. The run must be correct and complete; a 135M model's figures are not expected to be good: real
-log-probabilities reach KnowNo's softmax, every task has a result or a recorded unusable reply, the calibration
-is taken and counts what it left out, the report is written, and a rerun makes no request."""
+rows, then LAP and LofreeCP on the first of them. The runs must be correct and complete; a 135M model's figures
+are not expected to be good: real log-probabilities reach KnowNo's softmax, every task has a result or a
+recorded unusable reply, the calibration is taken and counts what it left out, the report is written, and a
+rerun makes no request.
+
+The two tests share one reply cache (as two evals on one machine do): LAP asks KnowNo's two calls again, so on
+rows KnowNo already ran it pays only for its affordance calls. Each test also passes alone, paying for those
+calls itself."""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ import pytest
 
 from ambiforge.config.llm import LLMConfig
 from ambiforge.detectors import prompts
+from ambiforge.detectors.methods.lofreecp import LofreeSettings
 from ambiforge.detectors.tasks import halves
 from ambiforge.evaluation.command import EvalOptions, run_eval
 from ambiforge.evaluation.data import load_dataset
@@ -21,15 +27,26 @@ from tests.integration.ambik_rows import SHARED
 
 # Issue 27 measured its line ("with the local model on 40 published rows ... fewer than a quarter of the results
 # are parse errors") on 40 rows and 15 calibration rows: `python bench/local_model_eval.py` repeats that run and
-# prints its figures (2026-11-25: 0 of 240 results were errors). The test asks the same of the first 6 rows (all
-# three AmbiK types are in the first 4) and 4 calibration rows. Were errors independent, a model with an error
-# share of 30% would break the bound on 36 results with probability 0.80 (0.96 on 240), 40%: 0.98.
-ROWS, CALIBRATION_ROWS = 6, 4
+# prints its figures (2026-11-25: 0 of 240 results were errors). The test asks the same of the first 4 rows (all
+# three AmbiK types are among them) and 4 calibration rows. Were errors independent, a model with an error share
+# of 30% would break the bound on 24 results with probability 0.77 (0.80 on 36, 0.96 on 240), 40%: 0.96.
+ROWS, CALIBRATION_ROWS = 4, 4
+# LAP and LofreeCP: the first row's two halves and the first two calibration rows (a subset of the above), and
+# two LofreeCP samples a task (the fewest that give the method a frequency to read)
+LAP_ROWS, LAP_CALIBRATION_ROWS, LOFREE_SAMPLES = 1, 2, 2
+
+
+@pytest.fixture(scope="module")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The LLM reply cache both tests of this file use."""
+    return tmp_path_factory.mktemp("llm-cache")
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
-def test_knowno_binary_nohelp_on_published_rows(local_model, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_knowno_binary_nohelp_on_published_rows(  # type: ignore[no-untyped-def]
+    local_model, model_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 27's line on the published test split's layout: the options are candidates for the ambiguous step
     (the prompt shows AmbiK's context and that step), fewer than a quarter of the results are parse errors, and
     every table says how many tasks each figure rests on."""
@@ -45,7 +62,7 @@ def test_knowno_binary_nohelp_on_published_rows(local_model, tmp_path: Path, mon
         model=local_model.model,
         out=tmp_path / "eval",
         name="local-published",
-        cache_dir=tmp_path / "cache",
+        cache_dir=model_cache,
         llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
     )
     document = run_eval(opts)
@@ -108,3 +125,50 @@ def test_knowno_binary_nohelp_on_published_rows(local_model, tmp_path: Path, mon
     run_eval(opts)
     again = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()][len(calls) :]
     assert again and all(c["cached"] for c in again)  # the rerun made no request
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
+def test_lap_and_lofreecp_on_published_rows(  # type: ignore[no-untyped-def]
+    local_model, model_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two AmbiK methods the test above leaves out, on the published test split's layout with the local
+    model: every task is answered or its failure recorded, figures rest on the answered ones, LAP's affordance
+    calls are made and scored, and the conformal calibration is taken from published calibration rows."""
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
+    data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", LAP_ROWS, "test")
+    calib = tmp_path / f"ambik_calib_{LAP_CALIBRATION_ROWS}.csv"
+    calibration = published_rows(SHARED / "ambik_calib_100.csv", calib, LAP_CALIBRATION_ROWS, "calib")
+    opts = EvalOptions(
+        data=data,
+        calibration=calibration,
+        methods=("lap", "lofreecp"),
+        model=local_model.model,
+        out=tmp_path / "eval",
+        name="local-lap",
+        cache_dir=model_cache,
+        settings={"lofreecp": LofreeSettings(samples=LOFREE_SAMPLES)},
+        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
+    )
+    document = run_eval(opts)
+    folder = tmp_path / "eval" / "local-lap"
+    rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 * 2 * LAP_ROWS and {r["method"] for r in rows} == {"lap", "lofreecp"}
+    for method in ("lap", "lofreecp"):
+        r = document["methods"][method]
+        assert r["answered"] + r["errors"] == 2 * LAP_ROWS, (method, r["answered"], r["errors"])
+        assert r["calibration"] and r["calibration"]["tasks"] == LAP_CALIBRATION_ROWS, r["calibration"]
+        mine = [row for row in rows if row["method"] == method and not row["error"]]
+        assert r["answered"] == len(mine)
+    calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
+    fresh = [c for c in calls if not c["cached"]]
+    # LAP's own calls went to the model: one affordance question an option, answered with log-probabilities
+    assert any(c["step"] == "lap.affordance" for c in fresh) and all(
+        c["logprobs"] for c in fresh if c["step"] == "lap.affordance" and not c["error"]
+    )
+    samples = [c for c in fresh if c["step"] == "lofreecp.sample"]
+    # the samples are LofreeCP's own: a test row gives two tasks (its halves), a calibration row one
+    assert len(samples) == LOFREE_SAMPLES * (2 * LAP_ROWS + LAP_CALIBRATION_ROWS), len(samples)
+    for row in (r for r in rows if r["method"] == "lap" and not r["error"]):
+        assert len(row["details"]["prompt_affordance"]) == len(row["options"]), row

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 
 FOLDER = REPO / "tests" / "fixtures" / "types" / "quantity"
@@ -27,6 +29,7 @@ def ambiforge(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 def test_a_folder_type_goes_from_build_to_release(tmp_path: Path) -> None:
     config = tmp_path / "ambiforge.toml"
     config.write_text(
