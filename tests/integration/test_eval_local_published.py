@@ -42,6 +42,25 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("llm-cache")
 
 
+def local_eval(  # type: ignore[no-untyped-def]
+    local_model, cache: Path, tmp_path: Path, rows: int, calibration_rows: int, methods: tuple[str, ...], **more
+) -> EvalOptions:
+    """An eval of the first ``rows`` published test rows against the local model, calibrated on the first
+    ``calibration_rows`` published calibration rows (the environment points the SDK at the model)."""
+    data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", rows, "test")
+    calib = tmp_path / f"ambik_calib_{calibration_rows}.csv"
+    return EvalOptions(
+        data=data,
+        calibration=published_rows(SHARED / "ambik_calib_100.csv", calib, calibration_rows, "calib"),
+        methods=methods,
+        model=local_model.model,
+        out=tmp_path / "eval",
+        cache_dir=cache,
+        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
+        **more,
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "ambik_dev_400.csv").exists(), reason=f"no AmbiK rows at {SHARED}")
 def test_knowno_binary_nohelp_on_published_rows(  # type: ignore[no-untyped-def]
@@ -52,19 +71,9 @@ def test_knowno_binary_nohelp_on_published_rows(  # type: ignore[no-untyped-def]
     every table says how many tasks each figure rests on."""
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
-    data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", ROWS, "test")
-    calib = tmp_path / f"ambik_calib_{CALIBRATION_ROWS}.csv"
-    calibration = published_rows(SHARED / "ambik_calib_100.csv", calib, CALIBRATION_ROWS, "calib")
-    opts = EvalOptions(
-        data=data,
-        calibration=calibration,
-        methods=("knowno", "binary", "nohelp"),
-        model=local_model.model,
-        out=tmp_path / "eval",
-        name="local-published",
-        cache_dir=model_cache,
-        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
-    )
+    methods = ("knowno", "binary", "nohelp")
+    opts = local_eval(local_model, model_cache, tmp_path, ROWS, CALIBRATION_ROWS, methods, name="local-published")
+    data = opts.data
     document = run_eval(opts)
     folder = tmp_path / "eval" / "local-published"
     rows = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
@@ -137,19 +146,15 @@ def test_lap_and_lofreecp_on_published_rows(  # type: ignore[no-untyped-def]
     calls are made and scored, and the conformal calibration is taken from published calibration rows."""
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", local_model.openai_url)
-    data = published_rows(SHARED / "ambik_dev_400.csv", tmp_path / "ambik_test_900.csv", LAP_ROWS, "test")
-    calib = tmp_path / f"ambik_calib_{LAP_CALIBRATION_ROWS}.csv"
-    calibration = published_rows(SHARED / "ambik_calib_100.csv", calib, LAP_CALIBRATION_ROWS, "calib")
-    opts = EvalOptions(
-        data=data,
-        calibration=calibration,
-        methods=("lap", "lofreecp"),
-        model=local_model.model,
-        out=tmp_path / "eval",
+    opts = local_eval(
+        local_model,
+        model_cache,
+        tmp_path,
+        LAP_ROWS,
+        LAP_CALIBRATION_ROWS,
+        ("lap", "lofreecp"),
         name="local-lap",
-        cache_dir=model_cache,
         settings={"lofreecp": LofreeSettings(samples=LOFREE_SAMPLES)},
-        llm=LLMConfig(concurrency=2, rpm=0, timeout_seconds=300, max_retries=1),
     )
     document = run_eval(opts)
     folder = tmp_path / "eval" / "local-lap"
