@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.json as pa_json
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
@@ -330,14 +331,40 @@ def items_to_table(items: Iterable[Item | dict[str, Any]], class_names: Sequence
     metadata, so the batches of a streamed release share one schema."""
     records = [i.to_record() if isinstance(i, Item) else i for i in items]
     names = list(class_names) if class_names is not None else class_names_of(records)
-    rows = []
-    for record in records:
-        row = dict(record)
-        if row.get("review") is not None:
-            row["review"] = _review_row(row["review"])
-        row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
-        rows.append(row)
-    return pa.Table.from_pylist(rows, schema=item_arrow_schema(names))
+    return pa.Table.from_pylist(
+        [record | mapped_columns(record) for record in records], schema=item_arrow_schema(names)
+    )
+
+
+#: The columns whose Arrow form is not their JSON form: mappings become lists of key/value structs.
+MAPPED_COLUMNS = ("review", "extra")
+
+
+def mapped_columns(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's :data:`MAPPED_COLUMNS` as their Arrow rows (a few small values, not the record)."""
+    review = record.get("review")
+    return {
+        "review": _review_row(review) if review is not None else None,
+        "extra": [{"key": k, "value": v} for k, v in (record.get("extra") or {}).items()],
+    }
+
+
+def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """The table :func:`items_to_table` makes of these records, from their JSON lines (``lines``, each one
+    item record) and :func:`mapped_columns` of each (``mapped``), with ``schema`` (:func:`item_arrow_schema`).
+
+    Arrow parses the lines into the schema's columns itself, so the rows' scene graphs never become Python
+    objects here; as with ``from_pylist``, keys the schema does not name are left out at every level."""
+    plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
+    parsed = pa_json.read_json(
+        pa.BufferReader(b"".join(lines)),
+        # one block (a block must hold whole lines), read in this thread
+        read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1, sum(map(len, lines)))),
+        parse_options=pa_json.ParseOptions(explicit_schema=plain, unexpected_field_behavior="ignore"),
+    )
+    mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
+    columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def class_names_in(schema: pa.Schema) -> list[str] | None:
