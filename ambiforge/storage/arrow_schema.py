@@ -24,6 +24,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 import pyarrow as pa
 import pyarrow.json as pa_json
 
@@ -356,12 +357,18 @@ def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]]
     Arrow parses the lines into the schema's columns itself, so the rows' scene graphs never become Python
     objects here; as with ``from_pylist``, keys the schema does not name are left out at every level."""
     plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
-    parsed = pa_json.read_json(
-        pa.BufferReader(b"".join(lines)),
-        # one block (a block must hold whole lines), read in this thread
-        read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1, sum(map(len, lines)))),
-        parse_options=pa_json.ParseOptions(explicit_schema=plain, unexpected_field_behavior="ignore"),
-    )
+    try:
+        parsed = pa_json.read_json(
+            pa.BufferReader(b"".join(lines)),
+            # one block (a block must hold whole lines), read in this thread
+            read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1, sum(map(len, lines)))),
+            parse_options=pa_json.ParseOptions(explicit_schema=plain, unexpected_field_behavior="ignore"),
+        )
+    except pa.ArrowInvalid:
+        # a value the JSON reader will not cast but from_pylist does, such as 3.0 in an integer column (the
+        # item schema's "integer" allows it): these rows as items_to_table converts them
+        rows = [orjson.loads(line) | extra for line, extra in zip(lines, mapped, strict=True)]
+        return pa.Table.from_pylist(rows, schema=schema)
     mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
     columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)
