@@ -110,13 +110,16 @@ class Scan:
 
 
 def scan(
-    raw: Path, run_ids: list[str], allow_unreviewed: bool, visit: Callable[[dict[str, Any], Item], None] | None = None
+    raw: Path,
+    run_ids: list[str],
+    allow_unreviewed: bool,
+    visit: Callable[[dict[str, Any], Item, bytes], None] | None = None,
 ) -> Scan:
     """Read the runs' items once, check each row against the item schema, keep the releasable ones.
 
     Rows are checked as raw records first, so a bad row is reported with its file and line instead of
-    stopping at the first one. ``visit(record, item)`` sees each kept row as it is read (statistics,
-    expectation columns...); the scan itself keeps only where the row is.
+    stopping at the first one. ``visit(record, item, line)`` sees each kept row as it is read (statistics,
+    expectation columns...), with the line it was decoded from; the scan itself keeps only where the row is.
     """
     files: list[Path] = []
     kept: dict[str, Kept] = {}
@@ -167,7 +170,7 @@ def scan(
                 if state != "accepted":
                     unreviewed.append(item.id)
                 if visit is not None:
-                    visit(record, item)
+                    visit(record, item, line)
     return Scan(files, kept, dict(counts), failures, merged, unreviewed, excluded)
 
 
@@ -176,7 +179,7 @@ def select(raw: Path, run_ids: list[str], allow_unreviewed: bool) -> Selection:
     items: list[Item] = []
     records: list[dict[str, Any]] = []
 
-    def keep(record: dict[str, Any], item: Item) -> None:
+    def keep(record: dict[str, Any], item: Item, _line: bytes) -> None:
         items.append(item)
         records.append(record)  # schema-checked, in the field order the build wrote
 

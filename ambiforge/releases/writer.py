@@ -38,13 +38,15 @@ from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
-from ambiforge.storage.arrow_schema import item_arrow_schema, items_to_table
+from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
 from ambiforge.version import __version__
 
 REPO = Path(__file__).resolve().parents[2]
 #: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
 #: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
 BATCH_SIZE = 2_000
+#: Rows held decoded at a time before they become Arrow tables (see :class:`_Rows`).
+CONVERT_SIZE = 200
 
 
 class ReleaseGateError(AmbiforgeError):
@@ -106,7 +108,7 @@ class _Pass:
         self.leak: str | None = None
         self.judge = judge_report.CardTally()
 
-    def __call__(self, record: dict[str, Any], item: Any) -> None:
+    def __call__(self, record: dict[str, Any], item: Any, line: bytes) -> None:
         environment = ambiguity.level(item.ambiguity_type) == ENVIRONMENT
         if environment and self.first_environment is None:
             self.first_environment = record
@@ -119,7 +121,7 @@ class _Pass:
         self.provenance.add(item)
         self.digests[item.id] = changelog.digest(record)
         self.judge.add(record)
-        self.rows.add(record, environment)
+        self.rows.add(record, line, environment)
 
 
 class _Rows:
@@ -130,47 +132,75 @@ class _Rows:
     They are written while the gates still read the rows, into a staging folder outside ``curated/`` (a
     refused release leaves it as it was), ``BATCH_SIZE`` released rows at a time: a Parquet file gets one row
     group per batch (one for a release that fits in a batch, as ``pq.write_table`` wrote before); a file
-    with no rows is one empty row group, as ``write_table`` writes it."""
+    with no rows is one empty row group, as ``write_table`` writes it.
+
+    A row's JSON line is written as it comes; for the Parquet files only the line it was read from is kept
+    (bytes), which Arrow parses ``CONVERT_SIZE`` lines at a time. So no decoded row outlives its visit: a
+    decoded row is thousands of Python objects, which the garbage collector would walk again and again
+    while a batch waits."""
 
     def __init__(self, folder: Path, class_names: list[str], environment_names: list[str]) -> None:
         self.folder = folder
         self.schema = item_arrow_schema(class_names)
-        self.class_names, self.environment_names = class_names, environment_names
+        self.environment_schema = item_arrow_schema(environment_names)
         self.data = pq.ParquetWriter(folder / "data.parquet", self.schema, compression="zstd")
         self.jsonl = files.open_jsonl_writer(folder / files.JSONL)
         self.environment: tuple[pq.ParquetWriter, Any] | None = None  # (Parquet, JSON lines) once opened
         self.rows = {"data": 0, ENVIRONMENT: 0}
-        self.batch: list[tuple[dict[str, Any], bool]] = []
+        self.batch = 0  # rows of the batch (both configurations), converted or not
+        # per configuration (environment-induced or not): the lines not yet converted, with their mapped
+        # columns, and the tables converted, waiting for the batch
+        self.lines: dict[bool, list[bytes]] = {False: [], True: []}
+        self.mapped: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+        self.tables: dict[bool, list[pa.Table]] = {False: [], True: []}
 
-    def add(self, record: dict[str, Any], environment: bool) -> None:
-        self.batch.append((record, environment))
-        if len(self.batch) >= BATCH_SIZE:
+    def add(self, record: dict[str, Any], line: bytes, environment: bool) -> None:
+        """``record``, decoded from ``line``: its JSON line now (orjson: the same compact UTF-8 JSON as the
+        build writes; the scene graphs are in the Parquet only), its Parquet row from ``line`` later."""
+        self._files(environment)[1].write(orjson.dumps(jsonl_form(record)) + b"\n")
+        self.lines[environment].append(line)
+        self.mapped[environment].append(mapped_columns(record))
+        self.batch += 1
+        if self.batch >= BATCH_SIZE:
             self.flush()
+        elif self.batch % CONVERT_SIZE == 0:
+            self.convert()
+
+    def _files(self, environment: bool) -> tuple[pq.ParquetWriter, Any]:
+        """(Parquet, JSON lines) of a configuration; the environment's are opened by its first row."""
+        if not environment:
+            return self.data, self.jsonl
+        if self.environment is None:
+            (self.folder / ENVIRONMENT).mkdir()
+            self.environment = (
+                pq.ParquetWriter(
+                    self.folder / ENVIRONMENT / "data.parquet", self.environment_schema, compression="zstd"
+                ),
+                files.open_jsonl_writer(self.folder / ENVIRONMENT / files.JSONL),
+            )
+        return self.environment
+
+    def convert(self) -> None:
+        """The lines waiting to Arrow tables, kept until the batch is full."""
+        for environment, lines in self.lines.items():
+            if lines:
+                schema = self.environment_schema if environment else self.schema
+                self.tables[environment].append(json_lines_to_table(lines, self.mapped[environment], schema))
+        self.lines = {False: [], True: []}
+        self.mapped = {False: [], True: []}
 
     def flush(self) -> None:
-        records = [r for r, environment in self.batch if not environment]
-        others = [r for r, environment in self.batch if environment]
-        self.batch = []
-        if others:
-            if self.environment is None:
-                (self.folder / ENVIRONMENT).mkdir()
-                self.environment = (
-                    pq.ParquetWriter(
-                        self.folder / ENVIRONMENT / "data.parquet",
-                        item_arrow_schema(self.environment_names),
-                        compression="zstd",
-                    ),
-                    files.open_jsonl_writer(self.folder / ENVIRONMENT / files.JSONL),
-                )
-            parquet, jsonl = self.environment
-            jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in others)
-            parquet.write_table(items_to_table(others, self.environment_names))
-            self.rows[ENVIRONMENT] += len(others)
-        if records:
-            # orjson: the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only
-            self.jsonl.writelines(orjson.dumps(jsonl_form(r)) + b"\n" for r in records)
-            self.data.write_table(items_to_table(records, self.class_names))
-            self.rows["data"] += len(records)
+        """Convert what is left of the batch and write it: one row group per file that got rows."""
+        self.convert()
+        self.batch = 0
+        for environment, tables in self.tables.items():
+            if not tables:
+                continue
+            # one contiguous table: the row group's pages are those of a batch converted at once
+            table = pa.concat_tables(tables).combine_chunks()
+            self._files(environment)[0].write_table(table)
+            self.rows[ENVIRONMENT if environment else "data"] += table.num_rows
+        self.tables = {False: [], True: []}
 
     def close(self) -> None:
         """Write what is left and close every file (also after a failure, so none stays open)."""

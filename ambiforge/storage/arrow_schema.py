@@ -24,7 +24,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 import pyarrow as pa
+import pyarrow.json as pa_json
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
@@ -338,11 +340,7 @@ def items_to_table(items: Iterable[Item | dict[str, Any]], class_names: Sequence
 
 
 def _row(record: dict[str, Any]) -> dict[str, Any]:
-    row = dict(record)
-    if row.get("review") is not None:
-        row["review"] = _review_row(row["review"])
-    row["extra"] = [{"key": k, "value": v} for k, v in (row.get("extra") or {}).items()]
-    return row
+    return record | mapped_columns(record)
 
 
 def _parsed(lines: list[bytes], schema: pa.Schema) -> pa.Table:
@@ -351,19 +349,54 @@ def _parsed(lines: list[bytes], schema: pa.Schema) -> pa.Table:
     needs no pandas: a build's), and the reader builds the same table, keys the schema does not name left
     out as ``from_pylist`` leaves them. A block must hold whole lines; one block (up to Arrow's 2 GiB) keeps
     the table in one chunk, as ``from_pylist`` made it, so the Parquet bytes stay the same."""
-    from pyarrow import json as arrow_json
-
     data = b"".join(lines)
     block = max(max(len(line) for line in lines), min(len(data), 2**31 - 1))
-    table = arrow_json.read_json(
+    table = pa_json.read_json(
         pa.BufferReader(data),
-        read_options=arrow_json.ReadOptions(use_threads=False, block_size=block),
-        parse_options=arrow_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+        read_options=pa_json.ReadOptions(use_threads=False, block_size=block),
+        parse_options=pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
     )
     if table.column(0).num_chunks > 1:
         table = table.combine_chunks()
     # the reader keeps the types but not the fields' descriptions and nullability: the same columns, typed
     return pa.Table.from_arrays(table.columns, schema=schema)
+
+
+#: The columns whose Arrow form is not their JSON form: mappings become lists of key/value structs.
+MAPPED_COLUMNS = ("review", "extra")
+
+
+def mapped_columns(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's :data:`MAPPED_COLUMNS` as their Arrow rows (a few small values, not the record)."""
+    review = record.get("review")
+    return {
+        "review": _review_row(review) if review is not None else None,
+        "extra": [{"key": k, "value": v} for k, v in (record.get("extra") or {}).items()],
+    }
+
+
+def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """The table :func:`items_to_table` makes of these records, from their JSON lines (``lines``, each one
+    item record) and :func:`mapped_columns` of each (``mapped``), with ``schema`` (:func:`item_arrow_schema`).
+
+    Arrow parses the lines into the schema's columns itself, so the rows' scene graphs never become Python
+    objects here; as with ``from_pylist``, keys the schema does not name are left out at every level."""
+    plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
+    try:
+        parsed = pa_json.read_json(
+            pa.BufferReader(b"".join(lines)),
+            # one block (a block must hold whole lines), read in this thread
+            read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1, sum(map(len, lines)))),
+            parse_options=pa_json.ParseOptions(explicit_schema=plain, unexpected_field_behavior="ignore"),
+        )
+    except pa.ArrowInvalid:
+        # a value the JSON reader will not cast but from_pylist does, such as 3.0 in an integer column (the
+        # item schema's "integer" allows it): these rows as items_to_table converts them
+        rows = [orjson.loads(line) | extra for line, extra in zip(lines, mapped, strict=True)]
+        return pa.Table.from_pylist(rows, schema=schema)
+    mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
+    columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def class_names_in(schema: pa.Schema) -> list[str] | None:

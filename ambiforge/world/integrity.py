@@ -21,6 +21,7 @@ from ambiforge.models.scene_graph import LOCATION_RELATIONS, RELATIONS, check_co
 
 #: The fields of a clear-plan action that name graph nodes (the rest are parameters in words).
 NODE_ARGUMENTS = ("obj", "target", "tool")
+_RELATIONS = frozenset(RELATIONS)
 
 
 class _Node(NamedTuple):
@@ -81,14 +82,20 @@ def graph_problem(graph: Any, where: str = "world.graph") -> str | None:
         return f"{where}: an empty graph (no nodes)"
     nodes = []
     for k, node in enumerate(raw_nodes):
-        node_id = _get(node, "id")
+        if isinstance(node, dict):  # a JSON record's node, as release and verify read every row: plain lookups
+            node_id, kind, holds = node.get("id"), node.get("type"), node.get("holds")
+        else:
+            node_id, kind, holds = _get(node, "id"), _get(node, "type"), _get(node, "holds")
         if not isinstance(node_id, str) or not node_id:
             return f"{where}.nodes[{k}].id: {node_id!r} is not a node id"
-        nodes.append(_Node(node_id, _get(node, "type"), _get(node, "holds")))
+        nodes.append(_Node(node_id, kind, holds))
     edges = []
     for k, edge in enumerate(_list(_get(graph, "edges", ()))):
-        source, relation, target = _get(edge, "source"), _get(edge, "relation"), _get(edge, "target")
-        if relation not in RELATIONS:
+        if isinstance(edge, dict):
+            source, relation, target = edge.get("source"), edge.get("relation"), edge.get("target")
+        else:
+            source, relation, target = _get(edge, "source"), _get(edge, "relation"), _get(edge, "target")
+        if not isinstance(relation, str) or relation not in _RELATIONS:  # a set: no list or dict in it
             return f"{where}.edges[{k}]: relation {relation!r} is not one the schema names ({', '.join(RELATIONS)})"
         if not isinstance(source, str) or not isinstance(target, str):
             return f"{where}.edges[{k}]: its ends are not node ids"

@@ -19,17 +19,21 @@ from tests.unit.release.golden import CHECKSUMS, checksums, pinned, scenario
 from tests.unit.release.test_release import make_items, options, write_run
 
 
-def _release_with_batch(batch: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+def _release_with_batch(
+    batch: int, root: Path, monkeypatch: pytest.MonkeyPatch, convert: int | None = None
+) -> tuple[Path, Path]:
     from ambiforge.releases import writer
 
     monkeypatch.setattr(writer, "BATCH_SIZE", batch)
+    monkeypatch.setattr(writer, "CONVERT_SIZE", convert or writer.CONVERT_SIZE)
     return scenario(root)
 
 
-@pytest.mark.parametrize("batch", [1, 3, 11, 2_000])  # one row, odd, an exact divisor of 22 items, one batch
-def test_release_files_equal_the_pre_streaming_writer(batch, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+# one row, odd, an exact divisor of 22 items, one batch; rows converted to Arrow a few at a time within a batch
+@pytest.mark.parametrize(("batch", "convert"), [(1, 1), (3, 2), (11, 4), (2_000, 5)])
+def test_release_files_equal_the_pre_streaming_writer(batch, convert, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     pinned(monkeypatch)
-    folders = _release_with_batch(batch, tmp_path / "streamed", monkeypatch)
+    folders = _release_with_batch(batch, tmp_path / "streamed", monkeypatch, convert)
     got = checksums(*folders)
     want = json.loads(CHECKSUMS.read_text())
     assert sorted(got) == sorted(want)

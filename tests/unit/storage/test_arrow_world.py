@@ -88,3 +88,30 @@ def test_a_world_round_trips_through_parquet(catalog, tmp_path: Path) -> None:  
     nodes = table.column("world").combine_chunks().field("graph").field("nodes")
     assert nodes[0].as_py() == [n.model_dump(mode="json") for n in items[0].world.graph.nodes]  # type: ignore[union-attr]
     assert table_to_records(items_to_table(items)) == [i.to_record() for i in items]
+
+
+def test_json_lines_make_the_table_the_records_make(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The release parses kept rows' JSON lines with Arrow: the same table as ``from_pylist`` of the decoded
+    records, mappings turned into key/value lists and keys the schema does not name left out at every level."""
+    import orjson
+
+    from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
+
+    gen = OfflineGenerator(catalog, 3, "lines")
+    records = [gen.generate(i, t)[0].to_record() for i, t in enumerate(["preferences", "safety", "preferences"])]
+    records[0]["extra"] = {"source": "kitchen-7", "note": "é"}
+    records[1]["review"] = {
+        "status": "majority",
+        "verdict": "accept_with_fixes",
+        "annotations": [{"annotator": "annotator-1", "corrections": {"ambiguous_task": "Get the cup."}}],
+    }
+    records[2]["world"]["graph"]["nodes"][0]["not_in_the_schema"] = {"deep": [1, 2]}
+    schema = item_arrow_schema()
+    lines = [orjson.dumps(r) + b"\n" for r in records]
+    got = json_lines_to_table(lines, [mapped_columns(r) for r in records], schema)
+    want = items_to_table(records)
+    assert got.equals(want) and got.schema.metadata == want.schema.metadata
+    assert got.column("extra").to_pylist()[0] == [
+        {"key": "source", "value": "kitchen-7"},
+        {"key": "note", "value": "é"},
+    ]

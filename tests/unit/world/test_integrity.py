@@ -45,6 +45,10 @@ def test_a_kitchen_that_holds_together_passes() -> None:
         (graph(nodes=[{"id": "mug", "type": "object"}, {"id": "mug", "type": "object"}]), "duplicate node id 'mug'"),
         (graph(nodes=[{"id": 3, "type": "object"}]), "nodes[0].id: 3 is not a node id"),
         (graph(("mug", "next_to", "mug")), "a node relates to itself"),
+        (  # a row that fails the item schema still gets its world checked (verify): a list is no relation
+            {**graph(), "edges": [{"source": "mug", "relation": ["in"], "target": "fridge"}]},
+            "relation ['in'] is not one the schema names",
+        ),
     ],
 )
 def test_a_lying_graph_is_named(lying: dict[str, Any], says: str) -> None:
