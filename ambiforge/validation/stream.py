@@ -151,7 +151,10 @@ def judged_batches(
     batches: Iterator[list[Item]], ctx: RuleContext
 ) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
     """Each batch with its item-rule failures, in order; once ``PARALLEL_FROM`` items have been seen, the
-    batches go to worker processes (a few in flight, so memory stays a few batches)."""
+    batches go to worker processes, one in flight per worker (each waits in the parent, and in the pool
+    until its result is back, and a build's batch of 500 items with their world graphs is over 100 MB as
+    objects: a second one per worker was the largest step of a build's peak memory). While the oldest is
+    checked the parent reads the next, so no worker waits long."""
     workers = min(os.cpu_count() or 1, 8)
     pool: ProcessPoolExecutor | None = None
     pending: deque[tuple[list[Item], Future[list[list[RuleFailure]]]]] = deque()
@@ -166,7 +169,7 @@ def judged_batches(
                 yield batch, _check_chunk(batch, ctx)
                 continue
             pending.append((batch, pool.submit(_check_chunk, batch, ctx)))
-            while len(pending) > 2 * workers:
+            while len(pending) > workers:
                 done, future = pending.popleft()
                 yield done, future.result()
         while pending:
