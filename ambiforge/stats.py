@@ -35,37 +35,66 @@ def _summary(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+def _summary_of_counts(counts: Counter[int]) -> dict[str, float]:
+    """:func:`_summary` of the whole numbers ``counts`` tallies, the same figures (the median of an even
+    count is the mean of the two middle values, as :func:`statistics.median` takes it)."""
+    n = sum(counts.values())
+    if not n:
+        return _summary([])
+    values = sorted(counts)
+
+    def at(position: int) -> int:  # the value at ``position`` of the values sorted
+        seen = 0
+        for value in values:
+            seen += counts[value]
+            if position < seen:
+                return value
+        raise IndexError(position)
+
+    median: float = at(n // 2) if n % 2 else (at(n // 2 - 1) + at(n // 2)) / 2
+    return {
+        "min": values[0],
+        "median": median,
+        "mean": round(sum(k * c for k, c in counts.items()) / n, 2),
+        "max": values[-1],
+    }
+
+
 class Stats:
-    """:func:`dataset_stats` accumulated one item at a time, for a release streamed in batches: counts and
-    sets of distinct texts and tokens, and one small int per item for the medians."""
+    """:func:`dataset_stats` accumulated one item at a time (a build or release of any size streams its
+    items through it), in state that grows with the distinct texts and words, not with the items: each
+    distinct task as its 64-bit hash (:func:`ambiforge.diversity.text_hash`: about 70 bytes, where the text
+    cost a few hundred; the count is exact unless two of the tasks collide, which at a million tasks has
+    odds of about 1 in 10^7), and tallies of the small whole numbers the medians are taken of."""
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
-        self.direct: set[str] = set()
-        self.ambiguous: set[str] = set()
+        self.direct: set[int] = set()
+        self.ambiguous: set[int] = set()
         self.vocabulary: set[str] = set()
         self.token_count = 0
-        self.direct_words: list[int] = []
-        self.ambiguous_words: list[int] = []
-        self.plan_steps: list[int] = []
-        self.environment_objects: list[int] = []
+        self.words: Counter[int] = Counter()  # words of a task, both tasks of each item
+        self.plan_steps: Counter[int] = Counter()
+        self.environment_objects: Counter[int] = Counter()
+        self.items = 0
         self.diversity = diversity.Figures()
 
     def add(self, item: Item) -> None:
+        self.items += 1
         self.counts[item.ambiguity_type] += 1
-        self.direct.add(item.unambiguous_direct)
-        self.ambiguous.add(item.ambiguous_task)
-        for text, words in ((item.unambiguous_direct, self.direct_words), (item.ambiguous_task, self.ambiguous_words)):
+        self.direct.add(diversity.text_hash(item.unambiguous_direct))
+        self.ambiguous.add(diversity.text_hash(item.ambiguous_task))
+        for text in (item.unambiguous_direct, item.ambiguous_task):
             toks = tokens(text)
             self.vocabulary.update(toks)
             self.token_count += len(toks)
-            words.append(len(toks))
-        self.plan_steps.append(len(item.plan_for_clear_task))
-        self.environment_objects.append(len(item.environment))
+            self.words[len(toks)] += 1
+        self.plan_steps[len(item.plan_for_clear_task)] += 1
+        self.environment_objects[len(item.environment)] += 1
         self.diversity.add(item)
 
     def result(self) -> dict[str, object]:
-        items = len(self.plan_steps)
+        items = self.items
         n = items or 1
         return {
             "items": items,
@@ -74,9 +103,9 @@ class Stats:
             "distinct_unambiguous_tasks": len(self.direct),
             "distinct_ambiguous_tasks": len(self.ambiguous),
             "type_token_ratio": round(len(self.vocabulary) / self.token_count, 4) if self.token_count else 0.0,
-            "words_per_task": _summary(self.direct_words + self.ambiguous_words),
-            "plan_steps": _summary(self.plan_steps),
-            "environment_objects": _summary(self.environment_objects),
+            "words_per_task": _summary_of_counts(self.words),
+            "plan_steps": _summary_of_counts(self.plan_steps),
+            "environment_objects": _summary_of_counts(self.environment_objects),
             "diversity": self.diversity.result(),
         }
 

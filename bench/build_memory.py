@@ -8,12 +8,15 @@ processes, and the figure is the largest single process, the build's own). Besid
 seconds of the build and the load average when it ended (2 cores shared: wall time says little under load).
 
 Usage: python bench/build_memory.py [--pairs 1000 10000 100000] [--dir /tmp]. A 100k build writes about
-12 GB (checkpoints, generated.jsonl, items.jsonl); check ``df -h`` first.
+12 GB (checkpoints, generated.jsonl, items.jsonl); check ``df -h`` first. A long build prints its peak so
+far every ``--every`` seconds (from ``/proc``, where there is one) with the batches checkpointed and the
+stage, so a run stopped early still shows its trend.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -34,16 +37,52 @@ RUNNER = (
 )
 
 
-def measure(pairs: int, where: Path) -> tuple[float, float, float]:
+def peak_so_far(runner: int) -> float | None:
+    """The build's peak RSS so far in GB (``VmHWM`` of the runner's child), or None without ``/proc``."""
+    try:
+        children = Path(f"/proc/{runner}/task/{runner}/children").read_text().split()
+        for line in Path(f"/proc/{children[0]}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024**2
+    except (OSError, IndexError, ValueError):
+        return None
+    return None
+
+
+def progress_line(pairs: int, runner: int, out: Path, started: float) -> str | None:
+    gb = peak_so_far(runner)
+    if gb is None:
+        return None
+    run = out / "mem"
+    batches = len(list((run / "checkpoints").glob("*.jsonl"))) if (run / "checkpoints").is_dir() else 0
+    try:
+        stage = json.loads((run / "state.json").read_text()).get("stage", "")
+    except (OSError, ValueError):
+        stage = ""
+    minutes = (time.perf_counter() - started) / 60
+    return f"  {pairs} pairs, {minutes:.0f} min: peak so far {gb:.2f} GB, {batches} batches checkpointed, stage {stage}"
+
+
+def measure(pairs: int, where: Path, every: float) -> tuple[float, float, float]:
     """(peak RSS in GB, wall s, CPU s of the build and its workers) of one offline build of ``pairs``."""
     out = Path(tempfile.mkdtemp(prefix="ambiforge-build-mem-", dir=where))
     cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--provider", "offline", "--pairs", str(pairs)]
     cmd += ["--seed", "1", "--run-id", "mem", "--out", str(out)]
     try:
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", RUNNER, *cmd], capture_output=True, text=True, check=True)
+        runner = subprocess.Popen([sys.executable, "-c", RUNNER, *cmd], stdout=subprocess.PIPE, text=True)
+        while True:
+            try:
+                stdout, _ = runner.communicate(timeout=every)
+                break
+            except subprocess.TimeoutExpired:
+                line = progress_line(pairs, runner.pid, out, started)
+                if line is not None:
+                    print(line, file=sys.stderr, flush=True)
         wall = time.perf_counter() - started
-        rc, kib, cpu = done.stdout.split()
+        if runner.returncode:
+            sys.exit(f"the runner of the {pairs}-pair build exited {runner.returncode}")
+        rc, kib, cpu = stdout.split()
         if rc != "0":
             sys.exit(f"the {pairs}-pair build exited {rc}")
         return int(kib) / 1024**2, wall, float(cpu)
@@ -55,11 +94,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()), help="where the builds go")
+    parser.add_argument("--every", type=float, default=300.0, help="seconds between peak-so-far lines")
     args = parser.parse_args()
     print(f"offline builds (seed 1), peak RSS of the build process; target {TARGET_GB:g} GB at 100k pairs")
     print(f"{'pairs':>8} {'peak GB':>8} {'wall s':>8} {'cpu s':>8} {'cpu ms/pair':>11} {'load':>5}")
     for pairs in args.pairs:
-        gb, wall, cpu = measure(pairs, args.dir)
+        gb, wall, cpu = measure(pairs, args.dir, args.every)
         load = os.getloadavg()[0]
         print(f"{pairs:>8} {gb:>8.2f} {wall:>8.0f} {cpu:>8.0f} {cpu * 1000 / pairs:>11.2f} {load:>5.1f}", flush=True)
 

@@ -14,7 +14,7 @@ that met a task taken in the meantime.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 
@@ -73,6 +73,26 @@ class Announced(AbstractSet[str]):
         return 0
 
 
+class TakenTasks(AbstractSet[str]):
+    """The task signatures kept so far, asked ``sig in taken``: a view over a map from each signature's
+    64-bit hash (Python's own; the map lives in one process) to the id of the item that has it. A build
+    carries one entry per kept task from batch to batch, and the hash costs a tenth of the signature; two
+    signatures colliding (odds of about 1 in 10^7 at a million tasks) would only have a pair drawn again.
+    Generators only ask ``in``; the signatures themselves are not kept, so the view cannot list them."""
+
+    def __init__(self, holders: Mapping[int, str]) -> None:
+        self.holders = holders
+
+    def __contains__(self, sig: object) -> bool:
+        return isinstance(sig, str) and hash(sig) in self.holders
+
+    def __iter__(self) -> Iterator[str]:
+        raise TypeError("taken tasks are kept as hashes: ask whether a signature is in them")
+
+    def __len__(self) -> int:
+        return len(self.holders)
+
+
 class TakenBefore(AbstractSet[str]):
     """The task signatures an original pair with an index below ``index`` holds: a view over ``claims``
     (signature -> smallest index holding it) and ``earlier`` (the tasks kept by the batches already
@@ -83,8 +103,8 @@ class TakenBefore(AbstractSet[str]):
     finish. :func:`resolve_duplicates` checks what was regenerated against it.
     """
 
-    def __init__(self, claims: Mapping[str, int], index: int, earlier: Mapping[str, object] | None = None) -> None:
-        self.claims, self.index, self.earlier = claims, index, earlier or {}
+    def __init__(self, claims: Mapping[str, int], index: int, earlier: Container[str] = ()) -> None:
+        self.claims, self.index, self.earlier = claims, index, earlier
 
     def __contains__(self, sig: object) -> bool:
         if not isinstance(sig, str):
@@ -95,11 +115,10 @@ class TakenBefore(AbstractSet[str]):
         return holder is not None and holder < self.index
 
     def __iter__(self) -> Iterator[str]:
-        yield from self.earlier
-        yield from (sig for sig, holder in list(self.claims.items()) if holder < self.index and sig not in self.earlier)
+        raise TypeError("the earlier batches' tasks are kept as hashes: ask whether a signature is in them")
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        raise TypeError("the earlier batches' tasks are kept as hashes: ask whether a signature is in them")
 
 
 def _keeps_task(outcome: Outcome) -> bool:
@@ -146,7 +165,7 @@ def speculate(
     regenerate: Callable[[Outcome, AbstractSet[str]], Outcome],
     outcome: Outcome,
     claims: Mapping[str, int],
-    earlier: Mapping[str, object] | None = None,
+    earlier: Container[str] = (),
 ) -> Outcome:
     """Regenerate a duplicate against the originals known to precede it (and the tasks ``earlier``
     batches kept); marked for checking."""
@@ -205,11 +224,12 @@ class DuplicateResolver:
 
     def __init__(self, regenerate: Callable[[Outcome, AbstractSet[str]], Outcome] | None) -> None:
         self.regenerate = regenerate
-        self.taken: dict[str, str] = {}  # task signature -> id of the item that has it
+        self.holders: dict[int, str] = {}  # hash of a kept task's signature -> id of the item that has it
+        self.taken = TakenTasks(self.holders)
 
     def resolve(self, outcomes: Sequence[Outcome]) -> list[Outcome]:
         """The next pairs in index order (every one after those of earlier calls), resolved."""
-        regenerate, taken = self.regenerate, self.taken
+        regenerate, taken, holders = self.regenerate, self.taken, self.holders
         ordered = sorted(outcomes, key=lambda o: o.index)
         sigs = {o.index: signature(o.item.unambiguous_direct) for o in ordered if o.item is not None}  # once each
         claims: dict[str, int] = {}
@@ -241,7 +261,7 @@ class DuplicateResolver:
                 outcome = _settle(regenerate, guess, taken)
             elif item is not None and sigs[outcome.index] in taken:
                 if regenerate is not None:
-                    outcome = regenerate(outcome, taken.keys())
+                    outcome = regenerate(outcome, taken)
                 else:
                     outcome = Outcome(
                         outcome.index,
@@ -249,27 +269,25 @@ class DuplicateResolver:
                         item,
                         outcome.attempt,
                         stage="duplicates",
-                        reason=f"same unambiguous task as {taken[sigs[outcome.index]]}",
+                        reason=f"same unambiguous task as {holders[hash(sigs[outcome.index])]}",
                     )
             outcome.meta.pop(GAVE_UP, None)
             outcome.meta.pop(REGENERATED_FROM, None)
             if _keeps_task(outcome):
                 assert outcome.item is not None
                 sig = sigs[outcome.index] if outcome is first else signature(outcome.item.unambiguous_direct)
-                taken[sig] = outcome.item.id
+                holders[hash(sig)] = outcome.item.id
             resolved.append(outcome)
         return resolved
 
 
-def _settle(
-    regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], guess: Outcome, taken: dict[str, str]
-) -> Outcome:
+def _settle(regenerate: Callable[[Outcome, AbstractSet[str]], Outcome], guess: Outcome, taken: TakenTasks) -> Outcome:
     """The regeneration the serial pass would have made, given a speculative one and the whole ``taken``."""
     first = int(guess.meta.pop(REGENERATED_FROM))
     base = Outcome(guess.index, guess.ambiguity_type, attempt=first)
 
     def serial() -> Outcome:
-        return regenerate(base, taken.keys())
+        return regenerate(base, taken)
 
     if guess.item is None:  # failed: kept only when every attempt was used up (more taken changes nothing)
         return guess if guess.meta.get(GAVE_UP) else serial()
@@ -279,7 +297,7 @@ def _settle(
     if limit is None:
         return serial()
     # The attempts up to the guess were all taken in the subset, hence in ``taken``: go on from there.
-    nxt = regenerate(Outcome(guess.index, guess.ambiguity_type, attempt=guess.attempt), taken.keys())
+    nxt = regenerate(Outcome(guess.index, guess.ambiguity_type, attempt=guess.attempt), taken)
     if nxt.item is not None and nxt.attempt <= first + limit:
         return nxt
     if nxt.item is None and nxt.meta.get(GAVE_UP):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import io
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,11 +88,12 @@ def share_chart(title: str, labels: list[str], shares: list[float], limit: float
     return Chart(title, bars, line=None if limit is None else _percent(limit, top))
 
 
-def histogram(title: str, values: list[int], xlabel: str) -> Chart:
+def histogram(title: str, values: Iterable[int] | Mapping[int, int], xlabel: str) -> Chart:
     """One bar per whole number from the smallest value to the largest (plan steps, objects), the empty
-    ones included, so gaps show."""
+    ones included, so gaps show. ``values``: the numbers, or their tally (a :class:`~collections.Counter`),
+    which is how a report of any size keeps them."""
     counts = Counter(values)
-    low, high = (min(values), max(values)) if values else (0, -1)
+    low, high = (min(counts), max(counts)) if counts else (0, -1)
     top = max(counts.values(), default=1)
     bars = tuple(Bar(str(x), str(counts[x]), _percent(counts[x], top)) for x in range(low, high + 1))
     return Chart(title, bars, xlabel, legend="items")

@@ -296,17 +296,20 @@ def _expectation_rows(expectations: Mapping[str, Any] | None) -> list[dict[str, 
 
 
 class PlotData:
-    """What the report's plots show, gathered one item at a time: types, plan lengths, scene sizes."""
+    """What the report's plots show, gathered one item at a time: types, plan lengths, scene sizes, each
+    as a tally (a histogram is its counts), so a build of any size holds a few dozen numbers."""
 
     def __init__(self) -> None:
+        self.items = 0
         self.types: Counter[str] = Counter()
-        self.plan_steps: list[int] = []
-        self.environment_sizes: list[int] = []
+        self.plan_steps: Counter[int] = Counter()
+        self.environment_sizes: Counter[int] = Counter()
 
     def add(self, item: Item) -> None:
+        self.items += 1
         self.types[item.ambiguity_type] += 1
-        self.plan_steps.append(len(item.plan_for_clear_task))
-        self.environment_sizes.append(len(item.environment))
+        self.plan_steps[len(item.plan_for_clear_task)] += 1
+        self.environment_sizes[len(item.environment)] += 1
 
     def add_all(self, items: Iterable[Item]) -> PlotData:
         for item in items:
@@ -322,7 +325,7 @@ def _plots(
     data: PlotData, target_mix: Mapping[str, float] | None, ngrams: list[list[Any]] | None = None
 ) -> dict[str, Chart]:
     counts = data.types
-    n = len(data.plan_steps)
+    n = data.items
     mix = dict(target_mix or ambiguity.default_mix())
     total = sum(mix.values()) or 1.0
     names = [*ambiguity.names(), *sorted(t for t in counts if t not in ambiguity.names())]
@@ -398,7 +401,7 @@ def write_report(
         issues=issues[:HTML_ISSUES],
         issues_left_out=max(0, len(issues) - HTML_ISSUES),
         expectation_rows=_expectation_rows(report.get("expectations")),
-        plots=_plots(data, target_mix, report["diversity"].get("ngrams")) if data.plan_steps else {},
+        plots=_plots(data, target_mix, report["diversity"].get("ngrams")) if data.items else {},
     )
     write_text_atomic(html_path, html)
     return json_path, html_path

@@ -1,9 +1,10 @@
 """``validate`` over a file of any size: items are read in batches, twice, and never all held.
 
 The first pass runs the item rules on each batch (in worker processes once the file proves large) and
-keeps compact state for the dataset-wide checks: each item's id and unambiguous task for the duplicate
-rules, the few columns the Great Expectations suite measures (:class:`ItemColumns`), the diversity figures
-and the plot data. Duplicates are then found over that state. The second pass reads the batches again,
+keeps compact state for the dataset-wide checks: the duplicate rules' index, which flags each item against
+those before it as it is read (:class:`~ambiforge.validation.rules.duplicates.DuplicateIndex`), the few
+columns the Great Expectations suite measures (:class:`ItemColumns`), the diversity figures and the plot
+data. The second pass reads the batches again,
 attaches each item's verdict (item rules, then dataset rules, as :func:`validate_items` orders them) and
 feeds the report, keeping whole items only for the flagged ones, whose texts report.html shows.
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
@@ -33,7 +34,7 @@ from ambiforge.models import Item, RuleFailure, Validation
 from ambiforge.validation import PARALLEL_FROM, _check_chunk
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import severity
-from ambiforge.validation.rules.duplicates import find_duplicates
+from ambiforge.validation.rules.duplicates import DuplicateIndex
 
 #: Items read, judged and reported at a time (an item is tens of KB as Python objects).
 BATCH_SIZE = 2_000
@@ -146,18 +147,14 @@ def shown(item: Item) -> SimpleNamespace:
     return SimpleNamespace(**{name: getattr(item, name) for name in SHOWN_FIELDS})
 
 
-class _Ref(NamedTuple):
-    """What the duplicate rules read of an item."""
-
-    id: str
-    unambiguous_direct: str
-
-
 def judged_batches(
     batches: Iterator[list[Item]], ctx: RuleContext
 ) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
     """Each batch with its item-rule failures, in order; once ``PARALLEL_FROM`` items have been seen, the
-    batches go to worker processes (a few in flight, so memory stays a few batches)."""
+    batches go to worker processes, one in flight per worker (each waits in the parent, and in the pool
+    until its result is back, and a build's batch of 500 items with their world graphs is over 100 MB as
+    objects: a second one per worker was the largest step of a build's peak memory). While the oldest is
+    checked the parent reads the next, so no worker waits long."""
     workers = min(os.cpu_count() or 1, 8)
     pool: ProcessPoolExecutor | None = None
     pending: deque[tuple[list[Item], Future[list[list[RuleFailure]]]]] = deque()
@@ -172,7 +169,7 @@ def judged_batches(
                 yield batch, _check_chunk(batch, ctx)
                 continue
             pending.append((batch, pool.submit(_check_chunk, batch, ctx)))
-            while len(pending) > 2 * workers:
+            while len(pending) > workers:
                 done, future = pending.popleft()
                 yield done, future.result()
         while pending:
@@ -186,20 +183,28 @@ def judged_batches(
 def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, list[RuleFailure]]:
     """Every failure of the items in ``batches`` (item rules, then the dataset rules with their configured
     severity, as :func:`ambiforge.validation.validate_items` orders them), by the item's position; items
-    that failed nothing are left out. Holds each item's id and task, never the items."""
-    refs: list[_Ref] = []
+    that failed nothing are left out. Holds the duplicate rules' index (:class:`DuplicateIndex`), never
+    the items."""
+    index = DuplicateIndex(ctx)
     found: dict[int, list[RuleFailure]] = {}
+    pos = 0
     for batch, failures in judged_batches(batches, ctx):
         for item, failed in zip(batch, failures, strict=True):
-            if failed:
-                found[len(refs)] = list(failed)
-            refs.append(_Ref(item.id, item.unambiguous_direct))
-    for pos, flags in find_duplicates(refs, ctx).items():  # type: ignore[arg-type]
-        for rule_id, message in flags:
-            level = severity(rule_id, ctx)
-            if level != "off":
-                found.setdefault(pos, []).append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
+            flags = list(failed) + dataset_failures(index.add(item.id, item.unambiguous_direct), ctx)
+            if flags:
+                found[pos] = flags
+            pos += 1
     return found
+
+
+def dataset_failures(flags: list[tuple[str, str]], ctx: RuleContext) -> list[RuleFailure]:
+    """The duplicate rules' flags of one item as failures with their configured severity (none when off)."""
+    out = []
+    for rule_id, message in flags:
+        level = severity(rule_id, ctx)
+        if level != "off":
+            out.append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
+    return out
 
 
 def judged(item: Item, failures: list[RuleFailure]) -> Item:
@@ -233,24 +238,24 @@ def validate_stream(
     from ambiforge.validation.expectations import ItemColumns, run_expectations
     from ambiforge.validation.report import PlotData, ReportBuilder
 
-    refs: list[_Ref] = []
+    index = DuplicateIndex(ctx)
     item_failures: dict[int, list[RuleFailure]] = {}
     columns = ItemColumns()
     figures = diversity.Figures()
     plots = PlotData()
+    total = 0
     for batch, failures in judged_batches(batches(), ctx):
         for item, failed in zip(batch, failures, strict=True):
-            if failed:
-                item_failures[len(refs)] = failed
-            refs.append(_Ref(item.id, item.unambiguous_direct))
+            flags = list(failed) + dataset_failures(index.add(item.id, item.unambiguous_direct), ctx)
+            if flags:
+                item_failures[total] = flags
+            total += 1
             columns.add(item)
             figures.add(item)
             plots.add(item)
+    del index
     if on_count is not None:
-        on_count(len(refs))
-    dataset = find_duplicates(refs, ctx)  # type: ignore[arg-type]
-    total = len(refs)
-    del refs
+        on_count(total)
     expectations = run_expectations(
         columns.frame(), target_mix=target_mix, tolerance=tolerance, max_plan_steps=max_plan_steps
     )
@@ -260,11 +265,7 @@ def validate_stream(
     pos = 0
     for batch in batches():
         for item in batch:
-            failures = list(item_failures.get(pos, []))
-            for rule_id, message in dataset.get(pos, []):
-                level = severity(rule_id, ctx)
-                if level != "off":
-                    failures.append(RuleFailure(rule=rule_id, severity=level, message=message))  # type: ignore[arg-type]
+            failures = item_failures.get(pos, [])
             passed = not any(f.severity == "error" for f in failures)
             judged = item.model_copy(update={"validation": Validation(passed=passed, failed=failures)})
             builder.add(judged)

@@ -134,3 +134,41 @@ def test_a_build_summary_and_report_carry_the_repeats(two_items) -> None:  # typ
     assert section["ngrams"] == []  # four-word tasks have no 5-gram
     longer = [i.model_copy(update={"unambiguous_direct": "Put the red mug away now."}) for i in two_items]
     assert diversity.report_section(longer)["ngrams"][0] == ["put the red mug away", 1.0]
+
+
+def test_streamed_figures_and_stats_are_the_exact_ones_of_the_whole_list(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The accumulators keep n-grams and tasks as hashes and lengths as tallies: their figures are still
+    the ones computed from the whole lists of texts and lengths."""
+    import statistics
+
+    from ambiforge.stats import Stats, tokens
+
+    gen = OfflineGenerator(catalog, 3, "stream")
+    items = [gen.generate(i, t)[0] for i, t in enumerate(["preferences", "common_sense_knowledge", "safety"] * 14)]
+    items += items[:5]  # repeated tasks: the distinct counts must not count them twice
+    stats = Stats()
+    for item in items:
+        stats.add(item)
+    got = stats.result()
+    direct = [i.unambiguous_direct for i in items]
+    assert got["distinct_unambiguous_tasks"] == len(set(direct)) < len(items)
+    assert got["distinct_ambiguous_tasks"] == len({i.ambiguous_task for i in items})
+    for key, values in (
+        ("plan_steps", [len(i.plan_for_clear_task) for i in items]),
+        ("environment_objects", [len(i.environment) for i in items]),
+        (
+            "words_per_task",
+            [len(tokens(t)) for t in direct] + [len(tokens(i.ambiguous_task)) for i in items],
+        ),
+    ):
+        want = {
+            "min": min(values),
+            "median": statistics.median(values),
+            "mean": round(statistics.fmean(values), 2),
+            "max": max(values),
+        }
+        assert got[key] == want, key
+    figures = got["diversity"]
+    assert figures["distinct_2"] == diversity.distinct_n(direct, 2)  # type: ignore[index]
+    assert figures["distinct_3"] == diversity.distinct_n(direct, 3)  # type: ignore[index]
+    assert figures["question_distinct_3"] == diversity.distinct_n([i.question for i in items], 3)  # type: ignore[index]
