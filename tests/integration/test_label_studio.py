@@ -413,7 +413,12 @@ def test_labeling_page_screenshot_shows_the_item(ls_env, annotators, tmp_path, c
         while time.monotonic() < deadline:
             closers = driver.find_elements(By.CSS_SELECTOR, "button[aria-label='Close modal']")
             if closers:  # the guidelines come first, as the project's instructions
-                instructions = driver.find_element(By.TAG_NAME, "body").text
+                shown = time.monotonic() + 20  # the modal's frame renders before its body on a loaded machine
+                while time.monotonic() < shown:
+                    instructions = driver.find_element(By.TAG_NAME, "body").text
+                    if "Annotator guidelines" in instructions:
+                        break
+                    time.sleep(0.25)
                 driver.save_screenshot(str(tmp_path / "instructions.png"))
                 closers[0].click()
                 time.sleep(1)
