@@ -58,6 +58,26 @@ def reset() -> None:
     _signal_number.clear()
 
 
+def once(finish: Callable[[], None], wait: float = 15.0) -> Callable[[], None]:
+    """``finish`` run by one thread only: the grace timer's or the main thread's, whichever comes first.
+
+    The main thread, coming second, waits (up to ``wait`` seconds) for the other's finish to end the
+    process instead of returning: were it to unwind, the interpreter would exit before the daemon timer
+    thread printed its line, and typer would turn the KeyboardInterrupt into 130 whatever the signal. It
+    finishes itself only if the other thread died without ending the process. A second thread other than
+    the main one just returns."""
+    taken = threading.Lock()
+
+    def run() -> None:
+        if not taken.acquire(blocking=False):
+            if threading.current_thread() is not threading.main_thread():
+                return
+            taken.acquire(timeout=wait)
+        finish()
+
+    return run
+
+
 _finish: list[tuple[Callable[[], None], float]] = []
 _on_stop: dict[str, Callable[[int], None]] = {}
 

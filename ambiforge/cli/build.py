@@ -7,7 +7,6 @@ import json
 import math
 import os
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -177,7 +176,6 @@ def run_build(
 
     rid = options.run_id
     directory = run_dir(options.out, rid)
-    finishing = threading.Lock()
     server = session.server if session is not None else None
 
     def finish_interrupted() -> None:
@@ -185,14 +183,6 @@ def run_build(
         the interrupt through, or from the grace timer if it did not in time. ``os._exit``: Prefect's exit
         handlers would otherwise try to flush logs and events to the server just stopped. The run's files
         are written atomically (and calls.jsonl unbuffered), so nothing of the run is lost."""
-        if not finishing.acquire(blocking=False):
-            if threading.current_thread() is not threading.main_thread():
-                return
-            # The grace timer is finishing and ends the process when done. Were the main thread to return
-            # and unwind, the interpreter would exit first (it does not wait for daemon threads): no line,
-            # and typer's exit code 130 whatever the signal. Wait for that exit; finish here only if the
-            # timer thread died without ending the process.
-            finishing.acquire(timeout=15.0)
         try:
             state.mark_interrupted(directory)
         finally:
@@ -201,6 +191,8 @@ def run_build(
             print(f"ambiforge: interrupted; rerun with --run-id {rid} to resume", file=sys.stderr, flush=True)
             sys.stdout.flush()
             os._exit(interrupts.exit_code())
+
+    finish = interrupts.once(finish_interrupted)
 
     def starting(finished: dict[str, Any] | None) -> Any:
         if finished is not None:
@@ -216,7 +208,7 @@ def run_build(
             quiet_prefect()
         return RichReporter().shown()
 
-    with interrupts.handled(finish_interrupted, grace=2.0):
+    with interrupts.handled(finish, grace=2.0):
         try:
             result = api.build(
                 options,
@@ -230,7 +222,7 @@ def run_build(
             if not interrupts.stopping() and not isinstance(exc, KeyboardInterrupt | interrupts.Interrupted):
                 raise
             interrupts.request_stop()  # a KeyboardInterrupt that did not come through our handler
-            finish_interrupted()
+            finish()
             raise  # not reached: finish_interrupted exits (or another thread is exiting)
     summary = result.to_dict()
     print_summary(summary)

@@ -186,3 +186,22 @@ def test_a_stop_finished_by_the_grace_timer_keeps_its_line_and_exit_code(tmp_pat
     assert done.returncode == 143, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "ambiforge: interrupted; rerun with --run-id r to resume"
     assert json.loads((tmp_path / "r" / "state.json").read_text())["status"] == "interrupted"
+
+
+def test_a_finish_runs_in_one_thread_and_the_main_thread_waits_for_it() -> None:
+    import threading
+    import time
+
+    calls: list[str] = []
+    finish = interrupts.once(lambda: calls.append(threading.current_thread().name), wait=0.3)
+    first = threading.Thread(target=finish, name="timer")
+    first.start()
+    first.join()
+    late = threading.Thread(target=finish, name="late")  # another thread coming second: nothing to do
+    late.start()
+    late.join()
+    assert calls == ["timer"]
+    started = time.monotonic()
+    finish()  # the main thread coming second waits for the first finish to end the process ...
+    assert time.monotonic() - started >= 0.3
+    assert calls == ["timer", "MainThread"]  # ... and finishes itself when it did not
