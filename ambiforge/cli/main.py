@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # the machine, not a bug: a full disk, a read-only or vanished folder
         print(f"ambiforge: error: {redaction.redact(os_error_text(exc))}", file=sys.stderr)
         return 1
+    if result == 130:  # typer turns a KeyboardInterrupt inside a command into this code, silently
+        print("ambiforge: interrupted", file=sys.stderr)
     return result if isinstance(result, int) else 0
 
 

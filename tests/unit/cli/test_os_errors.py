@@ -23,3 +23,20 @@ def test_an_unwritable_output_is_one_line_exit_1(tmp_path: Path, capsys: pytest.
     code = main(["export-ambik", str(items), "--out", "/proc/ambiforge-test/x.csv"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and len(err) == 1 and err[0].startswith("ambiforge: error: ") and "/proc" in err[0]
+
+
+def test_ctrl_c_in_any_command_is_one_line_exit_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typer turns a KeyboardInterrupt inside a command into a silent 130; the user still gets a line."""
+    from ambiforge import api
+
+    def interrupted(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "export_ambik", interrupted)
+    items = tmp_path / "items.jsonl"
+    items.write_text("")
+    code = main(["export-ambik", str(items), "--out", str(tmp_path / "x.csv")])
+    assert code == 130 and capsys.readouterr().err.strip().splitlines() == ["ambiforge: interrupted"]
+    assert not (tmp_path / "x.csv").exists()
