@@ -37,12 +37,21 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
 
 
 def _umask() -> int:
+    """The process's umask, read without setting it where the system allows: ``os.umask`` can only be read
+    by setting it, and a file another thread creates in between would get mode 0666."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
     mask = os.umask(0)
     os.umask(mask)
     return mask
 
 
-def write_atomic(target: str | os.PathLike[str], writer: Callable[[IO[str]], None]) -> Path:
+def write_atomic(target: str | os.PathLike[str], writer: Callable[[IO[str]], object]) -> Path:
     """Write text through ``writer`` atomically."""
     with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         writer(fh)
