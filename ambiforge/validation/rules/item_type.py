@@ -39,6 +39,15 @@ _NOT_A_THING = re.compile(
     r"\s+(?:know|tell)\b|(?:at|to)\s+what\b|what\s+(?:temperature|degree|heat|level|setting|speed|size|amount)\b)",
     re.I,
 )
+#: Questions whose answer is a way of doing or a sign to watch for ("How should I cut the omelette?", "How do I
+#: know when the chicken is done?"): things the intent names there are the means or the sign, not options.
+_A_WAY = re.compile(
+    r"^\s*(?:\w+,\s*)?how\s+(?:(?:should|shall|would|do|can|will)\s+(?:i|we|you)\s+(?:know|tell)\b"
+    r"|(?:should|shall)\s+(?:i|we|you)\s+\w+)",
+    re.I,
+)
+#: A yes/no question that offers nothing to choose ("Should I wash vegetables before cutting them?").
+_YES_NO = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can|must)\s+(?:i|we|you)\b(?!.*\bor\b)", re.I)
 #: A yes/no question offering two ways of doing ("Should I make juice or blend these fruits?").
 _WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
 
@@ -78,6 +87,11 @@ def no_choice(item: Item, ctx: RuleContext) -> str | None:
     scene = Scene.of(item)
     named = [set(toks[m.start : m.end]) for toks, mentions in map(lexicon.scan, alternatives) for m in mentions]
     named += [set(key) for key in map(key_of, alternatives) if key and (scene.grounds(key) or scene.describes(key))]
+    bare = not [s for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    if bare and _A_WAY.match(question):
+        return "a way of doing"
+    if bare and _YES_NO.match(question) and "?" in question:
+        return "a yes or no"
     if _NOT_A_THING.match(question):
         asked = {singular(w) for w in words(question)}  # the thing counted
         if any(not thing <= asked and not (len(thing) == 1 and thing <= units) for thing in named):
