@@ -75,9 +75,9 @@ CASES = {
         expect_warnings="plan_length",
     ),
     "fa_question_then_sentence": dict(question="Which mug? The ceramic one is chipped."),
-    "fa_deletion_rewrite": dict(
-        unambiguous_direct="Pour the oat milk slowly into the glass mug that stands on the kitchen table by the door.",
-        ambiguous_task="Pour the oat milk into a mug.",
+    "fa_deletion_rewrite": dict(  # deleting is free for the rewrite warning ("slowly" is kept: minimal_pair)
+        unambiguous_direct="Pour the oat milk slowly into the tall glass mug.",
+        ambiguous_task="Pour the oat milk slowly into a mug.",
         not_warnings="rewrite",
     ),
     "fa_intent_substring": dict(
@@ -154,6 +154,7 @@ CASES = {
     "d_fragment": dict(ambiguous_task="our the oat milk into a mug.", expect_warnings="fragment"),
     "d_note": dict(
         unambiguous_direct="Pour the oat milk into the glass mug. Note: check that the mug is clean.",
+        ambiguous_task="Pour the oat milk into a mug. Note: check that the mug is clean.",
         expect_warnings="fragment",
     ),
     "d_not_ambiguous": dict(

@@ -93,7 +93,12 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
             f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''})"
         )
-    if replaced := _replaced(item):
+    elif details := _details_dropped(item):
+        problems.append(
+            f"ambiguous_task: drops {len(details)} content words of the clear task that neither the question, "
+            f"the answer nor the intent is about ({', '.join(details[:8])})"
+        )
+    elif replaced := _replaced(item):
         dropped_words, added_words = replaced
         problems.append(
             f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
@@ -122,15 +127,36 @@ def _dropped(item: Item, most: int) -> list[str]:
     return dropped if len(dropped) > most and 3 * len(dropped) >= len(clear) else []
 
 
+def _open_point(item: Item) -> set[str]:
+    """What the pair leaves open, as lemmas: the question, the answer, the intent and the options."""
+    found: set[str] = set()
+    for text in (item.question, item.answer, *item.user_intent, *item.amb_shortlist, *item.variants):
+        found |= _lemmas(text.replace("|", " "))
+    return found
+
+
+#: Verbs any task says to fetch or handle something; dropping them changes nothing.
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add"})
+#: Details beside the open point a minimal pair may drop: fewer than this many content words.
+DETAILS_DROPPED = 3
+
+
+def _details_dropped(item: Item) -> list[str]:
+    """The clear task's content words the ambiguous task drops beside the open point (the tools, amounts and
+    foods it does not ask about: "the bread knife" -> "a knife" and "fresh mozzarella" -> "cheese" when the
+    paring knife is asked), when there are ``DETAILS_DROPPED`` or more; else none."""
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    dropped = sorted(w for w in clear - amb - _open_point(item) if w not in _HANDLING)
+    return dropped if len(dropped) >= DETAILS_DROPPED else []
+
+
 def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
     """Content words the ambiguous task puts in place of others of the clear task, both outside the open
     point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
     "in the dish rack" -> "on the kitchen table" when the soap is. Dropping alone is how a task is made
     vague; replacing changes the task. A spelling fixed ("greater" -> "grater") or another form of the same
     word ("damage" -> "damaging") is not a replacement."""
-    open_point: set[str] = set()
-    for text in (item.question, item.answer, *item.user_intent, *item.amb_shortlist, *item.variants):
-        open_point |= _lemmas(text.replace("|", " "))
+    open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     dropped = sorted(clear - amb - open_point)
     added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
