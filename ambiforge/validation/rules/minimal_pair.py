@@ -146,7 +146,8 @@ def _details_dropped(item: Item) -> list[str]:
     foods it does not ask about: "the bread knife" -> "a knife" and "fresh mozzarella" -> "cheese" when the
     paring knife is asked), when there are ``DETAILS_DROPPED`` or more; else none."""
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
-    dropped = sorted(w for w in clear - amb - _open_point(item) if w not in _HANDLING)
+    open_point = _open_point(item)
+    dropped = sorted(w for w in clear - amb - open_point if w not in _HANDLING and not _related(w, open_point))
     return dropped if len(dropped) >= DETAILS_DROPPED else []
 
 
@@ -158,7 +159,7 @@ def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
     word ("damage" -> "damaging") is not a replacement."""
     open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
-    dropped = sorted(clear - amb - open_point)
+    dropped = sorted(w for w in clear - amb - open_point if not _related(w, open_point))
     added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
     added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
@@ -174,6 +175,12 @@ _QUOTE = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
 def _lemmas(text: str) -> frozenset[str]:
     """Content lemmas with quotes around words taken off ("'remove when done'")."""
     return content_lemmas(_QUOTE.sub(" ", text))
+
+
+def _related(word: str, open_point: set[str]) -> bool:
+    """A word of the same family as one of the open point ("blend" beside "blender", "slice" beside
+    "sliced"): the open point said by another part of speech."""
+    return len(word) >= 4 and any(w.startswith(word) or (len(w) >= 4 and word.startswith(w)) for w in open_point)
 
 
 def _same_word(a: str, b: str) -> bool:
