@@ -224,6 +224,13 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if any(w in things for w in added) and not any(_said(w, said) for w in added):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
+    positives, _ = intent_concepts(item.user_intent)
+    open_concepts = [alts for alts in positives if not any(content_lemmas(a) <= said for a in alts)]
+    intended = {w for alts in open_concepts for a in alts for w in content_lemmas(a)}
+    unsaid = [w for w in added if w in things and w in intended and not _said(w, said)]
+    if unsaid:
+        shown = ", ".join(f"'{w}'" for w in unsaid[:4])
+        return [f"plan_for_clear_task: never names the intended {shown}, which the clear task adds"]
     amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task)
     if amounts and not amounts & _amounts(" ".join(clear)):
         shown = ", ".join(f"'{a}'" for a in sorted(amounts)[:4])
