@@ -684,6 +684,20 @@ CASES = {
         variants="",
         expect_errors="type",
     ),
+    "d_preferences_place": dict(  # where to put it, a place intended: no choice among things (type)
+        question="Where should I put the glass mug?",
+        answer="On the kitchen table.",
+        user_intent="kitchen table",
+        amb_shortlist="",
+        variants="On the kitchen table\nIn the fridge",
+        expect_errors="type",
+    ),
+    "d_copied_plan_intent_unsaid": dict(  # the copied plan says "tall" the clear task adds, never the intended "glass"
+        unambiguous_direct="Pour the oat milk into the tall glass mug.",
+        plan_for_clear_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
     "fa_variants_counts_differ": dict(
         ambiguity_type="common_sense_knowledge",
         amb_shortlist="",

@@ -48,6 +48,12 @@ _A_WAY = re.compile(
 )
 #: A yes/no question that offers nothing to choose ("Should I wash vegetables before cutting them?").
 _YES_NO = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can|must)\s+(?:i|we|you)\b(?!.*\bor\b)", re.I)
+#: Places a kitchen puts things in or on: an intent naming only these after "Where ...?" asks for a place.
+_PLACES = frozenset(
+    {"table", "kitchen table", "counter", "countertop", "kitchen counter", "fridge", "refrigerator", "freezer"}
+    | {"cupboard", "cabinet", "shelf", "pantry", "drawer", "sink", "dish rack", "rack", "knife block", "surface"}
+)
+_WHERE = re.compile(r"^\s*(?:\w+,\s*)?where\b", re.I)
 #: A yes/no question offering two ways of doing ("Should I make juice or blend these fruits?").
 _WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
 
@@ -88,6 +94,10 @@ def no_choice(item: Item, ctx: RuleContext) -> str | None:
     named = [set(toks[m.start : m.end]) for toks, mentions in map(lexicon.scan, alternatives) for m in mentions]
     named += [set(key) for key in map(key_of, alternatives) if key and (scene.grounds(key) or scene.describes(key))]
     bare = not [s for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    places = [a.strip().lower().removeprefix("the ") for alts in positives for a in alts if a.strip()]
+    listed = [s for s in item.amb_shortlist if s.strip()]
+    if not listed and _WHERE.match(question) and places and all(p in _PLACES for p in places):
+        return "a place"
     if bare and _A_WAY.match(question):
         return "a way of doing"
     if bare and _YES_NO.match(question) and "?" in question:
