@@ -639,6 +639,10 @@ CASES = {
         ambiguous_task="Pour the oat milk into a container and stir in the honey.",
         question="Which container should I use?",
     ),
+    "fa_verb_after_next": dict(  # "next juice the oranges": a verb, not the juice as an object
+        unambiguous_direct="Pour the oat milk into the glass mug, and next juice the oranges.",
+        ambiguous_task="Pour the oat milk into a mug, and next juice the oranges.",
+    ),
     "d_stray_closing_quote": dict(question="Which mug should I use?'", expect_errors="corruption"),
     "d_intent_empty_alternative": dict(user_intent="glass|", expect_errors="corruption"),
     "d_copied_plan_without_amount": dict(  # the clear task adds "two cups"; the copied plan never says it
@@ -697,6 +701,15 @@ CASES = {
         plan_for_clear_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
         plan_for_amb_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
         expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_variants_set_incomplete": dict(  # the intent wants the glass mug and the honey; no variant offers honey
+        unambiguous_direct="Pour the oat milk into the glass mug and add the honey.",
+        ambiguous_task="Pour the oat milk into a mug and add the honey.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug and add the honey."],
+        plan_for_amb_task=["Pick up a mug.", "Pour the oat milk into the mug and add the honey."],
+        user_intent="glass mug, honey",
+        variants="glass mug\nceramic mug",
+        expect_errors="qa_fit variants",
     ),
     "fa_variants_counts_differ": dict(
         ambiguity_type="common_sense_knowledge",

@@ -174,7 +174,7 @@ def _bare(key: tuple[str, ...], before: str) -> bool:
 
 #: Words after a verb used in the imperative: "juice them", "zest the lemon", "to extract the juice".
 _OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some", "all", "each", "both", "your"})
-_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also"})
+_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also", "next", "now"})
 #: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
 _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
 
