@@ -613,6 +613,12 @@ CASES = {
         expect_errors="grounding",
         not_warnings="grounding_noun",
     ),
+    "d_baking_tray_missing": dict(  # a baking tray is bakeware to fetch, not a soft noun like "a tray"
+        unambiguous_direct="Pour the oat milk into the glass mug and put the sourdough on a baking tray.",
+        ambiguous_task="Pour the oat milk into a mug and put the sourdough on a baking tray.",
+        expect_errors="grounding",
+        not_warnings="grounding_noun",
+    ),
     "d_step_cut_in_two": dict(
         plan_for_clear_task="1. Pick up the glass mug.\nour the oat milk into the glass mug.",
         expect_errors="corruption",

@@ -296,6 +296,9 @@ SOFT_NOUNS = frozenset(
     | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
 )
 
+#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet.
+_BAKEWARE = frozenset({("baking", "tray"), ("oven", "tray"), ("roasting", "tray")})
+
 
 @dataclass(frozen=True)
 class Ungrounded:
@@ -373,7 +376,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                         f"(no {key[-1]} of any kind)",
                     )
                 )
-            elif key[-1] not in scene.heads and key[-1] not in SOFT_NOUNS:
+            elif key[-1] not in scene.heads and (key[-1] not in SOFT_NOUNS or key in _BAKEWARE):
                 out.append(
                     Ungrounded(
                         "grounding",
