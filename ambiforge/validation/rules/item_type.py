@@ -3,7 +3,10 @@ and intent name none (no heat, blade, dirt, spoilage, electricity, unsafe materi
 I peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open;
 when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.",
 "Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what
-the question names, there is no choice to prefer. Registered with the hygiene family (see there)."""
+the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it
+("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where
+to put something and wants only a place ("On the kitchen table."). Registered with the hygiene family (see
+there)."""
 
 from __future__ import annotations
 
@@ -82,7 +85,8 @@ def _no_choice(item: Item, ctx: RuleContext) -> list[str]:
 def no_choice(item: Item, ctx: RuleContext) -> str | None:
     """A preferences item that asks for an amount, a time or a setting while its intent names no object, food
     or place but the one the question counts ("3|three, eggs" for "How many eggs?"), or that offers two ways
-    of doing and wants a way, no thing ("blend, -juice")."""
+    of doing and wants a way, no thing ("blend, -juice"); or, with nothing shortlisted, one that asks where
+    and wants only a place, and, with no options listed at all, one that asks how to do it or a yes or no."""
     positives, _ = intent_concepts(item.user_intent)
     alternatives = [a for alts in positives for a in alts if a.strip()]
     question = item.question.strip()
