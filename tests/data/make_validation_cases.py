@@ -75,9 +75,9 @@ CASES = {
         expect_warnings="plan_length",
     ),
     "fa_question_then_sentence": dict(question="Which mug? The ceramic one is chipped."),
-    "fa_deletion_rewrite": dict(
-        unambiguous_direct="Pour the oat milk slowly into the glass mug that stands on the kitchen table by the door.",
-        ambiguous_task="Pour the oat milk into a mug.",
+    "fa_deletion_rewrite": dict(  # deleting is free for the rewrite warning ("slowly" is kept: minimal_pair)
+        unambiguous_direct="Pour the oat milk slowly into the tall glass mug.",
+        ambiguous_task="Pour the oat milk slowly into a mug.",
         not_warnings="rewrite",
     ),
     "fa_intent_substring": dict(
@@ -154,6 +154,7 @@ CASES = {
     "d_fragment": dict(ambiguous_task="our the oat milk into a mug.", expect_warnings="fragment"),
     "d_note": dict(
         unambiguous_direct="Pour the oat milk into the glass mug. Note: check that the mug is clean.",
+        ambiguous_task="Pour the oat milk into a mug. Note: check that the mug is clean.",
         expect_warnings="fragment",
     ),
     "d_not_ambiguous": dict(
@@ -162,7 +163,11 @@ CASES = {
         expect_warnings="plan_resolution",
     ),
     "d_placeholder": dict(question="Which {object} should I use?", expect_errors="hygiene"),
-    "d_rewrite": dict(ambiguous_task="Kindly serve some warm milk in any vessel.", expect_warnings="rewrite"),
+    "d_rewrite": dict(  # "oat milk" becomes "warm milk": more changes than the open point (the mug)
+        ambiguous_task="Kindly serve some warm milk in any vessel.",
+        expect_errors="minimal_pair",
+        expect_warnings="rewrite",
+    ),
     "d_not_a_rewrite": dict(
         ambiguous_task="Could you please deal with all of the things over there however you like?",
         expect_errors="minimal_pair",
@@ -572,7 +577,7 @@ CASES = {
         end_of_ambiguity="1",
         user_intent="medium",
         variants="",
-        expect_errors="intent",
+        expect_errors="intent minimal_pair",  # the ambiguous task drops the oat milk too
         not_warnings="intent_suspect",
     ),
     "fa_copied_plan_task_adds_manner": dict(
@@ -608,6 +613,12 @@ CASES = {
         expect_errors="grounding",
         not_warnings="grounding_noun",
     ),
+    "d_baking_tray_missing": dict(  # a baking tray is bakeware to fetch, not a soft noun like "a tray"
+        unambiguous_direct="Pour the oat milk into the glass mug and put the sourdough on a baking tray.",
+        ambiguous_task="Pour the oat milk into a mug and put the sourdough on a baking tray.",
+        expect_errors="grounding",
+        not_warnings="grounding_noun",
+    ),
     "d_step_cut_in_two": dict(
         plan_for_clear_task="1. Pick up the glass mug.\nour the oat milk into the glass mug.",
         expect_errors="corruption",
@@ -623,6 +634,88 @@ CASES = {
     "d_variants_one_option": dict(
         variants="Pour it into the glass mug\nPut it in the glass mug\nTransfer it to the glass mug",
         expect_errors="variants",
+    ),
+    "d_replaces_beside_the_open_point": dict(  # "stir" -> "mix" while the mug is asked: not minimal
+        unambiguous_direct="Pour the oat milk into the glass mug and stir in the honey.",
+        ambiguous_task="Pour the oat milk into a mug and mix in the honey.",
+        expect_errors="minimal_pair",
+    ),
+    "fa_replaces_the_open_point_only": dict(  # the mug said another way is the open point itself
+        unambiguous_direct="Pour the oat milk into the glass mug and stir in the honey.",
+        ambiguous_task="Pour the oat milk into a container and stir in the honey.",
+        question="Which container should I use?",
+    ),
+    "fa_verb_after_next": dict(  # "next juice the oranges": a verb, not the juice as an object
+        unambiguous_direct="Pour the oat milk into the glass mug, and next juice the oranges.",
+        ambiguous_task="Pour the oat milk into a mug, and next juice the oranges.",
+    ),
+    "d_stray_closing_quote": dict(question="Which mug should I use?'", expect_errors="corruption"),
+    "d_intent_empty_alternative": dict(user_intent="glass|", expect_errors="corruption"),
+    "d_copied_plan_without_amount": dict(  # the clear task adds "two cups"; the copied plan never says it
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        unambiguous_direct="Pour two cups of oat milk into the glass mug.",
+        ambiguous_task="Pour some oat milk into the glass mug.",
+        question="How much oat milk should I pour?",
+        answer="Two cups.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour some oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour some oat milk into the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="two|2, cups",
+        variants="",
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "fa_copied_plan_with_amount": dict(  # ... and one that says it is no mismatch
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        unambiguous_direct="Pour two cups of oat milk into the glass mug.",
+        ambiguous_task="Pour some oat milk into the glass mug.",
+        question="How much oat milk should I pour?",
+        answer="Two cups.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug."],
+        end_of_ambiguity="1",
+        user_intent="two|2, cups",
+        variants="",
+        expect_errors="plan_divergence",
+    ),
+    "d_preferences_yes_no": dict(  # a yes or no with nothing listed: no choice among things (type, not shortlist)
+        question="Should I warm the oat milk first?",
+        answer="Yes.",
+        amb_shortlist="",
+        variants="",
+        expect_errors="type",
+    ),
+    "d_preferences_how_to": dict(  # how to do it, the intent naming its means: a way, not a preference
+        question="How should I pour the oat milk?",
+        answer="Slowly, with the kitchen towel under the mug.",
+        user_intent="slowly, kitchen towel",
+        amb_shortlist="",
+        variants="",
+        expect_errors="type",
+    ),
+    "d_preferences_place": dict(  # where to put it, a place intended: no choice among things (type)
+        question="Where should I put the glass mug?",
+        answer="On the kitchen table.",
+        user_intent="kitchen table",
+        amb_shortlist="",
+        variants="On the kitchen table\nIn the fridge",
+        expect_errors="type",
+    ),
+    "d_copied_plan_intent_unsaid": dict(  # the copied plan says "tall" the clear task adds, never the intended "glass"
+        unambiguous_direct="Pour the oat milk into the tall glass mug.",
+        plan_for_clear_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
+        plan_for_amb_task=["Pick up the tall mug.", "Pour the oat milk into the mug."],
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_variants_set_incomplete": dict(  # the intent wants the glass mug and the honey; no variant offers honey
+        unambiguous_direct="Pour the oat milk into the glass mug and add the honey.",
+        ambiguous_task="Pour the oat milk into a mug and add the honey.",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug and add the honey."],
+        plan_for_amb_task=["Pick up a mug.", "Pour the oat milk into the mug and add the honey."],
+        user_intent="glass mug, honey",
+        variants="glass mug\nceramic mug",
+        expect_errors="qa_fit variants",
     ),
     "fa_variants_counts_differ": dict(
         ambiguity_type="common_sense_knowledge",

@@ -7,7 +7,8 @@
   sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides), or a misspelled word
   ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`), a plan
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
-  word ("the the", "Place place").
+  word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
+  or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm").
 - ``fragment`` (warning): a task, question or answer that starts mid-sentence ("jalapeno chips" as an
   answer may be a short reply), or an editor's note left in the text ("Note: ...").
 """
@@ -48,6 +49,10 @@ _NOTE = re.compile(r"(?:^|[\s(\[])(?:note|nb|n\.b\.|todo|fixme|edit|comment)\s*:
 _DOUBLED = re.compile(r"\b([a-z]+)\s+\1\b", re.I)
 _NOTE_WORDS = ("note", "nb", "n.b.", "todo", "fixme", "edit", "comment", "[sic")
 _DOUBLE_OK = frozenset({"had", "that", "very", "bye", "knock", "so", "no"})
+#: A closing quote after the last sentence with no quote opened before it ("Which pasta should I use?'").
+_STRAY_QUOTE = re.compile(r"""[.?!]\s*(['"])\s*$""")
+#: A user_intent concept with an empty alternative or a doubled negation ("washwater|", "--heat|warm").
+_BAD_CONCEPT = re.compile(r"^\s*(?:--|\|)|\|\s*$|\|\s*\|")
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
 
@@ -106,11 +111,18 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
     note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
     found: list[tuple[str, str]] = [("corruption", m) for m in _zero_numbered(item)]
+    found += [
+        ("corruption", f"user_intent: malformed concept {concept!r} (an empty alternative or a doubled '-')")
+        for concept in item.user_intent
+        if _BAD_CONCEPT.search(concept)
+    ]
     catalog = ctx.catalog or cached_catalog("")
     scene = f"{item.environment_short} {item.environment_full}".lower()
     for field, text in texts:
         if not text.strip():
             continue
+        if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
+            found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
         if typo := misspelled(text, catalog, ctx.config.units, scene):
             found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):

@@ -174,13 +174,15 @@ def _bare(key: tuple[str, ...], before: str) -> bool:
 
 #: Words after a verb used in the imperative: "juice them", "zest the lemon", "to extract the juice".
 _OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some", "all", "each", "both", "your"})
-_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also"})
+_VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also", "next", "now"})
+#: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
+_VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
 
 
 def _verb_use(m: Mention, toks: list[str]) -> bool:
     """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them"): a verb
     reading (lemminflect) at the start of a clause, followed by its object."""
-    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS:
+    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS | _VERB_AFTER:
         return False
     before = toks[m.start - 1] if m.start else ""
     adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
@@ -226,8 +228,12 @@ def _units(units: tuple[str, ...]) -> frozenset[str]:
 
 
 def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bool:
-    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'."""
-    return m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
+    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest';
+    or a material in a list of materials ("plates (metal, plastic, ceramic, and glass)")."""
+    if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads):
+        return True
+    before = [t for t in toks[max(0, m.start - 2) : m.start] if t not in ("and", "or")]
+    return m.end - m.start == 1 and toks[m.start] in _MATERIALS and bool(before) and before[-1] in _MATERIALS
 
 
 def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
@@ -289,6 +295,9 @@ SOFT_NOUNS = frozenset(
     {"timer", "container", "lid", "bottle", "bag", "brush", "towel", "foil", "napkin", "rack", "tray", "wrap"}
     | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
 )
+
+#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet.
+_BAKEWARE = frozenset({("baking", "tray"), ("oven", "tray"), ("roasting", "tray")})
 
 
 @dataclass(frozen=True)
@@ -367,7 +376,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                         f"(no {key[-1]} of any kind)",
                     )
                 )
-            elif key[-1] not in scene.heads and key[-1] not in SOFT_NOUNS:
+            elif key[-1] not in scene.heads and (key[-1] not in SOFT_NOUNS or key in _BAKEWARE):
                 out.append(
                     Ungrounded(
                         "grounding",

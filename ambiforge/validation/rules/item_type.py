@@ -3,7 +3,10 @@ and intent name none (no heat, blade, dirt, spoilage, electricity, unsafe materi
 I peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open;
 when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.",
 "Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what
-the question names, there is no choice to prefer. Registered with the hygiene family (see there)."""
+the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it
+("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where
+to put something and wants only a place ("On the kitchen table."). Registered with the hygiene family (see
+there)."""
 
 from __future__ import annotations
 
@@ -39,6 +42,21 @@ _NOT_A_THING = re.compile(
     r"\s+(?:know|tell)\b|(?:at|to)\s+what\b|what\s+(?:temperature|degree|heat|level|setting|speed|size|amount)\b)",
     re.I,
 )
+#: Questions whose answer is a way of doing or a sign to watch for ("How should I cut the omelette?", "How do I
+#: know when the chicken is done?"): things the intent names there are the means or the sign, not options.
+_A_WAY = re.compile(
+    r"^\s*(?:\w+,\s*)?how\s+(?:(?:should|shall|would|do|can|will)\s+(?:i|we|you)\s+(?:know|tell)\b"
+    r"|(?:should|shall)\s+(?:i|we|you)\s+\w+)",
+    re.I,
+)
+#: A yes/no question that offers nothing to choose ("Should I wash vegetables before cutting them?").
+_YES_NO = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can|must)\s+(?:i|we|you)\b(?!.*\bor\b)", re.I)
+#: Places a kitchen puts things in or on: an intent naming only these after "Where ...?" asks for a place.
+_PLACES = frozenset(
+    {"table", "kitchen table", "counter", "countertop", "kitchen counter", "fridge", "refrigerator", "freezer"}
+    | {"cupboard", "cabinet", "shelf", "pantry", "drawer", "sink", "dish rack", "rack", "knife block", "surface"}
+)
+_WHERE = re.compile(r"^\s*(?:\w+,\s*)?where\b", re.I)
 #: A yes/no question offering two ways of doing ("Should I make juice or blend these fruits?").
 _WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
 
@@ -67,7 +85,8 @@ def _no_choice(item: Item, ctx: RuleContext) -> list[str]:
 def no_choice(item: Item, ctx: RuleContext) -> str | None:
     """A preferences item that asks for an amount, a time or a setting while its intent names no object, food
     or place but the one the question counts ("3|three, eggs" for "How many eggs?"), or that offers two ways
-    of doing and wants a way, no thing ("blend, -juice")."""
+    of doing and wants a way, no thing ("blend, -juice"); or, with nothing shortlisted, one that asks where
+    and wants only a place, and, with no options listed at all, one that asks how to do it or a yes or no."""
     positives, _ = intent_concepts(item.user_intent)
     alternatives = [a for alts in positives for a in alts if a.strip()]
     question = item.question.strip()
@@ -78,6 +97,15 @@ def no_choice(item: Item, ctx: RuleContext) -> str | None:
     scene = Scene.of(item)
     named = [set(toks[m.start : m.end]) for toks, mentions in map(lexicon.scan, alternatives) for m in mentions]
     named += [set(key) for key in map(key_of, alternatives) if key and (scene.grounds(key) or scene.describes(key))]
+    bare = not [s for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    places = [a.strip().lower().removeprefix("the ") for alts in positives for a in alts if a.strip()]
+    listed = [s for s in item.amb_shortlist if s.strip()]
+    if not listed and _WHERE.match(question) and places and all(p in _PLACES for p in places):
+        return "a place"
+    if bare and _A_WAY.match(question):
+        return "a way of doing"
+    if bare and _YES_NO.match(question) and "?" in question:
+        return "a yes or no"
     if _NOT_A_THING.match(question):
         asked = {singular(w) for w in words(question)}  # the thing counted
         if any(not thing <= asked and not (len(thing) == 1 and thing <= units) for thing in named):

@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.textnorm import signature
-from ambiforge.validation.language import content_lemmas
+from ambiforge.validation.language import VAGUE, content_lemmas
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
@@ -93,6 +93,17 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
             f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''})"
         )
+    elif details := _details_dropped(item):
+        problems.append(
+            f"ambiguous_task: drops {len(details)} content words of the clear task that neither the question, "
+            f"the answer nor the intent is about ({', '.join(details[:8])})"
+        )
+    elif replaced := _replaced(item):
+        dropped_words, added_words = replaced
+        problems.append(
+            f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
+            f"{', '.join(added_words[:5])}, which neither the question, the answer nor the intent is about"
+        )
     if _drops_word(item.ambiguity_type):
         # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
@@ -114,6 +125,70 @@ def _dropped(item: Item, most: int) -> list[str]:
     open_point = {w for alts in positives for a in alts for w in content_lemmas(a)}
     dropped = sorted(clear - content_lemmas(item.ambiguous_task) - open_point)
     return dropped if len(dropped) > most and 3 * len(dropped) >= len(clear) else []
+
+
+def _open_point(item: Item) -> set[str]:
+    """What the pair leaves open, as lemmas: the question, the answer, the intent and the options."""
+    found: set[str] = set()
+    for text in (item.question, item.answer, *item.user_intent, *item.amb_shortlist, *item.variants):
+        found |= _lemmas(text.replace("|", " "))
+    return found
+
+
+#: Verbs any task says to fetch or handle something; dropping them changes nothing.
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add"})
+#: Details beside the open point a minimal pair may drop: fewer than this many content words.
+DETAILS_DROPPED = 3
+
+
+def _details_dropped(item: Item) -> list[str]:
+    """The clear task's content words the ambiguous task drops beside the open point (the tools, amounts and
+    foods it does not ask about: "the bread knife" -> "a knife" and "fresh mozzarella" -> "cheese" when the
+    paring knife is asked), when there are ``DETAILS_DROPPED`` or more; else none."""
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    open_point = _open_point(item)
+    dropped = sorted(w for w in clear - amb - open_point if w not in _HANDLING and not _related(w, open_point))
+    return dropped if len(dropped) >= DETAILS_DROPPED else []
+
+
+def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
+    """Content words the ambiguous task puts in place of others of the clear task, both outside the open
+    point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
+    "in the dish rack" -> "on the kitchen table" when the soap is. Dropping alone is how a task is made
+    vague; replacing changes the task. A spelling fixed ("greater" -> "grater") or another form of the same
+    word ("damage" -> "damaging") is not a replacement."""
+    open_point = _open_point(item)
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    dropped = sorted(w for w in clear - amb - open_point if not _related(w, open_point))
+    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
+    added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
+    dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
+    return (dropped, added) if dropped and added else None
+
+
+#: Words that leave a manner or a moment open ("until done", "when ready", "for some time"): the open point
+#: said vaguely, whatever the question calls it.
+_VAGUE_DONE = frozenset({"done", "ready", "properly", "time", "suitable", "appropriate", "right", "correct", "enough"})
+_QUOTE = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
+
+
+def _lemmas(text: str) -> frozenset[str]:
+    """Content lemmas with quotes around words taken off ("'remove when done'")."""
+    return content_lemmas(_QUOTE.sub(" ", text))
+
+
+def _related(word: str, open_point: set[str]) -> bool:
+    """A word of the same family as one of the open point ("blend" beside "blender", "slice" beside
+    "sliced"): the open point said by another part of speech."""
+    return len(word) >= 4 and any(w.startswith(word) or (len(w) >= 4 and word.startswith(w)) for w in open_point)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word spelled two ways or in two forms: one edit apart, or sharing all but a short ending."""
+    if Levenshtein.distance(a, b, score_cutoff=2) <= 2 and min(len(a), len(b)) >= 4:
+        return True
+    stem = len(a) if len(a) == len(b) else min(len(a), len(b))
+    return stem >= 5 and a[: stem - 1] == b[: stem - 1]
 
 
 def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:

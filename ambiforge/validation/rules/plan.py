@@ -29,6 +29,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from rapidfuzz.distance import Levenshtein
+
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
@@ -154,16 +156,34 @@ LEFT_OPEN = re.compile(
 
 #: Words a task adds without naming anything ("make a cup of coffee using the moka pot").
 _GENERAL = frozenset({"make", "use", "take", "put", "place", "get", "prepare", "other", "available", "choice", "next"})
+#: Meals a task is for ("for breakfast"): the occasion, not a thing the plan must handle.
+_MEALS = frozenset({"breakfast", "brunch", "lunch", "dinner", "supper"})
+#: Where a task fetches things from ("the flour from the pantry"): the source, not what the task does.
+_SOURCE = re.compile(
+    r"\bfrom (?:the |a |an |its |their )?((?:[a-z-]+ ){0,2}(?:pantry|fridge|refrigerator|freezer|cabinet|cupboard"
+    r"|drawer|shelf|counter|countertop|basket|rack|bowl))\b",
+    re.I,
+)
+#: A word with letters outside ASCII ("sautéing"): the word pattern splits it, so its pieces name nothing.
+_NON_ASCII_WORD = re.compile(r"[^\W\d_]*[^\x00-\x7f][^\W\d_]*")
 
 
 def specifics(item: Item) -> list[str]:
     """What the clear task names that the ambiguous one does not: its nouns and adjectives (not words only
     verbs, measures, numbers or general words), as lemmas."""
     added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    intent = " ".join(item.user_intent).lower()
+    source = {lemma(w) for m in _SOURCE.finditer(item.unambiguous_direct) for w in words(m.group(1)) if w not in intent}
     return sorted(
         w
         for w in added
-        if len(w) > 2 and w not in MEASURES and w not in _GENERAL and is_nominal(w) and not is_verb_only(w)
+        if len(w) > 2
+        and w not in MEASURES
+        and w not in _GENERAL
+        and w not in _MEALS
+        and w not in source
+        and is_nominal(w)
+        and not is_verb_only(w)
     )
 
 
@@ -174,6 +194,7 @@ def _thing_words(text: str, ctx: RuleContext) -> frozenset[str]:
     a task adds in other words ("a simple meal", "roasted", "until golden", "sautéing") is how, not what: a
     plan may do it in its own words."""
     found = {lemma(w) for m in lexicon_for(ctx.catalog).find(text) for w in words(m.text)}
+    text = _NON_ASCII_WORD.sub(" ", text)
     names = {
         lemma(w)
         for w in words(text)
@@ -199,10 +220,47 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
                 ]
     added = specifics(item)
     things = _thing_words(item.unambiguous_direct, ctx)
-    if any(w in things for w in added) and not set(added) & content_lemmas(" ".join(clear)):
+    said = content_lemmas(" ".join(clear))
+    if any(w in things for w in added) and not any(_said(w, said) for w in added):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
+    positives, _ = intent_concepts(item.user_intent)
+    open_concepts = [alts for alts in positives if not any(content_lemmas(a) <= said for a in alts)]
+    intended = {w for alts in open_concepts for a in alts for w in content_lemmas(a)}
+    unsaid = [w for w in added if w in things and w in intended and not _said(w, said)]
+    if unsaid:
+        shown = ", ".join(f"'{w}'" for w in unsaid[:4])
+        return [f"plan_for_clear_task: never names the intended {shown}, which the clear task adds"]
+    amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task)
+    if amounts and not amounts & _amounts(" ".join(clear)):
+        shown = ", ".join(f"'{a}'" for a in sorted(amounts)[:4])
+        return [f"plan_for_clear_task: never says the amount the clear task adds to the ambiguous one ({shown})"]
     return []
+
+
+_VALUES = {
+    w: str(i)
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    )
+} | {"fifteen": "15", "twenty": "20", "twenty-five": "25", "thirty": "30", "forty": "40", "forty-five": "45"}
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _amounts(text: str) -> frozenset[str]:
+    """The numbers a text says, digits and words alike ("three" and "3" are one amount, "350°F" is 350)."""
+    found = set(_DIGITS.findall(text))
+    found |= {_VALUES[w] for w in words(text) if w in _VALUES}
+    return frozenset(found)
+
+
+def _said(word: str, said: frozenset[str]) -> bool:
+    """The plan says ``word``, or a word one letter off a misspelled one ("raddish" / "radish")."""
+    if word in said:
+        return True
+    if len(word) < 5 or classes(word):
+        return False
+    return any(abs(len(w) - len(word)) <= 1 and Levenshtein.distance(w, word, score_cutoff=1) <= 1 for w in said)
 
 
 def _parting(item: Item) -> int | None:

@@ -14,7 +14,7 @@ from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
-from ambiforge.validation.lexicon import lexicon_for
+from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
 from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option
@@ -54,6 +54,28 @@ def _names(concept: str, said: list[frozenset[str]]) -> bool:
         return False
     head = lemma(words(concept)[-1])
     return any(lemmas <= s or (len(s) >= 2 and head in s and s <= lemmas) for s in said)
+
+
+def _concept_lost(item: Item) -> str | None:
+    """When the intent wants several things of the kitchen together ("paring knife, cutting board"), one of
+    them that no variant offers while another is offered: the intended set is not among the options. None
+    when the intent names fewer than two of the scene's things, every one is offered, or the variants are yes
+    or no."""
+    variants = _variants(item)
+    if len(variants) < 2 or any(words(v)[:1] and words(v)[0] in _YES_NO for v in variants):
+        return None  # yes or no offered: the things are what the question asks about, not options
+    positives, _ = intent_concepts(item.user_intent)
+    scene = Scene.of(item)
+    things = [alts for alts in positives if any(names_thing(a) and scene.grounds(key_of(a)) for a in alts)]
+    if len(things) < 2:
+        return None
+    said = [content_lemmas(v) - _SIZES for v in variants]
+
+    def offered(alts: list[str]) -> bool:
+        return any(_matches(v, a) for v in variants for a in alts) or any(_names(a, said) for a in alts)
+
+    lost = [alts[0] for alts in things if not offered(alts)]
+    return lost[0] if lost and len(lost) < len(things) else None
 
 
 def _object_choice(item: Item, wanted: list[str]) -> bool:
@@ -107,6 +129,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
         ]
     if _one_option(item):
         return [f"variants: all say the same thing, so they offer no choice; variants: {_listed(item)}"]
+    if lost := _concept_lost(item):
+        return [
+            f"variants: the intended '{lost}' is in none of them, though the intent wants it with the rest; "
+            f"variants: {_listed(item)}"
+        ]
     wanted = _missed(item)
     if not wanted:
         return []
