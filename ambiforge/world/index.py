@@ -16,7 +16,12 @@ from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGr
 
 @dataclass
 class GraphIndex:
-    graph: SceneGraph
+    """The tables of one graph's nodes and edges. It holds them, not the graph: the graph holds its index
+    (:attr:`SceneGraph.tables`), and an index holding the graph would make every graph a reference cycle,
+    which only the cyclic collector frees (a build's items would die in its slowest, oldest generation)."""
+
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
     by_id: dict[str, Node] = field(default_factory=dict)
     by_name: dict[str, list[Node]] = field(default_factory=dict)
     by_noun: dict[str, list[Node]] = field(default_factory=dict)
@@ -44,7 +49,7 @@ class GraphIndex:
     def _relations(self) -> None:
         out: dict[tuple[str, str], list[str]] = {}
         into: dict[tuple[str, str], list[str]] = {}
-        for edge in self.graph.edges:
+        for edge in self.edges:
             out.setdefault((edge.source, edge.relation), []).append(edge.target)
             into.setdefault((edge.relation, edge.target), []).append(edge.source)
         self._out, self._into = out, into
@@ -99,7 +104,7 @@ def _build(
     as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
     location edges by node in the graph's edge order, when the caller knows them (it moved a few nodes of
     ``like``, or made the graph); ``views``: nodes' :func:`view_of` by id, when the caller has them."""
-    ix = GraphIndex(graph)
+    ix = GraphIndex(graph.nodes, graph.edges)
     if views is not None:
         ix._views = views
     if like is not None:
@@ -161,6 +166,7 @@ def index(
     (:func:`view_of`, the index's own from then on), when the caller knows them (used only when the tables
     are built now)."""
     ix = graph.tables.get("index")
-    if not isinstance(ix, GraphIndex) or ix.graph is not graph:  # a copied graph carries its original's tables
+    if not isinstance(ix, GraphIndex) or ix.nodes is not graph.nodes or ix.edges is not graph.edges:
+        # a copy with other nodes or edges carries its original's tables: they are not its own
         ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views)
     return ix
