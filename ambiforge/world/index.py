@@ -29,6 +29,9 @@ class GraphIndex:
     location: dict[str, Edge] = field(default_factory=dict)
     order: dict[str, int] = field(default_factory=dict)
     _views: dict[str, CatalogObject] = field(default_factory=dict)
+    #: The nodes in other states that simulations on the graph have made, by (id, state values): a plan
+    #: opens and closes the same doors, and each plan under another answer runs the same steps again.
+    states: dict[tuple[str, tuple[object, ...]], Node] = field(default_factory=dict)
     _out: dict[tuple[str, str], list[str]] | None = None
     _into: dict[tuple[str, str], list[str]] | None = None
 
@@ -109,7 +112,7 @@ def _build(
         ix._views = views
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
-        ix.order, ix._views = like.order, like._views
+        ix.order, ix._views, ix.states = like.order, like._views, like.states
         ix.location = location if location is not None else _location(graph)
         return ix
     by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail

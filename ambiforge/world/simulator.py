@@ -45,6 +45,7 @@ class SimulationResult:
 
 _EDGE_ORDER = attrgetter("source", "relation", "target")
 _LOCATION_SET = frozenset(LOCATION_RELATIONS)
+_STATE_FIELDS = tuple(State.model_fields)
 
 
 class StepFailed(Exception):
@@ -58,6 +59,8 @@ class _World:
     affordances: Affordances
     nodes: dict[str, Node] = field(default_factory=dict)
     location: dict[str, Edge] = field(default_factory=dict)
+    #: The graph's nodes in the states simulations on it have made (:attr:`GraphIndex.states`).
+    states: dict[tuple[str, tuple[object, ...]], Node] = field(default_factory=dict)
     #: Nodes picked up since the start: their spatial relations are gone (filtered when a graph is made,
     #: not at every pick: most simulations never make one).
     moved: set[str] = field(default_factory=set)
@@ -67,7 +70,7 @@ class _World:
     @classmethod
     def of(cls, graph: SceneGraph, world: World, affordances: Affordances) -> _World:
         ix = index(graph)
-        return cls(graph, world, affordances, nodes=dict(ix.by_id), location=dict(ix.location))
+        return cls(graph, world, affordances, nodes=dict(ix.by_id), location=dict(ix.location), states=ix.states)
 
     @property
     def spatial(self) -> list[Edge]:
@@ -88,7 +91,16 @@ class _World:
         )
 
     def set_state(self, node_id: str, **changes: object) -> None:
-        self.nodes[node_id] = changed(self.nodes[node_id], changes)
+        """The node with its state changed: the node in that state made before on this graph (a door
+        closed again is the node as it was), else a new one, validated."""
+        node = self.nodes[node_id]
+        state = node.state
+        key = (node_id, tuple(changes[f] if f in changes else getattr(state, f) for f in _STATE_FIELDS))
+        made = self.states.get(key)
+        if made is None:
+            self.states.setdefault((node_id, tuple(getattr(state, f) for f in _STATE_FIELDS)), node)
+            made = self.states[key] = changed(node, changes)
+        self.nodes[node_id] = made
 
     def name(self, node_id: str) -> str:
         return f"the {self.nodes[node_id].name}"
