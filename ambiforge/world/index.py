@@ -32,6 +32,8 @@ class GraphIndex:
     #: The nodes in other states that simulations on the graph have made, by (id, state values): a plan
     #: opens and closes the same doors, and each plan under another answer runs the same steps again.
     states: dict[tuple[str, tuple[object, ...]], Node] = field(default_factory=dict)
+    #: The location edges simulations on the graph have made, by (source, relation, target).
+    moves: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     _out: dict[tuple[str, str], list[str]] | None = None
     _into: dict[tuple[str, str], list[str]] | None = None
 
@@ -112,7 +114,7 @@ def _build(
         ix._views = views
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
-        ix.order, ix._views, ix.states = like.order, like._views, like.states
+        ix.order, ix._views, ix.states, ix.moves = like.order, like._views, like.states, like.moves
         ix.location = location if location is not None else _location(graph)
         return ix
     by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail
