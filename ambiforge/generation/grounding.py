@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ambiforge.environment import Scene
 from ambiforge.models import LeftOut, World
+from ambiforge.models.action import Action
 from ambiforge.models.scene_graph import Node, SceneGraph
 from ambiforge.world import build_graph
 from ambiforge.world.index import index
@@ -46,9 +47,11 @@ def world_of(
     affordance: str | None = None,
     left_out: list[tuple[str, str, str]] | None = None,
     rationale: str | None = None,
+    clear_plan: list[Action] | None = None,
 ) -> World:
     """The world of a draft whose claims are catalog names (``target``: the intended object or place;
-    ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them)."""
+    ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them;
+    ``clear_plan``: the clear task's plan as actions on the graph, when the generator built it)."""
     target_ids = node_ids(graph, [target]) if target else []
     find = index(graph).find
     out: list[LeftOut] = []
@@ -64,6 +67,7 @@ def world_of(
         affordance=affordance,
         left_out=out,
         rationale=rationale,
+        **({"clear_plan": clear_plan} if clear_plan is not None else {}),
     )
 
 

@@ -16,7 +16,12 @@ from ambiforge.models.scene_graph import LOCATION_RELATIONS, Edge, Node, SceneGr
 
 @dataclass
 class GraphIndex:
-    graph: SceneGraph
+    """The tables of one graph's nodes and edges. It holds them, not the graph: the graph holds its index
+    (:attr:`SceneGraph.tables`), and an index holding the graph would make every graph a reference cycle,
+    which only the cyclic collector frees (a build's items would die in its slowest, oldest generation)."""
+
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
     by_id: dict[str, Node] = field(default_factory=dict)
     by_name: dict[str, list[Node]] = field(default_factory=dict)
     by_noun: dict[str, list[Node]] = field(default_factory=dict)
@@ -24,6 +29,11 @@ class GraphIndex:
     location: dict[str, Edge] = field(default_factory=dict)
     order: dict[str, int] = field(default_factory=dict)
     _views: dict[str, CatalogObject] = field(default_factory=dict)
+    #: The nodes in other states that simulations on the graph have made, by (id, state values): a plan
+    #: opens and closes the same doors, and each plan under another answer runs the same steps again.
+    states: dict[tuple[str, tuple[object, ...]], Node] = field(default_factory=dict)
+    #: The location edges simulations on the graph have made, by (source, relation, target).
+    moves: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     _out: dict[tuple[str, str], list[str]] | None = None
     _into: dict[tuple[str, str], list[str]] | None = None
 
@@ -44,7 +54,7 @@ class GraphIndex:
     def _relations(self) -> None:
         out: dict[tuple[str, str], list[str]] = {}
         into: dict[tuple[str, str], list[str]] = {}
-        for edge in self.graph.edges:
+        for edge in self.edges:
             out.setdefault((edge.source, edge.relation), []).append(edge.target)
             into.setdefault((edge.relation, edge.target), []).append(edge.source)
         self._out, self._into = out, into
@@ -99,12 +109,12 @@ def _build(
     as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
     location edges by node in the graph's edge order, when the caller knows them (it moved a few nodes of
     ``like``, or made the graph); ``views``: nodes' :func:`view_of` by id, when the caller has them."""
-    ix = GraphIndex(graph)
+    ix = GraphIndex(graph.nodes, graph.edges)
     if views is not None:
         ix._views = views
     if like is not None:
         ix.by_id, ix.by_name, ix.by_noun, ix.by_tail = like.by_id, like.by_name, like.by_noun, like.by_tail
-        ix.order, ix._views = like.order, like._views
+        ix.order, ix._views, ix.states, ix.moves = like.order, like._views, like.states, like.moves
         ix.location = location if location is not None else _location(graph)
         return ix
     by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail
@@ -161,6 +171,7 @@ def index(
     (:func:`view_of`, the index's own from then on), when the caller knows them (used only when the tables
     are built now)."""
     ix = graph.tables.get("index")
-    if not isinstance(ix, GraphIndex) or ix.graph is not graph:  # a copied graph carries its original's tables
+    if not isinstance(ix, GraphIndex) or ix.nodes is not graph.nodes or ix.edges is not graph.edges:
+        # a copy with other nodes or edges carries its original's tables: they are not its own
         ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views)
     return ix

@@ -109,7 +109,7 @@ def _candidates(ix: GraphIndex, expr: Expression) -> list[Node]:
         return nodes
     if expr.noun is not None:
         return by_noun(ix, expr.noun)
-    return list(ix.graph.nodes)
+    return list(ix.nodes)
 
 
 def _resolve(ix: GraphIndex, expr: Expression) -> list[Node]:

@@ -45,6 +45,7 @@ class SimulationResult:
 
 _EDGE_ORDER = attrgetter("source", "relation", "target")
 _LOCATION_SET = frozenset(LOCATION_RELATIONS)
+_STATE_FIELDS = tuple(State.model_fields)
 
 
 class StepFailed(Exception):
@@ -58,6 +59,10 @@ class _World:
     affordances: Affordances
     nodes: dict[str, Node] = field(default_factory=dict)
     location: dict[str, Edge] = field(default_factory=dict)
+    #: The graph's nodes in the states simulations on it have made (:attr:`GraphIndex.states`).
+    states: dict[tuple[str, tuple[object, ...]], Node] = field(default_factory=dict)
+    #: The location edges simulations on the graph have made (:attr:`GraphIndex.moves`).
+    moves: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     #: Nodes picked up since the start: their spatial relations are gone (filtered when a graph is made,
     #: not at every pick: most simulations never make one).
     moved: set[str] = field(default_factory=set)
@@ -67,7 +72,8 @@ class _World:
     @classmethod
     def of(cls, graph: SceneGraph, world: World, affordances: Affordances) -> _World:
         ix = index(graph)
-        return cls(graph, world, affordances, nodes=dict(ix.by_id), location=dict(ix.location))
+        nodes, location = dict(ix.by_id), dict(ix.location)
+        return cls(graph, world, affordances, nodes=nodes, location=location, states=ix.states, moves=ix.moves)
 
     @property
     def spatial(self) -> list[Edge]:
@@ -88,10 +94,33 @@ class _World:
         )
 
     def set_state(self, node_id: str, **changes: object) -> None:
-        self.nodes[node_id] = changed(self.nodes[node_id], changes)
+        """The node with its state changed: the node in that state made before on this graph (a door
+        closed again is the node as it was), else a new one, validated."""
+        node = self.nodes[node_id]
+        state = node.state
+        key = (node_id, tuple(changes[f] if f in changes else getattr(state, f) for f in _STATE_FIELDS))
+        made = self.states.get(key)
+        if made is None:
+            self.states.setdefault((node_id, tuple(getattr(state, f) for f in _STATE_FIELDS)), node)
+            made = self.states[key] = changed(node, changes)
+        self.nodes[node_id] = made
+
+    def put(self, node_id: str, relation: str, target: str) -> None:
+        """Keep the node at ``target``."""
+        self.location[node_id] = _edge(self.moves, node_id, relation, target)
 
     def name(self, node_id: str) -> str:
         return f"the {self.nodes[node_id].name}"
+
+
+def _edge(made: dict[tuple[str, str, str], Edge], source: str, relation: str, target: str) -> Edge:
+    """The location edge ``source relation target``: the one made before on the graph (``made``: its
+    :attr:`GraphIndex.moves`), else a new one, validated."""
+    key = (source, relation, target)
+    edge = made.get(key)
+    if edge is None:
+        edge = made[key] = Edge(source=source, relation=relation, target=target)  # type: ignore[arg-type]
+    return edge
 
 
 def changed(node: Node, changes: dict[str, object]) -> Node:
@@ -208,7 +237,7 @@ def _do_place(w: _World, a: Action, text: str) -> None:
     _object(w, obj, text)
     _in_hand(w, obj, text)
     relation = _receiver(w, target, text, into=a.verb == "put_in", moving=obj)
-    w.location[obj] = Edge(source=obj, relation=relation, target=target)  # type: ignore[arg-type]
+    w.put(obj, relation, target)
     w.holding = None
 
 
@@ -418,16 +447,17 @@ def relocate(graph: SceneGraph, moves: dict[str, str]) -> SceneGraph:
     the simulator and this function make; so are the result's."""
     if not graph.relations_known:
         raise ValueError("the graph's relations are unknown (imported data): nothing can be moved in it")
-    nodes = index(graph).by_id
+    ix = index(graph)
+    nodes = ix.by_id
     for node_id_, place in moves.items():
         if nodes.get(node_id_) is None or nodes.get(place) is None or nodes[place].holds is None or node_id_ == place:
             raise ValueError(f"cannot keep {node_id_!r} at {place!r}")
     # A moved node loses every edge it is the source of (its location and its neighbours) and the spatial
     # edges to it; its new location joins the rest (nearly sorted already: the sort is a merge).
     edges = [e for e in graph.edges if e.source not in moves and (e.target not in moves or e.relation in _LOCATION_SET)]
-    placed = {n: Edge(source=n, relation=nodes[p].holds, target=p) for n, p in moves.items()}  # type: ignore[arg-type]
+    placed = {n: _edge(ix.moves, n, nodes[p].holds or "", p) for n, p in moves.items()}
     for edge in placed.values():  # the rest are in canonical order already: insert, do not sort again
         insort(edges, edge, key=_EDGE_ORDER)
     moved = SceneGraph(seed=graph.seed, nodes=graph.nodes, edges=tuple(edges))
-    index(moved, like=graph, location={**index(graph).location, **placed})  # the same nodes: shared tables
+    index(moved, like=graph, location={**ix.location, **placed})  # the same nodes: shared tables
     return moved

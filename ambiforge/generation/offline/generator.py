@@ -180,6 +180,6 @@ class OfflineGenerator:
                 affordance=draft.affordance,
                 left_out=draft.left_out,
                 rationale=draft.rationale,
+                clear_plan=clear_plan,
             )
-            world = world.model_copy(update={"clear_plan": clear_plan})
         return to_item(draft, ambiguity_type, scene, provenance, world)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ambiforge.catalog import Catalog
 from ambiforge.generation.draft import Draft, first_difference
@@ -83,6 +84,9 @@ def pointed(draft: Draft, graph: SceneGraph, nodes: Sequence[str]) -> dict[str, 
     (``phrases.yaml: pointing``): one in the fridge or a drawer is "the jam". Composition drew the
     determiners before anyone knew where things are; the plan's graph knows."""
     words, places = phrases.pointing()
+    fields = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task")
+    if not any(_demonstrative(words).search(getattr(draft, f)) for f in fields):
+        return {}  # most tasks point at nothing: no pattern of their names is made
     ix = index(graph)
     far = {ix.by_id[n].name for n in nodes if n in ix.by_id and _place_of(graph, n) not in places}
     if not far:
@@ -93,8 +97,13 @@ def pointed(draft: Draft, graph: SceneGraph, nodes: Sequence[str]) -> dict[str, 
     def the(m: re.Match[str]) -> str:
         return ("The " if m.group(1)[0].isupper() else "the ") + m.group(2)
 
-    fields = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task")
     return {f: pattern.sub(the, getattr(draft, f)) for f in fields}
+
+
+@lru_cache(maxsize=4)
+def _demonstrative(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A demonstrative followed by a word: a text without one needs no rewriting."""
+    return re.compile(rf"\b({'|'.join(words)})\s", re.IGNORECASE)
 
 
 def soiled(graph: SceneGraph, used: set[str]) -> SceneGraph:

@@ -27,9 +27,9 @@ from ambiforge.world.index import GraphIndex, index
 class _Asked:
     """What the templates of one draw asked of one graph: its lookup tables, the nodes of each noun and
     those of them meeting a condition (each condition with its answers, found by identity: conditions are
-    template data, not hashable values)."""
+    template data, not hashable values). It holds the graph's index, not the graph, which holds it: no
+    reference cycle."""
 
-    graph: SceneGraph
     ix: GraphIndex
     nouns: dict[str, list[Node]] = field(default_factory=dict)
     filtered: dict[str, list[tuple[Condition, list[Node]]]] = field(default_factory=dict)
@@ -38,8 +38,9 @@ class _Asked:
 def _of(graph: SceneGraph) -> _Asked:
     """Every template of a draw asks the same nouns of the same graph: the answers are kept with it."""
     asked = graph.tables.get("referents")
-    if not isinstance(asked, _Asked) or asked.graph is not graph:
-        asked = graph.tables["referents"] = _Asked(graph, index(graph))
+    ix = index(graph)
+    if not isinstance(asked, _Asked) or asked.ix is not ix:  # a copied graph carries its original's tables
+        asked = graph.tables["referents"] = _Asked(ix)
     return asked
 
 

@@ -96,3 +96,17 @@ def test_an_item_built_without_validation_is_checked_as_its_record(catalog) -> N
     bad = Item.model_construct(**{**dict(item), "environment": [{**good, "kind": "furniture"}]})
     errors = item_errors(bad)
     assert errors == schema_errors(bad.to_record()) and [e.split(":")[0] for e in errors] == ["environment/0/kind"]
+
+
+def test_the_gate_reads_the_published_schema_only_when_it_lists_the_registered_types(tmp_path, monkeypatch) -> None:
+    from ambiforge import ambiguity
+    from ambiforge.models import schema
+
+    names = ambiguity.names()
+    assert schema._schema_for(names) == schema.item_json_schema()
+    stale = json.loads(schema.repo_schema_path().read_text(encoding="utf-8"))
+    stale["properties"]["ambiguity_type"]["enum"] = list(names[:-1])
+    stale["description"] = "a file written before a type was registered"
+    (tmp_path / "item.schema.json").write_text(json.dumps(stale), encoding="utf-8")
+    monkeypatch.setattr(schema, "repo_schema_path", lambda: tmp_path / "item.schema.json")
+    assert schema._schema_for(names) == schema.item_json_schema() != stale

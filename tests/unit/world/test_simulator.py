@@ -272,3 +272,27 @@ def test_a_counter_appliance_takes_the_food_in_and_is_switched_on(make_graph) ->
     ]
     again = simulate(result.graph, [A("switch_on", "juicer")])
     assert not again.ok and "already on" in (again.message or "")
+
+
+def test_a_door_closed_again_is_the_node_as_it_was_and_a_state_is_still_validated(graph) -> None:
+    """Plans on one graph open and close the same doors: the fridge closed again is the graph's own fridge
+    node (no copy made for a state the graph already has), and a new state is still checked."""
+    from ambiforge.world.index import index
+    from ambiforge.world.simulator import _World
+
+    fridge = index(graph).by_id["fridge"]
+    result = simulate(graph, MILK_TO_MUG)
+    assert {n.id: n for n in result.graph.nodes}["fridge"] is fridge
+    again = simulate(graph, MILK_TO_MUG[:1])
+    opened = {n.id: n for n in again.graph.nodes}["fridge"]
+    assert opened.state.open is True and simulate(graph, MILK_TO_MUG[:1]).graph.nodes == again.graph.nodes
+    w = _World.of(graph, *_world_and_affordances())
+    with pytest.raises(ValidationError):
+        w.set_state("fridge", open="ajar")
+
+
+def _world_and_affordances():
+    from ambiforge.catalog.affordances import cached_affordances
+    from ambiforge.catalog.world import cached_world
+
+    return cached_world(), cached_affordances()
