@@ -717,6 +717,26 @@ CASES = {
         variants="glass mug\nceramic mug",
         expect_errors="qa_fit variants",
     ),
+    "d_intent_is_a_plan": dict(  # a plan of another task pasted into user_intent answers no question
+        question="Should I pick the glass mug?",
+        answer="Yes.",
+        variants="",
+        user_intent="1. Place the pizza on the plate in the oven. 2. Once it is done take it out",
+        expect_errors="qa_fit",
+    ),
+    "d_eoa_copied_something_before": dict(  # "Warm something" leaves the choice open at 0, before the index
+        unambiguous_direct="Warm the oat milk in the glass mug and pour in the honey.",
+        ambiguous_task="Warm the oat milk in a mug and pour in the honey.",
+        plan_for_clear_task=["Warm something with the oat milk.", "Open the honey.", "Pour it into the mug."],
+        plan_for_amb_task=["Warm something with the oat milk.", "Open the honey.", "Pour it into the mug."],
+        end_of_ambiguity="2",
+        expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
+    ),
+    "fa_details_dropped_beside_the_open_point": dict(  # a suspicion only: the reader may call it the open point
+        unambiguous_direct="Pour the fresh oat milk into the glass mug with the honey from the kitchen towel.",
+        ambiguous_task="Pour the oat milk into a mug with the honey.",
+        expect_warnings="rewrite",
+    ),
     "fa_variants_counts_differ": dict(
         ambiguity_type="common_sense_knowledge",
         amb_shortlist="",

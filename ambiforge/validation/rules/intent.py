@@ -115,12 +115,32 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: is itself a question: {answer!r}"]
     if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
+    if plan := _intent_as_plan(item):
+        return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]
     return []
+
+
+#: A numbered step inside one concept ("1. Place the plate ... 2. Once ..."): a plan pasted into the intent.
+_NUMBERED_STEP = re.compile(r"(?:^|\s)\d+[.)]\s+[A-Za-z]")
+#: Words in one concept past which it is a sentence, not an option.
+_SENTENCE_WORDS = 9
+
+
+def _intent_as_plan(item: Item) -> str | None:
+    """An intent concept that is a plan or a sentence about something else: numbered steps, or a long
+    concept sharing no content word with the question or the answer. An option, a quantity or a way of
+    doing it takes a few words; a pasted plan answers no question."""
+    asked = content_lemmas(f"{item.question} {item.answer}")
+    for concept in item.user_intent:
+        text = concept.strip()
+        if _NUMBERED_STEP.search(text) or (len(text.split()) >= _SENTENCE_WORDS and not content_lemmas(text) & asked):
+            return text
+    return None
 
 
 def _outside_options(item: Item, ctx: RuleContext) -> str | None:

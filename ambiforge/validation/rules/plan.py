@@ -355,7 +355,9 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
     when the step there takes no part in the choice (by a liberal reading: any word of the question, of the
     intent, of the shortlist or only of the ambiguous task counts) while an earlier step already does, by
     naming what is chosen or leaving it open ("take out meat" at 0, "Preheat the oven" at the index). A step
-    after the index that takes part is no proof: the step at the index may lead to it in words not read here."""
+    after the index that takes part is no proof: the step at the index may lead to it in words not read here.
+    Certain too: an earlier step that says outright the choice is still open ("Preheat something", "the right
+    kitchen appliance") while the step at the index does not: the choice was needed there already."""
     steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
     if _NOT_A_CHOICE.match(item.question):
         return []
@@ -367,6 +369,13 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
     things -= MEASURES | _GENERAL
     if not things:
         return []
+    if eoa > 0 and not _leaves_open(steps[eoa], things):
+        for i in range(eoa):
+            if said := _leaves_open(steps[i], things):
+                return [
+                    f"plan_for_clear_task[{i}]: leaves the choice open ('{said}') before end_of_ambiguity {eoa}, "
+                    f"so the choice is needed there: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
+                ]
     read = set(things)
     read |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
     read |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
@@ -380,6 +389,23 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
                 f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
     return []
+
+
+#: A step that says outright the choice is still to make: "Preheat something", "the right kitchen appliance".
+_SAYS_OPEN = re.compile(r"\bsomething\b|\bsomewhere\b|\bchoose\b|\bdecide\b", re.I)
+_OPEN_NAMED = re.compile(
+    r"\b(?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|needed|intended)\s+"
+    r"(?:kitchen\s+)?([a-z-]+)",
+    re.I,
+)
+
+
+def _leaves_open(step: str, things: set[str]) -> str | None:
+    """The words of a step that leave the choice open: an open word, or "the chosen/right X" where X is what
+    the question or the options choose among ("another pot" is a second pot, not an open one)."""
+    if m := _SAYS_OPEN.search(step):
+        return m.group(0)
+    return next((m.group(0) for m in _OPEN_NAMED.finditer(step) if lemma(m.group(1).lower()) in things), None)
 
 
 def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
