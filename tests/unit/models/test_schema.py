@@ -96,3 +96,38 @@ def test_an_item_built_without_validation_is_checked_as_its_record(catalog) -> N
     bad = Item.model_construct(**{**dict(item), "environment": [{**good, "kind": "furniture"}]})
     errors = item_errors(bad)
     assert errors == schema_errors(bad.to_record()) and [e.split(":")[0] for e in errors] == ["environment/0/kind"]
+
+
+def test_threads_asking_for_the_validator_at_once_compile_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An LLM build's pair threads reach their first schema check together: one compiles, the rest wait."""
+    import threading
+    import time
+
+    from ambiforge.models import schema
+
+    compiled = []
+    real = schema.jsonschema_rs.validator_for
+
+    def slow_compile(document: object) -> object:
+        compiled.append(threading.current_thread().name)
+        time.sleep(0.05)  # long enough for every thread to arrive while the first compiles
+        return real(document)
+
+    monkeypatch.setattr(schema.jsonschema_rs, "validator_for", slow_compile)
+    schema._validator.cache_clear()
+    try:
+        start = threading.Barrier(8)
+        found: list[object] = []
+
+        def ask() -> None:
+            start.wait()
+            found.append(schema.item_validator())
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(compiled) == 1 and len(found) == 8 and all(v is found[0] for v in found)
+    finally:
+        schema._validator.cache_clear()  # the next test compiles the real one again
