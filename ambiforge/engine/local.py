@@ -80,7 +80,7 @@ def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Sta
             worker.start()
             if options.llm is not None:  # in this process once the first call is out (the start-up is not slowed)
                 first_call = shared_limiter(options.llm.concurrency, options.llm.rpm).first_call
-                warm_imports(pipeline.RULES_MODULES, after=first_call)
+                warm_imports(pipeline.VALIDATE_MODULES, after=first_call)
         return pipeline.generate(options, run)
 
     return pipeline.Stages(
@@ -98,9 +98,10 @@ def build_locally(
 
     ``warm_worker``: the validate stage's dataset expectations run in a worker process that imports what
     they need (Great Expectations) while generation runs (:mod:`ambiforge.engine.warm_worker`), and this
-    process imports what its rules pass needs (datasketch) once the first LLM call is out. By default only
-    for LLM providers, whose generation waits on replies: an offline build's generation keeps this process
-    busy, and for a small one the worker's start-up (0.6 s of CPU) costs more than it hides."""
+    process imports what its rules pass and files need (datasketch, pyarrow) once the first LLM call is out.
+    By default only for LLM providers, whose generation waits on replies: an offline build's generation
+    keeps this process busy, and for a small one the worker's start-up (0.6 s of CPU) costs more than it
+    hides."""
     options = pipeline.resolve_options(options)
     if warm_worker is None:
         warm_worker = options.provider != "offline"

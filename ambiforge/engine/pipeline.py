@@ -251,9 +251,16 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
 #: (ambiforge/engine/warm_worker.py): the dataset expectations' (Great Expectations, pandas).
 WORKER_MODULES = ("ambiforge.engine.pipeline",)
 WORKER_LATER = ("great_expectations", "ambiforge.validation.expectations")
-#: What the rules pass imports that generation does not (the duplicate rules' datasketch loads scipy), for
-#: a build's process to load while it waits on an LLM's replies.
-RULES_MODULES = ("datasketch",)
+#: What the validate stage's steps in the build's process import that generation does not (the duplicate
+#: rules' datasketch loads scipy, the run's files pyarrow, the report jinja2), for a build's process to load
+#: while it waits on an LLM's replies rather than after the last one.
+VALIDATE_MODULES = (
+    "datasketch",
+    "ambiforge.validation.stream",
+    "ambiforge.engine.summary",
+    "ambiforge.validation.report",
+    "ambiforge.llm.summary",
+)
 
 
 def diversity_section(options: BuildOptions, figures: dict[str, Any], items_path: Path, count: int) -> dict[str, Any]:
