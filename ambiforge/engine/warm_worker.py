@@ -37,9 +37,9 @@ class WarmWorker:
     thread of its own while it serves; :meth:`call` runs a module-level function there (arguments, result
     and exceptions are pickled) and waits for it.
 
-    ``later``: what only a later step needs, so that a first step does not wait for it. A step that imports a module the
-    thread is importing waits for that import, as Python's import lock has any two threads do; ``modules``
-    should hold what both import, so that they never import one package's submodules at once."""
+    ``later``: what only a later step needs, so that a first step does not wait for it. A step that imports
+    a module the thread is importing waits for that import, as Python's import lock has any two threads do;
+    ``modules`` should hold what both import, so that they never import one package's submodules at once."""
 
     def __init__(self, modules: tuple[str, ...], later: tuple[str, ...] = ()) -> None:
         self.modules = modules
