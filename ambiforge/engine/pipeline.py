@@ -386,7 +386,8 @@ def validate(
     imports (Great Expectations and pandas) were done on the other core while generation waited on replies;
     see :func:`write_run_files`. The rules pass runs here: in an LLM build the generator's candidate scoring
     has already loaded what the item rules use (the rules, the lemmatizer's tables, compiled patterns),
-    which a worker loaded again after the last reply (3.3 s of CPU there against 0.5 s here, 50 pairs)."""
+    which a worker loaded again after the last reply (1.1 to 1.6 s of CPU there against 0.3 to 0.5 s here,
+    50 pairs)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 
