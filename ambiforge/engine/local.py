@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ambiforge.engine import pipeline
 from ambiforge.engine.retries import is_transient
-from ambiforge.engine.warm_worker import WarmWorker
+from ambiforge.engine.warm_worker import WarmWorker, warm_imports
+from ambiforge.llm.limiter import shared_limiter
 
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
@@ -75,8 +76,11 @@ class LocalExecutor:
 
 def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Stages:
     def generate(options: BuildOptions) -> dict[str, int]:
-        if worker is not None:  # the validate stage's imports load in its process while generation runs
+        if worker is not None:  # the validate stage's imports load while generation waits on replies
             worker.start()
+            if options.llm is not None:  # in this process once the first call is out (the start-up is not slowed)
+                first_call = shared_limiter(options.llm.concurrency, options.llm.rpm).first_call
+                warm_imports(pipeline.VALIDATE_MODULES, after=first_call)
         return pipeline.generate(options, run)
 
     return pipeline.Stages(
@@ -92,11 +96,12 @@ def build_locally(
 ) -> dict[str, Any]:
     """The ``build`` flow's stages, in this process (same files, same summary).
 
-    ``warm_worker``: the validate stage's rules pass and dataset expectations run in a worker process that
-    imports what they need (datasketch, Great Expectations) while generation runs
-    (:mod:`ambiforge.engine.warm_worker`). By default only for LLM providers, whose generation waits on
-    replies: an offline build's generation keeps this process busy, and for a small one the
-    worker's start-up (0.6 s of CPU) costs more than it hides."""
+    ``warm_worker``: the validate stage's dataset expectations run in a worker process that imports what
+    they need (Great Expectations) while generation runs (:mod:`ambiforge.engine.warm_worker`), and this
+    process imports what its rules pass and files need (datasketch, pyarrow) once the first LLM call is out.
+    By default only for LLM providers, whose generation waits on replies: an offline build's generation
+    keeps this process busy, and for a small one the worker's start-up (0.6 s of CPU) costs more than it
+    hides."""
     options = pipeline.resolve_options(options)
     if warm_worker is None:
         warm_worker = options.provider != "offline"

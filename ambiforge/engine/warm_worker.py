@@ -1,12 +1,12 @@
 """Steps of a local build in a process of its own, started -- and their slow imports done -- while the
 build is busy with something else.
 
-Why: Great Expectations takes 2.5 s of CPU to import, the duplicate rules' datasketch (with scipy) about
-1 s. Imported in the build's own process while LLM calls are in flight, they hold the interpreter lock and
-the replies wait for them (a 50-pair build's LLM phase went from 0.92 to 0.8 of its ideal for Great
-Expectations); imported after them, they add to the wall. In a worker process they load on the other core
-while the build's threads wait on replies, and the validate stage's rules pass and dataset expectations
-then run there.
+Why: Great Expectations takes 2.5 to 4 s of CPU to import. Imported in the build's own process while LLM
+calls are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM
+phase went from 0.92 to 0.8 of its ideal); imported after them, it adds to the wall. In a worker process
+it loads on the other core while the build's threads wait on replies, and the validate stage's dataset
+expectations then run there. A smaller import that a build's process needs later (the duplicate rules'
+datasketch, 0.85 s) is done in a thread of that process by :func:`warm_imports`.
 
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
@@ -37,10 +37,9 @@ class WarmWorker:
     thread of its own while it serves; :meth:`call` runs a module-level function there (arguments, result
     and exceptions are pickled) and waits for it.
 
-    ``later``: what only a later step needs, so that the first step does not wait for it (the rules pass
-    for Great Expectations, which the expectations step after it needs). A step that imports a module the
-    thread is importing waits for that import, as Python's import lock has any two threads do; ``modules``
-    should hold what both import, so that they never import one package's submodules at once."""
+    ``later``: what only a later step needs, so that a first step does not wait for it. A step that imports
+    a module the thread is importing waits for that import, as Python's import lock has any two threads do;
+    ``modules`` should hold what both import, so that they never import one package's submodules at once."""
 
     def __init__(self, modules: tuple[str, ...], later: tuple[str, ...] = ()) -> None:
         self.modules = modules
@@ -131,6 +130,20 @@ def _import_all(names: list[str]) -> None:
             break
 
 
+def warm_imports(names: tuple[str, ...], after: threading.Event | None = None) -> threading.Thread:
+    """Import ``names`` in a thread of this process, once ``after`` is set if given (a step that needs
+    one of them meanwhile waits for its import, as Python's import lock has it)."""
+
+    def run() -> None:
+        if after is not None:
+            after.wait()
+        _import_all(list(names))
+
+    thread = threading.Thread(target=run, name="warm-imports", daemon=True)
+    thread.start()
+    return thread
+
+
 def serve() -> None:
     """The worker: ``argv`` is the parent's pid, the modules to import, ``--later`` and the modules to
     import while serving; then (function, args) requests from stdin, (ok, result or exception) replies to
@@ -144,7 +157,7 @@ def serve() -> None:
     sys.stdout = sys.stderr  # a step (or an import) that prints must not corrupt the replies
     _import_all(names[:cut])
     if names[cut + 1 :]:
-        threading.Thread(target=_import_all, args=(names[cut + 1 :],), name="warm-imports", daemon=True).start()
+        warm_imports(tuple(names[cut + 1 :]))
     while True:
         try:
             fn, args = pickle.load(requests)

@@ -24,7 +24,7 @@ from ambiforge.llm.client import CallPurpose, LLMClient
 from ambiforge.llm.prompts import Prompt
 from ambiforge.llm.providers import ChatRequest
 from ambiforge.llm.reply_check import check_reply
-from ambiforge.llm.structured import load_schema, parse_reply, response_format
+from ambiforge.llm.structured import parse_reply, response_format
 
 REPAIR = (
     "Your reply could not be used: {error}. Reply again with only the corrected JSON object, "
@@ -71,13 +71,13 @@ def ask(
     """``check``: the reason a schema-valid, real answer still cannot be used, or None."""
     original = prompt.render(variables)
     messages = original
-    fmt = response_format(client.llm.response_format, prompt.schema)
-    schema = load_schema(prompt.schema)
+    fmt = response_format(client.llm.response_format, prompt.schema, client.reply_schemas)
+    schema = client.reply_schemas.schema(prompt.schema)
     data = _data(variables)
     instructions = "\n".join(content for _, content in original)
 
     def parse(text: str) -> tuple[dict[str, Any] | None, str | None]:
-        value, error = parse_reply(text, prompt.schema)
+        value, error = parse_reply(text, prompt.schema, client.reply_schemas)
         if value is None:
             return None, error
         problem = check_reply(value, schema=schema, examples=prompt.examples, data=data, instructions=instructions)

@@ -45,6 +45,7 @@ from ambiforge.llm.providers import (
     message_dict,
 )
 from ambiforge.llm.providers import get as provider_spec
+from ambiforge.llm.structured import ReplySchemas
 from ambiforge.redaction import redact
 
 Parser = Callable[[str], tuple[dict[str, Any] | None, str | None]]
@@ -220,6 +221,7 @@ class LLMClient:
         self._warned_unpriced: set[str] = set()
         self._replies: dict[str, str] = {}  # a reply text's sha256 -> the call that logged it first
         self.sleep: Callable[[float], None] = time.sleep  # tests record the backoff instead
+        self.reply_schemas = ReplySchemas()  # the steps' reply schemas, compiled once for this client
 
     def provider(self, name: str) -> Provider:
         with self._lock:

@@ -94,6 +94,9 @@ class LocalLimiter:
         self.slot_wait = 0.0
         self.call_time = 0.0
         self.calls = 0
+        # set when a first call starts: what a build needs only later is loaded after it (the build's
+        # start-up is on its critical path; waiting on replies is not)
+        self.first_call = threading.Event()
 
     def _wait_for_rate(self) -> None:
         """Reserve the next start time under the lock, then sleep until it outside the lock, so waiting
@@ -138,6 +141,7 @@ class LocalLimiter:
             with self._lock:
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)
+            self.first_call.set()
             started = self._clock()
             try:
                 yield

@@ -8,6 +8,7 @@ model drift apart.
 from __future__ import annotations
 
 import json
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,16 @@ def repo_schema_path() -> Path:
     return schema_path("item.schema.json")
 
 
+#: Held while a validator is looked up or compiled: an LLM build's pair threads reach their first check at
+#: about the same moment, and each compiled its own (0.1 s of CPU each) before the first was cached.
+_COMPILING = threading.Lock()
+
+
 def item_validator() -> Any:
     """Validator over the schema for the types registered now (compiled once per set of types)."""
-    return _validator(ambiguity.names())
+    names = ambiguity.names()
+    with _COMPILING:
+        return _validator(names)
 
 
 @lru_cache(maxsize=8)

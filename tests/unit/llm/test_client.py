@@ -322,3 +322,38 @@ def test_the_openai_provider_sends_the_request_fields_and_nothing_else() -> None
     ]
     assert reply.text == '{"task": "Put the cup away."}'
     assert tokens.choices[0].logprobs
+
+
+def test_a_clients_reply_schemas_are_loaded_once_when_pair_threads_ask_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+    import time
+
+    from ambiforge.llm import structured
+
+    loaded: list[str] = []
+    real = structured.load_schema
+
+    def slow_load(name: str) -> dict[str, Any]:
+        loaded.append(name)
+        time.sleep(0.05)  # every thread arrives while the first one reads and checks it
+        return real(name)
+
+    monkeypatch.setattr(structured, "load_schema", slow_load)
+    schemas = structured.ReplySchemas()
+    start = threading.Barrier(8)
+    replies: list[tuple[Any, Any]] = []
+
+    def parse() -> None:
+        start.wait()
+        replies.append(structured.parse_reply('{"plan": ["Find the mug."]}', "plan", schemas))
+
+    threads = [threading.Thread(target=parse) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert loaded == ["plan"] and replies == [({"plan": ["Find the mug."]}, None)] * 8
+    assert structured.response_format("json_schema", "plan", schemas)["json_schema"]["schema"]["type"] == "object"
+    assert loaded == ["plan"]  # the request's format comes from the same loaded schema

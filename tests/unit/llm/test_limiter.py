@@ -115,3 +115,12 @@ def test_pace_is_not_rate_limited_when_the_model_is_the_slow_part() -> None:
             clock.sleep(0.5)  # the model takes longer than the window's spacing: no rate wait after the first
     pace = limiter.pace()
     assert pace["rate_wait"] == 0 and pace["call"] == 2.5 and pace["rate_limited"] is False
+
+
+def test_first_call_is_set_when_a_call_starts_not_before() -> None:
+    """What a build loads only for its later stages waits for this (its start-up is not slowed)."""
+    limiter = LocalLimiter(concurrency=1, rpm=0)
+    assert not limiter.first_call.is_set()
+    with limiter.slot():
+        assert limiter.first_call.is_set()
+    assert limiter.first_call.is_set()

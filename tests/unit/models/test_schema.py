@@ -110,3 +110,38 @@ def test_the_gate_reads_the_published_schema_only_when_it_lists_the_registered_t
     (tmp_path / "item.schema.json").write_text(json.dumps(stale), encoding="utf-8")
     monkeypatch.setattr(schema, "repo_schema_path", lambda: tmp_path / "item.schema.json")
     assert schema._schema_for(names) == schema.item_json_schema() != stale
+
+
+def test_threads_asking_for_the_validator_at_once_compile_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An LLM build's pair threads reach their first schema check together: one compiles, the rest wait."""
+    import threading
+    import time
+
+    from ambiforge.models import schema
+
+    compiled = []
+    real = schema.jsonschema_rs.validator_for
+
+    def slow_compile(document: object) -> object:
+        compiled.append(threading.current_thread().name)
+        time.sleep(0.05)  # long enough for every thread to arrive while the first compiles
+        return real(document)
+
+    monkeypatch.setattr(schema.jsonschema_rs, "validator_for", slow_compile)
+    schema._validator.cache_clear()
+    try:
+        start = threading.Barrier(8)
+        found: list[object] = []
+
+        def ask() -> None:
+            start.wait()
+            found.append(schema.item_validator())
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(compiled) == 1 and len(found) == 8 and all(v is found[0] for v in found)
+    finally:
+        schema._validator.cache_clear()  # the next test compiles the real one again

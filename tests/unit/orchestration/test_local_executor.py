@@ -159,3 +159,22 @@ def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_g
         assert second != first
         again = worker.process
     assert again is not None and again.returncode == 0 and worker.released == []
+
+
+def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import threading
+
+    from ambiforge.engine.warm_worker import warm_imports
+
+    (tmp_path / "ambiforge_warm_probe.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ambiforge_warm_probe", raising=False)
+    go = threading.Event()
+    thread = warm_imports(("ambiforge_warm_probe",), after=go)
+    thread.join(0.2)
+    assert thread.is_alive() and "ambiforge_warm_probe" not in sys.modules  # waiting for the event
+    go.set()
+    thread.join(10)
+    assert not thread.is_alive() and sys.modules["ambiforge_warm_probe"].LOADED
