@@ -389,16 +389,15 @@ def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]]
     """The table :func:`items_to_table` makes of these records, from their JSON lines (``lines``, each one
     item record) and :func:`mapped_columns` of each (``mapped``), with ``schema`` (:func:`item_arrow_schema`).
 
-    Arrow parses the lines into the schema's columns itself, so the rows' scene graphs never become Python
-    objects here, and the mapped columns from their own small lines (:func:`read_json_lines` both)."""
+    Arrow parses the lines into the schema's columns itself (:func:`read_json_lines`), so the rows' scene
+    graphs never become Python objects here; the mapped columns, a few small values, are converted from
+    Python (a release imports pandas anyway: its expectations run over a pandas frame)."""
     plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
     try:
         parsed = read_json_lines(lines, plain)
-        mapped_table = read_json_lines(
-            [orjson.dumps(m) + b"\n" for m in mapped], pa.schema([schema.field(n) for n in MAPPED_COLUMNS])
-        )
     except pa.ArrowInvalid:
         return _converted((orjson.loads(line) for line in lines), schema)
+    mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
     columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)
 
