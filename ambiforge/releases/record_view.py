@@ -23,30 +23,14 @@ def _ns(value: Any) -> Any:
 
 
 class RecordView:
-    """The record read like an item. ``environment`` and ``provenance`` become namespaces when first read
-    (the statistics read one, the provenance summary the other), ``review`` a model at once (every reader
-    asks for the review state)."""
-
-    __slots__ = ("_environment", "_provenance", "_record", "review")
+    __slots__ = ("_record", "environment", "provenance", "review")
 
     def __init__(self, record: dict[str, Any]) -> None:
         self._record = record
-        self._environment: list[SimpleNamespace] | None = None
-        self._provenance: Any = None
+        self.environment = [SimpleNamespace(**o) for o in record["environment"]]
+        self.provenance = _ns(record["provenance"])
         review = record.get("review")
         self.review = Review.model_validate(review) if review is not None else None
-
-    @property
-    def environment(self) -> list[SimpleNamespace]:
-        if self._environment is None:
-            self._environment = [SimpleNamespace(**o) for o in self._record["environment"]]
-        return self._environment
-
-    @property
-    def provenance(self) -> Any:
-        if self._provenance is None:
-            self._provenance = _ns(self._record["provenance"])
-        return self._provenance
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -119,10 +119,9 @@ class _Pass:
         self.stats.add(item)
         self.columns.add(item)
         self.provenance.add(item)
-        form = jsonl_form(record)  # the row as data.jsonl.gz holds it, which the changelog's digest covers
-        self.digests[item.id] = changelog.digest(form)
+        self.digests[item.id] = changelog.digest(record)
         self.judge.add(record)
-        self.rows.add(record, form, line, environment)
+        self.rows.add(record, line, environment)
 
 
 class _Rows:
@@ -155,11 +154,10 @@ class _Rows:
         self.mapped: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
         self.tables: dict[bool, list[pa.Table]] = {False: [], True: []}
 
-    def add(self, record: dict[str, Any], form: dict[str, Any], line: bytes, environment: bool) -> None:
-        """``record``, decoded from ``line``: its JSON line now (``form``, :func:`jsonl_form` of it, by orjson:
-        the same compact UTF-8 JSON as the build writes; the scene graphs are in the Parquet only), its
-        Parquet row from ``line`` later."""
-        self._files(environment)[1].write(orjson.dumps(form) + b"\n")
+    def add(self, record: dict[str, Any], line: bytes, environment: bool) -> None:
+        """``record``, decoded from ``line``: its JSON line now (orjson: the same compact UTF-8 JSON as the
+        build writes; the scene graphs are in the Parquet only), its Parquet row from ``line`` later."""
+        self._files(environment)[1].write(orjson.dumps(jsonl_form(record)) + b"\n")
         self.lines[environment].append(line)
         self.mapped[environment].append(mapped_columns(record))
         self.batch += 1
