@@ -335,20 +335,30 @@ def items_to_table(items: Iterable[Item | dict[str, Any]], class_names: Sequence
     schema = item_arrow_schema(names)
     if not records:
         return schema.empty_table()
-    lines = [json.dumps(_row(record)).encode("ascii") + b"\n" for record in records]
-    return _parsed(lines, schema)
+    try:
+        return read_json_lines([json.dumps(_row(record)).encode("ascii") + b"\n" for record in records], schema)
+    except pa.ArrowInvalid:
+        return _converted(records, schema)
 
 
 def _row(record: dict[str, Any]) -> dict[str, Any]:
     return record | mapped_columns(record)
 
 
-def _parsed(lines: list[bytes], schema: pa.Schema) -> pa.Table:
-    """The rows (JSON lines) read by Arrow's JSON reader under ``schema``. Not ``pa.Table.from_pylist``:
-    Arrow's conversion of Python objects imports pandas on its first use (0.4 s of CPU in a process that
-    needs no pandas: a build's), and the reader builds the same table, keys the schema does not name left
-    out as ``from_pylist`` leaves them. A block must hold whole lines; one block (up to Arrow's 2 GiB) keeps
-    the table in one chunk, as ``from_pylist`` made it, so the Parquet bytes stay the same."""
+def _converted(records: Iterable[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """The records converted from Python values: only for a value Arrow's JSON reader will not cast but
+    ``from_pylist`` does, such as 3.0 in an integer column (the item schema's "integer" allows it)."""
+    return pa.Table.from_pylist([_row(record) for record in records], schema=schema)
+
+
+def read_json_lines(lines: Sequence[bytes], schema: pa.Schema) -> pa.Table:
+    """JSON lines (each one row, ending in a newline) read by Arrow's JSON reader as the columns of
+    ``schema``; keys the schema does not name are left out at every level, as ``from_pylist`` leaves them.
+
+    Not ``pa.Table.from_pylist``: Arrow's conversion of Python objects imports pandas on its first use (0.4 s
+    of CPU in a process that needs no pandas: a build's). A block must hold whole lines; one block (up to
+    Arrow's 2 GiB) keeps the table in one chunk, as ``from_pylist`` made it, so the Parquet bytes stay the
+    same. Raises ``pa.ArrowInvalid`` for a value the reader will not cast."""
     data = b"".join(lines)
     block = max(max(len(line) for line in lines), min(len(data), 2**31 - 1))
     table = pa_json.read_json(
@@ -379,21 +389,14 @@ def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]]
     """The table :func:`items_to_table` makes of these records, from their JSON lines (``lines``, each one
     item record) and :func:`mapped_columns` of each (``mapped``), with ``schema`` (:func:`item_arrow_schema`).
 
-    Arrow parses the lines into the schema's columns itself, so the rows' scene graphs never become Python
-    objects here; as with ``from_pylist``, keys the schema does not name are left out at every level."""
+    Arrow parses the lines into the schema's columns itself (:func:`read_json_lines`), so the rows' scene
+    graphs never become Python objects here; the mapped columns, a few small values, are converted from
+    Python (a release imports pandas anyway: its expectations run over a pandas frame)."""
     plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
     try:
-        parsed = pa_json.read_json(
-            pa.BufferReader(b"".join(lines)),
-            # one block (a block must hold whole lines), read in this thread
-            read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1, sum(map(len, lines)))),
-            parse_options=pa_json.ParseOptions(explicit_schema=plain, unexpected_field_behavior="ignore"),
-        )
+        parsed = read_json_lines(lines, plain)
     except pa.ArrowInvalid:
-        # a value the JSON reader will not cast but from_pylist does, such as 3.0 in an integer column (the
-        # item schema's "integer" allows it): these rows as items_to_table converts them
-        rows = [orjson.loads(line) | extra for line, extra in zip(lines, mapped, strict=True)]
-        return pa.Table.from_pylist(rows, schema=schema)
+        return _converted((orjson.loads(line) for line in lines), schema)
     mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
     columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)

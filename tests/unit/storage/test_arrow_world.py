@@ -91,8 +91,9 @@ def test_a_world_round_trips_through_parquet(catalog, tmp_path: Path) -> None:  
 
 
 def test_json_lines_make_the_table_the_records_make(catalog) -> None:  # type: ignore[no-untyped-def]
-    """The release parses kept rows' JSON lines with Arrow: the same table as ``from_pylist`` of the decoded
-    records, mappings turned into key/value lists and keys the schema does not name left out at every level."""
+    """The release parses kept rows' JSON lines with Arrow: the same table as ``items_to_table`` makes of the
+    decoded records, mappings turned into key/value lists and keys the schema does not name left out at every
+    level, whole-number floats in integer columns made integers."""
     import orjson
 
     from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
@@ -115,3 +116,8 @@ def test_json_lines_make_the_table_the_records_make(catalog) -> None:  # type: i
         {"key": "source", "value": "kitchen-7"},
         {"key": "note", "value": "é"},
     ]
+    # a whole-number float in an integer column (the item schema's "integer" allows it): the same table
+    records[1]["end_of_ambiguity"] = float(records[1]["end_of_ambiguity"])
+    lines = [orjson.dumps(r) + b"\n" for r in records]
+    assert json_lines_to_table(lines, [mapped_columns(r) for r in records], schema).equals(want)
+    assert items_to_table(records).equals(want)
