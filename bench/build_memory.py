@@ -4,7 +4,8 @@ not grow with the number of pairs).
 Each build is ``ambiforge build --provider offline`` in its own child process, into a temporary folder
 deleted afterwards; its peak resident memory is that child's ``ru_maxrss`` (read by a one-line runner that
 starts it, so no other process is counted: with 20,000 items or more the item rules run in worker
-processes, and the figure is the largest single process, the build's own). Beside it: wall and CPU
+processes, and the figure is the largest single process, the build's own or a worker's, since a
+process's children count once it has waited for them). Beside it: wall and CPU
 seconds of the build and the load average when it ended (2 cores shared: wall time says little under load).
 
 Usage: python bench/build_memory.py [--pairs 1000 10000 100000] [--dir /tmp]. A 100k build writes about
@@ -37,22 +38,39 @@ RUNNER = (
 )
 
 
-def peak_so_far(runner: int) -> float | None:
-    """The build's peak RSS so far in GB (``VmHWM`` of the runner's child), or None without ``/proc``."""
+def _hwm_gb(pid: str) -> float | None:
     try:
-        children = Path(f"/proc/{runner}/task/{runner}/children").read_text().split()
-        for line in Path(f"/proc/{children[0]}/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024**2
-    except (OSError, IndexError, ValueError):
+    except (OSError, ValueError):
         return None
     return None
 
 
-def progress_line(pairs: int, runner: int, out: Path, started: float) -> str | None:
-    gb = peak_so_far(runner)
-    if gb is None:
+def _children(pid: str) -> list[str]:
+    try:
+        return [c for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+    except OSError:
+        return []
+
+
+def peak_so_far(runner: int) -> tuple[float, float | None] | None:
+    """The build's peak RSS so far in GB (``VmHWM`` of the runner's child) and the largest of its worker
+    processes' now running (the rule workers), or None without ``/proc``."""
+    children = _children(str(runner))
+    build = _hwm_gb(children[0]) if children else None
+    if build is None:
         return None
+    workers = [gb for gb in map(_hwm_gb, _children(children[0])) if gb is not None]
+    return build, max(workers) if workers else None
+
+
+def progress_line(pairs: int, runner: int, out: Path, started: float) -> str | None:
+    peaks = peak_so_far(runner)
+    if peaks is None:
+        return None
+    gb, workers = peaks
     run = out / "mem"
     batches = len(list((run / "checkpoints").glob("*.jsonl"))) if (run / "checkpoints").is_dir() else 0
     try:
@@ -60,7 +78,8 @@ def progress_line(pairs: int, runner: int, out: Path, started: float) -> str | N
     except (OSError, ValueError):
         stage = ""
     minutes = (time.perf_counter() - started) / 60
-    return f"  {pairs} pairs, {minutes:.0f} min: peak so far {gb:.2f} GB, {batches} batches checkpointed, stage {stage}"
+    line = f"  {pairs} pairs, {minutes:.0f} min: peak so far {gb:.2f} GB, {batches} batches checkpointed, stage {stage}"
+    return line + (f", largest worker process {workers:.2f} GB" if workers is not None else "")
 
 
 def measure(pairs: int, where: Path, every: float) -> tuple[float, float, float]:

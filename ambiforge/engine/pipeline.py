@@ -16,6 +16,7 @@ The rules and the work are ambiforge's; this module only says which step runs wh
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import time
@@ -196,23 +197,57 @@ class Verdicts:
         self.failures = failures
 
 
-def _alive_items(path: Path) -> Iterator[list[Any]]:
-    from ambiforge.engine.checkpoints import outcome_batches
+def _line_batches(path: Path) -> Iterator[tuple[int, list[bytes]]]:
+    """``generated.jsonl``'s raw lines, ``VALIDATE_BATCH`` at a time, each batch with its first line's number."""
+    batch: list[bytes] = []
+    first = 1
+    with path.open("rb") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not batch:
+                first = lineno
+            batch.append(line)
+            if len(batch) >= VALIDATE_BATCH:
+                yield first, batch
+                batch = []
+    if batch:
+        yield first, batch
 
-    for batch in outcome_batches(path, VALIDATE_BATCH):
-        yield [o.item for o in batch if o.item is not None and o.stage is None]
+
+def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> list[Any]:
+    """The item of each generated pair that has one and no rejection, else None (blank lines too); a record
+    that cannot be read is an :class:`InputError` naming its line, as
+    :func:`ambiforge.engine.checkpoints.outcome_batches` words it. Runs in the rules' worker processes, so it
+    registers the run's ambiguity types (``options.ambiguity``) first, as ``options.prepare()`` does."""
+    from ambiforge.engine.checkpoints import outcome_from_record
+    from ambiforge.errors import InputError
+
+    ambiguity.register()
+    items: list[Any] = []
+    for lineno, line in enumerate(lines, start=first):
+        if not line.strip():
+            items.append(None)
+            continue
+        try:
+            outcome = outcome_from_record(json.loads(line))
+        except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and pydantic errors
+            raise InputError(path, f"line {lineno}", f"not a readable outcome ({type(exc).__name__})") from None
+        items.append(outcome.item if outcome.item is not None and outcome.stage is None else None)
+    return items
 
 
 def check_rules(options: BuildOptions, count: int) -> Verdicts:
     """The validate stage's first pass over ``generated.jsonl``: the item rules on each batch and the
-    duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name."""
+    duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name. The rules' worker
+    processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
-    from ambiforge.validation.stream import rule_failures
+    from ambiforge.validation.stream import line_failures
 
     options.prepare()
     ctx = RuleContext(catalog=cached_catalog(options.catalog), config=options.validation)
-    return Verdicts(rule_failures(_alive_items(generated_path(options)), ctx))
+    path = generated_path(options)
+    parse = functools.partial(alive_items, options.ambiguity, str(path))
+    return Verdicts(line_failures(_line_batches(path), parse, ctx))
 
 
 def quiet_great_expectations() -> None:

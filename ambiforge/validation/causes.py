@@ -46,8 +46,16 @@ def find_causes(rows: Sequence[Mapping[str, Any]], rules: Mapping[str, Mapping[s
     """Each error rule whose flagged rows crowd into one stretch of ``rows`` (the report's items in order):
     the stretch (first and last id, its size), how many of its rows the rule flags, the rule's rows outside
     it, and the other rules' flags inside it."""
+    return causes_of_flagged([(n, row) for n, row in enumerate(rows) if row["failed"]], rules)
+
+
+def causes_of_flagged(
+    flagged_rows: Sequence[tuple[int, Mapping[str, Any]]], rules: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """:func:`find_causes` from the flagged rows alone, each with its position among all rows (the others
+    flag nothing, so they add nothing to a cause): a report of any size keeps only these."""
     flagged: dict[str, list[int]] = {}
-    for n, row in enumerate(rows):
+    for n, row in flagged_rows:
         for rule in {f["rule"] for f in row["failed"] if f["severity"] == "error"}:
             flagged.setdefault(rule, []).append(n)
     causes = []
@@ -59,15 +67,18 @@ def find_causes(rows: Sequence[Mapping[str, Any]], rules: Mapping[str, Mapping[s
         if inside < MIN_ROWS or inside / span < MIN_DENSITY or inside / len(positions) < MIN_SHARE:
             continue
         also: dict[str, int] = {}
-        for row in rows[first : last + 1]:
-            for other in {f["rule"] for f in row["failed"]} - {rule}:
-                also[other] = also.get(other, 0) + 1
+        ids: dict[int, str] = {}
+        for n, row in flagged_rows:
+            if first <= n <= last:
+                ids[n] = row["id"]
+                for other in {f["rule"] for f in row["failed"]} - {rule}:
+                    also[other] = also.get(other, 0) + 1
         causes.append(
             {
                 "rule": rule,
                 "what": WHAT.get(rule, rules[rule].get("description", rule)),
-                "first": rows[first]["id"],
-                "last": rows[last]["id"],
+                "first": ids[first],
+                "last": ids[last],
                 "span": span,
                 "rows": inside,
                 "outside": len(positions) - inside,

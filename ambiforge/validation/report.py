@@ -13,20 +13,25 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
+import json
+import pickle
 import re
+import tempfile
+import uuid
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ambiforge import ambiguity, spreadsheet
-from ambiforge.atomic import write_json_atomic, write_text_atomic
+from ambiforge.atomic import write_atomic, write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
 from ambiforge.rendering.html import Chart, bar_chart, histogram, share_chart
-from ambiforge.validation.causes import find_causes, in_cause
+from ambiforge.validation.causes import causes_of_flagged, in_cause
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
 
@@ -122,9 +127,51 @@ def snippet(item: Item, field: str, message: str = "") -> str:
     return "…" + text[start : start + SNIPPET_CHARS - 2] + "…"
 
 
+class Rows:
+    """The report's rows, one per item in order, as a report of any size keeps them: each written to a
+    temporary file as it comes (read back, in order, by iterating), and the flagged ones also held with
+    their positions, which is all the counts, causes and rankings read."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - lives with the rows; deleted when collected
+        self.count = 0
+        self.flagged: list[tuple[int, dict[str, Any]]] = []
+
+    def append(self, row: dict[str, Any]) -> None:
+        pickle.dump(row, self._file, protocol=pickle.HIGHEST_PROTOCOL)  # exact values, any text
+        if row["failed"]:
+            self.flagged.append((self.count, row))
+        self.count += 1
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """The rows in order (one reader at a time: it moves the file's position, then puts it back)."""
+        end = self._file.tell()
+        self._file.seek(0)
+        try:
+            for _ in range(self.count):
+                yield pickle.load(self._file)
+        finally:
+            self._file.seek(end)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
+        """A plain list (what a caller's copy of a report holds: ``ambiforge.results``)."""
+        return [copy.deepcopy(row, memo) for row in self]
+
+
 class ReportBuilder:
     """:func:`build_report` one item at a time (a streamed ``validate`` never holds the items): per rule
-    counts and examples, one row per item and one issue per flag, which is what the report holds."""
+    counts and examples, one row per item (:class:`Rows`) and one issue per flag, which is what the report
+    holds."""
 
     def __init__(self) -> None:
         self.rules: dict[str, dict[str, Any]] = {
@@ -138,7 +185,7 @@ class ReportBuilder:
             }
             for rule_id, rule in all_rules().items()
         }
-        self.rows: list[dict[str, Any]] = []
+        self.rows = Rows()
         self.issues: list[dict[str, Any]] = []
         self.sections = {name: section.builder() for name, section in SECTIONS.items().items()}
 
@@ -174,17 +221,17 @@ class ReportBuilder:
             )
 
     def result(self, expectations: dict[str, Any] | None, source: str) -> dict[str, Any]:
-        rows = self.rows
-        with_errors = sum(1 for r in rows if any(f["severity"] == "error" for f in r["failed"]))
-        with_warnings = sum(1 for r in rows if any(f["severity"] == "warning" for f in r["failed"]))
+        rows, flagged = self.rows, self.rows.flagged
+        with_errors = sum(1 for _, r in flagged if any(f["severity"] == "error" for f in r["failed"]))
+        with_warnings = sum(1 for _, r in flagged if any(f["severity"] == "warning" for f in r["failed"]))
         sections = {name: s.result() for name, s in self.sections.items()}
         issues = self.issues + [issue for s in sections.values() if s is not None for issue in s.issues]
-        causes = find_causes(rows, self.rules)
+        causes = causes_of_flagged(flagged, self.rules)
         for rule_id, entry in self.rules.items():
             explained = (
                 sum(
                     1
-                    for n, row in enumerate(rows)
+                    for n, row in flagged
                     if in_cause(causes, rule_id, n) and any(f["rule"] == rule_id for f in row["failed"])
                 )
                 if any(c["rule"] == rule_id for c in causes)
@@ -354,6 +401,29 @@ def _plots(
     }
 
 
+def write_report_json(path: Path, report: dict[str, Any]) -> Path:
+    """``report.json`` as :func:`ambiforge.atomic.write_json_atomic` writes it, the same bytes, with the
+    rows (:class:`Rows`) written one at a time as they are read back from their file."""
+    rows = report.get("items")
+    if not isinstance(rows, Rows):
+        return write_json_atomic(path, report)
+    marker = json.dumps(f"rows-{uuid.uuid4().hex}")  # stands for the rows in the rest of the report
+    head, tail = json.dumps({**report, "items": json.loads(marker)}, indent=2, ensure_ascii=False).split(marker)
+
+    def write(fh: IO[str]) -> None:
+        fh.write(head)
+        if not rows:
+            fh.write("[]")
+        else:
+            for k, row in enumerate(rows):  # a row in the list sits two levels deep: four spaces
+                fh.write(",\n    " if k else "[\n    ")
+                fh.write(json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n    "))
+            fh.write("\n  ]")
+        fh.write(tail + "\n")
+
+    return write_atomic(path, write)
+
+
 def write_report(
     report: dict[str, Any],
     items: Sequence[Item],
@@ -379,11 +449,12 @@ def write_report(
     report["diversity"] = diversity if diversity is not None else report_section(items)
     report["summary"]["report_path"] = str(html_path)
     report["summary"]["issues_csv"] = str(directory / "issues.csv")
-    json_path = write_json_atomic(directory / "report.json", report)
+    json_path = write_report_json(directory / "report.json", report)
     write_text_atomic(directory / "issues.csv", issues_csv(report.get("issues", [])))
     by_id = {i.id: i for i in items}
     data = plots if plots is not None else PlotData().add_all(items)
-    flagged = rank(report["items"])
+    rows = report["items"]
+    flagged = rank([row for _, row in rows.flagged] if isinstance(rows, Rows) else rows)
     issues = report.get("issues", [])
     rule_rows = sorted(
         ((rid, r) for rid, r in report["rules"].items() if r["count"]),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from pydantic import ValidationError
@@ -35,6 +35,8 @@ from ambiforge.validation import PARALLEL_FROM, _check_chunk
 from ambiforge.validation.context import RuleContext
 from ambiforge.validation.rules import severity
 from ambiforge.validation.rules.duplicates import DuplicateIndex
+
+R = TypeVar("R")
 
 #: Items read, judged and reported at a time (an item is tens of KB as Python objects).
 BATCH_SIZE = 2_000
@@ -147,28 +149,28 @@ def shown(item: Item) -> SimpleNamespace:
     return SimpleNamespace(**{name: getattr(item, name) for name in SHOWN_FIELDS})
 
 
-def judged_batches(
-    batches: Iterator[list[Item]], ctx: RuleContext
-) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
-    """Each batch with its item-rule failures, in order; once ``PARALLEL_FROM`` items have been seen, the
-    batches go to worker processes, one in flight per worker (each waits in the parent, and in the pool
-    until its result is back, and a build's batch of 500 items with their world graphs is over 100 MB as
-    objects: a second one per worker was the largest step of a build's peak memory). While the oldest is
-    checked the parent reads the next, so no worker waits long."""
+def in_order(
+    work: Callable[..., R], jobs: Iterator[tuple[int, tuple[Any, ...]]]
+) -> Iterator[tuple[tuple[Any, ...], R]]:
+    """Each job's arguments with ``work(*arguments)``, in order. ``jobs`` gives (items in the job, its
+    arguments); once ``PARALLEL_FROM`` items have been seen, the jobs go to worker processes, one in flight
+    per worker (each job's arguments wait in the parent and in the pool until its result is back: a second
+    one per worker would be the largest step of a build's peak memory). While the oldest runs the parent
+    reads the next, so no worker waits long."""
     workers = min(os.cpu_count() or 1, 8)
     pool: ProcessPoolExecutor | None = None
-    pending: deque[tuple[list[Item], Future[list[list[RuleFailure]]]]] = deque()
+    pending: deque[tuple[tuple[Any, ...], Future[R]]] = deque()
     seen = 0
     try:
-        for batch in batches:
-            seen += len(batch)
+        for count, args in jobs:
+            seen += count
             if pool is None and workers >= 2 and seen >= PARALLEL_FROM:
                 # "spawn": the caller may be a Prefect task thread, and forking a threaded process can deadlock.
                 pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
             if pool is None:
-                yield batch, _check_chunk(batch, ctx)
+                yield args, work(*args)
                 continue
-            pending.append((batch, pool.submit(_check_chunk, batch, ctx)))
+            pending.append((args, pool.submit(work, *args)))
             while len(pending) > workers:
                 done, future = pending.popleft()
                 yield done, future.result()
@@ -178,6 +180,15 @@ def judged_batches(
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def judged_batches(
+    batches: Iterator[list[Item]], ctx: RuleContext
+) -> Iterator[tuple[list[Item], list[list[RuleFailure]]]]:
+    """Each batch with its item-rule failures, in order (in worker processes once the file proves large,
+    see :func:`in_order`)."""
+    for (batch, _ctx), failures in in_order(_check_chunk, ((len(batch), (batch, ctx)) for batch in batches)):
+        yield batch, failures
 
 
 def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, list[RuleFailure]]:
@@ -191,6 +202,44 @@ def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, 
     for batch, failures in judged_batches(batches, ctx):
         for item, failed in zip(batch, failures, strict=True):
             flags = list(failed) + dataset_failures(index.add(item.id, item.unambiguous_direct), ctx)
+            if flags:
+                found[pos] = flags
+            pos += 1
+    return found
+
+
+#: Raw lines (the first one's number in the file, from 1, and the lines) -> the item of each line, None for
+#: a line with none to judge. A module-level function (or a partial of one): it runs in worker processes.
+LineParser = Callable[[int, list[bytes]], list["Item | None"]]
+
+#: What a worker sends back of each line: None, or the item's id and unambiguous task (all the duplicate
+#: rules read) with its item-rule failures.
+Judged = tuple[str, str, list[RuleFailure]] | None
+
+
+def _check_lines(first: int, lines: list[bytes], parse: LineParser, ctx: RuleContext) -> list[Judged]:
+    items = parse(first, lines)
+    failures = iter(_check_chunk([item for item in items if item is not None], ctx))
+    return [None if item is None else (item.id, item.unambiguous_direct, next(failures)) for item in items]
+
+
+def line_failures(
+    batches: Iterator[tuple[int, list[bytes]]], parse: LineParser, ctx: RuleContext
+) -> dict[int, list[RuleFailure]]:
+    """:func:`rule_failures` of the items in batches of raw lines (the first line's number and the lines),
+    each batch parsed where its rules run: a worker process is sent the lines, not the items as objects
+    (a few times smaller, and the parent never builds them), and sends back what the duplicate rules read.
+    Positions count the items, not the lines."""
+    index = DuplicateIndex(ctx)
+    found: dict[int, list[RuleFailure]] = {}
+    pos = 0
+    jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in batches)
+    for _args, judged in in_order(_check_lines, jobs):
+        for entry in judged:
+            if entry is None:
+                continue
+            item_id, task, failed = entry
+            flags = list(failed) + dataset_failures(index.add(item_id, task), ctx)
             if flags:
                 found[pos] = flags
             pos += 1

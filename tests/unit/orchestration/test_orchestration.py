@@ -168,3 +168,55 @@ def test_a_generated_file_read_in_batches_names_a_bad_line(catalog, tmp_path) ->
     path.write_text("\n".join([lines[0], json.dumps(record), lines[2]]) + "\n")
     with pytest.raises(InputError, match=r"generated\.jsonl: line 2: not a readable outcome"):
         list(outcome_batches(path, 2))
+
+
+@pytest.fixture(scope="module")
+def generated_run(catalog, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """A run's generated.jsonl with a rejected pair, a blank line and an item twice (the duplicate rules
+    flag it), and the alive items in order."""
+    from ambiforge.engine.checkpoints import write_outcomes
+    from ambiforge.generation.offline import OfflineGenerator
+
+    generator = OfflineGenerator(catalog, 1, "r")
+    outcomes = [Outcome(k, "safety", *generator.generate(k, "safety")) for k in range(5)]
+    outcomes[2] = Outcome(2, "safety", outcomes[2].item, stage="generate", reason="no scene")
+    outcomes.append(Outcome(5, "safety", outcomes[0].item))
+    options = BuildOptions(pairs=6, seed=1, run_id="r", out=str(tmp_path_factory.mktemp("out")))
+    path = write_outcomes(Path(options.out) / "r" / "generated.jsonl", outcomes)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join([*lines[:3], "\n", *lines[3:]]))
+    return options, [o.item for o in outcomes if o.stage is None]
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog, monkeypatch, workers) -> None:  # type: ignore[no-untyped-def]
+    """The validate stage's rules pass sends raw lines (to worker processes, from ``PARALLEL_FROM`` items
+    on) and gets the same failures by position as judging the items themselves."""
+    from ambiforge.engine import pipeline
+    from ambiforge.validation import stream
+    from ambiforge.validation.context import RuleContext
+
+    options, items = generated_run
+    ctx = RuleContext(catalog=catalog, config=options.validation)
+    want = stream.rule_failures(iter([items]), ctx)
+    assert {f.rule for f in want[len(items) - 1]} >= {"duplicate_id", "duplicate"}
+    monkeypatch.setattr(pipeline, "VALIDATE_BATCH", 2)
+    if workers:
+        monkeypatch.setattr(stream, "PARALLEL_FROM", 1)
+    assert pipeline.check_rules(options, 6).failures == want
+
+
+def test_the_rules_pass_names_a_bad_line_of_generated_pairs(generated_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.engine import pipeline
+    from ambiforge.errors import InputError
+
+    options, _items = generated_run
+    options = options.model_copy(update={"out": str(tmp_path)})
+    source = Path(generated_run[0].out) / "r" / "generated.jsonl"
+    lines = source.read_text().splitlines(keepends=True)
+    record = json.loads(lines[4])
+    record["item"]["plan_for_clear_task"] = "not a list"
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "generated.jsonl").write_text("".join([*lines[:4], json.dumps(record) + "\n", *lines[5:]]))
+    with pytest.raises(InputError, match=r"generated\.jsonl: line 5: not a readable outcome"):
+        pipeline.check_rules(options, 6)

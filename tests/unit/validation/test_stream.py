@@ -104,3 +104,23 @@ def test_rule_failures_by_position_give_the_whole_lists_verdicts(items_file, bat
     found = rule_failures(iter([items[k : k + batch] for k in range(0, len(items), batch)]), ctx)
     assert found and len(found) < len(items)  # only the flagged items are kept
     assert [judged(item, found.get(pos, [])) for pos, item in enumerate(items)] == validate_items(items, ctx)
+
+
+def test_report_json_streams_its_rows_into_the_bytes_of_the_whole_report(items_file, catalog, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The report's rows wait in a file (:class:`Rows`, only the flagged ones held) and report.json is
+    written with them read back one at a time: the bytes ``json.dumps`` of the whole report gives."""
+    from ambiforge.atomic import write_json_atomic
+    from ambiforge.validation.report import ReportBuilder, Rows, write_report_json
+
+    judged = validate_items(read_items(items_file), RuleContext(catalog=catalog))
+    for items in (judged, []):
+        builder = ReportBuilder()
+        for item in items:
+            builder.add(item)
+        report = builder.result({"success": True}, "source")
+        rows = report["items"]
+        assert isinstance(rows, Rows) and len(rows) == len(items)
+        assert [n for n, _ in rows.flagged] == [n for n, item in enumerate(items) if item.validation.failed]  # type: ignore[union-attr]
+        streamed = write_report_json(tmp_path / "streamed.json", report).read_bytes()
+        whole = write_json_atomic(tmp_path / "whole.json", {**report, "items": list(rows)}).read_bytes()
+        assert streamed == whole and json.loads(streamed)["items"] == list(rows)

@@ -1,0 +1,101 @@
+"""Peak memory of a build's validate stage alone, on the first N generated pairs of an existing run (issue 41:
+the stage must hold no state that grows with the pairs beyond compact indexes). Much faster than
+``bench/build_memory.py`` at the same size: generation is not redone.
+
+The run folder (``--run``, e.g. one a ``build_memory.py`` run left, or any offline build's) gives
+``generated.jsonl`` and ``options.json``; its first ``--pairs`` lines are copied into a temporary run
+(deleted afterwards) whose validate stage runs in this process, as a local build runs it. Printed: the
+process's resident memory every ``--every`` items of the rules pass and of the report pass, then the peak
+of this process and of the largest rule worker (``ru_maxrss``), with wall and CPU seconds.
+
+``--parallel-from K`` sends the rules to worker processes from K items on instead of the build's 20,000, so
+a run of a few thousand pairs shows the memory of the worker path (the parent reading raw lines while the
+workers parse and judge them).
+
+Usage: python bench/validate_memory.py --run RUN_DIR --pairs 12000 [--parallel-from 1000] [--every 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+
+def status_mb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--run", type=Path, required=True, help="a run folder with generated.jsonl and options.json")
+    parser.add_argument("--pairs", type=int, required=True)
+    parser.add_argument("--parallel-from", type=int, default=None, help="items before the rules go to workers")
+    parser.add_argument("--every", type=int, default=1000, help="items between memory lines")
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
+    args = parser.parse_args()
+
+    from ambiforge.config.build import BuildOptions
+    from ambiforge.engine import pipeline
+    from ambiforge.engine.local import LocalExecutor
+    from ambiforge.validation import report, stream
+    from ambiforge.validation.rules import duplicates
+
+    out = Path(tempfile.mkdtemp(prefix="ambiforge-validate-mem-", dir=args.dir))
+    try:
+        run = out / "mem"
+        run.mkdir()
+        with (args.run / "generated.jsonl").open("rb") as src, (run / "generated.jsonl").open("wb") as dst:
+            for n, line in enumerate(src):
+                if n >= args.pairs:
+                    break
+                dst.write(line)
+        state = {"stages": {"generate": "done"}, "stage": "generate", "status": "done"}
+        (run / "state.json").write_text(json.dumps(state))
+        options = json.loads((args.run / "options.json").read_text())["options"]
+        options.update(pairs=args.pairs, run_id="mem", out=str(out))
+        if args.parallel_from is not None:
+            stream.PARALLEL_FROM = args.parallel_from
+
+        started = time.perf_counter()
+        counts = {"rules": 0, "report": 0}
+
+        def counted(name: str, method: object) -> object:
+            def call(self: object, *a: object) -> object:
+                counts[name] += 1
+                if counts[name] % args.every == 0:
+                    minutes = (time.perf_counter() - started) / 60
+                    rss, hwm = status_mb("VmRSS"), status_mb("VmHWM")
+                    print(
+                        f"  {name} pass, {counts[name]} items, {minutes:.0f} min: {rss} MB now, {hwm} MB peak",
+                        flush=True,
+                    )
+                return method(self, *a)  # type: ignore[operator]
+
+            return call
+
+        # Each item of the rules pass goes through the duplicate index, each of the report pass through the report.
+        duplicates.DuplicateIndex.add = counted("rules", duplicates.DuplicateIndex.add)  # type: ignore[method-assign]
+        report.ReportBuilder.add = counted("report", report.ReportBuilder.add)  # type: ignore[method-assign]
+        with LocalExecutor() as executor:
+            pipeline.validate(BuildOptions.model_validate(options), {}, executor)
+        wall = time.perf_counter() - started
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
+        peak, worker = me.ru_maxrss / 1024**2, workers.ru_maxrss / 1024**2
+        print(f"validate stage of {args.pairs} pairs: peak RSS {peak:.2f} GB (this process), {worker:.2f} GB", end="")
+        print(f" (largest rule worker, 0 when none ran); wall {wall:.0f} s, CPU {cpu:.0f} s")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":  # the rule workers are spawned: they import this module, and must not run it
+    main()
