@@ -25,6 +25,20 @@ BASE = dict(
     expect_warnings="",
     not_warnings="",
 )
+#: A common-sense pair whose clear task adds an amount ("two cups"), both plans copied: the two cases below
+#: differ only in whether the plans say it.
+COPIED_AMOUNT = dict(
+    ambiguity_type="common_sense_knowledge",
+    amb_shortlist="",
+    unambiguous_direct="Pour two cups of oat milk into the glass mug.",
+    ambiguous_task="Pour some oat milk into the glass mug.",
+    question="How much oat milk should I pour?",
+    answer="Two cups.",
+    end_of_ambiguity="1",
+    user_intent="two|2, cups",
+    variants="",
+)
+
 CASES = {
     # ---- false alarms: legitimate content that must raise no error
     "ok": {},
@@ -652,31 +666,15 @@ CASES = {
     "d_stray_closing_quote": dict(question="Which mug should I use?'", expect_errors="corruption"),
     "d_intent_empty_alternative": dict(user_intent="glass|", expect_errors="corruption"),
     "d_copied_plan_without_amount": dict(  # the clear task adds "two cups"; the copied plan never says it
-        ambiguity_type="common_sense_knowledge",
-        amb_shortlist="",
-        unambiguous_direct="Pour two cups of oat milk into the glass mug.",
-        ambiguous_task="Pour some oat milk into the glass mug.",
-        question="How much oat milk should I pour?",
-        answer="Two cups.",
+        COPIED_AMOUNT,
         plan_for_clear_task=["Pick up the glass mug.", "Pour some oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the glass mug.", "Pour some oat milk into the glass mug."],
-        end_of_ambiguity="1",
-        user_intent="two|2, cups",
-        variants="",
         expect_errors="plan_divergence plan_mismatch",
     ),
     "fa_copied_plan_with_amount": dict(  # ... and one that says it is no mismatch
-        ambiguity_type="common_sense_knowledge",
-        amb_shortlist="",
-        unambiguous_direct="Pour two cups of oat milk into the glass mug.",
-        ambiguous_task="Pour some oat milk into the glass mug.",
-        question="How much oat milk should I pour?",
-        answer="Two cups.",
+        COPIED_AMOUNT,
         plan_for_clear_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the glass mug.", "Pour 2 cups of oat milk into the glass mug."],
-        end_of_ambiguity="1",
-        user_intent="two|2, cups",
-        variants="",
         expect_errors="plan_divergence",
     ),
     "d_preferences_yes_no": dict(  # a yes or no with nothing listed: no choice among things (type, not shortlist)
