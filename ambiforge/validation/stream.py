@@ -196,15 +196,25 @@ def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, 
     severity, as :func:`ambiforge.validation.validate_items` orders them), by the item's position; items
     that failed nothing are left out. Holds the duplicate rules' index (:class:`DuplicateIndex`), never
     the items."""
+    checked = (
+        (item.id, item.unambiguous_direct, failed)
+        for batch, failures in judged_batches(batches, ctx)
+        for item, failed in zip(batch, failures, strict=True)
+    )
+    return _with_dataset_flags(checked, ctx)
+
+
+def _with_dataset_flags(
+    checked: Iterator[tuple[str, str, list[RuleFailure]]], ctx: RuleContext
+) -> dict[int, list[RuleFailure]]:
+    """Each judged item's (id, unambiguous task, item-rule failures) with the duplicate rules' flags added,
+    by the item's position; items that failed nothing are left out."""
     index = DuplicateIndex(ctx)
     found: dict[int, list[RuleFailure]] = {}
-    pos = 0
-    for batch, failures in judged_batches(batches, ctx):
-        for item, failed in zip(batch, failures, strict=True):
-            flags = list(failed) + dataset_failures(index.add(item.id, item.unambiguous_direct), ctx)
-            if flags:
-                found[pos] = flags
-            pos += 1
+    for pos, (item_id, task, failed) in enumerate(checked):
+        flags = list(failed) + dataset_failures(index.add(item_id, task), ctx)
+        if flags:
+            found[pos] = flags
     return found
 
 
@@ -230,20 +240,9 @@ def line_failures(
     each batch parsed where its rules run: a worker process is sent the lines, not the items as objects
     (a few times smaller, and the parent never builds them), and sends back what the duplicate rules read.
     Positions count the items, not the lines."""
-    index = DuplicateIndex(ctx)
-    found: dict[int, list[RuleFailure]] = {}
-    pos = 0
     jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in batches)
-    for _args, judged in in_order(_check_lines, jobs):
-        for entry in judged:
-            if entry is None:
-                continue
-            item_id, task, failed = entry
-            flags = list(failed) + dataset_failures(index.add(item_id, task), ctx)
-            if flags:
-                found[pos] = flags
-            pos += 1
-    return found
+    checked = (entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None)
+    return _with_dataset_flags(checked, ctx)
 
 
 def dataset_failures(flags: list[tuple[str, str]], ctx: RuleContext) -> list[RuleFailure]:
@@ -315,9 +314,7 @@ def validate_stream(
     for batch in batches():
         for item in batch:
             failures = item_failures.get(pos, [])
-            passed = not any(f.severity == "error" for f in failures)
-            judged = item.model_copy(update={"validation": Validation(passed=passed, failed=failures)})
-            builder.add(judged)
+            builder.add(judged(item, failures))
             if failures:
                 flagged.append(shown(item))
             pos += 1
