@@ -743,6 +743,82 @@ CASES = {
         user_intent="2|two",
         variants="1 mug\n2 mugs\n3 mugs",
     ),
+    # issue 43, seventh round: the question against what the pair leaves open; where the choice first matters
+    # in copied plans; variants that are sets or questions
+    "d_qa_off_point": dict(  # the tasks differ by "warm"; the question asks about washing, which neither says
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        unambiguous_direct="Pour the warm oat milk into the glass mug.",
+        ambiguous_task="Pour the oat milk into the glass mug.",
+        question="Should I wash the glass mug first?",
+        answer="Yes, wash it first.",
+        user_intent="wash",
+        variants="",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the warm oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug."],
+        end_of_ambiguity="1",
+        expect_errors="qa_fit",
+    ),
+    "fa_qa_on_point": dict(  # the same pair, asked about what it leaves open: the clear task says the answer
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        unambiguous_direct="Pour the warm oat milk into the glass mug.",
+        ambiguous_task="Pour the oat milk into the glass mug.",
+        question="Should the oat milk be warm or cold?",
+        answer="Warm, please.",
+        user_intent="warm",
+        variants="",
+        plan_for_clear_task=["Pick up the glass mug.", "Pour the warm oat milk into the glass mug."],
+        plan_for_amb_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug."],
+        end_of_ambiguity="1",
+    ),
+    "d_eoa_copied_fetched_before": dict(  # the mug is taken out at step 0, the index is 2
+        plan_for_clear_task=[
+            "Take out the oat milk and a mug.",
+            "Open the oat milk.",
+            "Pour the oat milk into the mug.",
+        ],
+        plan_for_amb_task=["Take out the oat milk and a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="2",
+        expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
+    ),
+    "fa_eoa_copied_fetched_at": dict(  # the same plans, the index at the step that takes the mug out
+        plan_for_clear_task=[
+            "Take out the oat milk and a mug.",
+            "Open the oat milk.",
+            "Pour the oat milk into the mug.",
+        ],
+        plan_for_amb_task=["Take out the oat milk and a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],
+        end_of_ambiguity="0",
+        expect_errors="plan_divergence plan_mismatch",
+    ),
+    "d_eoa_copied_choice_after": dict(  # nothing up to the index is about the mug; step 2 pours into "the chosen mug"
+        plan_for_clear_task=["Open the oat milk.", "Warm the oat milk.", "Pour the oat milk into the chosen mug."],
+        plan_for_amb_task=["Open the oat milk.", "Warm the oat milk.", "Pour the oat milk into the chosen mug."],
+        end_of_ambiguity="1",
+        expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
+    ),
+    "d_variants_set_split": dict(  # the intended set (glass mug with oat milk) is in no one variant
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        question="What should I use?",
+        answer="The glass mug and the oat milk.",
+        user_intent="glass mug, oat milk",
+        variants="Glass mug and whole milk\nCeramic mug and oat milk",
+        expect_errors="variants",
+    ),
+    "fa_variants_set_whole": dict(  # one variant holds the intended set
+        ambiguity_type="common_sense_knowledge",
+        amb_shortlist="",
+        question="What should I use?",
+        answer="The glass mug and the oat milk.",
+        user_intent="glass mug, oat milk",
+        variants="Glass mug and oat milk\nCeramic mug and whole milk",
+    ),
+    "d_variants_questions": dict(  # the variants ask instead of answering
+        variants="Should I use the glass mug?\nShould I use the ceramic mug?",
+        expect_errors="variants",
+    ),
 }
 
 

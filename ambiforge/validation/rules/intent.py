@@ -7,10 +7,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rapidfuzz.distance import Levenshtein
+
 from ambiforge.models import Item
 from ambiforge.textnorm import singular
-from ambiforge.validation.language import classes, content_lemmas, names_thing, words
+from ambiforge.validation.language import (
+    FUNCTION_WORDS,
+    classes,
+    content_lemmas,
+    is_verb_only,
+    lemma,
+    names_thing,
+    words,
+)
 from ambiforge.validation.rules.base import Rule, family_rules
+from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, specifics
 from ambiforge.validation.rules.shortlist import is_object_option
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
@@ -122,7 +133,93 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]
+    if (apart := _off_point(item)) and not check_type(item, ctx):  # a question of another type: ``type`` says so
+        shown = ", ".join(f"'{w}'" for w in apart[:4])
+        return [
+            f"question: asks about what the pair does not leave open: the tasks differ by {shown}, which "
+            f"neither the question, the answer nor the intent is about, and the clear task says none of the "
+            f"intent ({', '.join(item.user_intent)})"
+        ]
     return []
+
+
+#: Quotes around a phrase the question cites ("What does 'until done' mean?"), taken off before reading it.
+_QUOTED = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
+
+
+def _lemmas(text: str) -> frozenset[str]:
+    return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
+
+
+def _kin(word: str, others: frozenset[str]) -> bool:
+    """The word or one of its family is among ``others`` ("blend" beside "blender", "done" beside "doneness")."""
+    return word in others or (
+        len(word) >= 4 and any(len(o) >= 4 and (o.startswith(word) or word.startswith(o)) for o in others)
+    )
+
+
+def _respelled(word: str, others: frozenset[str]) -> bool:
+    return len(word) >= 4 and any(len(o) >= 4 and Levenshtein.distance(word, o, score_cutoff=1) <= 1 for o in others)
+
+
+def _off_point(item: Item) -> list[str]:
+    """What the two tasks differ by, when the question asks about something else: no word that one task has
+    and the other lacks is of the question, the answer, the intent or the options (or of their family), and
+    the clear task says none of the intent. A clear task is the ambiguous one with the answer put in, so
+    then the question is not about the choice the pair leaves open (the tasks differ by "roasted" and the
+    question asks whether to wash the vegetables; they differ by an internal temperature and the question
+    asks how many breasts). A clear task that says the answer in other words keeps some intent concept, and
+    a pair that differs by nothing is ``minimal_pair``'s."""
+    positives, _ = intent_concepts(item.user_intent)
+    if not positives:
+        return []
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    added, dropped = clear - amb, amb - clear
+    # a word spelled two ways ("greater" / "grater") is no difference
+    differ = {w for w in added if not _respelled(w, dropped)} | {w for w in dropped if not _respelled(w, added)}
+    if not differ:
+        return []
+    about = frozenset().union(
+        *(_lemmas(t) for t in (item.question, item.answer, *item.user_intent, *item.amb_shortlist, *item.variants))
+    )
+    if any(_kin(w, about) for w in differ):
+        return []
+    if any(has_any(item.unambiguous_direct, alts) or any(_reworded(a, clear) for a in alts) for alts in positives):
+        return []
+    if (asked := _asked_object(item.question)) and asked in _left_indefinite(item.ambiguous_task):
+        return []  # "Which mug ...?" of "Pour the milk into a mug": the ambiguous task leaves the asked thing open
+    return sorted(differ)
+
+
+#: The thing a question asks about: "Which type of mug ...?", "How many eggs ...?" -> its noun.
+_ASKS_ABOUT = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|variety)\s+(?:of\s+)?)*([a-z-]+)"
+    r"|\bhow\s+(?:many|much)\s+([a-z-]+)",
+    re.I,
+)
+#: An indefinite mention: "a mug", "some food", "an appliance", "any bowl".
+_INDEFINITE = re.compile(r"\b(?:a|an|some|any)\s+([a-z-]+(?:\s+[a-z-]+){0,3})", re.I)
+
+
+def _asked_object(question: str) -> str | None:
+    m = _ASKS_ABOUT.search(question)
+    word = (m.group(1) or m.group(2)).lower() if m else ""
+    return lemma(word) if word and word not in FUNCTION_WORDS else None
+
+
+def _left_indefinite(task: str) -> set[str]:
+    """The heads of a task's indefinite mentions ("a vegetable dish" -> dish, "some oat milk" -> milk): what
+    the task leaves unspecified."""
+    heads = set()
+    for m in _INDEFINITE.finditer(task):
+        head = ""
+        for word in words(m.group(1)):
+            if word in FUNCTION_WORDS or is_verb_only(word):
+                break
+            head = word
+        if head:
+            heads.add(lemma(head))
+    return heads
 
 
 #: A numbered step inside one concept ("1. Place the plate ... 2. Once ..."): a plan pasted into the intent.

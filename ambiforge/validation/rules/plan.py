@@ -34,6 +34,7 @@ from rapidfuzz.distance import Levenshtein
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
+    FUNCTION_WORDS,
     VAGUE,
     classes,
     content_lemmas,
@@ -361,7 +362,7 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
     steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
     if _NOT_A_CHOICE.match(item.question):
         return []
-    positives, _ = intent_concepts(item.user_intent)
+    positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts if a.strip() and names_thing(a)]
     things = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *concepts) if words(o)}
     if m := _ASKED.search(item.question):
@@ -376,10 +377,16 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
                     f"plan_for_clear_task[{i}]: leaves the choice open ('{said}') before end_of_ambiguity {eoa}, "
                     f"so the choice is needed there: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
                 ]
+    if (fetch := _fetched_before(item, eoa)) is not None:
+        i, asked = fetch
+        return [
+            f"plan_for_clear_task[{i}]: takes out the {asked} the question asks to choose, before end_of_ambiguity "
+            f"{eoa}, so the choice is needed there: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
+        ]
     read = set(things)
     read |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
     read |= content_lemmas(item.question) - {"use", "make"}  # its verb too: "Where should I place ...?"
-    if _involves(steps[eoa], concepts, frozenset(read - MEASURES)):
+    if _involves(steps[eoa], concepts, frozenset(read - MEASURES)) or any(has(steps[eoa], w) for w in negatives):
         return []
     strict = frozenset(things)
     for i in range(eoa):
@@ -388,7 +395,48 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
                 f"plan_for_clear_task[{i}]: already makes the choice before end_of_ambiguity {eoa}, whose step "
                 f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
+    # nothing up to the index takes part in the choice: the first step after it that does is where it is made,
+    # unless the step at the index goes to where the options are ("Open the cupboard", then "Pick up a mug")
+    if _LEADS.match(steps[eoa]):
+        return []
+    for k in range(eoa + 1, len(steps)):
+        if _involves(steps[k], concepts, strict):
+            return [
+                f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after "
+                f"end_of_ambiguity {eoa}, whose step and the steps before it take no part in it: "
+                f"{_short(steps[eoa])!r} / {_short(steps[k])!r}"
+            ]
     return []
+
+
+#: A step that goes to where things are kept: the choice may be made there, in words not read here.
+_LEADS = re.compile(r"^\W*(?:\d+\s*[.:)]\s*)?(?:open|go|walk|move|head|approach|find|locate|look|search|check)\b", re.I)
+#: A step that takes something out or fetches it: the object it names must be chosen by then.
+_FETCH = re.compile(r"\b(?:take|takes|get|retrieve|gather|grab|collect|bring|fetch|pick\s+up)\b", re.I)
+
+
+def _fetched_before(item: Item, eoa: int) -> tuple[int, str] | None:
+    """The first step before ``end_of_ambiguity`` that fetches what a which-question asks to choose ("Which type
+    of pepper ...?" and "Take eggs, butter, peppers, and ham from the refrigerator" at step 0, "Dice the bell
+    peppers" at the index): the robot cannot take the pepper out before it knows which. Only the question's
+    own noun counts (not an intent word inside another name: "lasagna sheets" for "What food ...?"), and
+    only as a thing, not as the modifier of another noun ("the pasta pot")."""
+    m = _ASKED.search(item.question)
+    if m is None or _NOT_A_CHOICE.match(item.question):
+        return None
+    asked = words(m.group(1))
+    head = lemma(asked[-1]) if asked else ""
+    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
+        return None
+    for i, step in enumerate(item.plan_for_clear_task[:eoa]):
+        if (verb := _FETCH.search(step)) is None:
+            continue
+        after = words(step[verb.end() :])
+        for j, word in enumerate(after):
+            following = after[j + 1] if j + 1 < len(after) else ""
+            if lemma(word) == head and not (following not in FUNCTION_WORDS and "NOUN" in classes(following)):
+                return i, asked[-1]
+    return None
 
 
 #: A step that says outright the choice is still to make: "Preheat something", "the right kitchen appliance".

@@ -8,6 +8,7 @@ few)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
@@ -78,6 +79,35 @@ def _concept_lost(item: Item) -> str | None:
     return lost[0] if lost and len(lost) < len(things) else None
 
 
+#: Where one variant lists several things: "Sweet onion, tomato, garlic", "Mayonnaise and mustard".
+_LIST = re.compile(r",|\band\b|&|\+", re.I)
+
+
+def _set_split(item: Item) -> list[str]:
+    """When the variants are sets of things (some variant lists two or more: "Mayonnaise and mustard / Sea
+    salt and granulated sugar") and the intent wants two or more things of the kitchen together, the
+    intended things that no one variant holds all of: the intended set is not among the options, though its
+    pieces are spread over them. Single-thing variants are a multi-choice list ("Strawberries / Raspberries"
+    for both) and are left alone, and so are intended words the kitchen does not have (the option may name
+    them otherwise: "jam" for "jelly")."""
+    variants = _variants(item)
+    if len(variants) < 2 or not any(sum(1 for part in _LIST.split(v) if names_thing(part)) >= 2 for v in variants):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    scene = Scene.of(item)
+    things = [alts for alts in positives if any(names_thing(a) and scene.grounds(key_of(a)) for a in alts)]
+    if len(things) < 2:
+        return []
+
+    def holds(variant: str, alts: list[str]) -> bool:
+        said = [content_lemmas(variant) - _SIZES]
+        return any(_matches(variant, a) for a in alts) or any(_names(a, said) for a in alts)
+
+    if any(all(holds(v, alts) for alts in things) for v in variants):
+        return []
+    return [alts[0] for alts in things]
+
+
 def _object_choice(item: Item, wanted: list[str]) -> bool:
     return has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted)
 
@@ -120,6 +150,8 @@ def _variants(item: Item) -> list[str]:
 def check_variants(item: Item, ctx: RuleContext) -> list[str]:
     """Certain for a choice among objects (a shortlist type naming a thing): its variants are those objects,
     in the kitchen; and in any type when neither the intent nor the answer is among them."""
+    if asking := next((v for v in _variants(item) if v.endswith("?")), None):
+        return [f"variants: {asking!r} is itself a question, not an answer to the question; variants: {_listed(item)}"]
     absent = _absent(item, ctx)
     if absent:
         return [f"variants: '{absent}' is offered, and the environment has no such object; variants: {_listed(item)}"]
@@ -129,6 +161,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
         ]
     if _one_option(item):
         return [f"variants: all say the same thing, so they offer no choice; variants: {_listed(item)}"]
+    if split := _set_split(item):
+        return [
+            f"variants: each offers a set of things, and none holds every intended one ({', '.join(split)}); "
+            f"variants: {_listed(item)}"
+        ]
     if lost := _concept_lost(item):
         return [
             f"variants: the intended '{lost}' is in none of them, though the intent wants it with the rest; "
