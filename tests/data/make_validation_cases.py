@@ -798,6 +798,22 @@ CASES = {
         end_of_ambiguity="1",
         expect_errors="plan_divergence plan_mismatch end_of_ambiguity",
     ),
+    "d_eoa_copied_options_before": dict(  # step 0 offers the mugs side by side; the index is 1
+        plan_for_clear_task=[
+            "Pick up the glass mug or the ceramic mug.",
+            "Open the oat milk.",
+            "Pour it into the mug.",
+        ],
+        plan_for_amb_task=["Pick up the glass mug or the ceramic mug.", "Open the oat milk.", "Pour it into the mug."],
+        end_of_ambiguity="1",
+        expect_errors="plan_divergence end_of_ambiguity",
+    ),
+    "fa_eoa_copied_or_until": dict(  # "or until" offers no option
+        plan_for_clear_task=["Warm the oat milk for a minute or until hot.", "Pick up a mug.", "Pour it into the mug."],
+        plan_for_amb_task=["Warm the oat milk for a minute or until hot.", "Pick up a mug.", "Pour it into the mug."],
+        end_of_ambiguity="1",
+        expect_errors="plan_divergence plan_mismatch",
+    ),
     "d_variants_set_split": dict(  # the intended set (glass mug with oat milk) is in no one variant
         ambiguity_type="common_sense_knowledge",
         amb_shortlist="",

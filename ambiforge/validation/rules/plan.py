@@ -453,7 +453,21 @@ def _leaves_open(step: str, things: set[str]) -> str | None:
     the question or the options choose among ("another pot" is a second pot, not an open one)."""
     if m := _SAYS_OPEN.search(step):
         return m.group(0)
-    return next((m.group(0) for m in _OPEN_NAMED.finditer(step) if lemma(m.group(1).lower()) in things), None)
+    if named := next((m.group(0) for m in _OPEN_NAMED.finditer(step) if lemma(m.group(1).lower()) in things), None):
+        return named
+    # the options offered side by side: "on a metal or plastic plate", "ketchup or olive oil" (not "or until")
+    return next(
+        (m.group(0) for m in _EITHER.finditer(step) if {lemma(m.group(1).lower()), lemma(m.group(2).lower())} & things),
+        None,
+    )
+
+
+#: Two options joined by "or", up to two words apart from the thing they name: "metal or plastic plate".
+_EITHER = re.compile(
+    r"\b([a-z-]+)\s+or\s+(?:(?!until\b|when\b|so\b)[a-z-]+\s+){0,2}?([a-z-]+)\b"
+    r"(?=\s*[.,;]|\s+(?:in|on|into|to|for|with|from)\b|$)",
+    re.I,
+)
 
 
 def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
