@@ -395,18 +395,31 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
                 f"plan_for_clear_task[{i}]: already makes the choice before end_of_ambiguity {eoa}, whose step "
                 f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
-    # nothing up to the index takes part in the choice: the first step after it that does is where it is made,
-    # unless the step at the index goes to where the options are ("Open the cupboard", then "Pick up a mug")
+    # nothing up to the index takes part in the choice, and the first step after it that does says outright
+    # that the choice is still to make ("Put the pot on the chosen appliance"): it is made there, not at the
+    # index. A later step that merely names the options is no proof (the step at the index may lead to it in
+    # words not read here), nor is one after a step that goes to where the options are ("Open the cupboard").
     if _LEADS.match(steps[eoa]):
         return []
-    for k in range(eoa + 1, len(steps)):
-        if _involves(steps[k], concepts, strict):
-            return [
-                f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after "
-                f"end_of_ambiguity {eoa}, whose step and the steps before it take no part in it: "
-                f"{_short(steps[eoa])!r} / {_short(steps[k])!r}"
-            ]
+    k = next((k for k in range(eoa + 1, len(steps)) if _involves(steps[k], concepts, strict)), None)
+    if k is not None and (said := _said_open(steps[k], things)):
+        return [
+            f"plan_for_clear_task[{k}]: makes the choice ('{said}') after end_of_ambiguity {eoa}, and neither the "
+            f"step there nor any before it takes part in it: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+        ]
     return []
+
+
+def _said_open(step: str, things: set[str]) -> str | None:
+    """The words of a step that say the choice is still to make: an open word, "the chosen/suitable ...", or
+    "the needed product"."""
+    if said := _leaves_open(step, things):
+        return said
+    m = _OPEN_CHOICE.search(step) or LEFT_OPEN.search(step) or _NEEDED.search(step)
+    return m.group(0).strip() if m else None
+
+
+_NEEDED = re.compile(r"\b(?:needed|required|necessary)\s+[a-z-]+", re.I)
 
 
 #: A step that goes to where things are kept: the choice may be made there, in words not read here.
