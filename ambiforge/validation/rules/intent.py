@@ -1,6 +1,7 @@
 """intent: the correct action contains the positive concepts and none of the negative ones (AmbiK's
 substring semantics, see ``text.has``, or every content word of the concept up to inflection: the rows are
-written by people who reword); the answer names an intent concept and fits its question."""
+written by people who reword); the answer names an intent concept and fits its question, and the question is
+about what the two tasks differ by."""
 
 from __future__ import annotations
 
@@ -296,6 +297,7 @@ RULES = (
         "qa_fit",
         "error",
         check_fit,
-        "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option)",
+        "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option), "
+        "and the question asks about what the pair leaves open",
     ),
 )

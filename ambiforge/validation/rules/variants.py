@@ -282,7 +282,12 @@ def check_cover(item: Item, ctx: RuleContext) -> list[str]:
 
 ORDER = 70  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
-    Rule("variants", "error", check_variants, "a choice among objects: the variants include the intended object"),
+    Rule(
+        "variants",
+        "error",
+        check_variants,
+        "the variants answer the question and one of them is the intended option (or the intended set)",
+    ),
     Rule("variants_suspect", "warning", check_variants_suspect, "the variants may not name the intended option"),
     Rule("variants_shortlist", "warning", check_cover, "variants cover the shortlist (types with a shortlist)"),
 )
