@@ -177,14 +177,20 @@ _OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some
 _VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also", "next", "now"})
 #: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
 _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
+#: Particles that make a step-initial word a phrasal verb ("Plate up the shrimp", "Spoon out the yogurt").
+_PARTICLES = frozenset({"up", "out", "over"})
 
 
 def _verb_use(m: Mention, toks: list[str]) -> bool:
-    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them"): a verb
-    reading (lemminflect) at the start of a clause, followed by its object."""
-    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS | _VERB_AFTER:
+    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them", 'spoon'
+    in "Spoon 2 tablespoons of hummus", 'plate' in "plate up the shrimp"): a verb reading (lemminflect) at
+    the start of a clause, followed by its object, or at a step's start by an amount or a particle."""
+    if m.end - m.start != 1 or m.end >= len(toks):
         return False
+    after = toks[m.end]
     before = toks[m.start - 1] if m.start else ""
+    if not (after in _OBJECT_STARTS | _VERB_AFTER or (not before and (_is_number(after) or after in _PARTICLES))):
+        return False
     adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
     return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
 
@@ -308,6 +314,43 @@ class Ungrounded:
     message: str
 
 
+def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
+    key = tuple(toks[m.start : m.end])
+    return (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key) or _scene_compound(key, m, toks, scene)
+
+
+#: Words that may stand between two things offered as alternatives: "a plate or napkin", "on a plate or in
+#: a bowl", "a butter knife or spoon".
+_OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
+
+
+def _alternative_present(j: int, mentions: list[Mention], present: list[bool], toks: list[str]) -> bool:
+    """The thing is one of alternatives joined by "or" and another of them is in the scene ("on a plate or
+    napkin" beside the napkins, "a whisk or spoon"): the step can be done with what the kitchen has."""
+    m = mentions[j]
+    for k in (j - 1, j + 1):
+        if not 0 <= k < len(mentions) or not present[k] or mentions[k].kind == "fixture":
+            continue
+        o = mentions[k]
+        gap = toks[o.end : m.start] if k < j else toks[m.end : o.start]
+        if "or" in gap and len(gap) <= 3 and all(t in _OR_GAP for t in gap):
+            return True
+    return False
+
+
+def _food_store(j: int, mentions: list[Mention], toks: list[str]) -> bool:
+    """A container named for the food kept in it, where a step takes the food from ("take apples from the
+    fruit bowl", "from the bread basket"): where the food lies, like a drawer or the fridge, not a thing the
+    task uses."""
+    m = mentions[j]
+    if j == 0 or m.start < 2:
+        return False
+    food = mentions[j - 1]
+    if food.end != m.start or not (food.food or food.kind == "fixture"):
+        return False
+    return "from" in toks[max(0, food.start - 2) : food.start]
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
     lexicon = lexicon_for(_catalog(ctx))
@@ -320,21 +363,20 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
         toks, mentions = lexicon.scan(text)
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
-        for m in mentions:
+        present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
+        for j, m in enumerate(mentions):
             particular = _particular(m, toks, previous)
             previous = (m, particular)
             if m.kind == "fixture":
                 continue
             key = tuple(toks[m.start : m.end])
-            if (
-                (m.kind == "noun" and m.name in scene.groups)
-                or scene.grounds(key)
-                or _scene_compound(key, m, toks, scene)
-            ):
+            if present[j]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
             if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+                continue
+            if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue
             name = " ".join(key)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
