@@ -47,6 +47,7 @@ from ambiforge.validation.language import (
     words,
 )
 from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.shortlist import has_shortlist
@@ -206,8 +207,10 @@ def _thing_words(text: str, ctx: RuleContext) -> frozenset[str]:
 def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
     task. It leaves open what the task names ("Take out something"), or it never names anything the clear
-    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"): either way it is
-    a plan for the ambiguous task. A plan of its own is not judged: its wording may differ from the task's."""
+    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"; "oven" of "oven
+    mitts" names no oven), or never does the intended action the clear task adds ("Peel an apple" where the
+    plan only cuts it): either way it is a plan for the ambiguous task. A plan of its own is not judged: its
+    wording may differ from the task's."""
     clear = item.plan_for_clear_task
     if not _identical(item):
         return []  # a plan of its own: its wording may differ from the task's without doing another task
@@ -219,8 +222,8 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
                     f"('{m.group(0)}'): {_short(step)!r}"
                 ]
     added = specifics(item)
-    things = _thing_words(item.unambiguous_direct, ctx)
-    said = content_lemmas(" ".join(clear))
+    things = _thing_words(item.unambiguous_direct, ctx) | (frozenset(added) & lexicon_for(ctx.catalog).heads)
+    said = _plan_says(clear, ctx)
     if any(w in things for w in added) and not any(_said(w, said) for w in added):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
@@ -235,7 +238,41 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if amounts and not amounts & _amounts(" ".join(clear)):
         shown = ", ".join(f"'{a}'" for a in sorted(amounts)[:4])
         return [f"plan_for_clear_task: never says the amount the clear task adds to the ambiguous one ({shown})"]
+    undone = _undone_actions(item, intended, said)
+    if undone:
+        shown = ", ".join(f"'{w}'" for w in undone[:4])
+        return [f"plan_for_clear_task: never does or says the intended {shown}, which the clear task adds"]
     return []
+
+
+def _undone_actions(item: Item, intended: set[str], said: frozenset[str]) -> list[str]:
+    """The intended actions the clear task adds ("Peel an apple" for "Cut an apple", intent "peel") that the
+    plan never does in any form: a plan that cuts what its task peels is the ambiguous task's plan."""
+    added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    return sorted(
+        w
+        for w in added
+        if w in intended
+        and len(w) > 2
+        and "VERB" in classes(w)
+        and w not in MEASURES
+        and w not in _GENERAL
+        and not _said(w, said)
+    )
+
+
+def _plan_says(plan: tuple[str, ...] | list[str], ctx: RuleContext) -> frozenset[str]:
+    """The content lemmas of a plan, less the words that only name what a kitchen tool is for: "oven" of
+    "oven mitts" and "bread" of "the bread knife" say neither the oven nor bread. Food keeps its parts
+    ("chicken" of "chicken breasts" is the chicken)."""
+    lexicon = lexicon_for(ctx.catalog)
+    kept: list[str] = []
+    for step in plan:
+        raw = lexicon_words(step)
+        _, found = lexicon.scan(step)
+        tool_modifiers = {k for m in found if m.kind != "fixture" and not m.food for k in range(m.start, m.end - 1)}
+        kept.extend(w for k, w in enumerate(raw) if k not in tool_modifiers)
+    return content_lemmas(" ".join(kept))
 
 
 _VALUES = {
