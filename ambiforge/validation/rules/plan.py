@@ -234,9 +234,9 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if unsaid:
         shown = ", ".join(f"'{w}'" for w in unsaid[:4])
         return [f"plan_for_clear_task: never names the intended {shown}, which the clear task adds"]
-    amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task)
-    if amounts and not amounts & _amounts(" ".join(clear)):
-        shown = ", ".join(f"'{a}'" for a in sorted(amounts)[:4])
+    unsaid_amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task) - _amounts(" ".join(clear))
+    if unsaid_amounts:  # each: "Preheat the oven to some temperature" for "350 degrees", "until done" for "30 minutes"
+        shown = ", ".join(f"'{a}'" for a in sorted(unsaid_amounts)[:4])
         return [f"plan_for_clear_task: never says the amount the clear task adds to the ambiguous one ({shown})"]
     undone = _undone_actions(item, intended, said)
     if undone:

@@ -88,3 +88,22 @@ def test_an_intended_action_the_plan_does_in_another_form(mismatch) -> None:  # 
 def test_an_action_the_intent_does_not_ask_is_not_judged(mismatch) -> None:  # type: ignore[no-untyped-def]
     plan = ["Take an apple and a pear", "Prepare them with the knife", "Slice them on the cutting board"]
     assert mismatch(PEEL[0], PEEL[1], "apple", plan) == []
+
+
+BAKE = (
+    "Bake the apples in the oven at 350 degrees for 25 minutes.",
+    "Bake the apples in the oven until soft.",
+    "minutes, degrees",
+)
+
+
+def test_each_amount_the_clear_task_adds_is_said(mismatch) -> None:  # type: ignore[no-untyped-def]
+    plan = ["Preheat the oven to 350 degrees", "Put the apples in the oven", "Bake until soft"]
+    assert mismatch(*BAKE, plan) == [
+        "plan_for_clear_task: never says the amount the clear task adds to the ambiguous one ('25')"
+    ]
+
+
+def test_a_plan_saying_every_amount(mismatch) -> None:  # type: ignore[no-untyped-def]
+    plan = ["Preheat the oven to 350 degrees", "Put the apples in the oven", "Bake for 25 minutes"]
+    assert mismatch(*BAKE, plan) == []
