@@ -95,3 +95,9 @@ def test_a_step_starting_with_a_kitchen_word_as_a_verb(grounding, step: str) -> 
 def test_the_same_word_as_a_thing_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
     flags = grounding("Add 2 tablespoons of hummus with a spoon.")
     assert len(flags) == 1 and flags[0].startswith("error") and "'spoon'" in flags[0]
+
+
+def test_a_pan_is_the_skillet_the_kitchen_lists(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Fry the bread in a pan.", env=ENV + ", skillet") == []
+    flags = grounding("Fry the bread in a pan.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'pan'" in flags[0]
