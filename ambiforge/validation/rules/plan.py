@@ -223,7 +223,7 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
                 ]
     added = specifics(item)
     things = _thing_words(item.unambiguous_direct, ctx) | (frozenset(added) & lexicon_for(ctx.catalog).heads)
-    said = _plan_says(clear, ctx)
+    said = _plan_says(clear, item.unambiguous_direct, ctx)
     if any(w in things for w in added) and not any(_said(w, said) for w in added):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
@@ -261,17 +261,20 @@ def _undone_actions(item: Item, intended: set[str], said: frozenset[str]) -> lis
     )
 
 
-def _plan_says(plan: tuple[str, ...] | list[str], ctx: RuleContext) -> frozenset[str]:
+def _plan_says(plan: tuple[str, ...] | list[str], task: str, ctx: RuleContext) -> frozenset[str]:
     """The content lemmas of a plan, less the words that only name what a kitchen tool is for: "oven" of
-    "oven mitts" and "bread" of "the bread knife" say neither the oven nor bread. Food keeps its parts
-    ("chicken" of "chicken breasts" is the chicken)."""
+    "oven mitts" and "bread" of "the bread knife" say neither the oven nor bread, unless the task names that
+    tool too ("the glass mug" in task and plan). Food keeps its parts ("chicken" of "chicken breasts")."""
     lexicon = lexicon_for(ctx.catalog)
+    toks, found = lexicon.scan(task)
+    named = {tuple(toks[m.start : m.end]) for m in found}
     kept: list[str] = []
     for step in plan:
         raw = lexicon_words(step)
-        _, found = lexicon.scan(step)
-        tool_modifiers = {k for m in found if m.kind != "fixture" and not m.food for k in range(m.start, m.end - 1)}
-        kept.extend(w for k, w in enumerate(raw) if k not in tool_modifiers)
+        toks, found = lexicon.scan(step)
+        tools = [m for m in found if m.kind != "fixture" and not m.food and tuple(toks[m.start : m.end]) not in named]
+        modifiers = {k for m in tools for k in range(m.start, m.end - 1)}
+        kept.extend(w for k, w in enumerate(raw) if k not in modifiers)
     return content_lemmas(" ".join(kept))
 
 

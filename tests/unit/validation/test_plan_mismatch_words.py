@@ -107,3 +107,9 @@ def test_each_amount_the_clear_task_adds_is_said(mismatch) -> None:  # type: ign
 def test_a_plan_saying_every_amount(mismatch) -> None:  # type: ignore[no-untyped-def]
     plan = ["Preheat the oven to 350 degrees", "Put the apples in the oven", "Bake for 25 minutes"]
     assert mismatch(*BAKE, plan) == []
+
+
+def test_a_tool_the_task_names_too_says_its_modifier(mismatch) -> None:  # type: ignore[no-untyped-def]
+    plan = ["Take the oven mitts", "Put the garlic bread on the tray"]
+    clear, amb = "Take the oven mitts and warm the garlic bread.", "Take something and warm the garlic bread."
+    assert mismatch(clear, amb, "oven mitts", plan) == []
