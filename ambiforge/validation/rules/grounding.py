@@ -6,8 +6,10 @@ when the scene name is the mention's modifier ("sourdough bread" / "sourdough").
 when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
-zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as a verb ("to extract the juice",
-"juice them": lemminflect's word classes, see ``validation.language``). A named
+zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
+"juice them", "Spoon 2 tablespoons": lemminflect's word classes, see ``validation.language``), one of
+alternatives of which the scene has another ("on a plate or napkin"), or the container food is taken from
+("from the fruit bowl": where it lies, like a drawer). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
 which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen

@@ -9,7 +9,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``plan_length`` (warning): more than ``long_plan_steps`` steps; long recipes are legitimate.
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
 - ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
-  ("something", "the chosen bowl"), or names nothing of what the clear task adds to the ambiguous one.
+  ("something", "the chosen bowl"), names nothing of what the clear task adds to the ambiguous one ("oven"
+  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel").
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
