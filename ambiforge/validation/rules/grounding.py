@@ -191,8 +191,11 @@ def _verb_use(m: Mention, toks: list[str]) -> bool:
         return False
     after = toks[m.end]
     before = toks[m.start - 1] if m.start else ""
-    if not (after in _OBJECT_STARTS | _VERB_AFTER or (not before and (_is_number(after) or after in _PARTICLES))):
+    step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
         return False
+    if step_start:
+        before = ""
     adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
     return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
 

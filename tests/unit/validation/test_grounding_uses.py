@@ -87,7 +87,9 @@ def test_a_bowl_the_fruit_goes_into_is_missing(grounding) -> None:  # type: igno
     assert len(flags) == 1 and flags[0].startswith("error") and "'bowl'" in flags[0]
 
 
-@pytest.mark.parametrize("step", ["Spoon 2 tablespoons of hummus onto the toast.", "Plate up the toast."])
+@pytest.mark.parametrize(
+    "step", ["Spoon 2 tablespoons of hummus onto the toast.", "3. Spoon out the hummus.", "Plate up the toast."]
+)
 def test_a_step_starting_with_a_kitchen_word_as_a_verb(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
     assert grounding(step) == []
 
