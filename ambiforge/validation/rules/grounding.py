@@ -9,7 +9,7 @@ granola"), made from a scene item ("orange juice" beside an orange), a part of t
 zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
 "juice them", "Spoon 2 tablespoons": lemminflect's word classes, see ``validation.language``), one of
 alternatives of which the scene has another ("on a plate or napkin"), or the container food is taken from
-("from the fruit bowl": where it lies, like a drawer). A named
+("from the fruit bowl", "from its container": where it lies, like a drawer). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
 which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen
@@ -343,17 +343,25 @@ def _alternative_present(j: int, mentions: list[Mention], present: list[bool], t
     return False
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "your", "one", "some"})
+
+
 def _food_store(j: int, mentions: list[Mention], toks: list[str]) -> bool:
-    """A container named for the food kept in it, where a step takes the food from ("take apples from the
-    fruit bowl", "from the bread basket"): where the food lies, like a drawer or the fridge, not a thing the
-    task uses."""
+    """The container a step takes food from ("take apples from the fruit bowl", "take the coffee beans from
+    the container"): where the food lies, like a drawer or the fridge, not a thing the task uses. The food
+    is named before "from", or the container is named for it ("from the bread basket")."""
     m = mentions[j]
-    if j == 0 or m.start < 2:
+    if m.food:
         return False
-    food = mentions[j - 1]
-    if food.end != m.start or not (food.food or food.kind == "fixture"):
+    start = m.start
+    if j and mentions[j - 1].end == start and (mentions[j - 1].food or mentions[j - 1].kind == "fixture"):
+        start = mentions[j - 1].start  # "fruit" of "the fruit bowl"
+    k = start - 1
+    while k >= 0 and toks[k] in _DETERMINERS:
+        k -= 1
+    if k < 0 or toks[k] != "from":
         return False
-    return "from" in toks[max(0, food.start - 2) : food.start]
+    return start != m.start or any(o.food and o.end <= k for o in mentions[:j])
 
 
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:

@@ -78,8 +78,14 @@ def test_a_thing_without_an_alternative_is_still_missing(grounding) -> None:  # 
     ]
 
 
-def test_the_bowl_the_fruit_is_taken_from_is_where_it_lies(grounding) -> None:  # type: ignore[no-untyped-def]
-    assert grounding("Take a banana from the fruit bowl.") == []
+@pytest.mark.parametrize("step", ["Take a banana from the fruit bowl.", "Take the hummus from its container."])
+def test_the_container_food_is_taken_from_is_where_it_lies(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == []
+
+
+def test_a_container_food_is_put_in_is_a_thing_the_task_uses(grounding) -> None:  # type: ignore[no-untyped-def]
+    flags = grounding("Put the hummus in the container.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'the container'" in flags[0]
 
 
 def test_a_bowl_the_fruit_goes_into_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
