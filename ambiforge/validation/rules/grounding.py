@@ -197,7 +197,10 @@ def _verb_use(m: Mention, toks: list[str]) -> bool:
     if step_start:
         before = ""
     adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
-    return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
+    # no noun takes an object pronoun or "up" straight after it ("..., plate them together"), unless an
+    # article makes it one ("the pan it was baked in")
+    pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
+    return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
 
 
 def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Scene) -> bool:

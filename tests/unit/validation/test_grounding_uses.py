@@ -109,3 +109,9 @@ def test_a_pan_is_the_skillet_the_kitchen_lists(grounding) -> None:  # type: ign
     assert grounding("Fry the bread in a pan.", env=ENV + ", skillet") == []
     flags = grounding("Fry the bread in a pan.")
     assert len(flags) == 1 and flags[0].startswith("error") and "'pan'" in flags[0]
+
+
+def test_a_kitchen_word_before_a_pronoun_is_a_verb(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Once the toast is ready, plate it.") == []
+    flags = grounding("Put the toast back on the plate it came on.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'the plate'" in flags[0]
