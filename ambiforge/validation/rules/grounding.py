@@ -6,8 +6,10 @@ when the scene name is the mention's modifier ("sourdough bread" / "sourdough").
 when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
-zest of an orange", "remove the seeds", "squeeze the juice"), or a word used as a verb ("to extract the juice",
-"juice them": lemminflect's word classes, see ``validation.language``). A named
+zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
+"juice them", "Spoon 2 tablespoons": lemminflect's word classes, see ``validation.language``), one of
+alternatives of which the scene has another ("on a plate or napkin"), or the container food is taken from
+("from the fruit bowl", "from its container": where it lies, like a drawer). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
 which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen
@@ -177,16 +179,28 @@ _OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some
 _VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also", "next", "now"})
 #: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
 _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
+#: Particles that make a step-initial word a phrasal verb ("Plate up the shrimp", "Spoon out the yogurt").
+_PARTICLES = frozenset({"up", "out", "over"})
 
 
 def _verb_use(m: Mention, toks: list[str]) -> bool:
-    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them"): a verb
-    reading (lemminflect) at the start of a clause, followed by its object."""
-    if m.end - m.start != 1 or m.end >= len(toks) or toks[m.end] not in _OBJECT_STARTS | _VERB_AFTER:
+    """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them", 'spoon'
+    in "Spoon 2 tablespoons of hummus", 'plate' in "plate up the shrimp"): a verb reading (lemminflect) at
+    the start of a clause, followed by its object, or at a step's start by an amount or a particle."""
+    if m.end - m.start != 1 or m.end >= len(toks):
         return False
+    after = toks[m.end]
     before = toks[m.start - 1] if m.start else ""
+    step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
+        return False
+    if step_start:
+        before = ""
     adverb = classes(before) == frozenset({"ADV"})  # "carefully extract the pizza"
-    return (before in _VERB_BEFORE or adverb) and "VERB" in classes(toks[m.start])
+    # no noun takes an object pronoun or "up" straight after it ("..., plate them together"), unless an
+    # article makes it one ("the pan it was baked in")
+    pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
+    return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
 
 
 def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Scene) -> bool:
@@ -308,6 +322,51 @@ class Ungrounded:
     message: str
 
 
+def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
+    key = tuple(toks[m.start : m.end])
+    return (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key) or _scene_compound(key, m, toks, scene)
+
+
+#: Words that may stand between two things offered as alternatives: "a plate or napkin", "on a plate or in
+#: a bowl", "a butter knife or spoon".
+_OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
+
+
+def _alternative_present(j: int, mentions: list[Mention], present: list[bool], toks: list[str]) -> bool:
+    """The thing is one of alternatives joined by "or" and another of them is in the scene ("on a plate or
+    napkin" beside the napkins, "a whisk or spoon"): the step can be done with what the kitchen has."""
+    m = mentions[j]
+    for k in (j - 1, j + 1):
+        if not 0 <= k < len(mentions) or not present[k] or mentions[k].kind == "fixture":
+            continue
+        o = mentions[k]
+        gap = toks[o.end : m.start] if k < j else toks[m.end : o.start]
+        if "or" in gap and len(gap) <= 3 and all(t in _OR_GAP for t in gap):
+            return True
+    return False
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "your", "one", "some"})
+
+
+def _food_store(j: int, mentions: list[Mention], toks: list[str]) -> bool:
+    """The container a step takes food from ("take apples from the fruit bowl", "take the coffee beans from
+    the container"): where the food lies, like a drawer or the fridge, not a thing the task uses. The food
+    is named before "from", or the container is named for it ("from the bread basket")."""
+    m = mentions[j]
+    if m.food:
+        return False
+    start = m.start
+    if j and mentions[j - 1].end == start and (mentions[j - 1].food or mentions[j - 1].kind == "fixture"):
+        start = mentions[j - 1].start  # "fruit" of "the fruit bowl"
+    k = start - 1
+    while k >= 0 and toks[k] in _DETERMINERS:
+        k -= 1
+    if k < 0 or toks[k] != "from":
+        return False
+    return start != m.start or any(o.food and o.end <= k for o in mentions[:j])
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
     lexicon = lexicon_for(_catalog(ctx))
@@ -320,21 +379,20 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
         toks, mentions = lexicon.scan(text)
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
-        for m in mentions:
+        present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
+        for j, m in enumerate(mentions):
             particular = _particular(m, toks, previous)
             previous = (m, particular)
             if m.kind == "fixture":
                 continue
             key = tuple(toks[m.start : m.end])
-            if (
-                (m.kind == "noun" and m.name in scene.groups)
-                or scene.grounds(key)
-                or _scene_compound(key, m, toks, scene)
-            ):
+            if present[j]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
             if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+                continue
+            if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue
             name = " ".join(key)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):

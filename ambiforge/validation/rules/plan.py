@@ -9,7 +9,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``plan_length`` (warning): more than ``long_plan_steps`` steps; long recipes are legitimate.
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
 - ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
-  ("something", "the chosen bowl"), or names nothing of what the clear task adds to the ambiguous one.
+  ("something", "the chosen bowl"), names nothing of what the clear task adds to the ambiguous one ("oven"
+  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel").
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -50,6 +51,7 @@ from ambiforge.validation.language import (
     words,
 )
 from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.shortlist import has_shortlist
@@ -209,8 +211,10 @@ def _thing_words(text: str, ctx: RuleContext) -> frozenset[str]:
 def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a clear plan copied from the ambiguous one (the plans are identical) does not do the clear
     task. It leaves open what the task names ("Take out something"), or it never names anything the clear
-    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"): either way it is
-    a plan for the ambiguous task. A plan of its own is not judged: its wording may differ from the task's."""
+    task adds to the ambiguous one (the task says "the fettuccine", the plan only "pasta"; "oven" of "oven
+    mitts" names no oven), or never does the intended action the clear task adds ("Peel an apple" where the
+    plan only cuts it): either way it is a plan for the ambiguous task. A plan of its own is not judged: its
+    wording may differ from the task's."""
     clear = item.plan_for_clear_task
     if not _identical(item):
         return []  # a plan of its own: its wording may differ from the task's without doing another task
@@ -222,8 +226,8 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
                     f"('{m.group(0)}'): {_short(step)!r}"
                 ]
     added = specifics(item)
-    things = _thing_words(item.unambiguous_direct, ctx)
-    said = content_lemmas(" ".join(clear))
+    things = _thing_words(item.unambiguous_direct, ctx) | (frozenset(added) & lexicon_for(ctx.catalog).heads)
+    said = _plan_says(clear, item.unambiguous_direct, ctx)
     if any(w in things for w in added) and not any(_said(w, said) for w in added):
         shown = ", ".join(f"'{w}'" for w in added[:4])
         return [f"plan_for_clear_task: never names what the clear task adds to the ambiguous one ({shown})"]
@@ -234,11 +238,48 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if unsaid:
         shown = ", ".join(f"'{w}'" for w in unsaid[:4])
         return [f"plan_for_clear_task: never names the intended {shown}, which the clear task adds"]
-    amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task)
-    if amounts and not amounts & _amounts(" ".join(clear)):
-        shown = ", ".join(f"'{a}'" for a in sorted(amounts)[:4])
+    unsaid_amounts = _amounts(item.unambiguous_direct) - _amounts(item.ambiguous_task) - _amounts(" ".join(clear))
+    if unsaid_amounts:  # each: "Preheat the oven to some temperature" for "350 degrees", "until done" for "30 minutes"
+        shown = ", ".join(f"'{a}'" for a in sorted(unsaid_amounts)[:4])
         return [f"plan_for_clear_task: never says the amount the clear task adds to the ambiguous one ({shown})"]
+    undone = _undone_actions(item, intended, said)
+    if undone:
+        shown = ", ".join(f"'{w}'" for w in undone[:4])
+        return [f"plan_for_clear_task: never does or says the intended {shown}, which the clear task adds"]
     return []
+
+
+def _undone_actions(item: Item, intended: set[str], said: frozenset[str]) -> list[str]:
+    """The intended actions the clear task adds ("Peel an apple" for "Cut an apple", intent "peel") that the
+    plan never does in any form: a plan that cuts what its task peels is the ambiguous task's plan."""
+    added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    return sorted(
+        w
+        for w in added
+        if w in intended
+        and len(w) > 2
+        and "VERB" in classes(w)
+        and w not in MEASURES
+        and w not in _GENERAL
+        and not _said(w, said)
+    )
+
+
+def _plan_says(plan: tuple[str, ...] | list[str], task: str, ctx: RuleContext) -> frozenset[str]:
+    """The content lemmas of a plan, less the words that only name what a kitchen tool is for: "oven" of
+    "oven mitts" and "bread" of "the bread knife" say neither the oven nor bread, unless the task names that
+    tool too ("the glass mug" in task and plan). Food keeps its parts ("chicken" of "chicken breasts")."""
+    lexicon = lexicon_for(ctx.catalog)
+    toks, found = lexicon.scan(task)
+    named = {tuple(toks[m.start : m.end]) for m in found}
+    kept: list[str] = []
+    for step in plan:
+        raw = lexicon_words(step)
+        toks, found = lexicon.scan(step)
+        tools = [m for m in found if m.kind != "fixture" and not m.food and tuple(toks[m.start : m.end]) not in named]
+        modifiers = {k for m in tools for k in range(m.start, m.end - 1)}
+        kept.extend(w for k, w in enumerate(raw) if k not in modifiers)
+    return content_lemmas(" ".join(kept))
 
 
 _VALUES = {

@@ -1,0 +1,117 @@
+"""grounding on what a step uses: an alternative the kitchen has, the bowl the fruit is kept in, and a kitchen
+word used as a verb are no missing objects; the same things without the alternative, the store or the verb
+reading are."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from ambiforge.ambik import read_ambik_csv
+from ambiforge.ambik.csv_io import AMBIK_COLUMNS
+from ambiforge.models import Item
+from ambiforge.validation import RuleContext
+from ambiforge.validation.rules import check_item
+
+ENV = "paring knife, cutting board, toaster, napkin, whisk, bananas, apples, hummus, crackers, white bread"
+PLAN = ["Take the bread.", "Toast the bread in the toaster."]
+
+
+def _row(step: str, env: str = ENV) -> dict[str, str]:
+    return {
+        "id": "1",
+        "environment_short": env,
+        "environment_full": ", ".join("a " + e for e in env.split(", ")),
+        "unambiguous_direct": "Toast the white bread in the toaster.",
+        "ambiguity_type": "preferences",
+        "amb_shortlist": "",
+        "ambiguous_task": "Toast the bread in the toaster.",
+        "question": "Which bread should I toast?",
+        "answer": "The white bread.",
+        "plan_for_clear_task": "\n".join([*PLAN, step]),
+        "plan_for_amb_task": "\n".join([*PLAN, step]),
+        "end_of_ambiguity": "0",
+        "user_intent": "white",
+        "variants": "",
+    }
+
+
+@pytest.fixture()
+def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    ctx = RuleContext(catalog=catalog)
+
+    def run(step: str, env: str = ENV) -> list[str]:
+        path = tmp_path / "rows.csv"
+        with path.open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
+            writer.writeheader()
+            writer.writerow({c: _row(step, env).get(c, "") for c in AMBIK_COLUMNS})
+        item: Item = read_ambik_csv(path, catalog)[0]
+        return [f"{f.severity} {f.message}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
+
+    return run
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "Serve the toast on a plate or napkin.",  # the napkin will do
+        "Mash the banana with a fork or whisk.",
+        "Serve the toast on a plate or on a napkin.",
+    ],
+)
+def test_an_alternative_the_kitchen_has_is_enough(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == []
+
+
+def test_alternatives_the_kitchen_lacks_are_missing(grounding) -> None:  # type: ignore[no-untyped-def]
+    flags = grounding("Serve the toast on a plate or bowl.")
+    assert [f.split(":")[0] for f in flags] == ["error plan_for_clear_task[2]"] * 2
+    assert "'plate'" in flags[0] and "'bowl'" in flags[1]
+
+
+def test_a_thing_without_an_alternative_is_still_missing(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Serve the toast on a plate.") == [
+        "error plan_for_clear_task[2]: uses 'plate', which the environment lacks (no plate of any kind)"
+    ]
+
+
+@pytest.mark.parametrize("step", ["Take a banana from the fruit bowl.", "Take the hummus from its container."])
+def test_the_container_food_is_taken_from_is_where_it_lies(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == []
+
+
+def test_a_container_food_is_put_in_is_a_thing_the_task_uses(grounding) -> None:  # type: ignore[no-untyped-def]
+    flags = grounding("Put the hummus in the container.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'the container'" in flags[0]
+
+
+def test_a_bowl_the_fruit_goes_into_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
+    flags = grounding("Put the banana in a fruit bowl.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'bowl'" in flags[0]
+
+
+@pytest.mark.parametrize(
+    "step", ["Spoon 2 tablespoons of hummus onto the toast.", "3. Spoon out the hummus.", "Plate up the toast."]
+)
+def test_a_step_starting_with_a_kitchen_word_as_a_verb(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == []
+
+
+def test_the_same_word_as_a_thing_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
+    flags = grounding("Add 2 tablespoons of hummus with a spoon.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'spoon'" in flags[0]
+
+
+def test_a_pan_is_the_skillet_the_kitchen_lists(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Fry the bread in a pan.", env=ENV + ", skillet") == []
+    flags = grounding("Fry the bread in a pan.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'pan'" in flags[0]
+
+
+def test_a_kitchen_word_before_a_pronoun_is_a_verb(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Once the toast is ready, plate it.") == []
+    flags = grounding("Put the toast back on the plate it came on.")
+    assert len(flags) == 1 and flags[0].startswith("error") and "'the plate'" in flags[0]
