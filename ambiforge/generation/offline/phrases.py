@@ -361,10 +361,15 @@ def indirect(obj: CatalogObject, rng: random.Random | None = None) -> str:
 def presupposed(text: str, objects: list[CatalogObject]) -> bool:
     """Whether what ``text`` presupposes holds of the ``objects`` it is said of (``presuppositions``:
     "hot again" and "reheat" only of food that was cooked, so was hot once)."""
-    for rule in _data().get("presuppositions") or ():
-        if mentions_any(text, rule["words"]) and any(o.group not in rule["groups"] for o in objects):
-            return False
-    return True
+    return all(o.group in groups for groups in _presupposing(text) for o in objects)
+
+
+@lru_cache(maxsize=4096)
+def _presupposing(text: str) -> tuple[frozenset[str], ...]:
+    """The groups each presupposition ``text`` makes allows (one entry per rule whose words it says): the
+    texts are template wordings, each read for every pair rendered from it."""
+    rules = _data().get("presuppositions") or ()
+    return tuple(frozenset(rule["groups"]) for rule in rules if mentions_any(text, rule["words"]))
 
 
 def apply_style(sentence: str, style: tuple[str, str]) -> str:
