@@ -218,8 +218,13 @@ def text_fits(text: str, frame: Frame | None) -> bool:
     {f} for the guests", before its slots are filled)."""
     if frame is None:
         return True
+    return text_fits_tags(text, frame.tags())
+
+
+def text_fits_tags(text: str, frame_tags: tuple[str, ...]) -> bool:
+    """:func:`text_fits` for a frame given as its tags."""
     said = _wording_tags(text)
-    return not said or all(_fits(grouped, frame.tags()) for grouped in said)
+    return not said or all(_fits(grouped, frame_tags) for grouped in said)
 
 
 @lru_cache(maxsize=4096)
