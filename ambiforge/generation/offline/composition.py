@@ -288,12 +288,12 @@ def context_clause(
     indirect = phrases.pick(rng, indirect_forms).format(**para)
     binding = {slot: obj.name for slot, obj in co.items()}
     used = _names(wording)
-    said = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
+    carried = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
     if "spot" in used:  # a place the wording names: the plan must act on it
         binding[SPOT_SLOT] = values["spot"]
     setup = {binding[slot]: place for slot, place in action.setup.items()}
     soiled = frozenset(binding[slot] for slot in action.used)
-    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used), soiled)
+    steps = BoundSteps(action.plan, binding, plain, setup, carried, frozenset(set(values) - used), soiled)
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
 
 
@@ -343,11 +343,11 @@ def compose(
     longest = expected_length(focus.steps, graph)
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
-    said = data.said_in(frame)
+    sayable = data.said_in(frame)
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, said)
+        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, sayable)
         if made is None:
             continue
         clause, groups = made
