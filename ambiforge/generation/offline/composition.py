@@ -77,7 +77,14 @@ class Frames(BaseModel):
     thanking: tuple[str, ...] = Field(default=(), description="words that thank: a request thanks once")
 
     def thanks(self, text: str) -> bool:
-        return any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in self.thanking)
+        return self.thanking_pattern is not None and self.thanking_pattern.search(text) is not None
+
+    @cached_property
+    def thanking_pattern(self) -> re.Pattern[str] | None:
+        """One pattern for every thanking word (whole words, any case); None: no word thanks."""
+        if not self.thanking:
+            return None
+        return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in self.thanking)})\b", re.IGNORECASE)
 
 
 class CompositionData(BaseModel):
@@ -205,15 +212,17 @@ def as_clause(sentence: str) -> str:
 
 def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
     """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
-    grams = phrases.word_grams(
-        " \n ".join(
-            [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
-        )
+    text = " \n ".join(
+        [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
     )
-    named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
-    named |= {*draft.candidates, *(n for clause in draft.clauses for n in clause.binding.values())}
+    keys = scene.groups()
+    names = [o.name for o in scene.objects]
+    nouns = [catalog.groups[g].noun for g in keys]
+    said = set(phrases.mentioned_of(text, [*names, *nouns]))
+    named = {n for n in names if n in said} | {*draft.amb_shortlist, *draft.candidates}
+    named |= {n for clause in draft.clauses for n in clause.binding.values()}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
+    return groups | {g for g, noun in zip(keys, nouns, strict=True) if noun in said}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain, product
 from pathlib import Path
@@ -427,6 +428,16 @@ def word_grams(text: str, longest: int = _LONGEST) -> frozenset[tuple[str, ...]]
     return frozenset(chain.from_iterable(shifted))
 
 
+def mentioned_of(text: str, phrases: Iterable[str], longest: int = _LONGEST) -> list[str]:
+    """The ``phrases`` that ``text`` mentions as :func:`mentioned` reads them on its :func:`word_grams`, in
+    their order: the text's runs of words are made only in the lengths the phrases have."""
+    toks = words(text)
+    wanted = [(p, _phrase_words(p)) for p in phrases]
+    lengths = {len(w) for _, w in wanted if 0 < len(w) <= longest}
+    grams = set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
+    return [p for p, w in wanted if w in grams]
+
+
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
     """Whole-word containment of ``phrase`` in the text ``grams`` was made from."""
     return _phrase_words(phrase) in grams
@@ -455,7 +466,13 @@ def mentions_any(text: str, phrases: list[str], longest: int = 6) -> bool:
 
 def mentions(text: str, phrase: str) -> bool:
     """Whole-word, case-insensitive containment (so 'glass' is not found in 'glasses')."""
-    return re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text.lower()) is not None
+    return _whole_word(phrase.lower()).search(text.lower()) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(phrase: str) -> re.Pattern[str]:
+    """The pattern of :func:`mentions` for one phrase, compiled once (the options' words of every pair)."""
+    return re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
 
 
 def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:
