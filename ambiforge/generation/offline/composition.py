@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -77,7 +77,14 @@ class Frames(BaseModel):
     thanking: tuple[str, ...] = Field(default=(), description="words that thank: a request thanks once")
 
     def thanks(self, text: str) -> bool:
-        return any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in self.thanking)
+        return self.thanking_pattern is not None and self.thanking_pattern.search(text) is not None
+
+    @cached_property
+    def thanking_pattern(self) -> re.Pattern[str] | None:
+        """One pattern for every thanking word (whole words, any case); None: no word thanks."""
+        if not self.thanking:
+            return None
+        return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in self.thanking)})\b", re.IGNORECASE)
 
 
 class CompositionData(BaseModel):
@@ -96,13 +103,27 @@ class CompositionData(BaseModel):
     )
 
     @cached_property
-    def values_by_frame(self) -> dict[tuple[str, ...], dict[str, list[str]]]:
-        """Per frame (its tags), each value list's options that can be said in it, in the lists' order:
-        every clause of every task asks, so the table is made once, for every frame, with the data."""
-        return {
-            tags: {name: [o for o in options if phrases.fits_tags(o, tags)] for name, options in self.values.items()}
-            for tags in (f.tags() for f in phrases.frames())
-        }
+    def value_names(self) -> frozenset[str]:
+        return frozenset(self.values)
+
+    @cached_property
+    def said_by_frame(self) -> dict[tuple[str, ...] | None, Said]:
+        """Per frame (its tags; None: no frame), what can be said in it, made the first time a task is
+        framed so: every clause of every task in that frame asks."""
+        return {}
+
+    def said_in(self, frame: Frame | None) -> Said:
+        """What can be said in ``frame`` (:class:`Said`)."""
+        tags = frame.tags() if frame is not None else None
+        said = self.said_by_frame.get(tags)
+        if said is None:
+            if tags is None:
+                values = {name: list(options) for name, options in self.values.items()}
+            else:
+                values = {name: [o for o in opts if phrases.fits_tags(o, tags)] for name, opts in self.values.items()}
+            drawn = tuple((name, options) for name, options in values.items() if options)
+            said = self.said_by_frame[tags] = Said(tags, values, drawn, frozenset(name for name, _ in drawn))
+        return said
 
     @model_validator(mode="after")
     def _check(self) -> CompositionData:
@@ -165,6 +186,17 @@ def load(path: str = str(DATA_FILE)) -> CompositionData:
 
 
 @dataclass(frozen=True)
+class Said:
+    """What can be said in one frame: each value list's options that fit it (in the lists' order), the
+    lists with any (a clause draws one value from each, in this order) and their names."""
+
+    tags: tuple[str, ...] | None
+    values: dict[str, list[str]]
+    drawn: tuple[tuple[str, list[str]], ...]
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Clause:
     direct: str
     indirect: str
@@ -180,15 +212,17 @@ def as_clause(sentence: str) -> str:
 
 def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
     """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
-    grams = phrases.word_grams(
-        " \n ".join(
-            [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
-        )
+    text = " \n ".join(
+        [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
     )
-    named = {o.name for o in scene.objects if phrases.mentioned(grams, o.name)} | set(draft.amb_shortlist)
-    named |= {*draft.candidates, *(n for clause in draft.clauses for n in clause.binding.values())}
+    keys = scene.groups()
+    names = [o.name for o in scene.objects]
+    nouns = [catalog.groups[g].noun for g in keys]
+    said = set(phrases.mentioned_of(text, [*names, *nouns]))
+    named = {n for n in names if n in said} | {*draft.amb_shortlist, *draft.candidates}
+    named |= {n for clause in draft.clauses for n in clause.binding.values()}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g in scene.groups() if phrases.mentioned(grams, catalog.groups[g].noun)}
+    return groups | {g for g, noun in zip(keys, nouns, strict=True) if noun in said}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
@@ -217,7 +251,7 @@ def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bo
 
 
 def _bind(
-    action: ContextAction, pool: list[CatalogObject], excluded: set[str], rng: random.Random
+    action: ContextAction, pool: Sequence[CatalogObject], excluded: set[str], rng: random.Random
 ) -> dict[str, CatalogObject] | None:
     bound: dict[str, CatalogObject] = {}
     used = set(excluded)
@@ -237,20 +271,21 @@ def context_clause(
     excluded: set[str],
     rng: random.Random,
     frame: Frame | None = None,
-    fitting_values: dict[str, list[str]] | None = None,
+    said: Said | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
     agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
-    ``fitting_values``: :func:`said_values` of the frame, when the caller asks for several clauses."""
-    co = _bind(action, list(scene.objects), excluded, rng)
+    ``said``: what can be said in the frame, when the caller asks for several clauses."""
+    co = _bind(action, scene.objects, excluded, rng)
     if co is None:
         return None
-    fitting = said_values(data, frame) if fitting_values is None else fitting_values
+    said = said or data.said_in(frame)
     # a value none of whose options the frame allows leaves out the wordings that say it
-    values = {name: phrases.pick(rng, options) for name, options in fitting.items() if options}
-    known = set(data.values)
-    direct_forms = _said_in(action.direct, values, known, frame)
-    indirect_forms = _said_in(action.indirect, values, known, frame)
+    choice = rng.choice  # phrases.pick: the same draw
+    values = {name: choice(options) for name, options in said.drawn}
+    known = data.value_names
+    direct_forms = _said_in(action.direct, said.names, known, said.tags)
+    indirect_forms = _said_in(action.indirect, said.names, known, said.tags)
     if not direct_forms or not indirect_forms:
         return None
     slots = Slots(None, None, co)
@@ -262,30 +297,27 @@ def context_clause(
     indirect = phrases.pick(rng, indirect_forms).format(**para)
     binding = {slot: obj.name for slot, obj in co.items()}
     used = _names(wording)
-    said = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
+    carried = tuple(values[name] for name in sorted(used) if name in values and name not in NOT_PARAMETERS)
     if "spot" in used:  # a place the wording names: the plan must act on it
         binding[SPOT_SLOT] = values["spot"]
     setup = {binding[slot]: place for slot, place in action.setup.items()}
     soiled = frozenset(binding[slot] for slot in action.used)
-    steps = BoundSteps(action.plan, binding, plain, setup, said, frozenset(set(values) - used), soiled)
+    steps = BoundSteps(action.plan, binding, plain, setup, carried, frozenset(set(values) - used), soiled)
     return Clause(direct, indirect, direct, steps), {o.group for o in co.values()}
 
 
 def said_values(data: CompositionData, frame: Frame | None) -> dict[str, list[str]]:
     """Each value list's options that can be said in ``frame`` (in the lists' order)."""
-    if frame is None:
-        return {name: list(options) for name, options in data.values.items()}
-    tags = frame.tags()
-    known = data.values_by_frame.get(tags)
-    if known is not None:
-        return known
-    return {name: [o for o in options if phrases.fits_tags(o, tags)] for name, options in data.values.items()}
+    return data.said_in(frame).values
 
 
-def _said_in(forms: tuple[str, ...], values: dict[str, str], known: set[str], frame: Frame | None) -> list[str]:
-    """The wordings whose values (of ``known``, the value lists) were drawn and whose own phrases the frame
-    allows."""
-    return [f for f in forms if _names(f) & known <= values.keys() and phrases.text_fits(f, frame)]
+@lru_cache(maxsize=8192)
+def _said_in(
+    forms: tuple[str, ...], drawn: frozenset[str], known: frozenset[str], tags: tuple[str, ...] | None
+) -> tuple[str, ...]:
+    """The wordings whose values (of ``known``, the value lists) are among the ``drawn`` ones and whose own
+    phrases the frame of ``tags`` allows: the same for every clause of an action said in one frame."""
+    return tuple(f for f in forms if _names(f) & known <= drawn and (tags is None or phrases.text_fits_tags(f, tags)))
 
 
 def _word_count(text: str) -> int:
@@ -320,11 +352,11 @@ def compose(
     longest = expected_length(focus.steps, graph)
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
-    values = said_values(data, frame)
+    sayable = data.said_in(frame)
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, values)
+        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, sayable)
         if made is None:
             continue
         clause, groups = made
@@ -418,15 +450,20 @@ def _style(
     frame: Frame | None = None,
 ) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
-    options = phrases.styles(indirect)
-    if _several_sentences(joiner):
-        options = tuple(s for s in options if not s[1].endswith("?"))
+    options = _styles(indirect, _several_sentences(joiner))
     for _ in range(_TRIES):
         prefix, end = phrases.pick(rng, options)
         style = phrases.expand(rng, prefix, frame), phrases.expand(rng, end, frame)
         if allowed(" ".join(style)):
             return style
     return ("I'd like you to ", ".") if indirect else ("", ".")
+
+
+@lru_cache(maxsize=4)
+def _styles(indirect: bool, several: bool) -> tuple[tuple[str, str], ...]:
+    """The styles a task can be framed in: no question around several sentences."""
+    options = phrases.styles(indirect)
+    return tuple(s for s in options if not s[1].endswith("?")) if several else options
 
 
 def _frame(joiner: str, clauses: list[str], style: tuple[str, str]) -> str:

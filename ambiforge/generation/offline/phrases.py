@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain, product
 from pathlib import Path
@@ -218,8 +219,13 @@ def text_fits(text: str, frame: Frame | None) -> bool:
     {f} for the guests", before its slots are filled)."""
     if frame is None:
         return True
+    return text_fits_tags(text, frame.tags())
+
+
+def text_fits_tags(text: str, frame_tags: tuple[str, ...]) -> bool:
+    """:func:`text_fits` for a frame given as its tags."""
     said = _wording_tags(text)
-    return not said or all(_fits(grouped, frame.tags()) for grouped in said)
+    return not said or all(_fits(grouped, frame_tags) for grouped in said)
 
 
 @lru_cache(maxsize=4096)
@@ -361,10 +367,15 @@ def indirect(obj: CatalogObject, rng: random.Random | None = None) -> str:
 def presupposed(text: str, objects: list[CatalogObject]) -> bool:
     """Whether what ``text`` presupposes holds of the ``objects`` it is said of (``presuppositions``:
     "hot again" and "reheat" only of food that was cooked, so was hot once)."""
-    for rule in _data().get("presuppositions") or ():
-        if mentions_any(text, rule["words"]) and any(o.group not in rule["groups"] for o in objects):
-            return False
-    return True
+    return all(o.group in groups for groups in _presupposing(text) for o in objects)
+
+
+@lru_cache(maxsize=4096)
+def _presupposing(text: str) -> tuple[frozenset[str], ...]:
+    """The groups each presupposition ``text`` makes allows (one entry per rule whose words it says): the
+    texts are template wordings, each read for every pair rendered from it."""
+    rules = _data().get("presuppositions") or ()
+    return tuple(frozenset(rule["groups"]) for rule in rules if mentions_any(text, rule["words"]))
 
 
 def apply_style(sentence: str, style: tuple[str, str]) -> str:
@@ -417,6 +428,16 @@ def word_grams(text: str, longest: int = _LONGEST) -> frozenset[tuple[str, ...]]
     return frozenset(chain.from_iterable(shifted))
 
 
+def mentioned_of(text: str, phrases: Iterable[str], longest: int = _LONGEST) -> list[str]:
+    """The ``phrases`` that ``text`` mentions as :func:`mentioned` reads them on its :func:`word_grams`, in
+    their order: the text's runs of words are made only in the lengths the phrases have."""
+    toks = words(text)
+    wanted = [(p, _phrase_words(p)) for p in phrases]
+    lengths = {len(w) for _, w in wanted if 0 < len(w) <= longest}
+    grams = set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
+    return [p for p, w in wanted if w in grams]
+
+
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
     """Whole-word containment of ``phrase`` in the text ``grams`` was made from."""
     return _phrase_words(phrase) in grams
@@ -445,7 +466,13 @@ def mentions_any(text: str, phrases: list[str], longest: int = 6) -> bool:
 
 def mentions(text: str, phrase: str) -> bool:
     """Whole-word, case-insensitive containment (so 'glass' is not found in 'glasses')."""
-    return re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text.lower()) is not None
+    return _whole_word(phrase.lower()).search(text.lower()) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(phrase: str) -> re.Pattern[str]:
+    """The pattern of :func:`mentions` for one phrase, compiled once (the options' words of every pair)."""
+    return re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
 
 
 def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:

@@ -10,7 +10,7 @@ referent is ambiguous and name every right choice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -25,22 +25,50 @@ from ambiforge.world.index import GraphIndex, index
 
 @dataclass
 class _Asked:
-    """What the templates of one draw asked of one graph: its lookup tables, the nodes of each noun and
-    those of them meeting a condition (each condition with its answers, found by identity: conditions are
-    template data, not hashable values). It holds the graph's index, not the graph, which holds it: no
-    reference cycle."""
+    """What the templates of one draw asked of one graph: who each noun picks out, those of them meeting a
+    condition, and which nodes meet each rule (an affordance by name, a condition by identity: conditions
+    are template data, not hashable values). Every template of a draw asks the same nouns, and many the
+    same jobs, of the same kitchen, so each answer is worked out once per graph. It holds the graph's
+    index, not the graph, which holds it: no reference cycle."""
 
     ix: GraphIndex
     nouns: dict[str, list[Node]] = field(default_factory=dict)
     filtered: dict[str, list[tuple[Condition, list[Node]]]] = field(default_factory=dict)
+    by_action: dict[str, dict[str, bool]] = field(default_factory=dict)
+    by_condition: list[tuple[Condition, dict[str, bool]]] = field(default_factory=list)
+
+    def meets(self, action: str | None, condition: Condition | None) -> Callable[[Node], bool]:
+        """A test of a node for ``action`` (an affordance) when given, else ``condition``; each node is
+        tested once per rule."""
+        if action:
+            answers = self.by_action.setdefault(action, {})
+            test: Callable[[CatalogObject], bool] = cached_affordances().get(action).allows
+        else:
+            assert condition is not None
+            found = next((known for seen, known in self.by_condition if seen is condition), None)
+            if found is None:
+                found = {}
+                self.by_condition.append((condition, found))
+            answers = found
+            test = condition.matches
+        view = self.ix.view
+
+        def meets(node: Node) -> bool:
+            answer = answers.get(node.id)
+            if answer is None:
+                answer = answers[node.id] = bool(test(view(node)))
+            return answer
+
+        return meets
 
 
 def _of(graph: SceneGraph) -> _Asked:
-    """Every template of a draw asks the same nouns of the same graph: the answers are kept with it."""
+    """The answers kept with ``graph``: a copied graph carries its original's tables, which are its own
+    only while its nodes and edges are the ones they were made from."""
     asked = graph.tables.get("referents")
-    ix = index(graph)
-    if not isinstance(asked, _Asked) or asked.ix is not ix:  # a copied graph carries its original's tables
-        asked = graph.tables["referents"] = _Asked(ix)
+    if isinstance(asked, _Asked) and asked.ix.nodes is graph.nodes and asked.ix.edges is graph.edges:
+        return asked
+    asked = graph.tables["referents"] = _Asked(index(graph))
     return asked
 
 
@@ -57,7 +85,8 @@ def members(graph: SceneGraph, noun: str, condition: Condition | None = None) ->
     for seen, kept in known:
         if seen is condition:
             return list(kept)
-    kept = [n for n in nodes if condition.matches(asked.ix.view(n))]
+    meets = asked.meets(None, condition)
+    kept = [n for n in nodes if meets(n)]
     known.append((condition, kept))
     return list(kept)
 
@@ -67,10 +96,8 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     meeting ``condition`` (knowledge the affordance table does not hold, such as "a fillet knife fillets")."""
     if not action and condition is None:
         return list(nodes)
-    rule: object = cached_affordances().get(action) if action else condition
-    test = rule.allows if action else rule.matches  # type: ignore[attr-defined]
-    ix = _of(graph).ix
-    return [n for n in nodes if test(ix.view(n))]
+    meets = _of(graph).meets(action, condition)
+    return [n for n in nodes if meets(n)]
 
 
 @lru_cache(maxsize=1024)

@@ -112,8 +112,10 @@ def build(
 
 
 def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
-    out: list[Candidate] = []
     pool = list(scene.objects)
+    if not bindable(spec, pool):
+        return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
+    out: list[Candidate] = []
     nouns: set[str] = set()
     for gkey in scene.groups():
         group = catalog.groups[gkey]
