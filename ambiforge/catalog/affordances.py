@@ -30,7 +30,13 @@ class Affordance:
     exclude: tuple[Condition, ...] = ()
 
     def allows(self, obj: CatalogObject) -> bool:
-        return any(c.matches(obj) for c in self.any) and not any(c.matches(obj) for c in self.exclude)
+        """Some ``any`` condition holds and no ``exclude`` one does."""
+        for condition in self.any:
+            if condition.matches(obj):
+                break
+        else:
+            return False
+        return not any(condition.matches(obj) for condition in self.exclude) if self.exclude else True
 
 
 @dataclass(frozen=True)

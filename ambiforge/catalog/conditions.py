@@ -76,7 +76,7 @@ def _compile(c: Condition) -> Callable[[CatalogObject], bool]:
     tests: list[Callable[[CatalogObject], bool]] = []
     if c.tags_any:
         tags = frozenset(c.tags_any)
-        tests.append(lambda o: not tags.isdisjoint(o.tags) or not tags.isdisjoint(o.uses))
+        tests.append(lambda o: not tags.isdisjoint(o.labels))
     if c.uses_any:
         uses = frozenset(c.uses_any)
         tests.append(lambda o: not uses.isdisjoint(o.uses))

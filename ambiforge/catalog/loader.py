@@ -90,6 +90,12 @@ class CatalogObject:
         """True when the object's own uses or its group's tags include ``tag``."""
         return tag in self.uses or tag in self.tags
 
+    @cached_property
+    def labels(self) -> frozenset[str]:
+        """Its group's tags and its own uses in one set: a template's ``tags_any`` condition asks for any
+        of several in either, for every object of every scene."""
+        return frozenset((*self.tags, *self.uses))
+
 
 @dataclass(frozen=True)
 class Group:

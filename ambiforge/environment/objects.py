@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ambiforge.catalog import CatalogObject
 from ambiforge.models import EnvObject
+
+#: The catalog attributes an item stores of a scene object (the item model's fields, named once).
+ENV_FIELDS: tuple[str, ...] = tuple(EnvObject.model_fields)
+_VALUES = attrgetter(*ENV_FIELDS)
 
 
 def env_fields(obj: CatalogObject) -> dict[str, object]:
     """The fields of :func:`env_object`, for code that builds the item from plain data in one call."""
-    return {name: getattr(obj, name) for name in EnvObject.model_fields}
+    return dict(zip(ENV_FIELDS, _VALUES(obj), strict=True))
 
 
 def env_object(obj: CatalogObject) -> EnvObject:

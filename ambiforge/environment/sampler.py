@@ -66,10 +66,9 @@ def sample_scene(
     rng.shuffle(chosen)
     objects: list[CatalogObject] = []
     for key in chosen:
-        members = list(catalog.groups[key].objects)
+        members = catalog.groups[key].objects
         k = min(len(members), rng.randint(*limits.per_group))
-        picked = set(rng.sample(range(len(members)), k))
-        objects.extend(m for i, m in enumerate(members) if i in picked)
+        objects.extend([members[i] for i in sorted(rng.sample(range(len(members)), k))])  # in group order
     return Scene(tuple(objects))
 
 

@@ -170,8 +170,8 @@ def index(
     edges by node, in the graph's edge order, and ``views``: its nodes as catalog objects by id
     (:func:`view_of`, the index's own from then on), when the caller knows them (used only when the tables
     are built now)."""
-    ix = graph.tables.get("index")
-    if not isinstance(ix, GraphIndex) or ix.nodes is not graph.nodes or ix.edges is not graph.edges:
+    ix: GraphIndex | None = graph.tables.get("index")
+    if ix is None or ix.nodes is not graph.nodes or ix.edges is not graph.edges:
         # a copy with other nodes or edges carries its original's tables: they are not its own
         ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views)
     return ix

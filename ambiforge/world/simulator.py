@@ -46,6 +46,8 @@ class SimulationResult:
 _EDGE_ORDER = attrgetter("source", "relation", "target")
 _LOCATION_SET = frozenset(LOCATION_RELATIONS)
 _STATE_FIELDS = tuple(State.model_fields)
+_STATE_VALUES = attrgetter(*_STATE_FIELDS)
+_STATE_POSITION = {name: i for i, name in enumerate(_STATE_FIELDS)}
 
 
 class StepFailed(Exception):
@@ -97,11 +99,14 @@ class _World:
         """The node with its state changed: the node in that state made before on this graph (a door
         closed again is the node as it was), else a new one, validated."""
         node = self.nodes[node_id]
-        state = node.state
-        key = (node_id, tuple(changes[f] if f in changes else getattr(state, f) for f in _STATE_FIELDS))
+        now = _STATE_VALUES(node.state)
+        values = list(now)
+        for name, value in changes.items():
+            values[_STATE_POSITION[name]] = value
+        key = (node_id, tuple(values))
         made = self.states.get(key)
         if made is None:
-            self.states.setdefault((node_id, tuple(getattr(state, f) for f in _STATE_FIELDS)), node)
+            self.states.setdefault((node_id, now), node)
             made = self.states[key] = changed(node, changes)
         self.nodes[node_id] = made
 
@@ -125,7 +130,7 @@ def _edge(made: dict[tuple[str, str, str], Edge], source: str, relation: str, ta
 
 def changed(node: Node, changes: dict[str, object]) -> Node:
     """``node`` with its state changed (validated like any state: a bad value raises)."""
-    return node.model_copy(update={"state": State.model_validate({**node.state.model_dump(), **changes})})
+    return node.model_copy(update={"state": State.model_validate({**dict(node.state), **changes})})
 
 
 def _node(w: _World, ref: str, step: str) -> Node:

@@ -85,25 +85,50 @@ def pointed(draft: Draft, graph: SceneGraph, nodes: Sequence[str]) -> dict[str, 
     determiners before anyone knew where things are; the plan's graph knows."""
     words, places = phrases.pointing()
     fields = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task")
-    if not any(_demonstrative(words).search(getattr(draft, f)) for f in fields):
-        return {}  # most tasks point at nothing: no pattern of their names is made
+    demonstrative = _demonstrative(words)
+    if not any(demonstrative.search(getattr(draft, f)) for f in fields):
+        return {}  # most tasks point at nothing
     ix = index(graph)
     far = {ix.by_id[n].name for n in nodes if n in ix.by_id and _place_of(graph, n) not in places}
     if not far:
         return {}
-    names = "|".join(re.escape(n) for n in sorted(far, key=len, reverse=True))
-    pattern = re.compile(rf"\b({'|'.join(words)})\s+({names})\b", re.IGNORECASE)
+    names = sorted(far, key=len, reverse=True)  # the longest name that follows wins, as in a regex alternation
+    return {f: _unpoint(getattr(draft, f), demonstrative, names) for f in fields}
 
-    def the(m: re.Match[str]) -> str:
-        return ("The " if m.group(1)[0].isupper() else "the ") + m.group(2)
 
-    return {f: pattern.sub(the, getattr(draft, f)) for f in fields}
+def _unpoint(text: str, demonstrative: re.Pattern[str], names: Sequence[str]) -> str:
+    """``text`` with each demonstrative followed by one of ``names`` (any case, ending a word) made "the":
+    the texts' names vary with every scene, so they are matched here instead of compiled into a pattern."""
+    out: list[str] = []
+    done = 0
+    for m in demonstrative.finditer(text):
+        if m.start() < done:
+            continue
+        at = m.end()
+        for name in names:
+            end = at + len(name)
+            if text[at:end].lower() == name.lower() and _word_ends(text, end):
+                out += [text[done : m.start()], "The " if m.group(1)[0].isupper() else "the ", text[at:end]]
+                done = end
+                break
+    return "".join([*out, text[done:]]) if out else text
+
+
+def _word_ends(text: str, end: int) -> bool:
+    """A word boundary (``\\b``) at ``end``: a word character on one side of it only."""
+    before = end > 0 and _is_word(text[end - 1])
+    after = end < len(text) and _is_word(text[end])
+    return before != after
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 @lru_cache(maxsize=4)
 def _demonstrative(words: tuple[str, ...]) -> re.Pattern[str]:
-    """A demonstrative followed by a word: a text without one needs no rewriting."""
-    return re.compile(rf"\b({'|'.join(words)})\s", re.IGNORECASE)
+    """A demonstrative and the white space after it (a name may follow)."""
+    return re.compile(rf"\b({'|'.join(words)})\s+", re.IGNORECASE)
 
 
 def soiled(graph: SceneGraph, used: set[str]) -> SceneGraph:
