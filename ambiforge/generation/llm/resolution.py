@@ -56,9 +56,7 @@ class Mentions:
         self._rx = re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
 
     def find(self, text: str) -> list[str]:
-        found = self.find_within(text, None)
-        assert found is not None
-        return found
+        return self.find_within(text, None) or []  # None only when asked for a subset's names
 
     def find_within(self, text: str, names: frozenset[str] | None) -> list[str] | None:
         """:meth:`find`, or None when a match (a measure's too) is not one of ``names``.
