@@ -15,10 +15,16 @@ real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
 - where the rest of the wall went: before the first call (imports, Prefect, planning) and after the last
   (duplicate resolution, validation, reports, writing).
 
+With ``--marginal N`` a second build of ``N`` pairs follows, and the CPU a pair is also given as the
+difference of the two builds over the difference of their pairs (own process, workers, and the own
+process's LLM phase): the cost of one more pair, which the figure a pair of one build mixes with the fixed
+costs (imports, the worker's Great Expectations, the report) that do not grow with the pairs.
+
 Prints figures, never asserts. ``rpm`` defaults to 0 (no rate limit): the ideal is about concurrency and
 latency; pass ``--rpm`` to see a rate limit's share.
 
     python bench/llm_build.py                       # 50 pairs, 200 ms, concurrency 8
+    python bench/llm_build.py --marginal 100        # and 100 pairs: the CPU of one more pair
     python bench/llm_build.py --pairs 100 --concurrency 16
 """
 
@@ -33,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -78,20 +85,18 @@ def intervals(calls: list[dict]) -> list[tuple[float, float]]:  # type: ignore[t
     return spans
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--pairs", type=int, default=50)
-    parser.add_argument("--latency", type=float, default=0.2, help="seconds the server takes per reply")
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--rpm", type=int, default=0)
-    parser.add_argument("--provider", choices=["openai", "mistral"], default="openai")
-    parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose ambiforge builds (to compare)")
-    parser.add_argument("--keep", type=Path, help="copy the run folder here (calls.jsonl, summary...)")
-    parser.add_argument("--prefect", action="store_true", help="build as Prefect flows (a temporary API server)")
-    args = parser.parse_args()
-    ambiguity.names()  # load the types before the server's threads race to (the registry's first load)
+@dataclass(frozen=True)
+class Measured:
+    """One build's CPU figures, for the marginal cost a pair of two builds."""
 
+    pairs: int
+    own: float  # the build's own process, seconds
+    workers: float  # its worker processes
+    llm_phase: float  # the own process's CPU from the first call's start to the last call's end
+
+
+def build_once(args: argparse.Namespace, pairs: int) -> Measured:
+    """Run one build of ``pairs`` pairs against a fresh scripted server and print its figures."""
     with (
         tempfile.TemporaryDirectory() as tmp,
         ScriptedLLMServer(KitchenResponder(), latency=args.latency, api_key=KEY) as server,
@@ -110,7 +115,7 @@ def main() -> None:
             "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         }
         cmd = [sys.executable, "-m", "ambiforge.cli.main", "build", "--config", str(config)]
-        cmd += ["--provider", args.provider, "--pairs", str(args.pairs), "--seed", str(args.seed)]
+        cmd += ["--provider", args.provider, "--pairs", str(pairs), "--seed", str(args.seed)]
         cmd += ["--run-id", "bench", "--out", str(folder / "raw"), *(["--prefect"] if args.prefect else [])]
         cpu_before = children_cpu()
         started = time.time()
@@ -135,7 +140,7 @@ def main() -> None:
         calls = list(read_calls(run / "calls.jsonl"))
         summary = json.loads((run / "summary.json").read_text())
         if args.keep:
-            shutil.copytree(run, args.keep, dirs_exist_ok=True)
+            shutil.copytree(run, args.keep if pairs == args.pairs else args.keep / f"{pairs}-pairs", dirs_exist_ok=True)
 
     spans = intervals(calls)
     wall = ended - started
@@ -143,7 +148,7 @@ def main() -> None:
     first, last = min(s for s, _ in spans), max(e for _, e in spans)
     phase = last - first
     print(
-        f"{args.pairs}-pair LLM build ({args.provider} SDK -> scripted server), latency "
+        f"{pairs}-pair LLM build ({args.provider} SDK -> scripted server), latency "
         f"{args.latency * 1000:.0f} ms, concurrency {args.concurrency}, rpm {args.rpm or 'none'}"
         f"{', as Prefect flows' if args.prefect else ''}; load average {os.getloadavg()[0]:.2f} on "
         f"{os.cpu_count()} cores"
@@ -152,13 +157,13 @@ def main() -> None:
     print(f"ideal            : {ideal:6.2f} s  (calls x latency / concurrency)")
     print(f"build wall       : {wall:6.2f} s  = {wall / ideal:.2f}x ideal (target <= 1.5x)  CPU {cpu:.2f} s")
     print(
-        f"  CPU            : the build's own process {own:.2f} s ({own / args.pairs * 1000:.0f} ms a pair), its "
+        f"  CPU            : the build's own process {own:.2f} s ({own / pairs * 1000:.0f} ms a pair), its "
         f"worker processes {cpu - own:.2f} s (read every 50 ms: the last few ms of the process are missed)"
     )
     at_first, at_last = cpu_at(samples, first), cpu_at(samples, last)
     print(
         f"  own CPU by phase: before the 1st call {at_first:.2f} s, LLM phase {at_last - at_first:.2f} s "
-        f"({(at_last - at_first) / args.pairs * 1000:.0f} ms a pair), after the last call {own - at_last:.2f} s"
+        f"({(at_last - at_first) / pairs * 1000:.0f} ms a pair), after the last call {own - at_last:.2f} s"
     )
     if sys.flags.dont_write_bytecode and not (args.repo / "ambiforge" / "__pycache__").exists():
         print("  (PYTHONDONTWRITEBYTECODE is set and the checkout has no __pycache__: it is compiled on every run)")
@@ -171,6 +176,44 @@ def main() -> None:
     )
     print(f"before 1st call  : {first - started:6.2f} s  (start-up: imports, Prefect when --prefect, planning)")
     print(f"after last call  : {ended - last:6.2f} s  (duplicates, validation, reports, writing, exit)")
+    return Measured(pairs, own, cpu - own, at_last - at_first)
+
+
+def print_marginal(small: Measured, large: Measured) -> None:
+    """The CPU of one more pair: the two builds' difference over their pairs' difference."""
+    more = large.pairs - small.pairs
+    own, workers = (large.own - small.own) / more, (large.workers - small.workers) / more
+    phase = (large.llm_phase - small.llm_phase) / more
+    print(
+        f"marginal CPU a pair ({small.pairs} -> {large.pairs} pairs): {(own + workers) * 1000:.0f} ms: the build's own "
+        f"process {own * 1000:.0f} ms (its LLM phase {phase * 1000:.0f} ms), workers {workers * 1000:.0f} ms; fixed "
+        f"(the {small.pairs}-pair build less its pairs at that rate): own {small.own - own * small.pairs:.2f} s, "
+        f"workers {small.workers - workers * small.pairs:.2f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=50)
+    parser.add_argument("--marginal", type=int, metavar="N", help="then a build of N pairs: the CPU of one more pair")
+    parser.add_argument("--latency", type=float, default=0.2, help="seconds the server takes per reply")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--rpm", type=int, default=0)
+    parser.add_argument("--provider", choices=["openai", "mistral"], default="openai")
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose ambiforge builds (to compare)")
+    parser.add_argument("--keep", type=Path, help="copy the run folder here (calls.jsonl, summary...)")
+    parser.add_argument("--prefect", action="store_true", help="build as Prefect flows (a temporary API server)")
+    args = parser.parse_args()
+    if args.marginal is not None and args.marginal == args.pairs:
+        parser.error("--marginal needs a number of pairs other than --pairs")
+    ambiguity.names()  # load the types before the server's threads race to (the registry's first load)
+    first = build_once(args, args.pairs)
+    if args.marginal is not None:
+        print()
+        second = build_once(args, args.marginal)
+        print()
+        print_marginal(*sorted((first, second), key=lambda m: m.pairs))
 
 
 if __name__ == "__main__":

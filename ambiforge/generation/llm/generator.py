@@ -27,6 +27,7 @@ from typing import Any
 from ambiforge import ambiguity
 from ambiforge.catalog import Catalog
 from ambiforge.catalog.affordances import cached_affordances
+from ambiforge.catalog.world import cached_world
 from ambiforge.config.llm import LLMConfig
 from ambiforge.config.sampler import SamplerConfig
 from ambiforge.config.validation import ValidationConfig
@@ -93,6 +94,7 @@ class LLMGenerator:
         self.ctx = RuleContext(catalog=catalog, config=validation or ValidationConfig())
         self.prompts: dict[str, Prompt] = {}
         self.mentions = Mentions(catalog.objects)
+        self.node_names = Mentions([*catalog.objects, *(place.name for place in cached_world().places)])
         self.actions = [(name, a.description) for name, a in sorted(cached_affordances().actions.items())]
         #: Environment-induced types: their two kitchens are drawn as the offline generator draws them.
         self.offline = OfflineGenerator(catalog, seed, run_id, limits)
@@ -146,7 +148,7 @@ class LLMGenerator:
             rng = random.Random(f"{self.seed}:{index}:{attempt}")
             scene, _ = self.steering.scene(rng, ambiguity_type)
             graph = scene_graph(scene, self.seed, index, attempt)
-            resolver = Resolver(graph, self.mentions, ambiguity.get(ambiguity_type).has_shortlist)
+            resolver = Resolver(graph, self.mentions, ambiguity.get(ambiguity_type).has_shortlist, self.node_names)
             short, full = render_environment(scene)
             base = {
                 "environment_short": short,

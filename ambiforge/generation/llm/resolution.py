@@ -49,16 +49,33 @@ class Mentions:
     position, so ``whole milk`` is not also ``milk``)."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        ordered = sorted({n.lower() for n in names}, key=lambda n: (-len(n), n))
+        self.names = frozenset(n.lower() for n in names)
+        self.ascii = all(n.isascii() for n in self.names)
+        ordered = sorted(self.names, key=lambda n: (-len(n), n))
         alternation = "|".join(re.escape(n) for n in ordered) or r"(?!x)x"
         self._rx = re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
 
     def find(self, text: str) -> list[str]:
+        return self.find_within(text, None) or []  # None only when asked for a subset's names
+
+    def find_within(self, text: str, names: frozenset[str] | None) -> list[str] | None:
+        """:meth:`find`, or None when a match (a measure's too) is not one of ``names``.
+
+        Why: in ASCII text and names, a :class:`Mentions` of a subset of these names finds exactly what
+        this one finds whenever every match here is one of the subset's (the alternatives are tried in the
+        same order at every position, and none of the subset's can match where none of these does), so
+        one compiled for a whole run answers for a graph's names without compiling them per graph (a
+        pattern of a graph's names costs 1-2 ms); a match outside them could hide one of theirs, and
+        then, or for other text, the answer is None and the caller asks the graph's own."""
+        if names is not None and not (self.ascii and text.isascii()):
+            return None
         out: list[str] = []
         for match in self._rx.finditer(text):
+            name = match.group(0).lower()
+            if names is not None and name not in names:
+                return None
             if _MEASURE.match(text, match.end()):
                 continue
-            name = match.group(0).lower()
             if name not in out:
                 out.append(name)
         return out
@@ -67,11 +84,15 @@ class Mentions:
 @dataclass
 class Resolver:
     """The checks of one pair's attempt: ``graph`` the kitchen the prompts showed, ``mentions`` the
-    catalog's object names (what a text may name that the kitchen lacks)."""
+    catalog's object names (what a text may name that the kitchen lacks); ``node_names``: the names any
+    graph of the run may have (the catalog's objects and the world's places), compiled once a run, which
+    finds this graph's names in a text as a :class:`Mentions` of them would (see
+    :meth:`Mentions.find_within`)."""
 
     graph: SceneGraph
     mentions: Mentions
     has_shortlist: bool
+    node_names: Mentions | None = None
 
     def node(self, name: str) -> Node | None:
         """The node a written name means: its id or name, else a noun only one node has ("kettle")."""
@@ -176,13 +197,26 @@ class Resolver:
         return problems
 
     @cached_property
+    def _own_names(self) -> frozenset[str]:
+        return frozenset(n.name.lower() for n in self.graph.nodes)
+
+    @cached_property
     def _node_names(self) -> Mentions:
-        return Mentions(n.name for n in self.graph.nodes)
+        return Mentions(self._own_names)
+
+    def names_in(self, text: str) -> list[str]:
+        """The graph's node names ``text`` says, as :class:`Mentions` finds them."""
+        own, run = self._own_names, self.node_names
+        if run is not None and own <= run.names:
+            found = run.find_within(text, own)
+            if found is not None:
+                return found
+        return self._node_names.find(text)
 
     def named(self, text: str) -> set[str]:
         """The ids of the nodes ``text`` names (objects and places, by their exact names)."""
         ix = index(self.graph)
-        return {n.id for name in self._node_names.find(text) if (n := ix.find(name)) is not None}
+        return {n.id for name in self.names_in(text) if (n := ix.find(name)) is not None}
 
     def world(
         self, *, task: str, referent: str, shortlist: list[str], variants: list[str], action: str = NO_ACTION

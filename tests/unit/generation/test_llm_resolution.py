@@ -91,3 +91,30 @@ def test_the_world_is_filled_from_the_resolved_names(resolver: Resolver) -> None
     assert world.fitting == ["vegetable_peeler", "y_peeler", "swivel_peeler"]
     nodes = {n.id for n in resolver.graph.nodes}
     assert set(world.candidates) <= nodes
+
+
+def test_a_run_wide_pattern_finds_what_the_graphs_own_finds(catalog) -> None:
+    """The run's names (a superset of the graph's) answer only when every match is the graph's; a longer
+    name the graph lacks ("dirty ceramic mug" over the graph's "ceramic mug"), a measure ("teaspoon of")
+    and text beyond ASCII fall back to the graph's own pattern, so the names found are always the graph's."""
+    names = ["ceramic mug", "whole milk", "teaspoon", "russet potato"]
+    graph = build_graph(Scene(tuple(catalog.objects[n] for n in names)), 3)
+    run = Mentions([*catalog.objects, *(n.name for n in graph.nodes)])
+    own = Mentions(n.name for n in graph.nodes)
+    fast = Resolver(graph, Mentions(catalog.objects), has_shortlist=False, node_names=run)
+    texts = [
+        "Pour the whole milk into the ceramic mug.",
+        "Pour the whole milk into the dirty ceramic mug.",  # a name the graph lacks hides the graph's mug
+        "Add a teaspoon of whole milk, then stir with the teaspoon.",
+        "Fill the Ceramic Mug with WHOLE MILK and peel the russet potatoes.",
+        "Warm the whole milk in the ceramic mug \u2013 gently.",  # not ASCII
+        "",
+    ]
+    for text in texts:
+        assert fast.names_in(text) == own.find(text), text
+    assert own.find("Pour the whole milk into the dirty ceramic mug.") == ["whole milk", "ceramic mug"]
+    assert run.find_within("Pour the whole milk into the dirty ceramic mug.", own.names) is None
+    assert run.find_within("Pour the whole milk into the ceramic mug.", own.names) == ["whole milk", "ceramic mug"]
+    assert fast.named("Pour the whole milk into the ceramic mug.") == {
+        n.id for n in graph.nodes if n.name in ("whole milk", "ceramic mug")
+    }
