@@ -214,6 +214,9 @@ def _heated_again(name: str) -> re.Pattern[str]:
 def again_unsupported(text: str, nodes: Iterable[Node]) -> str | None:
     """A food heated "again" (or reheated) that was never hot: milk from the fridge is warmed, not reheated.
     The food is the one the heating words are said of ("reheat the soup", "make my milk hot again")."""
+    lowered = text.lower()
+    if "reheat" not in lowered and "again" not in lowered:  # both of the patterns' forms need one of them
+        return None
     cooked = set(lexicon().get("heated_before") or ())
     for node in nodes:
         if node.type != "object" or node.kind != "food" or node.group in cooked:
