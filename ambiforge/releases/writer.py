@@ -2,8 +2,10 @@
 
 The runs' rows are streamed, never held, and each is decoded once: one pass checks and summarises them
 (compact per-item state: id, type, where the row is, a digest) and writes the files that need no split
-``BATCH_SIZE`` rows at a time into a staging folder; the split files are then read back from
-``data.parquet``. A million-item release needs memory for a batch and a few hundred bytes per item.
+``BATCH_SIZE`` rows at a time into a staging folder, each batch's Arrow table also into an uncompressed
+Arrow file beside it; the split files are then taken from that file, a batch at a time (not from
+``data.parquet``, whose decoding would cost more than the splits' own writing). A million-item release needs
+memory for a batch and a few hundred bytes per item, and disk for its rows as Arrow until it is written.
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
@@ -17,6 +19,7 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,7 +41,7 @@ from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
-from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
+from ambiforge.storage.arrow_schema import arrow_row, item_arrow_schema, records_to_table
 from ambiforge.version import __version__
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +49,7 @@ REPO = Path(__file__).resolve().parents[2]
 #: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
 BATCH_SIZE = 2_000
 #: Rows held decoded at a time before they become Arrow tables (see :class:`_Rows`).
-CONVERT_SIZE = 200
+CONVERT_SIZE = 50
 
 
 class ReleaseGateError(AmbiforgeError):
@@ -108,7 +111,7 @@ class _Pass:
         self.leak: str | None = None
         self.judge = judge_report.CardTally()
 
-    def __call__(self, record: dict[str, Any], item: Any, line: bytes) -> None:
+    def __call__(self, record: dict[str, Any], item: Any, _line: bytes) -> None:
         environment = ambiguity.level(item.ambiguity_type) == ENVIRONMENT
         if environment and self.first_environment is None:
             self.first_environment = record
@@ -121,7 +124,7 @@ class _Pass:
         self.provenance.add(item)
         self.digests[item.id] = changelog.digest(record)
         self.judge.add(record)
-        self.rows.add(record, line, environment)
+        self.rows.add(record, environment)
 
 
 class _Rows:
@@ -132,34 +135,37 @@ class _Rows:
     They are written while the gates still read the rows, into a staging folder outside ``curated/`` (a
     refused release leaves it as it was), ``BATCH_SIZE`` released rows at a time: a Parquet file gets one row
     group per batch (one for a release that fits in a batch, as ``pq.write_table`` wrote before); a file
-    with no rows is one empty row group, as ``write_table`` writes it.
+    with no rows is one empty row group, as ``write_table`` writes it. The default configuration's batches
+    also go to ``spill`` (Arrow's file format, uncompressed), from which :func:`_write_splits` takes the
+    splits' rows with the same row groups.
 
-    A row's JSON line is written as it comes; for the Parquet files only the line it was read from is kept
-    (bytes), which Arrow parses ``CONVERT_SIZE`` lines at a time. So no decoded row outlives its visit: a
-    decoded row is thousands of Python objects, which the garbage collector would walk again and again
-    while a batch waits."""
+    A row's JSON line is written as it comes; its Parquet row is converted from the decoded record,
+    ``CONVERT_SIZE`` rows at a time, so the decoded rows waiting are few: a decoded row is thousands of
+    Python objects, which the garbage collector walks again for as long as it is alive."""
 
-    def __init__(self, folder: Path, class_names: list[str], environment_names: list[str]) -> None:
+    def __init__(self, folder: Path, spill: Path, class_names: list[str], environment_names: list[str]) -> None:
         self.folder = folder
+        self.spill = spill
         self.schema = item_arrow_schema(class_names)
         self.environment_schema = item_arrow_schema(environment_names)
         self.data = pq.ParquetWriter(folder / "data.parquet", self.schema, compression="zstd")
+        self.spilled: pa.ipc.RecordBatchFileWriter | None = None  # opened by the first batch
+        #: the record batches of each row group of ``data.parquet``, in ``spill``
+        self.groups: list[int] = []
         self.jsonl = files.open_jsonl_writer(folder / files.JSONL)
         self.environment: tuple[pq.ParquetWriter, Any] | None = None  # (Parquet, JSON lines) once opened
         self.rows = {"data": 0, ENVIRONMENT: 0}
         self.batch = 0  # rows of the batch (both configurations), converted or not
-        # per configuration (environment-induced or not): the lines not yet converted, with their mapped
-        # columns, and the tables converted, waiting for the batch
-        self.lines: dict[bool, list[bytes]] = {False: [], True: []}
-        self.mapped: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+        # per configuration (environment-induced or not): the rows not yet converted (as Arrow rows), and
+        # the tables converted, waiting for the batch
+        self.pending: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
         self.tables: dict[bool, list[pa.Table]] = {False: [], True: []}
 
-    def add(self, record: dict[str, Any], line: bytes, environment: bool) -> None:
-        """``record``, decoded from ``line``: its JSON line now (orjson: the same compact UTF-8 JSON as the
-        build writes; the scene graphs are in the Parquet only), its Parquet row from ``line`` later."""
+    def add(self, record: dict[str, Any], environment: bool) -> None:
+        """``record``: its JSON line now (orjson: the same compact UTF-8 JSON as the build writes; the scene
+        graphs are in the Parquet only), its Parquet row when ``CONVERT_SIZE`` rows wait."""
         self._files(environment)[1].write(orjson.dumps(jsonl_form(record)) + b"\n")
-        self.lines[environment].append(line)
-        self.mapped[environment].append(mapped_columns(record))
+        self.pending[environment].append(arrow_row(record))
         self.batch += 1
         if self.batch >= BATCH_SIZE:
             self.flush()
@@ -181,13 +187,12 @@ class _Rows:
         return self.environment
 
     def convert(self) -> None:
-        """The lines waiting to Arrow tables, kept until the batch is full."""
-        for environment, lines in self.lines.items():
-            if lines:
+        """The rows waiting to Arrow tables, kept until the batch is full."""
+        for environment, rows in self.pending.items():
+            if rows:
                 schema = self.environment_schema if environment else self.schema
-                self.tables[environment].append(json_lines_to_table(lines, self.mapped[environment], schema))
-        self.lines = {False: [], True: []}
-        self.mapped = {False: [], True: []}
+                self.tables[environment].append(records_to_table(rows, schema))
+        self.pending = {False: [], True: []}
 
     def flush(self) -> None:
         """Convert what is left of the batch and write it: one row group per file that got rows."""
@@ -200,6 +205,13 @@ class _Rows:
             table = pa.concat_tables(tables).combine_chunks()
             self._files(environment)[0].write_table(table)
             self.rows[ENVIRONMENT if environment else "data"] += table.num_rows
+            if not environment:
+                if self.spilled is None:
+                    self.spilled = pa.ipc.new_file(self.spill, self.schema)
+                batches = table.to_batches()
+                for batch in batches:
+                    self.spilled.write_batch(batch)
+                self.groups.append(len(batches))
         self.tables = {False: [], True: []}
 
     def close(self) -> None:
@@ -211,25 +223,37 @@ class _Rows:
                 self.data.write_table(self.schema.empty_table())
             self.data.close()
             self.jsonl.close()
+            if self.spilled is not None:
+                self.spilled.close()
             if self.environment is not None:
                 for handle in self.environment:
                     handle.close()
 
+    def row_groups(self) -> Iterator[pa.Table]:
+        """The row groups of ``data.parquet``, read back from ``spill`` one at a time (after :meth:`close`)."""
+        if not self.groups:
+            return
+        with pa.OSFile(str(self.spill)) as source:  # read, not mapped: a group's pages leave with it
+            reader = pa.ipc.open_file(source)
+            first = 0
+            for count in self.groups:
+                yield pa.Table.from_batches([reader.get_batch(k) for k in range(first, first + count)], self.schema)
+                first += count
 
-def _write_splits(folder: Path, schema: pa.Schema, splits: dict[str, list[str]]) -> None:
-    """``splits/<name>.parquet`` from ``data.parquet`` (read back a row group at a time, Arrow to Arrow: no row
-    is decoded from JSON again), each with the row groups of ``data.parquet`` (an empty one when a split
-    has no rows, as ``write_table`` writes it)."""
+
+def _write_splits(folder: Path, rows: _Rows, splits: dict[str, list[str]]) -> None:
+    """``splits/<name>.parquet`` from the row groups of ``data.parquet`` (Arrow to Arrow: no row is decoded
+    again), each with those row groups (an empty one when a split has no rows, as ``write_table`` writes
+    it)."""
     (folder / "splits").mkdir()
+    schema = rows.schema
     split_of = {i: name for name, ids in splits.items() for i in ids}
     writers = {
         name: pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd") for name in splits
     }
     written = dict.fromkeys(splits, 0)
     try:
-        data = pq.ParquetFile(folder / "data.parquet")
-        for group in range(data.metadata.num_row_groups):
-            table = data.read_row_group(group).replace_schema_metadata(schema.metadata)
+        for table in rows.row_groups():
             where = [split_of[i] for i in table.column("id").to_pylist()]
             for name, writer in writers.items():
                 picked = [k for k, split in enumerate(where) if split == name]
@@ -247,14 +271,15 @@ def _write_splits(folder: Path, schema: pa.Schema, splits: dict[str, list[str]])
 def _release(opts: ReleaseOptions) -> Path:
     """One pass over the runs' rows, holding none: each row is checked, summarised and written to the files
     that need no split (the gates need every row seen before anything reaches ``curated/``, so those files
-    wait in a staging folder); the splits are then read back from ``data.parquet``."""
+    wait in a staging folder); the splits are then taken from the batches spilled beside it."""
     versions.check_new(opts.curated, opts.version)
     names = ambiguity.names()
     # the item schema's enum is the registered types, so every row that passes the gate has one of these
     class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT]
     environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT]
     with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging:
-        rows = _Rows(Path(staging), class_names, environment_names)
+        (Path(staging) / "files").mkdir()
+        rows = _Rows(Path(staging) / "files", Path(staging) / "rows.arrow", class_names, environment_names)
         try:
             found = scan(opts.raw, opts.run_ids, opts.allow_unreviewed, seen := _Pass(rows))
             rows.flush()
@@ -365,7 +390,7 @@ def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
     try:
         for staged in sorted(seen.rows.folder.iterdir()):
             shutil.move(staged, tmp / staged.name)
-        _write_splits(tmp, seen.rows.schema, splits)
+        _write_splits(tmp, seen.rows, splits)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)
