@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pyarrow as pa
@@ -43,6 +43,9 @@ from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratif
 from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import arrow_row, item_arrow_schema, records_to_table
 from ambiforge.version import __version__
+
+if TYPE_CHECKING:
+    from ambiforge.releases.expectations_worker import Expectations
 
 REPO = Path(__file__).resolve().parents[2]
 #: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
@@ -277,7 +280,11 @@ def _release(opts: ReleaseOptions) -> Path:
     # the item schema's enum is the registered types, so every row that passes the gate has one of these
     class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT]
     environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT]
-    with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging:
+    from ambiforge.releases.expectations_worker import Expectations
+    from ambiforge.run.layout import run_dir
+
+    items = [run_dir(opts.raw, run_id) / "items.jsonl" for run_id in opts.run_ids]
+    with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging, Expectations(items) as expectations:
         (Path(staging) / "files").mkdir()
         rows = _Rows(Path(staging) / "files", Path(staging) / "rows.arrow", class_names, environment_names)
         try:
@@ -285,14 +292,12 @@ def _release(opts: ReleaseOptions) -> Path:
             rows.flush()
         finally:
             rows.close()
-        return _publish(opts, found, seen)
+        return _publish(opts, found, seen, expectations)
 
 
-def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
+def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass, suite: Expectations) -> Path:
     """The gates on what the scan found, then ``curated/<version>/``: the staged files, the splits, the
     changelog, the expectations' results and the sealed manifest and card."""
-    from ambiforge.validation.expectations import run_expectations
-
     kept = found.kept
 
     def refuse(message: str, report: dict[str, Any]) -> ReleaseGateError:
@@ -314,9 +319,7 @@ def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
     splits = stratified_splits(entries, size.calibration, opts.seed)  # type: ignore[arg-type]
     if sorted(i for ids in splits.values() for i in ids) != sorted(e.id for e in entries):
         raise ReleaseGateError(f"release {opts.version}: the splits do not cover every item exactly once")
-    expectations = run_expectations(
-        seen.columns.frame(), target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits
-    )
+    expectations = suite.run(seen.columns, target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits)
     if not expectations.success:
         message = gates.expectations_message(
             expectations.results, opts.target_mix, opts.mix_tolerance, source=opts.mix_source
