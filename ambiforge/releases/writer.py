@@ -3,9 +3,11 @@
 The runs' rows are streamed, never held, and each is decoded once: one pass checks and summarises them
 (compact per-item state: id, type, where the row is, a digest) and writes the files that need no split
 ``BATCH_SIZE`` rows at a time into a staging folder, each batch's Arrow table also into an uncompressed
-Arrow file beside it; the split files are then taken from that file, a batch at a time (not from
-``data.parquet``, whose decoding would cost more than the splits' own writing). A million-item release needs
-memory for a batch and a few hundred bytes per item, and disk for its rows as Arrow until it is written.
+Arrow file beside it; the split files are then taken from that file, a batch at a time (decoding
+``data.parquet`` again would cost about as much as writing the splits). A million-item release needs memory
+for a batch and a few hundred bytes per item, and disk for its rows as Arrow until it is written. The
+dataset expectations run in a worker process that imports Great Expectations meanwhile
+(:mod:`ambiforge.releases.expectations_worker`).
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
