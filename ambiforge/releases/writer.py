@@ -43,7 +43,7 @@ from ambiforge.releases.seal import seal
 from ambiforge.releases.selection import EXCLUDED_BECAUSE, Scan, scan
 from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratified_splits
 from ambiforge.stats import Stats
-from ambiforge.storage.arrow_schema import arrow_row, item_arrow_schema, records_to_table
+from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
 from ambiforge.version import __version__
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ REPO = Path(__file__).resolve().parents[2]
 #: this, not the release's size (a row as Python objects is about 75 KB, so 2,000 rows are 150 MB).
 BATCH_SIZE = 2_000
 #: Rows held decoded at a time before they become Arrow tables (see :class:`_Rows`).
-CONVERT_SIZE = 50
+CONVERT_SIZE = 200
 
 
 class ReleaseGateError(AmbiforgeError):
@@ -116,7 +116,7 @@ class _Pass:
         self.leak: str | None = None
         self.judge = judge_report.CardTally()
 
-    def __call__(self, record: dict[str, Any], item: Any, _line: bytes) -> None:
+    def __call__(self, record: dict[str, Any], item: Any, line: bytes) -> None:
         environment = ambiguity.level(item.ambiguity_type) == ENVIRONMENT
         if environment and self.first_environment is None:
             self.first_environment = record
@@ -129,7 +129,7 @@ class _Pass:
         self.provenance.add(item)
         self.digests[item.id] = changelog.digest(record)
         self.judge.add(record)
-        self.rows.add(record, environment)
+        self.rows.add(record, line, environment)
 
 
 class _Rows:
@@ -144,9 +144,10 @@ class _Rows:
     also go to ``spill`` (Arrow's file format, uncompressed), from which :func:`_write_splits` takes the
     splits' rows with the same row groups.
 
-    A row's JSON line is written as it comes; its Parquet row is converted from the decoded record,
-    ``CONVERT_SIZE`` rows at a time, so the decoded rows waiting are few: a decoded row is thousands of
-    Python objects, which the garbage collector walks again for as long as it is alive."""
+    A row's JSON line is written as it comes; for the Parquet files only the line it was read from is kept
+    (bytes), which Arrow parses ``CONVERT_SIZE`` lines at a time. So no decoded row outlives its visit: a
+    decoded row is thousands of Python objects, which the garbage collector would walk again and again
+    while a batch waits."""
 
     def __init__(self, folder: Path, spill: Path, class_names: list[str], environment_names: list[str]) -> None:
         self.folder = folder
@@ -161,16 +162,18 @@ class _Rows:
         self.environment: tuple[pq.ParquetWriter, Any] | None = None  # (Parquet, JSON lines) once opened
         self.rows = {"data": 0, ENVIRONMENT: 0}
         self.batch = 0  # rows of the batch (both configurations), converted or not
-        # per configuration (environment-induced or not): the rows not yet converted (as Arrow rows), and
-        # the tables converted, waiting for the batch
-        self.pending: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+        # per configuration (environment-induced or not): the lines not yet converted, with their mapped
+        # columns, and the tables converted, waiting for the batch
+        self.lines: dict[bool, list[bytes]] = {False: [], True: []}
+        self.mapped: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
         self.tables: dict[bool, list[pa.Table]] = {False: [], True: []}
 
-    def add(self, record: dict[str, Any], environment: bool) -> None:
-        """``record``: its JSON line now (orjson: the same compact UTF-8 JSON as the build writes; the scene
-        graphs are in the Parquet only), its Parquet row when ``CONVERT_SIZE`` rows wait."""
+    def add(self, record: dict[str, Any], line: bytes, environment: bool) -> None:
+        """``record``, decoded from ``line``: its JSON line now (orjson: the same compact UTF-8 JSON as the
+        build writes; the scene graphs are in the Parquet only), its Parquet row from ``line`` later."""
         self._files(environment)[1].write(orjson.dumps(jsonl_form(record)) + b"\n")
-        self.pending[environment].append(arrow_row(record))
+        self.lines[environment].append(line)
+        self.mapped[environment].append(mapped_columns(record))
         self.batch += 1
         if self.batch >= BATCH_SIZE:
             self.flush()
@@ -192,12 +195,13 @@ class _Rows:
         return self.environment
 
     def convert(self) -> None:
-        """The rows waiting to Arrow tables, kept until the batch is full."""
-        for environment, rows in self.pending.items():
-            if rows:
+        """The lines waiting to Arrow tables, kept until the batch is full."""
+        for environment, lines in self.lines.items():
+            if lines:
                 schema = self.environment_schema if environment else self.schema
-                self.tables[environment].append(records_to_table(rows, schema))
-        self.pending = {False: [], True: []}
+                self.tables[environment].append(json_lines_to_table(lines, self.mapped[environment], schema))
+        self.lines = {False: [], True: []}
+        self.mapped = {False: [], True: []}
 
     def flush(self) -> None:
         """Convert what is left of the batch and write it: one row group per file that got rows."""

@@ -24,6 +24,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 import pyarrow as pa
 import pyarrow.json as pa_json
 
@@ -384,18 +385,21 @@ def mapped_columns(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def arrow_row(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` as a row of :func:`records_to_table`: its :data:`MAPPED_COLUMNS` in their Arrow form (a
-    shallow copy; ``record`` is unchanged)."""
-    return _row(record)
+def json_lines_to_table(lines: Sequence[bytes], mapped: Sequence[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """The table :func:`items_to_table` makes of these records, from their JSON lines (``lines``, each one
+    item record) and :func:`mapped_columns` of each (``mapped``), with ``schema`` (:func:`item_arrow_schema`).
 
-
-def records_to_table(rows: Sequence[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    """The table :func:`items_to_table` makes of these records, from rows already decoded and mapped
-    (:func:`arrow_row`), with ``schema`` (:func:`item_arrow_schema`): converted from the Python values the
-    caller holds, so a line is parsed once (Arrow's JSON reader would parse it again, at about twice the cost
-    of this conversion)."""
-    return pa.Table.from_pylist(list(rows), schema=schema)
+    Arrow parses the lines into the schema's columns itself (:func:`read_json_lines`), so the rows' scene
+    graphs never become Python objects here; the mapped columns, a few small values, are converted from
+    Python (a release imports pandas anyway: its expectations run over a pandas frame)."""
+    plain = pa.schema([f for f in schema if f.name not in MAPPED_COLUMNS])
+    try:
+        parsed = read_json_lines(lines, plain)
+    except pa.ArrowInvalid:
+        return _converted((orjson.loads(line) for line in lines), schema)
+    mapped_table = pa.Table.from_pylist(list(mapped), schema=pa.schema([schema.field(n) for n in MAPPED_COLUMNS]))
+    columns = [(mapped_table if f.name in MAPPED_COLUMNS else parsed).column(f.name) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def class_names_in(schema: pa.Schema) -> list[str] | None:

@@ -90,11 +90,13 @@ def test_a_world_round_trips_through_parquet(catalog, tmp_path: Path) -> None:  
     assert table_to_records(items_to_table(items)) == [i.to_record() for i in items]
 
 
-def test_the_release_rows_make_the_table_items_to_table_makes(catalog) -> None:  # type: ignore[no-untyped-def]
-    """The release converts its decoded rows (``arrow_row``): the same table as ``items_to_table`` makes of
-    the records, mappings turned into key/value lists and keys the schema does not name left out at every
+def test_json_lines_make_the_table_the_records_make(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The release parses kept rows' JSON lines with Arrow: the same table as ``items_to_table`` makes of the
+    decoded records, mappings turned into key/value lists and keys the schema does not name left out at every
     level, whole-number floats in integer columns made integers."""
-    from ambiforge.storage.arrow_schema import arrow_row, item_arrow_schema, records_to_table
+    import orjson
+
+    from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
 
     gen = OfflineGenerator(catalog, 3, "lines")
     records = [gen.generate(i, t)[0].to_record() for i, t in enumerate(["preferences", "safety", "preferences"])]
@@ -106,7 +108,8 @@ def test_the_release_rows_make_the_table_items_to_table_makes(catalog) -> None: 
     }
     records[2]["world"]["graph"]["nodes"][0]["not_in_the_schema"] = {"deep": [1, 2]}
     schema = item_arrow_schema()
-    got = records_to_table([arrow_row(r) for r in records], schema)
+    lines = [orjson.dumps(r) + b"\n" for r in records]
+    got = json_lines_to_table(lines, [mapped_columns(r) for r in records], schema)
     want = items_to_table(records)
     assert got.equals(want) and got.schema.metadata == want.schema.metadata
     assert got.column("extra").to_pylist()[0] == [
@@ -115,5 +118,6 @@ def test_the_release_rows_make_the_table_items_to_table_makes(catalog) -> None: 
     ]
     # a whole-number float in an integer column (the item schema's "integer" allows it): the same table
     records[1]["end_of_ambiguity"] = float(records[1]["end_of_ambiguity"])
-    assert records_to_table([arrow_row(r) for r in records], schema).equals(want)
+    lines = [orjson.dumps(r) + b"\n" for r in records]
+    assert json_lines_to_table(lines, [mapped_columns(r) for r in records], schema).equals(want)
     assert items_to_table(records).equals(want)
