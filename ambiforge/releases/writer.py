@@ -2,8 +2,12 @@
 
 The runs' rows are streamed, never held, and each is decoded once: one pass checks and summarises them
 (compact per-item state: id, type, where the row is, a digest) and writes the files that need no split
-``BATCH_SIZE`` rows at a time into a staging folder; the split files are then read back from
-``data.parquet``. A million-item release needs memory for a batch and a few hundred bytes per item.
+``BATCH_SIZE`` rows at a time into a staging folder, each batch's Arrow table also into an uncompressed
+Arrow file beside it; the split files are then taken from that file, a batch at a time (decoding
+``data.parquet`` again would cost about as much as writing the splits). A million-item release needs memory
+for a batch and a few hundred bytes per item, and disk for its rows as Arrow until it is written. The
+dataset expectations run in a worker process that imports Great Expectations meanwhile
+(:mod:`ambiforge.releases.expectations_worker`).
 
 Nothing reaches ``curated/<version>/`` unless every row passed the item schema, there is something
 accepted to release, and the dataset passed the Great Expectations suite, checked in that order; a failed
@@ -17,10 +21,11 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pyarrow as pa
@@ -40,6 +45,9 @@ from ambiforge.releases.splits import ENVIRONMENT, fit_calibration_size, stratif
 from ambiforge.stats import Stats
 from ambiforge.storage.arrow_schema import item_arrow_schema, json_lines_to_table, mapped_columns
 from ambiforge.version import __version__
+
+if TYPE_CHECKING:
+    from ambiforge.releases.expectations_worker import Expectations
 
 REPO = Path(__file__).resolve().parents[2]
 #: Rows read, converted and written at a time, and the rows of a Parquet row group: peak memory follows
@@ -132,18 +140,24 @@ class _Rows:
     They are written while the gates still read the rows, into a staging folder outside ``curated/`` (a
     refused release leaves it as it was), ``BATCH_SIZE`` released rows at a time: a Parquet file gets one row
     group per batch (one for a release that fits in a batch, as ``pq.write_table`` wrote before); a file
-    with no rows is one empty row group, as ``write_table`` writes it.
+    with no rows is one empty row group, as ``write_table`` writes it. The default configuration's batches
+    also go to ``spill`` (Arrow's file format, uncompressed), from which :func:`_write_splits` takes the
+    splits' rows with the same row groups.
 
     A row's JSON line is written as it comes; for the Parquet files only the line it was read from is kept
     (bytes), which Arrow parses ``CONVERT_SIZE`` lines at a time. So no decoded row outlives its visit: a
     decoded row is thousands of Python objects, which the garbage collector would walk again and again
     while a batch waits."""
 
-    def __init__(self, folder: Path, class_names: list[str], environment_names: list[str]) -> None:
+    def __init__(self, folder: Path, spill: Path, class_names: list[str], environment_names: list[str]) -> None:
         self.folder = folder
+        self.spill = spill
         self.schema = item_arrow_schema(class_names)
         self.environment_schema = item_arrow_schema(environment_names)
         self.data = pq.ParquetWriter(folder / "data.parquet", self.schema, compression="zstd")
+        self.spilled: pa.ipc.RecordBatchFileWriter | None = None  # opened by the first batch
+        #: the record batches of each row group of ``data.parquet``, in ``spill``
+        self.groups: list[int] = []
         self.jsonl = files.open_jsonl_writer(folder / files.JSONL)
         self.environment: tuple[pq.ParquetWriter, Any] | None = None  # (Parquet, JSON lines) once opened
         self.rows = {"data": 0, ENVIRONMENT: 0}
@@ -200,6 +214,13 @@ class _Rows:
             table = pa.concat_tables(tables).combine_chunks()
             self._files(environment)[0].write_table(table)
             self.rows[ENVIRONMENT if environment else "data"] += table.num_rows
+            if not environment:
+                if self.spilled is None:
+                    self.spilled = pa.ipc.new_file(self.spill, self.schema)
+                batches = table.to_batches()
+                for batch in batches:
+                    self.spilled.write_batch(batch)
+                self.groups.append(len(batches))
         self.tables = {False: [], True: []}
 
     def close(self) -> None:
@@ -211,25 +232,37 @@ class _Rows:
                 self.data.write_table(self.schema.empty_table())
             self.data.close()
             self.jsonl.close()
+            if self.spilled is not None:
+                self.spilled.close()
             if self.environment is not None:
                 for handle in self.environment:
                     handle.close()
 
+    def row_groups(self) -> Iterator[pa.Table]:
+        """The row groups of ``data.parquet``, read back from ``spill`` one at a time (after :meth:`close`)."""
+        if not self.groups:
+            return
+        with pa.OSFile(str(self.spill)) as source:  # read, not mapped: a group's pages leave with it
+            reader = pa.ipc.open_file(source)
+            first = 0
+            for count in self.groups:
+                yield pa.Table.from_batches([reader.get_batch(k) for k in range(first, first + count)], self.schema)
+                first += count
 
-def _write_splits(folder: Path, schema: pa.Schema, splits: dict[str, list[str]]) -> None:
-    """``splits/<name>.parquet`` from ``data.parquet`` (read back a row group at a time, Arrow to Arrow: no row
-    is decoded from JSON again), each with the row groups of ``data.parquet`` (an empty one when a split
-    has no rows, as ``write_table`` writes it)."""
+
+def _write_splits(folder: Path, rows: _Rows, splits: dict[str, list[str]]) -> None:
+    """``splits/<name>.parquet`` from the row groups of ``data.parquet`` (Arrow to Arrow: no row is decoded
+    again), each with those row groups (an empty one when a split has no rows, as ``write_table`` writes
+    it)."""
     (folder / "splits").mkdir()
+    schema = rows.schema
     split_of = {i: name for name, ids in splits.items() for i in ids}
     writers = {
         name: pq.ParquetWriter(folder / "splits" / f"{name}.parquet", schema, compression="zstd") for name in splits
     }
     written = dict.fromkeys(splits, 0)
     try:
-        data = pq.ParquetFile(folder / "data.parquet")
-        for group in range(data.metadata.num_row_groups):
-            table = data.read_row_group(group).replace_schema_metadata(schema.metadata)
+        for table in rows.row_groups():
             where = [split_of[i] for i in table.column("id").to_pylist()]
             for name, writer in writers.items():
                 picked = [k for k, split in enumerate(where) if split == name]
@@ -247,27 +280,30 @@ def _write_splits(folder: Path, schema: pa.Schema, splits: dict[str, list[str]])
 def _release(opts: ReleaseOptions) -> Path:
     """One pass over the runs' rows, holding none: each row is checked, summarised and written to the files
     that need no split (the gates need every row seen before anything reaches ``curated/``, so those files
-    wait in a staging folder); the splits are then read back from ``data.parquet``."""
+    wait in a staging folder); the splits are then taken from the batches spilled beside it."""
     versions.check_new(opts.curated, opts.version)
     names = ambiguity.names()
     # the item schema's enum is the registered types, so every row that passes the gate has one of these
     class_names = [n for n in names if ambiguity.level(n) != ENVIRONMENT]
     environment_names = [n for n in names if ambiguity.level(n) == ENVIRONMENT]
-    with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging:
-        rows = _Rows(Path(staging), class_names, environment_names)
+    from ambiforge.releases.expectations_worker import Expectations
+    from ambiforge.run.layout import run_dir
+
+    items = [run_dir(opts.raw, run_id) / "items.jsonl" for run_id in opts.run_ids]
+    with tempfile.TemporaryDirectory(prefix="ambiforge-release-") as staging, Expectations(items) as expectations:
+        (Path(staging) / "files").mkdir()
+        rows = _Rows(Path(staging) / "files", Path(staging) / "rows.arrow", class_names, environment_names)
         try:
             found = scan(opts.raw, opts.run_ids, opts.allow_unreviewed, seen := _Pass(rows))
             rows.flush()
         finally:
             rows.close()
-        return _publish(opts, found, seen)
+        return _publish(opts, found, seen, expectations)
 
 
-def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
+def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass, suite: Expectations) -> Path:
     """The gates on what the scan found, then ``curated/<version>/``: the staged files, the splits, the
     changelog, the expectations' results and the sealed manifest and card."""
-    from ambiforge.validation.expectations import run_expectations
-
     kept = found.kept
 
     def refuse(message: str, report: dict[str, Any]) -> ReleaseGateError:
@@ -289,9 +325,7 @@ def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
     splits = stratified_splits(entries, size.calibration, opts.seed)  # type: ignore[arg-type]
     if sorted(i for ids in splits.values() for i in ids) != sorted(e.id for e in entries):
         raise ReleaseGateError(f"release {opts.version}: the splits do not cover every item exactly once")
-    expectations = run_expectations(
-        seen.columns.frame(), target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits
-    )
+    expectations = suite.run(seen.columns, target_mix=opts.target_mix, tolerance=opts.mix_tolerance, splits=splits)
     if not expectations.success:
         message = gates.expectations_message(
             expectations.results, opts.target_mix, opts.mix_tolerance, source=opts.mix_source
@@ -365,7 +399,7 @@ def _publish(opts: ReleaseOptions, found: Scan, seen: _Pass) -> Path:
     try:
         for staged in sorted(seen.rows.folder.iterdir()):
             shutil.move(staged, tmp / staged.name)
-        _write_splits(tmp, seen.rows.schema, splits)
+        _write_splits(tmp, seen.rows, splits)
         write_text_atomic(tmp / "CHANGELOG.md", changelog.render_changelog(changes))
         write_json_atomic(tmp / "validation" / "expectations.json", expectations.to_dict())
         # checksums, the card with the manifest hash, manifest.json and manifest.sha256 (scheme: release.seal)
