@@ -12,7 +12,12 @@ of this process and of the largest rule worker (``ru_maxrss``), with wall and CP
 a run of a few thousand pairs shows the memory of the worker path (the parent reading raw lines while the
 workers parse and judge them).
 
+``--trace FROM TO`` says what grows in this process: in each pass, ``tracemalloc`` starts at item FROM and
+at item TO prints the allocations made since that are still held, largest first, grouped by traceback (the
+rule workers are not traced: run with a ``--parallel-from`` above ``--pairs`` to see the rules' own state).
+
 Usage: python bench/validate_memory.py --run RUN_DIR --pairs 12000 [--parallel-from 1000] [--every 1000]
+       [--trace 10000 30000]
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import resource
 import shutil
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 
@@ -33,6 +39,20 @@ def status_mb(field: str) -> int:
     return 0
 
 
+def print_growth(name: str, start: int, end: int, top: int = 15) -> None:
+    """The allocations this process made between items ``start`` and ``end`` of a pass and still holds."""
+    snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+    tracemalloc.stop()
+    stats = snapshot.statistics("traceback")
+    total = sum(s.size for s in stats)
+    print(f"  {name} pass, items {start} to {end}: {total / 2**20:.1f} MB allocated and still held", flush=True)
+    for stat in stats[:top]:
+        print(f"    {stat.size / 2**20:7.2f} MB in {stat.count} blocks ({stat.size / (end - start):.0f} B an item)")
+        for line in stat.traceback.format(most_recent_first=True):
+            print(f"      {line.strip()}")
+    print(flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--run", type=Path, required=True, help="a run folder with generated.jsonl and options.json")
@@ -40,6 +60,8 @@ def main() -> None:
     parser.add_argument("--parallel-from", type=int, default=None, help="items before the rules go to workers")
     parser.add_argument("--every", type=int, default=1000, help="items between memory lines")
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
+    parser.add_argument("--frames", type=int, default=6, help="frames kept of each traceback")
+    parser.add_argument("--trace", type=int, nargs=2, metavar=("FROM", "TO"), help="items between two snapshots")
     args = parser.parse_args()
 
     from ambiforge.config.build import BuildOptions
@@ -77,6 +99,10 @@ def main() -> None:
                         f"  {name} pass, {counts[name]} items, {minutes:.0f} min: {rss} MB now, {hwm} MB peak",
                         flush=True,
                     )
+                if args.trace and counts[name] == args.trace[0]:
+                    tracemalloc.start(args.frames)
+                if args.trace and counts[name] == args.trace[1]:
+                    print_growth(name, *args.trace)
                 return method(self, *a)  # type: ignore[operator]
 
             return call

@@ -21,6 +21,9 @@ from ambiforge.textnorm import singular
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
 MAX_WORDS = 5
+#: Texts whose scan a lexicon keeps, the most recently used: a build's plan steps and task frames repeat
+#: within a few hundred items, and a fixed number keeps a process's memory flat however many items it reads.
+SCAN_TEXTS = 8_192
 
 
 def words(text: str) -> list[str]:
@@ -56,16 +59,19 @@ class Lexicon:
             self.longest[key[0]] = max(self.longest.get(key[0], 0), len(key))
 
     def scan(self, text: str) -> tuple[list[str], list[Mention]]:
-        """The singular words of ``text`` and the lexicon's mentions in it (``text`` as written), cached:
-        plan steps and task frames repeat across thousands of items."""
-        cached = self.cache.get(text)
+        """The singular words of ``text`` and the lexicon's mentions in it (``text`` as written), kept for
+        the last ``SCAN_TEXTS`` texts used (a dict in use order: a hit moves to the end, the first is the
+        least recently used)."""
+        cache = self.cache
+        cached = cache.pop(text, None)
         if cached is not None:
+            cache[text] = cached
             return cached
-        if len(self.cache) > 200_000:
-            self.cache.clear()
+        if len(cache) >= SCAN_TEXTS:
+            del cache[next(iter(cache))]
         raw = words(text)
         toks = [singular(w) for w in raw]
-        self.cache[text] = found = (toks, self._find(raw, toks))
+        cache[text] = found = (toks, self._find(raw, toks))
         return found
 
     def find(self, text: str) -> list[Mention]:
