@@ -60,7 +60,7 @@ WHAT_TO_FIX: dict[str, str] = {
     "grounding": "add the object to environment_short, or name one the scene has",
     "variants": "add the intended option, as the answer gives it, to the variants",
     "question": "end the question with '?'",
-    "qa_fit": "ask about what the pair leaves open, and make the answer answer it with the intended option (or correct user_intent)",
+    "qa_fit": "ask about what the pair leaves open; the answer names the intended option (or correct user_intent)",
     "fragment": "restore the start of the cut text, or drop the editor's note",
     "plan_resolution": "make the clear step at end_of_ambiguity name the intended option (or move end_of_ambiguity)",
     "answer_leak_suspect": "check the named step: if it gives the answer away, make it say the open choice",
