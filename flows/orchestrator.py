@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 #: Imported in the background while the temporary Prefect server starts: the validate stage's dataset
 #: expectations, seconds of imports on a busy machine (the report's charts need no plotting library). (A
 #: local build imports Great Expectations in a worker process while generation runs:
-#: ambiforge/engine/warm_worker.py.)
+#: ambiforge/warm_worker.py.)
 PREWARM = ("great_expectations", "ambiforge.validation.expectations", "flows.validate")
 
 

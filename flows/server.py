@@ -32,7 +32,7 @@ from typing import IO
 
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
-from ambiforge.engine.processes import die_with_parent, free_port, tail_of
+from ambiforge.processes import die_with_parent, free_port, tail_of
 
 #: Seconds to wait for the server to answer: a fresh PREFECT_HOME migrates a database first.
 STARTUP_TIMEOUT = 120.0

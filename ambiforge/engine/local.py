@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ambiforge.engine import pipeline
 from ambiforge.engine.retries import is_transient
-from ambiforge.engine.warm_worker import WarmWorker, warm_imports
 from ambiforge.llm.limiter import shared_limiter
+from ambiforge.warm_worker import WarmWorker, warm_imports
 
 if TYPE_CHECKING:
     from ambiforge.config.build import BuildOptions
@@ -97,7 +97,7 @@ def build_locally(
     """The ``build`` flow's stages, in this process (same files, same summary).
 
     ``warm_worker``: the validate stage's dataset expectations run in a worker process that imports what
-    they need (Great Expectations) while generation runs (:mod:`ambiforge.engine.warm_worker`), and this
+    they need (Great Expectations) while generation runs (:mod:`ambiforge.warm_worker`), and this
     process imports what its rules pass and files need (datasketch, pyarrow) once the first LLM call is out.
     By default only for LLM providers, whose generation waits on replies: an offline build's generation
     keeps this process busy, and for a small one the worker's start-up (0.6 s of CPU) costs more than it

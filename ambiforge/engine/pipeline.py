@@ -283,7 +283,7 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
 
 
 #: What the validate stage's step in a worker imports, for the worker process to load ahead
-#: (ambiforge/engine/warm_worker.py): the dataset expectations' (Great Expectations, pandas).
+#: (ambiforge/warm_worker.py): the dataset expectations' (Great Expectations, pandas).
 WORKER_MODULES = ("ambiforge.engine.pipeline",)
 WORKER_LATER = ("great_expectations", "ambiforge.validation.expectations")
 #: What the validate stage's steps in the build's process import that generation does not (the duplicate
@@ -328,7 +328,7 @@ def write_run_files(
     its flags and ``items.jsonl`` carries the judgements) -> the run's files, the dataset expectations, the
     validation report and ``summary.json``. Only compact figures and the flagged items' texts are kept.
 
-    With a ``worker`` (:class:`ambiforge.engine.warm_worker.WarmWorker`, which imported Great Expectations
+    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`, which imported Great Expectations
     while generation ran) the expectations run there."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.engine.checkpoints import outcome_batches

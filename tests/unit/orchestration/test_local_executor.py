@@ -101,7 +101,7 @@ def loaded_in_worker(name: str) -> tuple[int, bool]:
 def test_the_warm_worker_imports_ahead_runs_steps_in_its_own_process_and_is_killed_on_failure() -> None:
     import os
 
-    from ambiforge.engine.warm_worker import WarmWorker
+    from ambiforge.warm_worker import WarmWorker
 
     with pytest.raises(RuntimeError, match="the build failed"), WarmWorker(("tabnanny",)) as worker:
         pid, loaded = worker.call(loaded_in_worker, "tabnanny")
@@ -133,7 +133,7 @@ def bad_input(path: str) -> None:
 def test_the_warm_worker_serves_while_it_imports_what_only_later_steps_need(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from ambiforge.engine.warm_worker import WarmWorker
+    from ambiforge.warm_worker import WarmWorker
 
     gate = tmp_path / "gate"
     monkeypatch.setenv("AMBIFORGE_TEST_IMPORT_GATE", str(gate))
@@ -148,7 +148,7 @@ def test_the_warm_worker_serves_while_it_imports_what_only_later_steps_need(
 
 
 def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_gets_another() -> None:
-    from ambiforge.engine.warm_worker import WarmWorker
+    from ambiforge.warm_worker import WarmWorker
 
     with WarmWorker(("tabnanny",)) as worker:
         first, _ = worker.call(loaded_in_worker, "tabnanny")
@@ -166,7 +166,7 @@ def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
 ) -> None:
     import threading
 
-    from ambiforge.engine.warm_worker import warm_imports
+    from ambiforge.warm_worker import warm_imports
 
     (tmp_path / "ambiforge_warm_probe.py").write_text("LOADED = True\n")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -28,9 +28,9 @@ def test_the_worker_process_judges_as_the_release_process(tmp_path: Path, catalo
         with Expectations([], worker=False) as here:
             want = here.run(ItemColumns().add_all(duplicated), **kwargs)  # type: ignore[arg-type]
         with Expectations([], worker=True) as there:
-            assert there.process is not None
+            assert there.worker is not None
             got = there.run(ItemColumns().add_all(duplicated), **kwargs)  # type: ignore[arg-type]
-            assert there.process is None  # its only call: the worker is reaped
+            assert there.worker is None  # its only call: the worker is reaped
     finally:
         ambiguity.unregister("wrong_tool")
     assert not want.success and any(r["column"] == "is_wrong_tool" for r in want.results)

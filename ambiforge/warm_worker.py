@@ -1,5 +1,5 @@
-"""Steps of a local build in a process of its own, started -- and their slow imports done -- while the
-build is busy with something else.
+"""Steps of a local build (or a release's expectations) in a process of its own, started -- and their slow
+imports done -- while the build is busy with something else.
 
 Why: Great Expectations takes 2.5 to 4 s of CPU to import. Imported in the build's own process while LLM
 calls are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM
@@ -11,7 +11,7 @@ datasketch, 0.85 s) is done in a thread of that process by :func:`warm_imports`.
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,
 quoted when it fails; it gets SIGTERM when the build dies, however it dies
-(:func:`ambiforge.engine.processes.die_with_parent`), and exits when its stdin closes.
+(:func:`ambiforge.processes.die_with_parent`), and exits when its stdin closes.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class WarmWorker:
                 self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
             boot = (
                 f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
-                "import ambiforge.engine.warm_worker as w; w.serve()"
+                "import ambiforge.warm_worker as w; w.serve()"
             )
             self.process = subprocess.Popen(
                 [sys.executable, "-c", boot, str(os.getpid()), *self.modules, LATER, *self.later],
@@ -78,7 +78,7 @@ class WarmWorker:
         return value
 
     def log_tail(self, size: int = 2000) -> str:
-        from ambiforge.engine.processes import tail_of
+        from ambiforge.processes import tail_of
 
         return tail_of(self.log, size)
 
@@ -148,7 +148,7 @@ def serve() -> None:
     """The worker: ``argv`` is the parent's pid, the modules to import, ``--later`` and the modules to
     import while serving; then (function, args) requests from stdin, (ok, result or exception) replies to
     stdout, until stdin closes; then it exits at once."""
-    from ambiforge.engine.processes import die_with_parent
+    from ambiforge.processes import die_with_parent
 
     parent, names = int(sys.argv[1]), sys.argv[2:]
     cut = names.index(LATER) if LATER in names else len(names)
