@@ -19,6 +19,7 @@ counterpart (``data.jsonl`` with ``data.jsonl.gz`` decompressed, ``curated/V/amb
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import hashlib
 import json
@@ -171,10 +172,19 @@ def compare(a: Path, b: Path) -> int:
     return 1 if bad else 0
 
 
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("run", help="build, release and eval into OUT").add_argument("out", type=Path)
+    comparing = commands.add_parser("compare", help="compare two folders written by run")
+    comparing.add_argument("before", type=Path)
+    comparing.add_argument("after", type=Path)
+    args = parser.parse_args()
+    if args.command == "run":
+        run(args.out.resolve())
+        return 0
+    return compare(args.before, args.after)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "run":
-        run(Path(sys.argv[2]).resolve())
-    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
-        sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
-    else:
-        sys.exit(__doc__)
+    sys.exit(main())
