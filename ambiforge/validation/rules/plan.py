@@ -323,7 +323,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
     if _identical(item):
-        return _copied_end_of_ambiguity(item)
+        return _copied_end_of_ambiguity(item) or _taken_up_later(item)
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -451,6 +451,50 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
             f"step there nor any before it takes part in it: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
         ]
     return []
+
+
+def _taken_up_later(item: Item) -> list[str]:
+    """Copied plans: the step at the index and every step before it share no word with the question, the
+    answer, the intent or the options, nor with what only the ambiguous task says, nor leave anything open,
+    while a later step does ("What temperature should I heat the griddle to?" at "combine the flour and
+    sugar", the griddle heated four steps on; "Which tomatoes?" at "cook the pasta", the can of tomatoes
+    opened two steps on). Read this liberally, a step that takes no part names nothing the open point is
+    about, so the first step that does is where the choice is needed. A step that goes to where things are
+    ("Open the cupboard") may lead to the choice, and is left alone."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    if _LEADS.match(steps[eoa]):
+        return []
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a for alts in positives for a in alts if a.strip()]
+    about = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *(c for c in concepts if names_thing(c))) if words(o)}
+    about |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
+    about |= content_lemmas(f"{item.question} {item.answer}") - {"use", "make"}
+    about |= {singular(w) for w in about}  # a plural the lemmatiser does not know: "ciabattas"
+    read = frozenset(about - MEASURES)
+
+    def takes_part(step: str) -> bool:
+        said = content_lemmas(step)
+        return (
+            _involves(step, concepts, read)
+            or any(has(step, w) for w in negatives)
+            or any(_respelled(w, read) for w in said)  # "fettuccine" for the question's "fettucine"
+        )
+
+    if any(takes_part(step) for step in steps[: eoa + 1]):
+        return []
+    k = next((k for k in range(eoa + 1, len(steps)) if takes_part(steps[k])), None)
+    if k is None:
+        return []
+    return [
+        f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after end_of_ambiguity "
+        f"{eoa}; the step there and every one before it name nothing of the question, the answer, the intent "
+        f"or the options: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+    ]
+
+
+def _respelled(word: str, read: frozenset[str]) -> bool:
+    near = (w for w in read if len(w) >= 5 and abs(len(w) - len(word)) <= 1)
+    return len(word) >= 5 and any(Levenshtein.distance(w, word, score_cutoff=1) <= 1 for w in near)
 
 
 def _said_open(step: str, things: set[str]) -> str | None:
