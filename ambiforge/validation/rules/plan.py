@@ -323,7 +323,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
     if _identical(item):
-        return _copied_end_of_ambiguity(item) or _taken_up_later(item)
+        return _copied_end_of_ambiguity(item) or _quoted_elsewhere(item) or _taken_up_later(item)
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -450,6 +450,31 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
             f"plan_for_clear_task[{k}]: makes the choice ('{said}') after end_of_ambiguity {eoa}, and neither the "
             f"step there nor any before it takes part in it: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
         ]
+    return []
+
+
+#: A phrase the question quotes from the task or plan: "What does 'cook until done' mean?".
+_QUOTE = re.compile(r"(?<!\w)['\u2018\u201c\"]([^'\u2019\u201d\"]{4,80}?)['\u2019\u201d\"](?!\w)")
+
+
+def _quoted_elsewhere(item: Item) -> list[str]:
+    """Copied plans: the question quotes the words that leave the choice open ("What does 'cook until done'
+    mean?"), one step of the plan says them, and it is not the step at the index: the open point is where the
+    plan says what the question asks about. Only when exactly one step says the whole phrase (a phrase said
+    twice may be asked about at either)."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    for m in _QUOTE.finditer(item.question):
+        phrase = normalise(m.group(1))
+        if len(words(phrase)) < 2:
+            continue
+        saying = [i for i, step in enumerate(steps) if phrase in normalise(step)]
+        if len(saying) == 1 and saying[0] != eoa:
+            k = saying[0]
+            where = "after" if k > eoa else "before"
+            return [
+                f"plan_for_clear_task[{k}]: says '{m.group(1)}', which the question asks about, {where} "
+                f"end_of_ambiguity {eoa}, whose step does not: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+            ]
     return []
 
 

@@ -137,3 +137,46 @@ def test_a_step_naming_the_asked_thing_respelled_takes_part(flags) -> None:  # t
         end_of_ambiguity="1",
     )
     assert found == []
+
+
+# -- end_of_ambiguity: the question quotes a step that is not the one at the index ----------------------------
+
+UNTIL_DONE = dict(
+    unambiguous_direct="Make pancakes with flour, eggs and milk.",
+    ambiguous_task="Make pancakes with flour, eggs and milk and cook until done.",
+    question="What does 'cook until done' mean for pancakes?",
+    answer="Until bubbles form and the underside is golden, about two minutes a side.",
+    user_intent="golden, bubbles",
+)
+
+
+def test_an_index_away_from_the_quoted_step_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = [
+        "Mix the flour, eggs and milk into a pancake batter",
+        "Heat the pan",
+        "Pour the batter into the pan",
+        "Cook until done",
+    ]
+    found = flags("end_of_ambiguity", plan="\n".join(plan), end_of_ambiguity="1", **UNTIL_DONE)
+    assert len(found) == 1 and found[0].startswith("plan_for_clear_task[3]: says 'cook until done'")
+
+
+@pytest.mark.parametrize(
+    ("plan", "index"),
+    [
+        # the index is the quoted step
+        (
+            [
+                "Mix the flour, eggs and milk into a pancake batter",
+                "Heat the pan",
+                "Pour the batter into the pan",
+                "Cook until done",
+            ],
+            "3",
+        ),
+        # two steps say the phrase: either may be the one asked about
+        (["Heat the pan", "Cook until done", "Flip the pancake", "Cook until done"], "1"),
+    ],
+)
+def test_an_index_at_a_quoted_step_is_left_alone(flags, plan: list[str], index: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags("end_of_ambiguity", plan="\n".join(plan), end_of_ambiguity=index, **UNTIL_DONE) == []
