@@ -332,6 +332,6 @@ RULES = (
         "error",
         check_fit,
         "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option), "
-        "and the question asks about what the pair leaves open",
+        "the intent is not the question's own words, and the question asks about what the pair leaves open",
     ),
 )

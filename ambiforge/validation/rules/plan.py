@@ -19,8 +19,10 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   same step there word for word, naming no intent concept, and part only later (the choice is made after
   it), or a clear step before it
   already names an intent concept the ambiguous step at that place lacks (the choice is made before it); with
-  copied plans, a step before it takes out what the question asks to choose or offers the options, or the
-  first step that takes part in the choice comes after it and says the choice is still to make.
+  copied plans, a step before it takes out what the question asks to choose or offers the options, the
+  first step that takes part in the choice comes after it and says the choice is still to make, another
+  step is the one that says what the question quotes, or nothing up to it takes part in the choice while a
+  later step does.
 - ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
   ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
   AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
