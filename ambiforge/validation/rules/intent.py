@@ -19,6 +19,7 @@ from ambiforge.validation.language import (
     is_verb_only,
     lemma,
     names_thing,
+    positions,
     words,
 )
 from ambiforge.validation.rules.base import Rule, family_rules
@@ -131,6 +132,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if echoed := _intent_in_question(item):
+        return [
+            f"user_intent: '{echoed}' is what the question already says, not an answer to it; the answer "
+            f"{item.answer.strip()[:60]!r} says what the intent should"
+        ]
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]
@@ -241,6 +247,34 @@ def _intent_as_plan(item: Item) -> str | None:
     return None
 
 
+#: A question that offers options in its own words ("... the oven or the stove?", "varieties: white rice, ..."):
+#: the intent may be one of them.
+_LISTS_OPTIONS = re.compile(r"\bor\b|[,:;]", re.I)
+
+
+def _intent_in_question(item: Item) -> str | None:
+    """An intent that only repeats the question ("What temperature should I preheat the oven to?" with the
+    intent 'preheat'; "Which type of cheddar cheese ...?" with 'cheddar cheese'; "Where should you heat the
+    frying pan?" with 'frying pan'): every alternative of every intended concept is said by a wh-question
+    that lists no options, as itself (not as the modifier of another noun: "coffee" of "coffee machine"),
+    while the answer says more. The intent then names what is asked about, not the choice that answers it."""
+    question = item.question.strip()
+    if not _WH_QUESTION.match(question) or _LISTS_OPTIONS.search(question):
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    alternatives = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not alternatives or not content_lemmas(item.answer) - content_lemmas(question):
+        return None
+    asked = words(question)
+    for concept in alternatives:
+        if not content_lemmas(concept) or not any(
+            end >= len(asked) or asked[end] in FUNCTION_WORDS or "NOUN" not in classes(asked[end])
+            for _, end in positions(question, concept)
+        ):
+            return None
+    return "|".join(alternatives)
+
+
 def _outside_options(item: Item, ctx: RuleContext) -> str | None:
     """An intended object that no shortlisted object is ("granulated sugar" among sea salt, table salt and
     black pepper; "the ceramic mug" among three cups): the question offers a choice the intent is not in.
@@ -298,6 +332,6 @@ RULES = (
         "error",
         check_fit,
         "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option), "
-        "and the question asks about what the pair leaves open",
+        "the intent is not the question's own words, and the question asks about what the pair leaves open",
     ),
 )

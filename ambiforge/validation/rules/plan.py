@@ -19,8 +19,10 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   same step there word for word, naming no intent concept, and part only later (the choice is made after
   it), or a clear step before it
   already names an intent concept the ambiguous step at that place lacks (the choice is made before it); with
-  copied plans, a step before it takes out what the question asks to choose or offers the options, or the
-  first step that takes part in the choice comes after it and says the choice is still to make.
+  copied plans, a step before it takes out what the question asks to choose or offers the options, the
+  first step that takes part in the choice comes after it and says the choice is still to make, another
+  step is the one that says what the question quotes, or nothing up to it takes part in the choice while a
+  later step does.
 - ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
   ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
   AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
@@ -323,7 +325,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
     if _identical(item):
-        return _copied_end_of_ambiguity(item)
+        return _copied_end_of_ambiguity(item) or _quoted_elsewhere(item) or _taken_up_later(item)
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -451,6 +453,75 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
             f"step there nor any before it takes part in it: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
         ]
     return []
+
+
+#: A phrase the question quotes from the task or plan: "What does 'cook until done' mean?".
+_QUOTE = re.compile(r"(?<!\w)['\u2018\u201c\"]([^'\u2019\u201d\"]{4,80}?)['\u2019\u201d\"](?!\w)")
+
+
+def _quoted_elsewhere(item: Item) -> list[str]:
+    """Copied plans: the question quotes the words that leave the choice open ("What does 'cook until done'
+    mean?"), one step of the plan says them, and it is not the step at the index: the open point is where the
+    plan says what the question asks about. Only when exactly one step says the whole phrase (a phrase said
+    twice may be asked about at either)."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    for m in _QUOTE.finditer(item.question):
+        phrase = normalise(m.group(1))
+        if len(words(phrase)) < 2:
+            continue
+        saying = [i for i, step in enumerate(steps) if phrase in normalise(step)]
+        if len(saying) == 1 and saying[0] != eoa:
+            k = saying[0]
+            where = "after" if k > eoa else "before"
+            return [
+                f"plan_for_clear_task[{k}]: says '{m.group(1)}', which the question asks about, {where} "
+                f"end_of_ambiguity {eoa}, whose step does not: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+            ]
+    return []
+
+
+def _taken_up_later(item: Item) -> list[str]:
+    """Copied plans: the step at the index and every step before it share no word with the question, the
+    answer, the intent or the options, nor with what only the ambiguous task says, nor leave anything open,
+    while a later step does ("What temperature should I heat the griddle to?" at "combine the flour and
+    sugar", the griddle heated four steps on; "Which tomatoes?" at "cook the pasta", the can of tomatoes
+    opened two steps on). Read this liberally, a step that takes no part names nothing the open point is
+    about, so the first step that does is where the choice is needed. A step that goes to where things are
+    ("Open the cupboard") may lead to the choice, and is left alone."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    if _LEADS.match(steps[eoa]):
+        return []
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a for alts in positives for a in alts if a.strip()]
+    about = {lemma(words(o)[-1]) for o in (*item.amb_shortlist, *(c for c in concepts if names_thing(c))) if words(o)}
+    about |= content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct) - _GENERAL
+    about |= content_lemmas(f"{item.question} {item.answer}") - {"use", "make"}
+    about |= {singular(w) for w in about}  # a plural the lemmatiser does not know: "ciabattas"
+    read = frozenset(about - MEASURES)
+
+    def takes_part(step: str) -> bool:
+        said = content_lemmas(step)
+        return (
+            _involves(step, concepts, read)
+            or any(has(step, w) for w in negatives)
+            or any(_respelled(w, read) for w in said)  # "fettuccine" for the question's "fettucine"
+        )
+
+    if any(takes_part(step) for step in steps[: eoa + 1]):
+        return []
+    k = next((k for k in range(eoa + 1, len(steps)) if takes_part(steps[k])), None)
+    if k is None:
+        return []
+    return [
+        f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after end_of_ambiguity "
+        f"{eoa}; the step there and every one before it name nothing of the question, the answer, the intent "
+        f"or the options: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+    ]
+
+
+def _respelled(word: str, read: frozenset[str]) -> bool:
+    near = (w for w in read if len(w) >= 5 and abs(len(w) - len(word)) <= 1)
+    return len(word) >= 5 and any(Levenshtein.distance(w, word, score_cutoff=1) <= 1 for w in near)
 
 
 def _said_open(step: str, things: set[str]) -> str | None:
