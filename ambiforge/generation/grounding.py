@@ -51,7 +51,11 @@ def world_of(
 ) -> World:
     """The world of a draft whose claims are catalog names (``target``: the intended object or place;
     ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them;
-    ``clear_plan``: the clear task's plan as actions on the graph, when the generator built it)."""
+    ``clear_plan``: the clear task's plan as actions on the graph, when the generator built it).
+
+    The world holds a graph of its own, made here from ``graph``'s nodes and edges: the lookup tables that
+    ``graph`` gathered while the pair was drawn and planned (:func:`ambiforge.world.index.index`) stay with
+    it and go when the draw is done, instead of living as long as the item."""
     target_ids = node_ids(graph, [target]) if target else []
     find = index(graph).find
     out: list[LeftOut] = []
@@ -60,7 +64,7 @@ def world_of(
         if node is not None and all(o.node != node.id for o in out):
             out.append(LeftOut(node=node.id, reason=reason, detail=detail))  # type: ignore[arg-type]
     return World(
-        graph=graph,
+        graph=SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=graph.nodes, edges=graph.edges),
         target=target_ids[0] if target_ids else None,
         candidates=node_ids(graph, candidates),
         fitting=node_ids(graph, fitting),

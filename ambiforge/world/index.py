@@ -104,11 +104,14 @@ def _build(
     like: GraphIndex | None = None,
     location: dict[str, Edge] | None = None,
     views: dict[str, CatalogObject] | None = None,
+    base: NodeTables | None = None,
 ) -> GraphIndex:
     """The tables of ``graph``; ``like``: the index of a graph with the same nodes (only the edges differ,
     as after moving things), whose node tables are shared instead of rebuilt; ``location``: the graph's
     location edges by node in the graph's edge order, when the caller knows them (it moved a few nodes of
-    ``like``, or made the graph); ``views``: nodes' :func:`view_of` by id, when the caller has them."""
+    ``like``, or made the graph); ``views``: nodes' :func:`view_of` by id, when the caller has them;
+    ``base``: the tables of the graph's first nodes (a world's places, the same in every kitchen), to which
+    only the rest are added."""
     ix = GraphIndex(graph.nodes, graph.edges)
     if views is not None:
         ix._views = views
@@ -117,30 +120,44 @@ def _build(
         ix.order, ix._views, ix.states, ix.moves = like.order, like._views, like.states, like.moves
         ix.location = location if location is not None else _location(graph)
         return ix
+    nodes = graph.nodes
+    if base is not None:
+        ix.by_id, ix.order = dict(base.by_id), dict(base.order)
+        # the base's lists are shared, never appended to: a key the rest adds to gets a new list
+        ix.by_name, ix.by_noun, ix.by_tail = dict(base.by_name), dict(base.by_noun), dict(base.by_tail)
     by_id, order, by_name, by_noun, by_tail = ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail
-    for i, node in enumerate(graph.nodes):
+    for i in range(len(by_id), len(nodes)):
+        node = nodes[i]
         nid = node.id
         name, noun, tails = _keys(node.name, node.noun)
         by_id[nid] = node
         order[nid] = i
         found = by_name.get(name)
-        if found is None:
-            by_name[name] = [node]
-        else:
-            found.append(node)
+        by_name[name] = [node] if found is None else [*found, node]
         found = by_noun.get(noun)
-        if found is None:
-            by_noun[noun] = [node]
-        else:
-            found.append(node)
+        by_noun[noun] = [node] if found is None else [*found, node]
         for tail in tails:
             found = by_tail.get(tail)
-            if found is None:
-                by_tail[tail] = [node]
-            else:
-                found.append(node)
+            by_tail[tail] = [node] if found is None else [*found, node]
     ix.location = location if location is not None else _location(graph)
     return ix
+
+
+@dataclass(frozen=True)
+class NodeTables:
+    """The node tables of a graph's first nodes, to start the index of every graph that begins with them
+    (:func:`index`'s ``base``)."""
+
+    by_id: dict[str, Node]
+    order: dict[str, int]
+    by_name: dict[str, list[Node]]
+    by_noun: dict[str, list[Node]]
+    by_tail: dict[str, list[Node]]
+
+    @classmethod
+    def of(cls, nodes: tuple[Node, ...]) -> NodeTables:
+        ix = _build(SceneGraph(relations_known=False, nodes=nodes))
+        return cls(ix.by_id, ix.order, ix.by_name, ix.by_noun, ix.by_tail)
 
 
 @lru_cache(maxsize=4096)
@@ -164,14 +181,15 @@ def index(
     like: SceneGraph | None = None,
     location: dict[str, Edge] | None = None,
     views: dict[str, CatalogObject] | None = None,
+    base: NodeTables | None = None,
 ) -> GraphIndex:
     """The graph's lookup tables (built once per graph); ``like``: a graph with the very same nodes whose
     tables can be shared (a graph made by moving things in ``like``); ``location``: the graph's location
-    edges by node, in the graph's edge order, and ``views``: its nodes as catalog objects by id
-    (:func:`view_of`, the index's own from then on), when the caller knows them (used only when the tables
-    are built now)."""
+    edges by node, in the graph's edge order, ``views``: its nodes as catalog objects by id (:func:`view_of`,
+    the index's own from then on), and ``base``: the tables of the graph's first nodes
+    (:meth:`NodeTables.of`), when the caller knows them (used only when the tables are built now)."""
     ix: GraphIndex | None = graph.tables.get("index")
     if ix is None or ix.nodes is not graph.nodes or ix.edges is not graph.edges:
         # a copy with other nodes or edges carries its original's tables: they are not its own
-        ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views)
+        ix = graph.tables["index"] = _build(graph, index(like) if like is not None else None, location, views, base)
     return ix

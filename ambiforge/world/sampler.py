@@ -17,7 +17,7 @@ from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
 from ambiforge.models.scene_graph import Attributes, Edge, Node, SceneGraph, State
-from ambiforge.world.index import index, view_of
+from ambiforge.world.index import NodeTables, index, view_of
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
@@ -129,6 +129,8 @@ class _Placing:
         self.world = world
         self.place_nodes = tuple(place_node(p) for p in world.places)
         self.place_views = {n.id: view_of(n) for n in self.place_nodes}
+        #: The places' lookup tables: every kitchen's graph begins with its places, so its index starts here.
+        self.place_tables = NodeTables.of(self.place_nodes)
         #: Appliances standing on a surface: (the place, the surface, the edge between them).
         self.standing = tuple(
             (p.id, p.stands_on, Edge(source=p.id, relation="on", target=p.stands_on))
@@ -196,7 +198,7 @@ def lay_out(scene: Scene, seed: int, world: World | None = None) -> Layout:
         views[oid] = placed.view  # a view does not depend on the node's id
         objects.append((oid, placed))
     graph = SceneGraph(seed=seed, relations_known=False, nodes=tuple(nodes))
-    index(graph, views=views)  # every layout is asked who is in the kitchen; its nodes' views are known
+    index(graph, views=views, base=placing.place_tables)  # every layout is asked who is in the kitchen
     return Layout(seed, world, graph, tuple(objects))
 
 

@@ -122,3 +122,14 @@ def test_every_graph_validates_against_the_published_schema_and_the_world_rules(
         assert errors == [], (item.id, errors[:3])
         world_failures = [f.message for f in check_item(item, ctx) if f.rule.startswith("world")]
         assert world_failures == [], (item.id, world_failures)
+
+
+def test_an_items_graph_leaves_the_lookup_tables_of_drawing_and_planning_behind(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The tables a draw gathers on its graphs (an index, the states simulations made) go with the draw: an
+    item holds a graph of its own, equal to the planned one, whose tables are made only when asked for."""
+    gen = OfflineGenerator(catalog, 5, "t")
+    worlds = [gen.generate(i, "preferences")[0].world for i in range(3)]
+    for world in worlds:
+        assert world is not None and world.perturbation is None  # grounded by the generator, not a mechanism
+        assert world.graph.tables == {}
+        assert world.target in {n.id for n in world.graph.nodes}

@@ -11,7 +11,7 @@ from ambiforge.environment import sample_scene
 from ambiforge.environment.sampler import Scene
 from ambiforge.models.scene_graph import SPATIAL_RELATIONS, SceneGraph, check_consistent
 from ambiforge.world.query import retrieve_edge
-from ambiforge.world.sampler import build_graph, node_id, nodes_only_graph
+from ambiforge.world.sampler import build_graph, free_text_node, node_id, nodes_only_graph
 
 
 def _scene(catalog, seed: int, include=()) -> Scene:
@@ -189,3 +189,27 @@ def test_imported_data_gets_a_nodes_only_graph(catalog) -> None:
     graph = nodes_only_graph(objects)
     assert graph.relations_known is False and graph.edges == ()
     assert {"glass_mug", "whole_milk", "fridge"} <= {n.id for n in graph.nodes}
+
+
+def test_a_layouts_index_started_from_the_worlds_places_is_the_index_built_from_scratch(catalog) -> None:
+    """A layout's index starts from its world's place tables (shared by every kitchen): the tables are those
+    of the whole graph, and building kitchens never changes the shared ones."""
+    from ambiforge.world.index import _build, index
+    from ambiforge.world.sampler import _placing, lay_out
+
+    shared = _placing(cached_world()).place_tables
+
+    def copied() -> list[dict[str, list[object]]]:
+        return [{k: list(v) for k, v in t.items()} for t in (shared.by_name, shared.by_noun, shared.by_tail)]
+
+    before = copied()
+    places = _placing(cached_world()).place_nodes
+    # an object called like a place: a key of the shared tables gets a second node
+    odd = SceneGraph(relations_known=False, nodes=(*places, free_text_node("counter", "counter_2")))
+    graphs = [odd, *(lay_out(_scene(catalog, seed, include=["mugs"]), seed).graph for seed in range(4))]
+    for graph in graphs:
+        built, scratch = index(graph, base=shared), _build(graph)
+        assert (built.by_id, built.order) == (scratch.by_id, scratch.order)
+        assert (built.by_name, built.by_noun, built.by_tail) == (scratch.by_name, scratch.by_noun, scratch.by_tail)
+    assert [n.id for n in index(odd).by_name["counter"]] == ["counter", "counter_2"]
+    assert copied() == before
