@@ -343,6 +343,31 @@ _SERVE_PREPS = frozenset({"on", "onto", "to", "into", "in"})
 _SERVE_WINDOW = 8
 
 
+#: Verbs that put food into a vessel or fetch one to do so ("place them in a container", "Get a container").
+_FILL_VERBS = frozenset({"place", "put", "pour", "transfer", "heat", "fill", "get", "take", "grab", "fetch"})
+_FILL_VERBS |= {"retrieve", "mix", "combine", "add", "scoop", "spoon", "squeeze", "chop", "slice", "cut"}
+
+
+def _vessel(m: Mention, toks: list[str], raw: str) -> bool:
+    """ "a container" a step puts food into or fetches to do so ("place the carrot in a container", "Get a
+    container from the cabinet", "Heat the peas in a separate container"): a vessel the task needs, not the
+    package food comes in ("a container of yogurt", "from their containers") nor one it is stored in for later
+    ("store in an airtight container")."""
+    key = toks[m.start : m.end]
+    if key[-1] != "container" or raw.endswith("s") or (m.end < len(toks) and toks[m.end] == "of"):
+        return False
+    k = m.start - 1
+    while k >= 0 and m.start - k <= 4 and toks[k] not in _ARTICLES:
+        if toks[k] not in _SERVE_PREPS and "ADJ" not in classes(toks[k]):
+            return False
+        k -= 1
+    if k < 0 or toks[k] not in _ARTICLES:
+        return False
+    before = toks[max(0, k - _SERVE_WINDOW) : k + 1]
+    lemmas = {v for w in before for v in verb_lemmas(w)}
+    return bool(lemmas & _FILL_VERBS) and not lemmas & {"store", "serve"}
+
+
 def _open_point(item: Item) -> frozenset[str]:
     """The words of what the item asks about (question, answer, shortlist, intent, variants), singular: tableware
     that is the open point ("Which bowl?") is a thing the task is about, not one it serves on."""
@@ -507,7 +532,9 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     f"serves on '{shown}', which the environment does not list (tableware a scene may leave "
                     "out; list it if the task needs one)",
                 )
-            elif key[-1] not in scene.heads and (key[-1] not in SOFT_NOUNS or key in _BAKEWARE):
+            elif key[-1] not in scene.heads and (
+                key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower())
+            ):
                 found = Ungrounded(
                     "grounding",
                     field_name,

@@ -94,3 +94,26 @@ def test_tableware_the_question_is_about_is_missing(grounding) -> None:  # type:
 def test_served_first_then_worked_in_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
     item_flags = grounding("Serve the toast on a plate. Then mash the bananas on the plate with the whisk.")
     assert item_flags == ["grounding error"]
+
+
+def test_a_bowl_after_an_article_is_the_bowl_and_a_bowl_of_is_a_measure(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Crack the eggs into a bowl.") == ["grounding error"]
+    assert grounding("Eat a bowl of bananas.") == []
+
+
+def test_a_material_before_an_adjective_is_no_thing(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Heat the toast on a glass microwave-safe cutting board.") == []
+
+
+@pytest.mark.parametrize(
+    "step", ["Get a container from the cabinet.", "Chop the bananas and place them in a clean container."]
+)
+def test_a_container_a_step_fills_is_missing(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == ["grounding error"]
+
+
+@pytest.mark.parametrize(
+    "step", ["Take a container of eggs from the fridge.", "Store the toast in an airtight container for later."]
+)
+def test_a_package_or_a_store_for_later_is_a_suspicion(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
+    assert grounding(step) == ["grounding_noun warning"]
