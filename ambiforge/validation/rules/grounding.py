@@ -12,9 +12,14 @@ alternatives of which the scene has another ("on a plate or napkin"), or the con
 ("from the fruit bowl", "from its container": where it lies, like a drawer). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
-which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen
+which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). A measure is
+a unit after a number or before "of" ("2 cups", "a bowl of muesli"); "into a bowl" is the bowl. Tableware a
+plan step puts the finished food on ("Slide the omelette onto a plate", "Serve on a plate") is a warning: a
+scene that lists its food may leave tableware out and the task is done without it; the same plate named by
+the task, asked about, or a vessel food is worked in ("beat the eggs in a bowl") is missing. Nouns a kitchen
 has without listing them, or that name a part or a package (``SOFT_NOUNS``: "set a timer", "from their
-containers"), are warnings. Each (item, thing) is reported once.
+containers"), are warnings, except a container a step fills or fetches ("place them in a container").
+Each (item, thing) is reported once.
 """
 
 from __future__ import annotations

@@ -19,12 +19,12 @@ ENV = "paring knife, cutting board, toaster, whisk, eggs, bananas, white bread, 
 TASK = "Toast the white bread in the toaster."
 
 
-def _row(step: str, task: str, question: str) -> dict[str, str]:
+def _row(step: str, task: str, question: str, env: str = ENV) -> dict[str, str]:
     plan = "\n".join(["Take the bread.", "Toast the bread in the toaster.", step])
     return {
         "id": "1",
-        "environment_short": ENV,
-        "environment_full": ", ".join("a " + e for e in ENV.split(", ")),
+        "environment_short": env,
+        "environment_full": ", ".join("a " + e for e in env.split(", ")),
         "unambiguous_direct": task,
         "ambiguity_type": "preferences",
         "amb_shortlist": "",
@@ -43,12 +43,12 @@ def _row(step: str, task: str, question: str) -> dict[str, str]:
 def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     ctx = RuleContext(catalog=catalog)
 
-    def run(step: str, task: str = TASK, question: str = "Which bread should I toast?") -> list[str]:
+    def run(step: str, task: str = TASK, question: str = "Which bread should I toast?", env: str = ENV) -> list[str]:
         path = tmp_path / "rows.csv"
         with path.open("w", encoding="utf-8", newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
             writer.writeheader()
-            writer.writerow({c: _row(step, task, question).get(c, "") for c in AMBIK_COLUMNS})
+            writer.writerow({c: _row(step, task, question, env).get(c, "") for c in AMBIK_COLUMNS})
         item: Item = read_ambik_csv(path, catalog)[0]
         return [f"{f.rule} {f.severity}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
 
@@ -117,3 +117,8 @@ def test_a_container_a_step_fills_is_missing(grounding, step: str) -> None:  # t
 )
 def test_a_package_or_a_store_for_later_is_a_suspicion(grounding, step: str) -> None:  # type: ignore[no-untyped-def]
     assert grounding(step) == ["grounding_noun warning"]
+
+
+def test_the_grill_is_the_grill_pan_the_kitchen_lists(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Heat the bananas on the grill.", env=ENV + ", grill pan") == []
+    assert grounding("Heat the bananas on the grill.") == ["grounding error"]
