@@ -353,13 +353,23 @@ _FILL_VERBS = frozenset({"place", "put", "pour", "transfer", "heat", "fill", "ge
 _FILL_VERBS |= {"retrieve", "mix", "combine", "add", "scoop", "spoon", "squeeze", "chop", "slice", "cut"}
 
 
-def _vessel(m: Mention, toks: list[str], raw: str) -> bool:
+#: Things a scene lists that are containers too: "a container" in a kitchen with one of them may be it.
+_VESSELS = frozenset(
+    {"bowl", "pot", "saucepan", "pan", "skillet", "wok", "jar", "cup", "mug", "glass", "dish", "box", "tub"}
+    | {"pitcher", "jug", "carafe", "flask", "tumbler", "ramekin", "stockpot", "casserole", "tupperware"}
+)
+
+
+def _vessel(m: Mention, toks: list[str], raw: str, scene: Scene) -> bool:
     """ "a container" a step puts food into or fetches to do so ("place the carrot in a container", "Get a
     container from the cabinet", "Heat the peas in a separate container"): a vessel the task needs, not the
     package food comes in ("a container of yogurt", "from their containers") nor one it is stored in for later
-    ("store in an airtight container")."""
+    ("store in an airtight container"), and not in a kitchen that lists a vessel of another name (the saucepan
+    may be the container meant)."""
     key = toks[m.start : m.end]
     if key[-1] != "container" or raw.endswith("s") or (m.end < len(toks) and toks[m.end] == "of"):
+        return False
+    if any(h in _VESSELS for h in scene.heads):
         return False
     k = m.start - 1
     while k >= 0 and m.start - k <= 4 and toks[k] not in _ARTICLES:
@@ -538,7 +548,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     "out; list it if the task needs one)",
                 )
             elif key[-1] not in scene.heads and (
-                key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower())
+                key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower(), scene)
             ):
                 found = Ungrounded(
                     "grounding",

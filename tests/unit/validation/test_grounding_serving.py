@@ -122,3 +122,8 @@ def test_a_package_or_a_store_for_later_is_a_suspicion(grounding, step: str) -> 
 def test_the_grill_is_the_grill_pan_the_kitchen_lists(grounding) -> None:  # type: ignore[no-untyped-def]
     assert grounding("Heat the bananas on the grill.", env=ENV + ", grill pan") == []
     assert grounding("Heat the bananas on the grill.") == ["grounding error"]
+
+
+def test_a_container_in_a_kitchen_with_a_saucepan_may_be_the_saucepan(grounding) -> None:  # type: ignore[no-untyped-def]
+    step = "Chop the bananas and place them in a clean container."
+    assert grounding(step, env=ENV + ", saucepan") == ["grounding_noun warning"]
