@@ -383,6 +383,13 @@ def _vessel(m: Mention, toks: list[str], raw: str, scene: Scene) -> bool:
     return bool(lemmas & _FILL_VERBS) and not lemmas & {"store", "serve"}
 
 
+def _worked_in(m: Mention, toks: list[str]) -> bool:
+    """A verb of working food said beside the mention ("mash the bananas on the plate"): the vessel is where
+    the food is prepared. Carrying the plate to the table is not."""
+    near = (*toks[max(0, m.start - _SERVE_WINDOW) : m.start], *toks[m.end : m.end + _SERVE_WINDOW])
+    return any(v in _WORK_VERBS for w in near for v in verb_lemmas(w))
+
+
 def _open_point(item: Item) -> frozenset[str]:
     """The words of what the item asks about (question, answer, shortlist, intent, variants), singular: tableware
     that is the open point ("Which bowl?") is a thing the task is about, not one it serves on."""
@@ -502,7 +509,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             name = " ".join(key)
             at = len(out)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
-                if name not in served or (field_name.startswith("plan") and _serving(m, toks)):
+                if name not in served or not _worked_in(m, toks):
                     continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
                 at = served.pop(name)  # served first, worked in later ("whisk in the bowl"): judged again
             if kind_present(key, scene):

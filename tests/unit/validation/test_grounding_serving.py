@@ -127,3 +127,7 @@ def test_the_grill_is_the_grill_pan_the_kitchen_lists(grounding) -> None:  # typ
 def test_a_container_in_a_kitchen_with_a_saucepan_may_be_the_saucepan(grounding) -> None:  # type: ignore[no-untyped-def]
     step = "Chop the bananas and place them in a clean container."
     assert grounding(step, env=ENV + ", saucepan") == ["grounding_noun warning"]
+
+
+def test_the_served_plate_carried_to_the_table_stays_a_suspicion(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Serve the toast on a plate. Then place the plate on the table.") == ["grounding_noun warning"]
