@@ -280,3 +280,9 @@ def positions(text: str, phrase: str) -> list[tuple[int, int]]:
 def occurrences(text: str, phrase: str) -> int:
     """How often ``text`` names ``phrase`` up to inflection (see :func:`mentions`)."""
     return len(positions(text, phrase))
+
+
+@lru_cache(maxsize=65536)
+def verb_lemmas(word: str) -> tuple[str, ...]:
+    """The verbs ``word`` may be a form of ('served' -> serve, 'transferred' -> transfer); empty if none."""
+    return tuple(_all_lemmas(word.lower()).get("VERB", ()))

@@ -12,9 +12,14 @@ alternatives of which the scene has another ("on a plate or napkin"), or the con
 ("from the fruit bowl", "from its container": where it lies, like a drawer). A named
 object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
 kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
-which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). Nouns a kitchen
+which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). A measure is
+a unit after a number or before "of" ("2 cups", "a bowl of muesli"); "into a bowl" is the bowl. Tableware a
+plan step puts the finished food on ("Slide the omelette onto a plate", "Serve on a plate") is a warning: a
+scene that lists its food may leave tableware out and the task is done without it; the same plate named by
+the task, asked about, or a vessel food is worked in ("beat the eggs in a bowl") is missing. Nouns a kitchen
 has without listing them, or that name a part or a package (``SOFT_NOUNS``: "set a timer", "from their
-containers"), are warnings. Each (item, thing) is reported once.
+containers"), are warnings, except a container a step fills or fetches ("place them in a container").
+Each (item, thing) is reported once.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
-from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only
+from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only, verb_lemmas
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 
@@ -149,7 +154,8 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     before = toks[m.start - 1] if m.start else ""
     if " ".join(key) in _ambient(c.ambient_nouns):
         return True
-    if key[-1] in _units(c.units) and (after == "of" or _is_number(before)):
+    # "2 cups", "a cup of milk"; "into a bowl" is the bowl, not a measure
+    if key[-1] in _units(c.units) and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
         return True
     if key[-1] in made:
         return True
@@ -246,6 +252,10 @@ def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bo
     or a material in a list of materials ("plates (metal, plastic, ceramic, and glass)")."""
     if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads):
         return True
+    if m.end - m.start == 1 and toks[m.start] in _MATERIALS and m.end < len(toks):
+        following = toks[m.end]  # "a glass microwave-safe plate": the material of what follows
+        if "-" in following or (following not in FUNCTION_WORDS and "ADJ" in classes(following)):
+            return True
     before = [t for t in toks[max(0, m.start - 2) : m.start] if t not in ("and", "or")]
     return m.end - m.start == 1 and toks[m.start] in _MATERIALS and bool(before) and before[-1] in _MATERIALS
 
@@ -314,6 +324,106 @@ SOFT_NOUNS = frozenset(
 _BAKEWARE = frozenset({("baking", "tray"), ("oven", "tray"), ("roasting", "tray")})
 
 
+#: Tableware food is put on or in to be served ("serve on a plate", "pour into a glass"). A scene that lists
+#: its food may leave its tableware out, and the task is done without it, so serving on one the scene lacks
+#: is a suspicion; a vessel a step cooks or mixes in ("beat the eggs in a bowl", "a baking dish") is needed to
+#: do the task, and its absence stays an error.
+SERVEWARE = frozenset({"plate", "platter", "saucer", "glass", "mug", "cup", "bowl", "dish"})
+#: Modifiers that make a vessel one to cook or mix in: "a baking dish", "a mixing bowl".
+_WORKWARE = frozenset(
+    {"baking", "casserole", "roasting", "mixing", "pie", "microwave", "microwave-safe", "oven", "oven-safe"}
+    | {"ovenproof", "gratin", "soup", "pasta", "salad"}
+)
+_SERVE_VERBS = frozenset(
+    {"serve", "transfer", "place", "put", "arrange", "slide", "set", "lay", "plate", "move", "pour", "spoon"}
+    | {"ladle", "scoop", "present", "divide", "pile", "portion", "tip", "empty", "remove", "take", "lift"}
+)
+#: Verbs of working in the vessel: said beside it, the vessel is where the food is prepared, not served.
+_WORK_VERBS = frozenset(
+    {"mix", "whisk", "beat", "stir", "combine", "toss", "mash", "knead", "marinate", "microwave", "heat", "melt"}
+    | {"blend", "cook", "bake", "season", "crack", "soak", "dissolve", "fold", "coat", "warm", "reheat", "add"}
+    | {"whip", "cream", "sift", "break", "rest", "rise", "chill", "cool", "refrigerate", "freeze", "store"}
+)
+_SERVE_PREPS = frozenset({"on", "onto", "to", "into", "in"})
+_SERVE_WINDOW = 8
+
+
+#: Verbs that put food into a vessel or fetch one to do so ("place them in a container", "Get a container").
+_FILL_VERBS = frozenset({"place", "put", "pour", "transfer", "heat", "fill", "get", "take", "grab", "fetch"})
+_FILL_VERBS |= {"retrieve", "mix", "combine", "add", "scoop", "spoon", "squeeze", "chop", "slice", "cut"}
+
+
+#: Things a scene lists that are containers too: "a container" in a kitchen with one of them may be it.
+_VESSELS = frozenset(
+    {"bowl", "pot", "saucepan", "pan", "skillet", "wok", "jar", "cup", "mug", "glass", "dish", "box", "tub"}
+    | {"pitcher", "jug", "carafe", "flask", "tumbler", "ramekin", "stockpot", "casserole", "tupperware"}
+)
+
+
+def _vessel(m: Mention, toks: list[str], raw: str, scene: Scene) -> bool:
+    """ "a container" a step puts food into or fetches to do so ("place the carrot in a container", "Get a
+    container from the cabinet", "Heat the peas in a separate container"): a vessel the task needs, not the
+    package food comes in ("a container of yogurt", "from their containers") nor one it is stored in for later
+    ("store in an airtight container"), and not in a kitchen that lists a vessel of another name (the saucepan
+    may be the container meant)."""
+    key = toks[m.start : m.end]
+    if key[-1] != "container" or raw.endswith("s") or (m.end < len(toks) and toks[m.end] == "of"):
+        return False
+    if any(h in _VESSELS for h in scene.heads):
+        return False
+    k = m.start - 1
+    while k >= 0 and m.start - k <= 4 and toks[k] not in _ARTICLES:
+        if toks[k] not in _SERVE_PREPS and "ADJ" not in classes(toks[k]):
+            return False
+        k -= 1
+    if k < 0 or toks[k] not in _ARTICLES:
+        return False
+    before = toks[max(0, k - _SERVE_WINDOW) : k + 1]
+    lemmas = {v for w in before for v in verb_lemmas(w)}
+    return bool(lemmas & _FILL_VERBS) and not lemmas & {"store", "serve"}
+
+
+def _worked_in(m: Mention, toks: list[str]) -> bool:
+    """A verb of working food said beside the mention ("mash the bananas on the plate"): the vessel is where
+    the food is prepared. Carrying the plate to the table is not."""
+    near = (*toks[max(0, m.start - _SERVE_WINDOW) : m.start], *toks[m.end : m.end + _SERVE_WINDOW])
+    return any(v in _WORK_VERBS for w in near for v in verb_lemmas(w))
+
+
+def _open_point(item: Item) -> frozenset[str]:
+    """The words of what the item asks about (question, answer, shortlist, intent, variants), singular: tableware
+    that is the open point ("Which bowl?") is a thing the task is about, not one it serves on."""
+    text = " ".join((item.question, item.answer, *item.amb_shortlist, *item.user_intent, *item.variants))
+    return frozenset(key_of(text))
+
+
+def _serving(m: Mention, toks: list[str]) -> bool:
+    """Tableware a plan step puts the food on or in after it is made, in a clause that moves food there ("Transfer the
+    chicken to a plate", "Serve the pasta on a plate", "pour the juice into a glass") and works no food in it
+    ("place the flour in a bowl and whisk"): the vessel the food is served in, not one the task needs."""
+    key = toks[m.start : m.end]
+    if key[-1] not in SERVEWARE or any(w in _WORKWARE for w in key[:-1]):
+        return False
+    k = m.start - 1
+    while k >= 0 and m.start - k <= 5 and toks[k] not in _SERVE_PREPS:
+        # "on a clean plate", "on a plate or bowl"; "a plate" after a verb or a noun is not where food is put
+        if (
+            toks[k] not in _DETERMINERS
+            and toks[k] not in SERVEWARE
+            and toks[k] != "or"
+            and "ADJ" not in classes(toks[k])
+        ):
+            return False
+        k -= 1
+    if k < 0 or toks[k] not in _SERVE_PREPS:
+        return False
+    before = toks[max(0, k - _SERVE_WINDOW) : k]
+    after = toks[m.end : m.end + _SERVE_WINDOW]
+    if not any(v in _SERVE_VERBS for w in before for v in verb_lemmas(w)):
+        return False
+    return not any(v in _WORK_VERBS for w in (*before, *after) for v in verb_lemmas(w))
+
+
 @dataclass(frozen=True)
 class Ungrounded:
     rule: str
@@ -374,6 +484,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     seen: dict[str, int] = {}
     made: set[str] = set()
     introduced: set[str] = set()
+    asked = _open_point(item)
+    served: dict[str, int] = {}  # things first named as tableware to serve on, by their place in ``out``
     out: list[Ungrounded] = []
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
@@ -395,58 +507,74 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue
             name = " ".join(key)
+            at = len(out)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
-                continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
+                if name not in served or not _worked_in(m, toks):
+                    continue  # once a thing; "the cheese" after "cheddar cheese" is that cheese again
+                at = served.pop(name)  # served first, worked in later ("whisk in the bowl"): judged again
             if kind_present(key, scene):
                 continue
-            seen[name] = len(out)
+            seen[name] = at
             shown = m.text
+            found: Ungrounded | None = None
             if m.kind == "object" and key[-1] in scene.heads:
                 others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
-                out.append(
-                    Ungrounded(
-                        "grounding_variant",
-                        field_name,
-                        shown,
-                        f"names '{shown}'; the environment has {', '.join(others)} (another name?)",
-                    )
+                found = Ungrounded(
+                    "grounding_variant",
+                    field_name,
+                    shown,
+                    f"names '{shown}'; the environment has {', '.join(others)} (another name?)",
                 )
             elif m.kind == "object" or m.food:
-                out.append(
-                    Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
-                )
+                found = Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
             elif key[-1] not in scene.heads and _definite(m, toks, introduced):
-                out.append(
-                    Ungrounded(
-                        "grounding",
-                        field_name,
-                        shown,
-                        f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
-                    )
+                found = Ungrounded(
+                    "grounding",
+                    field_name,
+                    shown,
+                    f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
                 )
             elif key[-1] not in scene.heads and particular is not None:
-                out.append(
-                    Ungrounded(
-                        "grounding",
-                        field_name,
-                        particular,
-                        f"names '{particular}', which the task needs and the environment lacks "
-                        f"(no {key[-1]} of any kind)",
-                    )
+                found = Ungrounded(
+                    "grounding",
+                    field_name,
+                    particular,
+                    f"names '{particular}', which the task needs and the environment lacks (no {key[-1]} of any kind)",
                 )
-            elif key[-1] not in scene.heads and (key[-1] not in SOFT_NOUNS or key in _BAKEWARE):
-                out.append(
-                    Ungrounded(
-                        "grounding",
-                        field_name,
-                        shown,
-                        f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
-                    )
+            elif (
+                key[-1] not in scene.heads
+                and field_name.startswith("plan")
+                and key[-1] not in asked
+                and _serving(m, toks)
+            ):
+                found = Ungrounded(
+                    "grounding_noun",
+                    field_name,
+                    shown,
+                    f"serves on '{shown}', which the environment does not list (tableware a scene may leave "
+                    "out; list it if the task needs one)",
+                )
+            elif key[-1] not in scene.heads and (
+                key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower(), scene)
+            ):
+                found = Ungrounded(
+                    "grounding",
+                    field_name,
+                    shown,
+                    f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
                 )
             elif key[-1] not in scene.heads:
-                out.append(
-                    Ungrounded("grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none")
+                found = Ungrounded(
+                    "grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none"
                 )
+            if found is None:
+                continue
+            if found.message.startswith("serves on"):
+                served[name] = at
+            if at < len(out):
+                out[at] = found
+            else:
+                out.append(found)
     return out
 
 

@@ -7,6 +7,7 @@ an option missing from the scene names the closest scene object, which is usuall
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
@@ -48,13 +49,22 @@ def is_object_option(option: str, units: frozenset[str]) -> bool:
     return names_thing(option) and not is_verb_only(ws[0])
 
 
+#: Questions answered by an amount, a time, a place or a way of doing ("How many eggs?", "Where should I put
+#: it?", "How should I cook the fish?"): a shortlist lists things to choose among, so with nothing listed the
+#: item has no shortlist defect, whatever its intent names (a wrong type is the ``type`` rule's).
+_NO_THING_ASKED = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:how|where|when|(?:at|to)\s+what|what\s+(?:temperature|time|amount|setting|level|degree))\b",
+    re.I,
+)
+
+
 def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     shortlist = [s for s in item.amb_shortlist if s.strip()]
     if not has_shortlist(item.ambiguity_type):
         return []
     if not shortlist and not [v for v in item.variants if v.strip()]:
-        if no_choice(item, ctx) is not None:
-            return []  # an amount or a way is asked, not a thing: the type is wrong (the type rule says so)
+        if no_choice(item, ctx) is not None or _NO_THING_ASKED.match(item.question):
+            return []  # an amount, a place or a way is asked, not a thing: no things to list (see ``type``)
         return [
             f"amb_shortlist: empty for a {item.ambiguity_type} item, and no variants either: nothing lists the options"
         ]

@@ -67,14 +67,14 @@ def test_an_alternative_the_kitchen_has_is_enough(grounding, step: str) -> None:
 
 
 def test_alternatives_the_kitchen_lacks_are_missing(grounding) -> None:  # type: ignore[no-untyped-def]
-    flags = grounding("Serve the toast on a plate or bowl.")
+    flags = grounding("Mash the banana with a fork or spoon.")
     assert [f.split(":")[0] for f in flags] == ["error plan_for_clear_task[2]"] * 2
-    assert "'plate'" in flags[0] and "'bowl'" in flags[1]
+    assert "'fork'" in flags[0] and "'spoon'" in flags[1]
 
 
 def test_a_thing_without_an_alternative_is_still_missing(grounding) -> None:  # type: ignore[no-untyped-def]
-    assert grounding("Serve the toast on a plate.") == [
-        "error plan_for_clear_task[2]: uses 'plate', which the environment lacks (no plate of any kind)"
+    assert grounding("Mash the banana in a bowl.") == [
+        "error plan_for_clear_task[2]: uses 'bowl', which the environment lacks (no bowl of any kind)"
     ]
 
 
