@@ -235,10 +235,17 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
     return items
 
 
-def check_rules(options: BuildOptions, count: int) -> Verdicts:
+def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdicts:
     """The validate stage's first pass over ``generated.jsonl``: the item rules on each batch and the
     duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name. The rules' worker
-    processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`)."""
+    processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`).
+
+    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there, on what
+    they read of each item (its id, its task and its item-rule failures): their MinHash LSH (datasketch,
+    which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
+    mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
+    interpreter lock against the replies' threads. The item rules stay here: the generator's candidate
+    scoring has loaded what they use."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
     from ambiforge.validation.stream import line_failures
@@ -247,7 +254,23 @@ def check_rules(options: BuildOptions, count: int) -> Verdicts:
     ctx = RuleContext(catalog=cached_catalog(options.catalog), config=options.validation)
     path = generated_path(options)
     parse = functools.partial(alive_items, options.ambiguity, str(path))
-    return Verdicts(line_failures(_line_batches(path), parse, ctx))
+    if worker is None:
+        return Verdicts(line_failures(_line_batches(path), parse, ctx))
+    from ambiforge.validation.stream import _check_lines, in_order
+
+    jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in _line_batches(path))
+    checked = [entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None]
+    return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+
+
+def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict[int, Any]:
+    """:func:`check_rules`' second half where a worker runs it: each judged item's (id, task, item-rule
+    failures) with the duplicate rules' flags added, by position (``options.prepare()`` registers the
+    run's ambiguity types and rules in the worker's process too)."""
+    from ambiforge.validation.stream import _with_dataset_flags
+
+    options.prepare()
+    return _with_dataset_flags(iter(checked), ctx)
 
 
 def quiet_great_expectations() -> None:
@@ -282,15 +305,15 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
     return expectations.to_dict()
 
 
-#: What the validate stage's step in a worker imports, for the worker process to load ahead
-#: (ambiforge/warm_worker.py): the dataset expectations' (Great Expectations, pandas).
+#: What the validate stage's steps in a worker import, for the worker process to load ahead
+#: (ambiforge/warm_worker.py): the duplicate rules' (datasketch, needed first) and the dataset
+#: expectations' (Great Expectations, pandas).
 WORKER_MODULES = ("ambiforge.engine.pipeline",)
-WORKER_LATER = ("great_expectations", "ambiforge.validation.expectations")
-#: What the validate stage's steps in the build's process import that generation does not (the duplicate
-#: rules' datasketch loads scipy, the run's files pyarrow, the report jinja2), for a build's process to load
-#: while it waits on an LLM's replies rather than after the last one.
+WORKER_LATER = ("ambiforge.validation.stream", "datasketch", "great_expectations", "ambiforge.validation.expectations")
+#: What the validate stage's steps in the build's process import that generation does not (the run's files
+#: pyarrow, the report jinja2), for a build's process to load while it waits on an LLM's replies rather than
+#: after the last one. (The duplicate rules' datasketch is the worker's: see :func:`check_rules`.)
 VALIDATE_MODULES = (
-    "datasketch",
     "ambiforge.validation.stream",
     "ambiforge.engine.summary",
     "ambiforge.validation.report",
@@ -436,7 +459,7 @@ def validate(
     state.mark(directory, "validate", "running")
     started = time.perf_counter()
     progress.start("validate", counted["pairs"])
-    verdicts = run.call(check_rules, options, counted["pairs"])
+    verdicts = run.call(check_rules, options, counted["pairs"], *([worker] if worker is not None else []))
     progress.finish("validate")
     timings = {**(seconds or {}), "rules": time.perf_counter() - started}
     extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}
