@@ -286,11 +286,23 @@ def quiet_great_expectations() -> None:
 
 
 def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) -> dict[str, Any]:
+    """Run the dataset expectations on the passed items' columns and save them in ``folder``; their
+    summary for the report (:func:`expectations_in_parts`, in one go)."""
+    parts = expectations_in_parts(options, columns, folder)
+    summary = next(parts)
+    for _ in parts:
+        pass
+    return summary
+
+
+def expectations_in_parts(options: BuildOptions, columns: Any, folder: Path) -> Iterator[dict[str, Any]]:
     """Run the dataset expectations on the passed items' columns (an
     :class:`ambiforge.validation.expectations.ItemColumns`, made a frame here: the build's process need not
-    import pandas when a worker runs them) and save them (``expectations.json``, Data Docs) in ``folder``;
-    their summary for the report. Runs in the build's process or in a worker process (then
-    ``options.prepare()`` registers the run's ambiguity types there too)."""
+    import pandas when a worker runs them), give their summary for the report, then save them
+    (``expectations.json``, Data Docs) in ``folder``. In a worker (:meth:`WarmWorker.parts
+    <ambiforge.warm_worker.WarmWorker.parts>`) the Data Docs, half of the step's CPU (Great Expectations
+    compiles its page templates on every build), render while the build's process writes the report; a
+    worker needs ``options.prepare()`` to register the run's ambiguity types there too."""
     from ambiforge.validation.expectations import run_expectations
 
     options.prepare()
@@ -301,8 +313,8 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
     )
+    yield expectations.to_dict()
     expectations.save(folder)
-    return expectations.to_dict()
 
 
 #: What the validate stage's steps in a worker import, for the worker process to load ahead
@@ -404,11 +416,12 @@ def write_run_files(
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
+    saving: Iterator[dict[str, Any]] = iter(())
     if worker is None:
         expectations = expectations_to_folder(options, columns, folder)
     else:
-        expectations = worker.call(expectations_to_folder, options, columns, folder)
-        worker.release()  # its only call: it exits while the report is written
+        saving = worker.parts(expectations_in_parts, options, columns, folder)
+        expectations = next(saving)  # the worker saves them (Data Docs) while the report is written
     report = builder.result(expectations, f"run {options.run_id}")
     section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
     write_report(report, flagged, folder, target_mix=options.type_mix, diversity=section, plots=plots)  # type: ignore[arg-type]
@@ -421,6 +434,12 @@ def write_run_files(
     if llm is not None:
         extra["llm"] = llm
     catalog = cached_catalog(options.catalog)
+    began = time.perf_counter()
+    for _ in saving:  # the expectations' files are written before the summary says the run is done
+        pass
+    timings["validate"] += time.perf_counter() - began
+    if worker is not None:
+        worker.release()  # its last call: it exits while the summary is written
     return files.summary(options, timings, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
