@@ -482,7 +482,9 @@ def validate(
     progress.finish("validate")
     timings = {**(seconds or {}), "rules": time.perf_counter() - started}
     extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}
-    summary = run.call(write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else []))
+    summary: dict[str, Any] = run.call(
+        write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else [])
+    )
     state.mark(directory, "validate", "done")
     return summary
 
@@ -493,7 +495,8 @@ def validate(
 def review_push(run_id: str, paths: ReviewPaths, project: str | None = None) -> dict[str, Any]:
     from ambiforge.stages import StageContext, get
 
-    return get("review").run([run_id], StageContext(paths=paths, project=project))[0]
+    pushed: dict[str, Any] = get("review").run([run_id], StageContext(paths=paths, project=project))[0]
+    return pushed
 
 
 def resolve_options(options: BuildOptions | dict[str, Any]) -> BuildOptions:
