@@ -49,6 +49,7 @@ class WarmWorker:
         self.process: subprocess.Popen[bytes] | None = None
         self.log: IO[bytes] | None = None
         self.released: list[subprocess.Popen[bytes]] = []
+        self.unread: Iterator[Any] | None = None  # the replies of a step in parts not yet read to the end
 
     def start(self) -> WarmWorker:
         if self.process is None:
@@ -83,14 +84,22 @@ class WarmWorker:
             while True:
                 ok, value, more = self._receive()
                 if not ok:
+                    self.unread = None
                     raise value
                 if not more:
+                    self.unread = None
                     return
                 yield value
 
-        return replies()
+        self.unread = replies()
+        return self.unread
 
     def _send(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        if self.unread is not None and self.process is not None:  # a step given up on (a retried caller):
+            with contextlib.suppress(Exception):  # its replies go, so that the next ones are this call's
+                for _ in self.unread:
+                    pass
+        self.unread = None
         process = self.start().process
         assert process is not None and process.stdin is not None
         try:
@@ -118,6 +127,7 @@ class WarmWorker:
         """No more calls: the worker starts exiting now (an interpreter that imported Great Expectations
         takes seconds to tear down), while the build goes on; :meth:`close` reaps it."""
         process, self.process = self.process, None  # a later call (a retried step) starts another
+        self.unread = None
         if process is not None:
             self.released.append(process)
             if process.stdin is not None:

@@ -184,7 +184,10 @@ def test_a_warm_worker_step_in_parts_gives_each_part_as_it_comes_then_its_error(
         assert next(parts) == "docs"
         with pytest.raises(KeyError, match="after the parts"):  # raised where the caller reads the rest
             next(parts)
-        assert worker.call(loaded_in_worker, "tabnanny")[1]  # the replies are in step: the next call works
+        pid, loaded = worker.call(loaded_in_worker, "tabnanny")  # the replies are in step: the next call works
+        assert isinstance(pid, int) and loaded is True
+        assert next(worker.parts(in_parts, str(gate))) == "results"  # given up on after its first part
+        assert worker.call(loaded_in_worker, "tabnanny") == (pid, True)  # its other replies are not this call's
 
 
 def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
