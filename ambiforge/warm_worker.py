@@ -4,9 +4,9 @@ imports done -- while the build is busy with something else.
 Why: Great Expectations takes 2.5 to 4 s of CPU to import. Imported in the build's own process while LLM
 calls are in flight, it holds the interpreter lock and the replies wait for it (a 50-pair build's LLM
 phase went from 0.92 to 0.8 of its ideal); imported after them, it adds to the wall. In a worker process
-it loads on the other core while the build's threads wait on replies, and the validate stage's dataset
-expectations then run there. A smaller import that a build's process needs later (the duplicate rules'
-datasketch, 0.85 s) is done in a thread of that process by :func:`warm_imports`.
+it loads on the other core while the build's threads wait on replies, and the validate stage's duplicate
+rules and dataset expectations then run there. Smaller imports that a build's process needs later (its
+files' pyarrow, the report's jinja2) are done in a thread of that process by :func:`warm_imports`.
 
 The worker is a plain child interpreter talking pickle over its stdin/stdout (no multiprocessing: its
 resource tracker warned on the terminal after an interrupted build). Its stderr goes to a temporary file,

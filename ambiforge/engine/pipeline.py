@@ -364,7 +364,8 @@ def write_run_files(
     validation report and ``summary.json``. Only compact figures and the flagged items' texts are kept.
 
     With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`, which imported Great Expectations
-    while generation ran) the expectations run there."""
+    while generation ran) the expectations run there, and their Data Docs render there while this process
+    writes the report (:func:`expectations_in_parts`)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.engine.checkpoints import outcome_batches
     from ambiforge.engine.fingerprint import fingerprint
@@ -459,12 +460,12 @@ def validate(
     """The generated pairs -> item rules (-> the judge, when ``[judge]`` enables it) and dataset checks ->
     ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and the validation report, in
     two passes over ``generated.jsonl`` (rules, then everything else), neither holding the run. A finished
-    run is returned as is. ``worker`` (local builds): the dataset expectations run in that process, whose
-    imports (Great Expectations and pandas) were done on the other core while generation waited on replies;
-    see :func:`write_run_files`. The rules pass runs here: in an LLM build the generator's candidate scoring
-    has already loaded what the item rules use (the rules, the lemmatizer's tables, compiled patterns),
-    which a worker loaded again after the last reply (1.1 to 1.6 s of CPU there against 0.3 to 0.5 s here,
-    50 pairs)."""
+    run is returned as is. ``worker`` (local builds): the duplicate rules and the dataset expectations run
+    in that process, whose imports (datasketch, Great Expectations and pandas) were done on the other core
+    while generation waited on replies; see :func:`check_rules` and :func:`write_run_files`. The item rules
+    run here: in an LLM build the generator's candidate scoring has already loaded what they use (the rules,
+    the lemmatizer's tables, compiled patterns), which a worker loaded again after the last reply (1.1 to
+    1.6 s of CPU there against 0.3 to 0.5 s here, 50 pairs)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 
