@@ -245,7 +245,9 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
     mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
     interpreter lock against the replies' threads. The item rules stay here: the generator's candidate
-    scoring has loaded what they use."""
+    scoring has loaded what they use. What the worker is sent is held for the call (about as much an item as
+    the duplicate index keeps: the local builds that start a worker are the LLM ones, of thousands of pairs
+    at most)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
     from ambiforge.validation.stream import line_failures
