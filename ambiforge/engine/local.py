@@ -96,9 +96,10 @@ def build_locally(
 ) -> dict[str, Any]:
     """The ``build`` flow's stages, in this process (same files, same summary).
 
-    ``warm_worker``: the validate stage's dataset expectations run in a worker process that imports what
-    they need (Great Expectations) while generation runs (:mod:`ambiforge.warm_worker`), and this
-    process imports what its rules pass and files need (datasketch, pyarrow) once the first LLM call is out.
+    ``warm_worker``: the validate stage's duplicate rules and dataset expectations run in a worker process
+    that imports what they need (datasketch, Great Expectations) while generation runs
+    (:mod:`ambiforge.warm_worker`), and this process imports what its files and report need (pyarrow,
+    jinja2) once the first LLM call is out.
     By default only for LLM providers, whose generation waits on replies: an offline build's generation
     keeps this process busy, and for a small one the worker's start-up (0.6 s of CPU) costs more than it
     hides."""

@@ -235,10 +235,19 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
     return items
 
 
-def check_rules(options: BuildOptions, count: int) -> Verdicts:
+def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdicts:
     """The validate stage's first pass over ``generated.jsonl``: the item rules on each batch and the
     duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name. The rules' worker
-    processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`)."""
+    processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`).
+
+    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there, on what
+    they read of each item (its id, its task and its item-rule failures): their MinHash LSH (datasketch,
+    which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
+    mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
+    interpreter lock against the replies' threads. The item rules stay here: the generator's candidate
+    scoring has loaded what they use. What the worker is sent is held for the call (about as much an item as
+    the duplicate index keeps: the local builds that start a worker are the LLM ones, of thousands of pairs
+    at most)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
     from ambiforge.validation.stream import line_failures
@@ -247,7 +256,23 @@ def check_rules(options: BuildOptions, count: int) -> Verdicts:
     ctx = RuleContext(catalog=cached_catalog(options.catalog), config=options.validation)
     path = generated_path(options)
     parse = functools.partial(alive_items, options.ambiguity, str(path))
-    return Verdicts(line_failures(_line_batches(path), parse, ctx))
+    if worker is None:
+        return Verdicts(line_failures(_line_batches(path), parse, ctx))
+    from ambiforge.validation.stream import _check_lines, in_order
+
+    jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in _line_batches(path))
+    checked = [entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None]
+    return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+
+
+def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict[int, Any]:
+    """:func:`check_rules`' second half where a worker runs it: each judged item's (id, task, item-rule
+    failures) with the duplicate rules' flags added, by position (``options.prepare()`` registers the
+    run's ambiguity types and rules in the worker's process too)."""
+    from ambiforge.validation.stream import _with_dataset_flags
+
+    options.prepare()
+    return _with_dataset_flags(iter(checked), ctx)
 
 
 def quiet_great_expectations() -> None:
@@ -263,11 +288,23 @@ def quiet_great_expectations() -> None:
 
 
 def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) -> dict[str, Any]:
+    """Run the dataset expectations on the passed items' columns and save them in ``folder``; their
+    summary for the report (:func:`expectations_in_parts`, in one go)."""
+    parts = expectations_in_parts(options, columns, folder)
+    summary = next(parts)
+    for _ in parts:
+        pass
+    return summary
+
+
+def expectations_in_parts(options: BuildOptions, columns: Any, folder: Path) -> Iterator[dict[str, Any]]:
     """Run the dataset expectations on the passed items' columns (an
     :class:`ambiforge.validation.expectations.ItemColumns`, made a frame here: the build's process need not
-    import pandas when a worker runs them) and save them (``expectations.json``, Data Docs) in ``folder``;
-    their summary for the report. Runs in the build's process or in a worker process (then
-    ``options.prepare()`` registers the run's ambiguity types there too)."""
+    import pandas when a worker runs them), give their summary for the report, then save them
+    (``expectations.json``, Data Docs) in ``folder``. In a worker (:meth:`WarmWorker.parts
+    <ambiforge.warm_worker.WarmWorker.parts>`) the Data Docs, half of the step's CPU (Great Expectations
+    compiles its page templates on every build), render while the build's process writes the report; a
+    worker needs ``options.prepare()`` to register the run's ambiguity types there too."""
     from ambiforge.validation.expectations import run_expectations
 
     options.prepare()
@@ -278,19 +315,19 @@ def expectations_to_folder(options: BuildOptions, columns: Any, folder: Path) ->
         tolerance=options.validation.type_mix_tolerance,
         max_plan_steps=options.validation.max_plan_steps,
     )
+    yield expectations.to_dict()
     expectations.save(folder)
-    return expectations.to_dict()
 
 
-#: What the validate stage's step in a worker imports, for the worker process to load ahead
-#: (ambiforge/warm_worker.py): the dataset expectations' (Great Expectations, pandas).
+#: What the validate stage's steps in a worker import, for the worker process to load ahead
+#: (ambiforge/warm_worker.py): the duplicate rules' (datasketch, needed first) and the dataset
+#: expectations' (Great Expectations, pandas).
 WORKER_MODULES = ("ambiforge.engine.pipeline",)
-WORKER_LATER = ("great_expectations", "ambiforge.validation.expectations")
-#: What the validate stage's steps in the build's process import that generation does not (the duplicate
-#: rules' datasketch loads scipy, the run's files pyarrow, the report jinja2), for a build's process to load
-#: while it waits on an LLM's replies rather than after the last one.
+WORKER_LATER = ("ambiforge.validation.stream", "datasketch", "great_expectations", "ambiforge.validation.expectations")
+#: What the validate stage's steps in the build's process import that generation does not (the run's files
+#: pyarrow, the report jinja2), for a build's process to load while it waits on an LLM's replies rather than
+#: after the last one. (The duplicate rules' datasketch is the worker's: see :func:`check_rules`.)
 VALIDATE_MODULES = (
-    "datasketch",
     "ambiforge.validation.stream",
     "ambiforge.engine.summary",
     "ambiforge.validation.report",
@@ -329,7 +366,8 @@ def write_run_files(
     validation report and ``summary.json``. Only compact figures and the flagged items' texts are kept.
 
     With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`, which imported Great Expectations
-    while generation ran) the expectations run there."""
+    while generation ran) the expectations run there, and their Data Docs render there while this process
+    writes the report (:func:`expectations_in_parts`)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.engine.checkpoints import outcome_batches
     from ambiforge.engine.fingerprint import fingerprint
@@ -381,11 +419,12 @@ def write_run_files(
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
+    saving: Iterator[dict[str, Any]] = iter(())
     if worker is None:
         expectations = expectations_to_folder(options, columns, folder)
     else:
-        expectations = worker.call(expectations_to_folder, options, columns, folder)
-        worker.release()  # its only call: it exits while the report is written
+        saving = worker.parts(expectations_in_parts, options, columns, folder)
+        expectations = next(saving)  # the worker saves them (Data Docs) while the report is written
     report = builder.result(expectations, f"run {options.run_id}")
     section = diversity_section(options, files.stats.diversity.result(), directory / ITEMS_JSONL, files.items)
     write_report(report, flagged, folder, target_mix=options.type_mix, diversity=section, plots=plots)  # type: ignore[arg-type]
@@ -398,6 +437,12 @@ def write_run_files(
     if llm is not None:
         extra["llm"] = llm
     catalog = cached_catalog(options.catalog)
+    began = time.perf_counter()
+    for _ in saving:  # the expectations' files are written before the summary says the run is done
+        pass
+    timings["validate"] += time.perf_counter() - began
+    if worker is not None:
+        worker.release()  # its last call: it exits while the summary is written
     return files.summary(options, timings, catalog.version, catalog.sha256, extra, fingerprint(options))
 
 
@@ -417,12 +462,12 @@ def validate(
     """The generated pairs -> item rules (-> the judge, when ``[judge]`` enables it) and dataset checks ->
     ``items.jsonl``, ``items.parquet``, ``rejected.jsonl``, ``summary.json`` and the validation report, in
     two passes over ``generated.jsonl`` (rules, then everything else), neither holding the run. A finished
-    run is returned as is. ``worker`` (local builds): the dataset expectations run in that process, whose
-    imports (Great Expectations and pandas) were done on the other core while generation waited on replies;
-    see :func:`write_run_files`. The rules pass runs here: in an LLM build the generator's candidate scoring
-    has already loaded what the item rules use (the rules, the lemmatizer's tables, compiled patterns),
-    which a worker loaded again after the last reply (1.1 to 1.6 s of CPU there against 0.3 to 0.5 s here,
-    50 pairs)."""
+    run is returned as is. ``worker`` (local builds): the duplicate rules and the dataset expectations run
+    in that process, whose imports (datasketch, Great Expectations and pandas) were done on the other core
+    while generation waited on replies; see :func:`check_rules` and :func:`write_run_files`. The item rules
+    run here: in an LLM build the generator's candidate scoring has already loaded what they use (the rules,
+    the lemmatizer's tables, compiled patterns), which a worker loaded again after the last reply (1.1 to
+    1.6 s of CPU there against 0.3 to 0.5 s here, 50 pairs)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 
@@ -436,11 +481,13 @@ def validate(
     state.mark(directory, "validate", "running")
     started = time.perf_counter()
     progress.start("validate", counted["pairs"])
-    verdicts = run.call(check_rules, options, counted["pairs"])
+    verdicts = run.call(check_rules, options, counted["pairs"], *([worker] if worker is not None else []))
     progress.finish("validate")
     timings = {**(seconds or {}), "rules": time.perf_counter() - started}
     extra: dict[str, Any] = {"reports": {"validation": str(directory / VALIDATION_DIR)}}
-    summary = run.call(write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else []))
+    summary: dict[str, Any] = run.call(
+        write_run_files, options, verdicts, timings, extra, *([worker] if worker is not None else [])
+    )
     state.mark(directory, "validate", "done")
     return summary
 
@@ -451,7 +498,8 @@ def validate(
 def review_push(run_id: str, paths: ReviewPaths, project: str | None = None) -> dict[str, Any]:
     from ambiforge.stages import StageContext, get
 
-    return get("review").run([run_id], StageContext(paths=paths, project=project))[0]
+    pushed: dict[str, Any] = get("review").run([run_id], StageContext(paths=paths, project=project))[0]
+    return pushed
 
 
 def resolve_options(options: BuildOptions | dict[str, Any]) -> BuildOptions:

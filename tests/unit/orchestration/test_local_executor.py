@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -159,6 +160,34 @@ def test_a_released_warm_worker_exits_while_the_build_goes_on_and_a_later_call_g
         assert second != first
         again = worker.process
     assert again is not None and again.returncode == 0 and worker.released == []
+
+
+def in_parts(gate: str) -> Iterator[str]:
+    import time
+
+    yield "results"
+    deadline = time.monotonic() + 30
+    while not Path(gate).exists() and time.monotonic() < deadline:  # the caller has the first part meanwhile
+        time.sleep(0.01)
+    yield "docs"
+    raise KeyError("after the parts")
+
+
+def test_a_warm_worker_step_in_parts_gives_each_part_as_it_comes_then_its_error(tmp_path: Path) -> None:
+    from ambiforge.warm_worker import WarmWorker
+
+    gate = tmp_path / "gate"
+    with WarmWorker(("tabnanny",)) as worker:
+        parts = worker.parts(in_parts, str(gate))
+        assert next(parts) == "results"  # while the step still waits for the gate
+        gate.touch()
+        assert next(parts) == "docs"
+        with pytest.raises(KeyError, match="after the parts"):  # raised where the caller reads the rest
+            next(parts)
+        pid, loaded = worker.call(loaded_in_worker, "tabnanny")  # the replies are in step: the next call works
+        assert isinstance(pid, int) and loaded is True
+        assert next(worker.parts(in_parts, str(gate))) == "results"  # given up on after its first part
+        assert worker.call(loaded_in_worker, "tabnanny") == (pid, True)  # its other replies are not this call's
 
 
 def test_warm_imports_wait_for_their_event_then_import_in_a_thread(

@@ -188,10 +188,22 @@ def generated_run(catalog, tmp_path_factory):  # type: ignore[no-untyped-def]
     return options, [o.item for o in outcomes if o.stage is None]
 
 
-@pytest.mark.parametrize("workers", [False, True])
-def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog, monkeypatch, workers) -> None:  # type: ignore[no-untyped-def]
+class PicklingWorker:
+    """A warm worker's ``call`` in this process: the step, its arguments and its result go through pickle,
+    as they do to and from the worker process."""
+
+    def call(self, fn, *args):  # type: ignore[no-untyped-def]
+        import pickle
+
+        fn, args = pickle.loads(pickle.dumps((fn, args)))
+        return pickle.loads(pickle.dumps(fn(*args)))
+
+
+@pytest.mark.parametrize(("workers", "warm"), [(False, False), (True, False), (False, True)])
+def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog, monkeypatch, workers, warm) -> None:  # type: ignore[no-untyped-def]
     """The validate stage's rules pass sends raw lines (to worker processes, from ``PARALLEL_FROM`` items
-    on) and gets the same failures by position as judging the items themselves."""
+    on; with a warm worker, the duplicate rules run there) and gets the same failures by position as judging
+    the items themselves."""
     from ambiforge.engine import pipeline
     from ambiforge.validation import stream
     from ambiforge.validation.context import RuleContext
@@ -203,7 +215,7 @@ def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog
     monkeypatch.setattr(pipeline, "VALIDATE_BATCH", 2)
     if workers:
         monkeypatch.setattr(stream, "PARALLEL_FROM", 1)
-    assert pipeline.check_rules(options, 6).failures == want
+    assert pipeline.check_rules(options, 6, *([PicklingWorker()] if warm else [])).failures == want
 
 
 def test_the_rules_pass_names_a_bad_line_of_generated_pairs(generated_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
