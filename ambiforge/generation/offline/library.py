@@ -119,7 +119,8 @@ def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
             ref = entry["extends"]
             if not isinstance(ref, str) or ref.count("/") != 1:
                 raise ConfigError(f"{where}: extends: expected '<type>/<key>', got {ref!r}")
-            other = _raw_entry(*ref.split("/"), where=where, read=read)
+            other_type, other_key = ref.split("/")
+            other = _raw_entry(other_type, other_key, where, read)
             inherited = {k: other[k] for k in INHERITED if k in other}
         name = entry.get("mechanism", defaults.get("mechanism"))
         own = by_mechanism.get(name, {}) if isinstance(name, str) else {}

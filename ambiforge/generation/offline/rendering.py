@@ -182,9 +182,14 @@ def bind_co(
 
 def bindable(template: Template, pool: list[CatalogObject], exclude_group: str | None = None) -> bool:
     """Whether every co-slot has at least one object in the scene (a cheap pre-check before building)."""
-    return all(
-        any(o.group != exclude_group and condition.matches(o) for o in pool) for condition in template.co.values()
-    )
+    for condition in template.co.values():
+        matches = condition.matches
+        for o in pool:
+            if o.group != exclude_group and matches(o):
+                break
+        else:
+            return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,12 @@ def test_a_condition_of_several_keys_answers_each_object_as_often_as_asked(catal
     fresh = Condition(where={"kind": "kitchen_item"}, known=("microwave_safe",), clean=True)
     assert first == again == [fresh.matches(o) for o in objects]
     assert any(first) and not all(first)
+
+
+def test_a_condition_is_a_value_tables_can_be_keyed_by() -> None:
+    same = Condition(tags_any=("drinkware",), where={"material": ["glass", "metal"]})
+    again = Condition(tags_any=["drinkware"], where={"material": ["glass", "metal"]})  # type: ignore[arg-type]
+    assert same == again and hash(same) == hash(again) and {same: 1}[again] == 1
+    assert same != Condition(tags_any=("drinkware",), where={"material": ["glass"]})
+    # True and 1 test differently (a boolean attribute is never the number), so they are different keys
+    assert Condition(where={"sharp": True}) != Condition(where={"sharp": 1})
