@@ -106,3 +106,11 @@ def test_a_condition_is_a_value_tables_can_be_keyed_by() -> None:
     assert same != Condition(tags_any=("drinkware",), where={"material": ["glass"]})
     # True and 1 test differently (a boolean attribute is never the number), so they are different keys
     assert Condition(where={"sharp": True}) != Condition(where={"sharp": 1})
+
+
+def test_the_catalog_names_the_objects_meeting_a_condition(catalog) -> None:  # type: ignore[no-untyped-def]
+    knives = Condition(uses_any=("slice_bread",))
+    assert catalog.meeting(knives) == {o.name for o in catalog.objects.values() if knives.matches(o)}
+    assert "bread knife" in catalog.meeting(knives) and "glass mug" not in catalog.meeting(knives)
+    # an equal condition written apart (another template's) gets the same answer
+    assert catalog.meeting(Condition(uses_any=["slice_bread"])) == catalog.meeting(knives)  # type: ignore[arg-type]

@@ -115,7 +115,7 @@ def build(
 
 def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool):
+    if not bindable(spec, pool, catalog):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -132,7 +132,7 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: Sc
         members = referents.objects(scene, nodes)
         if any(any(t in catalog.groups[m.group].tags for t in spec.exclude_group_tags) for m in members):
             continue
-        if len(members) >= 2 and bindable(spec, pool, gkey):
+        if len(members) >= 2 and bindable(spec, pool, catalog, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, members, everyone, nodes, scene)))
     return out
 

@@ -113,7 +113,7 @@ def build(
 
 def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool):
+    if not bindable(spec, pool, catalog):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -132,7 +132,7 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
             continue  # a right-state member the job leaves out (a plastic mug for tea): "any clean one" is untrue
         if spec.only_one and len(fit) != 1:
             continue  # several right ones: which of them is the user's preference, not common sense
-        if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
+        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
     return out
 
