@@ -76,8 +76,14 @@ class Condition:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Condition) and self.key == other.key
 
-    def __hash__(self) -> int:
+    @cached_property
+    def digest(self) -> int:
+        """The hash of :attr:`key`, worked out once: a tuple does not keep its hash, and tables look a
+        condition up for every template asked of every scene."""
         return hash(self.key)
+
+    def __hash__(self) -> int:
+        return self.digest
 
     def matches(self, obj: CatalogObject) -> bool:  # replaced per instance by the compiled test
         return _compile(self)(obj)
