@@ -124,8 +124,10 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: Sc
         if any(t in group.tags for t in spec.exclude_group_tags) or group.noun in nouns:
             continue
         nouns.add(group.noun)
-        everyone = referents.members(graph, group.noun)
         nodes = referents.members(graph, group.noun, spec.target)
+        if len(nodes) < 2:
+            continue  # one or none to choose among
+        everyone = referents.members(graph, group.noun)
         kept = {n.id for n in nodes}
         if any(n.id not in kept and (spec.dirty_fits or n.state.clean is not False) for n in everyone):
             continue  # the words pick out one the job leaves out for no reason a reader could check

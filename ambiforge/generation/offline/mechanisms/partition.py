@@ -122,10 +122,12 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
         if group.noun in nouns:
             continue
         nouns.add(group.noun)
+        found = referents.members(graph, group.noun, spec.target)
+        if len(found) < 2:
+            continue  # one or none to choose among: never ambiguous
         everyone = referents.members(graph, group.noun)
         if referents.disputed(graph, everyone, spec.target.known):
             continue  # the fact the item would rest on depends on the product for one of them
-        found = referents.members(graph, group.noun, spec.target)
         fit = referents.fitting(graph, found, spec.action, spec.safe)
         by_state = spec.safe is not None and spec.safe.clean is not None
         if by_state and len(referents.fitting(graph, everyone, None, spec.safe)) > len(fit):
