@@ -138,14 +138,16 @@ class Catalog:
     def meeting(self, condition: Condition) -> frozenset[str]:
         """The names of the catalog's objects that meet ``condition``. Templates and context actions ask
         it of every sampled scene's objects, which are the catalog's: the answer is the catalog's, worked
-        out once per condition."""
-        names = self._meeting.get(condition)
+        out once per condition (kept by the condition's plain :attr:`~Condition.key`, so the catalog stays
+        plain data that pickles)."""
+        names = self._meeting.get(condition.key)
         if names is None:
-            names = self._meeting[condition] = frozenset(o.name for o in self.objects.values() if condition.matches(o))
+            names = frozenset(o.name for o in self.objects.values() if condition.matches(o))
+            self._meeting[condition.key] = names
         return names
 
     @cached_property
-    def _meeting(self) -> dict[Condition, frozenset[str]]:
+    def _meeting(self) -> dict[tuple[Any, ...], frozenset[str]]:
         return {}
 
 

@@ -114,3 +114,12 @@ def test_the_catalog_names_the_objects_meeting_a_condition(catalog) -> None:  # 
     assert "bread knife" in catalog.meeting(knives) and "glass mug" not in catalog.meeting(knives)
     # an equal condition written apart (another template's) gets the same answer
     assert catalog.meeting(Condition(uses_any=["slice_bread"])) == catalog.meeting(knives)  # type: ignore[arg-type]
+
+
+def test_a_catalog_that_answered_conditions_still_pickles(catalog) -> None:  # type: ignore[no-untyped-def]
+    import pickle
+
+    catalog.meeting(Condition(tags_any=("drinkware",)))
+    assert pickle.loads(pickle.dumps(catalog)).meeting(Condition(tags_any=("drinkware",))) == catalog.meeting(
+        Condition(tags_any=("drinkware",))
+    )
