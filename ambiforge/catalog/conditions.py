@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from pydantic import ConfigDict, Field, field_validator
@@ -65,11 +66,40 @@ class Condition:
     def __post_init__(self) -> None:
         object.__setattr__(self, "matches", _compile(self))
 
+    @cached_property
+    def key(self) -> tuple[Any, ...]:
+        """The condition as a hashable value (its fields; mappings as sorted pairs, lists as tuples, each
+        value with its type: ``True`` and ``1`` test differently): a table of what meets a condition is keyed
+        by the condition."""
+        return _key(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Condition) and self.key == other.key
+
+    @cached_property
+    def digest(self) -> int:
+        """The hash of :attr:`key`, worked out once: a tuple does not keep its hash, and tables look a
+        condition up for every template asked of every scene."""
+        return hash(self.key)
+
+    def __hash__(self) -> int:
+        return self.digest
+
     def matches(self, obj: CatalogObject) -> bool:  # replaced per instance by the compiled test
         return _compile(self)(obj)
 
     def __call__(self, obj: CatalogObject) -> bool:
         return self.matches(obj)
+
+
+def _key(c: Condition) -> tuple[Any, ...]:
+    def typed(value: Any) -> tuple[str, Any]:
+        return type(value).__name__, value
+
+    def frozen(mapping: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted((k, tuple(map(typed, v)) if isinstance(v, list) else typed(v)) for k, v in mapping.items()))
+
+    return (c.tags_any, c.uses_any, frozen(c.where), frozen(c.where_not), c.known, c.clean)
 
 
 def _compile(c: Condition) -> Callable[[CatalogObject], bool]:

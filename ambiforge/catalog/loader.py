@@ -14,12 +14,15 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ambiforge import inputs, yamlfile
 from ambiforge.errors import CatalogError, InputError
+
+if TYPE_CHECKING:
+    from ambiforge.catalog.conditions import Condition
 
 #: The appliances every kitchen has; they are implicit in every environment.
 APPLIANCES: tuple[str, ...] = (
@@ -131,6 +134,21 @@ class Catalog:
 
     def appliance_for(self, use: str) -> str | None:
         return next((a.name for a in self.appliances if use in a.uses), None)
+
+    def meeting(self, condition: Condition) -> frozenset[str]:
+        """The names of the catalog's objects that meet ``condition``. Templates and context actions ask
+        it of every sampled scene's objects, which are the catalog's: the answer is the catalog's, worked
+        out once per condition (kept by the condition's plain :attr:`~Condition.key`, so the catalog stays
+        plain data that pickles)."""
+        names = self._meeting.get(condition.key)
+        if names is None:
+            names = frozenset(o.name for o in self.objects.values() if condition.matches(o))
+            self._meeting[condition.key] = names
+        return names
+
+    @cached_property
+    def _meeting(self) -> dict[tuple[Any, ...], frozenset[str]]:
+        return {}
 
 
 def default_catalog_path() -> Path:

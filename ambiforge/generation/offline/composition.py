@@ -251,12 +251,15 @@ def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bo
 
 
 def _bind(
-    action: ContextAction, pool: Sequence[CatalogObject], excluded: set[str], rng: random.Random
+    action: ContextAction, pool: Sequence[CatalogObject], excluded: set[str], rng: random.Random, catalog: Catalog
 ) -> dict[str, CatalogObject] | None:
+    """An object of ``pool`` (the scene's, which are the catalog's) for each co-slot, each of another group
+    and none of ``excluded``; None when a slot has none."""
     bound: dict[str, CatalogObject] = {}
     used = set(excluded)
     for slot, condition in action.co.items():
-        options = [o for o in pool if o.group not in used and condition.matches(o)]
+        meeting = catalog.meeting(condition)
+        options = [o for o in pool if o.name in meeting and o.group not in used]
         if not options:
             return None
         bound[slot] = rng.choice(options)
@@ -268,6 +271,7 @@ def context_clause(
     action: ContextAction,
     data: CompositionData,
     scene: Scene,
+    catalog: Catalog,
     excluded: set[str],
     rng: random.Random,
     frame: Frame | None = None,
@@ -276,7 +280,7 @@ def context_clause(
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
     agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
     ``said``: what can be said in the frame, when the caller asks for several clauses."""
-    co = _bind(action, scene.objects, excluded, rng)
+    co = _bind(action, scene.objects, excluded, rng, catalog)
     if co is None:
         return None
     said = said or data.said_in(frame)
@@ -356,7 +360,7 @@ def compose(
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, excluded, rng, frame, sayable)
+        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable)
         if made is None:
             continue
         clause, groups = made

@@ -47,6 +47,10 @@ TEMPLATES_FILE = "templates.yaml"
 INHERITED = ("direct", "indirect", "plan", "setup", "ambiguous", "plan_amb", "target", "co")
 
 
+#: A templates file as read: its defaults, its per-mechanism defaults and its entries.
+_Read = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]
+
+
 def _merge(*layers: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for layer in layers:
@@ -58,7 +62,7 @@ def _merge(*layers: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+def _read(path: Path) -> _Read:
     if not path.is_file():
         raise ConfigError(f"{path}: offline templates not found")
     try:
@@ -85,13 +89,16 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, An
     return defaults, by_mechanism, data["templates"]
 
 
-def _raw_entry(type_name: str, key: str, where: str) -> dict[str, Any]:
-    """The named template of another type, with that file's defaults applied (for ``extends``)."""
+def _raw_entry(type_name: str, key: str, where: str, read: dict[Path, _Read]) -> dict[str, Any]:
+    """The named template of another type, with that file's defaults applied (for ``extends``). ``read``:
+    the files this parse has read, by path, so a file that several templates extend is parsed once."""
     try:
         path = ambiguity.get(type_name).templates_path
     except ConfigError:
         raise ConfigError(f"{where}: extends: unknown ambiguity type {type_name!r}") from None
-    defaults, by_mechanism, entries = _read(path)
+    if path not in read:
+        read[path] = _read(path)
+    defaults, by_mechanism, entries = read[path]
     for entry in entries:
         if entry.get("key") == key:
             if "extends" in entry:
@@ -101,7 +108,8 @@ def _raw_entry(type_name: str, key: str, where: str) -> dict[str, Any]:
 
 
 def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
-    defaults, by_mechanism, entries = _read(path)
+    read = {path: _read(path)}
+    defaults, by_mechanism, entries = read[path]
     specs: list[TemplateSpec] = []
     seen: set[str] = set()
     for i, entry in enumerate(entries):
@@ -111,7 +119,8 @@ def parse_templates(path: Path, type_name: str) -> tuple[TemplateSpec, ...]:
             ref = entry["extends"]
             if not isinstance(ref, str) or ref.count("/") != 1:
                 raise ConfigError(f"{where}: extends: expected '<type>/<key>', got {ref!r}")
-            other = _raw_entry(*ref.split("/"), where=where)
+            other_type, other_key = ref.split("/")
+            other = _raw_entry(other_type, other_key, where, read)
             inherited = {k: other[k] for k in INHERITED if k in other}
         name = entry.get("mechanism", defaults.get("mechanism"))
         own = by_mechanism.get(name, {}) if isinstance(name, str) else {}

@@ -25,41 +25,42 @@ from ambiforge.world.index import GraphIndex, index
 
 @dataclass
 class _Asked:
-    """What the templates of one draw asked of one graph: who each noun picks out, those of them meeting a
-    condition, and which nodes meet each rule (an affordance by name, a condition by identity: conditions
-    are template data, not hashable values). Every template of a draw asks the same nouns, and many the
-    same jobs, of the same kitchen, so each answer is worked out once per graph. It holds the graph's
+    """What the templates of one draw ask of one graph: who each noun picks out, those of them meeting a
+    condition, and which nodes meet each rule (an affordance by name, a condition by value). Every template
+    of a draw asks the same nouns, and many the same rules, of the same kitchen, so each answer is worked
+    out once per graph, and each rule is tested only on the nodes it is asked about. It holds the graph's
     index, not the graph, which holds it: no reference cycle."""
 
     ix: GraphIndex
-    nouns: dict[str, list[Node]] = field(default_factory=dict)
-    filtered: dict[str, list[tuple[Condition, list[Node]]]] = field(default_factory=dict)
-    by_action: dict[str, dict[str, bool]] = field(default_factory=dict)
-    by_condition: list[tuple[Condition, dict[str, bool]]] = field(default_factory=list)
+    nouns: dict[str, tuple[Node, ...]] = field(default_factory=dict)
+    filtered: dict[tuple[str, Condition], list[Node]] = field(default_factory=dict)
+    answers: dict[str | Condition, dict[str, bool]] = field(default_factory=dict)
 
-    def meets(self, action: str | None, condition: Condition | None) -> Callable[[Node], bool]:
-        """A test of a node for ``action`` (an affordance) when given, else ``condition``; each node is
-        tested once per rule."""
-        if action:
-            answers = self.by_action.setdefault(action, {})
-            test: Callable[[CatalogObject], bool] = cached_affordances().get(action).allows
-        else:
-            assert condition is not None
-            found = next((known for seen, known in self.by_condition if seen is condition), None)
-            if found is None:
-                found = {}
-                self.by_condition.append((condition, found))
-            answers = found
-            test = condition.matches
-        view = self.ix.view
+    def named(self, graph: SceneGraph, noun: str) -> tuple[Node, ...]:
+        """The objects "a <noun>" picks out in ``graph`` (the one indexed), in graph order."""
+        nodes = self.nouns.get(noun)
+        if nodes is None:
+            nodes = self.nouns[noun] = tuple(resolve(graph, _expression(noun)))
+        return nodes
 
-        def meets(node: Node) -> bool:
-            answer = answers.get(node.id)
+    def meeting(self, nodes: Sequence[Node], action: str | None, condition: Condition | None) -> list[Node]:
+        """The ``nodes`` affording ``action`` when given, else meeting ``condition``."""
+        rule: str | Condition | None = action or condition
+        assert rule is not None
+        answers = self.answers.get(rule)
+        if answers is None:
+            answers = self.answers[rule] = {}
+        test: Callable[[CatalogObject], bool] | None = None
+        out = []
+        for n in nodes:
+            answer = answers.get(n.id)
             if answer is None:
-                answer = answers[node.id] = bool(test(view(node)))
-            return answer
-
-        return meets
+                if test is None:
+                    test = cached_affordances().get(action).allows if action else condition.matches  # type: ignore[union-attr]
+                answer = answers[n.id] = bool(test(self.ix.view(n)))
+            if answer:
+                out.append(n)
+        return out
 
 
 def _of(graph: SceneGraph) -> _Asked:
@@ -76,18 +77,12 @@ def members(graph: SceneGraph, noun: str, condition: Condition | None = None) ->
     """The kitchen's objects "a <noun>" picks out (any group: a butter knife is a knife too) that meet
     ``condition`` (what the template's target allows: clean, microwave-safe known, ...)."""
     asked = _of(graph)
-    nodes = asked.nouns.get(noun)
-    if nodes is None:
-        nodes = asked.nouns[noun] = resolve(graph, _expression(noun))
+    nodes = asked.named(graph, noun)
     if condition is None:
         return list(nodes)
-    known = asked.filtered.setdefault(noun, [])
-    for seen, kept in known:
-        if seen is condition:
-            return list(kept)
-    meets = asked.meets(None, condition)
-    kept = [n for n in nodes if meets(n)]
-    known.append((condition, kept))
+    kept = asked.filtered.get((noun, condition))
+    if kept is None:
+        kept = asked.filtered[noun, condition] = asked.meeting(nodes, None, condition)
     return list(kept)
 
 
@@ -96,8 +91,7 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     meeting ``condition`` (knowledge the affordance table does not hold, such as "a fillet knife fillets")."""
     if not action and condition is None:
         return list(nodes)
-    meets = _of(graph).meets(action, condition)
-    return [n for n in nodes if meets(n)]
+    return _of(graph).meeting(nodes, action, condition)
 
 
 @lru_cache(maxsize=1024)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ambiforge.catalog import APPLIANCES, CatalogObject, Group
+from ambiforge.catalog import APPLIANCES, Catalog, CatalogObject, Group
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
 from ambiforge.generation.offline.spec import TemplateSpec as Template
@@ -180,11 +180,17 @@ def bind_co(
     return bound
 
 
-def bindable(template: Template, pool: list[CatalogObject], exclude_group: str | None = None) -> bool:
-    """Whether every co-slot has at least one object in the scene (a cheap pre-check before building)."""
-    return all(
-        any(o.group != exclude_group and condition.matches(o) for o in pool) for condition in template.co.values()
-    )
+def bindable(template: Template, pool: list[CatalogObject], catalog: Catalog, exclude_group: str | None = None) -> bool:
+    """Whether every co-slot has at least one object in the scene (a cheap pre-check before building);
+    ``pool``: the scene's objects, which are ``catalog``'s."""
+    for condition in template.co.values():
+        meeting = catalog.meeting(condition)
+        for o in pool:
+            if o.name in meeting and o.group != exclude_group:
+                break
+        else:
+            return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,29 @@ def test_a_condition_of_several_keys_answers_each_object_as_often_as_asked(catal
     fresh = Condition(where={"kind": "kitchen_item"}, known=("microwave_safe",), clean=True)
     assert first == again == [fresh.matches(o) for o in objects]
     assert any(first) and not all(first)
+
+
+def test_a_condition_is_a_value_tables_can_be_keyed_by() -> None:
+    same = Condition(tags_any=("drinkware",), where={"material": ["glass", "metal"]})
+    again = Condition(tags_any=["drinkware"], where={"material": ["glass", "metal"]})  # type: ignore[arg-type]
+    assert same == again and hash(same) == hash(again) and {same: 1}[again] == 1
+    assert same != Condition(tags_any=("drinkware",), where={"material": ["glass"]})
+    # True and 1 test differently (a boolean attribute is never the number), so they are different keys
+    assert Condition(where={"sharp": True}) != Condition(where={"sharp": 1})
+
+
+def test_the_catalog_names_the_objects_meeting_a_condition(catalog) -> None:  # type: ignore[no-untyped-def]
+    knives = Condition(uses_any=("slice_bread",))
+    assert catalog.meeting(knives) == {o.name for o in catalog.objects.values() if knives.matches(o)}
+    assert "bread knife" in catalog.meeting(knives) and "glass mug" not in catalog.meeting(knives)
+    # an equal condition written apart (another template's) gets the same answer
+    assert catalog.meeting(Condition(uses_any=["slice_bread"])) == catalog.meeting(knives)  # type: ignore[arg-type]
+
+
+def test_a_catalog_that_answered_conditions_still_pickles(catalog) -> None:  # type: ignore[no-untyped-def]
+    import pickle
+
+    catalog.meeting(Condition(tags_any=("drinkware",)))
+    assert pickle.loads(pickle.dumps(catalog)).meeting(Condition(tags_any=("drinkware",))) == catalog.meeting(
+        Condition(tags_any=("drinkware",))
+    )

@@ -115,7 +115,7 @@ def build(
 
 def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool):
+    if not bindable(spec, pool, catalog):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -124,15 +124,17 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: Sc
         if any(t in group.tags for t in spec.exclude_group_tags) or group.noun in nouns:
             continue
         nouns.add(group.noun)
-        everyone = referents.members(graph, group.noun)
         nodes = referents.members(graph, group.noun, spec.target)
+        if len(nodes) < 2:
+            continue  # one or none to choose among
+        everyone = referents.members(graph, group.noun)
         kept = {n.id for n in nodes}
         if any(n.id not in kept and (spec.dirty_fits or n.state.clean is not False) for n in everyone):
             continue  # the words pick out one the job leaves out for no reason a reader could check
         members = referents.objects(scene, nodes)
         if any(any(t in catalog.groups[m.group].tags for t in spec.exclude_group_tags) for m in members):
             continue
-        if len(members) >= 2 and bindable(spec, pool, gkey):
+        if len(members) >= 2 and bindable(spec, pool, catalog, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, members, everyone, nodes, scene)))
     return out
 

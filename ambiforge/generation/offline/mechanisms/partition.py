@@ -113,7 +113,7 @@ def build(
 
 def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool):
+    if not bindable(spec, pool, catalog):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -122,17 +122,19 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
         if group.noun in nouns:
             continue
         nouns.add(group.noun)
+        found = referents.members(graph, group.noun, spec.target)
+        if len(found) < 2:
+            continue  # one or none to choose among: never ambiguous
         everyone = referents.members(graph, group.noun)
         if referents.disputed(graph, everyone, spec.target.known):
             continue  # the fact the item would rest on depends on the product for one of them
-        found = referents.members(graph, group.noun, spec.target)
         fit = referents.fitting(graph, found, spec.action, spec.safe)
         by_state = spec.safe is not None and spec.safe.clean is not None
         if by_state and len(referents.fitting(graph, everyone, None, spec.safe)) > len(fit):
             continue  # a right-state member the job leaves out (a plastic mug for tea): "any clean one" is untrue
         if spec.only_one and len(fit) != 1:
             continue  # several right ones: which of them is the user's preference, not common sense
-        if referents.ambiguous(found, fit) and bindable(spec, pool, gkey):
+        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey):
             out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
     return out
 
