@@ -96,7 +96,8 @@ def _weight_said() -> re.Pattern[str] | None:
 
 def _weighing_problems(item: Item, kitchen: Kitchen) -> list[str]:
     """An amount said by weight needs something to weigh it with in the kitchen (``preconditions.yaml``)."""
-    said, rules = _weight_said(), cached_preconditions().weighing
+    said = _weight_said()
+    rules = cached_preconditions().weighing
     if said is None or rules is None:
         return []
     fields = {
