@@ -4,16 +4,13 @@ task names, one the open point is about, and one a step works the food in are mi
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
-from ambiforge.ambik import read_ambik_csv
-from ambiforge.ambik.csv_io import AMBIK_COLUMNS
-from ambiforge.models import Item
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
 
 ENV = "paring knife, cutting board, toaster, whisk, eggs, bananas, white bread, orange juice"
 TASK = "Toast the white bread in the toaster."
@@ -23,8 +20,7 @@ def _row(step: str, task: str, question: str, env: str = ENV) -> dict[str, str]:
     plan = "\n".join(["Take the bread.", "Toast the bread in the toaster.", step])
     return {
         "id": "1",
-        "environment_short": env,
-        "environment_full": ", ".join("a " + e for e in env.split(", ")),
+        **environment(env),
         "unambiguous_direct": task,
         "ambiguity_type": "preferences",
         "amb_shortlist": "",
@@ -44,12 +40,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     ctx = RuleContext(catalog=catalog)
 
     def run(step: str, task: str = TASK, question: str = "Which bread should I toast?", env: str = ENV) -> list[str]:
-        path = tmp_path / "rows.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
-            writer.writeheader()
-            writer.writerow({c: _row(step, task, question, env).get(c, "") for c in AMBIK_COLUMNS})
-        item: Item = read_ambik_csv(path, catalog)[0]
+        item = item_of_row(_row(step, task, question, env), tmp_path, catalog)
         return [f"{f.rule} {f.severity}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
 
     return run

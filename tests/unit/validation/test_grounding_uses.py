@@ -4,16 +4,13 @@ reading are."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
-from ambiforge.ambik import read_ambik_csv
-from ambiforge.ambik.csv_io import AMBIK_COLUMNS
-from ambiforge.models import Item
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
 
 ENV = "paring knife, cutting board, toaster, napkin, whisk, bananas, apples, hummus, crackers, white bread"
 PLAN = ["Take the bread.", "Toast the bread in the toaster."]
@@ -22,8 +19,7 @@ PLAN = ["Take the bread.", "Toast the bread in the toaster."]
 def _row(step: str, env: str = ENV) -> dict[str, str]:
     return {
         "id": "1",
-        "environment_short": env,
-        "environment_full": ", ".join("a " + e for e in env.split(", ")),
+        **environment(env),
         "unambiguous_direct": "Toast the white bread in the toaster.",
         "ambiguity_type": "preferences",
         "amb_shortlist": "",
@@ -43,12 +39,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     ctx = RuleContext(catalog=catalog)
 
     def run(step: str, env: str = ENV) -> list[str]:
-        path = tmp_path / "rows.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
-            writer.writeheader()
-            writer.writerow({c: _row(step, env).get(c, "") for c in AMBIK_COLUMNS})
-        item: Item = read_ambik_csv(path, catalog)[0]
+        item = item_of_row(_row(step, env), tmp_path, catalog)
         return [f"{f.severity} {f.message}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
 
     return run

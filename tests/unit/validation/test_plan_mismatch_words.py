@@ -3,15 +3,13 @@ of a tool ("oven mitts" names no oven), and an intended action the clear task ad
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
-from ambiforge.ambik import read_ambik_csv
-from ambiforge.ambik.csv_io import AMBIK_COLUMNS
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
 
 ENV = "apples, pears, knife, cutting board, oven mitts, garlic bread, canned beans, bowl"
 
@@ -19,8 +17,7 @@ ENV = "apples, pears, knife, cutting board, oven mitts, garlic bread, canned bea
 def _row(clear: str, amb: str, intent: str, plan: list[str]) -> dict[str, str]:
     return {
         "id": "1",
-        "environment_short": ENV,
-        "environment_full": ", ".join("a " + e for e in ENV.split(", ")),
+        **environment(ENV),
         "unambiguous_direct": clear,
         "ambiguity_type": "common_sense_knowledge",
         "amb_shortlist": "",
@@ -40,12 +37,7 @@ def mismatch(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     ctx = RuleContext(catalog=catalog)
 
     def run(clear: str, amb: str, intent: str, plan: list[str]) -> list[str]:
-        path = tmp_path / "rows.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
-            writer.writeheader()
-            writer.writerow({c: _row(clear, amb, intent, plan).get(c, "") for c in AMBIK_COLUMNS})
-        item = read_ambik_csv(path, catalog)[0]
+        item = item_of_row(_row(clear, amb, intent, plan), tmp_path, catalog)
         return [f.message for f in check_item(item, ctx, only=["plan_mismatch"])]
 
     return run

@@ -3,15 +3,13 @@ every step before it take no part in the choice: each with a row it must flag an
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
-from ambiforge.ambik import read_ambik_csv
-from ambiforge.ambik.csv_io import AMBIK_COLUMNS
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
 
 ENV = "oven, stove, frying pan, griddle, flour, sugar, eggs, milk, butter, bread knife, fettuccine, pot, coffee machine"
 
@@ -20,8 +18,7 @@ def _row(**cells: str) -> dict[str, str]:
     plan = cells.pop("plan", "Take out the bread\nBake the bread")
     row = {
         "id": "1",
-        "environment_short": ENV,
-        "environment_full": ", ".join("a " + e for e in ENV.split(", ")),
+        **environment(ENV),
         "unambiguous_direct": "Bake the bread in the oven at 350 degrees.",
         "ambiguity_type": "common_sense_knowledge",
         "amb_shortlist": "",
@@ -43,13 +40,7 @@ def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     ctx = RuleContext(catalog=catalog)
 
     def run(rule: str, **cells: str) -> list[str]:
-        path = tmp_path / "rows.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
-            writer.writeheader()
-            row = _row(**cells)
-            writer.writerow({c: row.get(c, "") for c in AMBIK_COLUMNS})
-        item = read_ambik_csv(path, catalog)[0]
+        item = item_of_row(_row(**cells), tmp_path, catalog)
         return [f.message for f in check_item(item, ctx, only=[rule])]
 
     return run

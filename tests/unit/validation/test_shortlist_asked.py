@@ -4,16 +4,13 @@ list; a wrong type is the type rule's)."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
-from ambiforge.ambik import read_ambik_csv
-from ambiforge.ambik.csv_io import AMBIK_COLUMNS
-from ambiforge.models import Item
 from ambiforge.validation import RuleContext
 from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
 
 ENV = "frying pan, spatula, eggs, butter, white bread, sourdough bread"
 
@@ -25,8 +22,7 @@ def shortlist(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     def run(question: str, answer: str, intent: str) -> list[str]:
         row = {
             "id": "1",
-            "environment_short": ENV,
-            "environment_full": ", ".join("a " + e for e in ENV.split(", ")),
+            **environment(ENV),
             "unambiguous_direct": "Fry three eggs in the frying pan with butter.",
             "ambiguity_type": "preferences",
             "ambiguous_task": "Fry eggs in the frying pan with butter.",
@@ -37,12 +33,7 @@ def shortlist(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
             "end_of_ambiguity": "0",
             "user_intent": intent,
         }
-        path = tmp_path / "rows.csv"
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
-            writer.writeheader()
-            writer.writerow({c: row.get(c, "") for c in AMBIK_COLUMNS})
-        item: Item = read_ambik_csv(path, catalog)[0]
+        item = item_of_row(row, tmp_path, catalog)
         return [f.message for f in check_item(item, ctx, only=["shortlist"])]
 
     return run

@@ -1,0 +1,27 @@
+"""Items made the way a user's AmbiK CSV makes them, for rule tests that write one row in AmbiK's cells."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from ambiforge.ambik import read_ambik_csv
+from ambiforge.ambik.csv_io import AMBIK_COLUMNS
+from ambiforge.catalog import Catalog
+from ambiforge.models import Item
+
+
+def environment(short: str) -> dict[str, str]:
+    """Both environment cells of a row from its short list ("oven, eggs" -> "a oven, a eggs" in full)."""
+    return {"environment_short": short, "environment_full": ", ".join("a " + e for e in short.split(", "))}
+
+
+def item_of_row(row: dict[str, str], folder: Path, catalog: Catalog) -> Item:
+    """The item the CSV reader makes of ``row`` (cells it leaves out are empty), through a file in ``folder``:
+    the rules then see what they see on a published row, cell parsing included."""
+    path = folder / "rows.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(AMBIK_COLUMNS))
+        writer.writeheader()
+        writer.writerow({c: row.get(c, "") for c in AMBIK_COLUMNS})
+    return read_ambik_csv(path, catalog)[0]
