@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 
 from ambiforge import yamlfile
@@ -57,6 +57,12 @@ class Lexicon:
     def __post_init__(self) -> None:
         for key in self.entries:
             self.longest[key[0]] = max(self.longest.get(key[0], 0), len(key))
+
+    @cached_property
+    def fixtures(self) -> frozenset[tuple[str, ...]]:
+        """Names of the kitchen's fixed places and appliances of more than one word ("kitchen table"): a word of
+        one ('kitchen') is then not a thing of its own."""
+        return frozenset(key for key, m in self.entries.items() if m.kind == "fixture" and len(key) > 1)
 
     def scan(self, text: str) -> tuple[list[str], list[Mention]]:
         """The singular words of ``text`` and the lexicon's mentions in it (``text`` as written), kept for

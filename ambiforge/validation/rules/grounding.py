@@ -183,13 +183,50 @@ def _bare(key: tuple[str, ...], before: str) -> bool:
 #: Words after a verb used in the imperative: "juice them", "zest the lemon", "to extract the juice".
 _OBJECT_STARTS = frozenset({"the", "a", "an", "it", "them", "one", "half", "some", "all", "each", "both", "your"})
 _VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "also", "next", "now"})
+#: Words that point at a thing ("juice this navel orange", "Robot, juice my red apple"): a bare word with a verb
+#: reading straight before one is the verb of an imperative. Commas are gone from the words, so what comes
+#: before it may be a vocative ("robot") or a sequence word ("next", "last"); only words that make it a noun
+#: (an article, a possessive, a preposition, an amount) rule the verb out.
+_POINTING = frozenset({"this", "that", "these", "those", "my", "our"})
+_NOT_BEFORE_A_VERB = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "our",
+        "your",
+        "its",
+        "their",
+        "some",
+        "any",
+        "of",
+        "with",
+        "in",
+        "into",
+        "on",
+        "from",
+        "for",
+        "no",
+        "more",
+        "less",
+        "fresh",
+        "cold",
+        "hot",
+        "warm",
+    }
+)
 #: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
 _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
 #: Particles that make a step-initial word a phrasal verb ("Plate up the shrimp", "Spoon out the yogurt").
 _PARTICLES = frozenset({"up", "out", "over"})
 
 
-def _verb_use(m: Mention, toks: list[str]) -> bool:
+def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them", 'spoon'
     in "Spoon 2 tablespoons of hummus", 'plate' in "plate up the shrimp"): a verb reading (lemminflect) at
     the start of a clause, followed by its object, or at a step's start by an amount or a particle."""
@@ -197,6 +234,16 @@ def _verb_use(m: Mention, toks: list[str]) -> bool:
         return False
     after = toks[m.end]
     before = toks[m.start - 1] if m.start else ""
+    if before not in _NOT_BEFORE_A_VERB and not _is_number(before) and "VERB" in classes(toks[m.start]):
+        if after in _POINTING:
+            return True
+        # "Robot, juice the yellow carrot": an article, then a thing the scene has ("pour juice the way ..." is not)
+        if (
+            scene is not None
+            and after in _ARTICLES | {"the", "some"}
+            and any(w in scene.heads or w in scene.groups for w in toks[m.end + 1 : m.end + 4])
+        ):
+            return True
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
         return False
@@ -502,7 +549,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
-            if _verb_use(m, toks) or _modifier(m, toks, lexicon, scene) or _not_an_object(m, toks, scene, ctx, made):
+            if (
+                _verb_use(m, toks, scene)
+                or _modifier(m, toks, lexicon, scene)
+                or _not_an_object(m, toks, scene, ctx, made)
+            ):
                 continue
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz.distance import Levenshtein
 
+from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
@@ -655,14 +656,19 @@ def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
-def _named(step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]]) -> int:
+def _named(
+    step: str, phrase: str, scene: Scene, options: set[tuple[str, ...]], fixtures: frozenset[tuple[str, ...]]
+) -> int:
     """How often ``step`` names ``phrase`` as itself, not as the modifier of another scene object: 'orange'
     in 'orange soda' when the scene lists both an orange and an orange soda (and the soda is no option),
-    while 'glass' in 'glass mug' names the glass mug of a shortlist."""
+    while 'glass' in 'glass mug' names the glass mug of a shortlist; and never as part of a fixture's name
+    ('kitchen' of "the kitchen table" when the intent is the kitchen towel)."""
     ws = [singular(w) for w in words(step)]
     alone = key_of(phrase) in scene.keys
     other = [tuple(ws[start : end + 1]) if end < len(ws) else () for start, end in positions(step, phrase)]
-    return sum(1 for longer in other if not (alone and longer in scene.keys and longer not in options))
+    return sum(
+        1 for longer in other if longer in options or not (longer in fixtures or (alone and longer in scene.keys))
+    )
 
 
 def _quantity(word: str) -> bool:
@@ -755,6 +761,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = Scene.of(item)
     choice = has_shortlist(item.ambiguity_type)
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
+    fixtures = lexicon_for(ctx.catalog or cached_catalog("")).fixtures
     out = []
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
@@ -769,7 +776,12 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         for i, step in enumerate(amb[: item.end_of_ambiguity + 1]):
             same = clear[i] if i < len(clear) else ""
             found = next(
-                (a for a in things if _named(step, a, scene, options) >= max(1, _named(same, a, scene, options))), None
+                (
+                    a
+                    for a in things
+                    if _named(step, a, scene, options, fixtures) >= max(1, _named(same, a, scene, options, fixtures))
+                ),
+                None,
             )
             if found is None or _OFFERED.search(step):
                 continue  # "Choose between green tea or coffee": the step asks, it does not decide
