@@ -258,10 +258,9 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     parse = functools.partial(alive_items, options.ambiguity, str(path))
     if worker is None:
         return Verdicts(line_failures(_line_batches(path), parse, ctx))
-    from ambiforge.validation.stream import _check_lines, in_order
+    from ambiforge.validation.stream import line_judgements
 
-    jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in _line_batches(path))
-    checked = [entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None]
+    checked = list(line_judgements(_line_batches(path), parse, ctx))
     return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
 
 
@@ -269,10 +268,10 @@ def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict
     """:func:`check_rules`' second half where a worker runs it: each judged item's (id, task, item-rule
     failures) with the duplicate rules' flags added, by position (``options.prepare()`` registers the
     run's ambiguity types and rules in the worker's process too)."""
-    from ambiforge.validation.stream import _with_dataset_flags
+    from ambiforge.validation.stream import with_dataset_flags
 
     options.prepare()
-    return _with_dataset_flags(iter(checked), ctx)
+    return with_dataset_flags(iter(checked), ctx)
 
 
 def quiet_great_expectations() -> None:

@@ -201,10 +201,10 @@ def rule_failures(batches: Iterator[list[Item]], ctx: RuleContext) -> dict[int, 
         for batch, failures in judged_batches(batches, ctx)
         for item, failed in zip(batch, failures, strict=True)
     )
-    return _with_dataset_flags(checked, ctx)
+    return with_dataset_flags(checked, ctx)
 
 
-def _with_dataset_flags(
+def with_dataset_flags(
     checked: Iterator[tuple[str, str, list[RuleFailure]]], ctx: RuleContext
 ) -> dict[int, list[RuleFailure]]:
     """Each judged item's (id, unambiguous task, item-rule failures) with the duplicate rules' flags added,
@@ -240,9 +240,16 @@ def line_failures(
     each batch parsed where its rules run: a worker process is sent the lines, not the items as objects
     (a few times smaller, and the parent never builds them), and sends back what the duplicate rules read.
     Positions count the items, not the lines."""
+    return with_dataset_flags(line_judgements(batches, parse, ctx), ctx)
+
+
+def line_judgements(
+    batches: Iterator[tuple[int, list[bytes]]], parse: LineParser, ctx: RuleContext
+) -> Iterator[tuple[str, str, list[RuleFailure]]]:
+    """The first half of :func:`line_failures`: each item's (id, unambiguous task, item-rule failures) in
+    order, the batches parsed and checked where their rules run; what :func:`with_dataset_flags` reads."""
     jobs = ((len(lines), (first, lines, parse, ctx)) for first, lines in batches)
-    checked = (entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None)
-    return _with_dataset_flags(checked, ctx)
+    return (entry for _args, entries in in_order(_check_lines, jobs) for entry in entries if entry is not None)
 
 
 def dataset_failures(flags: list[tuple[str, str]], ctx: RuleContext) -> list[RuleFailure]:
