@@ -188,38 +188,13 @@ _VERB_BEFORE = frozenset({"", "to", "and", "then", "please", "or", "first", "als
 #: before it may be a vocative ("robot") or a sequence word ("next", "last"); only words that make it a noun
 #: (an article, a possessive, a preposition, an amount) rule the verb out.
 _POINTING = frozenset({"this", "that", "these", "those", "my", "our"})
-_NOT_BEFORE_A_VERB = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "these",
-        "those",
-        "my",
-        "our",
-        "your",
-        "its",
-        "their",
-        "some",
-        "any",
-        "of",
-        "with",
-        "in",
-        "into",
-        "on",
-        "from",
-        "for",
-        "no",
-        "more",
-        "less",
-        "fresh",
-        "cold",
-        "hot",
-        "warm",
-    }
+_NOT_BEFORE_A_VERB = (
+    _POINTING
+    | {"the", "a", "an", "your", "its", "their", "some", "any", "no", "more", "less"}
+    | {"of", "with", "in", "into", "on", "from", "for", "fresh", "cold", "hot", "warm"}
 )
+#: Words that open the object of an imperative's verb when a thing of the scene follows them.
+_OBJECT_ARTICLES = frozenset({"the", "a", "an", "some"})
 #: Words after a verb that cannot follow a noun there ("Whisk together the eggs", "whisk well").
 _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", "vigorously", "until"})
 #: Particles that make a step-initial word a phrasal verb ("Plate up the shrimp", "Spoon out the yogurt").
@@ -240,7 +215,7 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         # "Robot, juice the yellow carrot": an article, then a thing the scene has ("pour juice the way ..." is not)
         if (
             scene is not None
-            and after in _ARTICLES | {"the", "some"}
+            and after in _OBJECT_ARTICLES
             and any(w in scene.heads or w in scene.groups for w in toks[m.end + 1 : m.end + 4])
         ):
             return True
