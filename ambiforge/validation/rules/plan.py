@@ -438,8 +438,8 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
     for i in range(eoa):
         if _involves(steps[i], concepts, strict):
             return [
-                f"plan_for_clear_task[{i}]: already makes the choice before end_of_ambiguity {eoa}, whose step "
-                f"takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
+                f"plan_for_clear_task[{i}]: {_part_taken(item, steps[i], concepts, strict)}, before end_of_ambiguity "
+                f"{eoa}, whose step takes no part in it: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
             ]
     # nothing up to the index takes part in the choice, and the first step after it that does says outright
     # that the choice is still to make ("Put the pot on the chosen appliance"): it is made there, not at the
@@ -454,6 +454,37 @@ def _copied_end_of_ambiguity(item: Item) -> list[str]:
             f"step there nor any before it takes part in it: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
         ]
     return []
+
+
+def _part_taken(item: Item, step: str, concepts: list[str], heads: frozenset[str]) -> str:
+    """How a step takes part in the choice, for the message: a step that takes out both options ("the carrot
+    and radish" for "carrot or radish?") has not made the choice, it needs it; only a step that names the
+    intended option alone has made it."""
+    _, negatives = intent_concepts(item.user_intent)
+    intended = [a for a in concepts if has(step, a) or mentions(step, a)]
+    others = [
+        o.strip()
+        for o in (*negatives, *item.amb_shortlist, *item.variants)
+        if o.strip() and has(step, o.strip()) and not any(_same_option(o, a) for a in concepts)
+    ]
+    if intended and others:
+        return f"names the options ('{intended[0]}', '{others[0]}') side by side, so the choice is needed there"
+    if intended:
+        return f"already names the intended '{intended[0]}', so the choice is made there"
+    if m := LEFT_OPEN.search(step) or _OPEN_CHOICE.search(step) or _OPEN_WORDS.search(step):
+        said = (d.group(0) if (d := _DETERMINED.search(step[: m.start()])) else "") + m.group(0).strip()
+        return f"leaves the choice open ('{said}'), so it is needed there"
+    named = sorted(content_lemmas(step) & heads)
+    shown = ", ".join(f"'{w}'" for w in named[:3])
+    return f"names what the choice is about ({shown}), so it is needed there"
+
+
+#: The determiner before an open word, shown with it ("some food", not "food").
+_DETERMINED = re.compile(r"\b(?:some|any|an|a|the)\s+$", re.I)
+
+
+def _same_option(option: str, concept: str) -> bool:
+    return has(option, concept) or has(concept, option)
 
 
 #: A phrase the question quotes from the task or plan: "What does 'cook until done' mean?".
