@@ -25,10 +25,11 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 from ambiforge import ambiguity
 from ambiforge.models import Item
-from ambiforge.textnorm import signature
-from ambiforge.validation.language import VAGUE, content_lemmas
+from ambiforge.textnorm import signature, singular
+from ambiforge.validation.language import VAGUE, content_lemmas, lemma
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
+from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -101,6 +102,13 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
             f"{', '.join(added_words[:5])}, which neither the question, the answer nor the intent is about"
         )
+    elif second := _second_choice(item):
+        phrase, head, kinds = second
+        problems.append(
+            f"ambiguous_task: leaves a second choice open: '{phrase}' of the clear task is only '{head}', and the "
+            f"kitchen has {len(kinds)} ({', '.join(kinds[:4])}); the question, the answer and the intent are "
+            "about something else"
+        )
     if _drops_word(item.ambiguity_type):
         # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
@@ -161,6 +169,43 @@ def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
     added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
     return (dropped, added) if dropped and added else None
+
+
+def _second_choice(item: Item) -> tuple[str, str, list[str]] | None:
+    """A thing the clear task names by its kind ("a ceramic bowl", "the basmati rice") that the ambiguous task
+    names by its head noun alone ("a bowl", "the rice"), while the kitchen has two or more of that head
+    ("metal bowl", "ceramic bowl", "plastic bowl") and the open point is not about it: the ambiguous task
+    leaves a second choice open beside the one the question asks. The dropped word must tell the kitchen's
+    kinds apart ("seedless" of three seedless grapes does not), and the ambiguous task must not name the
+    thing by another kind word."""
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    open_point = _open_point(item)
+    dropped = {w for w in clear - amb - open_point if not _related(w, open_point)}
+    if not dropped:
+        return None
+    scene = Scene.of(item)
+    said, amb_words = words(item.unambiguous_direct), words(item.ambiguous_task)
+    for modifier, head in zip(said, said[1:], strict=False):
+        base = lemma(head)
+        if lemma(modifier) not in dropped or base not in amb or base in open_point or _related(base, open_point):
+            continue
+        kinds = scene.by_head.get(singular(head), [])
+        telling = [k for k in kinds if modifier in k or lemma(modifier) in k]
+        if len(kinds) < 2 or not telling or len(telling) == len(kinds):
+            continue
+        kind_words = frozenset().union(*kinds) - {singular(head)}
+        bare = any(lemma(w) == base and (i == 0 or amb_words[i - 1] not in kind_words) for i, w in enumerate(amb_words))
+        if bare:
+            return f"{modifier} {head}", head, sorted(" ".join(_named_order(k, item)) for k in kinds)
+    return None
+
+
+def _named_order(key: frozenset[str], item: Item) -> list[str]:
+    """A scene key's words in the order the scene names them ("ceramic bowl", not "bowl ceramic")."""
+    for thing in item.environment:
+        if frozenset(words(thing.name)) == key or frozenset(singular(w) for w in words(thing.name)) == key:
+            return [thing.name]
+    return sorted(key)
 
 
 #: Words that leave a manner or a moment open ("until done", "when ready", "for some time"): the open point
