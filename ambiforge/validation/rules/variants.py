@@ -108,6 +108,37 @@ def _set_split(item: Item) -> list[str]:
     return [alts[0] for alts in things]
 
 
+def _pieces_offered(item: Item) -> tuple[list[str], bool] | None:
+    """When the intent wants two or more things of the kitchen together ("strawberries, raspberries and
+    cherries") and the variants offer them one by one ("Strawberries / Raspberries / Cherries"), two or more
+    of the intended things each as a variant of its own and no variant holding the set: the intended option
+    is not among the variants. Returns the intended things offered and whether every variant is one of them
+    (then the variants offer no choice at all). Yes or no variants answer another question and are left
+    alone, and so are variants that list sets (``_set_split`` judges those)."""
+    variants = _variants(item)
+    if len(variants) < 2 or any(words(v)[:1] and words(v)[0] in _YES_NO for v in variants):
+        return None
+    if any(sum(1 for part in _LIST.split(v) if names_thing(part)) >= 2 for v in variants):
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    scene = Scene.of(item)
+    things = [alts for alts in positives if any(names_thing(a) and scene.grounds(key_of(a)) for a in alts)]
+    if len(things) < 2:
+        return None
+
+    def holds(variant: str, alts: list[str]) -> bool:
+        said = [content_lemmas(variant) - _SIZES]
+        return any(_matches(variant, a) for a in alts) or any(_names(a, said) for a in alts)
+
+    if any(all(holds(v, alts) for alts in things) for v in variants):
+        return None
+    offered = [alts[0] for alts in things if any(holds(v, alts) for v in variants)]
+    if len(offered) < 2:
+        return None
+    every = all(any(holds(v, alts) for alts in things) for v in variants)
+    return offered, every
+
+
 def _object_choice(item: Item, wanted: list[str]) -> bool:
     return has_shortlist(item.ambiguity_type) and any(names_thing(w) for w in wanted)
 
@@ -165,6 +196,18 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
         return [
             f"variants: each offers a set of things, and none holds every intended one ({', '.join(split)}); "
             f"variants: {_listed(item)}"
+        ]
+    if pieces := _pieces_offered(item):
+        offered, every = pieces
+        said = ", ".join(offered)
+        return [
+            (
+                f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
+                "offer no choice"
+                if every
+                else f"variants: each offers one thing, and the intended set ({said} together) is none of them"
+            )
+            + f"; variants: {_listed(item)}"
         ]
     if lost := _concept_lost(item):
         return [

@@ -1,0 +1,73 @@
+"""variants when the intent wants several things together and the variants offer them one by one: the intended
+set is none of the variants. With rows it must flag and near rows it must not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ambiforge.validation import RuleContext
+from ambiforge.validation.rules import check_item
+from tests.unit.validation.ambik_rows import environment, item_of_row
+
+ENV = "strawberries, raspberries, cherries, blueberries, sink, paper towels, ceramic bowl"
+
+
+def _row(**cells: str) -> dict[str, str]:
+    plan = "Take the berries from the fridge\nWash the berries in the sink\nDry them with paper towels"
+    row = {
+        "id": "1",
+        **environment(ENV),
+        "unambiguous_direct": "Wash and dry the strawberries, raspberries and cherries.",
+        "ambiguity_type": "preferences",
+        "amb_shortlist": "strawberries, raspberries, cherries, blueberries",
+        "ambiguous_task": "Wash and dry the berries.",
+        "question": "Which specific berries should be washed and dried?",
+        "answer": "Strawberries, raspberries, and cherries.",
+        "plan_for_clear_task": plan,
+        "plan_for_amb_task": plan,
+        "end_of_ambiguity": "0",
+        "user_intent": "strawberries, raspberries, cherries",
+        "variants": "Strawberries\nRaspberries\nCherries",
+    }
+    row.update(cells)
+    return row
+
+
+@pytest.fixture()
+def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    ctx = RuleContext(catalog=catalog)
+
+    def run(**cells: str) -> list[str]:
+        item = item_of_row(_row(**cells), tmp_path, catalog)
+        return [f.message for f in check_item(item, ctx, only=["variants"])]
+
+    return run
+
+
+def test_variants_that_are_each_one_intended_thing_offer_no_choice(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags()
+    assert len(found) == 1
+    assert "every one is a single intended thing (strawberries, raspberries, cherries)" in found[0]
+
+
+def test_the_intended_set_spread_over_single_variants_is_not_among_them(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(variants="Strawberries\nRaspberries\nCherries\nBlueberries")
+    assert len(found) == 1
+    assert "the intended set (strawberries, raspberries, cherries together) is none of them" in found[0]
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        # one intended thing: a single-thing variant is the option
+        {"user_intent": "raspberries", "answer": "Raspberries.", "variants": "Strawberries\nRaspberries"},
+        # a variant holds the whole set
+        {"variants": "Strawberries, raspberries and cherries\nBlueberries"},
+        # yes or no variants answer another question
+        {"variants": "Yes, wash them\nNo, do not wash them"},
+    ],
+)
+def test_variants_that_hold_the_intended_option_are_left_alone(flags, cells: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    assert not [m for m in flags(**cells) if "intended set" in m or "single intended thing" in m]
