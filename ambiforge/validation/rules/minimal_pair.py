@@ -172,12 +172,12 @@ def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
 
 
 def _second_choice(item: Item) -> tuple[str, str, list[str]] | None:
-    """A thing the clear task names by its kind ("a ceramic bowl", "the basmati rice") that the ambiguous task
-    names by its head noun alone ("a bowl", "the rice"), while the kitchen has two or more of that head
-    ("metal bowl", "ceramic bowl", "plastic bowl") and the open point is not about it: the ambiguous task
-    leaves a second choice open beside the one the question asks. The dropped word must tell the kitchen's
-    kinds apart ("seedless" of three seedless grapes does not), and the ambiguous task must not name the
-    thing by another kind word."""
+    """A thing the clear task names by its kind ("a ceramic bowl", "the basmati rice", "the chicken wings")
+    that the ambiguous task names by one word of it alone ("a bowl", "the rice", "the chicken"), while the
+    kitchen has two or more things that word names ("metal bowl", "ceramic bowl"; "chicken wings", "chicken
+    thighs") and the open point is not about it: the ambiguous task leaves a second choice open beside the
+    one the question asks. The dropped word must tell the kitchen's kinds apart ("seedless" of three seedless
+    grapes does not), and the ambiguous task must not name the thing by another kind word."""
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     open_point = _open_point(item)
     dropped = {w for w in clear - amb - open_point if not _related(w, open_point)}
@@ -186,26 +186,37 @@ def _second_choice(item: Item) -> tuple[str, str, list[str]] | None:
     scene = Scene.of(item)
     said, amb_words = words(item.unambiguous_direct), words(item.ambiguous_task)
     for modifier, head in zip(said, said[1:], strict=False):
-        base = lemma(head)
-        if lemma(modifier) not in dropped or base not in amb or base in open_point or _related(base, open_point):
+        if lemma(modifier) in dropped:  # "ceramic bowl" -> "bowl"
+            kept, kinds = head, [k for k in scene.keys if k[-1] == singular(head)]
+            telling = [k for k in kinds if modifier in k or lemma(modifier) in k]
+            if not telling or len(telling) == len(kinds):
+                continue
+        elif lemma(head) in dropped and any(k[-2:] == (modifier, singular(head)) for k in scene.keys):
+            kept, kinds = modifier, [k for k in scene.keys if modifier in k]  # "chicken wings" -> "chicken"
+        else:
             continue
-        kinds = scene.by_head.get(singular(head), [])
-        telling = [k for k in kinds if modifier in k or lemma(modifier) in k]
-        if len(kinds) < 2 or not telling or len(telling) == len(kinds):
+        base = lemma(kept)
+        if len(kinds) < 2 or base not in amb or base in open_point or _related(base, open_point):
             continue
-        kind_words = frozenset().union(*kinds) - {singular(head)}
-        bare = any(lemma(w) == base and (i == 0 or amb_words[i - 1] not in kind_words) for i, w in enumerate(amb_words))
-        if bare:
-            return f"{modifier} {head}", head, sorted(" ".join(_named_order(k, item)) for k in kinds)
+        kind_words = frozenset(w for k in kinds for w in k) - {kept, singular(kept)}
+        if any(lemma(w) == base and not _kind_beside(amb_words, i, kind_words) for i, w in enumerate(amb_words)):
+            return f"{modifier} {head}", kept, sorted(_named_order(k, item) for k in kinds)
     return None
 
 
-def _named_order(key: frozenset[str], item: Item) -> list[str]:
-    """A scene key's words in the order the scene names them ("ceramic bowl", not "bowl ceramic")."""
+def _kind_beside(said: list[str], i: int, kind_words: frozenset[str]) -> bool:
+    """The word at ``i`` has a kind word of its thing just before or after it ("glass bowl", "chicken wings")."""
+    return (i > 0 and said[i - 1] in kind_words) or (i + 1 < len(said) and said[i + 1] in kind_words)
+
+
+def _named_order(key: tuple[str, ...], item: Item) -> str:
+    """A scene key as the scene names its thing ("white rice"), else its words in order."""
+    wanted = frozenset(key)
     for thing in item.environment:
-        if frozenset(words(thing.name)) == key or frozenset(singular(w) for w in words(thing.name)) == key:
-            return [thing.name]
-    return sorted(key)
+        said = words(thing.name)
+        if frozenset(said) == wanted or frozenset(singular(w) for w in said) == wanted:
+            return thing.name
+    return " ".join(key)
 
 
 #: Words that leave a manner or a moment open ("until done", "when ready", "for some time"): the open point

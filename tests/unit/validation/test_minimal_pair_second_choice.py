@@ -73,3 +73,23 @@ def test_a_kind_dropped_from_a_thing_the_kitchen_has_several_of_is_a_second_choi
 )
 def test_one_choice_left_open_is_not_flagged(flags, cells: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
     assert not [m for m in flags(**cells) if "second choice" in m]
+
+
+def test_a_thing_named_by_its_modifier_alone_is_a_second_choice(flags) -> None:  # type: ignore[no-untyped-def]
+    cells = {
+        "env": "chicken wings, chicken thighs, chicken broth, jasmine rice, oven, kitchen table, plate",
+        "unambiguous_direct": "Take the chicken wings from the fridge, cook them in the oven and serve them on the "
+        "kitchen table.",
+        "ambiguous_task": "Take the chicken from the fridge, cook it in the oven and serve it.",
+        "amb_shortlist": "",
+        "question": "Where should I serve the food?",
+        "answer": "On the kitchen table.",
+        "user_intent": "kitchen table",
+    }
+    found = flags(**cells)
+    assert len(found) == 1
+    assert "'chicken wings' of the clear task is only 'chicken'" in found[0]
+    assert "chicken broth, chicken thighs, chicken wings" in found[0]
+    # the ambiguous task keeps the kind: one choice left open
+    kept = flags(**{**cells, "ambiguous_task": "Take the chicken wings from the fridge, cook them and serve them."})
+    assert not [m for m in kept if "second choice" in m]
