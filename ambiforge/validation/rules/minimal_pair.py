@@ -8,7 +8,8 @@
   instruction: there the two tasks must be the same. Nor does the ambiguous task drop much more than the open
   point: more than ``max_dropped_words`` content words of the clear task that no intent concept holds, and a
   third of its content words or more ("Prepare a bread pudding." for a recipe of twenty words whose open point
-  is the knife).
+  is the knife), nor leave a second choice open (a thing the clear task names by its kind, "a ceramic bowl",
+  named by one word, "a bowl", in a kitchen with several bowls, while the question asks about the knife).
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C. Also three or more content words

@@ -1,7 +1,8 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the intent
+stove / In the slow cooker" for the answer "In the oven") or when an intended set is offered only piece by
+piece ("Strawberries / Raspberries / Cherries" for all three); a warning (``variants_suspect``) when the intent
 is missed but the answer is there in other words (a "No, ..." variant for the answer "No, use the kettle");
 and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only the plausible
 few)."""
