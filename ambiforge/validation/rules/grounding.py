@@ -108,6 +108,9 @@ class Scene:
         for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
             if words <= scene or scene <= words:
                 return True
+        for scene in self.by_head.get(key[0], ()):  # the same words turned round: "coffee grounds" / "ground coffee"
+            if scene == words:
+                return True
         if len(key) > 1:
             for scene in self.by_head.get(key[-2], ()):  # the scene name modifies: "sourdough bread"
                 if scene <= words:
@@ -154,8 +157,9 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     before = toks[m.start - 1] if m.start else ""
     if " ".join(key) in _ambient(c.ambient_nouns):
         return True
-    # "2 cups", "a cup of milk"; "into a bowl" is the bowl, not a measure
-    if key[-1] in _units(c.units) and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
+    # "2 cups", "a cup of milk"; "into a bowl" is the bowl, not a measure; "4 ice cubes" is ice
+    measure = key[-1] in _units(c.units) and not (m.food and len(key) > 1)
+    if measure and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
         return True
     if key[-1] in made:
         return True
@@ -220,6 +224,8 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         ):
             return True
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if after == "or" and _paired_verb(toks, m.end + 1):
+        after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
         return False
     if step_start:
@@ -229,6 +235,12 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     # article makes it one ("the pan it was baked in")
     pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
     return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
+
+
+def _paired_verb(toks: list[str], k: int) -> bool:
+    """The word at ``k`` is a verb followed by the start of an object ("bake the salmon" of "grill or bake the
+    salmon"): the word before "or" is then the other verb of the pair, not a thing."""
+    return k + 1 < len(toks) and toks[k + 1] in _OBJECT_STARTS and "VERB" in classes(toks[k])
 
 
 def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Scene) -> bool:
@@ -247,7 +259,7 @@ def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
     members = kinds().get(" ".join(key))
-    return bool(members) and any(scene.grounds(m) or any(m[-1] in k for k in scene.keys) for m in members)
+    return bool(members) and any(scene.grounds(m) or any(m[-1] in k and m[0] in k for k in scene.keys) for m in members)
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
@@ -342,8 +354,11 @@ SOFT_NOUNS = frozenset(
     | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
 )
 
-#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet.
-_BAKEWARE = frozenset({("baking", "tray"), ("oven", "tray"), ("roasting", "tray")})
+#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet, "parchment
+#: paper" a lining the step cannot do without.
+_BAKEWARE = frozenset(
+    {("baking", "tray"), ("oven", "tray"), ("roasting", "tray"), ("parchment", "paper"), ("baking", "paper")}
+)
 
 
 #: Tableware food is put on or in to be served ("serve on a plate", "pour into a glass"). A scene that lists
@@ -464,12 +479,20 @@ def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
 _OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
 
 
+#: Kinds of tools offered as the alternative ("using gloves or utensils"): every kitchen has some, so the step
+#: can be done with what it has. A kind of food ("crackers or fruit slices") needs a member in the scene.
+_TOOL_KINDS = frozenset({"utensil", "tool", "cutlery", "dishware", "tableware", "appliance"})
+
+
 def _alternative_present(j: int, mentions: list[Mention], present: list[bool], toks: list[str]) -> bool:
     """The thing is one of alternatives joined by "or" and another of them is in the scene ("on a plate or
-    napkin" beside the napkins, "a whisk or spoon"): the step can be done with what the kitchen has."""
+    napkin" beside the napkins, "a whisk or spoon") or is a kind of tool ("or utensils"): the step can be
+    done with what the kitchen has."""
     m = mentions[j]
     for k in (j - 1, j + 1):
-        if not 0 <= k < len(mentions) or not present[k] or mentions[k].kind == "fixture":
+        if not 0 <= k < len(mentions) or not present[k]:
+            continue
+        if mentions[k].kind == "fixture" and key_of(mentions[k].name)[-1] not in _TOOL_KINDS:
             continue
         o = mentions[k]
         gap = toks[o.end : m.start] if k < j else toks[m.end : o.start]
