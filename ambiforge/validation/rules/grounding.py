@@ -365,7 +365,7 @@ _BAKEWARE = frozenset(
 #: its food may leave its tableware out, and the task is done without it, so serving on one the scene lacks
 #: is a suspicion; a vessel a step cooks or mixes in ("beat the eggs in a bowl", "a baking dish") is needed to
 #: do the task, and its absence stays an error.
-SERVEWARE = frozenset({"plate", "platter", "saucer", "glass", "mug", "cup", "bowl", "dish"})
+SERVEWARE = frozenset({"plate", "platter", "saucer", "glass", "mug", "cup", "bowl", "dish", "ramekin"})
 #: Modifiers that make a vessel one to cook or mix in: "a baking dish", "a mixing bowl".
 _WORKWARE = frozenset(
     {"baking", "casserole", "roasting", "mixing", "pie", "microwave", "microwave-safe", "oven", "oven-safe"}

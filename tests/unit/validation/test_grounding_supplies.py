@@ -48,6 +48,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Remove the dish from the oven using protective gloves.", "salmon, baking dish", "'gloves'"),
         ("Line the baking sheet with parchment paper.", "baking sheet, salmon", "'parchment paper'"),
         ("Serve the dip with crackers or fruit slices.", "cream cheese, honey, bowl", "'crackers'"),
+        ("Insert a toothpick in the center to check if the cake is done.", "cake, oven mitts", "'toothpick'"),
     ],
 )
 def test_a_supply_the_kitchen_lacks_is_missing(grounding, step: str, env: str, thing: str) -> None:  # type: ignore[no-untyped-def]
@@ -75,3 +76,7 @@ def test_the_same_supply_under_the_kitchens_name_or_as_a_verb_is_not(grounding, 
 def test_the_grill_as_a_thing_is_still_missing(grounding) -> None:  # type: ignore[no-untyped-def]
     found = grounding("Grill the salmon on the grill.", "salmon, baking sheet")
     assert any("'the grill'" in m for m in found), found
+
+
+def test_ramekins_to_serve_in_are_tableware(grounding) -> None:  # type: ignore[no-untyped-def]
+    assert grounding("Place the yogurt cups in ramekins on the kitchen table.", "greek yogurt cup, spoon") == []
