@@ -49,6 +49,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Line the baking sheet with parchment paper.", "baking sheet, salmon", "'parchment paper'"),
         ("Serve the dip with crackers or fruit slices.", "cream cheese, honey, bowl", "'crackers'"),
         ("Insert a toothpick in the center to check if the cake is done.", "cake, oven mitts", "'toothpick'"),
+        ("Serve the carrots with ranch dressing.", "carrot, celery, italian dressing", "'ranch dressing'"),
     ],
 )
 def test_a_supply_the_kitchen_lacks_is_missing(grounding, step: str, env: str, thing: str) -> None:  # type: ignore[no-untyped-def]
@@ -67,6 +68,7 @@ def test_a_supply_the_kitchen_lacks_is_missing(grounding, step: str, env: str, t
         ("Remove the dish from the oven using protective gloves or utensils.", "salmon, baking dish"),
         ("Line the baking sheet with parchment paper.", "baking sheet, salmon, parchment paper"),
         ("Preheat the oven and grill or bake the salmon.", "salmon, baking sheet"),
+        ("Serve the vegetables with ranch dressing on the side.", "carrot, celery, ranch dressing"),
     ],
 )
 def test_the_same_supply_under_the_kitchens_name_or_as_a_verb_is_not(grounding, step: str, env: str) -> None:  # type: ignore[no-untyped-def]
