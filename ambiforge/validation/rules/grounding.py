@@ -334,6 +334,16 @@ def _particular(m: Mention, toks: list[str], previous: tuple[Mention, str | None
     return None
 
 
+def _other_material(key: tuple[str, ...], scene: Scene) -> bool:
+    """The named thing is made of one material and every scene thing of its kind of another ("a plastic plate"
+    where the plates are glass and metal): another object, not another name for one the kitchen has."""
+    made = {w for w in key[:-1] if w in _MATERIALS}
+    if not made:
+        return False
+    kin = [k for k in scene.keys if k[-1] == key[-1]]
+    return bool(kin) and all({w for w in k[:-1] if w in _MATERIALS} - made and not made & set(k) for k in kin)
+
+
 def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -> None:
     for m in mentions:
         if m.start and toks[m.start - 1] in ("a", "an", "some", "another", "any"):
@@ -566,7 +576,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             seen[name] = at
             shown = m.text
             found: Ungrounded | None = None
-            if m.kind == "object" and key[-1] in scene.heads:
+            if m.kind == "object" and key[-1] in scene.heads and _other_material(key, scene):
+                others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
+                found = Ungrounded(
+                    "grounding",
+                    field_name,
+                    shown,
+                    f"names '{shown}', which is not in the environment (it has {', '.join(others)}: another material)",
+                )
+            elif m.kind == "object" and key[-1] in scene.heads:
                 others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
                 found = Ungrounded(
                     "grounding_variant",

@@ -82,3 +82,13 @@ def test_the_grill_as_a_thing_is_still_missing(grounding) -> None:  # type: igno
 
 def test_ramekins_to_serve_in_are_tableware(grounding) -> None:  # type: ignore[no-untyped-def]
     assert grounding("Place the yogurt cups in ramekins on the kitchen table.", "greek yogurt cup, spoon") == []
+
+
+def test_a_thing_of_another_material_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
+    found = grounding("Place the pizza on a plastic plate.", "frozen cheese pizza, metal plate, glass plate")
+    assert any("'plastic plate'" in m and "another material" in m for m in found), found
+
+
+def test_a_thing_of_the_same_material_under_a_longer_name_is_not(grounding) -> None:  # type: ignore[no-untyped-def]
+    found = grounding("Place the pizza on a plastic plate.", "frozen cheese pizza, plastic dinner plate, glass plate")
+    assert found == []
