@@ -7,12 +7,14 @@ when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen ha
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
 zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
-"juice them", "Spoon 2 tablespoons": lemminflect's word classes, see ``validation.language``), one of
-alternatives of which the scene has another ("on a plate or napkin"), or the container food is taken from
-("from the fruit bowl", "from its container": where it lies, like a drawer). A named
-object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
-kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
-which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). A measure is
+"juice them", "Spoon 2 tablespoons", "grill or bake the salmon": lemminflect's word classes, see
+``validation.language``), one of alternatives of which the scene has another or that offer any tool ("on a
+plate or napkin", "using gloves or utensils"), or the container food is taken from ("from the fruit bowl",
+"from its container": where it lies, like a drawer). A named object whose kind the scene has under another
+name ("dish towel" / "kitchen towel") is a warning, and under another material only ("a plastic plate" among
+glass ones) an error; one whose kind the scene lacks is an error, as is food the scene lacks ("the lemon", "ice"
+in a scene listing none) and a generic kitchen item of which the scene has no kind at all ("a plate" in a
+kitchen without plates, "using a knife"). A measure is
 a unit after a number or before "of" ("2 cups", "a bowl of muesli"); "into a bowl" is the bowl. Tableware a
 plan step puts the finished food on ("Slide the omelette onto a plate", "Serve on a plate") is a warning: a
 scene that lists its food may leave tableware out and the task is done without it; the same plate named by
