@@ -53,7 +53,7 @@ class ValidationConfig(BaseModel):
     max_answer_words: int = Field(default=60, ge=1, strict=True)
     near_duplicate_similarity: float = Field(default=97.0, ge=0, le=100, description="rapidfuzz ratio of content words")
     # Nouns every kitchen has without a scene object.
-    ambient_nouns: tuple[str, ...] = ("water", "ice", "tap water", "ice cube")
+    ambient_nouns: tuple[str, ...] = ("water", "tap water")
     units: tuple[str, ...] = Field(default=DEFAULT_UNITS, description="measures: never grounded as objects")
     type_mix_tolerance: float = Field(default=0.03, ge=0, le=1)
     severity: dict[str, Severity] = Field(

@@ -7,12 +7,14 @@ when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen ha
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
 zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
-"juice them", "Spoon 2 tablespoons": lemminflect's word classes, see ``validation.language``), one of
-alternatives of which the scene has another ("on a plate or napkin"), or the container food is taken from
-("from the fruit bowl", "from its container": where it lies, like a drawer). A named
-object whose kind the scene has under another name ("dish towel" / "kitchen towel") is a warning; one whose
-kind the scene lacks is an error, as is food the scene lacks ("the lemon") and a generic kitchen item of
-which the scene has no kind at all ("a plate" in a kitchen without plates, "using a knife"). A measure is
+"juice them", "Spoon 2 tablespoons", "grill or bake the salmon": lemminflect's word classes, see
+``validation.language``), one of alternatives of which the scene has another or that offer any tool ("on a
+plate or napkin", "using gloves or utensils"), or the container food is taken from ("from the fruit bowl",
+"from its container": where it lies, like a drawer). A named object whose kind the scene has under another
+name ("dish towel" / "kitchen towel") is a warning, and under another material only ("a plastic plate" among
+glass ones) an error; one whose kind the scene lacks is an error, as is food the scene lacks ("the lemon", "ice"
+in a scene listing none) and a generic kitchen item of which the scene has no kind at all ("a plate" in a
+kitchen without plates, "using a knife"). A measure is
 a unit after a number or before "of" ("2 cups", "a bowl of muesli"); "into a bowl" is the bowl. Tableware a
 plan step puts the finished food on ("Slide the omelette onto a plate", "Serve on a plate") is a warning: a
 scene that lists its food may leave tableware out and the task is done without it; the same plate named by
@@ -108,6 +110,9 @@ class Scene:
         for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
             if words <= scene or scene <= words:
                 return True
+        for scene in self.by_head.get(key[0], ()):  # the same words turned round: "coffee grounds" / "ground coffee"
+            if scene == words:
+                return True
         if len(key) > 1:
             for scene in self.by_head.get(key[-2], ()):  # the scene name modifies: "sourdough bread"
                 if scene <= words:
@@ -154,8 +159,9 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     before = toks[m.start - 1] if m.start else ""
     if " ".join(key) in _ambient(c.ambient_nouns):
         return True
-    # "2 cups", "a cup of milk"; "into a bowl" is the bowl, not a measure
-    if key[-1] in _units(c.units) and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
+    # "2 cups", "a cup of milk"; "into a bowl" is the bowl, not a measure; "4 ice cubes" is ice
+    measure = key[-1] in _units(c.units) and not (m.food and len(key) > 1)
+    if measure and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
         return True
     if key[-1] in made:
         return True
@@ -220,6 +226,8 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         ):
             return True
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if after == "or" and _paired_verb(toks, m.end + 1):
+        after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
         return False
     if step_start:
@@ -229,6 +237,12 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     # article makes it one ("the pan it was baked in")
     pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
     return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
+
+
+def _paired_verb(toks: list[str], k: int) -> bool:
+    """The word at ``k`` is a verb followed by the start of an object ("bake the salmon" of "grill or bake the
+    salmon"): the word before "or" is then the other verb of the pair, not a thing."""
+    return k + 1 < len(toks) and toks[k + 1] in _OBJECT_STARTS and "VERB" in classes(toks[k])
 
 
 def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Scene) -> bool:
@@ -247,7 +261,7 @@ def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
     members = kinds().get(" ".join(key))
-    return bool(members) and any(scene.grounds(m) or any(m[-1] in k for k in scene.keys) for m in members)
+    return bool(members) and any(scene.grounds(m) or any(m[-1] in k and m[0] in k for k in scene.keys) for m in members)
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
@@ -322,6 +336,16 @@ def _particular(m: Mention, toks: list[str], previous: tuple[Mention, str | None
     return None
 
 
+def _other_material(key: tuple[str, ...], scene: Scene) -> bool:
+    """The named thing is made of one material and every scene thing of its kind of another ("a plastic plate"
+    where the plates are glass and metal): another object, not another name for one the kitchen has."""
+    made = {w for w in key[:-1] if w in _MATERIALS}
+    if not made:
+        return False
+    kin = [k for k in scene.keys if k[-1] == key[-1]]
+    return bool(kin) and all({w for w in k[:-1] if w in _MATERIALS} - made and not made & set(k) for k in kin)
+
+
 def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -> None:
     for m in mentions:
         if m.start and toks[m.start - 1] in ("a", "an", "some", "another", "any"):
@@ -342,15 +366,18 @@ SOFT_NOUNS = frozenset(
     | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
 )
 
-#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet.
-_BAKEWARE = frozenset({("baking", "tray"), ("oven", "tray"), ("roasting", "tray")})
+#: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet, "parchment
+#: paper" a lining the step cannot do without.
+_BAKEWARE = frozenset(
+    {("baking", "tray"), ("oven", "tray"), ("roasting", "tray"), ("parchment", "paper"), ("baking", "paper")}
+)
 
 
 #: Tableware food is put on or in to be served ("serve on a plate", "pour into a glass"). A scene that lists
 #: its food may leave its tableware out, and the task is done without it, so serving on one the scene lacks
 #: is a suspicion; a vessel a step cooks or mixes in ("beat the eggs in a bowl", "a baking dish") is needed to
 #: do the task, and its absence stays an error.
-SERVEWARE = frozenset({"plate", "platter", "saucer", "glass", "mug", "cup", "bowl", "dish"})
+SERVEWARE = frozenset({"plate", "platter", "saucer", "glass", "mug", "cup", "bowl", "dish", "ramekin"})
 #: Modifiers that make a vessel one to cook or mix in: "a baking dish", "a mixing bowl".
 _WORKWARE = frozenset(
     {"baking", "casserole", "roasting", "mixing", "pie", "microwave", "microwave-safe", "oven", "oven-safe"}
@@ -464,12 +491,20 @@ def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
 _OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
 
 
+#: Kinds of tools offered as the alternative ("using gloves or utensils"): every kitchen has some, so the step
+#: can be done with what it has. A kind of food ("crackers or fruit slices") needs a member in the scene.
+_TOOL_KINDS = frozenset({"utensil", "tool", "cutlery", "dishware", "tableware", "appliance"})
+
+
 def _alternative_present(j: int, mentions: list[Mention], present: list[bool], toks: list[str]) -> bool:
     """The thing is one of alternatives joined by "or" and another of them is in the scene ("on a plate or
-    napkin" beside the napkins, "a whisk or spoon"): the step can be done with what the kitchen has."""
+    napkin" beside the napkins, "a whisk or spoon") or is a kind of tool ("or utensils"): the step can be
+    done with what the kitchen has."""
     m = mentions[j]
     for k in (j - 1, j + 1):
-        if not 0 <= k < len(mentions) or not present[k] or mentions[k].kind == "fixture":
+        if not 0 <= k < len(mentions) or not present[k]:
+            continue
+        if mentions[k].kind == "fixture" and key_of(mentions[k].name)[-1] not in _TOOL_KINDS:
             continue
         o = mentions[k]
         gap = toks[o.end : m.start] if k < j else toks[m.end : o.start]
@@ -543,7 +578,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             seen[name] = at
             shown = m.text
             found: Ungrounded | None = None
-            if m.kind == "object" and key[-1] in scene.heads:
+            if m.kind == "object" and key[-1] in scene.heads and _other_material(key, scene):
+                others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
+                found = Ungrounded(
+                    "grounding",
+                    field_name,
+                    shown,
+                    f"names '{shown}', which is not in the environment (it has {', '.join(others)}: another material)",
+                )
+            elif m.kind == "object" and key[-1] in scene.heads:
                 others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
                 found = Ungrounded(
                     "grounding_variant",
