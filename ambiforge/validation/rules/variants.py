@@ -1,9 +1,9 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven") or when an intended set is offered only piece by
-piece ("Strawberries / Raspberries / Cherries" for all three); a warning (``variants_suspect``) when the intent
-is missed but the answer is there in other words (a "No, ..." variant for the answer "No, use the kettle");
+stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the intent
+is missed but the answer is there in other words (a "No, ..." variant for the answer "No, use the kettle") or
+an intended set is offered only piece by piece ("Strawberries / Raspberries / Cherries" for all three);
 and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only the plausible
 few)."""
 
@@ -198,18 +198,6 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: each offers a set of things, and none holds every intended one ({', '.join(split)}); "
             f"variants: {_listed(item)}"
         ]
-    if pieces := _pieces_offered(item):
-        offered, every = pieces
-        said = ", ".join(offered)
-        return [
-            (
-                f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
-                "offer no choice"
-                if every
-                else f"variants: each offers one thing, and the intended set ({said} together) is none of them"
-            )
-            + f"; variants: {_listed(item)}"
-        ]
     if lost := _concept_lost(item):
         return [
             f"variants: the intended '{lost}' is in none of them, though the intent wants it with the rest; "
@@ -301,6 +289,18 @@ _REWORDING = frozenset(
 def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
     """Suspected elsewhere: common-sense and safety variants are often yes/no answers or descriptions ("Inside
     the blender" for the blender jar) that name the intended option in other words."""
+    if pieces := _pieces_offered(item):
+        offered, every = pieces
+        said = ", ".join(offered)
+        return [
+            (
+                f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
+                "offer no choice"
+                if every
+                else f"variants: each offers one thing, and the intended set ({said} together) is none of them"
+            )
+            + f"; variants: {_listed(item)}"
+        ]
     wanted = _missed(item)
     if (
         wanted
