@@ -112,13 +112,13 @@ def row_edges(rows: list[list[str]]) -> list[Edge]:
 class _Placed:
     """What the sampler needs of one catalog object in one world: its node and the node as a catalog object
     (:func:`ambiforge.world.index.view_of`), the places it may be kept in, and those places as (place id,
-    how the place holds things)."""
+    how the place holds things, the node's location edge there)."""
 
     obj: CatalogObject
     node: Node
     view: CatalogObject
     candidates: tuple[str, ...]
-    places: tuple[tuple[str, str | None], ...]
+    places: tuple[tuple[str, str | None, Edge], ...]
 
 
 class _Placing:
@@ -131,29 +131,24 @@ class _Placing:
         self.place_views = {n.id: view_of(n) for n in self.place_nodes}
         #: The places' lookup tables: every kitchen's graph begins with its places, so its index starts here.
         self.place_tables = NodeTables.of(self.place_nodes)
-        #: Appliances standing on a surface: (the place, the surface).
-        self.standing = tuple((p.id, p.stands_on) for p in world.places if p.stands_on)
+        #: Appliances standing on a surface: (the place, the surface, the edge between them).
+        self.standing = tuple(
+            (p.id, p.stands_on, Edge(source=p.id, relation="on", target=p.stands_on))
+            for p in world.places
+            if p.stands_on
+        )
         self.holds = {p.id: p.holds for p in world.places}
         self.objects: dict[str, _Placed] = {}  # by object name (an object of another catalog may share it)
-        #: The edges of the graphs placed in this world, by (source, relation, target). Every kitchen of a
-        #: world relates the same node ids (its places and the catalog's objects), so the table is bounded by
-        #: the catalog, and an edge is validated once instead of once in every graph that holds it.
-        self.edges: dict[Triple, Edge] = {}
-
-    def edge(self, triple: Triple) -> Edge:
-        """The edge ``source relation target`` (a frozen value: every graph that holds it shares it)."""
-        made = self.edges.get(triple)
-        if made is None:
-            source, relation, target = triple
-            made = self.edges[triple] = Edge(source=source, relation=relation, target=target)  # type: ignore[arg-type]
-        return made
 
     def placed(self, obj: CatalogObject) -> _Placed:
         entry = self.objects.get(obj.name)
         if entry is None or (entry.obj is not obj and entry.obj != obj):
             candidates = self.world.candidates(obj)
             node = _object_node(obj, node_id(obj.name), self.world)
-            places = tuple((c, self.holds[c]) for c in candidates)
+            places = tuple(
+                (c, self.holds[c], Edge(source=node.id, relation=self.holds[c], target=c))  # type: ignore[arg-type]
+                for c in candidates
+            )
             entry = self.objects[obj.name] = _Placed(obj, node, view_of(node), candidates, places)
         return entry
 
@@ -213,16 +208,20 @@ def place(layout: Layout) -> SceneGraph:
     world = layout.world
     rng = random.Random(f"ambiforge.world:{layout.seed}")
     members: dict[str, list[str]] = {p.id: [] for p in world.places}
-    placing = _placing(world)
     triples: list[Triple] = []  # locations first, then each place's rows
+    located: dict[Triple, Edge] = {}  # the location edges the world's table holds already
     for oid, placed in layout.objects:
         places = placed.places
-        pid, holds = rng.choice(places) if len(places) > 1 else places[0]
+        pid, holds, edge = rng.choice(places) if len(places) > 1 else places[0]
         members[pid].append(oid)
-        triples.append((oid, holds, pid))  # type: ignore[arg-type]  # a candidate place holds things
-    for pid, surface in placing.standing:  # appliances standing on a surface take part in its row
+        triple = (oid, holds, pid)
+        triples.append(triple)  # type: ignore[arg-type]
+        if edge.source == oid:  # not a second one of a name (its id has a suffix)
+            located[triple] = edge  # type: ignore[index]
+    for pid, surface, edge in _placing(world).standing:  # appliances standing on a surface take part in its row
         members[surface].append(pid)
         triples.append((pid, "on", surface))
+        located[(pid, "on", surface)] = edge
     width = world.row_width
     for ids in members.values():
         if len(ids) < 2:  # nothing to shuffle (no draw either) and no neighbours
@@ -230,7 +229,8 @@ def place(layout: Layout) -> SceneGraph:
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
-    edges = list(map(placing.edge, triples))
+    # made into Edges in one call (those of the world's table are Edges already)
+    edges = [located.get(t) or {"source": t[0], "relation": t[1], "target": t[2]} for t in triples]
     graph = SceneGraph.model_validate({"seed": layout.seed, "nodes": layout.graph.nodes, "edges": edges})
     index(graph, like=layout.graph)  # every graph made here is looked up
     return graph
