@@ -12,7 +12,6 @@ from typing import Any
 
 from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
-from ambiforge.environment.objects import env_fields
 from ambiforge.models import Frame, Item, Provenance, World
 from ambiforge.version import __version__
 
@@ -111,24 +110,27 @@ def to_item(
     """The item of a draft made in ``scene``; ``provenance`` says which generator made it and how; ``world``
     the scene graph and the draft's claims on it (:mod:`ambiforge.generation.grounding`)."""
     short, full = render_environment(scene)
-    return Item(
-        id=item_id(ambiguity_type, short, draft.unambiguous_direct),
-        environment=[env_fields(o) for o in scene.objects],  # type: ignore[misc]  # validated here
-        environment_short=short,
-        environment_full=full,
-        unambiguous_direct=draft.unambiguous_direct,
-        unambiguous_indirect=draft.unambiguous_indirect,
-        ambiguous_task=draft.ambiguous_task,
-        ambiguity_type=ambiguity_type,
-        amb_shortlist=draft.amb_shortlist,
-        question=draft.question,
-        answer=draft.answer,
-        plan_for_clear_task=draft.plan_for_clear_task,
-        plan_for_amb_task=draft.plan_for_amb_task,
-        end_of_ambiguity=draft.end_of_ambiguity,
-        user_intent=draft.user_intent,
-        variants=draft.variants,
-        world=world,
-        frame=draft.frame,
-        provenance=provenance,
+    return Item.model_validate(
+        {
+            "id": item_id(ambiguity_type, short, draft.unambiguous_direct),
+            "environment": scene.objects,  # EnvObjects read off the catalog objects (``from_attributes``)
+            "environment_short": short,
+            "environment_full": full,
+            "unambiguous_direct": draft.unambiguous_direct,
+            "unambiguous_indirect": draft.unambiguous_indirect,
+            "ambiguous_task": draft.ambiguous_task,
+            "ambiguity_type": ambiguity_type,
+            "amb_shortlist": draft.amb_shortlist,
+            "question": draft.question,
+            "answer": draft.answer,
+            "plan_for_clear_task": draft.plan_for_clear_task,
+            "plan_for_amb_task": draft.plan_for_amb_task,
+            "end_of_ambiguity": draft.end_of_ambiguity,
+            "user_intent": draft.user_intent,
+            "variants": draft.variants,
+            "world": world,
+            "frame": draft.frame,
+            "provenance": provenance,
+        },
+        from_attributes=True,
     )

@@ -147,11 +147,13 @@ def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known
 
     Works on anything with the models' attributes: ``ambiforge verify`` checks released rows (whose fields
     the item schema has checked) without building a model per node and edge, which costs ten times more."""
-    by_id: dict[str, Any] = {}
-    for node in nodes:
-        if node.id in by_id:
-            raise ValueError(f"duplicate node id {node.id!r}")
-        by_id[node.id] = node
+    by_id: dict[str, Any] = {node.id: node for node in nodes}
+    if len(by_id) != len(nodes):
+        seen: set[str] = set()
+        for node in nodes:
+            if node.id in seen:
+                raise ValueError(f"duplicate node id {node.id!r}")
+            seen.add(node.id)
     if not relations_known and edges:
         raise ValueError("a graph whose relations are unknown has no edges")
     located: set[str] = set()

@@ -130,7 +130,7 @@ def _edge(made: dict[tuple[str, str, str], Edge], source: str, relation: str, ta
 
 def changed(node: Node, changes: dict[str, object]) -> Node:
     """``node`` with its state changed (validated like any state: a bad value raises)."""
-    return node.model_copy(update={"state": State.model_validate({**dict(node.state), **changes})})
+    return node.model_copy(update={"state": State.model_validate({**node.state.model_dump(), **changes})})
 
 
 def _node(w: _World, ref: str, step: str) -> Node:

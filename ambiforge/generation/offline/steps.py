@@ -103,7 +103,8 @@ class BoundSteps:
 
 @dataclass
 class Built:
-    """A plan built on a graph: its actions, and the first step the simulator refused (None: it runs)."""
+    """A plan built on a graph: its actions, and the first step the simulator refused (None: it runs); a
+    refused plan's actions stop at the step that made it unfit (and ``ends`` is incomplete)."""
 
     actions: list[Action] = field(default_factory=list)
     error: str | None = None
@@ -247,13 +248,17 @@ def idle_move(graph: SceneGraph, plan: Sequence[Action]) -> str | None:
 
 def build_plan(graph: SceneGraph, clauses: Sequence[BoundSteps]) -> Built:
     """The clauses' steps as one plan of actions on ``graph``, macros expanded on the world as the plan
-    leaves it (open the fridge only when it is closed then), each step checked by the simulator."""
+    leaves it (open the fridge only when it is closed then), each step checked by the simulator. A plan
+    with a step that cannot run or an idle move is unfit whatever follows, so it is built no further."""
     builder = _Builder(graph)
+    out = builder.out
     for clause in clauses:
         for spec in clause.steps:
             builder.step(spec, clause)
-        builder.out.ends.append(len(builder.out.actions))
-    return builder.out
+            if out.error is not None or out.idle is not None:
+                return out
+        out.ends.append(len(out.actions))
+    return out
 
 
 def substitute(plan: Sequence[Action], old: str, new: str) -> list[Action]:

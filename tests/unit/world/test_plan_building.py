@@ -130,3 +130,22 @@ def test_an_idle_move_is_read_while_the_plan_runs(make_graph) -> None:  # type: 
     assert run_watched(g, [A("pick", obj="oat_milk"), *back]) == (closed, None)  # steps after a failure unread
     late = "step 3: pick up the oat milk while the fridge is closed"
     assert run_watched(g, [*back, A("pick", obj="oat_milk")]) == (late, idle)  # one run says both
+
+
+def test_a_plan_unfit_at_a_step_is_built_no_further(make_graph) -> None:  # type: ignore[no-untyped-def]
+    from ambiforge.generation.offline.steps import BoundSteps, StepSpec, build_plan
+
+    g = make_graph({"ceramic mug": "counter", "oat milk": "fridge"})
+    binding = {"m": "ceramic_mug", "o": "oat_milk"}
+
+    def built(*steps: dict[str, str]):  # type: ignore[no-untyped-def]
+        return build_plan(g, [BoundSteps(tuple(StepSpec.model_validate(s) for s in steps), binding)])
+
+    idle = built({"fetch": "m"}, {"put": "m", "target": "counter"}, {"fetch": "o"})
+    assert idle.idle is not None and "ceramic_mug" in idle.idle and idle.error is None
+    assert [a.verb for a in idle.actions] == ["pick", "place"]  # the milk is never fetched
+    failed = built({"cut": "o", "tool": "m"}, {"fetch": "o"})
+    assert failed.error is not None and "closed" in failed.error
+    assert [a.verb for a in failed.actions] == ["pick", "cut"]
+    fit = built({"fetch": "o"}, {"put": "o", "target": "counter"})
+    assert fit.error is None and fit.idle is None and fit.ends == [len(fit.actions)] and len(fit.actions) == 4
