@@ -217,9 +217,14 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
     """The item of each generated pair that has one and no rejection, else None (blank lines too); a record
     that cannot be read is an :class:`InputError` naming its line, as
     :func:`ambiforge.engine.checkpoints.outcome_batches` words it. Runs in the rules' worker processes, so it
-    registers the run's ambiguity types (``options.ambiguity``) first, as ``options.prepare()`` does."""
+    registers the run's ambiguity types (``options.ambiguity``) first, as ``options.prepare()`` does.
+
+    An LLM pair's item was checked by the item rules when its candidates were scored, under the run's own
+    rule settings (:func:`ambiforge.generation.run.make_generator`): its (id, task, failures) stand for
+    the item, which is neither built nor checked again here (the second pass reads every record whole)."""
     from ambiforge.engine.checkpoints import outcome_from_record
     from ambiforge.errors import InputError
+    from ambiforge.generation.llm.selection import chosen_failures
 
     ambiguity.register()
     items: list[Any] = []
@@ -228,7 +233,14 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
             items.append(None)
             continue
         try:
-            outcome = outcome_from_record(json.loads(line))
+            record = json.loads(line)
+            item = record.get("item")
+            if item is not None and record.get("stage") is None:
+                known = chosen_failures(record.get("meta"))
+                if known is not None:
+                    items.append((item["id"], item["unambiguous_direct"], known))
+                    continue
+            outcome = outcome_from_record(record)
         except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and pydantic errors
             raise InputError(path, f"line {lineno}", f"not a readable outcome ({type(exc).__name__})") from None
         items.append(outcome.item if outcome.item is not None and outcome.stage is None else None)
@@ -244,10 +256,10 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     they read of each item (its id, its task and its item-rule failures): their MinHash LSH (datasketch,
     which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
     mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
-    interpreter lock against the replies' threads. The item rules stay here: the generator's candidate
-    scoring has loaded what they use. What the worker is sent is held for the call (about as much an item as
-    the duplicate index keeps: the local builds that start a worker are the LLM ones, of thousands of pairs
-    at most)."""
+    interpreter lock against the replies' threads. The item rules stay here, for the pairs whose candidates
+    were not scored by them (:func:`alive_items`). What the worker is sent is held for the call (about as
+    much an item as the duplicate index keeps: the local builds that start a worker are the LLM ones, of
+    thousands of pairs at most)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
     from ambiforge.validation.stream import line_failures
@@ -464,9 +476,8 @@ def validate(
     run is returned as is. ``worker`` (local builds): the duplicate rules and the dataset expectations run
     in that process, whose imports (datasketch, Great Expectations and pandas) were done on the other core
     while generation waited on replies; see :func:`check_rules` and :func:`write_run_files`. The item rules
-    run here: in an LLM build the generator's candidate scoring has already loaded what they use (the rules,
-    the lemmatizer's tables, compiled patterns), which a worker loaded again after the last reply (1.1 to
-    1.6 s of CPU there against 0.3 to 0.5 s here, 50 pairs)."""
+    run here, on the pairs whose candidates were not scored by them (an LLM pair's were, see
+    :func:`alive_items`)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 
