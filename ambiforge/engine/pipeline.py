@@ -98,6 +98,22 @@ def generate_batch(options: BuildOptions, specs: list[Any], first: int, last: in
     return Sealed(outcomes)
 
 
+def load_item_rules(options: BuildOptions) -> None:
+    """Load what the item rules need for their first item (their registry, the lemmatizer's dictionary:
+    about 0.5 s of CPU). An LLM generator scores its candidates with them
+    (:mod:`ambiforge.generation.llm.selection`), and its pairs, whose calls are served fewest-made first,
+    all come to that step near the end of the generation: loaded there, on their first use, it held the
+    interpreter lock over the last replies; a build loads it while it waits on the first ones."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.validation.context import RuleContext
+    from ambiforge.validation.language import lemma
+    from ambiforge.validation.rules import active_rules
+
+    options.prepare()
+    active_rules(RuleContext(catalog=cached_catalog(options.catalog), config=options.validation))
+    lemma("a")  # the lemmatizer reads its dictionary on its first word
+
+
 def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
