@@ -205,12 +205,15 @@ VALIDATE_BATCH = 500
 
 class Verdicts:
     """The item and dataset rules' failures of a run's generated items, by position among them (only the
-    items that failed something). A plain class: Prefect does not walk it."""
+    items that failed something); ``expectations``: the rest of a worker's step that runs the dataset
+    expectations of the items these verdicts pass (:func:`verdicts_and_expectations`), when one does. A plain
+    class: Prefect does not walk it."""
 
-    __slots__ = ("failures",)
+    __slots__ = ("expectations", "failures")
 
-    def __init__(self, failures: dict[int, Any]) -> None:
+    def __init__(self, failures: dict[int, Any], expectations: Iterator[dict[str, Any]] | None = None) -> None:
         self.failures = failures
+        self.expectations = expectations
 
 
 def _line_batches(path: Path) -> Iterator[tuple[int, list[bytes]]]:
@@ -268,7 +271,8 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name. The rules' worker
     processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`).
 
-    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there, on what
+    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there (and then,
+    in a build without a judge, the dataset expectations: :func:`verdicts_and_expectations`), on what
     they read of each item (its id, its task and its item-rule failures): their MinHash LSH (datasketch,
     which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
     mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
@@ -289,7 +293,10 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     from ambiforge.validation.stream import line_judgements
 
     checked = list(line_judgements(_line_batches(path), parse, ctx))
-    return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+    if options.judge.enabled:  # the judge may reject items too: the expectations wait for it
+        return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+    later = worker.parts(verdicts_and_expectations, options, checked, ctx)
+    return Verdicts(next(later), later)
 
 
 def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict[int, Any]:
@@ -300,6 +307,28 @@ def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict
 
     options.prepare()
     return with_dataset_flags(iter(checked), ctx)
+
+
+def verdicts_and_expectations(options: BuildOptions, checked: list[Any], ctx: Any) -> Iterator[Any]:
+    """:func:`duplicate_flags`, then the dataset expectations of the items the verdicts pass, in parts: the
+    verdicts first, for the build's process to start its second pass with, then the expectations' summary
+    and their files (:func:`expectations_in_parts`), made here meanwhile. For a build without a judge, whose
+    verdicts alone decide which items pass (:func:`write_run_files` gathers the same columns in its pass)."""
+    from ambiforge.engine.checkpoints import outcome_batches
+    from ambiforge.validation import gated
+    from ambiforge.validation.expectations import ItemColumns
+    from ambiforge.validation.stream import judged
+
+    failures = duplicate_flags(options, checked, ctx)
+    yield failures
+    columns, pos = ItemColumns(), 0
+    for batch in outcome_batches(generated_path(options), VALIDATE_BATCH):
+        for outcome in batch:
+            if outcome.item is not None and outcome.stage is None:
+                if gated(outcome, judged(outcome.item, failures.get(pos, []))).stage is None:
+                    columns.add(outcome.item)
+                pos += 1
+    yield from expectations_in_parts(options, columns, run_dir(options.out, options.run_id) / VALIDATION_DIR)
 
 
 def quiet_great_expectations() -> None:
@@ -394,7 +423,8 @@ def write_run_files(
 
     With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`, which imported Great Expectations
     while generation ran) the expectations run there, and their Data Docs render there while this process
-    writes the report (:func:`expectations_in_parts`)."""
+    writes the report (:func:`expectations_in_parts`); without a judge they started there on the verdicts,
+    while this pass ran (``verdicts.expectations``, :func:`verdicts_and_expectations`)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.engine.checkpoints import outcome_batches
     from ambiforge.engine.fingerprint import fingerprint
@@ -441,13 +471,16 @@ def write_run_files(
                 plots.add(item)
                 if item.validation is not None and item.validation.failed:
                     flagged.append(shown(item))
-                if outcome.stage is None:
+                if outcome.stage is None and verdicts.expectations is None:
                     columns.add(item)
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
     saving: Iterator[dict[str, Any]] = iter(())
-    if worker is None:
+    if verdicts.expectations is not None:  # run by the worker on the verdicts while this pass ran
+        saving = verdicts.expectations
+        expectations = next(saving)
+    elif worker is None:
         expectations = expectations_to_folder(options, columns, folder)
     else:
         saving = worker.parts(expectations_in_parts, options, columns, folder)

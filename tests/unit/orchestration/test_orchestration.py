@@ -198,6 +198,15 @@ class PicklingWorker:
         fn, args = pickle.loads(pickle.dumps((fn, args)))
         return pickle.loads(pickle.dumps(fn(*args)))
 
+    def parts(self, fn, *args):  # type: ignore[no-untyped-def]
+        import pickle
+
+        fn, args = pickle.loads(pickle.dumps((fn, args)))
+        return (pickle.loads(pickle.dumps(part)) for part in fn(*args))
+
+    def release(self) -> None:
+        pass
+
 
 @pytest.mark.parametrize(("workers", "warm"), [(False, False), (True, False), (False, True)])
 def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog, monkeypatch, workers, warm) -> None:  # type: ignore[no-untyped-def]
@@ -254,6 +263,35 @@ def _scored_as_llm_pairs(options: BuildOptions, tmp_path: Path, failures_of) -> 
     (tmp_path / "r").mkdir(parents=True)
     (tmp_path / "r" / "generated.jsonl").write_text("".join(lines))
     return options.model_copy(update={"out": str(tmp_path)})
+
+
+def test_a_worker_running_the_expectations_on_the_verdicts_writes_the_same_run(generated_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """With a warm worker and no judge, the dataset expectations run there on the items the verdicts pass,
+    while the build's process makes its second pass: the run's files and report are those of a build
+    without a worker."""
+    import shutil
+
+    from ambiforge.engine import pipeline
+    from ambiforge.engine.local import LocalExecutor
+
+    options, _items = generated_run
+    written = {}
+    for name, worker in (("alone", None), ("worker", PicklingWorker())):
+        out = tmp_path / name
+        shutil.copytree(Path(options.out) / "r", out / "r")
+        opts = options.model_copy(update={"out": str(out)})
+        with LocalExecutor() as run:
+            pipeline.validate(opts, {}, run, worker)
+        folder = out / "r"
+        written[name] = {
+            "expectations": (folder / "validation" / "expectations.json").read_text(),
+            "items": (folder / "items.jsonl").read_text(),
+            "rejected": (folder / "rejected.jsonl").read_text(),
+            "report": json.loads((folder / "validation" / "report.json").read_text().replace(str(out), "OUT")),
+            "docs": (folder / "validation" / "data_docs" / "index.html").exists(),
+        }
+    assert written["worker"] == written["alone"]
+    assert json.loads(written["alone"]["expectations"])["evaluated"] > 0 and written["alone"]["docs"]
 
 
 @pytest.mark.parametrize("warm", [False, True])
