@@ -172,13 +172,19 @@ def _import_all(names: list[str]) -> None:
             break
 
 
-def warm_imports(names: tuple[str, ...], after: threading.Event | None = None) -> threading.Thread:
+def warm_imports(
+    names: tuple[str, ...], after: threading.Event | None = None, first: Callable[[], object] | None = None
+) -> threading.Thread:
     """Import ``names`` in a thread of this process, once ``after`` is set if given (a step that needs
-    one of them meanwhile waits for its import, as Python's import lock has it)."""
+    one of them meanwhile waits for its import, as Python's import lock has it). ``first``: what to load
+    before them, needed sooner (its failure is left to the step that needs it, which meets it again)."""
 
     def run() -> None:
         if after is not None:
             after.wait()
+        if first is not None:
+            with contextlib.suppress(Exception):  # only a warm-up: the step loads (and reports) it again
+                first()
         _import_all(list(names))
 
     thread = threading.Thread(target=run, name="warm-imports", daemon=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -80,7 +81,8 @@ def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Sta
             worker.start()
             if options.llm is not None:  # in this process once the first call is out (the start-up is not slowed)
                 first_call = shared_limiter(options.llm.concurrency, options.llm.rpm).first_call
-                warm_imports(pipeline.VALIDATE_MODULES, after=first_call)
+                scoring = functools.partial(pipeline.load_item_rules, options)
+                warm_imports(pipeline.VALIDATE_MODULES, after=first_call, first=scoring)
         return pipeline.generate(options, run)
 
     return pipeline.Stages(

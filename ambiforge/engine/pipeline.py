@@ -98,6 +98,22 @@ def generate_batch(options: BuildOptions, specs: list[Any], first: int, last: in
     return Sealed(outcomes)
 
 
+def load_item_rules(options: BuildOptions) -> None:
+    """Load what the item rules need for their first item (their registry, the lemmatizer's dictionary:
+    about 0.5 s of CPU). An LLM generator scores its candidates with them
+    (:mod:`ambiforge.generation.llm.selection`), and its pairs, whose calls are served fewest-made first,
+    all come to that step near the end of the generation: loaded there, on their first use, it held the
+    interpreter lock over the last replies; a build loads it while it waits on the first ones."""
+    from ambiforge.catalog import cached_catalog
+    from ambiforge.validation.context import RuleContext
+    from ambiforge.validation.language import lemma
+    from ambiforge.validation.rules import active_rules
+
+    options.prepare()
+    active_rules(RuleContext(catalog=cached_catalog(options.catalog), config=options.validation))
+    lemma("a")  # the lemmatizer reads its dictionary on its first word
+
+
 def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
@@ -189,12 +205,15 @@ VALIDATE_BATCH = 500
 
 class Verdicts:
     """The item and dataset rules' failures of a run's generated items, by position among them (only the
-    items that failed something). A plain class: Prefect does not walk it."""
+    items that failed something); ``expectations``: the rest of a worker's step that runs the dataset
+    expectations of the items these verdicts pass (:func:`verdicts_and_expectations`), when one does. A plain
+    class: Prefect does not walk it."""
 
-    __slots__ = ("failures",)
+    __slots__ = ("expectations", "failures")
 
-    def __init__(self, failures: dict[int, Any]) -> None:
+    def __init__(self, failures: dict[int, Any], expectations: Iterator[dict[str, Any]] | None = None) -> None:
         self.failures = failures
+        self.expectations = expectations
 
 
 def _line_batches(path: Path) -> Iterator[tuple[int, list[bytes]]]:
@@ -217,9 +236,14 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
     """The item of each generated pair that has one and no rejection, else None (blank lines too); a record
     that cannot be read is an :class:`InputError` naming its line, as
     :func:`ambiforge.engine.checkpoints.outcome_batches` words it. Runs in the rules' worker processes, so it
-    registers the run's ambiguity types (``options.ambiguity``) first, as ``options.prepare()`` does."""
+    registers the run's ambiguity types (``options.ambiguity``) first, as ``options.prepare()`` does.
+
+    An LLM pair's item was checked by the item rules when its candidates were scored, under the run's own
+    rule settings (:func:`ambiforge.generation.run.make_generator`): its (id, task, failures) stand for
+    the item, which is neither built nor checked again here (the second pass reads every record whole)."""
     from ambiforge.engine.checkpoints import outcome_from_record
     from ambiforge.errors import InputError
+    from ambiforge.generation.llm.selection import chosen_failures
 
     ambiguity.register()
     items: list[Any] = []
@@ -228,7 +252,14 @@ def alive_items(ambiguity: Any, path: str, first: int, lines: list[bytes]) -> li
             items.append(None)
             continue
         try:
-            outcome = outcome_from_record(json.loads(line))
+            record = json.loads(line)
+            item = record.get("item")
+            if item is not None and record.get("stage") is None:
+                known = chosen_failures(record.get("meta"))
+                if known is not None:
+                    items.append((item["id"], item["unambiguous_direct"], known))
+                    continue
+            outcome = outcome_from_record(record)
         except (KeyError, TypeError, ValueError) as exc:  # ValueError: JSON and pydantic errors
             raise InputError(path, f"line {lineno}", f"not a readable outcome ({type(exc).__name__})") from None
         items.append(outcome.item if outcome.item is not None and outcome.stage is None else None)
@@ -240,14 +271,15 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     duplicate rules over the ids and tasks; ``count``: the pairs, for the task's name. The rules' worker
     processes are sent the raw lines (:func:`ambiforge.validation.stream.line_failures`).
 
-    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there, on what
+    With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`) the duplicate rules run there (and then,
+    in a build without a judge, the dataset expectations: :func:`verdicts_and_expectations`), on what
     they read of each item (its id, its task and its item-rule failures): their MinHash LSH (datasketch,
     which loads scipy and redis: about 1 s of CPU) was imported there while generation waited on replies,
     mostly on top of Great Expectations' own scipy, instead of in this process, where the import held the
-    interpreter lock against the replies' threads. The item rules stay here: the generator's candidate
-    scoring has loaded what they use. What the worker is sent is held for the call (about as much an item as
-    the duplicate index keeps: the local builds that start a worker are the LLM ones, of thousands of pairs
-    at most)."""
+    interpreter lock against the replies' threads. The item rules stay here, for the pairs whose candidates
+    were not scored by them (:func:`alive_items`). What the worker is sent is held for the call (about as
+    much an item as the duplicate index keeps: the local builds that start a worker are the LLM ones, of
+    thousands of pairs at most)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.validation.context import RuleContext
     from ambiforge.validation.stream import line_failures
@@ -261,7 +293,10 @@ def check_rules(options: BuildOptions, count: int, worker: Any = None) -> Verdic
     from ambiforge.validation.stream import line_judgements
 
     checked = list(line_judgements(_line_batches(path), parse, ctx))
-    return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+    if options.judge.enabled:  # the judge may reject items too: the expectations wait for it
+        return Verdicts(worker.call(duplicate_flags, options, checked, ctx))
+    later = worker.parts(verdicts_and_expectations, options, checked, ctx)
+    return Verdicts(next(later), later)
 
 
 def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict[int, Any]:
@@ -272,6 +307,28 @@ def duplicate_flags(options: BuildOptions, checked: list[Any], ctx: Any) -> dict
 
     options.prepare()
     return with_dataset_flags(iter(checked), ctx)
+
+
+def verdicts_and_expectations(options: BuildOptions, checked: list[Any], ctx: Any) -> Iterator[Any]:
+    """:func:`duplicate_flags`, then the dataset expectations of the items the verdicts pass, in parts: the
+    verdicts first, for the build's process to start its second pass with, then the expectations' summary
+    and their files (:func:`expectations_in_parts`), made here meanwhile. For a build without a judge, whose
+    verdicts alone decide which items pass (:func:`write_run_files` gathers the same columns in its pass)."""
+    from ambiforge.engine.checkpoints import outcome_batches
+    from ambiforge.validation import gated
+    from ambiforge.validation.expectations import ItemColumns
+    from ambiforge.validation.stream import judged
+
+    failures = duplicate_flags(options, checked, ctx)
+    yield failures
+    columns, pos = ItemColumns(), 0
+    for batch in outcome_batches(generated_path(options), VALIDATE_BATCH):
+        for outcome in batch:
+            if outcome.item is not None and outcome.stage is None:
+                if gated(outcome, judged(outcome.item, failures.get(pos, []))).stage is None:
+                    columns.add(outcome.item)
+                pos += 1
+    yield from expectations_in_parts(options, columns, run_dir(options.out, options.run_id) / VALIDATION_DIR)
 
 
 def quiet_great_expectations() -> None:
@@ -366,7 +423,8 @@ def write_run_files(
 
     With a ``worker`` (:class:`ambiforge.warm_worker.WarmWorker`, which imported Great Expectations
     while generation ran) the expectations run there, and their Data Docs render there while this process
-    writes the report (:func:`expectations_in_parts`)."""
+    writes the report (:func:`expectations_in_parts`); without a judge they started there on the verdicts,
+    while this pass ran (``verdicts.expectations``, :func:`verdicts_and_expectations`)."""
     from ambiforge.catalog import cached_catalog
     from ambiforge.engine.checkpoints import outcome_batches
     from ambiforge.engine.fingerprint import fingerprint
@@ -413,13 +471,16 @@ def write_run_files(
                 plots.add(item)
                 if item.validation is not None and item.validation.failed:
                     flagged.append(shown(item))
-                if outcome.stage is None:
+                if outcome.stage is None and verdicts.expectations is None:
                     columns.add(item)
             files.add(outcomes)
     if options.judge.enabled:
         state.mark(directory, "judge", "done")
     saving: Iterator[dict[str, Any]] = iter(())
-    if worker is None:
+    if verdicts.expectations is not None:  # run by the worker on the verdicts while this pass ran
+        saving = verdicts.expectations
+        expectations = next(saving)
+    elif worker is None:
         expectations = expectations_to_folder(options, columns, folder)
     else:
         saving = worker.parts(expectations_in_parts, options, columns, folder)
@@ -464,9 +525,8 @@ def validate(
     run is returned as is. ``worker`` (local builds): the duplicate rules and the dataset expectations run
     in that process, whose imports (datasketch, Great Expectations and pandas) were done on the other core
     while generation waited on replies; see :func:`check_rules` and :func:`write_run_files`. The item rules
-    run here: in an LLM build the generator's candidate scoring has already loaded what they use (the rules,
-    the lemmatizer's tables, compiled patterns), which a worker loaded again after the last reply (1.1 to
-    1.6 s of CPU there against 0.3 to 0.5 s here, 50 pairs)."""
+    run here, on the pairs whose candidates were not scored by them (an LLM pair's were, see
+    :func:`alive_items`)."""
     from ambiforge.engine.checkpoints import count_outcomes
     from ambiforge.errors import InputError
 

@@ -261,8 +261,9 @@ class LLMClient:
         # a server's Retry-After is honoured up to max_backoff_seconds: "inf" or a day would stall the run
         return min(max(backoff, after), self.llm.max_backoff_seconds) if after is not None else backoff
 
-    def _record(self, request: ChatRequest, purpose: CallPurpose, fields: dict[str, Any]) -> dict[str, Any]:
-        digest = request.digest()
+    def _record(
+        self, request: ChatRequest, digest: str, purpose: CallPurpose, fields: dict[str, Any]
+    ) -> dict[str, Any]:
         return {
             "call_id": digest,
             "request_hash": digest,
@@ -304,33 +305,36 @@ class LLMClient:
     def call(self, request: ChatRequest, purpose: CallPurpose, parse: Parser) -> CallResult:
         """The reply to ``request``, from the cache or the provider; every request sent (and every cache
         hit) is one record in the call log, written here and nowhere else."""
-        request = self._cached_form(self._adapt(request))
+        request, digest = self._cached_form(self._adapt(request))
         while True:
-            outcome = self._attempt(request, purpose, parse)
-            self.log.append(self._record(request, purpose, outcome.fields))
+            outcome = self._attempt(request, digest, purpose, parse)
+            self.log.append(self._record(request, digest, purpose, outcome.fields))
             if outcome.instead is not None:
                 request = outcome.instead
+                digest = request.digest()
                 continue
             if outcome.error is not None:
                 raise outcome.error
             assert outcome.result is not None
             return outcome.result
 
-    def _cached_form(self, request: ChatRequest) -> ChatRequest:
+    def _cached_form(self, request: ChatRequest) -> tuple[ChatRequest, str]:
         """A request whose weaker format was answered in an earlier run is served in that format from the
-        cache, without asking the server again for the format it refused."""
-        if self.cache.get(request.digest()) is not None:
-            return request
+        cache, without asking the server again for the format it refused. With the request's digest (the
+        hash of all its messages: made once a request)."""
+        digest = request.digest()
+        if self.cache.get(digest) is not None:
+            return request, digest
         fmt = request.response_format
         while fmt and (fmt := fallback_format(fmt)) is not None:
             weaker = replace(request, response_format=fmt)
-            if self.cache.get(weaker.digest()) is not None:
+            weaker_digest = weaker.digest()
+            if self.cache.get(weaker_digest) is not None:
                 self._remember_format(weaker)
-                return weaker
-        return request
+                return weaker, weaker_digest
+        return request, digest
 
-    def _attempt(self, request: ChatRequest, purpose: CallPurpose, parse: Parser) -> _Outcome:
-        digest = request.digest()
+    def _attempt(self, request: ChatRequest, digest: str, purpose: CallPurpose, parse: Parser) -> _Outcome:
         hit = self.cache.get(digest)
         if hit is not None:
             choices = choices_of(hit)

@@ -81,9 +81,10 @@ class LocalLimiter:
         self.interval = window / rpm if rpm > 0 else 0.0
         self._clock, self._sleep = clock, sleep
         self._free = concurrency
-        self._waiting: list[tuple[tuple[float, float], int]] = []  # a heap of (rank, arrival) of waiting calls
+        # a heap of the waiting calls: (rank, arrival, set when the call is handed its slot)
+        self._waiting: list[tuple[tuple[float, float], int, threading.Event]] = []
         self._arrivals = itertools.count()
-        self._slots = threading.Condition()
+        self._slots = threading.Lock()
         self._next_start = float("-inf")
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -113,21 +114,24 @@ class LocalLimiter:
             self._sleep(wait)
 
     def _acquire(self) -> None:
+        """A free slot when no call waits, else a place in line: a freed slot is handed to the first in
+        line only (:meth:`_release`), so a release wakes one waiting thread, not every one of them."""
         chain = _chain.get()
-        ticket = (chain.next_key() if chain is not None else _UNRANKED, next(self._arrivals))
+        rank = chain.next_key() if chain is not None else _UNRANKED
         with self._slots:
-            heapq.heappush(self._waiting, ticket)
-            while self._free == 0 or self._waiting[0] != ticket:
-                self._slots.wait()
-            heapq.heappop(self._waiting)
-            self._free -= 1
-            if self._free and self._waiting:
-                self._slots.notify_all()  # the next in line may take the next free slot
+            if self._free and not self._waiting:
+                self._free -= 1
+                return
+            handed = threading.Event()
+            heapq.heappush(self._waiting, (rank, next(self._arrivals), handed))
+        handed.wait()
 
     def _release(self) -> None:
         with self._slots:
-            self._free += 1
-            self._slots.notify_all()
+            if self._waiting:
+                heapq.heappop(self._waiting)[2].set()  # the slot goes straight to the first in line
+            else:
+                self._free += 1
 
     @contextmanager
     def slot(self) -> Iterator[None]:

@@ -218,19 +218,23 @@ def with_dataset_flags(
     return found
 
 
-#: Raw lines (the first one's number in the file, from 1, and the lines) -> the item of each line, None for
-#: a line with none to judge. A module-level function (or a partial of one): it runs in worker processes.
-LineParser = Callable[[int, list[bytes]], list["Item | None"]]
-
 #: What a worker sends back of each line: None, or the item's id and unambiguous task (all the duplicate
 #: rules read) with its item-rule failures.
 Judged = tuple[str, str, list[RuleFailure]] | None
 
+#: Raw lines (the first one's number in the file, from 1, and the lines) -> for each line its item, or its
+#: :data:`Judged` entry when its item-rule failures are known already (an LLM pair's, found when its
+#: candidates were scored), or None for a line with none to judge. A module-level function (or a partial of
+#: one): it runs in worker processes.
+LineParser = Callable[[int, list[bytes]], list["Item | Judged"]]
+
 
 def _check_lines(first: int, lines: list[bytes], parse: LineParser, ctx: RuleContext) -> list[Judged]:
-    items = parse(first, lines)
-    failures = iter(_check_chunk([item for item in items if item is not None], ctx))
-    return [None if item is None else (item.id, item.unambiguous_direct, next(failures)) for item in items]
+    entries = parse(first, lines)
+    failures = iter(_check_chunk([entry for entry in entries if isinstance(entry, Item)], ctx))
+    return [
+        (entry.id, entry.unambiguous_direct, next(failures)) if isinstance(entry, Item) else entry for entry in entries
+    ]
 
 
 def line_failures(

@@ -65,6 +65,16 @@ def score(candidate: Candidate, ctx: RuleContext) -> Candidate:
     return candidate
 
 
+def chosen_failures(meta: dict[str, Any] | None) -> list[RuleFailure] | None:
+    """The item-rule failures the chosen candidate was scored with, from a pair's ``meta`` (its
+    :meth:`Candidate.record` list): the validate stage's item rules on the same item, which it need not run
+    again. None for a pair without scored candidates (an offline pair)."""
+    for record in (meta or {}).get("candidates") or ():
+        if record.get("chosen") and "failures" in record:
+            return [RuleFailure.model_validate(failure) for failure in record["failures"]]
+    return None
+
+
 def choose(candidates: list[Candidate]) -> Candidate | None:
     """The best scored candidate, or None when every candidate failed in its steps."""
     scored = [c for c in candidates if c.score is not None]

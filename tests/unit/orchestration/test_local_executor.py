@@ -207,3 +207,29 @@ def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
     go.set()
     thread.join(10)
     assert not thread.is_alive() and sys.modules["ambiforge_warm_probe"].LOADED
+
+
+def test_warm_imports_load_what_is_needed_first_and_survive_its_failure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``first`` runs before the imports; its failure is the step's to meet, not the warm-up's."""
+    import threading
+
+    from ambiforge.warm_worker import warm_imports
+
+    (tmp_path / "ambiforge_warm_probe_two.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ambiforge_warm_probe_two", raising=False)
+    order: list[str] = []
+
+    def first() -> None:
+        order.append(str("ambiforge_warm_probe_two" in sys.modules))
+        raise RuntimeError("a warm-up that fails")
+
+    go = threading.Event()
+    thread = warm_imports(("ambiforge_warm_probe_two",), after=go, first=first)
+    thread.join(0.2)
+    assert thread.is_alive() and order == []
+    go.set()
+    thread.join(10)
+    assert not thread.is_alive() and order == ["False"] and sys.modules["ambiforge_warm_probe_two"].LOADED

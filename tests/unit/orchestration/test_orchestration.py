@@ -198,6 +198,15 @@ class PicklingWorker:
         fn, args = pickle.loads(pickle.dumps((fn, args)))
         return pickle.loads(pickle.dumps(fn(*args)))
 
+    def parts(self, fn, *args):  # type: ignore[no-untyped-def]
+        import pickle
+
+        fn, args = pickle.loads(pickle.dumps((fn, args)))
+        return (pickle.loads(pickle.dumps(part)) for part in fn(*args))
+
+    def release(self) -> None:
+        pass
+
 
 @pytest.mark.parametrize(("workers", "warm"), [(False, False), (True, False), (False, True)])
 def test_the_rules_pass_over_raw_lines_keeps_the_verdicts(generated_run, catalog, monkeypatch, workers, warm) -> None:  # type: ignore[no-untyped-def]
@@ -232,3 +241,80 @@ def test_the_rules_pass_names_a_bad_line_of_generated_pairs(generated_run, tmp_p
     (tmp_path / "r" / "generated.jsonl").write_text("".join([*lines[:4], json.dumps(record) + "\n", *lines[5:]]))
     with pytest.raises(InputError, match=r"generated\.jsonl: line 5: not a readable outcome"):
         pipeline.check_rules(options, 6)
+
+
+def _scored_as_llm_pairs(options: BuildOptions, tmp_path: Path, failures_of) -> BuildOptions:  # type: ignore[no-untyped-def]
+    """``options``' generated pairs written under ``tmp_path`` with each alive pair's meta as an LLM pair's:
+    a losing candidate with a made-up failure, then the chosen one with ``failures_of(item)``."""
+    from ambiforge.generation.llm.selection import Candidate
+    from ambiforge.models import RuleFailure
+
+    lost = RuleFailure(rule="hygiene", severity="error", message="the losing candidate's")
+    lines = []
+    for line in (Path(options.out) / "r" / "generated.jsonl").read_text().splitlines(keepends=True):
+        if line.strip():
+            outcome = outcome_from_record(json.loads(line))
+            if outcome.item is not None and outcome.stage is None:
+                chosen = Candidate(1, item=outcome.item, failures=failures_of(outcome.item))
+                outcome.meta["candidates"] = [Candidate(0, item=outcome.item, failures=[lost]).record(False)]
+                outcome.meta["candidates"].append(chosen.record(True))
+            line = json.dumps(outcome_to_record(outcome)) + "\n"
+        lines.append(line)
+    (tmp_path / "r").mkdir(parents=True)
+    (tmp_path / "r" / "generated.jsonl").write_text("".join(lines))
+    return options.model_copy(update={"out": str(tmp_path)})
+
+
+def test_a_worker_running_the_expectations_on_the_verdicts_writes_the_same_run(generated_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """With a warm worker and no judge, the dataset expectations run there on the items the verdicts pass,
+    while the build's process makes its second pass: the run's files and report are those of a build
+    without a worker."""
+    import shutil
+
+    from ambiforge.engine import pipeline
+    from ambiforge.engine.local import LocalExecutor
+
+    options, _items = generated_run
+    written = {}
+    for name, worker in (("alone", None), ("worker", PicklingWorker())):
+        out = tmp_path / name
+        shutil.copytree(Path(options.out) / "r", out / "r")
+        opts = options.model_copy(update={"out": str(out)})
+        with LocalExecutor() as run:
+            pipeline.validate(opts, {}, run, worker)
+        folder = out / "r"
+        written[name] = {
+            "expectations": (folder / "validation" / "expectations.json").read_text(),
+            "items": (folder / "items.jsonl").read_text(),
+            "rejected": (folder / "rejected.jsonl").read_text(),
+            "report": json.loads((folder / "validation" / "report.json").read_text().replace(str(out), "OUT")),
+            "docs": (folder / "validation" / "data_docs" / "index.html").exists(),
+        }
+    assert written["worker"] == written["alone"]
+    assert json.loads(written["alone"]["expectations"])["evaluated"] > 0 and written["alone"]["docs"]
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_the_rules_pass_takes_an_llm_pairs_failures_from_its_chosen_candidate(  # type: ignore[no-untyped-def]
+    generated_run, catalog, tmp_path, warm
+) -> None:
+    """An LLM pair's item rules ran when its candidates were scored: the rules pass keeps the chosen
+    candidate's failures (with the duplicate rules' flags added) instead of judging the item again."""
+    from ambiforge.engine import pipeline
+    from ambiforge.models import RuleFailure
+    from ambiforge.validation import stream
+    from ambiforge.validation.context import RuleContext
+    from ambiforge.validation.rules import check_item
+
+    options, items = generated_run
+    ctx = RuleContext(catalog=catalog, config=options.validation)
+    scored = _scored_as_llm_pairs(options, tmp_path / "same", lambda item: check_item(item, ctx))
+    worker = [PicklingWorker()] if warm else []
+    assert pipeline.check_rules(scored, 6, *worker).failures == stream.rule_failures(iter([items]), ctx)
+
+    recorded = RuleFailure(rule="plan", severity="warning", message="as recorded at selection")
+    marked = _scored_as_llm_pairs(options, tmp_path / "marked", lambda item: [recorded])
+    failures = pipeline.check_rules(marked, 6, *worker).failures
+    assert sorted(failures) == list(range(len(items)))
+    assert all(found[0] == recorded for found in failures.values())
+    assert [f.rule for f in failures[len(items) - 1][1:]] == ["duplicate_id", "duplicate"]
