@@ -150,6 +150,12 @@ class Catalog:
     def _meeting(self) -> dict[tuple[Any, ...], frozenset[str]]:
         return {}
 
+    @cached_property
+    def tables(self) -> dict[str, Any]:
+        """Lookup tables other layers derive from the catalog (the phrase index of its names), by name: a
+        catalog is frozen, so a table made once holds for as long as the catalog lives and goes with it."""
+        return {}
+
 
 def default_catalog_path() -> Path:
     return Path(str(resources.files("ambiforge.catalog").joinpath("kitchen.yaml")))

@@ -10,6 +10,7 @@ focus action's own step plus the steps of the context actions before it; the pla
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import string
@@ -114,7 +115,10 @@ class CompositionData(BaseModel):
 
     def said_in(self, frame: Frame | None) -> Said:
         """What can be said in ``frame`` (:class:`Said`)."""
-        tags = frame.tags() if frame is not None else None
+        return self.said_with(frame.tags() if frame is not None else None)
+
+    def said_with(self, tags: tuple[str, ...] | None) -> Said:
+        """:meth:`said_in` for a frame given as its tags (None: no frame)."""
         said = self.said_by_frame.get(tags)
         if said is None:
             if tags is None:
@@ -138,6 +142,10 @@ class CompositionData(BaseModel):
                 _check_lists(f"joiners.{n}", form)
         for sentence in self.frames.after:
             _check_lists("frames.after", sentence)
+        keys = [action.key for action in self.actions]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise ValueError(f"actions: {key!r} is used twice (an action is known by its key)")
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
             for field in ("direct", "indirect"):
@@ -194,6 +202,20 @@ class Said:
     values: dict[str, list[str]]
     drawn: tuple[tuple[str, list[str]], ...]
     names: frozenset[str]
+    #: Per context action (its key): its direct and indirect wordings that can be said in the frame, worked
+    #: out the first time the action is tried in it.
+    wordings: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = dataclasses.field(default_factory=dict)
+
+    def wordings_of(self, action: ContextAction, known: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The action's direct and indirect wordings whose values (of ``known``, the value lists) are drawn
+        in this frame and whose own phrases the frame allows."""
+        forms = self.wordings.get(action.key)
+        if forms is None:
+            forms = self.wordings[action.key] = (
+                _said_in(action.direct, self.names, known, self.tags),
+                _said_in(action.indirect, self.names, known, self.tags),
+            )
+        return forms
 
 
 @dataclass(frozen=True)
@@ -215,14 +237,16 @@ def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
     text = " \n ".join(
         [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
     )
-    keys = scene.groups()
-    names = [o.name for o in scene.objects]
-    nouns = [catalog.groups[g].noun for g in keys]
-    said = set(phrases.mentioned_of(text, [*names, *nouns]))
-    named = {n for n in names if n in said} | {*draft.amb_shortlist, *draft.candidates}
+    index = phrases.names_index(catalog)
+    said_names: set[str] = set()
+    said_groups: set[str] = set()
+    for gram in phrases.grams_of(text, index.lengths):
+        said_names.update(index.objects.get(gram, ()))
+        said_groups.update(index.groups.get(gram, ()))
+    named = {o.name for o in scene.objects if o.name in said_names} | {*draft.amb_shortlist, *draft.candidates}
     named |= {n for clause in draft.clauses for n in clause.binding.values()}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g, noun in zip(keys, nouns, strict=True) if noun in said}
+    return groups | {g for g in scene.groups() if g in said_groups}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
@@ -250,20 +274,41 @@ def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bo
     return any(s in lowered for s in substrings) or phrases.mentions_any(text, forbidden)
 
 
+#: Per condition, the scene's objects meeting it, in the scene's order (:func:`scene_meeting`).
+Meeting = dict[Condition, list[CatalogObject]]
+
+
+def scene_meeting(
+    pool: Sequence[CatalogObject], catalog: Catalog, condition: Condition, table: Meeting
+) -> list[CatalogObject]:
+    """The objects of ``pool`` (the scene's, which are the catalog's) meeting ``condition``, kept in
+    ``table``: the clauses tried for one task ask the same scene of the same few conditions."""
+    found = table.get(condition)
+    if found is None:
+        meeting = catalog.meeting(condition)
+        found = table[condition] = [o for o in pool if o.name in meeting]
+    return found
+
+
 def _bind(
-    action: ContextAction, pool: Sequence[CatalogObject], excluded: set[str], rng: random.Random, catalog: Catalog
+    action: ContextAction,
+    pool: Sequence[CatalogObject],
+    excluded: set[str],
+    rng: random.Random,
+    catalog: Catalog,
+    table: Meeting | None = None,
 ) -> dict[str, CatalogObject] | None:
     """An object of ``pool`` (the scene's, which are the catalog's) for each co-slot, each of another group
     and none of ``excluded``; None when a slot has none."""
     bound: dict[str, CatalogObject] = {}
-    used = set(excluded)
+    used = excluded
+    table = {} if table is None else table
     for slot, condition in action.co.items():
-        meeting = catalog.meeting(condition)
-        options = [o for o in pool if o.name in meeting and o.group not in used]
+        options = [o for o in scene_meeting(pool, catalog, condition, table) if o.group not in used]
         if not options:
             return None
-        bound[slot] = rng.choice(options)
-        used.add(bound[slot].group)
+        bound[slot] = obj = rng.choice(options)
+        used = used | {obj.group}
     return bound
 
 
@@ -276,24 +321,24 @@ def context_clause(
     rng: random.Random,
     frame: Frame | None = None,
     said: Said | None = None,
+    meeting: Meeting | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
     agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
-    ``said``: what can be said in the frame, when the caller asks for several clauses."""
-    co = _bind(action, scene.objects, excluded, rng, catalog)
+    ``said``: what can be said in the frame, and ``meeting`` (:func:`scene_meeting`), when the caller asks
+    for several clauses."""
+    co = _bind(action, scene.objects, excluded, rng, catalog, meeting)
     if co is None:
         return None
     said = said or data.said_in(frame)
     # a value none of whose options the frame allows leaves out the wordings that say it
     choice = rng.choice  # phrases.pick: the same draw
     values = {name: choice(options) for name, options in said.drawn}
-    known = data.value_names
-    direct_forms = _said_in(action.direct, said.names, known, said.tags)
-    indirect_forms = _said_in(action.indirect, said.names, known, said.tags)
+    direct_forms, indirect_forms = said.wordings_of(action, data.value_names)
     if not direct_forms or not indirect_forms:
         return None
     slots = Slots(None, None, co)
-    plain = {**slot_values(slots), **values}
+    plain = {**slots.plain, **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
     wording = phrases.pick(rng, direct_forms)
     spoken = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
@@ -315,7 +360,6 @@ def said_values(data: CompositionData, frame: Frame | None) -> dict[str, list[st
     return data.said_in(frame).values
 
 
-@lru_cache(maxsize=8192)
 def _said_in(
     forms: tuple[str, ...], drawn: frozenset[str], known: frozenset[str], tags: tuple[str, ...] | None
 ) -> tuple[str, ...]:
@@ -346,6 +390,7 @@ def compose(
         draft.clauses[0],
     )
     frame = phrases.draw_frame(rng, " \n ".join([focus.direct, focus.indirect, focus.ambiguous]))
+    tags = frame.tags()
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
@@ -356,11 +401,12 @@ def compose(
     longest = expected_length(focus.steps, graph)
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
-    sayable = data.said_in(frame)
+    sayable = data.said_with(tags)
+    meeting: Meeting = {}
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable)
+        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable, meeting)
         if made is None:
             continue
         clause, groups = made
@@ -378,18 +424,16 @@ def compose(
     def allowed(text: str) -> bool:
         return not says_forbidden(text, forbidden, substrings)
 
-    joiner = _joiner(rng, data, len(clauses), allowed, frame)
-    joiner_indirect = _joiner(rng, data, len(clauses), allowed, frame)
-    style = _style(rng, joiner, allowed, frame=frame)
+    joiner = _joiner(rng, data, len(clauses), allowed, tags)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed, tags)
+    style = _style(rng, joiner, allowed, frame_tags=tags)
     direct = _frame(joiner, [c.direct for c in clauses], style)
-    indirect = _frame(
-        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, frame)
-    )
+    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, tags))
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
-        said = phrases.agreeing(frames.after, frame)
-        sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
+        said = phrases.agreeing_tags(frames.after, tags)
+        sentence = phrases.capitalize(phrases.expand_in(rng, phrases.pick(rng, said), tags))
         longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
         twice = frames.thanks(sentence) and any(frames.thanks(t) for t in (direct, indirect, ambiguous))
         if (
@@ -435,12 +479,16 @@ _TRIES = 4
 
 
 def _joiner(
-    rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool], frame: Frame | None = None
+    rng: random.Random,
+    data: CompositionData,
+    n: int,
+    allowed: Callable[[str], bool],
+    frame_tags: tuple[str, ...] | None = None,
 ) -> str:
     """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
     connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
     for _ in range(_TRIES):
-        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]), frame)
+        joiner = phrases.expand_in(rng, phrases.pick(rng, data.joiners[n]), frame_tags)
         if allowed(joiner):
             return joiner
     return ", then ".join(f"{{{i}}}" for i in range(n))
@@ -451,13 +499,13 @@ def _style(
     joiner: str,
     allowed: Callable[[str], bool],
     indirect: bool = False,
-    frame: Frame | None = None,
+    frame_tags: tuple[str, ...] | None = None,
 ) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
     options = _styles(indirect, _several_sentences(joiner))
     for _ in range(_TRIES):
         prefix, end = phrases.pick(rng, options)
-        style = phrases.expand(rng, prefix, frame), phrases.expand(rng, end, frame)
+        style = phrases.expand_in(rng, prefix, frame_tags), phrases.expand_in(rng, end, frame_tags)
         if allowed(" ".join(style)):
             return style
     return ("I'd like you to ", ".") if indirect else ("", ".")

@@ -14,6 +14,7 @@ import random
 import re
 import string
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, product
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any, get_args
 import yaml
 
 from ambiforge import yamlfile
-from ambiforge.catalog import CatalogObject, Group
+from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.environment.articles import indefinite
 from ambiforge.errors import ConfigError
 from ambiforge.models import Frame
@@ -189,7 +190,14 @@ def fits_tags(phrase: str, frame_tags: tuple[str, ...]) -> bool:
 
 def agreeing(options: tuple[str, ...] | list[str], frame: Frame | None) -> list[str]:
     """The options that can be said in ``frame`` (all of them when none can)."""
-    kept = [o for o in options if fits(o, frame)]
+    return agreeing_tags(options, frame.tags() if frame is not None else None)
+
+
+def agreeing_tags(options: tuple[str, ...] | list[str], frame_tags: tuple[str, ...] | None) -> list[str]:
+    """:func:`agreeing` for a frame given as its tags (None: no frame)."""
+    if frame_tags is None:
+        return list(options)
+    kept = [o for o in options if fits_tags(o, frame_tags)]
     return kept or list(options)
 
 
@@ -198,11 +206,17 @@ def expand(rng: random.Random, text: str, frame: Frame | None = None) -> str:
     a ``frame``, only entries that can be said in it (``tags``)."""
     if "{" not in text:
         return text
-    if frame is None:
+    return expand_in(rng, text, frame.tags() if frame is not None else None)
+
+
+def expand_in(rng: random.Random, text: str, frame_tags: tuple[str, ...] | None) -> str:
+    """:func:`expand` for a frame given as its tags (None: no frame)."""
+    if "{" not in text:
+        return text
+    if frame_tags is None:
         lists = word_lists()
         return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
-    key = frame.tags()
-    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), key)), text)
+    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), frame_tags)), text)
 
 
 @lru_cache(maxsize=2048)
@@ -297,8 +311,18 @@ def draw_frame(rng: random.Random, said: str = "") -> Frame:
     allowed = said_tags(said) if said else {}
     if not allowed:
         return Frame.model_validate(pick(rng, _frames()))
-    options = [f for f in _frames() if all(f[d] in values for d, values in allowed.items())] or _frames()
+    key = tuple(sorted(allowed.items()))
+    options = _FRAMES_ALLOWED.get(key)
+    if options is None:
+        options = _FRAMES_ALLOWED[key] = (
+            tuple(f for f in _frames() if all(f[d] in values for d, values in allowed.items())) or _frames()
+        )
     return Frame.model_validate(pick(rng, options))
+
+
+#: The frames :func:`draw_frame` draws from, per the values the said phrases allow (a handful of
+#: combinations, each worked out the first time a task says it).
+_FRAMES_ALLOWED: dict[tuple[tuple[str, frozenset[str]], ...], tuple[dict[str, str], ...]] = {}
 
 
 def greets(text: str) -> bool:
@@ -436,6 +460,41 @@ def mentioned_of(text: str, phrases: Iterable[str], longest: int = _LONGEST) -> 
     lengths = {len(w) for _, w in wanted if 0 < len(w) <= longest}
     grams = set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
     return [p for p, w in wanted if w in grams]
+
+
+def grams_of(text: str, lengths: Iterable[int]) -> set[tuple[str, ...]]:
+    """The runs of words of ``text`` in the given ``lengths`` (as :func:`word_grams` makes them)."""
+    toks = words(text)
+    return set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
+
+
+@dataclass(frozen=True)
+class NamesIndex:
+    """A catalog's object names and group nouns by their words (as :func:`mentioned` reads a phrase): what
+    a text mentions is found from its own runs of words, without testing every name of a kitchen."""
+
+    objects: dict[tuple[str, ...], tuple[str, ...]]  # words -> the names of the objects called so
+    groups: dict[tuple[str, ...], tuple[str, ...]]  # words -> the keys of the groups with that noun
+    lengths: frozenset[int]  # how many words the names and nouns have
+
+
+def names_index(catalog: Catalog) -> NamesIndex:
+    """The :class:`NamesIndex` of ``catalog``, made once and kept with it."""
+    index = catalog.tables.get("phrases.names")
+    if not isinstance(index, NamesIndex):
+        objects: dict[tuple[str, ...], list[str]] = {}
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for obj in catalog.objects.values():
+            objects.setdefault(_phrase_words(obj.name), []).append(obj.name)
+        for group in catalog.groups.values():
+            groups.setdefault(_phrase_words(group.noun), []).append(group.key)
+        said = [w for w in (*objects, *groups) if 0 < len(w) <= _LONGEST]
+        index = catalog.tables["phrases.names"] = NamesIndex(
+            {w: tuple(names) for w, names in objects.items()},
+            {w: tuple(keys) for w, keys in groups.items()},
+            frozenset(len(w) for w in said),
+        )
+    return index
 
 
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:
