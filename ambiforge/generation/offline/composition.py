@@ -232,21 +232,19 @@ def as_clause(sentence: str) -> str:
     return body[:1].lower() + body[1:]
 
 
-def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
-    """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
+def focus_groups(draft: Draft, scene: Scene, catalog: Catalog, in_scene: int | None = None) -> set[str]:
+    """Groups the focus action refers to (by an object's name or the group noun): context stays off them.
+    ``in_scene``: the scene's objects as :meth:`Catalog.bits_of` gives them, when the caller has them."""
     text = " \n ".join(
         [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
     )
-    index = phrases.names_index(catalog)
-    said_names: set[str] = set()
-    said_groups: set[str] = set()
-    for gram in phrases.grams_of(text, index.lengths):
-        said_names.update(index.objects.get(gram, ()))
-        said_groups.update(index.groups.get(gram, ()))
-    named = {o.name for o in scene.objects if o.name in said_names} | {*draft.amb_shortlist, *draft.candidates}
+    in_scene = catalog.bits_of(scene.objects) if in_scene is None else in_scene
+    bits, group_bits = catalog.bits, catalog.group_bits
+    said_names, said_groups = phrases.names_index(catalog).said(text)
+    named = {n for n in said_names if bits[n] & in_scene} | {*draft.amb_shortlist, *draft.candidates}
     named |= {n for clause in draft.clauses for n in clause.binding.values()}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g in scene.groups() if g in said_groups}
+    return groups | {g for g in said_groups if group_bits[g] & in_scene}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
@@ -274,41 +272,29 @@ def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bo
     return any(s in lowered for s in substrings) or phrases.mentions_any(text, forbidden)
 
 
-#: Per condition, the scene's objects meeting it, in the scene's order (:func:`scene_meeting`).
-Meeting = dict[Condition, list[CatalogObject]]
-
-
-def scene_meeting(
-    pool: Sequence[CatalogObject], catalog: Catalog, condition: Condition, table: Meeting
-) -> list[CatalogObject]:
-    """The objects of ``pool`` (the scene's, which are the catalog's) meeting ``condition``, kept in
-    ``table``: the clauses tried for one task ask the same scene of the same few conditions."""
-    found = table.get(condition)
-    if found is None:
-        meeting = catalog.meeting(condition)
-        found = table[condition] = [o for o in pool if o.name in meeting]
-    return found
-
-
 def _bind(
     action: ContextAction,
     pool: Sequence[CatalogObject],
     excluded: set[str],
     rng: random.Random,
     catalog: Catalog,
-    table: Meeting | None = None,
+    in_scene: int | None = None,
 ) -> dict[str, CatalogObject] | None:
     """An object of ``pool`` (the scene's, which are the catalog's) for each co-slot, each of another group
-    and none of ``excluded``; None when a slot has none."""
+    and none of ``excluded``; None when a slot has none. ``in_scene``: the pool's bits (:meth:`Catalog.bits_of`), so a
+    slot nothing fills is found without reading the pool (most actions tried for a task are)."""
+    bits, group_bits = catalog.bits, catalog.group_bits
+    free = catalog.bits_of(pool) if in_scene is None else in_scene
+    for group in excluded:
+        free &= ~group_bits.get(group, 0)
     bound: dict[str, CatalogObject] = {}
-    used = excluded
-    table = {} if table is None else table
     for slot, condition in action.co.items():
-        options = [o for o in scene_meeting(pool, catalog, condition, table) if o.group not in used]
-        if not options:
+        options_bits = catalog.meeting_bits(condition) & free
+        if not options_bits:
             return None
+        options = [o for o in pool if bits.get(o.name, 0) & options_bits]
         bound[slot] = obj = rng.choice(options)
-        used = used | {obj.group}
+        free &= ~group_bits[obj.group]
     return bound
 
 
@@ -321,13 +307,13 @@ def context_clause(
     rng: random.Random,
     frame: Frame | None = None,
     said: Said | None = None,
-    meeting: Meeting | None = None,
+    in_scene: int | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
     agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
-    ``said``: what can be said in the frame, and ``meeting`` (:func:`scene_meeting`), when the caller asks
-    for several clauses."""
-    co = _bind(action, scene.objects, excluded, rng, catalog, meeting)
+    ``said``: what can be said in the frame, and ``in_scene`` (the scene's :meth:`Catalog.bits_of`), when
+    the caller asks for several clauses."""
+    co = _bind(action, scene.objects, excluded, rng, catalog, in_scene)
     if co is None:
         return None
     said = said or data.said_in(frame)
@@ -394,7 +380,8 @@ def compose(
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
-    excluded = focus_groups(draft, scene, catalog)
+    in_scene = catalog.bits_of(scene.objects)
+    excluded = focus_groups(draft, scene, catalog, in_scene)
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
@@ -402,11 +389,10 @@ def compose(
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
     sayable = data.said_with(tags)
-    meeting: Meeting = {}
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable, meeting)
+        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable, in_scene)
         if made is None:
             continue
         clause, groups = made

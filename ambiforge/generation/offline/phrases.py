@@ -462,20 +462,27 @@ def mentioned_of(text: str, phrases: Iterable[str], longest: int = _LONGEST) -> 
     return [p for p, w in wanted if w in grams]
 
 
-def grams_of(text: str, lengths: Iterable[int]) -> set[tuple[str, ...]]:
-    """The runs of words of ``text`` in the given ``lengths`` (as :func:`word_grams` makes them)."""
-    toks = words(text)
-    return set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
-
-
 @dataclass(frozen=True)
 class NamesIndex:
     """A catalog's object names and group nouns by their words (as :func:`mentioned` reads a phrase): what
-    a text mentions is found from its own runs of words, without testing every name of a kitchen."""
+    a text mentions is found from its own words, without testing every name of a kitchen."""
 
-    objects: dict[tuple[str, ...], tuple[str, ...]]  # words -> the names of the objects called so
-    groups: dict[tuple[str, ...], tuple[str, ...]]  # words -> the keys of the groups with that noun
-    lengths: frozenset[int]  # how many words the names and nouns have
+    #: first word -> (the phrase's words, the names of the objects called so, the keys of the groups with
+    #: that noun), for every name and noun of one to :data:`_LONGEST` words
+    starting: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]]
+
+    def said(self, text: str) -> tuple[set[str], set[str]]:
+        """The object names and the group keys whose words ``text`` says (whole words, any case)."""
+        toks = words(text)
+        names: set[str] = set()
+        groups: set[str] = set()
+        starting = self.starting
+        for i, tok in enumerate(toks):
+            for wanted, named, keyed in starting.get(tok, ()):
+                if len(wanted) == 1 or tuple(toks[i : i + len(wanted)]) == wanted:
+                    names.update(named)
+                    groups.update(keyed)
+        return names, groups
 
 
 def names_index(catalog: Catalog) -> NamesIndex:
@@ -488,12 +495,12 @@ def names_index(catalog: Catalog) -> NamesIndex:
             objects.setdefault(_phrase_words(obj.name), []).append(obj.name)
         for group in catalog.groups.values():
             groups.setdefault(_phrase_words(group.noun), []).append(group.key)
-        said = [w for w in (*objects, *groups) if 0 < len(w) <= _LONGEST]
-        index = catalog.tables["phrases.names"] = NamesIndex(
-            {w: tuple(names) for w, names in objects.items()},
-            {w: tuple(keys) for w, keys in groups.items()},
-            frozenset(len(w) for w in said),
-        )
+        starting: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {}
+        for wanted in dict.fromkeys([*objects, *groups]):
+            if 0 < len(wanted) <= _LONGEST:
+                entry = (wanted, tuple(objects.get(wanted, ())), tuple(groups.get(wanted, ())))
+                starting.setdefault(wanted[0], []).append(entry)
+        index = catalog.tables["phrases.names"] = NamesIndex({w: tuple(e) for w, e in starting.items()})
     return index
 
 

@@ -196,17 +196,20 @@ def bind_co(
     return bound
 
 
-def bindable(template: Template, pool: list[CatalogObject], catalog: Catalog, exclude_group: str | None = None) -> bool:
+def bindable(
+    template: Template,
+    pool: list[CatalogObject],
+    catalog: Catalog,
+    exclude_group: str | None = None,
+    in_scene: int | None = None,
+) -> bool:
     """Whether every co-slot has at least one object in the scene (a cheap pre-check before building);
-    ``pool``: the scene's objects, which are ``catalog``'s."""
-    for condition in template.co.values():
-        meeting = catalog.meeting(condition)
-        for o in pool:
-            if o.name in meeting and o.group != exclude_group:
-                break
-        else:
-            return False
-    return True
+    ``pool``: the scene's objects, which are ``catalog``'s; ``in_scene``: their :meth:`Catalog.bits_of`
+    when the caller has them (each template of a draw asks it of the same scene)."""
+    free = catalog.bits_of(pool) if in_scene is None else in_scene
+    if exclude_group is not None:
+        free &= ~catalog.group_bits.get(exclude_group, 0)
+    return all(catalog.meeting_bits(condition) & free for condition in template.co.values())
 
 
 @dataclass(frozen=True)
