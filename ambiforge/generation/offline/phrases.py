@@ -213,10 +213,21 @@ def expand_in(rng: random.Random, text: str, frame_tags: tuple[str, ...] | None)
     """:func:`expand` for a frame given as its tags (None: no frame)."""
     if "{" not in text:
         return text
-    if frame_tags is None:
-        lists = word_lists()
-        return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
-    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), frame_tags)), text)
+    parts = _parts(text)
+    lists = word_lists()
+    out = [parts[0]]
+    for i in range(1, len(parts), 2):  # each slot drawn in turn, left to right
+        name = parts[i]
+        out.append(pick(rng, lists[name] if frame_tags is None else _list_at(name, frame_tags)))
+        out.append(parts[i + 1])
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[str, ...]:
+    """``text`` split at its word-list slots: text, list name, text, ..., text (each style, joiner and
+    frame sentence is parsed once, not once per task it frames)."""
+    return tuple(_NAMED.split(text))
 
 
 @lru_cache(maxsize=2048)
