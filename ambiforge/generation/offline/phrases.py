@@ -322,18 +322,14 @@ def draw_frame(rng: random.Random, said: str = "") -> Frame:
     allowed = said_tags(said) if said else {}
     if not allowed:
         return Frame.model_validate(pick(rng, _frames()))
-    key = tuple(sorted(allowed.items()))
-    options = _FRAMES_ALLOWED.get(key)
-    if options is None:
-        options = _FRAMES_ALLOWED[key] = (
-            tuple(f for f in _frames() if all(f[d] in values for d, values in allowed.items())) or _frames()
-        )
-    return Frame.model_validate(pick(rng, options))
+    return Frame.model_validate(pick(rng, _frames_allowing(tuple(sorted(allowed.items())))))
 
 
-#: The frames :func:`draw_frame` draws from, per the values the said phrases allow (a handful of
-#: combinations, each worked out the first time a task says it).
-_FRAMES_ALLOWED: dict[tuple[tuple[str, frozenset[str]], ...], tuple[dict[str, str], ...]] = {}
+@lru_cache(maxsize=1024)
+def _frames_allowing(allowed: tuple[tuple[str, frozenset[str]], ...]) -> tuple[dict[str, str], ...]:
+    """The frames whose values ``allowed`` (dimension, values) allows, else every frame: a handful of
+    combinations, each worked out the first time a task says it."""
+    return tuple(f for f in _frames() if all(f[d] in values for d, values in allowed)) or _frames()
 
 
 def greets(text: str) -> bool:
