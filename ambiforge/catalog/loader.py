@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import reprlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -148,6 +149,46 @@ class Catalog:
 
     @cached_property
     def _meeting(self) -> dict[tuple[Any, ...], frozenset[str]]:
+        return {}
+
+    @cached_property
+    def bits(self) -> dict[str, int]:
+        """Each object's own bit (by name): a set of the catalog's objects as one integer, so "is any object
+        of this scene outside these groups meeting that condition" is a few integer operations."""
+        return {name: 1 << i for i, name in enumerate(self.objects)}
+
+    @cached_property
+    def group_bits(self) -> dict[str, int]:
+        """Per group, the bits of its objects (:attr:`bits`)."""
+        out = dict.fromkeys(self.groups, 0)
+        for obj in self.objects.values():
+            out[obj.group] = out.get(obj.group, 0) | self.bits[obj.name]
+        return out
+
+    def bits_of(self, objects: Iterable[CatalogObject]) -> int:
+        """The bits (:attr:`bits`) of ``objects`` (a scene's, which are the catalog's; another has none)."""
+        bits = self.bits
+        out = 0
+        for obj in objects:
+            out |= bits.get(obj.name, 0)
+        return out
+
+    def meeting_bits(self, condition: Condition) -> int:
+        """:meth:`meeting` as the bits of the objects (:attr:`bits`)."""
+        found = self._meeting_bits.get(condition.key)
+        if found is None:
+            bits = self.bits
+            found = self._meeting_bits[condition.key] = sum(bits[name] for name in self.meeting(condition))
+        return found
+
+    @cached_property
+    def _meeting_bits(self) -> dict[tuple[Any, ...], int]:
+        return {}
+
+    @cached_property
+    def tables(self) -> dict[str, Any]:
+        """Lookup tables other layers derive from the catalog (the phrase index of its names), by name: a
+        catalog is frozen, so a table made once holds for as long as the catalog lives and goes with it."""
         return {}
 
 

@@ -10,6 +10,7 @@ focus action's own step plus the steps of the context actions before it; the pla
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import string
@@ -114,7 +115,10 @@ class CompositionData(BaseModel):
 
     def said_in(self, frame: Frame | None) -> Said:
         """What can be said in ``frame`` (:class:`Said`)."""
-        tags = frame.tags() if frame is not None else None
+        return self.said_with(frame.tags() if frame is not None else None)
+
+    def said_with(self, tags: tuple[str, ...] | None) -> Said:
+        """:meth:`said_in` for a frame given as its tags (None: no frame)."""
         said = self.said_by_frame.get(tags)
         if said is None:
             if tags is None:
@@ -138,6 +142,10 @@ class CompositionData(BaseModel):
                 _check_lists(f"joiners.{n}", form)
         for sentence in self.frames.after:
             _check_lists("frames.after", sentence)
+        keys = [action.key for action in self.actions]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise ValueError(f"actions: {key!r} is used twice (an action is known by its key)")
         for i, action in enumerate(self.actions):
             allowed = {f"{slot}{suffix}" for slot in action.co for suffix in CO_SUFFIXES} | set(self.values)
             for field in ("direct", "indirect"):
@@ -194,6 +202,20 @@ class Said:
     values: dict[str, list[str]]
     drawn: tuple[tuple[str, list[str]], ...]
     names: frozenset[str]
+    #: Per context action (its key): its direct and indirect wordings that can be said in the frame, worked
+    #: out the first time the action is tried in it.
+    wordings: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = dataclasses.field(default_factory=dict)
+
+    def wordings_of(self, action: ContextAction, known: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The action's direct and indirect wordings whose values (of ``known``, the value lists) are drawn
+        in this frame and whose own phrases the frame allows."""
+        forms = self.wordings.get(action.key)
+        if forms is None:
+            forms = self.wordings[action.key] = (
+                _said_in(action.direct, self.names, known, self.tags),
+                _said_in(action.indirect, self.names, known, self.tags),
+            )
+        return forms
 
 
 @dataclass(frozen=True)
@@ -210,19 +232,19 @@ def as_clause(sentence: str) -> str:
     return body[:1].lower() + body[1:]
 
 
-def focus_groups(draft: Draft, scene: Scene, catalog: Catalog) -> set[str]:
-    """Groups the focus action refers to (by an object's name or the group noun): context stays off them."""
+def focus_groups(draft: Draft, scene: Scene, catalog: Catalog, in_scene: int | None = None) -> set[str]:
+    """Groups the focus action refers to (by an object's name or the group noun): context stays off them.
+    ``in_scene``: the scene's objects as :meth:`Catalog.bits_of` gives them, when the caller has them."""
     text = " \n ".join(
         [draft.unambiguous_direct, draft.ambiguous_task, *draft.plan_for_clear_task, *draft.plan_for_amb_task]
     )
-    keys = scene.groups()
-    names = [o.name for o in scene.objects]
-    nouns = [catalog.groups[g].noun for g in keys]
-    said = set(phrases.mentioned_of(text, [*names, *nouns]))
-    named = {n for n in names if n in said} | {*draft.amb_shortlist, *draft.candidates}
+    in_scene = catalog.bits_of(scene.objects) if in_scene is None else in_scene
+    bits, group_bits = catalog.bits, catalog.group_bits
+    said_names, said_groups = phrases.names_index(catalog).said(text)
+    named = {n for n in said_names if bits[n] & in_scene} | {*draft.amb_shortlist, *draft.candidates}
     named |= {n for clause in draft.clauses for n in clause.binding.values()}
     groups = {catalog.objects[n].group for n in named if n in catalog.objects}
-    return groups | {g for g, noun in zip(keys, nouns, strict=True) if noun in said}
+    return groups | {g for g in said_groups if group_bits[g] & in_scene}
 
 
 def forbidden_words(draft: Draft, data: CompositionData | None = None) -> list[str]:
@@ -251,19 +273,28 @@ def says_forbidden(text: str, forbidden: list[str], substrings: list[str]) -> bo
 
 
 def _bind(
-    action: ContextAction, pool: Sequence[CatalogObject], excluded: set[str], rng: random.Random, catalog: Catalog
+    action: ContextAction,
+    pool: Sequence[CatalogObject],
+    excluded: set[str],
+    rng: random.Random,
+    catalog: Catalog,
+    in_scene: int | None = None,
 ) -> dict[str, CatalogObject] | None:
     """An object of ``pool`` (the scene's, which are the catalog's) for each co-slot, each of another group
-    and none of ``excluded``; None when a slot has none."""
+    and none of ``excluded``; None when a slot has none. ``in_scene``: the pool's bits (:meth:`Catalog.bits_of`), so a
+    slot nothing fills is found without reading the pool (most actions tried for a task are)."""
+    bits, group_bits = catalog.bits, catalog.group_bits
+    free = catalog.bits_of(pool) if in_scene is None else in_scene
+    for group in excluded:
+        free &= ~group_bits.get(group, 0)
     bound: dict[str, CatalogObject] = {}
-    used = set(excluded)
     for slot, condition in action.co.items():
-        meeting = catalog.meeting(condition)
-        options = [o for o in pool if o.name in meeting and o.group not in used]
-        if not options:
+        options_bits = catalog.meeting_bits(condition) & free
+        if not options_bits:
             return None
-        bound[slot] = rng.choice(options)
-        used.add(bound[slot].group)
+        options = [o for o in pool if bits.get(o.name, 0) & options_bits]
+        bound[slot] = obj = rng.choice(options)
+        free &= ~group_bits[obj.group]
     return bound
 
 
@@ -276,24 +307,24 @@ def context_clause(
     rng: random.Random,
     frame: Frame | None = None,
     said: Said | None = None,
+    in_scene: int | None = None,
 ) -> tuple[Clause, set[str]] | None:
     """The action bound to scene objects outside ``excluded`` groups, and the groups it used; its values
     agree with the task's ``frame`` ("for breakfast" is said in the morning, "right away" when needed now).
-    ``said``: what can be said in the frame, when the caller asks for several clauses."""
-    co = _bind(action, scene.objects, excluded, rng, catalog)
+    ``said``: what can be said in the frame, and ``in_scene`` (the scene's :meth:`Catalog.bits_of`), when
+    the caller asks for several clauses."""
+    co = _bind(action, scene.objects, excluded, rng, catalog, in_scene)
     if co is None:
         return None
     said = said or data.said_in(frame)
     # a value none of whose options the frame allows leaves out the wordings that say it
     choice = rng.choice  # phrases.pick: the same draw
     values = {name: choice(options) for name, options in said.drawn}
-    known = data.value_names
-    direct_forms = _said_in(action.direct, said.names, known, said.tags)
-    indirect_forms = _said_in(action.indirect, said.names, known, said.tags)
+    direct_forms, indirect_forms = said.wordings_of(action, data.value_names)
     if not direct_forms or not indirect_forms:
         return None
     slots = Slots(None, None, co)
-    plain = {**slot_values(slots), **values}
+    plain = {**slots.plain, **values}
     para = {**slot_values(slots, paraphrase=rng), **values}
     wording = phrases.pick(rng, direct_forms)
     spoken = {**slot_values(slots, determiners=draw_determiners(slots, rng)), **values}
@@ -315,7 +346,6 @@ def said_values(data: CompositionData, frame: Frame | None) -> dict[str, list[st
     return data.said_in(frame).values
 
 
-@lru_cache(maxsize=8192)
 def _said_in(
     forms: tuple[str, ...], drawn: frozenset[str], known: frozenset[str], tags: tuple[str, ...] | None
 ) -> tuple[str, ...]:
@@ -346,21 +376,23 @@ def compose(
         draft.clauses[0],
     )
     frame = phrases.draw_frame(rng, " \n ".join([focus.direct, focus.indirect, focus.ambiguous]))
+    tags = frame.tags()
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
-    excluded = focus_groups(draft, scene, catalog)
+    in_scene = catalog.bits_of(scene.objects)
+    excluded = focus_groups(draft, scene, catalog, in_scene)
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)
     contexts: list[Clause] = []
     longest = expected_length(focus.steps, graph)
     steps = fewest_steps(focus.steps)
     words = _word_count(focus.direct) + 4
-    sayable = data.said_in(frame)
+    sayable = data.said_with(tags)
     for index in rng.sample(range(len(data.actions)), len(data.actions)):
         if len(contexts) >= most or (len(contexts) >= wanted and steps >= data.min_plan_steps):
             break
-        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable)
+        made = context_clause(data.actions[index], data, scene, catalog, excluded, rng, frame, sayable, in_scene)
         if made is None:
             continue
         clause, groups = made
@@ -378,18 +410,16 @@ def compose(
     def allowed(text: str) -> bool:
         return not says_forbidden(text, forbidden, substrings)
 
-    joiner = _joiner(rng, data, len(clauses), allowed, frame)
-    joiner_indirect = _joiner(rng, data, len(clauses), allowed, frame)
-    style = _style(rng, joiner, allowed, frame=frame)
+    joiner = _joiner(rng, data, len(clauses), allowed, tags)
+    joiner_indirect = _joiner(rng, data, len(clauses), allowed, tags)
+    style = _style(rng, joiner, allowed, frame_tags=tags)
     direct = _frame(joiner, [c.direct for c in clauses], style)
-    indirect = _frame(
-        joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, frame)
-    )
+    indirect = _frame(joiner_indirect, [c.indirect for c in clauses], _style(rng, joiner_indirect, allowed, True, tags))
     ambiguous = _frame(joiner, [c.ambiguous for c in clauses], style)
     frames = data.frames
     if rng.random() < frames.share:
-        said = phrases.agreeing(frames.after, frame)
-        sentence = phrases.capitalize(phrases.expand(rng, phrases.pick(rng, said), frame))
+        said = phrases.agreeing_tags(frames.after, tags)
+        sentence = phrases.capitalize(phrases.expand_in(rng, phrases.pick(rng, said), tags))
         longest_task = max(_word_count(t) for t in (direct, indirect, ambiguous))
         twice = frames.thanks(sentence) and any(frames.thanks(t) for t in (direct, indirect, ambiguous))
         if (
@@ -435,12 +465,16 @@ _TRIES = 4
 
 
 def _joiner(
-    rng: random.Random, data: CompositionData, n: int, allowed: Callable[[str], bool], frame: Frame | None = None
+    rng: random.Random,
+    data: CompositionData,
+    n: int,
+    allowed: Callable[[str], bool],
+    frame_tags: tuple[str, ...] | None = None,
 ) -> str:
     """A joiner for ``n`` clauses, its word lists filled, that names no word the focus action forbids (the
     connectives are words too: "go ahead" must not echo an answer's "must not go in the microwave")."""
     for _ in range(_TRIES):
-        joiner = phrases.expand(rng, phrases.pick(rng, data.joiners[n]), frame)
+        joiner = phrases.expand_in(rng, phrases.pick(rng, data.joiners[n]), frame_tags)
         if allowed(joiner):
             return joiner
     return ", then ".join(f"{{{i}}}" for i in range(n))
@@ -451,13 +485,13 @@ def _style(
     joiner: str,
     allowed: Callable[[str], bool],
     indirect: bool = False,
-    frame: Frame | None = None,
+    frame_tags: tuple[str, ...] | None = None,
 ) -> tuple[str, str]:
     """A style drawn for the joined task, its word lists filled: a question only frames one sentence."""
     options = _styles(indirect, _several_sentences(joiner))
     for _ in range(_TRIES):
         prefix, end = phrases.pick(rng, options)
-        style = phrases.expand(rng, prefix, frame), phrases.expand(rng, end, frame)
+        style = phrases.expand_in(rng, prefix, frame_tags), phrases.expand_in(rng, end, frame_tags)
         if allowed(" ".join(style)):
             return style
     return ("I'd like you to ", ".") if indirect else ("", ".")

@@ -14,6 +14,7 @@ import random
 import re
 import string
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, product
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any, get_args
 import yaml
 
 from ambiforge import yamlfile
-from ambiforge.catalog import CatalogObject, Group
+from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.environment.articles import indefinite
 from ambiforge.errors import ConfigError
 from ambiforge.models import Frame
@@ -189,7 +190,14 @@ def fits_tags(phrase: str, frame_tags: tuple[str, ...]) -> bool:
 
 def agreeing(options: tuple[str, ...] | list[str], frame: Frame | None) -> list[str]:
     """The options that can be said in ``frame`` (all of them when none can)."""
-    kept = [o for o in options if fits(o, frame)]
+    return agreeing_tags(options, frame.tags() if frame is not None else None)
+
+
+def agreeing_tags(options: tuple[str, ...] | list[str], frame_tags: tuple[str, ...] | None) -> list[str]:
+    """:func:`agreeing` for a frame given as its tags (None: no frame)."""
+    if frame_tags is None:
+        return list(options)
+    kept = [o for o in options if fits_tags(o, frame_tags)]
     return kept or list(options)
 
 
@@ -198,11 +206,28 @@ def expand(rng: random.Random, text: str, frame: Frame | None = None) -> str:
     a ``frame``, only entries that can be said in it (``tags``)."""
     if "{" not in text:
         return text
-    if frame is None:
-        lists = word_lists()
-        return _NAMED.sub(lambda m: pick(rng, lists[m.group(1)]), text)
-    key = frame.tags()
-    return _NAMED.sub(lambda m: pick(rng, _list_at(m.group(1), key)), text)
+    return expand_in(rng, text, frame.tags() if frame is not None else None)
+
+
+def expand_in(rng: random.Random, text: str, frame_tags: tuple[str, ...] | None) -> str:
+    """:func:`expand` for a frame given as its tags (None: no frame)."""
+    if "{" not in text:
+        return text
+    parts = _parts(text)
+    lists = word_lists()
+    out = [parts[0]]
+    for i in range(1, len(parts), 2):  # each slot drawn in turn, left to right
+        name = parts[i]
+        out.append(pick(rng, lists[name] if frame_tags is None else _list_at(name, frame_tags)))
+        out.append(parts[i + 1])
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[str, ...]:
+    """``text`` split at its word-list slots: text, list name, text, ..., text (each style, joiner and
+    frame sentence is parsed once, not once per task it frames)."""
+    return tuple(_NAMED.split(text))
 
 
 @lru_cache(maxsize=2048)
@@ -297,8 +322,14 @@ def draw_frame(rng: random.Random, said: str = "") -> Frame:
     allowed = said_tags(said) if said else {}
     if not allowed:
         return Frame.model_validate(pick(rng, _frames()))
-    options = [f for f in _frames() if all(f[d] in values for d, values in allowed.items())] or _frames()
-    return Frame.model_validate(pick(rng, options))
+    return Frame.model_validate(pick(rng, _frames_allowing(tuple(sorted(allowed.items())))))
+
+
+@lru_cache(maxsize=1024)
+def _frames_allowing(allowed: tuple[tuple[str, frozenset[str]], ...]) -> tuple[dict[str, str], ...]:
+    """The frames whose values ``allowed`` (dimension, values) allows, else every frame: a handful of
+    combinations, each worked out the first time a task says it."""
+    return tuple(f for f in _frames() if all(f[d] in values for d, values in allowed)) or _frames()
 
 
 def greets(text: str) -> bool:
@@ -436,6 +467,48 @@ def mentioned_of(text: str, phrases: Iterable[str], longest: int = _LONGEST) -> 
     lengths = {len(w) for _, w in wanted if 0 < len(w) <= longest}
     grams = set(chain.from_iterable(zip(*(toks[i:] for i in range(n)), strict=False) for n in lengths))
     return [p for p, w in wanted if w in grams]
+
+
+@dataclass(frozen=True)
+class NamesIndex:
+    """A catalog's object names and group nouns by their words (as :func:`mentioned` reads a phrase): what
+    a text mentions is found from its own words, without testing every name of a kitchen."""
+
+    #: first word -> (the phrase's words, the names of the objects called so, the keys of the groups with
+    #: that noun), for every name and noun of one to :data:`_LONGEST` words
+    starting: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]]
+
+    def said(self, text: str) -> tuple[set[str], set[str]]:
+        """The object names and the group keys whose words ``text`` says (whole words, any case)."""
+        toks = words(text)
+        names: set[str] = set()
+        groups: set[str] = set()
+        starting = self.starting
+        for i, tok in enumerate(toks):
+            for wanted, named, keyed in starting.get(tok, ()):
+                if len(wanted) == 1 or tuple(toks[i : i + len(wanted)]) == wanted:
+                    names.update(named)
+                    groups.update(keyed)
+        return names, groups
+
+
+def names_index(catalog: Catalog) -> NamesIndex:
+    """The :class:`NamesIndex` of ``catalog``, made once and kept with it."""
+    index = catalog.tables.get("phrases.names")
+    if not isinstance(index, NamesIndex):
+        objects: dict[tuple[str, ...], list[str]] = {}
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for obj in catalog.objects.values():
+            objects.setdefault(_phrase_words(obj.name), []).append(obj.name)
+        for group in catalog.groups.values():
+            groups.setdefault(_phrase_words(group.noun), []).append(group.key)
+        starting: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {}
+        for wanted in dict.fromkeys([*objects, *groups]):
+            if 0 < len(wanted) <= _LONGEST:
+                entry = (wanted, tuple(objects.get(wanted, ())), tuple(groups.get(wanted, ())))
+                starting.setdefault(wanted[0], []).append(entry)
+        index = catalog.tables["phrases.names"] = NamesIndex({w: tuple(e) for w, e in starting.items()})
+    return index
 
 
 def mentioned(grams: frozenset[tuple[str, ...]], phrase: str) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ambiforge.catalog import CatalogObject
+from ambiforge.catalog import Catalog, CatalogObject
 from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
@@ -35,6 +35,8 @@ class _Asked:
     nouns: dict[str, tuple[Node, ...]] = field(default_factory=dict)
     filtered: dict[tuple[str, Condition], list[Node]] = field(default_factory=dict)
     answers: dict[str | Condition, dict[str, bool]] = field(default_factory=dict)
+    #: The scene's objects as the catalog's bits (:meth:`Catalog.bits_of`), once asked.
+    scene_bits: int | None = None
 
     def named(self, graph: SceneGraph, noun: str) -> tuple[Node, ...]:
         """The objects "a <noun>" picks out in ``graph`` (the one indexed), in graph order."""
@@ -71,6 +73,15 @@ def _of(graph: SceneGraph) -> _Asked:
         return asked
     asked = graph.tables["referents"] = _Asked(index(graph))
     return asked
+
+
+def in_scene(graph: SceneGraph, scene: Scene, catalog: Catalog) -> int:
+    """The bits (:meth:`Catalog.bits_of`) of the objects of ``scene``, whose kitchen ``graph`` is: every
+    template of a draw asks whether its co-slots can be filled in the same scene."""
+    asked = _of(graph)
+    if asked.scene_bits is None:
+        asked.scene_bits = catalog.bits_of(scene.objects)
+    return asked.scene_bits
 
 
 def members(graph: SceneGraph, noun: str, condition: Condition | None = None) -> list[Node]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from ambiforge.catalog import APPLIANCES, Catalog, CatalogObject, Group
 from ambiforge.generation.draft import Draft
@@ -25,6 +26,27 @@ class Slots:
     target: CatalogObject | None
     group: Group | None
     co: Mapping[str, CatalogObject]
+
+    @cached_property
+    def plain(self) -> dict[str, str]:
+        """The text of every slot as a plan says it ("the glass mug"), worked out once for the bound
+        objects: a template's texts, plan and rationale are all rendered from it (read it, never change it)."""
+        values: dict[str, str] = {}
+        for slot, obj in self.co.items():
+            values[slot] = phrases.the(obj)
+            values[f"{slot}i"] = phrases.indirect(obj)
+            values[f"{slot}b"] = obj.name
+            values[f"{slot}p"] = phrases.preposition(obj.noun)
+            values[f"{slot}it"] = "them" if obj.plural else "it"
+            values[f"{slot}is"] = "they are" if obj.plural else "it is"
+            values[f"{slot}are"] = "are" if obj.plural else "is"
+        if self.target is not None and self.group is not None:
+            t, g = self.target, self.group
+            values["p"] = phrases.preposition(g.noun)
+            values["ti"] = phrases.indirect(t)
+            values["t"] = phrases.the(t)
+            values["tb"] = t.name
+        return values
 
 
 _PLURAL_DEMONSTRATIVE = {"this": "these", "that": "those"}
@@ -43,32 +65,24 @@ def slot_values(
     determiners: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The text of every slot for ``slots`` (see :mod:`.spec` for the names); ``determiners``: the word a
-    co-slot's object is named with in a task ("my", "that"; "the" when not given, as in every plan)."""
-    values: dict[str, str] = {}
-    for slot, obj in slots.co.items():
-        values[slot] = (
-            f"{_agreeing(determiners[slot], obj)} {obj.name}"
-            if determiners and slot in determiners
-            else phrases.the(obj)
-        )
-        values[f"{slot}i"] = phrases.indirect(obj, paraphrase)
-        values[f"{slot}b"] = obj.name
-        values[f"{slot}p"] = phrases.preposition(obj.noun)
-        values[f"{slot}it"] = "them" if obj.plural else "it"
-        values[f"{slot}is"] = "they are" if obj.plural else "it is"
-        values[f"{slot}are"] = "are" if obj.plural else "is"
-    if slots.target is not None and slots.group is not None:
-        t, g = slots.target, slots.group
-        values["p"] = phrases.preposition(g.noun)
-        values["ti"] = phrases.indirect(t, paraphrase)
+    co-slot's object is named with in a task ("my", "that"; "the" when not given, as in every plan);
+    ``paraphrase``: draw the ``{ti}``/``{fi}`` references from the phrase table with this generator."""
+    values = dict(slots.plain)
+    if determiners or paraphrase is not None:
+        for slot, obj in slots.co.items():
+            if determiners and slot in determiners:
+                values[slot] = f"{_agreeing(determiners[slot], obj)} {obj.name}"
+            if paraphrase is not None:
+                values[f"{slot}i"] = phrases.indirect(obj, paraphrase)
+    t, g = slots.target, slots.group
+    if t is not None and g is not None:
+        if paraphrase is not None:
+            values["ti"] = phrases.indirect(t, paraphrase)
         if ambiguous:
             values["t"] = phrases.some(g) if first else phrases.the_noun(g)
             values["tb"] = g.noun
-        else:
-            values["t"] = (
-                f"{_agreeing(determiners['t'], t)} {t.name}" if determiners and "t" in determiners else phrases.the(t)
-            )
-            values["tb"] = t.name
+        elif determiners and "t" in determiners:
+            values["t"] = f"{_agreeing(determiners['t'], t)} {t.name}"
     return values
 
 
@@ -82,6 +96,8 @@ def render_text(
 ) -> str:
     """``text`` with its slots filled; ``paraphrase``: draw the ``{ti}``/``{fi}`` references from the phrase
     table with this generator (without it they take the table's first form)."""
+    if not ambiguous and paraphrase is None and not determiners:
+        return text.format(**slots.plain)
     return text.format(**slot_values(slots, ambiguous, first, paraphrase, determiners))
 
 
@@ -91,7 +107,7 @@ def rationale(template: Template, slots: Slots, name: str, noun: str) -> str | N
     why = getattr(template, "why", "")
     if not why:
         return None
-    return str(why.format(**{**slot_values(slots, False, True, None, None), "name": name, "noun": noun}))
+    return str(why.format(**{**slots.plain, "name": name, "noun": noun}))
 
 
 def name_fixtures(text: str, determiners: Mapping[str, str]) -> str:
@@ -137,7 +153,7 @@ def bound_steps(template: Template, slots: Slots) -> BoundSteps:
         binding["t"] = slots.target.name
     setup = {binding[slot]: place for slot, place in template.setup.items() if slot in binding}
     used = frozenset(binding[slot] for slot in template.used if slot in binding)
-    return BoundSteps(template.plan, binding, slot_values(slots), setup, used=used)
+    return BoundSteps(template.plan, binding, slots.plain, setup, used=used)
 
 
 def render(template: Template, slots: Slots, rng: random.Random) -> Rendered:
@@ -180,17 +196,20 @@ def bind_co(
     return bound
 
 
-def bindable(template: Template, pool: list[CatalogObject], catalog: Catalog, exclude_group: str | None = None) -> bool:
+def bindable(
+    template: Template,
+    pool: list[CatalogObject],
+    catalog: Catalog,
+    exclude_group: str | None = None,
+    in_scene: int | None = None,
+) -> bool:
     """Whether every co-slot has at least one object in the scene (a cheap pre-check before building);
-    ``pool``: the scene's objects, which are ``catalog``'s."""
-    for condition in template.co.values():
-        meeting = catalog.meeting(condition)
-        for o in pool:
-            if o.name in meeting and o.group != exclude_group:
-                break
-        else:
-            return False
-    return True
+    ``pool``: the scene's objects, which are ``catalog``'s; ``in_scene``: their :meth:`Catalog.bits_of`
+    when the caller has them (each template of a draw asks it of the same scene)."""
+    free = catalog.bits_of(pool) if in_scene is None else in_scene
+    if exclude_group is not None:
+        free &= ~catalog.group_bits.get(exclude_group, 0)
+    return all(catalog.meeting_bits(condition) & free for condition in template.co.values())
 
 
 @dataclass(frozen=True)

@@ -123,3 +123,20 @@ def test_a_catalog_that_answered_conditions_still_pickles(catalog) -> None:  # t
     assert pickle.loads(pickle.dumps(catalog)).meeting(Condition(tags_any=("drinkware",))) == catalog.meeting(
         Condition(tags_any=("drinkware",))
     )
+
+
+def test_meeting_bits_are_the_meeting_objects_of_a_scene_outside_a_group(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The bits say what meeting() and the groups say: an object's bit is set exactly when it is in the set."""
+    condition = Condition(tags_any=("drinkware",))
+    scene = [catalog.objects[n] for n in ("glass mug", "oat milk", "bread knife", "plastic cup")]
+    in_scene = catalog.bits_of(scene)
+    meeting = catalog.meeting_bits(condition) & in_scene
+    assert [o.name for o in scene if catalog.bits[o.name] & meeting] == ["glass mug", "plastic cup"]
+    mugs = catalog.objects["glass mug"].group
+    outside = meeting & ~catalog.group_bits[mugs]
+    assert [o.name for o in scene if catalog.bits[o.name] & outside] == ["plastic cup"]
+    for obj in catalog.objects.values():
+        assert bool(catalog.bits[obj.name] & catalog.meeting_bits(condition)) == (
+            obj.name in catalog.meeting(condition)
+        )
+        assert catalog.bits[obj.name] & catalog.group_bits[obj.group]

@@ -91,6 +91,18 @@ def test_a_bad_composition_file_is_a_config_error_naming_the_slot(tmp_path) -> N
         load(str(path))
 
 
+def test_a_context_action_key_used_twice_is_a_config_error(tmp_path) -> None:
+    """A frame keeps each action's wordings by its key: two actions of one key would share them."""
+    import json
+
+    data = json.loads(load.__wrapped__().model_dump_json())
+    data["actions"].append(data["actions"][0])
+    path = tmp_path / "composition.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"actions.*used twice"):
+        load(str(path))
+
+
 def test_added_text_never_contains_an_intent_concept_even_inside_a_word() -> None:
     """AmbiK reads intent concepts as substrings: "-paring" is broken by a frame saying "preparing"."""
     from ambiforge.generation.offline.composition import intent_substrings, says_forbidden

@@ -112,6 +112,25 @@ def test_mentions_any_reads_phrases_as_the_word_grams_do() -> None:
     assert not mentions_any("Pour the milk into the glasses.", ["glass"])
 
 
+def test_the_names_index_finds_the_names_and_nouns_mentioned_finds(catalog) -> None:  # type: ignore[no-untyped-def]
+    """focus_groups reads a text's names and nouns from the catalog's index: the answer must be
+    mentioned_of's on texts made of the catalog's names, nouns and other words."""
+    from ambiforge.generation.offline.phrases import mentioned_of, names_index
+
+    rng = random.Random(5)
+    names = [o.name for o in catalog.objects.values()]
+    nouns = {g.key: g.noun for g in catalog.groups.values()}
+    index = names_index(catalog)
+    assert names_index(catalog) is index  # made once, kept with the catalog
+    for _ in range(300):
+        parts = [rng.choice([*rng.sample(names, 3), *rng.sample(list(nouns.values()), 2), "the", "put", "into"])]
+        parts += [rng.choice(names + ["a", "then", "Mugs."]) for _ in range(rng.randrange(0, 8))]
+        text = " ".join(parts)
+        said_names, said_groups = index.said(text)
+        assert said_names == set(mentioned_of(text, names)), text
+        assert said_groups == {k for k, noun in nouns.items() if noun in mentioned_of(text, [noun])}, text
+
+
 def test_pick_makes_the_draw_randrange_made() -> None:
     """Seeded outputs are byte-identical across the switch to ``rng.choice``: for any length and seed it is
     the very draw of ``options[rng.randrange(len(options))]``, and both streams stay in step after it."""

@@ -115,7 +115,8 @@ def build(
 
 def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool, catalog):
+    in_scene = referents.in_scene(graph, scene, catalog)
+    if not bindable(spec, pool, catalog, in_scene=in_scene):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -134,7 +135,7 @@ def candidates(spec: ChooseMemberSpec, scene: Scene, catalog: Catalog, graph: Sc
         members = referents.objects(scene, nodes)
         if any(any(t in catalog.groups[m.group].tags for t in spec.exclude_group_tags) for m in members):
             continue
-        if len(members) >= 2 and bindable(spec, pool, catalog, gkey):
+        if len(members) >= 2 and bindable(spec, pool, catalog, gkey, in_scene):
             out.append(Candidate(spec.id, partial(build, spec, group, members, everyone, nodes, scene)))
     return out
 

@@ -118,7 +118,7 @@ def build(spec: OmissionSpec, scene: Scene, graph: SceneGraph, rng: random.Rando
 
 
 def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
-    if not bindable(spec, list(scene.objects), catalog):
+    if not bindable(spec, list(scene.objects), catalog, in_scene=referents.in_scene(graph, scene, catalog)):
         return []
     return [Candidate(spec.id, partial(build, spec, scene, graph))]
 

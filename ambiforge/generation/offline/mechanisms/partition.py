@@ -113,7 +113,8 @@ def build(
 
 def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool, catalog):
+    in_scene = referents.in_scene(graph, scene, catalog)
+    if not bindable(spec, pool, catalog, in_scene=in_scene):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -134,7 +135,7 @@ def candidates(spec: PartitionSpec, scene: Scene, catalog: Catalog, graph: Scene
             continue  # a right-state member the job leaves out (a plastic mug for tea): "any clean one" is untrue
         if spec.only_one and len(fit) != 1:
             continue  # several right ones: which of them is the user's preference, not common sense
-        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey):
+        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey, in_scene):
             out.append(Candidate(spec.id, partial(build, spec, group, everyone, found, fit, scene)))
     return out
 

@@ -94,7 +94,8 @@ def _cannot(action: str | None) -> str:
 
 def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: SceneGraph) -> list[Candidate]:
     pool = list(scene.objects)
-    if not bindable(spec, pool, catalog):
+    in_scene = referents.in_scene(graph, scene, catalog)
+    if not bindable(spec, pool, catalog, in_scene=in_scene):
         return []  # a co-slot nothing in the kitchen fills: no group can make a pair, so none is asked
     out: list[Candidate] = []
     nouns: set[str] = set()
@@ -109,7 +110,7 @@ def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: Scen
         fit = referents.fitting(graph, found, spec.action, None if spec.action else spec.target)
         if len(fit) != 1 or (spec.action is not None and not spec.target.matches(index(graph).view(fit[0]))):
             continue  # several do the job, or the one that does is not made for it: common sense picks none
-        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey):
+        if referents.ambiguous(found, fit) and bindable(spec, pool, catalog, gkey, in_scene):
             out.append(Candidate(spec.id, partial(build, spec, group, found, fit, scene)))
     return out
 
