@@ -9,13 +9,15 @@ ambiforge's own ``pyproject.toml``, so a registry module never imports the modul
 
 An entry point names an object (``package.module:NAME``); loading it gives the value to register, or, when
 it is a callable marked with :func:`provides`, the callable's result (a factory). Entry points load lazily,
-once per process, the first time the registry is read (or written: a value registered later comes after
-every entry point's). The order of the names is the order of ``order_key`` over the values when the
-registry has one (ties keep registration order), else registration order: ambiforge's own entry points,
-then other distributions' by distribution name, each distribution's in the order of its installed metadata
-(which setuptools writes sorted by name, whatever the order in ``pyproject.toml``: a registry whose order
-is part of the output gives its values an order key); never the order in which the installed distributions
-happen to be found, so outputs that depend on it stay byte-identical.
+once per process: asking for one name (:meth:`Registry.get`, ``in``) loads that name's entry points only,
+so a run pays for the plugins it uses, not for every one installed; listing the registry (or writing to
+it: a value registered later comes after every entry point's) loads them all. The order of the names is
+the order of ``order_key`` over the values when the registry has one (ties keep registration order), else
+registration order: ambiforge's own entry points, then other distributions' by distribution name, each
+distribution's in the order of its installed metadata (which setuptools writes sorted by name, whatever the
+order in ``pyproject.toml``: a registry whose order is part of the output gives its values an order key),
+whichever names were asked for first; never the order in which the installed distributions happen to be
+found, so outputs that depend on it stay byte-identical.
 """
 
 from __future__ import annotations
@@ -71,7 +73,9 @@ class Registry(Generic[T]):
         self._values: dict[str, T] = {}
         self._origin: dict[str, str] = {}
         self._lock = threading.RLock()
-        self._loaded = False
+        self._loaded = False  # every entry point loaded
+        self._found: dict[str, list[EntryPoint]] | None = None  # the group's entry points by name
+        self._done: set[str] = set()  # names whose entry points are loaded (when not all are)
         # The values in name order, kept until the registry changes: a build reads the ambiguity types'
         # registry tens of thousands of times, and ordering it each time was 2% of making a pair.
         self._ordered: dict[str, T] | None = None
@@ -118,27 +122,62 @@ class Registry(Generic[T]):
             raise ConfigError(f"a {self.kind} needs a name")
         return name
 
+    def _entries(self) -> dict[str, list[EntryPoint]]:
+        """The group's entry points by name, in :meth:`entry_points` order (found once, loaded as asked)."""
+        found = self._found
+        if found is None:
+            points = self.entry_points()
+            if self._builtin and not any(ep.dist is not None and ep.dist.name == "ambiforge" for ep in points):
+                raise ConfigError(
+                    f"ambiforge's installed metadata declares no {self.kind} (entry-point group {self.group}): it "
+                    "is older than its pyproject.toml; reinstall ambiforge (pip install -e .)"
+                )
+            found = {}
+            for ep in points:
+                found.setdefault(ep.name, []).append(ep)
+            self._found = found
+        return found
+
+    def _load_entries(self, points: list[EntryPoint]) -> None:
+        for ep in points:
+            value = load_entry_point(ep, self.kind)
+            self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
+
+    def _need(self, name: str) -> None:
+        """Load the entry points called ``name`` (two distributions naming it are a conflict), not the others."""
+        with self._lock:
+            if self._loaded or name in self._done:
+                return
+            before = dict(self._values), dict(self._origin)
+            try:
+                self._load_entries(self._entries().get(name, []))
+            except ConfigError:  # the next read of the name reports the same error
+                self._values, self._origin = before
+                self._ordered = None
+                raise
+            self._done.add(name)
+
     def _load(self) -> None:
         if self._loaded:
             return
         with self._lock:
             if self._loaded:
                 return
-            found = self.entry_points()
-            if self._builtin and not any(ep.dist is not None and ep.dist.name == "ambiforge" for ep in found):
-                raise ConfigError(
-                    f"ambiforge's installed metadata declares no {self.kind} (entry-point group {self.group}): it "
-                    "is older than its pyproject.toml; reinstall ambiforge (pip install -e .)"
-                )
+            found = self._entries()
             before = dict(self._values), dict(self._origin)
             try:
-                for ep in found:
-                    value = load_entry_point(ep, self.kind)
-                    self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
+                for name, points in found.items():
+                    if name not in self._done:
+                        self._load_entries(points)
             except ConfigError:  # all or nothing: the next read reports the same error, not a half registry
                 self._values, self._origin = before
                 self._ordered = None
                 raise
+            # registration order is the entry points' whichever names were asked for first (values
+            # registered in code come later: registering loads every entry point first)
+            rank = {name: i for i, name in enumerate(found)}
+            self._values = dict(sorted(self._values.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+            self._ordered = None
             self._loaded = True
 
     def entry_points(self) -> list[EntryPoint]:
@@ -182,20 +221,25 @@ class Registry(Generic[T]):
         return tuple(self._in_order())
 
     def get(self, name: str) -> T:
-        values = self._in_order()
+        if not self._loaded:
+            if name not in self._done:
+                self._need(name)
+            if name in self._values:
+                return self._values[name]
+        values = self._in_order()  # an unknown name: the error lists every known one
         if name not in values:
             raise ConfigError(f"unknown {self.kind} {name!r} (known: {', '.join(values) or 'none'})")
         return values[name]
 
     def origin(self, name: str) -> str:
-        self._load()
+        self._need(name)
         return self._origin[name]
 
     def plugin(self, name: str) -> str | None:
         """``<entry point> (<package>)`` of a value that is not ambiforge's own (a plugin, or a value
         registered in code: ``<name> (registered in code)``), for errors that name who failed; None for
         ambiforge's built-ins, whose failures are ambiforge's bugs and keep their traceback."""
-        self._load()
+        self._need(name)
         origin = self._origin.get(name)
         if origin is None or origin.endswith("(from ambiforge)"):
             return None
@@ -205,7 +249,11 @@ class Registry(Generic[T]):
         return f"{name} (registered in code)"
 
     def __contains__(self, name: object) -> bool:
-        return name in self._in_order()
+        if not isinstance(name, str):
+            return False
+        if not self._loaded:
+            self._need(name)
+        return name in self._values
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())

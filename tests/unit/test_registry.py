@@ -123,12 +123,26 @@ def test_a_broken_plugin_is_one_line_naming_its_entry_point(tmp_path: Path, on_p
         )
     )
     registry: Registry[int] = Registry("widget", GROUP, name_of=str)
-    with pytest.raises(ConfigError) as caught:
-        registry.get("fine")
-    assert str(caught.value) == (
-        "widget entry point bad = regplug_broken:X (from regplug-broken) failed to load: RuntimeError: no GPU found"
-    )
-    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert registry.get("fine") == 1  # the broken one is not asked for: it is not loaded
+    for read in (lambda: registry.get("bad"), registry.names):
+        with pytest.raises(ConfigError) as caught:
+            read()
+        assert str(caught.value) == (
+            "widget entry point bad = regplug_broken:X (from regplug-broken) failed to load: RuntimeError: no GPU found"
+        )
+        assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_asking_for_a_name_loads_only_its_entry_point(tmp_path: Path, on_path) -> None:  # type: ignore[no-untyped-def]
+    modules = {"regplug_ask_a": "VALUE = 'a'\n", "regplug_ask_b": "VALUE = 'b'\n"}
+    entry_points = "second = regplug_ask_b:VALUE\nfirst = regplug_ask_a:VALUE\n"
+    on_path(distribution(tmp_path / "site", "regplug-ask", entry_points, modules))
+    registry: Registry[str] = Registry("letter", GROUP, name_of=str)
+    assert "first" in registry and registry.get("first") == "a" and "nothing" not in registry
+    assert "regplug_ask_a" in sys.modules and "regplug_ask_b" not in sys.modules
+    assert registry.origin("first") == "entry point first = regplug_ask_a:VALUE (from regplug-ask)"
+    assert registry.names() == ("second", "first")  # the metadata's order, not the order asked in
+    assert registry.get("second") == "b"
 
 
 def test_unknown_names_list_the_known_ones(tmp_path: Path, on_path) -> None:  # type: ignore[no-untyped-def]
