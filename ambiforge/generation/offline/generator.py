@@ -21,6 +21,7 @@ from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_layout, world_of
 from ambiforge.generation.offline import library, phrases, planning
 from ambiforge.generation.offline.composition import compose
+from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models import Item, PromptRef
 from ambiforge.models.action import Action
@@ -85,11 +86,19 @@ class OfflineGenerator:
         keys = rng.sample(ids, len(ids))
         if wanted in specs:
             keys = [wanted, *(k for k in keys if k != wanted)]
+        offered: dict[str, list[Candidate]] = {}
+
+        def options_of(key: str) -> list[Candidate]:
+            known = offered.get(key)
+            if known is None:
+                known = offered[key] = library.of_template(specs[key], scene, self.catalog, layout.graph)
+            return known
+
         tried = 0
-        for key in keys:
+        for position, key in enumerate(keys):
             if tried == _TRIES:
                 break
-            options = library.of_template(specs[key], scene, self.catalog, layout.graph)
+            options = options_of(key)
             if not options:
                 continue
             tried += 1
@@ -103,6 +112,12 @@ class OfflineGenerator:
                 continue
             if graph is None:
                 graph = place(layout)
+            doomed = planning.idle_from_the_start(draft, graph)
+            if doomed is not None and (tried == _TRIES or not any(options_of(k) for k in keys[position + 1 :])):
+                # refused whatever composition adds, and no template after it offers anything: the draw
+                # yields nothing, so it stops here (composing would only draw from a stream no one reads)
+                self.refused[f"{draft.template}: {doomed}"] += 1
+                return None
             draft = compose(draft, scene, self.catalog, rng, graph=graph)
             planned = planning.plan(draft, graph, self.catalog)
             if isinstance(planned, str):

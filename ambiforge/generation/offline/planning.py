@@ -186,6 +186,35 @@ def _parameter_ambiguity(
     return Planned(planned, graph, actions)
 
 
+def idle_from_the_start(draft: Draft, graph: SceneGraph) -> str | None:
+    """Why a template's draft is refused whatever composition adds, known before composing: its focus
+    clause's first step puts an object where :func:`plan` keeps it already (at the common place its options
+    are gathered to, or where it stands), an idle move. The clauses composition adds never name the focus
+    action's objects (they stay off its groups), so none of their steps moves that object first, and the
+    plan refuses the idle move (or an earlier step that fails) wherever the focus clause lands. None: the
+    draft may make a plan, or this cheap test cannot tell."""
+    if len(draft.clauses) != 1 or not draft.clauses[0].steps or draft.target is None:
+        return None
+    clause = draft.clauses[0]
+    first = clause.steps[0]
+    if clause.setup or first.verb != "put" or first.obj not in clause.binding:
+        return None  # a task that presupposes something out is moved by plan() first: left to it
+    if first.target is None or "{" in first.target:
+        return None
+    named = [clause.binding[first.obj], *([clause.binding[first.target]] if first.target in clause.binding else [])]
+    ids = _ids(graph, named)
+    claims = _ids(graph, [draft.target, *draft.candidates, *draft.fitting])
+    if isinstance(ids, str) or isinstance(claims, str):
+        return None
+    node, where = ids[0], ids[1] if len(ids) > 1 else first.target
+    moved = _gather(graph, list(dict.fromkeys(claims[1:]))).get(node)  # as plan() keeps the options
+    edge = index(graph).location.get(node)
+    at = moved if moved is not None else (edge.target if edge is not None else None)
+    if at != where:
+        return None
+    return f"the clear plan moves an object nowhere: it puts {node} back at {where}, where it already was"
+
+
 def plan(draft: Draft, graph: SceneGraph, catalog: Catalog) -> Planned | str:
     """The draft with its plans and end of ambiguity from actions on ``graph`` (moved where its clauses
     presuppose), or why it cannot be made into an item."""
