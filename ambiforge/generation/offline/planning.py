@@ -203,13 +203,16 @@ def idle_from_the_start(draft: Draft, graph: SceneGraph) -> str | None:
         return None
     named = [clause.binding[first.obj], *([clause.binding[first.target]] if first.target in clause.binding else [])]
     ids = _ids(graph, named)
-    claims = _ids(graph, [draft.target, *draft.candidates, *draft.fitting])
-    if isinstance(ids, str) or isinstance(claims, str):
+    if isinstance(ids, str):
         return None
     node, where = ids[0], ids[1] if len(ids) > 1 else first.target
-    moved = _gather(graph, list(dict.fromkeys(claims[1:]))).get(node)  # as plan() keeps the options
     edge = index(graph).location.get(node)
-    at = moved if moved is not None else (edge.target if edge is not None else None)
+    if edge is None or (edge.target != where and where != COMMON_PLACE):
+        return None  # neither where it stands nor where the options may be gathered (most drafts)
+    claims = _ids(graph, [draft.target, *draft.candidates, *draft.fitting])
+    if isinstance(claims, str):
+        return None
+    at = _gather(graph, list(dict.fromkeys(claims[1:]))).get(node, edge.target)  # as plan() keeps the options
     if at != where:
         return None
     return f"the clear plan moves an object nowhere: it puts {node} back at {where}, where it already was"
