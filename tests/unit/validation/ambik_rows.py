@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from pathlib import Path
 
 from ambiforge.ambik import read_ambik_csv
 from ambiforge.ambik.csv_io import AMBIK_COLUMNS
 from ambiforge.catalog import Catalog
-from ambiforge.models import Item
+from ambiforge.models import Item, RuleFailure
+from ambiforge.validation import RuleContext
+from ambiforge.validation.rules import check_item
 
 
 def environment(short: str) -> dict[str, str]:
@@ -25,3 +28,8 @@ def item_of_row(row: dict[str, str], folder: Path, catalog: Catalog) -> Item:
         writer.writeheader()
         writer.writerow({c: row.get(c, "") for c in AMBIK_COLUMNS})
     return read_ambik_csv(path, catalog)[0]
+
+
+def failures_of_row(row: dict[str, str], folder: Path, catalog: Catalog, rules: Iterable[str]) -> list[RuleFailure]:
+    """The failures of ``rules`` on the item :func:`item_of_row` makes of ``row``."""
+    return check_item(item_of_row(row, folder, catalog), RuleContext(catalog=catalog), only=rules)

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "lettuce, tomato, cucumber, carrot, radish, cheese, goat cheese, eggs, heavy cream, knife, cutting board"
 SALAD = [
@@ -44,11 +42,8 @@ def _row(**cells: str) -> dict[str, str]:
 
 @pytest.fixture()
 def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(**cells: str) -> list[str]:
-        item = item_of_row(_row(**cells), tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["end_of_ambiguity"])]
+        return [f.message for f in failures_of_row(_row(**cells), tmp_path, catalog, ["end_of_ambiguity"])]
 
     return run
 

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "juicer, navel orange, yellow carrot, red apple, glass, tablespoon, cutting board"
 #: Nothing a juice could be made from, and no eggs.
@@ -19,8 +17,6 @@ PLAIN = "glass, tablespoon, cutting board, olive oil, frying pan"
 
 @pytest.fixture()
 def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(task: str, env: str = ENV, word: str = "juice") -> list[str]:
         row = {
             "id": "1",
@@ -35,8 +31,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
             "end_of_ambiguity": "0",
             "user_intent": "navel orange",
         }
-        item = item_of_row(row, tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["grounding"]) if f"'{word}'" in f.message]
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["grounding"]) if f"'{word}'" in f.message]
 
     return run
 
@@ -73,8 +68,6 @@ TOWELS = "kitchen towel, dish towel, cucumber, chef's knife, cutting board"
 
 @pytest.fixture()
 def leak(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(step: str) -> list[str]:
         plan = "\n".join(["Take the cucumber.", step, "Slice the cucumber with the chef's knife.", "Take the towel."])
         row = {
@@ -91,8 +84,7 @@ def leak(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
             "end_of_ambiguity": "3",
             "user_intent": "kitchen",
         }
-        item = item_of_row(row, tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["answer_leak"])]
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["answer_leak"])]
 
     return run
 

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "paring knife, cutting board, toaster, whisk, eggs, bananas, white bread, orange juice"
 TASK = "Toast the white bread in the toaster."
@@ -37,11 +35,13 @@ def _row(step: str, task: str, question: str, env: str = ENV) -> dict[str, str]:
 
 @pytest.fixture()
 def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(step: str, task: str = TASK, question: str = "Which bread should I toast?", env: str = ENV) -> list[str]:
-        item = item_of_row(_row(step, task, question, env), tmp_path, catalog)
-        return [f"{f.rule} {f.severity}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
+        return [
+            f"{f.rule} {f.severity}"
+            for f in failures_of_row(
+                _row(step, task, question, env), tmp_path, catalog, ["grounding", "grounding_noun"]
+            )
+        ]
 
     return run
 

@@ -9,15 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 
 @pytest.fixture()
 def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(step: str, env: str) -> list[str]:
         task = "Make a snack for the user."
         row = {
@@ -33,8 +29,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
             "end_of_ambiguity": "0",
             "user_intent": "snack",
         }
-        item = item_of_row(row, tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["grounding"])]
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["grounding"])]
 
     return run
 

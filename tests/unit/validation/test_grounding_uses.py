@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "paring knife, cutting board, toaster, napkin, whisk, bananas, apples, hummus, crackers, white bread"
 PLAN = ["Take the bread.", "Toast the bread in the toaster."]
@@ -36,11 +34,11 @@ def _row(step: str, env: str = ENV) -> dict[str, str]:
 
 @pytest.fixture()
 def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(step: str, env: str = ENV) -> list[str]:
-        item = item_of_row(_row(step, env), tmp_path, catalog)
-        return [f"{f.severity} {f.message}" for f in check_item(item, ctx, only=["grounding", "grounding_noun"])]
+        return [
+            f"{f.severity} {f.message}"
+            for f in failures_of_row(_row(step, env), tmp_path, catalog, ["grounding", "grounding_noun"])
+        ]
 
     return run
 

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "pineapple, chef's knife, bread knife, paring knife, metal bowl, ceramic bowl, plastic bowl, cutting board"
 
@@ -38,11 +36,8 @@ def _row(**cells: str) -> dict[str, str]:
 
 @pytest.fixture()
 def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(**cells: str) -> list[str]:
-        item = item_of_row(_row(**cells), tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["minimal_pair"])]
+        return [f.message for f in failures_of_row(_row(**cells), tmp_path, catalog, ["minimal_pair"])]
 
     return run
 

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "apples, pears, knife, cutting board, oven mitts, garlic bread, canned beans, bowl"
 
@@ -34,11 +32,10 @@ def _row(clear: str, amb: str, intent: str, plan: list[str]) -> dict[str, str]:
 
 @pytest.fixture()
 def mismatch(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(clear: str, amb: str, intent: str, plan: list[str]) -> list[str]:
-        item = item_of_row(_row(clear, amb, intent, plan), tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["plan_mismatch"])]
+        return [
+            f.message for f in failures_of_row(_row(clear, amb, intent, plan), tmp_path, catalog, ["plan_mismatch"])
+        ]
 
     return run
 

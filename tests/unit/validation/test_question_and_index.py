@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "oven, stove, frying pan, griddle, flour, sugar, eggs, milk, butter, bread knife, fettuccine, pot, coffee machine"
 
@@ -37,11 +35,8 @@ def _row(**cells: str) -> dict[str, str]:
 
 @pytest.fixture()
 def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(rule: str, **cells: str) -> list[str]:
-        item = item_of_row(_row(**cells), tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=[rule])]
+        return [f.message for f in failures_of_row(_row(**cells), tmp_path, catalog, [rule])]
 
     return run
 

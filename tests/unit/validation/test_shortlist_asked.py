@@ -8,17 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "frying pan, spatula, eggs, butter, white bread, sourdough bread"
 
 
 @pytest.fixture()
 def shortlist(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(question: str, answer: str, intent: str) -> list[str]:
         row = {
             "id": "1",
@@ -33,8 +29,7 @@ def shortlist(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
             "end_of_ambiguity": "0",
             "user_intent": intent,
         }
-        item = item_of_row(row, tmp_path, catalog)
-        return [f.message for f in check_item(item, ctx, only=["shortlist"])]
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["shortlist"])]
 
     return run
 

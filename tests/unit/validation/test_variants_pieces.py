@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ambiforge.validation import RuleContext
-from ambiforge.validation.rules import check_item
-from tests.unit.validation.ambik_rows import environment, item_of_row
+from tests.unit.validation.ambik_rows import environment, failures_of_row
 
 ENV = "strawberries, raspberries, cherries, blueberries, sink, paper towels, ceramic bowl"
 
@@ -38,11 +36,8 @@ def _row(**cells: str) -> dict[str, str]:
 
 @pytest.fixture()
 def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    ctx = RuleContext(catalog=catalog)
-
     def run(**cells: str) -> list[str]:
-        item = item_of_row(_row(**cells), tmp_path, catalog)
-        failures = check_item(item, ctx, only=["variants", "variants_suspect"])
+        failures = failures_of_row(_row(**cells), tmp_path, catalog, ["variants", "variants_suspect"])
         assert all(f.severity == "warning" for f in failures if "intended set" in f.message)
         return [f"{f.rule}/{f.severity}: {f.message}" for f in failures]
 
