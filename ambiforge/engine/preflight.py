@@ -49,14 +49,18 @@ def required_prompts(options: BuildOptions) -> dict[str, str]:
 
 
 def check_options(options: BuildOptions, source: str | None = None) -> BuildOptions:
-    """Stop before any work on what would otherwise fail every pair: a prompts folder that does not
-    exist, a prompt file missing for a step or a type. One line naming the file and the key."""
+    """Stop before any work on what would otherwise fail every pair: a registered type's templates file
+    that does not parse (an LLM build draws its scenes from the templates too), a prompts folder that does
+    not exist, a prompt file missing for a step or a type. One line naming the file and the key."""
+    from ambiforge.generation.offline.library import check_templates
+
     where = f"{source}: " if source else ""
     for name in options.type_mix:
         try:
             get_type(name)
         except ConfigError as exc:
             raise ConfigError(f"{where}build.type_mix.{name}: {exc}") from None
+    check_templates()
     check_judge_key(options)
     if options.llm is None:
         return options

@@ -163,9 +163,12 @@ class NodeTables:
 @lru_cache(maxsize=4096)
 def _keys(name: str, noun: str) -> tuple[str, str, tuple[str, ...]]:
     """A node's lookup keys: its name and noun in lower case, and the last one and two words of its name
-    that are not its noun ("peeler" of "swivel peeler" is its noun; "y peeler" of "Y-peeler" a tail)."""
-    words = name.lower().replace("-", " ").split()
-    tails = sorted({" ".join(words[-1:]), " ".join(words[-2:])} - {noun.lower()})
+    that are not its noun ("peeler" of "swivel peeler" is its noun; "y peeler" of "Y-peeler" a tail). A
+    name that does not end in its compound noun resolves whole: the noun's last word alone is no tail of
+    it ("peanut butter", a nut butter, is not "butter"; the glass mixing bowl is a bowl)."""
+    words, said = name.lower().replace("-", " ").split(), noun.lower().replace("-", " ").split()
+    whole = {" ".join(said[i:]) for i in range(1, len(said))} if words[-len(said) :] != said else set()
+    tails = sorted({" ".join(words[-1:]), " ".join(words[-2:])} - {noun.lower()} - whole)
     return name.lower(), noun.lower(), tuple(tails)
 
 

@@ -92,6 +92,27 @@ CATALOG_ROWS: list[tuple[str, tuple[object, object], str]] = [
     ("object-int-key", (("object", 1), True), "keys must be names"),
     ("version-a-list", ("version", [1]), "version"),
 ]
+
+
+def broken_type(old: str, new: str) -> Callable[[Path], None]:
+    """The fourth type's folder (``tests/fixtures/types/quantity``) as qty/ with one edit to its templates file,
+    registered by bad.toml the way a user adds a type (``[ambiguity] folders``)."""
+
+    def make(root: Path) -> None:
+        source = REPO / "tests" / "fixtures" / "types" / "quantity"
+        for path in source.rglob("*.yaml"):
+            target = root / "qty" / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = path.read_text(encoding="utf-8")
+            if path.name == "templates.yaml":
+                assert old in text
+                text = text.replace(old, new, 1)
+            target.write_text(text, encoding="utf-8")
+        (root / "bad.toml").write_text('[ambiguity]\nfolders = ["qty"]\n', encoding="utf-8")
+
+    return make
+
+
 EVAL_ENV = {"OPENAI_API_KEY": "sk-eval-0123456789"}
 #: (name, extra eval options, expected fragment): options checked before the first call.
 EVAL_ROWS: list[tuple[str, list[str], str]] = [
@@ -501,6 +522,25 @@ SERVE_ROWS: list[Row] = [
 ]
 
 
+#: A type folder with a bad templates file (``[ambiguity] folders``): the build stops before any work, also
+#: when the mix leaves the type out and in an LLM build, which draws its scenes from the templates too.
+TEMPLATE_ROWS: list[Row] = [
+    Row(
+        "templates-bad-key",
+        [*B, *CFG],
+        "qty/templates.yaml: templates[0] (pour_little): co.f.tags_anyy",
+        broken_type("tags_any: [drink]", "tags_anyy: [drink]"),
+    ),
+    Row(
+        "templates-llm-build",
+        [*B, *CFG, "--provider", "openai", "--type-mix", "quantity=1"],
+        "qty/templates.yaml: templates[1] (fill_halfway): mechanism",
+        broken_type("- key: fill_halfway\n", "- key: fill_halfway\n    mechanism: irony\n"),
+        env=EVAL_ENV,
+    ),
+]
+
+
 def snapshot(root: Path) -> dict[str, str]:
     return {
         str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -540,6 +580,20 @@ def test_bad_input_is_one_line_and_exit_2(
     before = snapshot(tmp_path)
     code = main(list(row.argv))
     check(row, code, capsys.readouterr().err, before, tmp_path)
+
+
+@pytest.mark.parametrize("row", TEMPLATE_ROWS, ids=[r.name for r in TEMPLATE_ROWS])
+def test_a_bad_templates_file_stops_a_build_before_any_work(
+    row: Row, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ambiforge import ambiguity
+
+    try:
+        test_bad_input_is_one_line_and_exit_2(row, tmp_path, monkeypatch, capsys)
+        assert [p.name for p in (tmp_path / "raw").iterdir()] == [CORRUPT_RUN]  # no run folder was started
+    finally:
+        if "quantity" in ambiguity.names():  # registered from the row's folder: later rows must not see it
+            ambiguity.unregister("quantity")
 
 
 @pytest.mark.parametrize("row", SERVE_ROWS, ids=[r.name for r in SERVE_ROWS])

@@ -273,3 +273,19 @@ def test_omission_with_an_affordance_lists_every_device_that_does_the_job(catalo
     )
     (draft,) = drafts(spec, catalog, scene(catalog, "rye bread", "toaster"))
     assert draft.variants == draft.fitting == ["toaster"] and draft.target == "toaster"
+
+
+def test_a_compound_name_is_not_its_last_word(catalog) -> None:
+    """Preferences' own spread template in a kitchen of butters and nut butters: "some butter" picks out the
+    butters only and "some nut butter" the nut butters (the peanut butter is not "butter"); the butter knife
+    is the knife it names. With one butter, only the nut butters make a choice."""
+    from ambiforge.generation.offline.library import templates_for
+
+    (spread,) = [s for s in templates_for("preferences") if s.key == "spread"]
+    kitchen = ("salted butter", "herb butter", "peanut butter", "almond butter", "sourdough bread", "butter knife")
+    found = drafts(spread, catalog, scene(catalog, *kitchen))
+    shortlists = {tuple(sorted(d.amb_shortlist)) for d in found}
+    assert shortlists == {("herb butter", "salted butter"), ("almond butter", "peanut butter")}
+    assert all(d.variants == d.amb_shortlist and "butter knife" in d.unambiguous_direct for d in found)
+    one_butter = drafts(spread, catalog, scene(catalog, "salted butter", *kitchen[2:]))
+    assert {tuple(sorted(d.amb_shortlist)) for d in one_butter} == {("almond butter", "peanut butter")}

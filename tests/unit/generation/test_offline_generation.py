@@ -181,3 +181,19 @@ def test_counter_appliances_take_the_food_in_and_are_switched_on(catalog) -> Non
             m = re.search(r"\b[Ss]queez\w* (?:the |some |this |that |my |our )?([a-z -]+)", text)
             assert m is None or "orange" in m.group(1), text
     assert seen >= 5
+
+
+def test_some_butter_never_shortlists_the_nut_butters(catalog) -> None:
+    """Seeded pairs (seed 1, pairs 471 and 2556 of preferences) whose kitchens hold the dairy butters and the nut
+    butters: "some butter" asks among the butters only, as the independent reader takes the words."""
+    from ambiforge.validation.reader import read_item
+
+    gen = OfflineGenerator(catalog, 1, "item-checks")
+    for index in (471, 2556):
+        item = gen.generate(index, "preferences")[0]
+        nut_butters = {o.name for o in item.environment if o.group == "nut butters"}
+        assert nut_butters and mentions(item.ambiguous_task, "butter"), item.ambiguous_task
+        assert len(item.amb_shortlist) >= 2
+        assert all(catalog.objects[name].group == "butters" for name in item.amb_shortlist), item.amb_shortlist
+        assert not nut_butters & {*item.variants, *item.user_intent}
+        assert read_item(item).get("variants", []) == []
