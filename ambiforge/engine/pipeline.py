@@ -114,6 +114,16 @@ def load_item_rules(options: BuildOptions) -> None:
     lemma("a")  # the lemmatizer reads its dictionary on its first word
 
 
+def load_for_llm_build(options: BuildOptions) -> None:
+    """What an LLM build's process loads once its first call is out: the item rules
+    (:func:`load_item_rules`), needed first, then the report's sections and page
+    (:func:`ambiforge.validation.report.load_report`), needed after the last reply."""
+    from ambiforge.validation.report import load_report
+
+    load_item_rules(options)
+    load_report()
+
+
 def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
