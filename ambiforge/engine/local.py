@@ -81,8 +81,8 @@ def stages(run: LocalExecutor, worker: WarmWorker | None = None) -> pipeline.Sta
             worker.start()
             if options.llm is not None:  # in this process once the first call is out (the start-up is not slowed)
                 first_call = shared_limiter(options.llm.concurrency, options.llm.rpm).first_call
-                scoring = functools.partial(pipeline.load_item_rules, options)
-                warm_imports(pipeline.VALIDATE_MODULES, after=first_call, first=scoring)
+                loading = functools.partial(pipeline.load_for_llm_build, options)
+                warm_imports(pipeline.VALIDATE_MODULES, after=first_call, first=loading)
         return pipeline.generate(options, run)
 
     return pipeline.Stages(

@@ -114,6 +114,16 @@ def load_item_rules(options: BuildOptions) -> None:
     lemma("a")  # the lemmatizer reads its dictionary on its first word
 
 
+def load_for_llm_build(options: BuildOptions) -> None:
+    """What an LLM build's process loads once its first call is out: the item rules
+    (:func:`load_item_rules`), needed first, then the report's sections and page
+    (:func:`ambiforge.validation.report.load_report`), needed after the last reply."""
+    from ambiforge.validation.report import load_report
+
+    load_item_rules(options)
+    load_report()
+
+
 def generated_path(options: BuildOptions) -> Path:
     return run_dir(options.out, options.run_id) / GENERATED_FILE
 
@@ -313,20 +323,25 @@ def verdicts_and_expectations(options: BuildOptions, checked: list[Any], ctx: An
     """:func:`duplicate_flags`, then the dataset expectations of the items the verdicts pass, in parts: the
     verdicts first, for the build's process to start its second pass with, then the expectations' summary
     and their files (:func:`expectations_in_parts`), made here meanwhile. For a build without a judge, whose
-    verdicts alone decide which items pass (:func:`write_run_files` gathers the same columns in its pass)."""
-    from ambiforge.engine.checkpoints import outcome_batches
-    from ambiforge.validation import gated
+    verdicts alone decide which items pass (:func:`write_run_files` gathers the same columns in its pass).
+
+    The columns are read off the records (:meth:`ItemColumns.add_record
+    <ambiforge.validation.expectations.ItemColumns.add_record>`): building each item again, its scene above
+    all, would be most of this step's time after the verdicts, which is on the build's path. The build's
+    own second pass reads every record whole and stops the build on one it cannot read."""
     from ambiforge.validation.expectations import ItemColumns
-    from ambiforge.validation.stream import judged
+    from ambiforge.validation.stream import passes
 
     failures = duplicate_flags(options, checked, ctx)
     yield failures
     columns, pos = ItemColumns(), 0
-    for batch in outcome_batches(generated_path(options), VALIDATE_BATCH):
-        for outcome in batch:
-            if outcome.item is not None and outcome.stage is None:
-                if gated(outcome, judged(outcome.item, failures.get(pos, []))).stage is None:
-                    columns.add(outcome.item)
+    with generated_path(options).open(encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line) if line.strip() else {}
+            item = record.get("item")
+            if item is not None and record.get("stage") is None:
+                if passes(failures.get(pos, [])):
+                    columns.add_record(item)
                 pos += 1
     yield from expectations_in_parts(options, columns, run_dir(options.out, options.run_id) / VALIDATION_DIR)
 

@@ -55,18 +55,31 @@ class ItemColumns:
         self._types: dict[str, str] = {}
 
     def add(self, item: Item) -> None:
+        self._add(
+            item.id,
+            item.ambiguity_type,
+            [getattr(item, c) for c in TEXT_BOUNDS],
+            item.plan_for_clear_task,
+            item.plan_for_amb_task,
+        )
+
+    def add_record(self, record: Mapping[str, Any]) -> None:
+        """:meth:`add` of an item's record as :meth:`Item.to_record <ambiforge.models.Item.to_record>` wrote
+        it (a run's ``generated.jsonl``), without building the item: the columns are plain values of the
+        record, and the item's validation, most of it its scene, is what reading one back costs."""
+        plans = record["plan_for_clear_task"], record["plan_for_amb_task"]
+        self._add(record["id"], record["ambiguity_type"], [record[c] for c in TEXT_BOUNDS], *plans)
+
+    def _add(self, item_id: Any, kind: Any, texts: list[Any], clear: list[str], amb: list[str]) -> None:
+        """``texts``: the item's values of :data:`TEXT_BOUNDS`' columns, in its order."""
         cols = self.columns
-        cols["id"].append(item.id)
-        t = item.ambiguity_type
-        cols["ambiguity_type"].append(self._types.setdefault(t, t) if isinstance(t, str) else t)
-        for column in REQUIRED:
-            if column in TEXT_BOUNDS:
-                value = getattr(item, column)
-                low, high = TEXT_BOUNDS[column]
-                in_bounds = isinstance(value, str) and low <= len(value) <= high
-                cols[column].append(self._placeholders[column] if in_bounds else value)
-        cols["plan_steps_clear"].append(len(item.plan_for_clear_task))
-        cols["plan_steps_amb"].append(len(item.plan_for_amb_task))
+        cols["id"].append(item_id)
+        cols["ambiguity_type"].append(self._types.setdefault(kind, kind) if isinstance(kind, str) else kind)
+        for (column, (low, high)), value in zip(TEXT_BOUNDS.items(), texts, strict=True):
+            in_bounds = isinstance(value, str) and low <= len(value) <= high
+            cols[column].append(self._placeholders[column] if in_bounds else value)
+        cols["plan_steps_clear"].append(len(clear))
+        cols["plan_steps_amb"].append(len(amb))
 
     def add_all(self, items: Iterable[Item]) -> ItemColumns:
         for item in items:

@@ -30,7 +30,7 @@ from ambiforge import ambiguity, spreadsheet
 from ambiforge.atomic import write_atomic, write_json_atomic, write_text_atomic
 from ambiforge.models import Item
 from ambiforge.rendering import render
-from ambiforge.rendering.html import Chart, bar_chart, histogram, share_chart
+from ambiforge.rendering.html import Chart, bar_chart, histogram, share_chart, template
 from ambiforge.validation.causes import causes_of_flagged, in_cause
 from ambiforge.validation.report_sections import SECTIONS
 from ambiforge.validation.rules import all_rules
@@ -169,6 +169,18 @@ class Rows:
     def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
         """A plain list (what a caller's copy of a report holds: ``ambiforge.results``)."""
         return [copy.deepcopy(row, memo) for row in self]
+
+
+#: The validation report's page (:func:`write_report`).
+PAGE = "validation.html.j2"
+
+
+def load_report() -> None:
+    """Load what the report needs for its first item and its page: the sections of the stages above
+    validation (the judge's imports its debates) and the page's template compiled. A build's last steps
+    need them after its last LLM reply; loaded while it waits on the replies, they are off that path."""
+    SECTIONS.items()
+    template(PAGE)
 
 
 class ReportBuilder:
@@ -465,7 +477,7 @@ def write_report(
     )
     unflagged = sorted(rid for rid, r in report["rules"].items() if not r["count"])
     html = render(
-        "validation.html.j2",
+        PAGE,
         report=report,
         rules=rule_rows,
         unflagged=unflagged,

@@ -266,10 +266,14 @@ def dataset_failures(flags: list[tuple[str, str]], ctx: RuleContext) -> list[Rul
     return out
 
 
+def passes(failures: list[RuleFailure]) -> bool:
+    """Whether an item with these failures passes validation: none of them is an error."""
+    return not any(f.severity == "error" for f in failures)
+
+
 def judged(item: Item, failures: list[RuleFailure]) -> Item:
-    """``item`` with ``validation`` set from its failures: passed when none is an error."""
-    passed = not any(f.severity == "error" for f in failures)
-    return item.model_copy(update={"validation": Validation(passed=passed, failed=failures)})
+    """``item`` with ``validation`` set from its failures (:func:`passes`)."""
+    return item.model_copy(update={"validation": Validation(passed=passes(failures), failed=failures)})
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The validation report's charts are data the page draws: each bar's length and mark in percent of the width."""
 
-from ambiforge.rendering.html import bar_chart, histogram, render, share_chart
+from ambiforge.rendering.html import bar_chart, histogram, render, share_chart, template
 
 
 def test_histogram_has_a_bar_for_every_whole_number_between_the_extremes() -> None:
@@ -55,3 +55,9 @@ def test_the_page_escapes_labels_and_draws_each_bar() -> None:
     )
     assert "&lt;i&gt;mug&lt;/i&gt;" in html and "<i>mug</i>" not in html
     assert html.count('class="bar" style="width: 50.0%"') == 1 and html.count('class="mark"') == 2
+
+
+def test_a_page_is_compiled_once_per_process() -> None:
+    first = template("validation.html.j2")
+    assert template("validation.html.j2") is first
+    assert template("base.html.j2") is not first
