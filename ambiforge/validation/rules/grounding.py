@@ -578,21 +578,22 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             seen[name] = at
             shown = m.text
             found: Ungrounded | None = None
-            if m.kind == "object" and key[-1] in scene.heads and _other_material(key, scene):
-                others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
-                found = Ungrounded(
-                    "grounding",
-                    field_name,
-                    shown,
-                    f"names '{shown}', which is not in the environment (it has {', '.join(others)}: another material)",
-                )
-            elif m.kind == "object" and key[-1] in scene.heads:
-                others = sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1])
-                found = Ungrounded(
-                    "grounding_variant",
-                    field_name,
-                    shown,
-                    f"names '{shown}'; the environment has {', '.join(others)} (another name?)",
+            if m.kind == "object" and key[-1] in scene.heads:
+                others = ", ".join(sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1]))
+                found = (
+                    Ungrounded(
+                        "grounding",
+                        field_name,
+                        shown,
+                        f"names '{shown}', which is not in the environment (it has {others}: another material)",
+                    )
+                    if _other_material(key, scene)
+                    else Ungrounded(
+                        "grounding_variant",
+                        field_name,
+                        shown,
+                        f"names '{shown}'; the environment has {others} (another name?)",
+                    )
                 )
             elif m.kind == "object" or m.food:
                 found = Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
