@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
@@ -138,23 +138,26 @@ class Registry(Generic[T]):
             self._found = found
         return found
 
-    def _load_entries(self, points: list[EntryPoint]) -> None:
-        for ep in points:
-            value = load_entry_point(ep, self.kind)
-            self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
+    def _load_entries(self, groups: Iterable[list[EntryPoint]]) -> None:
+        """Load ``groups`` of entry points all or nothing: on an error the registry is as before, so the next
+        read reports the same error, not a half registry."""
+        before = dict(self._values), dict(self._origin)
+        try:
+            for points in groups:
+                for ep in points:
+                    value = load_entry_point(ep, self.kind)
+                    self._add(self._convert(value) if self._convert is not None else value, ep.name, _origin(ep))
+        except ConfigError:
+            self._values, self._origin = before
+            self._ordered = None
+            raise
 
     def _need(self, name: str) -> None:
         """Load the entry points called ``name`` (two distributions naming it are a conflict), not the others."""
         with self._lock:
             if self._loaded or name in self._done:
                 return
-            before = dict(self._values), dict(self._origin)
-            try:
-                self._load_entries(self._entries().get(name, []))
-            except ConfigError:  # the next read of the name reports the same error
-                self._values, self._origin = before
-                self._ordered = None
-                raise
+            self._load_entries([self._entries().get(name, [])])
             self._done.add(name)
 
     def _load(self) -> None:
@@ -164,15 +167,7 @@ class Registry(Generic[T]):
             if self._loaded:
                 return
             found = self._entries()
-            before = dict(self._values), dict(self._origin)
-            try:
-                for name, points in found.items():
-                    if name not in self._done:
-                        self._load_entries(points)
-            except ConfigError:  # all or nothing: the next read reports the same error, not a half registry
-                self._values, self._origin = before
-                self._ordered = None
-                raise
+            self._load_entries(points for name, points in found.items() if name not in self._done)
             # registration order is the entry points' whichever names were asked for first (values
             # registered in code come later: registering loads every entry point first)
             rank = {name: i for i, name in enumerate(found)}
