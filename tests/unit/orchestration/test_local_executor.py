@@ -190,6 +190,13 @@ def test_a_warm_worker_step_in_parts_gives_each_part_as_it_comes_then_its_error(
         assert worker.call(loaded_in_worker, "tabnanny") == (pid, True)  # its other replies are not this call's
 
 
+def _probe_module(monkeypatch: pytest.MonkeyPatch, folder: Path, name: str) -> None:
+    """A module ``name`` not imported yet, importable from ``folder``, that sets ``LOADED`` when imported."""
+    (folder / f"{name}.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, name, raising=False)
+
+
 def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -197,9 +204,7 @@ def test_warm_imports_wait_for_their_event_then_import_in_a_thread(
 
     from ambiforge.warm_worker import warm_imports
 
-    (tmp_path / "ambiforge_warm_probe.py").write_text("LOADED = True\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "ambiforge_warm_probe", raising=False)
+    _probe_module(monkeypatch, tmp_path, "ambiforge_warm_probe")
     go = threading.Event()
     thread = warm_imports(("ambiforge_warm_probe",), after=go)
     thread.join(0.2)
@@ -217,9 +222,7 @@ def test_warm_imports_load_what_is_needed_first_and_survive_its_failure(
 
     from ambiforge.warm_worker import warm_imports
 
-    (tmp_path / "ambiforge_warm_probe_two.py").write_text("LOADED = True\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "ambiforge_warm_probe_two", raising=False)
+    _probe_module(monkeypatch, tmp_path, "ambiforge_warm_probe_two")
     order: list[str] = []
 
     def first() -> None:
