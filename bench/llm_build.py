@@ -1,8 +1,8 @@
 """A whole LLM build against the local scripted server, next to its ideal: is it scheduled at the limit?
 
 Starts the chat-completions test server (``ambiforge.testing.llm_server``, answering from the catalog
-like a model, after ``--latency`` seconds per reply), runs ``ambiforge build`` in a fresh process with the
-real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
+like a model, each reply ``--latency`` seconds after its request, the answer's making included), runs
+``ambiforge build`` in a fresh process with the real SDK, ``[llm] concurrency`` and ``rpm``, and prints:
 
 - the build's wall time (the whole command) against the ideal ``calls x latency / concurrency`` (target:
   within 1.5x), and its CPU time: the build's own process and its worker processes (the dataset checks');

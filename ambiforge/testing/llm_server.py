@@ -2,9 +2,10 @@
 /v1/chat/completions``), for tests, benchmarks and trying the LLM path without a key.
 
 No model API is reachable from the machines ambiforge is built on, so the official SDKs are pointed here
-(``base_url`` / ``server_url``). Replies come from a *responder* (a function of the request body), after an
-optional latency; faults are injected at a given rate: 429 with Retry-After, 500, a hang longer than the
-client's timeout, or a 200 whose content is malformed JSON. Whether a request is faulted depends only on
+(``base_url`` / ``server_url``). Replies come from a *responder* (a function of the request body), each
+``latency`` seconds after its request came (the responder's own time included, as a model's is); faults
+are injected at a given rate: 429 with Retry-After, 500, a hang longer than the client's timeout, or a 200
+whose content is malformed JSON. Whether a request is faulted depends only on
 its body and how many times that body was seen, so runs are repeatable. Every request is logged with its
 body digest and status, which is how tests prove a resumed build repeated no successful call.
 
@@ -350,6 +351,7 @@ class ScriptedLLMServer:
         return f.kinds[rng.randrange(len(f.kinds))]
 
     def answer(self, body: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+        started = time.monotonic()
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
         with self._lock:
             occurrence = self._seen[digest]
@@ -357,7 +359,7 @@ class ScriptedLLMServer:
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
-            status, payload, headers = self._answer(body, digest, occurrence)
+            status, payload, headers = self._answer(body, digest, occurrence, started)
             if self.misbehave is not None and status in (200, 429):
                 return self._misbehave(status, payload, headers)
             return status, payload, headers
@@ -365,7 +367,9 @@ class ScriptedLLMServer:
             with self._lock:
                 self.in_flight -= 1
 
-    def _answer(self, body: dict[str, Any], digest: str, occurrence: int) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _answer(
+        self, body: dict[str, Any], digest: str, occurrence: int, started: float
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         model = str(body.get("model", ""))
         fault = self._fault(digest, occurrence)
         if fault == "429":
@@ -378,31 +382,23 @@ class ScriptedLLMServer:
         if fault == "timeout":
             self.log(LoggedRequest(digest, 200, fault, model))
             time.sleep(self.faults.hang_seconds)
-        elif self.latency:
-            time.sleep(self.latency)
-        if self.refuse_json_schema and fmt_type(body) == "json_schema":
-            self.log(LoggedRequest(digest, self.refuse_json_schema, "unsupported", model))
-            message = "response_format type json_schema is not supported; use 'text' or 'json_object'"
-            return self.refuse_json_schema, {"error": {"message": message, "type": "invalid_request_error"}}, {}
-        if (
-            self.refuse_schema_in_json_object
-            and fmt_type(body) == "json_object"
-            and "schema" in body["response_format"]
-        ):
-            self.log(LoggedRequest(digest, 400, "unsupported", model))
-            message = "Unrecognized request argument supplied: response_format.schema"
-            return 400, {"error": {"message": message, "type": "invalid_request_error"}}, {}
-        if self.refuse_tools and body.get("tools"):
-            self.log(LoggedRequest(digest, self.refuse_tools, "unsupported", model))
-            message = "tools param requires --jinja flag"
-            return self.refuse_tools, {"error": {"message": message, "type": "server_error"}}, {}
+        refused = self._refusal(body)
         choices = []
         completion_tokens = 0
-        for sample in range(max(1, int(body.get("n") or 1))):
-            reply = self.responder(body if sample == 0 else {**body, "_sample": sample})
-            choice, tokens = self._choice(body, reply, sample, fault)
-            choices.append(choice)
-            completion_tokens += tokens
+        if refused is None:
+            for sample in range(max(1, int(body.get("n") or 1))):
+                reply = self.responder(body if sample == 0 else {**body, "_sample": sample})
+                choice, tokens = self._choice(body, reply, sample, fault)
+                choices.append(choice)
+                completion_tokens += tokens
+        if self.latency and fault != "timeout":
+            # The reply leaves ``latency`` seconds after the request came, its making included, as a model's
+            # does: a slow responder or a busy machine adds to it only what goes beyond.
+            time.sleep(max(0.0, started + self.latency - time.monotonic()))
+        if refused is not None:
+            status, message = refused
+            self.log(LoggedRequest(digest, status, "unsupported", model))
+            return status, {"error": message}, {}
         if fault != "timeout":
             self.log(LoggedRequest(digest, 200, fault, model))
         prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // CHARS_PER_TOKEN + 1
@@ -420,6 +416,22 @@ class ScriptedLLMServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             }
         return 200, payload, {}
+
+    def _refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, str]] | None:
+        """The status and error a server that does not support what ``body`` asks for answers, or None."""
+        if self.refuse_json_schema and fmt_type(body) == "json_schema":
+            message = "response_format type json_schema is not supported; use 'text' or 'json_object'"
+            return self.refuse_json_schema, {"message": message, "type": "invalid_request_error"}
+        if (
+            self.refuse_schema_in_json_object
+            and fmt_type(body) == "json_object"
+            and "schema" in body["response_format"]
+        ):
+            message = "Unrecognized request argument supplied: response_format.schema"
+            return 400, {"message": message, "type": "invalid_request_error"}
+        if self.refuse_tools and body.get("tools"):
+            return self.refuse_tools, {"message": "tools param requires --jinja flag", "type": "server_error"}
+        return None
 
     def _misbehave(
         self, status: int, payload: dict[str, Any], headers: dict[str, str]
@@ -534,7 +546,7 @@ def fmt_type(body: dict[str, Any]) -> str | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8088)
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds from a request to its reply")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
     parser.add_argument("--misbehave", choices=MISBEHAVIOURS, default=None, help="answer every call so")
