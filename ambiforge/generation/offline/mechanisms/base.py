@@ -38,6 +38,11 @@ class Mechanism:
     #: they can be listed (types whose templates say the same sentences then share one pool), else a count.
     #: None: estimated the composed way (:mod:`ambiforge.generation.offline.capacity`).
     sentences: Callable[[Any, Catalog], frozenset[str] | int] | None = None
+    #: What ``candidates`` cannot offer anything without: one predicate per object, each to be met by some
+    #: object of the scene (as the catalog holds it; the mechanism's tests on the graph's nodes read the same
+    #: of it). A template whose scene lacks one is not asked, and a draw none of whose templates is asked
+    #: lays out no graph. None: the mechanism does not say, and its templates are always asked.
+    needs: Callable[[Any], list[Predicate]] | None = None
 
 
 def default_requirements(spec: TemplateSpec) -> list[Predicate]:

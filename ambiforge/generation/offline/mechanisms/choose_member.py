@@ -147,4 +147,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "the user picks one of several members",
     order=1,
+    needs=default_requirements,  # a member meeting the target, and an object for each co-slot
 )

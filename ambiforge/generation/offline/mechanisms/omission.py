@@ -124,5 +124,11 @@ def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog, graph: SceneG
 
 
 MECHANISM = Mechanism(
-    "omission", OmissionSpec, candidates, default_requirements, "a place or device is left out", order=2
+    "omission",
+    OmissionSpec,
+    candidates,
+    default_requirements,
+    "a place or device is left out",
+    order=2,
+    needs=default_requirements,  # an object for each co-slot
 )

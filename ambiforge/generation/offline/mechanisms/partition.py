@@ -146,6 +146,16 @@ def requirements(spec: PartitionSpec) -> list[Predicate]:
     return [lambda o: target.matches(o) and not right(o), *(c.matches for c in spec.co.values())]
 
 
+def needs(spec: PartitionSpec) -> list[Predicate]:
+    """A wrong and a right member (a split needs both), then the co-slots."""
+    target, right = spec.target, _right(spec)
+    return [
+        lambda o: target.matches(o) and not right(o),
+        lambda o: target.matches(o) and right(o),
+        *(c.matches for c in spec.co.values()),
+    ]
+
+
 def _right(spec: PartitionSpec) -> Predicate:
     """A right choice, tested on a catalog object (scene steering has no graph yet)."""
     if spec.action is not None:
@@ -156,5 +166,11 @@ def _right(spec: PartitionSpec) -> Predicate:
 
 
 MECHANISM = Mechanism(
-    "partition", PartitionSpec, candidates, requirements, "right vs wrong members by a condition", order=4
+    "partition",
+    PartitionSpec,
+    candidates,
+    requirements,
+    "right vs wrong members by a condition",
+    order=4,
+    needs=needs,
 )

@@ -757,4 +757,5 @@ MECHANISM = Mechanism(
     "the instruction stays, a perturbed copy of the kitchen makes it ambiguous",
     order=5,
     sentences=sentences,
+    needs=lambda spec: [spec.target.matches],  # an object the target takes: candidates ask nothing else
 )

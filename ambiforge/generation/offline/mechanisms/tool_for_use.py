@@ -116,5 +116,11 @@ def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: Scen
 
 
 MECHANISM = Mechanism(
-    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job", order=3
+    "tool_for_use",
+    ToolForUseSpec,
+    candidates,
+    default_requirements,
+    "the one member made for the job",
+    order=3,
+    needs=default_requirements,  # the one made for the job meets the target; an object for each co-slot
 )
