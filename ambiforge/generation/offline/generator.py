@@ -21,6 +21,7 @@ from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_layout, world_of
 from ambiforge.generation.offline import library, phrases, planning
 from ambiforge.generation.offline.composition import compose
+from ambiforge.generation.offline.mechanisms.base import SceneTest
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models import Item, PromptRef
@@ -33,7 +34,7 @@ TEMPLATE_VERSION = "1"
 #: Templates with candidates tried per sampled scene before the scene is resampled.
 _TRIES = 8
 #: A type's templates by id, their ids sorted, and each id with what it needs (:func:`library.needs`).
-_Templates = tuple[dict[str, TemplateSpec], list[str], tuple[tuple[str, tuple[int, ...] | None], ...]]
+_Templates = tuple[dict[str, TemplateSpec], list[str], tuple[tuple[str, SceneTest | None], ...]]
 
 
 def sane(draft: Draft) -> str | None:
@@ -83,7 +84,7 @@ class OfflineGenerator:
         # Only the templates whose scene holds every object they need can offer candidates; when none
         # can, the draw yields nothing, and it stops before laying out a graph.
         held = self.catalog.bits_of(scene.objects)
-        asked = {key for key, needed in needs if library.may_offer(needed, held)}
+        asked = {key for key, test in needs if test is None or test(held)}
         if not asked:
             return None
         # Templates ask who is in the kitchen; where things stand is placed for the first draft composed.

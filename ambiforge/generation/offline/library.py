@@ -37,7 +37,7 @@ from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.offline import mechanisms
-from ambiforge.generation.offline.mechanisms.base import Predicate
+from ambiforge.generation.offline.mechanisms.base import Predicate, SceneTest
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models.scene_graph import SceneGraph
@@ -174,20 +174,11 @@ def of_template(spec: TemplateSpec, scene: Scene, catalog: Catalog, graph: Scene
     return mechanisms.get(spec.mechanism).candidates(spec, scene, catalog, graph)
 
 
-def needs(spec: TemplateSpec, catalog: Catalog) -> tuple[int, ...] | None:
-    """What the template cannot offer candidates without (its mechanism's ``needs``): per object, the
-    catalog's objects that can be it, as bits (:attr:`Catalog.bits`); None when the mechanism does not say."""
+def needs(spec: TemplateSpec, catalog: Catalog) -> SceneTest | None:
+    """The test a scene passes wherever the template offers candidates (its mechanism's ``needs``, given
+    the scene's objects as :meth:`Catalog.bits_of`); None when the mechanism does not say."""
     of = mechanisms.get(spec.mechanism).needs
-    if of is None:
-        return None
-    bits = catalog.bits
-    return tuple(sum(bits[name] for name, obj in catalog.objects.items() if test(obj)) for test in of(spec))
-
-
-def may_offer(needed: tuple[int, ...] | None, held: int) -> bool:
-    """Whether a template of ``needed`` (:func:`needs`) can offer candidates in a scene holding the objects
-    of bits ``held`` (:meth:`Catalog.bits_of`): each object it needs has one in the scene."""
-    return needed is None or all(bits & held for bits in needed)
+    return None if of is None else of(spec, catalog)
 
 
 def requirements(type_name: str) -> dict[str, list[Predicate]]:

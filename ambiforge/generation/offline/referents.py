@@ -19,7 +19,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
 from ambiforge.models.scene_graph import Node, SceneGraph
-from ambiforge.world import Expression, resolve
+from ambiforge.world import Expression, nodes_only_graph, resolve
 from ambiforge.world.index import GraphIndex, index
 
 
@@ -103,6 +103,22 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     if not action and condition is None:
         return list(nodes)
     return _of(graph).meeting(nodes, action, condition)
+
+
+def whole_catalog(catalog: Catalog) -> SceneGraph:
+    """A kitchen of every object of the catalog (nodes only): what a noun picks out in any scene is what it
+    picks out here, of the scene's objects, and a node's tests read the same here as in a scene's graph. A
+    table of the catalog, kept with it."""
+    kitchen = catalog.tables.get("referents.kitchen")
+    if not isinstance(kitchen, SceneGraph):
+        kitchen = catalog.tables["referents.kitchen"] = nodes_only_graph(list(catalog.objects.values()))
+    return kitchen
+
+
+def bits_of(catalog: Catalog, nodes: Sequence[Node]) -> int:
+    """The catalog's bits (:attr:`Catalog.bits`) of the objects behind ``nodes``."""
+    bits = catalog.bits
+    return sum(bits.get(n.name, 0) for n in nodes)
 
 
 @lru_cache(maxsize=1024)

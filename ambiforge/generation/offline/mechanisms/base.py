@@ -12,7 +12,7 @@ can do, never where it stands; the graph with its relations is placed for the dr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,8 @@ from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models.scene_graph import SceneGraph
 
 Predicate = Callable[[CatalogObject], bool]
+#: A test of a scene given as its objects' bits (:meth:`Catalog.bits_of`).
+SceneTest = Callable[[int], bool]
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,24 @@ class Mechanism:
     #: they can be listed (types whose templates say the same sentences then share one pool), else a count.
     #: None: estimated the composed way (:mod:`ambiforge.generation.offline.capacity`).
     sentences: Callable[[Any, Catalog], frozenset[str] | int] | None = None
-    #: What ``candidates`` cannot offer anything without: one predicate per object, each to be met by some
-    #: object of the scene (as the catalog holds it; the mechanism's tests on the graph's nodes read the same
-    #: of it). A template whose scene lacks one is not asked, and a draw none of whose templates is asked
-    #: lays out no graph. None: the mechanism does not say, and its templates are always asked.
-    needs: Callable[[Any], list[Predicate]] | None = None
+    #: A test of a scene that fails only where a template's ``candidates`` offer nothing, made once per
+    #: template and catalog: a template whose scene fails it is not asked, and a draw none of whose templates
+    #: is asked lays out no graph. None: the mechanism does not say, and its templates are always asked.
+    needs: Callable[[Any, Catalog], SceneTest] | None = None
 
 
 def default_requirements(spec: TemplateSpec) -> list[Predicate]:
     return [c.matches for c in spec.requirements()]
+
+
+def holding(predicates: Sequence[Predicate], catalog: Catalog) -> SceneTest:
+    """A scene test: the scene holds an object meeting each of ``predicates`` (the scene's objects are the
+    catalog's, and every mechanism's tests on a graph's nodes read the same of them)."""
+    bits = catalog.bits
+    wanted = tuple(sum(bits[name] for name, obj in catalog.objects.items() if p(obj)) for p in predicates)
+    return lambda held: all(b & held for b in wanted)
+
+
+def holding_requirements(spec: TemplateSpec, catalog: Catalog) -> SceneTest:
+    """The scene holds an object for each of the template's requirements (its target, its co-slots)."""
+    return holding(default_requirements(spec), catalog)

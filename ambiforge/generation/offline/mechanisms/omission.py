@@ -19,7 +19,7 @@ from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_requirements
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -130,5 +130,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "a place or device is left out",
     order=2,
-    needs=default_requirements,  # an object for each co-slot
+    needs=holding_requirements,
 )

@@ -22,7 +22,7 @@ from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate
+from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate, SceneTest
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -146,14 +146,44 @@ def requirements(spec: PartitionSpec) -> list[Predicate]:
     return [lambda o: target.matches(o) and not right(o), *(c.matches for c in spec.co.values())]
 
 
-def needs(spec: PartitionSpec) -> list[Predicate]:
-    """A wrong and a right member (a split needs both), then the co-slots."""
-    target, right = spec.target, _right(spec)
-    return [
-        lambda o: target.matches(o) and not right(o),
-        lambda o: target.matches(o) and right(o),
-        *(c.matches for c in spec.co.values()),
-    ]
+def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
+    """The test :func:`candidates` passes: a scene group whose noun picks out (in the whole catalog's
+    kitchen, :func:`referents.whole_catalog`) a wrong and a right member and nothing disputed, as many
+    right ones as the template allows, and an object for each co-slot outside the group."""
+    kitchen = referents.whole_catalog(catalog)
+    co = [catalog.meeting_bits(c) for c in spec.co.values()]
+    by_state = spec.safe is not None and spec.safe.clean is not None
+    rows: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
+    for key, group in catalog.groups.items():
+        found = referents.members(kitchen, group.noun, spec.target)
+        fit = referents.fitting(kitchen, found, spec.action, spec.safe)
+        right = referents.bits_of(catalog, fit)
+        wrong = referents.bits_of(catalog, found) & ~right
+        if not right or not wrong:
+            continue
+        everyone = referents.members(kitchen, group.noun)
+        disputed = referents.bits_of(
+            catalog, [n for n in everyone if referents.disputed(kitchen, [n], spec.target.known)]
+        )
+        right_state = (
+            referents.bits_of(catalog, referents.fitting(kitchen, everyone, None, spec.safe)) if by_state else 0
+        )
+        outside = ~catalog.group_bits[key]
+        rows.append((catalog.group_bits[key], wrong, right, disputed, right_state, tuple(b & outside for b in co)))
+    only_one = spec.only_one
+
+    def test(held: int) -> bool:
+        for members, wrong, right, disputed, right_state, co_bits in rows:
+            if not members & held or not wrong & held or disputed & held:
+                continue
+            n_right = (right & held).bit_count()
+            if not n_right or (only_one and n_right != 1) or (right_state & held).bit_count() > n_right:
+                continue
+            if all(b & held for b in co_bits):
+                return True
+        return False
+
+    return test
 
 
 def _right(spec: PartitionSpec) -> Predicate:

@@ -22,7 +22,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_requirements
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -122,5 +122,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "the one member made for the job",
     order=3,
-    needs=default_requirements,  # the one made for the job meets the target; an object for each co-slot
+    needs=holding_requirements,
 )
