@@ -19,7 +19,7 @@ from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_layout, world_of
-from ambiforge.generation.offline import library, phrases, planning
+from ambiforge.generation.offline import library, phrases, planning, referents
 from ambiforge.generation.offline.composition import compose
 from ambiforge.generation.offline.mechanisms.base import SceneTest
 from ambiforge.generation.offline.rendering import Candidate
@@ -89,6 +89,7 @@ class OfflineGenerator:
             return None
         # Templates ask who is in the kitchen; where things stand is placed for the first draft composed.
         layout = scene_layout(scene, self.seed, index, attempt)
+        referents.holds(layout.graph, held)
         graph: SceneGraph | None = None
         # Templates in a random order (the one the scene was steered for first), each asked for its
         # candidates only when reached; up to eight that offer any are tried. This is the same choice as
@@ -130,7 +131,7 @@ class OfflineGenerator:
                 # yields nothing, so it stops here (composing would only draw from a stream no one reads)
                 self.refused[f"{draft.template}: {doomed}"] += 1
                 return None
-            draft = compose(draft, scene, self.catalog, rng, graph=graph)
+            draft = compose(draft, scene, self.catalog, rng, graph=graph, in_scene=held)
             planned = planning.plan(draft, graph, self.catalog)
             if isinstance(planned, str):
                 self.refused[f"{draft.template}: {planned}"] += 1

@@ -84,6 +84,11 @@ def in_scene(graph: SceneGraph, scene: Scene, catalog: Catalog) -> int:
     return asked.scene_bits
 
 
+def holds(graph: SceneGraph, bits: int) -> None:
+    """Tell :func:`in_scene` the bits of the scene whose kitchen ``graph`` is, when the caller has them."""
+    _of(graph).scene_bits = bits
+
+
 def members(graph: SceneGraph, noun: str, condition: Condition | None = None) -> list[Node]:
     """The kitchen's objects "a <noun>" picks out (any group: a butter knife is a knife too) that meet
     ``condition`` (what the template's target allows: clean, microwave-safe known, ...)."""

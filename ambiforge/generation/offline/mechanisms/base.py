@@ -55,6 +55,12 @@ def holding(predicates: Sequence[Predicate], catalog: Catalog) -> SceneTest:
     catalog's, and every mechanism's tests on a graph's nodes read the same of them)."""
     bits = catalog.bits
     wanted = tuple(sum(bits[name] for name, obj in catalog.objects.items() if p(obj)) for p in predicates)
+    if len(wanted) == 1:  # the usual one or two objects: every draw tests every template of its type
+        (first,) = wanted
+        return lambda held: first & held != 0
+    if len(wanted) == 2:
+        first, second = wanted
+        return lambda held: first & held != 0 and second & held != 0
     return lambda held: all(b & held for b in wanted)
 
 
