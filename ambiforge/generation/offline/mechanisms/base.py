@@ -12,7 +12,7 @@ can do, never where it stands; the graph with its relations is placed for the dr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,11 +50,8 @@ def default_requirements(spec: TemplateSpec) -> list[Predicate]:
     return [c.matches for c in spec.requirements()]
 
 
-def holding(predicates: Sequence[Predicate], catalog: Catalog) -> SceneTest:
-    """A scene test: the scene holds an object meeting each of ``predicates`` (the scene's objects are the
-    catalog's, and every mechanism's tests on a graph's nodes read the same of them)."""
-    bits = catalog.bits
-    wanted = tuple(sum(bits[name] for name, obj in catalog.objects.items() if p(obj)) for p in predicates)
+def holding_bits(wanted: tuple[int, ...]) -> SceneTest:
+    """A scene test: the scene holds one of the objects of each of ``wanted`` (:attr:`Catalog.bits`)."""
     if len(wanted) == 1:  # the usual one or two objects: every draw tests every template of its type
         (first,) = wanted
         return lambda held: first & held != 0
@@ -66,4 +63,4 @@ def holding(predicates: Sequence[Predicate], catalog: Catalog) -> SceneTest:
 
 def holding_requirements(spec: TemplateSpec, catalog: Catalog) -> SceneTest:
     """The scene holds an object for each of the template's requirements (its target, its co-slots)."""
-    return holding(default_requirements(spec), catalog)
+    return holding_bits(tuple(catalog.meeting_bits(c) for c in spec.requirements()))

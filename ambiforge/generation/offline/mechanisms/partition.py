@@ -152,24 +152,15 @@ def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
     right ones as the template allows, and an object for each co-slot outside the group."""
     kitchen = referents.whole_catalog(catalog)
     co = [catalog.meeting_bits(c) for c in spec.co.values()]
-    by_state = spec.safe is not None and spec.safe.clean is not None
+    split: dict[str, tuple[int, int, int, int] | None] = {}  # per noun: wrong, right, disputed, right state
     rows: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
     for key, group in catalog.groups.items():
-        found = referents.members(kitchen, group.noun, spec.target)
-        fit = referents.fitting(kitchen, found, spec.action, spec.safe)
-        right = referents.bits_of(catalog, fit)
-        wrong = referents.bits_of(catalog, found) & ~right
-        if not right or not wrong:
-            continue
-        everyone = referents.members(kitchen, group.noun)
-        disputed = referents.bits_of(
-            catalog, [n for n in everyone if referents.disputed(kitchen, [n], spec.target.known)]
-        )
-        right_state = (
-            referents.bits_of(catalog, referents.fitting(kitchen, everyone, None, spec.safe)) if by_state else 0
-        )
-        outside = ~catalog.group_bits[key]
-        rows.append((catalog.group_bits[key], wrong, right, disputed, right_state, tuple(b & outside for b in co)))
+        if group.noun not in split:
+            split[group.noun] = _split(spec, catalog, kitchen, group.noun)
+        found = split[group.noun]
+        if found is not None:
+            outside = ~catalog.group_bits[key]
+            rows.append((catalog.group_bits[key], *found, tuple(b & outside for b in co)))
     only_one = spec.only_one
 
     def test(held: int) -> bool:
@@ -184,6 +175,23 @@ def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
         return False
 
     return test
+
+
+def _split(spec: PartitionSpec, catalog: Catalog, kitchen: SceneGraph, noun: str) -> tuple[int, int, int, int] | None:
+    """What ``noun`` picks out in ``kitchen`` as bits: the wrong members, the right ones, those whose fact
+    is disputed, and (a partition by state) those of the right state; None when it picks no wrong or no
+    right one."""
+    found = referents.members(kitchen, noun, spec.target)
+    fit = referents.fitting(kitchen, found, spec.action, spec.safe)
+    right = referents.bits_of(catalog, fit)
+    wrong = referents.bits_of(catalog, found) & ~right
+    if not right or not wrong:
+        return None
+    everyone = referents.members(kitchen, noun)
+    disputed = referents.bits_of(catalog, [n for n in everyone if referents.disputed(kitchen, [n], spec.target.known)])
+    by_state = spec.safe is not None and spec.safe.clean is not None
+    right_state = referents.bits_of(catalog, referents.fitting(kitchen, everyone, None, spec.safe)) if by_state else 0
+    return wrong, right, disputed, right_state
 
 
 def _right(spec: PartitionSpec) -> Predicate:
