@@ -9,8 +9,12 @@ import random
 import pytest
 
 from ambiforge import ambiguity
+from ambiforge.catalog.conditions import ANY
+from ambiforge.catalog.world import cached_world
 from ambiforge.generation.grounding import scene_layout
 from ambiforge.generation.offline import OfflineGenerator, library
+from ambiforge.world.index import view_of
+from ambiforge.world.sampler import node_id, object_node
 
 
 @pytest.mark.parametrize("type_name", [t for t in ambiguity.names() if library.has_templates(t)])
@@ -41,3 +45,21 @@ def test_a_partition_needs_a_wrong_and_a_right_member_of_one_noun(catalog) -> No
     assert not test(catalog.bits_of([glass, food]))  # no wrong one
     assert not test(catalog.bits_of([metal, food]))  # no right one
     assert not test(catalog.bits_of([metal, glass]))  # nothing to heat
+
+
+def test_a_template_reads_the_same_of_a_catalog_object_and_of_its_node(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The scene tests read the catalog's objects, the candidate searches the graph's nodes: the same
+    answer for every object and every condition a template needs, or a test could leave out a scene that
+    has candidates."""
+    world = cached_world()
+    views = {name: view_of(object_node(obj, node_id(name), world)) for name, obj in catalog.objects.items()}
+    conditions = {
+        c.key: c
+        for t in ambiguity.names()
+        if library.has_templates(t)
+        for spec in library.templates_for(t)
+        for c in [*spec.requirements(), spec.target, *(getattr(spec, "safe", None) or ANY,)]
+    }
+    for condition in conditions.values():
+        for name, obj in catalog.objects.items():
+            assert condition.matches(obj) == condition.matches(views[name]), (name, condition)
