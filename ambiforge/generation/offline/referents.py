@@ -110,20 +110,21 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     return _of(graph).meeting(nodes, action, condition)
 
 
-def whole_catalog(catalog: Catalog) -> SceneGraph:
-    """A kitchen of every object of the catalog (nodes only): what a noun picks out in any scene is what it
-    picks out here, of the scene's objects, and a node's tests read the same here as in a scene's graph. A
-    table of the catalog, kept with it."""
-    kitchen = catalog.tables.get("referents.kitchen")
-    if not isinstance(kitchen, SceneGraph):
-        kitchen = catalog.tables["referents.kitchen"] = nodes_only_graph(list(catalog.objects.values()))
-    return kitchen
-
-
-def bits_of(catalog: Catalog, nodes: Sequence[Node]) -> int:
-    """The catalog's bits (:attr:`Catalog.bits`) of the objects behind ``nodes``."""
-    bits = catalog.bits
-    return sum(bits.get(n.name, 0) for n in nodes)
+def picked(catalog: Catalog, noun: str) -> tuple[tuple[str, CatalogObject], ...]:
+    """The catalog's objects "a <noun>" (the noun of one of its groups) picks out in any kitchen, resolved
+    on a kitchen of every catalog object as :func:`members` resolves it on a scene's, each by name with its
+    node as a catalog object (what a template's tests read on a graph). A table of the catalog, worked out
+    once for every group's noun: plain data, so the catalog still pickles."""
+    table = catalog.tables.get("referents.picked")
+    if not isinstance(table, dict):
+        kitchen = nodes_only_graph(list(catalog.objects.values()))
+        ix = index(kitchen)
+        table = {}
+        for group in catalog.groups.values():
+            if group.noun not in table:
+                table[group.noun] = tuple((n.name, ix.view(n)) for n in resolve(kitchen, _expression(group.noun)))
+        catalog.tables["referents.picked"] = table
+    return table[noun]  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=1024)

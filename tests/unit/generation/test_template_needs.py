@@ -4,6 +4,7 @@ that offers candidates never lacks one, so a scene's objects are checked against
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -63,3 +64,16 @@ def test_a_template_reads_the_same_of_a_catalog_object_and_of_its_node(catalog) 
     for condition in conditions.values():
         for name, obj in catalog.objects.items():
             assert condition.matches(obj) == condition.matches(views[name]), (name, condition)
+
+
+def test_a_catalog_whose_templates_were_read_for_their_needs_still_pickles(catalog) -> None:  # type: ignore[no-untyped-def]
+    for t in ambiguity.names():
+        if library.has_templates(t):
+            for spec in library.templates_for(t):
+                library.needs(spec, catalog)
+    copy = pickle.loads(pickle.dumps(catalog))
+    spec = next(s for s in library.templates_for("safety") if s.id.endswith("microwave_container"))
+    held = catalog.bits_of([catalog.objects["metal bowl"], catalog.objects["glass bowl"]])
+    food = next(o for o in catalog.objects.values() if o.has("heatable"))
+    held |= catalog.bits[food.name]
+    assert library.needs(spec, copy)(held) and library.needs(spec, catalog)(held)  # type: ignore[misc]

@@ -147,16 +147,15 @@ def requirements(spec: PartitionSpec) -> list[Predicate]:
 
 
 def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
-    """The test :func:`candidates` passes: a scene group whose noun picks out (in the whole catalog's
-    kitchen, :func:`referents.whole_catalog`) a wrong and a right member and nothing disputed, as many
-    right ones as the template allows, and an object for each co-slot outside the group."""
-    kitchen = referents.whole_catalog(catalog)
+    """The test :func:`candidates` passes: a scene group whose noun picks out (:func:`referents.picked`) a
+    wrong and a right member and nothing disputed, as many right ones as the template allows, and an
+    object for each co-slot outside the group."""
     co = [catalog.meeting_bits(c) for c in spec.co.values()]
     split: dict[str, tuple[int, int, int, int] | None] = {}  # per noun: wrong, right, disputed, right state
     rows: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
     for key, group in catalog.groups.items():
         if group.noun not in split:
-            split[group.noun] = _split(spec, catalog, kitchen, group.noun)
+            split[group.noun] = _split(spec, catalog, group.noun)
         found = split[group.noun]
         if found is not None:
             outside = ~catalog.group_bits[key]
@@ -177,20 +176,27 @@ def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
     return test
 
 
-def _split(spec: PartitionSpec, catalog: Catalog, kitchen: SceneGraph, noun: str) -> tuple[int, int, int, int] | None:
-    """What ``noun`` picks out in ``kitchen`` as bits: the wrong members, the right ones, those whose fact
-    is disputed, and (a partition by state) those of the right state; None when it picks no wrong or no
-    right one."""
-    found = referents.members(kitchen, noun, spec.target)
-    fit = referents.fitting(kitchen, found, spec.action, spec.safe)
-    right = referents.bits_of(catalog, fit)
-    wrong = referents.bits_of(catalog, found) & ~right
+def _split(spec: PartitionSpec, catalog: Catalog, noun: str) -> tuple[int, int, int, int] | None:
+    """What ``noun`` picks out as bits, read as :func:`candidates` reads a scene's nodes: the wrong members,
+    the right ones, those whose fact is disputed, and (a partition by state) those of the right state;
+    None when it picks no wrong or no right one."""
+    bits, target, safe = catalog.bits, spec.target, spec.safe
+    fits = cached_affordances().get(spec.action).allows if spec.action else safe.matches  # type: ignore[union-attr]
+    right = wrong = disputed = right_state = 0
+    by_state = safe is not None and safe.clean is not None
+    for name, view in referents.picked(catalog, noun):
+        bit = bits.get(name, 0)
+        if target.matches(view):
+            if fits(view):
+                right |= bit
+            else:
+                wrong |= bit
+        if any(getattr(view, a) is None for a in target.known):
+            disputed |= bit
+        if by_state and safe.matches(view):  # type: ignore[union-attr]
+            right_state |= bit
     if not right or not wrong:
         return None
-    everyone = referents.members(kitchen, noun)
-    disputed = referents.bits_of(catalog, [n for n in everyone if referents.disputed(kitchen, [n], spec.target.known)])
-    by_state = spec.safe is not None and spec.safe.clean is not None
-    right_state = referents.bits_of(catalog, referents.fitting(kitchen, everyone, None, spec.safe)) if by_state else 0
     return wrong, right, disputed, right_state
 
 
