@@ -365,9 +365,11 @@ def compose(
     rng: random.Random,
     data: CompositionData | None = None,
     graph: SceneGraph | None = None,
+    in_scene: int | None = None,
 ) -> Draft:
     """The focus draft (bare sentences from a template) as a framed task of one to three actions; with the
-    pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps)."""
+    pair's ``graph`` the plan's length is estimated from where things are (closed places take more steps).
+    ``in_scene``: the scene's objects as :meth:`Catalog.bits_of` gives them, when the caller has them."""
     data = data or load()
     focus = Clause(
         as_clause(draft.unambiguous_direct),
@@ -380,7 +382,7 @@ def compose(
     counts = sorted(data.counts)
     wanted = rng.choices(counts, weights=[data.counts[c] for c in counts])[0]
     most = max(counts)
-    in_scene = catalog.bits_of(scene.objects)
+    in_scene = catalog.bits_of(scene.objects) if in_scene is None else in_scene
     excluded = focus_groups(draft, scene, catalog, in_scene)
     forbidden = forbidden_words(draft, data)
     substrings = intent_substrings(draft)

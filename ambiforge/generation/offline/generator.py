@@ -19,8 +19,9 @@ from ambiforge.environment import Scene, SceneSteering
 from ambiforge.errors import GenerationError
 from ambiforge.generation.draft import Draft, provenance_of, to_item
 from ambiforge.generation.grounding import scene_layout, world_of
-from ambiforge.generation.offline import library, phrases, planning
+from ambiforge.generation.offline import library, phrases, planning, referents
 from ambiforge.generation.offline.composition import compose
+from ambiforge.generation.offline.mechanisms.base import SceneTest
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models import Item, PromptRef
@@ -32,6 +33,8 @@ from ambiforge.world.sampler import place
 TEMPLATE_VERSION = "1"
 #: Templates with candidates tried per sampled scene before the scene is resampled.
 _TRIES = 8
+#: A type's templates by id, their ids sorted, and each id with what it needs (:func:`library.needs`).
+_Templates = tuple[dict[str, TemplateSpec], list[str], tuple[tuple[str, SceneTest | None], ...]]
 
 
 def sane(draft: Draft) -> str | None:
@@ -67,8 +70,9 @@ class OfflineGenerator:
         #: Drafts refused because their plan could not be grounded or run, by reason (named in the
         #: error of a pair that finds no other draft, so the run's rejected.jsonl says why).
         self.refused: Counter[str] = Counter()
-        #: Per type: its templates by id and their ids sorted (asked once, not once per draw).
-        self._templates: dict[str, tuple[dict[str, TemplateSpec], list[str]]] = {}
+        #: Per type: its templates by id, their ids sorted, and each id with what the template needs of a
+        #: scene (:func:`library.needs`, for this catalog): worked out once, not once per draw.
+        self._templates: dict[str, _Templates] = {}
 
     def draw(
         self, index: int, ambiguity_type: str, attempt: int
@@ -76,10 +80,17 @@ class OfflineGenerator:
         """One attempt: a scene, its graph and a draft of the wanted type, or None when the scene offers none."""
         rng = random.Random(f"{self.seed}:{index}:{attempt}")
         scene, wanted = self.steering.scene(rng, ambiguity_type)
+        specs, ids, needs = self._templates_of(ambiguity_type)
+        # Only the templates whose scene holds every object they need can offer candidates; when none
+        # can, the draw yields nothing, and it stops before laying out a graph.
+        held = self.catalog.bits_of(scene.objects)
+        asked = {key for key, test in needs if test is None or test(held)}
+        if not asked:
+            return None
         # Templates ask who is in the kitchen; where things stand is placed for the first draft composed.
         layout = scene_layout(scene, self.seed, index, attempt)
+        referents.holds(layout.graph, held)
         graph: SceneGraph | None = None
-        specs, ids = self._templates_of(ambiguity_type)
         # Templates in a random order (the one the scene was steered for first), each asked for its
         # candidates only when reached; up to eight that offer any are tried. This is the same choice as
         # sampling eight of the templates that offer candidates, without asking every template first.
@@ -91,7 +102,9 @@ class OfflineGenerator:
         def options_of(key: str) -> list[Candidate]:
             known = offered.get(key)
             if known is None:
-                known = offered[key] = library.of_template(specs[key], scene, self.catalog, layout.graph)
+                known = offered[key] = (
+                    library.of_template(specs[key], scene, self.catalog, layout.graph) if key in asked else []
+                )
             return known
 
         tried = 0
@@ -118,7 +131,7 @@ class OfflineGenerator:
                 # yields nothing, so it stops here (composing would only draw from a stream no one reads)
                 self.refused[f"{draft.template}: {doomed}"] += 1
                 return None
-            draft = compose(draft, scene, self.catalog, rng, graph=graph)
+            draft = compose(draft, scene, self.catalog, rng, graph=graph, in_scene=held)
             planned = planning.plan(draft, graph, self.catalog)
             if isinstance(planned, str):
                 self.refused[f"{draft.template}: {planned}"] += 1
@@ -127,11 +140,12 @@ class OfflineGenerator:
                 return scene, planned.graph, planned.draft, planned.clear_plan
         return None
 
-    def _templates_of(self, ambiguity_type: str) -> tuple[dict[str, TemplateSpec], list[str]]:
+    def _templates_of(self, ambiguity_type: str) -> _Templates:
         known = self._templates.get(ambiguity_type)
         if known is None:
             specs = {spec.id: spec for spec in library.templates_for(ambiguity_type)}
-            known = self._templates[ambiguity_type] = (specs, sorted(specs))
+            needs = tuple((key, library.needs(spec, self.catalog)) for key, spec in specs.items())
+            known = self._templates[ambiguity_type] = (specs, sorted(specs), needs)
         return known
 
     def generate_outcome(

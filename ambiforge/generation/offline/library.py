@@ -37,7 +37,7 @@ from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.errors import ConfigError
 from ambiforge.generation.offline import mechanisms
-from ambiforge.generation.offline.mechanisms.base import Predicate
+from ambiforge.generation.offline.mechanisms.base import Predicate, SceneTest
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec
 from ambiforge.models.scene_graph import SceneGraph
@@ -172,6 +172,13 @@ def of_template(spec: TemplateSpec, scene: Scene, catalog: Catalog, graph: Scene
     """The ways one template can make a pair in the scene. The generator asks template by template, in a
     random order, and stops at the first that builds: asking all of them first cost most of a draw."""
     return mechanisms.get(spec.mechanism).candidates(spec, scene, catalog, graph)
+
+
+def needs(spec: TemplateSpec, catalog: Catalog) -> SceneTest | None:
+    """The test a scene passes wherever the template offers candidates (its mechanism's ``needs``, given
+    the scene's objects as :meth:`Catalog.bits_of`); None when the mechanism does not say."""
+    of = mechanisms.get(spec.mechanism).needs
+    return None if of is None else of(spec, catalog)
 
 
 def requirements(type_name: str) -> dict[str, list[Predicate]]:

@@ -19,7 +19,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
 from ambiforge.models.scene_graph import Node, SceneGraph
-from ambiforge.world import Expression, resolve
+from ambiforge.world import Expression, nodes_only_graph, resolve
 from ambiforge.world.index import GraphIndex, index
 
 
@@ -84,6 +84,11 @@ def in_scene(graph: SceneGraph, scene: Scene, catalog: Catalog) -> int:
     return asked.scene_bits
 
 
+def holds(graph: SceneGraph, bits: int) -> None:
+    """Tell :func:`in_scene` the bits of the scene whose kitchen ``graph`` is, when the caller has them."""
+    _of(graph).scene_bits = bits
+
+
 def members(graph: SceneGraph, noun: str, condition: Condition | None = None) -> list[Node]:
     """The kitchen's objects "a <noun>" picks out (any group: a butter knife is a knife too) that meet
     ``condition`` (what the template's target allows: clean, microwave-safe known, ...)."""
@@ -103,6 +108,23 @@ def fitting(graph: SceneGraph, nodes: Sequence[Node], action: str | None, condit
     if not action and condition is None:
         return list(nodes)
     return _of(graph).meeting(nodes, action, condition)
+
+
+def picked(catalog: Catalog, noun: str) -> tuple[tuple[str, CatalogObject], ...]:
+    """The catalog's objects "a <noun>" (the noun of one of its groups) picks out in any kitchen, resolved
+    on a kitchen of every catalog object as :func:`members` resolves it on a scene's, each by name with its
+    node as a catalog object (what a template's tests read on a graph). A table of the catalog, worked out
+    once for every group's noun: plain data, so the catalog still pickles."""
+    table = catalog.tables.get("referents.picked")
+    if not isinstance(table, dict):
+        kitchen = nodes_only_graph(list(catalog.objects.values()))
+        ix = index(kitchen)
+        table = {}
+        for group in catalog.groups.values():
+            if group.noun not in table:
+                table[group.noun] = tuple((n.name, ix.view(n)) for n in resolve(kitchen, _expression(group.noun)))
+        catalog.tables["referents.picked"] = table
+    return table[noun]  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=1024)

@@ -18,7 +18,7 @@ from ambiforge.catalog import Catalog, CatalogObject, Group
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_requirements
 from ambiforge.generation.offline.rendering import Candidate, Slots, bind_co, bindable, draft_of, render
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
 from ambiforge.models.scene_graph import Node, SceneGraph
@@ -147,4 +147,5 @@ MECHANISM = Mechanism(
     default_requirements,
     "the user picks one of several members",
     order=1,
+    needs=holding_requirements,
 )

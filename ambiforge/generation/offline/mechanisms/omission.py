@@ -19,7 +19,7 @@ from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_requirements
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -124,5 +124,11 @@ def candidates(spec: OmissionSpec, scene: Scene, catalog: Catalog, graph: SceneG
 
 
 MECHANISM = Mechanism(
-    "omission", OmissionSpec, candidates, default_requirements, "a place or device is left out", order=2
+    "omission",
+    OmissionSpec,
+    candidates,
+    default_requirements,
+    "a place or device is left out",
+    order=2,
+    needs=holding_requirements,
 )

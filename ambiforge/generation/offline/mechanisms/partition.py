@@ -22,7 +22,7 @@ from ambiforge.catalog.conditions import Condition
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases, referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate
+from ambiforge.generation.offline.mechanisms.base import Mechanism, Predicate, SceneTest
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -146,6 +146,60 @@ def requirements(spec: PartitionSpec) -> list[Predicate]:
     return [lambda o: target.matches(o) and not right(o), *(c.matches for c in spec.co.values())]
 
 
+def needs(spec: PartitionSpec, catalog: Catalog) -> SceneTest:
+    """The test :func:`candidates` passes: a scene group whose noun picks out (:func:`referents.picked`) a
+    wrong and a right member and nothing disputed, as many right ones as the template allows, and an
+    object for each co-slot outside the group."""
+    co = [catalog.meeting_bits(c) for c in spec.co.values()]
+    split: dict[str, tuple[int, int, int, int] | None] = {}  # per noun: wrong, right, disputed, right state
+    rows: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
+    for key, group in catalog.groups.items():
+        if group.noun not in split:
+            split[group.noun] = _split(spec, catalog, group.noun)
+        found = split[group.noun]
+        if found is not None:
+            outside = ~catalog.group_bits[key]
+            rows.append((catalog.group_bits[key], *found, tuple(b & outside for b in co)))
+    only_one = spec.only_one
+
+    def test(held: int) -> bool:
+        for members, wrong, right, disputed, right_state, co_bits in rows:
+            if not members & held or not wrong & held or disputed & held:
+                continue
+            n_right = (right & held).bit_count()
+            if not n_right or (only_one and n_right != 1) or (right_state & held).bit_count() > n_right:
+                continue
+            if all(b & held for b in co_bits):
+                return True
+        return False
+
+    return test
+
+
+def _split(spec: PartitionSpec, catalog: Catalog, noun: str) -> tuple[int, int, int, int] | None:
+    """What ``noun`` picks out as bits, read as :func:`candidates` reads a scene's nodes: the wrong members,
+    the right ones, those whose fact is disputed, and (a partition by state) those of the right state;
+    None when it picks no wrong or no right one."""
+    bits, target, safe = catalog.bits, spec.target, spec.safe
+    fits = cached_affordances().get(spec.action).allows if spec.action else safe.matches  # type: ignore[union-attr]
+    right = wrong = disputed = right_state = 0
+    by_state = safe is not None and safe.clean is not None
+    for name, view in referents.picked(catalog, noun):
+        bit = bits.get(name, 0)
+        if target.matches(view):
+            if fits(view):
+                right |= bit
+            else:
+                wrong |= bit
+        if any(getattr(view, a) is None for a in target.known):
+            disputed |= bit
+        if by_state and safe.matches(view):  # type: ignore[union-attr]
+            right_state |= bit
+    if not right or not wrong:
+        return None
+    return wrong, right, disputed, right_state
+
+
 def _right(spec: PartitionSpec) -> Predicate:
     """A right choice, tested on a catalog object (scene steering has no graph yet)."""
     if spec.action is not None:
@@ -156,5 +210,11 @@ def _right(spec: PartitionSpec) -> Predicate:
 
 
 MECHANISM = Mechanism(
-    "partition", PartitionSpec, candidates, requirements, "right vs wrong members by a condition", order=4
+    "partition",
+    PartitionSpec,
+    candidates,
+    requirements,
+    "right vs wrong members by a condition",
+    order=4,
+    needs=needs,
 )

@@ -34,7 +34,7 @@ from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene, with_article
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import phrases
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_bits
 from ambiforge.generation.offline.rendering import Candidate
 from ambiforge.generation.offline.spec import TemplateSpec, check_format
 from ambiforge.generation.offline.steps import StepSpec
@@ -757,4 +757,5 @@ MECHANISM = Mechanism(
     "the instruction stays, a perturbed copy of the kitchen makes it ambiguous",
     order=5,
     sentences=sentences,
+    needs=lambda spec, catalog: holding_bits((catalog.meeting_bits(spec.target),)),  # candidates ask no more
 )

@@ -22,7 +22,7 @@ from ambiforge.catalog.affordances import cached_affordances
 from ambiforge.environment import Scene
 from ambiforge.generation.draft import Draft
 from ambiforge.generation.offline import referents
-from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements
+from ambiforge.generation.offline.mechanisms.base import Mechanism, default_requirements, holding_requirements
 from ambiforge.generation.offline.rendering import (
     Candidate,
     Slots,
@@ -116,5 +116,11 @@ def candidates(spec: ToolForUseSpec, scene: Scene, catalog: Catalog, graph: Scen
 
 
 MECHANISM = Mechanism(
-    "tool_for_use", ToolForUseSpec, candidates, default_requirements, "the one member made for the job", order=3
+    "tool_for_use",
+    ToolForUseSpec,
+    candidates,
+    default_requirements,
+    "the one member made for the job",
+    order=3,
+    needs=holding_requirements,
 )
