@@ -141,3 +141,17 @@ def test_every_verb_of_the_table_is_validated_said_and_simulated() -> None:
         said = render_action(full)
         assert said[:1].isupper() and ("mug" in said or verb == "wait")
         assert verb in HANDLERS
+
+
+def test_a_nodes_json_record_is_its_dump_a_fresh_copy_each_time_and_follows_copies() -> None:
+    """The JSON form a node keeps for records is its dump; a copy with another id records that id."""
+    mug = Node(id="mug", type="object", name="mug", noun="mug", kind="kitchen_item", tags=("cup",))
+    first = mug.json_record()
+    assert first == mug.model_dump(mode="json")
+    first["tags"].append("changed")
+    first["state"]["clean"] = False
+    assert mug.json_record() == mug.model_dump(mode="json")
+    other = mug.model_copy(update={"id": "mug_2"})
+    assert other.json_record()["id"] == "mug_2" and mug.json_record()["id"] == "mug"
+    graph = SceneGraph(nodes=(_place("counter", "on"), mug, other))
+    assert json.dumps(graph.json_record()) == json.dumps(graph.model_dump(mode="json"))
