@@ -155,3 +155,15 @@ def test_a_nodes_json_record_is_its_dump_a_fresh_copy_each_time_and_follows_copi
     assert other.json_record()["id"] == "mug_2" and mug.json_record()["id"] == "mug"
     graph = SceneGraph(nodes=(_place("counter", "on"), mug, other))
     assert json.dumps(graph.json_record()) == json.dumps(graph.model_dump(mode="json"))
+
+
+def test_edges_given_as_arguments_are_validated_as_edges() -> None:
+    """The sampler hands a graph its new edges as ``Edge(*triple)`` arguments: they are checked as edges."""
+    from pydantic_core import ArgsKwargs
+
+    nodes = (_place("counter", "on"), _obj("mug"))
+    graph = SceneGraph.model_validate({"nodes": nodes, "edges": [ArgsKwargs(("mug", "on", "counter"))]})
+    assert graph.edges == (Edge(source="mug", relation="on", target="counter"),)
+    for bad in (("mug", "under", "counter"), ("mug", "on", 3), ("mug", "on", "counter", "extra")):
+        with pytest.raises(ValidationError):
+            SceneGraph.model_validate({"nodes": nodes, "edges": [ArgsKwargs(bad)]})
