@@ -123,6 +123,13 @@ class Node(_Frozen):
             del copied._json
         return copied
 
+    def __getstate__(self) -> dict[Any, Any]:
+        # A pickle (an item sent to a worker process) carries the node's fields, not its JSON form.
+        state = super().__getstate__()
+        if "_json" in self.__dict__:
+            state["__dict__"] = {k: v for k, v in self.__dict__.items() if k != "_json"}
+        return state
+
 
 # ``source relation target``: one relation between two nodes of a graph, by node id. (No docstring: it
 # would become the schema's description, and the published schemas describe edges as they are.) A slotted

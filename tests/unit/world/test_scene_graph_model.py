@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 
@@ -155,6 +156,9 @@ def test_a_nodes_json_record_is_its_dump_a_fresh_copy_each_time_and_follows_copi
     assert other.json_record()["id"] == "mug_2" and mug.json_record()["id"] == "mug"
     graph = SceneGraph(nodes=(_place("counter", "on"), mug, other))
     assert json.dumps(graph.json_record()) == json.dumps(graph.model_dump(mode="json"))
+    fresh = Node(id="mug", type="object", name="mug", noun="mug", kind="kitchen_item", tags=("cup",))
+    assert pickle.dumps(mug) == pickle.dumps(fresh)  # a pickle carries the fields only
+    assert pickle.loads(pickle.dumps(mug)).json_record() == mug.model_dump(mode="json")
 
 
 def test_edges_given_as_arguments_are_validated_as_edges() -> None:
