@@ -47,6 +47,10 @@ class _Strict(BaseModel):
 class EnvObject(_Strict):
     """An object in the scene. Catalog objects carry their attributes; imported free text has only a name."""
 
+    # Frozen: it says only what its catalog object says, so a build's items share one per catalog object
+    # (:func:`ambiforge.generation.draft.environment_of`).
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     name: str = Field(min_length=1)
     group: str | None = Field(default=None, description="catalog group, None for free-text objects")
     kind: Literal["food", "kitchen_item"] | None = None
