@@ -112,7 +112,7 @@ def environment_of(objects: Sequence[CatalogObject]) -> list[EnvObject]:
     is recorded and kept in the (packaged) world's tables next to the objects' graph nodes: not some thirty
     models per item, which every item would hold and the collector walk for as long as the item lives."""
     table: dict[str, tuple[CatalogObject, EnvObject]] = cached_world().tables.setdefault("items.environment", {})
-    out = []
+    out: list[EnvObject] = []
     for obj in objects:
         entry = table.get(obj.name)
         if entry is None or (entry[0] is not obj and entry[0] != obj):  # another catalog's object of the name
