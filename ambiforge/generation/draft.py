@@ -7,12 +7,14 @@ id and the provenance, so the item's sixteen fields are mapped in one place for 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ambiforge.catalog import Catalog
+from ambiforge.catalog import Catalog, CatalogObject
+from ambiforge.catalog.world import cached_world
 from ambiforge.environment import Scene, render_environment
-from ambiforge.models import Frame, Item, Provenance, World
+from ambiforge.models import EnvObject, Frame, Item, Provenance, World
 from ambiforge.version import __version__
 
 
@@ -104,6 +106,21 @@ def provenance_of(
     )
 
 
+def environment_of(objects: Sequence[CatalogObject]) -> list[EnvObject]:
+    """The scene's objects as an item records them. An :class:`EnvObject` is frozen and says only what its
+    catalog object says, so a build's items share one per catalog object, made the first time the object
+    is recorded and kept in the (packaged) world's tables next to the objects' graph nodes: not some thirty
+    models per item, which every item would hold and the collector walk for as long as the item lives."""
+    table: dict[str, tuple[CatalogObject, EnvObject]] = cached_world().tables.setdefault("items.environment", {})
+    out: list[EnvObject] = []
+    for obj in objects:
+        entry = table.get(obj.name)
+        if entry is None or (entry[0] is not obj and entry[0] != obj):  # another catalog's object of the name
+            entry = table[obj.name] = (obj, EnvObject.model_validate(obj, from_attributes=True))
+        out.append(entry[1])
+    return out
+
+
 def to_item(
     draft: Draft, ambiguity_type: str, scene: Scene, provenance: Provenance, world: World | None = None
 ) -> Item:
@@ -113,7 +130,7 @@ def to_item(
     return Item.model_validate(
         {
             "id": item_id(ambiguity_type, short, draft.unambiguous_direct),
-            "environment": scene.objects,  # EnvObjects read off the catalog objects (``from_attributes``)
+            "environment": environment_of(scene.objects),
             "environment_short": short,
             "environment_full": full,
             "unambiguous_direct": draft.unambiguous_direct,

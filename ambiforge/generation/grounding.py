@@ -53,9 +53,9 @@ def world_of(
     ``affordance``: the job that selects the fitting ones, recorded so the world rules can check them;
     ``clear_plan``: the clear task's plan as actions on the graph, when the generator built it).
 
-    The world holds a graph of its own, made here from ``graph``'s nodes and edges: the lookup tables that
-    ``graph`` gathered while the pair was drawn and planned (:func:`ambiforge.world.index.index`) stay with
-    it and go when the draw is done, instead of living as long as the item."""
+    The world holds ``graph`` itself, and the lookup tables it gathered while the pair was drawn and planned
+    (:func:`ambiforge.world.index.index`) are dropped here: they would live as long as the item, and whoever
+    reads the item's graph later builds its own."""
     target_ids = node_ids(graph, [target]) if target else []
     find = index(graph).find
     out: list[LeftOut] = []
@@ -63,8 +63,8 @@ def world_of(
         node = find(name)
         if node is not None and all(o.node != node.id for o in out):
             out.append(LeftOut(node=node.id, reason=reason, detail=detail))  # type: ignore[arg-type]
-    return World(
-        graph=SceneGraph(seed=graph.seed, relations_known=graph.relations_known, nodes=graph.nodes, edges=graph.edges),
+    world = World(
+        graph=graph,
         target=target_ids[0] if target_ids else None,
         candidates=node_ids(graph, candidates),
         fitting=node_ids(graph, fitting),
@@ -73,6 +73,8 @@ def world_of(
         rationale=rationale,
         **({"clear_plan": clear_plan} if clear_plan is not None else {}),
     )
+    graph.tables.clear()
+    return world
 
 
 def scene_graph(scene: Scene, seed: int, index_: int, attempt: int) -> SceneGraph:

@@ -7,13 +7,16 @@ not appear in the correct action.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ambiforge import ambiguity
 from ambiforge.models.action import Action
-from ambiforge.models.scene_graph import SceneGraph
+from ambiforge.models.scene_graph import SceneGraph, nodes_spliced
+
+if TYPE_CHECKING:
+    from pydantic.main import IncEx
 
 
 def _registered(name: str) -> str:
@@ -43,6 +46,10 @@ class _Strict(BaseModel):
 
 class EnvObject(_Strict):
     """An object in the scene. Catalog objects carry their attributes; imported free text has only a name."""
+
+    # Frozen: it says only what its catalog object says, so a build's items share one per catalog object
+    # (:func:`ambiforge.generation.draft.environment_of`).
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
     group: str | None = Field(default=None, description="catalog group, None for free-text objects")
@@ -327,5 +334,18 @@ class Item(_Strict):
     )
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-ready dict with a stable key order (the model's field order)."""
-        return self.model_dump(mode="json")
+        """A JSON-ready dict with a stable key order (the model's field order): ``model_dump(mode="json")``,
+        with the scene graphs' nodes in their JSON forms made once per node (:meth:`Node.json_record`; most
+        of a record's bytes, and the same few hundred nodes recur across a build's kitchens)."""
+        world = self.world
+        if world is None:
+            return self.model_dump(mode="json")
+        record = self.model_dump(mode="json", exclude=_GRAPH_NODES)
+        dumped = record["world"]
+        dumped["graph"] = nodes_spliced(dumped["graph"], world.graph)
+        if world.perturbation is not None:
+            dumped["perturbation"]["graph"] = nodes_spliced(dumped["perturbation"]["graph"], world.perturbation.graph)
+        return record
+
+
+_GRAPH_NODES = cast("IncEx", {"world": {"graph": {"nodes": True}, "perturbation": {"graph": {"nodes": True}}}})

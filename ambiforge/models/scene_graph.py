@@ -30,10 +30,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+if TYPE_CHECKING:
+    from pydantic.main import IncEx
 
 Relation = Literal["in", "on", "inside", "next_to", "left_of", "right_of", "behind"]
 RELATIONS: tuple[str, ...] = ("in", "on", "inside", "next_to", "left_of", "right_of", "behind")
@@ -94,6 +97,39 @@ class Node(_Frozen):
     attributes: Attributes = Attributes()
     state: State = State()
 
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        # The node's JSON form, made once per node: a build's graphs share most of their nodes (the
+        # kitchen's places, the catalog's objects), and every item's record holds its graph's nodes.
+        return self.model_dump(mode="json")
+
+    def json_record(self) -> dict[str, Any]:
+        """The node as ``model_dump(mode="json")`` gives it, a fresh copy each time (a record is the
+        caller's to change), made from the node's own JSON form."""
+        data = self._json
+        return {
+            **data,
+            "tags": [*data["tags"]],
+            "uses": [*data["uses"]],
+            "attributes": {**data["attributes"]},
+            "state": {**data["state"]},
+        }
+
+    def __copy__(self) -> Self:
+        # ``model_copy`` copies the instance dict, cached values with it; an update changes the node, so
+        # the copy makes its JSON form anew.
+        copied = super().__copy__()
+        if "_json" in copied.__dict__:
+            del copied._json
+        return copied
+
+    def __getstate__(self) -> dict[Any, Any]:
+        # A pickle (an item sent to a worker process) carries the node's fields, not its JSON form.
+        state = super().__getstate__()
+        if "_json" in self.__dict__:
+            state["__dict__"] = {k: v for k, v in self.__dict__.items() if k != "_json"}
+        return state
+
 
 # ``source relation target``: one relation between two nodes of a graph, by node id. (No docstring: it
 # would become the schema's description, and the published schemas describe edges as they are.) A slotted
@@ -135,9 +171,13 @@ class SceneGraph(_Frozen):
                 return n
         raise KeyError(node_id)
 
+    def json_record(self) -> dict[str, Any]:
+        """``model_dump(mode="json")``, with each node's JSON form made once per node (:meth:`Node.json_record`)."""
+        return nodes_spliced(self.model_dump(mode="json", exclude=_NODES), self)
+
     def to_json(self) -> str:
         """Canonical JSON (sorted keys, no spaces): the bytes a seed fixes."""
-        return canonical_json(self.model_dump(mode="json"))
+        return canonical_json(self.json_record())
 
 
 def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known: bool) -> None:
@@ -177,6 +217,16 @@ def check_consistent(nodes: Sequence[Any], edges: Sequence[Any], relations_known
 
 
 _LOCATED = frozenset(LOCATION_RELATIONS)
+_FIELDS = tuple(SceneGraph.model_fields)
+
+
+_NODES: IncEx = {"nodes"}
+
+
+def nodes_spliced(dumped: dict[str, Any], graph: SceneGraph) -> dict[str, Any]:
+    """``graph``'s JSON dump, from ``dumped`` (the same without its nodes) and the nodes' JSON forms, in the
+    model's field order."""
+    return {name: [n.json_record() for n in graph.nodes] if name == "nodes" else dumped[name] for name in _FIELDS}
 
 
 def canonical_json(data: Any) -> str:

@@ -13,6 +13,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from pydantic_core import ArgsKwargs
+
 from ambiforge.catalog import CatalogObject
 from ambiforge.catalog.world import Place, World, cached_world
 from ambiforge.environment.sampler import Scene
@@ -229,8 +231,9 @@ def place(layout: Layout) -> SceneGraph:
         rng.shuffle(ids)
         triples += row_triples([ids[i : i + width] for i in range(0, len(ids), width)])
     triples.sort()  # the order of (source, relation, target): canonical bytes
-    # made into Edges in one call (those of the world's table are Edges already)
-    edges = [located.get(t) or {"source": t[0], "relation": t[1], "target": t[2]} for t in triples]
+    # made into Edges in one call, each as ``Edge(*triple)`` validates it (those of the world's table are
+    # Edges already)
+    edges = [located.get(t) or ArgsKwargs(t) for t in triples]
     graph = SceneGraph.model_validate({"seed": layout.seed, "nodes": layout.graph.nodes, "edges": edges})
     index(graph, like=layout.graph)  # every graph made here is looked up
     return graph

@@ -4,6 +4,7 @@ where kitchens keep them, and the words agree in number with the object they nam
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from functools import cache
@@ -123,3 +124,11 @@ def test_only_what_does_the_job_is_offered_and_a_kitchen_without_it_may_get_one(
     t = next(n for n in graph.nodes if n.name == "ceramic bowl")
     made = absence(graph, t, bowl, catalog.groups[bowl.group], Scene((bowl, plate)), random.Random(3))
     assert made is not None and made.refused and not made.offered  # nothing offered: the robot asks
+
+
+def test_an_items_record_is_its_json_dump_perturbed_graph_included() -> None:
+    """``to_record`` takes the graphs' nodes from their kept JSON forms: the same keys, order and values as
+    pydantic's dump, for the clear kitchen and the perturbed one."""
+    item = seeded(14, "absence")
+    assert item.world is not None and item.world.perturbation is not None
+    assert json.dumps(item.to_record()) == json.dumps(item.model_dump(mode="json"))

@@ -125,8 +125,8 @@ def test_every_graph_validates_against_the_published_schema_and_the_world_rules(
 
 
 def test_an_items_graph_leaves_the_lookup_tables_of_drawing_and_planning_behind(catalog) -> None:  # type: ignore[no-untyped-def]
-    """The tables a draw gathers on its graphs (an index, the states simulations made) go with the draw: an
-    item holds a graph of its own, equal to the planned one, whose tables are made only when asked for."""
+    """The tables a draw gathers on its graphs (an index, the states simulations made) go with the draw: the
+    item's graph (the planned one) keeps none of them; they are made again only when asked for."""
     gen = OfflineGenerator(catalog, 5, "t")
     worlds = [gen.generate(i, "preferences")[0].world for i in range(3)]
     for world in worlds:

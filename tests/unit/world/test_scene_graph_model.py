@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 
@@ -141,3 +142,32 @@ def test_every_verb_of_the_table_is_validated_said_and_simulated() -> None:
         said = render_action(full)
         assert said[:1].isupper() and ("mug" in said or verb == "wait")
         assert verb in HANDLERS
+
+
+def test_a_nodes_json_record_is_its_dump_a_fresh_copy_each_time_and_follows_copies() -> None:
+    """The JSON form a node keeps for records is its dump; a copy with another id records that id."""
+    mug = Node(id="mug", type="object", name="mug", noun="mug", kind="kitchen_item", tags=("cup",))
+    first = mug.json_record()
+    assert first == mug.model_dump(mode="json")
+    first["tags"].append("changed")
+    first["state"]["clean"] = False
+    assert mug.json_record() == mug.model_dump(mode="json")
+    other = mug.model_copy(update={"id": "mug_2"})
+    assert other.json_record()["id"] == "mug_2" and mug.json_record()["id"] == "mug"
+    graph = SceneGraph(nodes=(_place("counter", "on"), mug, other))
+    assert json.dumps(graph.json_record()) == json.dumps(graph.model_dump(mode="json"))
+    fresh = Node(id="mug", type="object", name="mug", noun="mug", kind="kitchen_item", tags=("cup",))
+    assert pickle.dumps(mug) == pickle.dumps(fresh)  # a pickle carries the fields only
+    assert pickle.loads(pickle.dumps(mug)).json_record() == mug.model_dump(mode="json")
+
+
+def test_edges_given_as_arguments_are_validated_as_edges() -> None:
+    """The sampler hands a graph its new edges as ``Edge(*triple)`` arguments: they are checked as edges."""
+    from pydantic_core import ArgsKwargs
+
+    nodes = (_place("counter", "on"), _obj("mug"))
+    graph = SceneGraph.model_validate({"nodes": nodes, "edges": [ArgsKwargs(("mug", "on", "counter"))]})
+    assert graph.edges == (Edge(source="mug", relation="on", target="counter"),)
+    for bad in (("mug", "under", "counter"), ("mug", "on", 3), ("mug", "on", "counter", "extra")):
+        with pytest.raises(ValidationError):
+            SceneGraph.model_validate({"nodes": nodes, "edges": [ArgsKwargs(bad)]})
