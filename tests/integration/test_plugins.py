@@ -88,10 +88,23 @@ def test_the_recipes_declare_one_of_each_extension(plugin) -> None:  # type: ign
     assert set(groups) == {f"ambiforge.{g}" for g in ("types", "rules", "providers", "stages", "methods")}
 
 
-def test_a_build_and_a_release_use_the_plugin_type_and_rule(plugin) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def made(plugin) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str] | None]:  # type: ignore[no-untyped-def]
+    """A 30-pair build with the plugin, and its release (None when the build failed): the tests that read
+    them ask for this fixture, so none depends on another test having run first in the same worker."""
     root, env, _ = plugin
     built = ambiforge("build", "--provider", "offline", "--pairs", "30", "--seed", "4", "--run-id", "plug",
                       cwd=root, env=env)  # fmt: skip
+    if built.returncode != 0:
+        return built, None
+    released = ambiforge("release", "--version", "1.0.0", "--from", "plug", "--allow-unreviewed",
+                         "--calibration-size", "10", cwd=root, env=env)  # fmt: skip
+    return built, released
+
+
+def test_a_build_and_a_release_use_the_plugin_type_and_rule(plugin, made) -> None:  # type: ignore[no-untyped-def]
+    root, _, _ = plugin
+    built, released = made
     assert built.returncode == 0, built.stderr
     run = root / "raw" / "plug"
     items = [json.loads(line) for line in (run / "items.jsonl").read_text().splitlines()]
@@ -107,18 +120,16 @@ def test_a_build_and_a_release_use_the_plugin_type_and_rule(plugin) -> None:  # 
     assert report["rules"]["please"]["count"] == len(flagged)
     assert list(report["rules"])[-1] == "please"  # a plugin's rules run after the built-ins
 
-    released = ambiforge("release", "--version", "1.0.0", "--from", "plug", "--allow-unreviewed",
-                         "--calibration-size", "10", cwd=root, env=env)  # fmt: skip
-    assert released.returncode == 0, released.stderr
+    assert released is not None and released.returncode == 0, released and released.stderr
     manifest = json.loads((root / "curated" / "1.0.0" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["counts"]["per_type"]["amount"] == 9
     assert "Amount" in (root / "curated" / "1.0.0" / "README.md").read_text(encoding="utf-8")
 
 
-def test_an_eval_runs_the_plugin_method_through_the_plugin_provider(plugin) -> None:  # type: ignore[no-untyped-def]
+def test_an_eval_runs_the_plugin_method_through_the_plugin_provider(plugin, made) -> None:  # type: ignore[no-untyped-def]
     root, env, _ = plugin
-    if not (root / "curated" / "1.0.0").is_dir():
-        pytest.skip("needs the release of the build test")
+    built, released = made
+    assert released is not None and released.returncode == 0, (released or built).stderr
     audit = root / "gateway-audit.txt"
     with ScriptedLLMServer(server_responder, api_key="sk-gateway") as server:
         gateway = {"GATEWAY_API_KEY": "sk-gateway", "GATEWAY_BASE_URL": server.openai_url}
@@ -139,10 +150,10 @@ def test_an_eval_runs_the_plugin_method_through_the_plugin_provider(plugin) -> N
     assert all(line.startswith("scripted ") for line in audited)
 
 
-def test_the_plugin_stage_is_registered_fingerprinted_and_checked(plugin) -> None:  # type: ignore[no-untyped-def]
+def test_the_plugin_stage_is_registered_fingerprinted_and_checked(plugin, made) -> None:  # type: ignore[no-untyped-def]
     root, env, _ = plugin
-    if not (root / "raw" / "plug" / "items.jsonl").is_file():
-        pytest.skip("needs the items of the build test")
+    built, _ = made
+    assert built.returncode == 0, built.stderr
     code = """
 import json, sys
 from ambiforge.config.build import BuildOptions
