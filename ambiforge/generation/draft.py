@@ -7,14 +7,13 @@ id and the provenance, so the item's sixteen fields are mapped in one place for 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ambiforge.catalog import Catalog, CatalogObject
-from ambiforge.catalog.world import cached_world
+from ambiforge.catalog import Catalog
 from ambiforge.environment import Scene, render_environment
-from ambiforge.models import EnvObject, Frame, Item, Provenance, World
+from ambiforge.environment.objects import environment_of
+from ambiforge.models import Frame, Item, Provenance, World
 from ambiforge.version import __version__
 
 
@@ -104,21 +103,6 @@ def provenance_of(
         catalog_sha256=catalog.sha256,
         **extra,
     )
-
-
-def environment_of(objects: Sequence[CatalogObject]) -> list[EnvObject]:
-    """The scene's objects as an item records them. An :class:`EnvObject` is frozen and says only what its
-    catalog object says, so a build's items share one per catalog object, made the first time the object
-    is recorded and kept in the (packaged) world's tables next to the objects' graph nodes: not some thirty
-    models per item, which every item would hold and the collector walk for as long as the item lives."""
-    table: dict[str, tuple[CatalogObject, EnvObject]] = cached_world().tables.setdefault("items.environment", {})
-    out: list[EnvObject] = []
-    for obj in objects:
-        entry = table.get(obj.name)
-        if entry is None or (entry[0] is not obj and entry[0] != obj):  # another catalog's object of the name
-            entry = table[obj.name] = (obj, EnvObject.model_validate(obj, from_attributes=True))
-        out.append(entry[1])
-    return out
 
 
 def to_item(

@@ -48,7 +48,7 @@ class EnvObject(_Strict):
     """An object in the scene. Catalog objects carry their attributes; imported free text has only a name."""
 
     # Frozen: it says only what its catalog object says, so a build's items share one per catalog object
-    # (:func:`ambiforge.generation.draft.environment_of`).
+    # (:func:`ambiforge.environment.objects.environment_of`).
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ambiforge.environment.objects import env_object
-from ambiforge.generation.draft import environment_of
+from ambiforge.environment.objects import env_object, environment_of
 from ambiforge.models import EnvObject
 
 
