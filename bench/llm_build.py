@@ -21,9 +21,10 @@ process's LLM phase): the cost of one more pair, which the figure a pair of one 
 costs (imports, the worker's Great Expectations, the report) that do not grow with the pairs.
 
 The server first answers a warm-up build of the same pairs and seed (its figures printed too): its responder
-drafts a kitchen's tasks with the offline generator on the first request about that kitchen (about 50 ms of CPU
-a kitchen, 2 to 3 s for 50 pairs), and on a 2-core machine that work, which a model server does on a machine of
-its own, competes with the build for the cores. The measured build then meets a server whose answers take only
+drafts a kitchen's tasks with the offline generator on the first request about that kitchen (about 25 ms of CPU
+a kitchen, 1.2 s for 50 pairs, nearly all of it in the first second, when every pair asks its first question),
+and on a 2-core machine that work, which a model server does on a machine of its own, competes with the build
+for the cores. The measured build then meets a server whose answers take only
 their latency. ``--cold`` measures a build against a fresh server instead.
 
 Prints figures, never asserts. ``rpm`` defaults to 0 (no rate limit): the ideal is about concurrency and
