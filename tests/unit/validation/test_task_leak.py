@@ -102,3 +102,26 @@ def test_a_step_before_the_question_saying_the_intended_temperature_leaks_it(lea
     assert len(flags) == 1 and "measure '375'" in flags[0]
     other = "1. Put 375 grams of tomatoes on a tray.\n2. Preheat the oven.\n3. Bake them."
     assert leak(**cells, plan_for_amb_task=other) == []  # 375 grams say how much, not how hot
+
+
+def test_a_step_before_the_question_naming_the_intended_place_leaks_it(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    def flags(plan: str) -> list[tuple[str, str]]:
+        row = {
+            "id": "1",
+            **environment("milk carton, cereal, ceramic bowl"),
+            "unambiguous_direct": "Put the milk carton in the fridge and the cereal in the bowl.",
+            "ambiguity_type": "common_sense_knowledge",
+            "ambiguous_task": "Put the milk carton away and the cereal in the bowl.",
+            "question": "Where should I put the milk carton?",
+            "answer": "In the fridge.",
+            "plan_for_clear_task": "1. Put the milk carton in the fridge.\n2. Put the cereal in the bowl.",
+            "plan_for_amb_task": plan,
+            "end_of_ambiguity": "1",
+            "user_intent": "fridge",
+        }
+        found = failures_of_row(row, tmp_path, catalog, ["answer_leak", "answer_leak_suspect"])
+        return [(f.rule, f.message) for f in found]
+
+    leaked = flags("1. Put the milk carton in the fridge.\n2. Put the cereal in the bowl.")
+    assert [rule for rule, _ in leaked] == ["answer_leak"] and "'fridge'" in leaked[0][1]
+    assert flags("1. Put the milk carton away.\n2. Put the cereal in the bowl.") == []
