@@ -3,11 +3,11 @@
 
 A minimal pair drops from the clear task the words that say the intended option; when the ambiguous task still
 says the option as often as the clear task does ("a tablespoon of mustard" in both, the question "Which
-condiment?", the answer "Mustard."), the robot has its answer before it asks. Checked only where the question
-asks for a choice (which, what kind, where, how many), the option is not what the question itself names ("eggs"
-of "How many eggs?" is what is counted), the answer gives it, and it is the choice: a shortlisted option, or the
-intent's only thing, named in the kitchen. An option the task offers beside another ("a metal or plastic
-bowl") is not given away."""
+condiment?", the answer "Mustard."), or names a shortlisted option whole and no other option, the robot has
+its answer before it asks. Checked only where the question asks for a choice (which, what kind, where, how
+many), the option is not what the question itself names ("eggs" of "How many eggs?" is what is counted), the
+answer gives it, and it is the choice: a shortlisted option, or the intent's only thing, named in the kitchen.
+An option the task offers beside another ("a metal or plastic bowl") is not given away."""
 
 from __future__ import annotations
 
@@ -85,8 +85,11 @@ def task_leaks(item: Item) -> list[str]:
             if not chosen or _offered(task, a):
                 continue
             n = occurrences(task, a)
-            if n and n >= occurrences(clear, a):
-                out.append(f"ambiguous_task: already names the intended '{a}' (as often as the clear task)")
+            mine = [o for o in options if key_of(o) == key or mentions(o, a)]
+            others = [o for o in options if o not in mine and mentions(task, o)]
+            whole = any(mentions(task, o) for o in mine) and not others  # "the glass mug", not "a glass"
+            if n and (n >= occurrences(clear, a) or whole):
+                out.append(f"ambiguous_task: already names the intended '{a}'")
                 break
     return out
 

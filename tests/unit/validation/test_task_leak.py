@@ -125,3 +125,12 @@ def test_a_step_before_the_question_naming_the_intended_place_leaks_it(tmp_path:
     leaked = flags("1. Put the milk carton in the fridge.\n2. Put the cereal in the bowl.")
     assert [rule for rule, _ in leaked] == ["answer_leak"] and "'fridge'" in leaked[0][1]
     assert flags("1. Put the milk carton away.\n2. Put the cereal in the bowl.") == []
+
+
+def test_a_task_naming_the_whole_intended_option_once_leaks_it(leak) -> None:  # type: ignore[no-untyped-def]
+    clear = "Add a tablespoon of mustard to the soup pot, then stir the mustard into the tomato soup."
+    once = "Add a tablespoon of mustard to the soup pot, then stir the condiment into the tomato soup."
+    flags = leak(unambiguous_direct=clear, ambiguous_task=once)
+    assert len(flags) == 1 and "'mustard'" in flags[0]
+    both = "Add a tablespoon of mustard and ketchup to the soup pot, then stir the condiment into the tomato soup."
+    assert leak(unambiguous_direct=clear, ambiguous_task=both) == []  # names another option too
