@@ -118,6 +118,9 @@ _PARTICLES = frozenset({"up", "down", "off", "out", "in", "it", "them", "through
 #: Units that also hold a thing one hands over: "a bottle of red wine" is an object, "a teaspoon of oil" an amount.
 _CONTAINERS = frozenset({"bottle", "can", "jar", "bag", "box", "package", "packet", "carton", "tin", "cup", "glass"})
 _CONTAINERS |= frozenset({"bowl", "slice", "piece", "loaf", "bunch", "head", "clove", "stick", "bar", "tablet"})
+#: Words for a category of things that are catalog tags ("Which vegetables ...?", "What utensil ...?").
+_CATEGORIES = frozenset({"vegetable", "fruit", "snack", "utensil", "drink", "condiment", "sweetener", "dairy"})
+_CATEGORIES |= frozenset({"meat", "fish", "cookware", "bakeware", "tableware", "cutlery"})
 #: "Which knife ...?", "What type of cheese ...?": the kind of thing the question asks for.
 _ASKED_KIND = re.compile(
     r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort)\s+(?:of\s+)?)?([a-z]+(?:\s+[a-z]+)?)", re.I
@@ -126,19 +129,21 @@ _ASKED_KIND = re.compile(
 
 def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]:
     """Options of another kind than the question asks for ("cutting board" among the options of "Which
-    knife ...?"): when the question names a kind of the catalog (a group's noun) and at least two options
-    are of it, a catalog object of another group, not called by that noun, does not answer the question."""
+    knife ...?", "honey" for "Which vegetables ...?"): when the question names a kind of the catalog (a group's
+    noun, or a category that is a catalog tag) and at least two options are of it, a catalog object of another
+    kind, not called by that noun, does not answer the question."""
     catalog = ctx.catalog or cached_catalog("")
     m = _ASKED_KIND.search(item.question)
     if m is None:
         return []
-    nouns = {g.noun for g in catalog.groups.values()}
+    nouns = {g.noun for g in catalog.groups.values()} | _CATEGORIES
     first = words(m.group(1))[:1]
     asked = next((n for n in (" ".join(words(m.group(1))), *first, *map(singular, first)) if n in nouns), None)
     if asked is None:
         return []
 
-    tags = {t for g in catalog.groups.values() if g.noun == asked for t in g.tags}
+    category = asked in _CATEGORIES
+    tags = {asked} if category else {t for g in catalog.groups.values() if g.noun == asked for t in g.tags}
     heads = {tuple(singular(w) for w in words(g.noun)): set(g.tags) for g in catalog.groups.values()}
 
     def of_kind(option: str) -> bool | None:
@@ -151,8 +156,10 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
             if found is not None
             else next((t for n in range(len(ws), 0, -1) if (t := heads.get(ws[-n:])) is not None), None)
         )  # a catalog object, or a name ending in a group's noun ("cutting board")
-        if kind is None or tags & kind:
-            return None  # unknown, or a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
+        if kind is None:
+            return None
+        if tags & kind:
+            return True if category else None  # a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
         return False
 
     kinds = [of_kind(o) for o in objects]

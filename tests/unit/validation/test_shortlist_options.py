@@ -69,3 +69,27 @@ def test_a_thing_of_another_kind_than_asked_does_not_answer(shortlist) -> None: 
     flags = shortlist("bread knife, paring knife, cutting board")
     assert flags == ["amb_shortlist: 'cutting board' is no knife, which the question asks for"]
     assert shortlist("bread knife, paring knife, cutting board", question="What should I use to slice the bread?") == []
+
+
+def test_a_thing_outside_the_asked_category_does_not_answer(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    def flags(options: str) -> list[str]:
+        row = {
+            "id": "1",
+            **environment("honey, tomato, cucumber, carrot, knife"),
+            "unambiguous_direct": "Make a salad of the tomato and the cucumber.",
+            "ambiguity_type": "preferences",
+            "amb_shortlist": options,
+            "ambiguous_task": "Make a vegetable salad.",
+            "question": "Which vegetables should I use for the salad?",
+            "answer": "The tomato and the cucumber.",
+            "plan_for_clear_task": "1. Chop the tomato and the cucumber.\n2. Mix them in a bowl.",
+            "plan_for_amb_task": "1. Chop the vegetables.\n2. Mix them in a bowl.",
+            "end_of_ambiguity": "0",
+            "user_intent": "tomato, cucumber",
+        }
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["shortlist"])]
+
+    assert flags("tomato, cucumber, carrot, honey") == [
+        "amb_shortlist: 'honey' is no vegetable, which the question asks for"
+    ]
+    assert flags("tomato, cucumber, carrot") == []
