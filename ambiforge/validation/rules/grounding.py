@@ -30,6 +30,7 @@ missing too: the robot is told to use what it cannot find. Each (item, thing) is
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -673,25 +674,45 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     return out
 
 
+#: A question about an amount: its intended "cup" or "glass" is a measure, not a vessel.
+_AMOUNT_ASKED = re.compile(r"\bhow (?:much|many|long)\b|\bamount\b|\bquantity\b|\bportion\b", re.I)
+
+
+def _vessel_said(key: list[str], answer: list[str]) -> bool:
+    """The answer names the unit word as a thing: after an article and not before "of" or another word of a
+    name ("Use a cup.", "in a glass for the juice"; not "1 teaspoon of oil", "the glass food container")."""
+    n = len(key)
+    for i in range(1, len(answer) - n + 1):
+        if answer[i : i + n] == key and answer[i - 1] in ("a", "an", "the"):
+            after = answer[i + n] if i + n < len(answer) else ""
+            if not after or (after != "of" and after in FUNCTION_WORDS):
+                return True
+    return False
+
+
 def intended_missing(item: Item, ctx: RuleContext, found: list[Ungrounded]) -> list[Ungrounded]:
     """The intended option is a kitchen item the scene lacks: an intent concept every alternative of which
     is a tool, vessel or utensil the kitchen has no kind of ("spoon" for "stir it with a spoon", "oven
-    mitts", "cup|mug"), the whole alternative one name, not food, a part ("the lid" of the blender) or a thing a
-    kitchen has without listing it (``SOFT_NOUNS``), nor a part of the kitchen. The robot is
-    told to use what it cannot find. Amounts and units among the alternatives ("cup|ml") do not count; a
-    thing already reported (the plan uses it) is not reported again."""
+    mitts", "cup|mug" asked where to serve), the whole alternative one name, not food, a part ("the lid" of
+    the blender), a thing a kitchen has without listing it (``SOFT_NOUNS``) nor a part of the kitchen. The
+    robot is told to use what it cannot find. Amounts and units among the alternatives ("cup|ml") do not
+    count unless the answer names the unit word as a thing; a thing already reported (the plan uses it) is
+    not reported again."""
     lexicon = lexicon_for(_catalog(ctx))
     scene = Scene.of(item)
     reported = {key_of(u.text)[-1] for u in found if key_of(u.text)}
     units = _units(ctx.config.units)
+    asks_amount = bool(_AMOUNT_ASKED.search(item.question))
+    answer = lexicon.scan(item.answer)[0]
     positives, _ = intent_concepts(item.user_intent)
     out: list[Ungrounded] = []
     for alternatives in positives:
         named: list[tuple[str, tuple[str, ...]]] = []
         for alt in alternatives:
             toks, mentions = lexicon.scan(alt)
-            if not toks or all(t in units or _is_number(t) for t in toks):
-                continue  # "ml", "2"
+            amount = all(t in units or _is_number(t) for t in toks)
+            if not toks or (amount and (asks_amount or not mentions or not _vessel_said(toks, answer))):
+                continue  # "ml", "2"; "cup" unless the answer says "Use a cup."
             if len(mentions) != 1 or (mentions[0].start, mentions[0].end) != (0, len(toks)):
                 break  # not one name ("stir", "mix", "a warm plate")
             m = mentions[0]

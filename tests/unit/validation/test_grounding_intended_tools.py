@@ -87,3 +87,26 @@ def test_an_optional_tool_is_not_missing(grounding, step: str) -> None:  # type:
 def test_a_required_tool_is_missing(grounding) -> None:  # type: ignore[no-untyped-def]
     found = grounding("canned beans, pot", "Heat the beans in a slow cooker.")
     assert any("'slow cooker'" in m for m in found), found
+
+
+def _answered(env: str, question: str, answer: str, intent: str) -> dict[str, str]:
+    row = _row(env, "Pour the tea.", intent=intent, task="Make some green tea.")
+    return {**row, "question": question, "answer": answer}
+
+
+def test_an_intended_vessel_the_answer_names_is_missing(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    row = _answered("green tea, kettle", "Where do I serve the tea?", "Use a cup.", "cup|ml|mug")
+    found = [f.message for f in failures_of_row(row, tmp_path, catalog, ["grounding"])]
+    assert found == ["user_intent: the intended 'cup' is not in the environment (no cup of any kind)"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "intent"),
+    [
+        ("Add 1 teaspoon of honey on top.", "teaspoon"),  # a measure
+        ("Use the glass food storage container.", "glass"),  # a material
+    ],
+)
+def test_an_intended_measure_or_material_is_not_a_thing(tmp_path: Path, catalog, answer: str, intent: str) -> None:  # type: ignore[no-untyped-def]
+    row = _answered("green tea, honey, kettle", "What should I use?", answer, intent)
+    assert [f.message for f in failures_of_row(row, tmp_path, catalog, ["grounding"]) if "intended" in f.message] == []
