@@ -10,7 +10,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
 - ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
   ("something", "the chosen bowl"), names nothing of what the clear task adds to the ambiguous one ("oven"
-  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel").
+  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel"), or takes
+  the thing up by the kind the clear task replaced before naming it ("Take out meat" for the beef steak).
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -53,7 +54,7 @@ from ambiforge.validation.language import (
     similar_steps,
     words,
 )
-from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import key_of, kitchen_words, lexicon_for
 from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
@@ -249,7 +250,49 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if undone:
         shown = ", ".join(f"'{w}'" for w in undone[:4])
         return [f"plan_for_clear_task: never does or says the intended {shown}, which the clear task adds"]
+    return _kind_first(item, [w for w in added if w in things], ctx)
+
+
+def _kind_first(item: Item, added: list[str], ctx: RuleContext) -> list[str]:
+    """A copied clear plan takes the thing up by the kind the ambiguous task names and the clear task
+    replaced ("Take out meat" where the clear task says the beef steak, "Juice one fruit" for the lime), before
+    it names what the clear task adds: where the choice is made, the plan still leaves it open, whatever a
+    later step calls the thing. The kind is a category word ("meat", "fruit", ``category`` in
+    kitchen_words.yaml) or the catalog noun of a thing the clear task names ("nut" of the cashews, "pasta"
+    of the fettuccine); a cookware kind ("pan" for "the frying pan") is another name, not a kind."""
+    if not added:
+        return []
+    catalog = ctx.catalog or cached_catalog("")
+    lexicon = lexicon_for(catalog)
+    nouns = {
+        lemma(catalog.objects[m.name].noun)
+        for m in lexicon.find(item.unambiguous_direct)
+        if m.kind == "object" and m.name in catalog.objects and any(lemma(w) in added for w in words(m.text))
+    }
+    replaced = {
+        w
+        for w in content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct)
+        if w in nouns or w in _kind_words()
+    }
+    if not replaced:
+        return []
+    for i, step in enumerate(item.plan_for_clear_task):
+        said = _plan_says([step], item.unambiguous_direct, ctx)
+        if any(_said(w, said) for w in added):
+            return []
+        if hit := sorted(w for w in replaced if w in said):
+            shown = ", ".join(f"'{w}'" for w in added[:3])
+            return [
+                f"plan_for_clear_task[{i}]: takes up the '{hit[0]}' the clear task replaced by {shown} before it "
+                f"names it: {_short(step)!r}"
+            ]
     return []
+
+
+@lru_cache(maxsize=1)
+def _kind_words() -> frozenset[str]:
+    """Words that name a kind of thing rather than a thing: the lexicon's categories."""
+    return frozenset(lemma(w) for w in kitchen_words()["category"])
 
 
 def _undone_actions(item: Item, intended: set[str], said: frozenset[str]) -> list[str]:
