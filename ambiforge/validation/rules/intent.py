@@ -401,6 +401,16 @@ _HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z-]+)", re.I)
 _COUNT = re.compile(r"\b(\d+|" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r")\s+([a-z-]+)", re.I)
 
 
+def _counted(text: str) -> list[str]:
+    """The words a count is of, up to the first function word: "large eggs" of "2 large eggs with ..."."""
+    said = []
+    for word in words(text)[:3]:
+        if word in FUNCTION_WORDS:
+            break
+        said.append(singular(word))
+    return said
+
+
 def _counts_another_thing(item: Item) -> tuple[str, str] | None:
     """A how-many question about one thing ("How many eggs ...?") while the clear task adds the count of
     another ("Make two waffles" for "Make waffles") and none of the asked thing: the question is not about what
@@ -411,14 +421,13 @@ def _counts_another_thing(item: Item) -> tuple[str, str] | None:
     asked = singular(m.group(1).lower())
     amb = item.ambiguous_task.lower()
     added = [
-        (n, thing)
-        for n, thing in _COUNT.findall(item.unambiguous_direct)
-        if not re.search(rf"(?<![\w.]){re.escape(n.lower())}(?![\w])", amb)
+        (c.group(0), _counted(item.unambiguous_direct[c.end(1) :]))
+        for c in _COUNT.finditer(item.unambiguous_direct)
+        if not re.search(rf"(?<![\w.]){re.escape(c.group(1).lower())}(?![\w])", amb)
     ]
-    if not added or any(singular(t.lower()) in MEASURES or singular(t.lower()) == asked for _, t in added):
-        return None
-    n, thing = added[0]
-    return m.group(1), f"{n} {thing}"
+    if not added or any(after[:1] and after[0] in MEASURES or asked in after for _, after in added):
+        return None  # a measure of the asked thing ("1 cup of"), or its own count ("2 large eggs")
+    return m.group(1), added[0][0]
 
 
 ORDER = 60  # where the family runs among the rules (plugins: 1000 unless they say)

@@ -221,11 +221,15 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
+#: Content words a variant must share with the ambiguous task to repeat it rather than name one option ("a cup").
+_TASK_WORDS = 3
+
+
 def _repeats_task(item: Item) -> tuple[str, list[str]] | None:
     """A variant made only of the ambiguous task's words, among them a word the clear task replaced ("Pour it
     into a container filled with ice" when the task says "pour it into a container filled with ice" and the
-    clear task "a glass"), naming no intended thing, rejected thing or shortlisted option: it says the open
-    point again instead of offering a way to settle it."""
+    clear task "a glass"), naming no intended thing, rejected thing or shortlisted option, nor an option the
+    task itself offers ("a cup or a mug"): it says the open point again instead of offering a way to settle it."""
     variants = _variants(item)
     if len(variants) < 2:
         return None
@@ -238,9 +242,21 @@ def _repeats_task(item: Item) -> tuple[str, list[str]] | None:
     named = [n.strip() for n in named if n.strip()]
     for variant in variants:
         said = content_lemmas(variant)
-        if said and said <= task and said & open_words and not any(_matches(variant, n) for n in named):
+        if (
+            len(said) >= _TASK_WORDS
+            and said <= task
+            and said & open_words
+            and not any(_matches(variant, n) for n in named)
+            and not any(_offered_in(item.ambiguous_task, w) for w in said)
+        ):
             return variant, sorted(said & open_words)
     return None
+
+
+def _offered_in(task: str, word: str) -> bool:
+    """The task offers ``word`` as one of its own options: "a cup or a mug", "either cup"."""
+    w = re.escape(word)
+    return bool(re.search(rf"\b(?:or|either)\s+(?:\w+\s+)?{w}|\b{w}\w*\s+or\b", task, re.I))
 
 
 def _absent(item: Item, ctx: RuleContext) -> str | None:

@@ -82,6 +82,10 @@ def test_a_count_of_another_thing_than_the_clear_task_counts(flags) -> None:  # 
         unambiguous_direct="Bake a pie with four potatoes.", ambiguous_task="Bake a pie with potatoes.", **count
     )
     assert same == []
+    described = flags(
+        unambiguous_direct="Bake a pie with two large potatoes.", ambiguous_task="Bake a pie with potatoes.", **count
+    )
+    assert described == []
 
 
 def test_a_question_naming_the_rejected_option_too_offers_a_choice(flags) -> None:  # type: ignore[no-untyped-def]

@@ -64,9 +64,17 @@ JUICE = dict(
 
 
 def test_a_variant_repeating_the_open_words_is_no_option(flags) -> None:  # type: ignore[no-untyped-def]
-    found = flags(variants="Pour it into a container\nPour it into a glass\nPour it into a mug", **JUICE)
-    assert found[0].startswith("variants: 'Pour it into a container' only repeats the ambiguous task's open words")
+    found = flags(variants="Pour the orange juice into a container\nPour it into a glass\nPour it into a mug", **JUICE)
+    assert found[0].startswith(
+        "variants: 'Pour the orange juice into a container' only repeats the ambiguous task's open words"
+    )
 
 
 def test_variants_that_each_offer_an_option_are_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags(variants="Pour it into a glass\nPour it into a mug\nPour it into a cup", **JUICE) == []
+
+
+def test_a_variant_naming_an_option_the_task_offers_is_no_repeat(flags) -> None:  # type: ignore[no-untyped-def]
+    offered = dict(JUICE, ambiguous_task="Pour the orange juice into a cup or a mug.", amb_shortlist="")
+    found = flags(variants="Pour the orange juice into a cup\nPour the orange juice into a glass", **offered)
+    assert not any("only repeats" in f for f in found)
