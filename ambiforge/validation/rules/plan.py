@@ -369,7 +369,14 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
     if _identical(item):
-        return _copied_end_of_ambiguity(item) or _quoted_elsewhere(item) or _taken_up_later(item)
+        return (
+            _copied_end_of_ambiguity(item)
+            or _quoted_elsewhere(item)
+            or _taken_up_later(item)
+            or _count_said_before(item)
+            or _asked_thing_just_before(item)
+            or _action_said_elsewhere(item)
+        )
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -591,6 +598,174 @@ def _taken_up_later(item: Item) -> list[str]:
         f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after end_of_ambiguity "
         f"{eoa}; the step there and every one before it name nothing of the question, the answer, the intent "
         f"or the options: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+    ]
+
+
+def _count_said_before(item: Item) -> list[str]:
+    """Copied plans: a step before the index already says the intended count with what it counts ("sear for 2
+    minutes on each side" for "How long should I cook the steak?"), and the step at the index says no count of
+    the intent: the plan settles the open point there, so that step is where it ends. (With plans that are
+    not copies the same finding is an answer leak of the ambiguous plan.)"""
+    found = _count_before(item)
+    if found is None:
+        return []
+    i, said = found
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    return [
+        f"plan_for_clear_task[{i}]: already says the intended count '{said}', before end_of_ambiguity {eoa}, "
+        f"whose step says none: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
+    ]
+
+
+def _count_before(item: Item) -> tuple[int, str] | None:
+    positives, _ = intent_concepts(item.user_intent)
+    numbers = [alts for alts in positives if _number(alts)]
+    if not numbers or not _identical(item):
+        return None
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    others = [alts for alts in positives if not _number(alts)]
+    counted = content_lemmas(item.question) | {lemma(w) for alts in others for a in alts for w in words(a)}
+    if any(_counts(step, a, counted) for step in (item.ambiguous_task, steps[eoa]) for alts in numbers for a in alts):
+        return None
+    for i, step in enumerate(steps[:eoa]):
+        said = [next((a for a in alts if _counts(step, a, counted)), None) for alts in numbers]
+        if all(said) and all(any(has(step, a) or mentions(step, a) for a in alts) for alts in others):
+            return i, str(said[0])
+    return None
+
+
+def _options_of(item: Item) -> list[str]:
+    """Every option the row names: the intent's concepts, the negated ones, the shortlist and the variants."""
+    positives, negatives = intent_concepts(item.user_intent)
+    listed = (*(a for alts in positives for a in alts), *negatives, *item.amb_shortlist, *item.variants)
+    return [o.strip() for o in listed if o.strip()]
+
+
+def _takes_no_part(step: str, item: Item, thing: str) -> bool:
+    """The step names neither the thing the question is about nor any option, and leaves nothing open; nor
+    does it go to where things are kept ("Open the cupboard"), where the choice may be made in other words."""
+    return not (
+        _LEADS.match(step)
+        or thing in {lemma(w) for w in words(step)} | {singular(w) for w in words(step)}
+        or any(has(step, o) or mentions(step, o) for o in _options_of(item))
+        or LEFT_OPEN.search(step)
+        or _OPEN_CHOICE.search(step)
+        or _OPEN_WORDS.search(step)
+        or _SAYS_OPEN.search(step)
+        or _NEEDED.search(step)
+        or _VAGUE_AMOUNT.search(step)
+    )
+
+
+#: "some suitable time", "a while": the step leaves how much open.
+_VAGUE_AMOUNT = re.compile(r"\bsome\b|\ba while\b", re.I)
+
+
+def _asked_head(item: Item) -> str | None:
+    """The thing a which-question asks to choose ("Which bowl should I use ...?" -> "bowl"), or None."""
+    m = _ASKED.search(item.question)
+    if m is None or _NOT_A_CHOICE.match(item.question):
+        return None
+    asked = words(m.group(1))
+    head = lemma(asked[-1]) if asked else ""
+    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
+        return None
+    return head
+
+
+def _names_as_thing(step: str, head: str) -> bool:
+    """``step`` names ``head`` as a thing, not as the modifier of the noun after it ("a bowl," but not "the
+    bowl lid")."""
+    for m in re.finditer(r"[A-Za-z-]+", step):
+        if lemma(m.group(0).lower()) != head:
+            continue
+        after = re.match(r"\s+([A-Za-z-]+)", step[m.end() :])
+        following = after.group(1).lower() if after else ""
+        if not (following and following not in FUNCTION_WORDS and "NOUN" in classes(following)):
+            return True
+    return False
+
+
+def _asked_thing_just_before(item: Item) -> list[str]:
+    """Copied plans: the step just before the index names the thing a which-question asks to choose ("place in a
+    bowl" for "Which bowl should I use?"), and the step at the index names neither it nor any option, nor
+    leaves anything open ("Microwave the chocolate"): the thing is chosen where it is first used."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    head = _asked_head(item)
+    if head is None or eoa == 0 or not _takes_no_part(steps[eoa], item, head):
+        return []
+    if not _names_as_thing(steps[eoa - 1], head):
+        return []
+    return [
+        f"plan_for_clear_task[{eoa - 1}]: names the {head} the question asks to choose, just before "
+        f"end_of_ambiguity {eoa}, whose step names no option: {_short(steps[eoa - 1])!r} / {_short(steps[eoa])!r}"
+    ]
+
+
+#: The question's action: "How long should I cool the banana bread ...?" -> "cool", "the banana bread ...".
+_ACTION = re.compile(r"\b(?:should|do|can|would|must|will|shall)\s+(?:i|we|you)\s+(?:\w+ly\s+)?([a-z-]+)\b(.*)", re.I)
+#: Verbs that say no action of their own ("use", "let", "do"): the question's action is elsewhere.
+_NO_ACTION = frozenset({"be", "have", "do", "know", "need", "want", "like", "let"})
+
+
+def _question_action(item: Item) -> tuple[str, str] | None:
+    """(verb, thing) of the question: "How long should I cool the banana bread?" -> ("cool", "bread");
+    "Which bowl should I use to mix the pasta?" -> ("mix", "bowl")."""
+    question = item.question.split("?")[0]
+    m = _ACTION.search(question)
+    if m is None:
+        return None
+    verb, rest = m.group(1).lower(), m.group(2)
+    if verb == "use" and (purpose := re.match(r"\s+(?:[a-z-]+\s+){0,3}?to\s+([a-z-]+)\b(.*)", rest, re.I)):
+        verb, rest = purpose.group(1).lower(), purpose.group(2)
+    if verb in _GENERAL or verb in _NO_ACTION or verb in FUNCTION_WORDS:
+        return None
+    head = _asked_head(item)
+    if head is None:
+        phrase: list[str] = []
+        for w in words(rest):
+            if w in FUNCTION_WORDS:
+                if phrase:
+                    break
+                continue
+            phrase.append(w)
+        head = lemma(phrase[-1]) if phrase else None
+    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
+        return None
+    return verb, head
+
+
+def _says_verb(step: str, verb: str) -> bool:
+    """``step`` says ``verb`` in any form ("cool", "cooled", "mixing")."""
+    return any(
+        w == verb or lemma(w) == verb or (len(verb) >= 4 and w.startswith(verb) and len(w) - len(verb) <= 3)
+        for w in words(step.lower())
+    )
+
+
+def _action_said_elsewhere(item: Item) -> list[str]:
+    """Copied plans: exactly one step does what the question asks about, its verb with its thing ("Remove the
+    banana bread from the oven and cool" for "How long should I cool the banana bread?"; "Juice one fruit" for
+    "Which fruit should I juice?"), it is not the step at the index, and the step at the index names neither
+    that thing nor any option, nor leaves anything open: the open point is where the plan does that action."""
+    action = _question_action(item)
+    if action is None:
+        return []
+    verb, thing = action
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    doing = [
+        i
+        for i, step in enumerate(steps)
+        if _says_verb(step, verb) and thing in {lemma(w) for w in words(step)} | {singular(w) for w in words(step)}
+    ]
+    if len(doing) != 1 or doing[0] == eoa or not _takes_no_part(steps[eoa], item, thing):
+        return []
+    k = doing[0]
+    where = "after" if k > eoa else "before"
+    return [
+        f"plan_for_clear_task[{k}]: does what the question asks about ('{verb}' the {thing}) {where} "
+        f"end_of_ambiguity {eoa}, whose step names neither it nor any option: {_short(steps[eoa])!r} / "
+        f"{_short(steps[k])!r}"
     ]
 
 
@@ -839,7 +1014,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     out = []
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
-    if counted and (leak := _number_leak(item, positives)):
+    if counted and _count_before(item) is None and (leak := _number_leak(item, positives)):
+        # a copied plan that says the count before the index: end_of_ambiguity reports the index
         out.append(leak)
     for alternatives in positives:
         if counted and any(_quantity(w) or mentions(item.question, a) for a in alternatives for w in words(a)):
