@@ -21,20 +21,26 @@ scene that lists its food may leave tableware out and the task is done without i
 the task, asked about, or a vessel food is worked in ("beat the eggs in a bowl") is missing. Nouns a kitchen
 has without listing them, or that name a part or a package (``SOFT_NOUNS``: "set a timer", "from their
 containers"), are warnings, except a container a step fills or fetches ("place them in a container").
-Each (item, thing) is reported once.
+A tool named for a food is a tool ("pizza cutter" beside the pizzas), and a head only the scene's food has does
+not ground a kitchen item ("a baking sheet" beside the lasagna sheets). A thing offered as optional ("if
+available") or beside the kitchen's own appliance ("on the stove top or in a rice cooker") is not missing.
+The intended option (``user_intent``) a kitchen item the scene lacks ("stir with a spoon", "oven mitts") is
+missing too: the robot is told to use what it cannot find. Each (item, thing) is reported once.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ambiforge.catalog import Catalog, cached_catalog
+from ambiforge.catalog import APPLIANCES, Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only, verb_lemmas
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, lexicon_for
 from ambiforge.validation.rules.base import family_rules
+from ambiforge.validation.rules.text import intent_concepts
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -66,11 +72,17 @@ class Scene:
     """A scene's names as lookup keys. Most mentions are grounded by one set lookup; the head-noun index the
     others need is built on first use."""
 
-    __slots__ = ("_by_head", "_grounded", "groups", "keys")
+    __slots__ = ("_by_head", "_grounded", "food_heads", "groups", "keys")
 
-    def __init__(self, keys: frozenset[tuple[str, ...]], groups: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        keys: frozenset[tuple[str, ...]],
+        groups: frozenset[str] = frozenset(),
+        food_heads: frozenset[str] = frozenset(),
+    ) -> None:
         self.keys = keys
         self.groups = groups  # catalog groups of the scene's objects ("the fish": a salmon fillet)
+        self.food_heads = food_heads  # head nouns only food has ("sheet" of the lasagna sheets, "cup" of a yogurt cup)
         self._by_head: dict[str, list[frozenset[str]]] | None = None
         self._grounded: dict[tuple[str, ...], bool] = {}  # scenes repeat, and so do the things their tasks name
 
@@ -78,7 +90,8 @@ class Scene:
     def of(cls, item: Item) -> Scene:
         names = tuple(o.name for o in item.environment)
         groups = frozenset(o.group for o in item.environment if o.group)
-        return _scene(item.environment_short, names, groups)
+        foods = frozenset(o.name for o in item.environment if o.kind == "food")
+        return _scene(item.environment_short, names, groups, foods)
 
     @property
     def by_head(self) -> dict[str, list[frozenset[str]]]:
@@ -140,10 +153,12 @@ FORMS = frozenset(
 
 
 @lru_cache(maxsize=2048)
-def _scene(short: str, names: tuple[str, ...], groups: frozenset[str]) -> Scene:
+def _scene(short: str, names: tuple[str, ...], groups: frozenset[str], foods: frozenset[str] = frozenset()) -> Scene:
     """Scenes repeat across items (copies, shared set-ups), so each is keyed once."""
     every = {*names, *(n.strip() for n in short.split(","))}
-    return Scene(frozenset(k for k in map(key_of, every) if k), groups)
+    food_heads = {k[-1] for k in map(key_of, foods) if k}
+    other_heads = {k[-1] for k in map(key_of, every - foods) if k}
+    return Scene(frozenset(k for k in map(key_of, every) if k), groups, frozenset(food_heads - other_heads))
 
 
 def _is_number(word: str) -> bool:
@@ -169,7 +184,7 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     # "orange juice" beside the oranges; "the juice from a lemon"
     derived = (
         before in scene.heads
-        or any(w in scene.heads for w in key[:-1])
+        or (m.food and any(w in scene.heads for w in key[:-1]))  # not a tool named for it: "pizza cutter"
         or (key[-1] in _PARTS and (after in ("from", "out", "of") or _bare(key, before)))
     )
     verb = max((k for k, w in enumerate(window) if w in PRODUCT_VERBS), default=-1)
@@ -302,7 +317,8 @@ def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
     after "a bowl" (``introduced``: heads named before with "a", "an", "some"); a part ("the lid") belongs
     to another item."""
     before = toks[m.start - 1] if m.start else ""
-    return before == "the" and toks[m.end - 1] not in introduced and toks[m.end - 1] not in _ITEM_PARTS
+    part = toks[m.end - 1] in _ITEM_PARTS and (m.end - m.start == 1 or m.kind == "fixture")
+    return before == "the" and toks[m.end - 1] not in introduced and not part
 
 
 #: Words before a kitchen item that make it the tool a step is done with ("using a knife", "with a whisk").
@@ -504,7 +520,7 @@ def _alternative_present(j: int, mentions: list[Mention], present: list[bool], t
     for k in (j - 1, j + 1):
         if not 0 <= k < len(mentions) or not present[k]:
             continue
-        if mentions[k].kind == "fixture" and key_of(mentions[k].name)[-1] not in _TOOL_KINDS:
+        if mentions[k].kind == "fixture" and not _tool_fixture(mentions[k].name):
             continue
         o = mentions[k]
         gap = toks[o.end : m.start] if k < j else toks[m.end : o.start]
@@ -514,6 +530,17 @@ def _alternative_present(j: int, mentions: list[Mention], present: list[bool], t
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "your", "one", "some"})
+
+
+def _tool_fixture(name: str) -> bool:
+    """A fixture a step can be done with in place of a tool: a kind of tool ("or utensils") or the kitchen's
+    own appliance ("on the stove top or in a rice cooker"); not a product ("the salad or a bowl")."""
+    key = key_of(name)
+    return bool(key) and (key[-1] in _TOOL_KINDS or " ".join(key) in _COOKING_FIXTURES)
+
+
+#: The kitchen's own appliances: always there, so a step offering one as the other way is done with it.
+_COOKING_FIXTURES = frozenset(" ".join(key_of(n)) for n in (*APPLIANCES, "stove", "stovetop", "stove top", "burner"))
 
 
 def _food_store(j: int, mentions: list[Mention], toks: list[str]) -> bool:
@@ -567,6 +594,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue
+            if toks[m.end : m.end + 2] in (["if", "available"], ["if", "you"], ["if", "there"]):
+                continue  # "using a rice cooker if available": optional
             name = " ".join(key)
             at = len(out)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
@@ -576,9 +605,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if kind_present(key, scene):
                 continue
             seen[name] = at
+            # a kitchen item whose head only the scene's food has ("a baking sheet" beside the lasagna sheets)
+            has_head = key[-1] in scene.heads and (m.food or key[-1] not in scene.food_heads)
             shown = m.text
             found: Ungrounded | None = None
-            if m.kind == "object" and key[-1] in scene.heads:
+            if m.kind == "object" and has_head:
                 others = ", ".join(sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1]))
                 found = (
                     Ungrounded(
@@ -597,26 +628,21 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 )
             elif m.kind == "object" or m.food:
                 found = Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
-            elif key[-1] not in scene.heads and _definite(m, toks, introduced):
+            elif not has_head and _definite(m, toks, introduced):
                 found = Ungrounded(
                     "grounding",
                     field_name,
                     shown,
                     f"names 'the {shown}', which is not in the environment (no {key[-1]} of any kind)",
                 )
-            elif key[-1] not in scene.heads and particular is not None:
+            elif not has_head and particular is not None:
                 found = Ungrounded(
                     "grounding",
                     field_name,
                     particular,
                     f"names '{particular}', which the task needs and the environment lacks (no {key[-1]} of any kind)",
                 )
-            elif (
-                key[-1] not in scene.heads
-                and field_name.startswith("plan")
-                and key[-1] not in asked
-                and _serving(m, toks)
-            ):
+            elif not has_head and field_name.startswith("plan") and key[-1] not in asked and _serving(m, toks):
                 found = Ungrounded(
                     "grounding_noun",
                     field_name,
@@ -624,7 +650,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     f"serves on '{shown}', which the environment does not list (tableware a scene may leave "
                     "out; list it if the task needs one)",
                 )
-            elif key[-1] not in scene.heads and (
+            elif not has_head and (
                 key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower(), scene)
             ):
                 found = Ungrounded(
@@ -633,7 +659,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     shown,
                     f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
                 )
-            elif key[-1] not in scene.heads:
+            elif not has_head:
                 found = Ungrounded(
                     "grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none"
                 )
@@ -648,8 +674,72 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     return out
 
 
+#: A question about an amount: its intended "cup" or "glass" is a measure, not a vessel.
+_AMOUNT_ASKED = re.compile(r"\bhow (?:much|many|long)\b|\bamount\b|\bquantity\b|\bportion\b", re.I)
+
+
+def _vessel_said(key: list[str], answer: list[str]) -> bool:
+    """The answer names the unit word as a thing: after an article and not before "of" or another word of a
+    name ("Use a cup.", "in a glass for the juice"; not "1 teaspoon of oil", "the glass food container")."""
+    n = len(key)
+    for i in range(1, len(answer) - n + 1):
+        if answer[i : i + n] == key and answer[i - 1] in ("a", "an", "the"):
+            after = answer[i + n] if i + n < len(answer) else ""
+            if not after or (after != "of" and after in FUNCTION_WORDS):
+                return True
+    return False
+
+
+def intended_missing(item: Item, ctx: RuleContext, found: list[Ungrounded]) -> list[Ungrounded]:
+    """The intended option is a kitchen item the scene lacks: an intent concept every alternative of which
+    is a tool, vessel or utensil the kitchen has no kind of ("spoon" for "stir it with a spoon", "oven
+    mitts", "cup|mug" asked where to serve), the whole alternative one name, not food, a part ("the lid" of
+    the blender), a thing a kitchen has without listing it (``SOFT_NOUNS``) nor a part of the kitchen. The
+    robot is told to use what it cannot find. Amounts and units among the alternatives ("cup|ml") do not
+    count unless the answer names the unit word as a thing; a thing already reported (the plan uses it) is
+    not reported again."""
+    lexicon = lexicon_for(_catalog(ctx))
+    scene = Scene.of(item)
+    reported = {key_of(u.text)[-1] for u in found if key_of(u.text)}
+    units = _units(ctx.config.units)
+    asks_amount = bool(_AMOUNT_ASKED.search(item.question))
+    answer = lexicon.scan(item.answer)[0]
+    positives, _ = intent_concepts(item.user_intent)
+    out: list[Ungrounded] = []
+    for alternatives in positives:
+        named: list[tuple[str, tuple[str, ...]]] = []
+        for alt in alternatives:
+            toks, mentions = lexicon.scan(alt)
+            amount = all(t in units or _is_number(t) for t in toks)
+            if not toks or (amount and (asks_amount or not mentions or not _vessel_said(toks, answer))):
+                continue  # "ml", "2"; "cup" unless the answer says "Use a cup."
+            if len(mentions) != 1 or (mentions[0].start, mentions[0].end) != (0, len(toks)):
+                break  # not one name ("stir", "mix", "a warm plate")
+            m = mentions[0]
+            key = tuple(toks)
+            if m.food or m.kind == "fixture" or key[-1] in _TOOL_KINDS | SOFT_NOUNS | _ITEM_PARTS:
+                break
+            if _in_scene(m, toks, scene) or kind_present(key, scene) or key[-1] in scene.heads:
+                break
+            named.append((alt, key))
+        else:
+            if named and not any(key[-1] in reported for _, key in named):
+                shown = " or ".join(f"'{alt}'" for alt, _ in named)
+                out.append(
+                    Ungrounded(
+                        "grounding",
+                        "user_intent",
+                        named[0][0],
+                        f"the intended {shown} is not in the environment (no {named[0][1][-1]} of any kind)",
+                    )
+                )
+    return out
+
+
 def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
-    return [(u.rule, f"{u.field}: {u.message}") for u in ungrounded(item, ctx)]
+    found = ungrounded(item, ctx)
+    found += intended_missing(item, ctx, found)
+    return [(u.rule, f"{u.field}: {u.message}") for u in found]
 
 
 ORDER = 20  # where the family runs among the rules (plugins: 1000 unless they say)

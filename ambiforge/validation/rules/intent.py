@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import Levenshtein
 
 from ambiforge.models import Item
-from ambiforge.textnorm import singular
+from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
     FUNCTION_WORDS,
     classes,
@@ -24,7 +24,7 @@ from ambiforge.validation.language import (
 )
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
-from ambiforge.validation.rules.plan import LEFT_OPEN, specifics
+from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
 from ambiforge.validation.rules.shortlist import is_object_option
 from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
 
@@ -132,6 +132,21 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if said := _intent_off_answer(item):
+        return [
+            f"user_intent: {', '.join(item.user_intent)!r} is not what the answer says: the answer names "
+            f"{', '.join(repr(w) for w in said[:3])}, which the clear task adds"
+        ]
+    if both := _clear_uses_every_option(item):
+        return [
+            f"answer: picks {both[0]!r} of the question's options, while the clear task uses them all "
+            f"({', '.join(repr(o) for o in both[1])}): the clear task is not the ambiguous one with the answer put in"
+        ]
+    if counted := _counts_another_thing(item):
+        return [
+            f"question: asks how many {counted[0]}, while the clear task adds the count of something else "
+            f"({counted[1]!r})"
+        ]
     if echoed := _intent_in_question(item):
         return [
             f"user_intent: '{echoed}' is what the question already says, not an answer to it; the answer "
@@ -186,6 +201,10 @@ def _off_point(item: Item) -> list[str]:
     differ = {w for w in added if not _respelled(w, dropped)} | {w for w in dropped if not _respelled(w, added)}
     if not differ:
         return []
+    if item.ambiguity_type == "safety" and normalise(item.unambiguous_direct).rstrip(" .") in normalise(
+        item.ambiguous_task
+    ):
+        return []  # the ambiguous task only adds a risky step ("Heat the chocolate"): a safety question is about it
     about = frozenset().union(
         *(_lemmas(t) for t in (item.question, item.answer, *item.user_intent, *item.amb_shortlist, *item.variants))
     )
@@ -261,7 +280,9 @@ def _intent_in_question(item: Item) -> str | None:
     question = item.question.strip()
     if not _WH_QUESTION.match(question) or _LISTS_OPTIONS.search(question):
         return None
-    positives, _ = intent_concepts(item.user_intent)
+    positives, negatives = intent_concepts(item.user_intent)
+    if any(has(question, n) for n in negatives if n.strip()):
+        return None  # "There is both cheddar and mozzarella": it names the rejected option too, so it offers a choice
     alternatives = [a.strip() for alts in positives for a in alts if a.strip()]
     if not alternatives or not content_lemmas(item.answer) - content_lemmas(question):
         return None
@@ -317,6 +338,96 @@ def _other_option(item: Item) -> str | None:
         if wanted and wanted <= said and not intended:
             return option.strip()
     return None
+
+
+def _intent_off_answer(item: Item) -> list[str]:
+    """The intent names things the answer, the question, the options and the clear task never mention, while
+    the answer names what the clear task adds ("peas, corn, beans" when the question asks which nuts and the
+    answer and the clear task say walnuts and cashews): the intent answers another question."""
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or not all(names_thing(c) for c in concepts):
+        return []
+    text = " ".join((item.answer, item.question, item.unambiguous_direct, *item.amb_shortlist, *item.variants))
+    seen = _lemmas(text)
+    if any(
+        has(text, c) or content_lemmas(c) & seen or any(_respelled(w, seen) for w in content_lemmas(c))
+        for c in concepts
+    ):
+        return []
+    return sorted(_lemmas(item.answer) & (_lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task)))
+
+
+#: The options a question lists after a dash, a colon or "between": "- Penne or Fettucini?".
+_OFFERED = re.compile(r"(?:\s[-:]|\bbetween\b)\s*([^?]*\bor\b[^?]*)\?", re.I)
+
+
+def _offered(question: str) -> list[str]:
+    m = _OFFERED.search(question)
+    if m is None:
+        return []
+    parts = re.split(r",\s*|\s+or\s+|\s+and\s+", m.group(1))
+    return [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" .'"), flags=re.I) for p in parts if p.strip(" .'")]
+
+
+def _names(text: str, option: str) -> bool:
+    """``text`` names ``option``, as written or one letter or two off ("Fettucini" / "fettuccine")."""
+    wanted = content_lemmas(option)
+    said = _lemmas(text)
+    return bool(wanted) and all(
+        w in said or (len(w) >= 6 and any(Levenshtein.distance(w, s, score_cutoff=2) <= 2 for s in said))
+        for w in wanted
+    )
+
+
+def _clear_uses_every_option(item: Item) -> tuple[str, list[str]] | None:
+    """The question lists options ("Penne or Fettucini?"), the clear task uses every one of them ("with penne,
+    fettuccine and canned beans"), the ambiguous task none, and the answer picks one: the question asks to
+    choose what the clear task does not choose. Not when the intent rejects an option (that is the intent's
+    own finding about the clear task)."""
+    options = _offered(item.question)
+    _, negatives = intent_concepts(item.user_intent)
+    if len(options) < 2 or any(_names(o, n) or _names(n, o) for o in options for n in negatives):
+        return None
+    if not all(_names(item.unambiguous_direct, o) for o in options):
+        return None
+    if any(_names(item.ambiguous_task, o) for o in options):
+        return None
+    picked = [o for o in options if _names(item.answer, o)]
+    return (picked[0], options) if len(picked) == 1 else None
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z-]+)", re.I)
+_COUNT = re.compile(r"\b(\d+|" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r")\s+([a-z-]+)", re.I)
+
+
+def _counted(text: str) -> list[str]:
+    """The words a count is of, up to the first function word: "large eggs" of "2 large eggs with ..."."""
+    said = []
+    for word in words(text)[:3]:
+        if word in FUNCTION_WORDS:
+            break
+        said.append(singular(word))
+    return said
+
+
+def _counts_another_thing(item: Item) -> tuple[str, str] | None:
+    """A how-many question about one thing ("How many eggs ...?") while the clear task adds the count of
+    another ("Make two waffles" for "Make waffles") and none of the asked thing: the question is not about what
+    the pair leaves open. A count of a measure ("1 cup of blueberries") counts the asked thing in that measure."""
+    m = _HOW_MANY.search(item.question)
+    if m is None:
+        return None
+    asked = singular(m.group(1).lower())
+    amb = item.ambiguous_task.lower()
+    added = [
+        (c.group(0), _counted(item.unambiguous_direct[c.end(1) :]))
+        for c in _COUNT.finditer(item.unambiguous_direct)
+        if not re.search(rf"(?<![\w.]){re.escape(c.group(1).lower())}(?![\w])", amb)
+    ]
+    if not added or any(after[:1] and after[0] in MEASURES or asked in after for _, after in added):
+        return None  # a measure of the asked thing ("1 cup of"), or its own count ("2 large eggs")
+    return m.group(1), added[0][0]
 
 
 ORDER = 60  # where the family runs among the rules (plugins: 1000 unless they say)

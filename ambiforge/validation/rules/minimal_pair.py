@@ -27,7 +27,7 @@ from rapidfuzz.distance import Indel, Levenshtein
 from ambiforge import ambiguity
 from ambiforge.models import Item
 from ambiforge.textnorm import signature, singular
-from ambiforge.validation.language import VAGUE, content_lemmas, lemma
+from ambiforge.validation.language import VAGUE, content_lemmas, lemma, mentions, names_thing
 from ambiforge.validation.lexicon import words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
@@ -103,6 +103,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
             f"{', '.join(added_words[:5])}, which neither the question, the answer nor the intent is about"
         )
+    elif unsaid := _clear_leaves_open(item):
+        problems.append(
+            f"unambiguous_direct: names none of the intended things ({', '.join(unsaid[:4])}), and the ambiguous "
+            "task only adds words to it: the clear task leaves the same choice open"
+        )
     elif second := _second_choice(item):
         phrase, head, kinds = second
         problems.append(
@@ -121,6 +126,23 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
                 f"ambiguous_task: still names every intent concept ({words_kept}), so nothing is left to ask"
             )
     return problems
+
+
+def _clear_leaves_open(item: Item) -> list[str]:
+    """A choice among things (a type whose pair drops the distinguishing word) whose clear task names none of the
+    intended things while the ambiguous task is the clear task with words added ("Prepare a seafood and berry
+    salad." / "... using the ingredients in the kitchen.", the intent the seafood and berries): nothing was
+    dropped, so the clear task is as open as the ambiguous one. The intended things, else none."""
+    if not _drops_word(item.ambiguity_type):
+        return []
+    clear, amb = content_lemmas(item.unambiguous_direct), content_lemmas(item.ambiguous_task)
+    if not clear or not clear < amb:
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    things = [a.strip() for alts in positives for a in alts if a.strip() and names_thing(a)]
+    if not things or any(contains(item.unambiguous_direct, a) or mentions(item.unambiguous_direct, a) for a in things):
+        return []
+    return things
 
 
 def _dropped(item: Item, most: int) -> list[str]:

@@ -10,7 +10,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``plan_divergence`` (error): the two plans are identical step for step, so the clear plan resolves nothing.
 - ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
   ("something", "the chosen bowl"), names nothing of what the clear task adds to the ambiguous one ("oven"
-  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel").
+  of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel"), or takes
+  the thing up by the kind the clear task replaced before naming it ("Take out meat" for the beef steak).
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -53,7 +54,7 @@ from ambiforge.validation.language import (
     similar_steps,
     words,
 )
-from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import key_of, kitchen_words, lexicon_for
 from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
@@ -250,7 +251,49 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
     if undone:
         shown = ", ".join(f"'{w}'" for w in undone[:4])
         return [f"plan_for_clear_task: never does or says the intended {shown}, which the clear task adds"]
+    return _kind_first(item, [w for w in added if w in things], ctx)
+
+
+def _kind_first(item: Item, added: list[str], ctx: RuleContext) -> list[str]:
+    """A copied clear plan takes the thing up by the kind the ambiguous task names and the clear task
+    replaced ("Take out meat" where the clear task says the beef steak, "Juice one fruit" for the lime), before
+    it names what the clear task adds: where the choice is made, the plan still leaves it open, whatever a
+    later step calls the thing. The kind is a category word ("meat", "fruit", ``category`` in
+    kitchen_words.yaml) or the catalog noun of a thing the clear task names ("nut" of the cashews, "pasta"
+    of the fettuccine); a cookware kind ("pan" for "the frying pan") is another name, not a kind."""
+    if not added:
+        return []
+    catalog = ctx.catalog or cached_catalog("")
+    lexicon = lexicon_for(catalog)
+    nouns = {
+        lemma(catalog.objects[m.name].noun)
+        for m in lexicon.find(item.unambiguous_direct)
+        if m.kind == "object" and m.name in catalog.objects and any(lemma(w) in added for w in words(m.text))
+    }
+    replaced = {
+        w
+        for w in content_lemmas(item.ambiguous_task) - content_lemmas(item.unambiguous_direct)
+        if w in nouns or w in _kind_words()
+    }
+    if not replaced:
+        return []
+    for i, step in enumerate(item.plan_for_clear_task):
+        said = _plan_says([step], item.unambiguous_direct, ctx)
+        if any(_said(w, said) for w in added):
+            return []
+        if hit := sorted(w for w in replaced if w in said):
+            shown = ", ".join(f"'{w}'" for w in added[:3])
+            return [
+                f"plan_for_clear_task[{i}]: takes up the '{hit[0]}' the clear task replaced by {shown} before it "
+                f"names it: {_short(step)!r}"
+            ]
     return []
+
+
+@lru_cache(maxsize=1)
+def _kind_words() -> frozenset[str]:
+    """Words that name a kind of thing rather than a thing: the lexicon's categories."""
+    return frozenset(lemma(w) for w in kitchen_words()["category"])
 
 
 def _undone_actions(item: Item, intended: set[str], said: frozenset[str]) -> list[str]:
@@ -327,7 +370,14 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
     if _identical(item):
-        return _copied_end_of_ambiguity(item) or _quoted_elsewhere(item) or _taken_up_later(item)
+        return (
+            _copied_end_of_ambiguity(item)
+            or _quoted_elsewhere(item)
+            or _taken_up_later(item)
+            or _count_said_before(item)
+            or _asked_thing_just_before(item)
+            or _action_said_elsewhere(item)
+        )
     parting = _parting(item)
     positives, _ = intent_concepts(item.user_intent)
     involved = any(has(clear[eoa], a) or mentions(clear[eoa], a) for alts in positives for a in alts)
@@ -549,6 +599,174 @@ def _taken_up_later(item: Item) -> list[str]:
         f"plan_for_clear_task[{k}]: the first step that takes part in the choice comes after end_of_ambiguity "
         f"{eoa}; the step there and every one before it name nothing of the question, the answer, the intent "
         f"or the options: {_short(steps[eoa])!r} / {_short(steps[k])!r}"
+    ]
+
+
+def _count_said_before(item: Item) -> list[str]:
+    """Copied plans: a step before the index already says the intended count with what it counts ("sear for 2
+    minutes on each side" for "How long should I cook the steak?"), and the step at the index says no count of
+    the intent: the plan settles the open point there, so that step is where it ends. (With plans that are
+    not copies the same finding is an answer leak of the ambiguous plan.)"""
+    found = _count_before(item)
+    if found is None:
+        return []
+    i, said = found
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    return [
+        f"plan_for_clear_task[{i}]: already says the intended count '{said}', before end_of_ambiguity {eoa}, "
+        f"whose step says none: {_short(steps[i])!r} / {_short(steps[eoa])!r}"
+    ]
+
+
+def _count_before(item: Item) -> tuple[int, str] | None:
+    positives, _ = intent_concepts(item.user_intent)
+    numbers = [alts for alts in positives if _number(alts)]
+    if not numbers or not _identical(item):
+        return None
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    others = [alts for alts in positives if not _number(alts)]
+    counted = content_lemmas(item.question) | {lemma(w) for alts in others for a in alts for w in words(a)}
+    if any(_counts(step, a, counted) for step in (item.ambiguous_task, steps[eoa]) for alts in numbers for a in alts):
+        return None
+    for i, step in enumerate(steps[:eoa]):
+        said = [next((a for a in alts if _counts(step, a, counted)), None) for alts in numbers]
+        if all(said) and all(any(has(step, a) or mentions(step, a) for a in alts) for alts in others):
+            return i, str(said[0])
+    return None
+
+
+def _options_of(item: Item) -> list[str]:
+    """Every option the row names: the intent's concepts, the negated ones, the shortlist and the variants."""
+    positives, negatives = intent_concepts(item.user_intent)
+    listed = (*(a for alts in positives for a in alts), *negatives, *item.amb_shortlist, *item.variants)
+    return [o.strip() for o in listed if o.strip()]
+
+
+def _takes_no_part(step: str, item: Item, thing: str) -> bool:
+    """The step names neither the thing the question is about nor any option, and leaves nothing open; nor
+    does it go to where things are kept ("Open the cupboard"), where the choice may be made in other words."""
+    return not (
+        _LEADS.match(step)
+        or thing in {lemma(w) for w in words(step)} | {singular(w) for w in words(step)}
+        or any(has(step, o) or mentions(step, o) for o in _options_of(item))
+        or LEFT_OPEN.search(step)
+        or _OPEN_CHOICE.search(step)
+        or _OPEN_WORDS.search(step)
+        or _SAYS_OPEN.search(step)
+        or _NEEDED.search(step)
+        or _VAGUE_AMOUNT.search(step)
+    )
+
+
+#: "some suitable time", "a while": the step leaves how much open.
+_VAGUE_AMOUNT = re.compile(r"\bsome\b|\ba while\b", re.I)
+
+
+def _asked_head(item: Item) -> str | None:
+    """The thing a which-question asks to choose ("Which bowl should I use ...?" -> "bowl"), or None."""
+    m = _ASKED.search(item.question)
+    if m is None or _NOT_A_CHOICE.match(item.question):
+        return None
+    asked = words(m.group(1))
+    head = lemma(asked[-1]) if asked else ""
+    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
+        return None
+    return head
+
+
+def _names_as_thing(step: str, head: str) -> bool:
+    """``step`` names ``head`` as a thing, not as the modifier of the noun after it ("a bowl," but not "the
+    bowl lid")."""
+    for m in re.finditer(r"[A-Za-z-]+", step):
+        if lemma(m.group(0).lower()) != head:
+            continue
+        after = re.match(r"\s+([A-Za-z-]+)", step[m.end() :])
+        following = after.group(1).lower() if after else ""
+        if not (following and following not in FUNCTION_WORDS and "NOUN" in classes(following)):
+            return True
+    return False
+
+
+def _asked_thing_just_before(item: Item) -> list[str]:
+    """Copied plans: the step just before the index names the thing a which-question asks to choose ("place in a
+    bowl" for "Which bowl should I use?"), and the step at the index names neither it nor any option, nor
+    leaves anything open ("Microwave the chocolate"): the thing is chosen where it is first used."""
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    head = _asked_head(item)
+    if head is None or eoa == 0 or not _takes_no_part(steps[eoa], item, head):
+        return []
+    if not _names_as_thing(steps[eoa - 1], head):
+        return []
+    return [
+        f"plan_for_clear_task[{eoa - 1}]: names the {head} the question asks to choose, just before "
+        f"end_of_ambiguity {eoa}, whose step names no option: {_short(steps[eoa - 1])!r} / {_short(steps[eoa])!r}"
+    ]
+
+
+#: The question's action: "How long should I cool the banana bread ...?" -> "cool", "the banana bread ...".
+_ACTION = re.compile(r"\b(?:should|do|can|would|must|will|shall)\s+(?:i|we|you)\s+(?:\w+ly\s+)?([a-z-]+)\b(.*)", re.I)
+#: Verbs that say no action of their own ("use", "let", "do"): the question's action is elsewhere.
+_NO_ACTION = frozenset({"be", "have", "do", "know", "need", "want", "like", "let"})
+
+
+def _question_action(item: Item) -> tuple[str, str] | None:
+    """(verb, thing) of the question: "How long should I cool the banana bread?" -> ("cool", "bread");
+    "Which bowl should I use to mix the pasta?" -> ("mix", "bowl")."""
+    question = item.question.split("?")[0]
+    m = _ACTION.search(question)
+    if m is None:
+        return None
+    verb, rest = m.group(1).lower(), m.group(2)
+    if verb == "use" and (purpose := re.match(r"\s+(?:[a-z-]+\s+){0,3}?to\s+([a-z-]+)\b(.*)", rest, re.I)):
+        verb, rest = purpose.group(1).lower(), purpose.group(2)
+    if verb in _GENERAL or verb in _NO_ACTION or verb in FUNCTION_WORDS:
+        return None
+    head = _asked_head(item)
+    if head is None:
+        phrase: list[str] = []
+        for w in words(rest):
+            if w in FUNCTION_WORDS:
+                if phrase:
+                    break
+                continue
+            phrase.append(w)
+        head = lemma(phrase[-1]) if phrase else None
+    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
+        return None
+    return verb, head
+
+
+def _says_verb(step: str, verb: str) -> bool:
+    """``step`` says ``verb`` in any form ("cool", "cooled", "mixing")."""
+    return any(
+        w == verb or lemma(w) == verb or (len(verb) >= 4 and w.startswith(verb) and len(w) - len(verb) <= 3)
+        for w in words(step.lower())
+    )
+
+
+def _action_said_elsewhere(item: Item) -> list[str]:
+    """Copied plans: exactly one step does what the question asks about, its verb with its thing ("Remove the
+    banana bread from the oven and cool" for "How long should I cool the banana bread?"; "Juice one fruit" for
+    "Which fruit should I juice?"), it is not the step at the index, and the step at the index names neither
+    that thing nor any option, nor leaves anything open: the open point is where the plan does that action."""
+    action = _question_action(item)
+    if action is None:
+        return []
+    verb, thing = action
+    steps, eoa = item.plan_for_clear_task, item.end_of_ambiguity
+    doing = [
+        i
+        for i, step in enumerate(steps)
+        if _says_verb(step, verb) and thing in {lemma(w) for w in words(step)} | {singular(w) for w in words(step)}
+    ]
+    if len(doing) != 1 or doing[0] == eoa or not _takes_no_part(steps[eoa], item, thing):
+        return []
+    k = doing[0]
+    where = "after" if k > eoa else "before"
+    return [
+        f"plan_for_clear_task[{k}]: does what the question asks about ('{verb}' the {thing}) {where} "
+        f"end_of_ambiguity {eoa}, whose step names neither it nor any option: {_short(steps[eoa])!r} / "
+        f"{_short(steps[k])!r}"
     ]
 
 
@@ -797,7 +1015,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     out = [("answer_leak", message) for message in (*task_leaks(item), *setting_leaks(item), *measure_leaks(item))]
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
-    if counted and (leak := _number_leak(item, positives)):
+    if counted and _count_before(item) is None and (leak := _number_leak(item, positives)):
+        # a copied plan that says the count before the index: end_of_ambiguity reports the index
         out.append(leak)
     for alternatives in positives:
         if counted and any(_quantity(w) or mentions(item.question, a) for a in alternatives for w in words(a)):

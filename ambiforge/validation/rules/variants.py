@@ -203,6 +203,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: the intended '{lost}' is in none of them, though the intent wants it with the rest; "
             f"variants: {_listed(item)}"
         ]
+    if repeated := _repeats_task(item):
+        return [
+            f"variants: {repeated[0]!r} only repeats the ambiguous task's open words ({', '.join(repeated[1])}), "
+            f"so it is no option; variants: {_listed(item)}"
+        ]
     wanted = _missed(item)
     if not wanted:
         return []
@@ -214,6 +219,44 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: {_listed(item)}"
         ]
     return []
+
+
+#: Content words a variant must share with the ambiguous task to repeat it rather than name one option ("a cup").
+_TASK_WORDS = 3
+
+
+def _repeats_task(item: Item) -> tuple[str, list[str]] | None:
+    """A variant made only of the ambiguous task's words, among them a word the clear task replaced ("Pour it
+    into a container filled with ice" when the task says "pour it into a container filled with ice" and the
+    clear task "a glass"), naming no intended thing, rejected thing or shortlisted option, nor an option the
+    task itself offers ("a cup or a mug"): it says the open point again instead of offering a way to settle it."""
+    variants = _variants(item)
+    if len(variants) < 2:
+        return None
+    task = content_lemmas(item.ambiguous_task)
+    open_words = task - content_lemmas(item.unambiguous_direct) - _GENERIC - _REWORDING
+    if not open_words:
+        return None
+    positives, negatives = intent_concepts(item.user_intent)
+    named = [a.strip() for alts in positives for a in alts] + negatives + list(item.amb_shortlist)
+    named = [n.strip() for n in named if n.strip()]
+    for variant in variants:
+        said = content_lemmas(variant)
+        if (
+            len(said) >= _TASK_WORDS
+            and said <= task
+            and said & open_words
+            and not any(_matches(variant, n) for n in named)
+            and not any(_offered_in(item.ambiguous_task, w) for w in said)
+        ):
+            return variant, sorted(said & open_words)
+    return None
+
+
+def _offered_in(task: str, word: str) -> bool:
+    """The task offers ``word`` as one of its own options: "a cup or a mug", "either cup"."""
+    w = re.escape(word)
+    return bool(re.search(rf"\b(?:or|either)\s+(?:\w+\s+)?{w}|\b{w}\w*\s+or\b", task, re.I))
 
 
 def _absent(item: Item, ctx: RuleContext) -> str | None:
@@ -259,9 +302,18 @@ def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     positives, _ = intent_concepts(item.user_intent)
     if not any(same(o, a) for o in shortlist for alts in positives for a in alts):
         return None  # the shortlist misses the intent too: which list is wrong is for qa_fit to say
-    extra = [v for v in variants if not any(same(v, o) for o in shortlist)]
+    # a kitchen object the shortlist leaves out (the glass plates beside its plastic and ceramic ones) makes the
+    # shortlist the list that is short, not the variants; only an offer the kitchen lacks is the variants' own
+    scene = Scene.of(item)
+    extra = [v for v in variants if not any(same(v, o) for o in shortlist) and not _in_kitchen(v, scene)]
     left = [o for o in shortlist if not any(same(o, v) for v in variants)]
     return (extra[0], left[0]) if extra and left else None
+
+
+def _in_kitchen(option: str, scene: Scene) -> bool:
+    """The scene lists the option, names it in part ("glass" of the glass mug) or has a member of its kind."""
+    key = key_of(re.sub(r"^(?:the|a|an)\s+", "", option.strip(), flags=re.I))
+    return bool(key) and (scene.grounds(key) or scene.describes(key) or kind_present(key, scene))
 
 
 def _one_option(item: Item) -> bool:
