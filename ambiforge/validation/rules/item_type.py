@@ -5,8 +5,9 @@ when what it asks is an amount, a time, a setting or a way of doing ("How many e
 "Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what
 the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it
 ("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where
-to put something and wants only a place ("On the kitchen table."). Registered with the hygiene family (see
-there)."""
+to put something and wants only a place ("On the kitchen table."). A common-sense or safety item whose
+question asks the user's taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...")
+is a preferences item: no kitchen knowledge settles a taste. Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
 
@@ -26,13 +27,13 @@ if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
 #: Word stems that name a kitchen hazard or its protection; one of them in the question, answer or intent
-#: makes a safety item plausible.
+#: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself.
 _HAZARD = re.compile(
     r"safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
-    r"|cut|grater|slic|chop|microwave|oven|stove|electric|shock|unplug|plug|water"
-    r"|dirty|clean|wash|rinse|wipe|sanit|hygien|bacteri|contamin|raw|undercook|spoil|expire|mold|rotten|fresh"
-    r"|allerg|spill|slip|grease|oil|melt|pressure|lid|cover",
+    r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"
+    r"|germ|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
+    r"|poison|crude|bleach|detergent|soap|chemical|edible|chick|poultry|pork|meat|choke|child|broken|crack",
     re.I,
 )
 
@@ -61,9 +62,23 @@ _WHERE = re.compile(r"^\s*(?:\w+,\s*)?where\b", re.I)
 _WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
 
 
+#: A question that asks the user's taste, or an answer that gives it: no kitchen knowledge settles it.
+_TASTE_ASKED = re.compile(
+    r"\b(?:prefer|preference|preferred|would you like|do you like|your (?:favou?rite|taste|liking)"
+    r"|to your (?:taste|liking)|would you rather|do you fancy)\b",
+    re.I,
+)
+_TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
+
+
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
         return _no_choice(item, ctx)
+    if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer):
+        return [
+            f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
+            f"preference: {item.question.strip()[:80]!r}"
+        ]
     if item.ambiguity_type != "safety":
         return []
     said = " ".join((item.question, item.answer, *item.user_intent))

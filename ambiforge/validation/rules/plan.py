@@ -58,6 +58,7 @@ from ambiforge.validation.lexicon import key_of, kitchen_words, lexicon_for
 from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.leak_forms import asks_place, measure_leaks, setting_leaks, task_leaks
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import count, has, intent_concepts, normalise
 
@@ -977,7 +978,7 @@ def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
             return False
         if not any(mentions(item.answer, a) and any(mentions(step, a) for step in before) for a in alternatives):
             return False  # a part of the answer ("flour", "slice") the plan does not give away
-        objects += any(scene.grounds(key_of(a)) for a in alternatives)
+        objects += any(scene.grounds(key_of(a)) or asks_place(item.question, a) for a in alternatives)
     return objects > 0
 
 
@@ -1011,7 +1012,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     choice = has_shortlist(item.ambiguity_type)
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
     fixtures = lexicon_for(ctx.catalog or cached_catalog("")).fixtures
-    out = []
+    out = [("answer_leak", message) for message in (*task_leaks(item), *setting_leaks(item), *measure_leaks(item))]
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
     if counted and _count_before(item) is None and (leak := _number_leak(item, positives)):
@@ -1037,6 +1038,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 continue  # "Choose between green tea or coffee": the step asks, it does not decide
             key = key_of(found)
             names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
+            names_object = names_object or asks_place(item.question, found)  # "Where ...?" "In the fridge."
             before = i < item.end_of_ambiguity
             certain = names_object and (choice or (before and (whole or _offered_and_chosen(item, found))))
             rule = "answer_leak" if certain else "answer_leak_suspect"

@@ -1,9 +1,11 @@
 """shortlist: types with a shortlist (the registry's ``has_shortlist``) list >= 2 options to choose from, and
 the options that name objects are in the scene; other types list none. A shortlist type with neither a
 shortlist nor variants lists no options at all: an error (AmbiK's second half, ids 501-1000, has none); with
-variants and no shortlist it is a warning (the choice may not be over objects). Options that are quantities or
-actions ("three", "a teaspoon of oil", "heat up") are not looked up in the scene (:func:`is_object_option`);
-an option missing from the scene names the closest scene object, which is usually a misspelling of it."""
+variants and no shortlist it is a warning (the choice may not be over objects). An option written twice is one
+option. A shortlist lists the kitchen's things the choice is among: an amount ("three", "a teaspoon of oil"),
+a way of doing ("heat up") or a bare attribute ("spicy") is no such thing and is not looked up in the scene,
+and an object of another kind than the question asks for ("cutting board" for "Which knife?") answers
+nothing. An option missing from the scene names the closest scene object, which is usually a misspelling."""
 
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from ambiforge import ambiguity
-from ambiforge.catalog import APPLIANCES
+from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import singular
-from ambiforge.validation.language import is_number, is_verb_only, names_thing, words
+from ambiforge.textnorm import CARDINALS, singular
+from ambiforge.validation.language import classes, is_number, is_verb_only, mentions, names_thing, words
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
@@ -70,10 +72,13 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
         ]
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
     objects = [s for s in shortlist if is_object_option(s, units)]
-    if len(objects) == 1 and len(shortlist) == 1:
-        return [f"amb_shortlist: has one object ({shortlist[0]!r}); a choice needs at least 2"]
-    problems = []
+    if len({key_of(s) or (s.strip().lower(),) for s in shortlist}) == 1:
+        return [f"amb_shortlist: has one option ({shortlist[0]!r}); a choice needs at least 2"]
     scene = Scene.of(item)
+    not_objects = _not_objects(shortlist, units, scene)
+    objects = [s for s in objects if s not in {option for option, _ in not_objects}]
+    problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
+    problems += _off_question(item, objects, ctx)
     for name in objects:
         key = key_of(name)
         if key in _APPLIANCES:
@@ -85,6 +90,86 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
             hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
             problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
+
+
+def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> list[tuple[str, str]]:
+    """Options that are no object one could hand over: an amount ("three", "a teaspoon of oil"), a way of
+    doing ("heat up", "do not heat up"), or a bare attribute the kitchen does not hold as a thing ("spicy",
+    "large"; "parmesan" is a cheese). The shortlist lists the kitchen's things the choice is among; the amount
+    or the manner is the answer's business."""
+    out = []
+    for option in shortlist:
+        ws = words(option)
+        if not ws:
+            continue
+        if any(w in CARDINALS or any(c.isdigit() for c in w) for w in ws) or any(
+            singular(w) in units - _CONTAINERS for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of"
+        ):
+            out.append((option, "an amount"))
+        elif ws[0] in _NEGATION or ("VERB" in classes(ws[0]) and ws[1:] and set(ws[1:]) <= _PARTICLES):
+            out.append((option, "a way of doing"))
+        elif all("ADJ" in classes(w) and "NOUN" not in classes(w) for w in ws) and not scene.grounds(key_of(option)):
+            out.append((option, "an attribute"))
+    return out
+
+
+_NEGATION = frozenset({"do", "don't", "dont", "not", "no", "never"})
+_PARTICLES = frozenset({"up", "down", "off", "out", "in", "it", "them", "through", "over"})
+#: Units that also hold a thing one hands over: "a bottle of red wine" is an object, "a teaspoon of oil" an amount.
+_CONTAINERS = frozenset({"bottle", "can", "jar", "bag", "box", "package", "packet", "carton", "tin", "cup", "glass"})
+_CONTAINERS |= frozenset({"bowl", "slice", "piece", "loaf", "bunch", "head", "clove", "stick", "bar", "tablet"})
+#: Words for a category of things that are catalog tags ("Which vegetables ...?", "What utensil ...?").
+_CATEGORIES = frozenset({"vegetable", "fruit", "snack", "utensil", "drink", "condiment", "sweetener", "dairy"})
+_CATEGORIES |= frozenset({"meat", "fish", "cookware", "bakeware", "tableware", "cutlery"})
+#: "Which knife ...?", "What type of cheese ...?": the kind of thing the question asks for.
+_ASKED_KIND = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort)\s+(?:of\s+)?)?([a-z]+(?:\s+[a-z]+)?)", re.I
+)
+
+
+def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]:
+    """Options of another kind than the question asks for ("cutting board" among the options of "Which
+    knife ...?", "honey" for "Which vegetables ...?"): when the question names a kind of the catalog (a group's
+    noun, or a category that is a catalog tag) and at least two options are of it, a catalog object of another
+    kind, not called by that noun, does not answer the question."""
+    catalog = ctx.catalog or cached_catalog("")
+    m = _ASKED_KIND.search(item.question)
+    if m is None:
+        return []
+    nouns = {g.noun for g in catalog.groups.values()} | _CATEGORIES
+    first = words(m.group(1))[:1]
+    asked = next((n for n in (" ".join(words(m.group(1))), *first, *map(singular, first)) if n in nouns), None)
+    if asked is None:
+        return []
+
+    category = asked in _CATEGORIES
+    tags = {asked} if category else {t for g in catalog.groups.values() if g.noun == asked for t in g.tags}
+    heads = {tuple(singular(w) for w in words(g.noun)): set(g.tags) for g in catalog.groups.values()}
+
+    def of_kind(option: str) -> bool | None:
+        found = catalog.objects.get(option.strip().lower())
+        if mentions(option, asked) or (found is not None and found.noun == asked):
+            return True
+        ws = tuple(singular(w) for w in words(option))
+        kind = (
+            set(found.tags)
+            if found is not None
+            else next((t for n in range(len(ws), 0, -1) if (t := heads.get(ws[-n:])) is not None), None)
+        )  # a catalog object, or a name ending in a group's noun ("cutting board")
+        if kind is None:
+            return None
+        if tags & kind:
+            return True if category else None  # a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
+        return False
+
+    kinds = [of_kind(o) for o in objects]
+    if kinds.count(True) < 2:
+        return []
+    return [
+        f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
+        for o, kind in zip(objects, kinds, strict=True)
+        if kind is False
+    ]
 
 
 def check_shortlist_unexpected(item: Item, ctx: RuleContext) -> list[str]:

@@ -1,0 +1,182 @@
+"""answer_leak's other forms: the ambiguous task names the intended option, or a step before
+``end_of_ambiguity`` says the intended heat setting or measure (:func:`plan.leaks` checks the plan's objects).
+
+A minimal pair drops from the clear task the words that say the intended option; when the ambiguous task still
+says the option as often as the clear task does ("a tablespoon of mustard" in both, the question "Which
+condiment?", the answer "Mustard."), or names a shortlisted option whole and no other option, the robot has
+its answer before it asks. Checked only where the question asks for a choice (which, what kind, where, how
+many), the option is not what the question itself names ("eggs" of "How many eggs?" is what is counted), the
+answer gives it, and it is the choice: a shortlisted option, or the intent's only thing, named in the kitchen.
+An option the task offers beside another ("a metal or plastic bowl") is not given away."""
+
+from __future__ import annotations
+
+import re
+
+from ambiforge.models import Item
+from ambiforge.textnorm import CARDINALS
+from ambiforge.validation.language import content_lemmas, lemma, mentions, names_thing, occurrences, positions, words
+from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.text import intent_concepts
+
+#: A question that asks to choose a thing, a place or a count (not how to do it, not a yes or no).
+_CHOICE_QUESTION = re.compile(
+    r"\bwhich\b|\bwhat\s+(?:type|kind|sort|brand|flavou?r|variety|size|colou?r)\b|^\W*(?:\w+,\s*)?(?:where|how\s+many)\b",
+    re.I,
+)
+_OR = frozenset({"or", "either", "nor"})
+
+
+def _number(alternatives: list[str]) -> bool:
+    return all(len(ws := words(a)) == 1 and (ws[0] in CARDINALS or ws[0].isdigit()) for a in alternatives)
+
+
+def _says_count(text: str, number: str, counted: frozenset[str]) -> bool:
+    """``text`` says ``number`` right before what is counted ("three eggs", "2 slices of bread")."""
+    ws = words(text)
+    return any(w == number.lower() and any(lemma(n) in counted for n in ws[i + 1 : i + 3]) for i, w in enumerate(ws))
+
+
+def _offered(text: str, phrase: str) -> bool:
+    """``text`` names ``phrase`` beside an alternative ("a metal or plastic bowl", "ketchup or olive oil")."""
+    ws = [w.lower() for w in words(text)]
+    return any(_OR & set(ws[max(0, start - 3) : end + 3]) for start, end in positions(text, phrase))
+
+
+#: Places a kitchen puts things in or on: the answer to "Where ...?".
+PLACES = frozenset(
+    {"table", "kitchen table", "counter", "countertop", "kitchen counter", "fridge", "refrigerator", "freezer"}
+    | {"cupboard", "cabinet", "shelf", "pantry", "drawer", "sink", "dish rack", "rack", "knife block", "oven"}
+)
+_WHERE = re.compile(r"^\W*(?:\w+,\s*)?where\b", re.I)
+
+
+def asks_place(question: str, phrase: str) -> bool:
+    """The question asks where, and ``phrase`` is a kitchen place: naming it says where."""
+    return bool(_WHERE.match(question)) and phrase.strip().lower().removeprefix("the ") in PLACES
+
+
+def task_leaks(item: Item) -> list[str]:
+    """Messages for each intended option the ambiguous task says as often as the clear task does."""
+    question = item.question.strip()
+    if not question or not _CHOICE_QUESTION.search(question):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    task, clear = item.ambiguous_task, item.unambiguous_direct
+    options = [o for o in item.amb_shortlist if o.strip()]
+    things = [alts for alts in positives if not _number(alts) and any(names_thing(a) for a in alts)]
+    scene = Scene.of(item)
+    out = []
+    counted = content_lemmas(question)
+    for alts in positives:
+        if _number(alts) and re.search(r"\bhow\s+many\b", question, re.I):
+            said = next((a for a in alts if _says_count(task, a, counted) and _says_count(clear, a, counted)), None)
+            if said:
+                out.append(f"ambiguous_task: already says the intended count '{said}' the question asks for")
+    if not options and len(things) != 1:
+        return out  # several intended things: the task may name one that is not the open point
+    for alts in things:
+        if any(mentions(question, a) for a in alts) or not any(mentions(item.answer, a) for a in alts):
+            continue  # what the question is about, or not what the answer gives
+        for a in (a for a in alts if names_thing(a)):
+            key = key_of(a)
+            chosen = any(key == key_of(o) or mentions(o, a) for o in options) if options else scene.grounds(key)
+            if not chosen or _offered(task, a):
+                continue
+            n = occurrences(task, a)
+            mine = [o for o in options if key_of(o) == key or mentions(o, a)]
+            others = [o for o in options if o not in mine and mentions(task, o)]
+            whole = any(mentions(task, o) for o in mine) and not others  # "the glass mug", not "a glass"
+            if n and (n >= occurrences(clear, a) or whole):
+                out.append(f"ambiguous_task: already names the intended '{a}'")
+                break
+    return out
+
+
+#: A question that asks for a heat, a temperature or a setting ("What heat level ...?", "How hot ...?").
+_SETTING_QUESTION = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+)?(?:temperature|heat|level|setting|power)\b|\bhow\s+hot\b|\bat\s+what\s+temperature\b",
+    re.I,
+)
+_NOT_HEATED = frozenset(
+    {
+        "temperature",
+        "heat",
+        "heating",
+        "level",
+        "setting",
+        "power",
+        "use",
+        "set",
+        "cook",
+        "warm",
+        "long",
+        "time",
+        "minute",
+    }
+    | {"stove", "oven", "pan", "pot", "skillet", "saucepan", "microwave", "burner", "high", "low", "medium"}
+)
+_LEVELS = frozenset({"low", "medium", "high", "medium-high", "medium-low", "medium high", "medium low", "mid"})
+
+
+def setting_leaks(item: Item) -> list[str]:
+    """A step before ``end_of_ambiguity`` that already says the intended level ("Heat the pot on medium" when
+    the question asks what heat to use and the intent is "low|medium"), while the ambiguous task says none:
+    the plan answers the question before it is asked."""
+    if not _SETTING_QUESTION.search(item.question):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    levels = [alts for alts in positives if alts and all(a.strip().lower() in _LEVELS for a in alts)]
+    if len(levels) != 1 or any(mentions(item.ambiguous_task, a) for a in levels[0]):
+        return []
+    heated = content_lemmas(item.question) - _NOT_HEATED  # what the question heats: "chili", "beef stew"
+    for i, step in enumerate(item.plan_for_amb_task[: item.end_of_ambiguity]):
+        if not heated & content_lemmas(step):
+            continue  # the step heats something else ("Heat the pot on medium" with the oil in it)
+        parts = {part for w in words(step) for part in w.split("-")}  # "medium-low" says low
+        said = next((a for a in levels[0] if (mentions(step, a) or a in parts) and not _offered(step, a)), None)
+        if said:
+            return [
+                f"plan_for_amb_task[{i}]: already says the intended setting '{said}' (end_of_ambiguity "
+                f"{item.end_of_ambiguity}; the ambiguous task does not): {' '.join(step.split())[:80]!r}"
+            ]
+    return []
+
+
+_MEASURE_QUESTION = re.compile(r"\bhow\s+(?:many|much|long|hot)\b|\b(?:what|which)\s+(?:\w+\s+)?temperature\b", re.I)
+_NUMBER = re.compile(r"\d+(?:[.,/]\d+)?")
+
+
+def _units_after(text: str, number: str) -> set[str]:
+    """What ``number`` measures in ``text``: the lemma of the word after it, "degree" for a degree sign
+    ("375°F", "190 °C", "375 degrees")."""
+    out = set()
+    for m in re.finditer(rf"(?<![\d.,/]){re.escape(number)}(?![\d]|[.,/]\d)", text):
+        rest = text[m.end() :].lstrip()
+        if rest.startswith("°"):
+            out.add("degree")
+        out |= {lemma(w) for w in words(rest)[:1]}
+    return out
+
+
+def measure_leaks(item: Item) -> list[str]:
+    """A step before ``end_of_ambiguity`` that already says the intended measure written with its number
+    ("Preheat the oven to 375°F" when the intent is "375 degrees" or "190°C|375°F" and the question asks what
+    temperature), while the ambiguous task says no such number. Bare counts are :func:`plan._number_leak`'s."""
+    if not _MEASURE_QUESTION.search(item.question):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    measures = [alts for alts in positives if not _number(alts) and any(_NUMBER.search(a) for a in alts)]
+    task = set(_NUMBER.findall(item.ambiguous_task))
+    for alts in measures:
+        numbers = {n for a in alts for n in _NUMBER.findall(a)} - task
+        units = {u for a in alts for n in numbers for u in _units_after(a, n)}
+        for i, step in enumerate(item.plan_for_amb_task[: item.end_of_ambiguity]):
+            said = {n for n in numbers if units & _units_after(step, n)}
+            if said:
+                return [
+                    f"plan_for_amb_task[{i}]: already says the intended measure '{min(said)}' (end_of_ambiguity "
+                    f"{item.end_of_ambiguity}; the ambiguous task does not): {' '.join(step.split())[:80]!r}"
+                ]
+    return []
