@@ -11,7 +11,8 @@ sponge", "the peppers"), so only what is certain is read:
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
-  act on two or more kitchen foods nothing in the item mentions.
+  act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
+  the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
 
 Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
 tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
@@ -204,6 +205,31 @@ def other_jobs(task: str, plan: list[str], item: Item, ctx: RuleContext) -> list
     return [f"[{first}]: from here acts on the {shown}, which its task has nothing to do with: {plan[first][:80]!r}"]
 
 
+#: A task's own verb of handling things: a task with one and no word of making asks no cooking.
+_HANDLES = re.compile(
+    r"\b(?:take|get|bring|fetch|retrieve|store|place|put|move|wash|rinse|clean|slice|cut|chop|dice|peel|pour"
+    r"|open|grate|wipe|dry|chill|refrigerate|remove|hand)\b",
+    re.I,
+)
+#: Plan steps that cook or make a dish (not "boil": hot water serves many tasks).
+_COOKS = re.compile(
+    r"\b(?:preheat\w*|roast\w*|bak(?:e|es|ed|ing)|fry|fries|fried|frying|simmer\w*|grill(?:s|ed|ing)?|saut\w*"
+    r"|cook(?:s|ed|ing)?|(?:make|prepare) (?:a|an|the|some))\b",
+    re.I,
+)
+
+
+def cooks_unasked(task: str, plan: list[str], item: Item) -> list[str]:
+    """A task that only handles things ("take the cucumber, potato and avocado from the fridge") whose plan
+    cooks or makes a dish in two or more steps: the plan does a job the task never asks for."""
+    if _PRODUCES.search(task) or not _HANDLES.search(task) or _COOKS.search(f"{task} {item.question} {item.answer}"):
+        return []
+    steps = [i for i, step in enumerate(plan) if _COOKS.search(step)]
+    if len(steps) < 2:
+        return []
+    return [f"[{steps[0]}]: cooks, which its task never asks: {plan[steps[0]][:80]!r}"]
+
+
 def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a plan never takes up a food or the place its own task names, uses another kitchen object of
     the kind its task names, or goes on to another job; either way it does something other than its task."""
@@ -214,5 +240,5 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
         ("plan_for_amb_task", item.ambiguous_task, item.plan_for_amb_task, answer),
     ):
         problems += [f"{field}: {m}" for m in undone_things(task, plan, item, ctx, answered)]
-        problems += [f"{field}{m}" for m in other_jobs(task, plan, item, ctx)]
+        problems += [f"{field}{m}" for m in other_jobs(task, plan, item, ctx) or cooks_unasked(task, plan, item)]
     return problems

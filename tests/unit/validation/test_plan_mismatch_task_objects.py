@@ -95,3 +95,16 @@ def test_a_task_that_makes_something_may_take_up_more_foods(mismatch) -> None:  
     task = "Prepare a fruit salad with the lemon."
     plan = ["Slice the lemon", "Cut the watermelon into cubes", "Peel the banana", "Mix everything in a bowl"]
     assert mismatch(task, plan, task, plan) == []
+
+
+def test_a_plan_that_cooks_what_its_task_only_takes_out(mismatch) -> None:  # type: ignore[no-untyped-def]
+    task = "Take the apple and the banana from the fridge."
+    plan = ["Take the apple and the banana from the fridge", "Preheat the oven", "Bake the apple for 20 minutes"]
+    found = mismatch(task, plan, task, plan)
+    assert found[0] == "plan_for_clear_task[1]: cooks, which its task never asks: 'Preheat the oven'"
+
+
+def test_a_plan_that_only_handles_what_its_task_handles(mismatch) -> None:  # type: ignore[no-untyped-def]
+    task = "Take the apple and the banana from the fridge."
+    plan = ["Open the fridge", "Take the apple and the banana out", "Put them on the counter next to the cookies"]
+    assert mismatch(task, plan, task, plan) == []
