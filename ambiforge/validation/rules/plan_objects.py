@@ -153,6 +153,15 @@ def _place_said(key: list[str], said: set[str]) -> bool:
     return _said(key, said) or any(key[-1] in group and group & said for group in _PLACE_NAMES)
 
 
+def _kinds(name: str, ctx: RuleContext) -> set[str]:
+    """The words the catalog files a thing under ("cheese" of the cheddar, "fruit" of the strawberries): a
+    plan may take the thing up by its kind."""
+    obj = (ctx.catalog or cached_catalog("")).objects.get(name)
+    if obj is None:
+        return set()
+    return set(_lemmas(" ".join([obj.noun, obj.group or "", *obj.tags])))
+
+
 def undone_things(task: str, plan: list[str], item: Item, ctx: RuleContext, answered: set[str]) -> list[str]:
     """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
     alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
@@ -164,7 +173,7 @@ def undone_things(task: str, plan: list[str], item: Item, ctx: RuleContext, answ
     for name, key, food in _things(task, names):
         if _said(key, answered):
             continue
-        if food and not _said(key, plan_words):
+        if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_words:
             out.append(f"never takes up the {name} its task names")
         elif len(key) > 1 and not set(key[:-1]) & plan_words:
             others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _said(k[:-1], plan_words)]

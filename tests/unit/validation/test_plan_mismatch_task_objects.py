@@ -10,7 +10,10 @@ import pytest
 
 from tests.unit.validation.ambik_rows import environment, failures_of_row
 
-ENV = "paring knife, bread knife, cutting board, walnuts, almonds, cashews, lemon, watermelon, banana, apple"
+ENV = (
+    "paring knife, bread knife, cutting board, walnuts, almonds, cashews, lemon, watermelon, banana, apple, "
+    "strawberries"
+)
 
 
 def _row(clear: str, clear_plan: list[str], amb: str, amb_plan: list[str]) -> dict[str, str]:
@@ -108,3 +111,10 @@ def test_a_plan_that_only_handles_what_its_task_handles(mismatch) -> None:  # ty
     task = "Take the apple and the banana from the fridge."
     plan = ["Open the fridge", "Take the apple and the banana out", "Put them on the counter next to the cookies"]
     assert mismatch(task, plan, task, plan) == []
+
+
+def test_a_food_taken_up_by_the_kind_the_catalog_files_it_under(mismatch) -> None:  # type: ignore[no-untyped-def]
+    task = "Wash the strawberries and place them on a plate."
+    assert mismatch(task, ["Wash the fruit", "Place the fruit on a plate"], task, ["Wash the fruit"]) == []
+    found = mismatch(task, ["Wash the apple", "Place the apple on a plate"], task, ["Wash the fruit"])
+    assert found == ["plan_for_clear_task: never takes up the strawberries its task names"]
