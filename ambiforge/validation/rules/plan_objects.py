@@ -121,7 +121,7 @@ def _names(item: Item, ctx: RuleContext) -> list[Name]:
     for obj in item.environment:
         key = _lemmas(obj.name)
         if key and not (len(key) == 1 and key[0] in categories):
-            food = obj.kind == "food" or any(m.food for m in lexicon.find(obj.name))
+            food = obj.kind == "food" or (obj.kind is None and any(m.food for m in lexicon.find(obj.name)))
             out.append((obj.name, key, food))
     return sorted(out, key=lambda n: -len(n[1]))
 
@@ -162,12 +162,11 @@ def _kinds(name: str, ctx: RuleContext) -> set[str]:
     return set(_lemmas(" ".join([obj.noun, obj.group or "", *obj.tags])))
 
 
-def undone_things(task: str, plan: list[str], item: Item, ctx: RuleContext, answered: set[str]) -> list[str]:
+def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContext, answered: set[str]) -> list[str]:
     """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
     alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
     if not plan or not task.strip():
         return []
-    names = _names(item, ctx)
     plan_words = set(_lemmas(" ".join(plan)))
     out = []
     for name, key, food in _things(task, names):
@@ -197,7 +196,7 @@ def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleCo
     return [f"never puts things on or in the {place} its task names" for place in out]
 
 
-def other_jobs(task: str, plan: list[str], item: Item, ctx: RuleContext) -> list[str]:
+def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
     """Steps of another task: a task that makes nothing ("Slice the lemon", "Store the tomato in the fridge")
     whose plan goes on to act on two or more kitchen foods nothing in the item mentions (the tasks, the
     question, its answer, the intent, the variants)."""
@@ -205,7 +204,6 @@ def other_jobs(task: str, plan: list[str], item: Item, ctx: RuleContext) -> list
         return []
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants])))
-    names = _names(item, ctx)
     extra = [(n, k) for n, k, food in _things(" ".join(plan), names, acted=False) if food and not _said(k, said)]
     if len(extra) < 2:
         return []
@@ -243,11 +241,12 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a plan never takes up a food or the place its own task names, uses another kitchen object of
     the kind its task names, or goes on to another job; either way it does something other than its task."""
     answer = set(_lemmas(" ".join(item.user_intent)))
+    names = _names(item, ctx)
     problems = []
     for field, task, plan, answered in (
         ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task, set()),
         ("plan_for_amb_task", item.ambiguous_task, item.plan_for_amb_task, answer),
     ):
-        problems += [f"{field}: {m}" for m in undone_things(task, plan, item, ctx, answered)]
-        problems += [f"{field}{m}" for m in other_jobs(task, plan, item, ctx) or cooks_unasked(task, plan, item)]
+        problems += [f"{field}: {m}" for m in undone_things(task, plan, names, ctx, answered)]
+        problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
     return problems
