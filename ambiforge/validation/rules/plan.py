@@ -11,7 +11,9 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``plan_mismatch`` (error): a clear plan copied from the ambiguous one leaves open what the clear task names
   ("something", "the chosen bowl"), names nothing of what the clear task adds to the ambiguous one ("oven"
   of "oven mitts" is no oven), leaves out an amount it adds or the intended action it adds ("peel"), or takes
-  the thing up by the kind the clear task replaced before naming it ("Take out meat" for the beef steak).
+  the thing up by the kind the clear task replaced before naming it ("Take out meat" for the beef steak);
+  and any plan that never takes up a food or the place its own task names, uses another kitchen object of
+  the kind its task names, or goes on to another job (``plan_objects``).
 - ``plan_resolution`` (warning): the plans differ, but the clear step at ``end_of_ambiguity`` is the ambiguous
   step, or carries no positive intent concept that the ambiguous task and step lack (it names it more often
   than the ambiguous step: "into a glass" from "the glass milk bottle"), or itself leaves the choice open
@@ -59,6 +61,7 @@ from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.leak_forms import asks_place, measure_leaks, setting_leaks, task_leaks
+from ambiforge.validation.rules.plan_objects import check_task_objects
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import count, has, intent_concepts, normalise
 
@@ -252,6 +255,13 @@ def check_mismatch(item: Item, ctx: RuleContext) -> list[str]:
         shown = ", ".join(f"'{w}'" for w in undone[:4])
         return [f"plan_for_clear_task: never does or says the intended {shown}, which the clear task adds"]
     return _kind_first(item, [w for w in added if w in things], ctx)
+
+
+def check_plan_task(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain: a plan does something other than its task. A clear plan copied from the ambiguous one is
+    read against what the clear task adds (:func:`check_mismatch`); every plan, against the kitchen things
+    its own task acts on (:func:`check_task_objects`)."""
+    return check_mismatch(item, ctx) + check_task_objects(item, ctx)
 
 
 def _kind_first(item: Item, added: list[str], ctx: RuleContext) -> list[str]:
@@ -1059,7 +1069,7 @@ RULES = (
     Rule("plan_agreement", "warning", check_agreement, "the plans do the same before end_of_ambiguity"),
     Rule("plan_length", "warning", check_plan_length, "plans longer than long_plan_steps"),
     Rule("plan_divergence", "error", check_divergence, "the clear plan is not the ambiguous plan verbatim"),
-    Rule("plan_mismatch", "error", check_mismatch, "the clear plan does the clear task, not the ambiguous one"),
+    Rule("plan_mismatch", "error", check_plan_task, "each plan does its own task, not the other's or another"),
     Rule("plan_resolution", "warning", check_resolution, "the clear step at end_of_ambiguity resolves the ambiguity"),
     Rule("end_of_ambiguity", "error", check_end_of_ambiguity, "end_of_ambiguity is the step where the plans resolve"),
     *family_rules(

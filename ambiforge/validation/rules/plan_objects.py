@@ -1,0 +1,252 @@
+"""plan_objects: whether each plan does its own task, read on the kitchen things the task and plan act on.
+
+A plan does its task when it takes up what the task asks to act on and does not go on to another job. AmbiK
+plans add fetching, placing and tools the task leaves implicit, and name a thing by a shorter name ("the
+sponge", "the peppers"), so only what is certain is read:
+
+- a food the task names (resolved against the kitchen list) that its plan never names by any of its words
+  ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
+- a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
+  paring knife", a plan that uses the bread knife);
+- the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
+  the plan, which puts things somewhere, never names that place;
+- steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
+  act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
+  the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
+
+Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
+tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
+cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
+the knife"), a tool the plan does not name (the plan may use it without saying so), and, in the ambiguous
+plan, the answer its task already names (the task's defect: its plan may rightly leave the choice open).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ambiforge.catalog import cached_catalog
+from ambiforge.validation.language import lemma, words
+from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+
+if TYPE_CHECKING:
+    from ambiforge.models import Item
+    from ambiforge.validation.context import RuleContext
+
+#: Words before a name that rule it out or offer it as one option: the plan need not act on it.
+_NOT_ACTED = frozenset(
+    {"not", "without", "instead", "avoid", "never", "except", "rather", "than", "no", "nor", "unless", "if"}
+    | {"or", "either", "don't", "dont", "optional", "optionally"}
+)
+#: Words after a name that offer it as one option ("the microwave or a saucepan").
+_OPTION_AFTER = frozenset({"or", "if"})
+#: Words that say a name is where a thing is, not what is acted on ("from the dish rack", "in the cupboard").
+_PLACE_BEFORE = frozenset(
+    {"from", "in", "inside", "within", "near", "beside", "next", "behind", "under", "above", "below", "beneath"}
+)
+#: Words before "of"/"to" that make the name after a landmark ("the tomato right of the blood orange").
+_BESIDE = frozenset({"right", "left", "front", "next", "side", "close"})
+#: Verbs whose object is what the task produces ("Make a fruit smoothie using ...").
+_MAKES = frozenset({"make", "prepare", "making", "preparing", "create", "creating"})
+#: Words that end the name of what is made and start what it is made of.
+_MADE_OF = frozenset({"using", "use", "with", "from", "by", "of", "and", ",", "for"})
+#: Measures a name may be ("a tablespoon of sugar", "a scoop of ice cream"): how much, not a thing acted on.
+_MEASURES = frozenset(
+    {"tablespoon", "teaspoon", "cup", "scoop", "pinch", "dash", "slice", "glass", "bowl", "handful", "spoonful"}
+    | {"ounce", "pound", "liter", "litre", "gram", "jar", "can", "bottle", "piece", "clove", "stick"}
+)
+#: Words of a name that say its state, not what it is ("canned", "sliced"): another thing may share them.
+_STATES = frozenset(
+    {"canned", "fresh", "frozen", "sliced", "chopped", "dried", "raw", "cooked", "whole", "small", "large", "big"}
+    | {"clean", "dirty", "empty", "ripe", "hot", "cold", "new", "old", "mixed", "plain", "organic", "instant"}
+)
+#: Other names of the places things are put ("the tray" for the baking sheet, "the refrigerator").
+_PLACE_NAMES = (
+    frozenset({"sheet", "tray", "pan"}),
+    frozenset({"fridge", "refrigerator"}),
+    frozenset({"plate", "dish", "platter"}),
+    frozenset({"table", "counter", "countertop"}),
+)
+#: A task or plan putting things somewhere: the place is the words after the preposition.
+_PUTS = re.compile(
+    r"\b(?:place|put|set|transfer|serve|leave|arrange|lay)\b[^.;]{0,60}?\b(?:on|in|into|onto|on top of)\s+"
+    r"(?:the |a |an )?([a-z -]+)",
+    re.I,
+)
+#: Verbs and words of a task that makes, cooks or sets out something: its plan rightly takes up foods the
+#: task leaves to it (salt, oil, the fruits of "a dessert assortment").
+_PRODUCES = re.compile(
+    r"\b(?:make|making|prepare|preparing|cook|cooking|bake|baking|roast|roasting|fry|frying|saut\w*|boil\w*"
+    r"|heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
+    r"|organi[sz]e\w*|arrange\w*|assemble\w*|create\w*|set (?:up|out)|serve\w*|plan\w*|snack\w*|meal\w*"
+    r"|breakfast|brunch|lunch|dinner|recipe\w*|dish|platter|salad|spread|buffet)\b",
+    re.I,
+)
+
+Name = tuple[str, list[str], bool]  # a kitchen thing: its name, its lemmas, whether it is food
+
+
+def _lemmas(text: str) -> list[str]:
+    return [lemma(w.lower()) for w in words(text)]
+
+
+def _landmark(before: list[str]) -> bool:
+    """The words before a name place it beside another thing: "right of the", "next to"."""
+    return any(w in ("of", "to") and k and before[k - 1] in _BESIDE for k, w in enumerate(before))
+
+
+def _acted_on(task: list[str], start: int, end: int) -> bool:
+    """The name at ``task[start:end]`` is something the task acts on: not ruled out, offered as an option,
+    the place a thing is, a measure, or what the task makes."""
+    if _NOT_ACTED & set(task[max(0, start - 4) : start]) or _OPTION_AFTER & set(task[end : end + 2]):
+        return False
+    if _PLACE_BEFORE & set(task[max(0, start - 2) : start]) or _landmark(task[max(0, start - 4) : start]):
+        return False
+    if task[end - 1] in _MEASURES and end < len(task) and task[end] == "of":
+        return False
+    lead = task[max(0, start - 5) : start]
+    for k in range(len(lead) - 1, -1, -1):
+        if lead[k] in _MAKES:  # "make a tomato and bell pepper sauce": made of; "make a fruit smoothie": made
+            return bool(_MADE_OF & set(lead[k + 1 :]))
+    return True
+
+
+def _names(item: Item, ctx: RuleContext) -> list[Name]:
+    """The kitchen list, longest names first so a task's "bell peppers" is the bell peppers before it is any
+    pepper; a kind ("vegetables") is no thing."""
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    categories = {lemma(w) for w in kitchen_words()["category"]}
+    out = []
+    for obj in item.environment:
+        key = _lemmas(obj.name)
+        if key and not (len(key) == 1 and key[0] in categories):
+            food = obj.kind == "food" or (obj.kind is None and any(m.food for m in lexicon.find(obj.name)))
+            out.append((obj.name, key, food))
+    return sorted(out, key=lambda n: -len(n[1]))
+
+
+def _things(text: str, names: list[Name], acted: bool = True) -> list[Name]:
+    """The kitchen things ``text`` names (only those it acts on when ``acted``), each once, a longer name
+    before the shorter names inside it."""
+    ws = _lemmas(text)
+    taken = [False] * len(ws)
+    found: list[Name] = []
+    for name, key, food in names:
+        n = len(key)
+        for i in range(len(ws) - n + 1):
+            if ws[i : i + n] == key and not any(taken[i : i + n]):
+                taken[i : i + n] = [True] * n
+                if (not acted or _acted_on(ws, i, i + n)) and all(f[0] != name for f in found):
+                    found.append((name, key, food))
+    return found
+
+
+def _said(key: list[str], said: set[str]) -> bool:
+    """``said`` names the thing by one of its words other than a state ("the sponge" for the clean sponge,
+    "peppers" for the bell peppers), or by the kind that ends one ("the nuts" for the walnuts, "berries")."""
+    ws = [w for w in key if len(w) > 2 and w not in _STATES]
+    return any(w in said for w in ws) or any(len(s) > 2 and w.endswith(s) for w in ws for s in said)
+
+
+def _place_said(key: list[str], said: set[str]) -> bool:
+    return _said(key, said) or any(key[-1] in group and group & said for group in _PLACE_NAMES)
+
+
+def _kinds(name: str, ctx: RuleContext) -> set[str]:
+    """The words the catalog files a thing under ("cheese" of the cheddar, "fruit" of the strawberries): a
+    plan may take the thing up by its kind."""
+    obj = (ctx.catalog or cached_catalog("")).objects.get(name)
+    if obj is None:
+        return set()
+    return set(_lemmas(" ".join([obj.noun, obj.group or "", *obj.tags])))
+
+
+def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContext, answered: set[str]) -> list[str]:
+    """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
+    alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
+    if not plan or not task.strip():
+        return []
+    plan_words = set(_lemmas(" ".join(plan)))
+    out = []
+    for name, key, food in _things(task, names):
+        if _said(key, answered):
+            continue
+        if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_words:
+            out.append(f"never takes up the {name} its task names")
+        elif len(key) > 1 and not set(key[:-1]) & plan_words:
+            others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _said(k[:-1], plan_words)]
+            if others:
+                out.append(f"uses the {others[0]} where its task names the {name}")
+    return out + _places_missed(task, plan, plan_words, ctx, answered)
+
+
+def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleContext, answered: set[str]) -> list[str]:
+    """The places ``task`` puts or serves things on that ``plan``, which puts things somewhere, never names."""
+    if not any(_PUTS.search(step) for step in plan):
+        return []
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    out: list[str] = []
+    for m in _PUTS.finditer(task):
+        found = [x for x in lexicon.find(m.group(1)) if x.start == 0 and not x.food]
+        place = found[0].text.lower() if found else ""
+        key = _lemmas(place)
+        if key and not _place_said(key, plan_words) and not _said(key, answered) and place not in out:
+            out.append(place)
+    return [f"never puts things on or in the {place} its task names" for place in out]
+
+
+def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
+    """Steps of another task: a task that makes nothing ("Slice the lemon", "Store the tomato in the fridge")
+    whose plan goes on to act on two or more kitchen foods nothing in the item mentions (the tasks, the
+    question, its answer, the intent, the variants)."""
+    if not plan or _PRODUCES.search(task):
+        return []
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants])))
+    extra = [(n, k) for n, k, food in _things(" ".join(plan), names, acted=False) if food and not _said(k, said)]
+    if len(extra) < 2:
+        return []
+    first = next(i for i, step in enumerate(plan) if any(_said(k, set(_lemmas(step))) for _, k in extra))
+    shown = ", ".join(n for n, _ in extra[:4])
+    return [f"[{first}]: from here acts on the {shown}, which its task has nothing to do with: {plan[first][:80]!r}"]
+
+
+#: A task's own verb of handling things: a task with one and no word of making asks no cooking.
+_HANDLES = re.compile(
+    r"\b(?:take|get|bring|fetch|retrieve|store|place|put|move|wash|rinse|clean|slice|cut|chop|dice|peel|pour"
+    r"|open|grate|wipe|dry|chill|refrigerate|remove|hand)\b",
+    re.I,
+)
+#: Plan steps that cook or make a dish (not "boil": hot water serves many tasks).
+_COOKS = re.compile(
+    r"\b(?:preheat\w*|roast\w*|bak(?:e|es|ed|ing)|fry|fries|fried|frying|simmer\w*|grill(?:s|ed|ing)?|saut\w*"
+    r"|cook(?:s|ed|ing)?|(?:make|prepare) (?:a|an|the|some))\b",
+    re.I,
+)
+
+
+def cooks_unasked(task: str, plan: list[str], item: Item) -> list[str]:
+    """A task that only handles things ("take the cucumber, potato and avocado from the fridge") whose plan
+    cooks or makes a dish in two or more steps: the plan does a job the task never asks for."""
+    if _PRODUCES.search(task) or not _HANDLES.search(task) or _COOKS.search(f"{task} {item.question} {item.answer}"):
+        return []
+    steps = [i for i, step in enumerate(plan) if _COOKS.search(step)]
+    if len(steps) < 2:
+        return []
+    return [f"[{steps[0]}]: cooks, which its task never asks: {plan[steps[0]][:80]!r}"]
+
+
+def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
+    """Certain: a plan never takes up a food or the place its own task names, uses another kitchen object of
+    the kind its task names, or goes on to another job; either way it does something other than its task."""
+    answer = set(_lemmas(" ".join(item.user_intent)))
+    names = _names(item, ctx)
+    problems = []
+    for field, task, plan, answered in (
+        ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task, set()),
+        ("plan_for_amb_task", item.ambiguous_task, item.plan_for_amb_task, answer),
+    ):
+        problems += [f"{field}: {m}" for m in undone_things(task, plan, names, ctx, answered)]
+        problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
+    return problems
