@@ -22,6 +22,7 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
+from ambiforge.validation.rules.answer_kind import outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
@@ -128,6 +129,8 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: is itself a question: {answer!r}"]
     if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
+    if kind := wrong_kind(item, ctx):
+        return [f"answer: {kind}: {answer[:80]!r}"]
     if plan := _intent_as_plan(item):
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
@@ -152,6 +155,8 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
             f"user_intent: '{echoed}' is what the question already says, not an answer to it; the answer "
             f"{item.answer.strip()[:60]!r} says what the intent should"
         ]
+    if offered := outside_offered(item, ctx):
+        return [f"user_intent: '{offered}' is none of the things the question offers: {question[:80]!r}"]
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]
