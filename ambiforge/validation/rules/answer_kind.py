@@ -195,3 +195,31 @@ def outside_offered(item: Item, ctx: RuleContext) -> str | None:
 def _group_of(name: str, catalog: Catalog) -> str | None:
     obj = catalog.objects.get(name)
     return obj.group if obj is not None else (name if name in catalog.groups else None)
+
+
+def answer_other_thing(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
+    """(answered, intended): the answer names a catalog object of the same group as an intended one, but
+    another one, and names no intended concept ("The glass mug." when the intent is the ceramic mug): the
+    answer picks something other than the intent, listed as an option or not."""
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts:
+        return None
+    catalog = ctx.catalog or cached_catalog("")
+    lexicon = lexicon_for(catalog)
+    answer = item.answer.lower()
+    said = content_lemmas(item.answer)
+    if any(c.lower() in answer or content_lemmas(c) <= said for c in concepts):
+        return None
+    intended: dict[str, str] = {}
+    for concept in concepts:
+        for m in lexicon.scan(concept)[1]:
+            if m.kind == "object" and (obj := catalog.objects.get(m.name)) is not None:
+                intended.setdefault(obj.group, m.name)
+    if not intended:
+        return None
+    for m in lexicon.scan(item.answer)[1]:
+        obj = catalog.objects.get(m.name) if m.kind == "object" else None
+        if obj is not None and obj.group in intended and obj.name not in intended.values():
+            return m.text, intended[obj.group]
+    return None

@@ -22,7 +22,7 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
-from ambiforge.validation.rules.answer_kind import outside_offered, wrong_kind
+from ambiforge.validation.rules.answer_kind import answer_other_thing, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
@@ -135,6 +135,8 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if picked := answer_other_thing(item, ctx):
+        return [f"answer: picks {picked[0]!r}, another of the kind the intent names ({picked[1]!r})"]
     if said := _intent_off_answer(item):
         return [
             f"user_intent: {', '.join(item.user_intent)!r} is not what the answer says: the answer names "

@@ -119,3 +119,26 @@ def test_an_intent_none_of_the_offered_things_is_flagged(flags) -> None:  # type
 )
 def test_an_intent_among_the_offered_things_or_an_open_list_is_not_flagged(flags, question: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(question=question, answer="In the fridge.", user_intent="fridge") == []
+
+
+MUG = dict(
+    environment_short="glass mug, ceramic mug, tea bags, kettle",
+    environment_full="a glass mug, a ceramic mug, tea bags, a kettle",
+    unambiguous_direct="Make tea in the ceramic mug.",
+    ambiguous_task="Make tea in a mug.",
+    plan_for_clear_task="Take the ceramic mug.\nMake tea in it.",
+    plan_for_amb_task="Take a mug.\nMake tea in it.",
+    end_of_ambiguity="0",
+    question="Which mug should I use?",
+    user_intent="ceramic mug",
+)
+
+
+def test_an_answer_naming_another_thing_of_the_intended_kind_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(**MUG, answer="The glass mug.")
+    assert len(found) == 1 and "picks 'glass mug', another of the kind the intent names ('ceramic mug')" in found[0]
+
+
+@pytest.mark.parametrize("answer", ["The ceramic mug.", "Use the ceramic one, not the glass mug."])
+def test_an_answer_naming_the_intended_thing_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags(**MUG, answer=answer) == []
