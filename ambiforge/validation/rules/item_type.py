@@ -68,13 +68,22 @@ _TASTE_ASKED = re.compile(
     r"|to your (?:taste|liking)|would you rather|do you fancy)\b",
     re.I,
 )
+#: An answer that says, anywhere, that taste decides or nothing does ("Personally, the blue one.", "It doesn't
+#: matter, any of them is fine.", "Up to you."): no kitchen knowledge or hazard settles the choice.
+_TASTE_SAID = re.compile(
+    r"\b(?:i(?:'d| would)?\s+(?:rather|prefer|love|fancy|enjoy)|my (?:preference|favou?rite)|personally"
+    r"|up to you|your (?:choice|call|preference)|whichever (?:you|one you)|(?:it )?does(?:n'?t| not) matter"
+    r"|no preference|as you (?:like|wish|prefer|want)|(?:any|either) (?:of them |one )?(?:is fine|will do|works)"
+    r"|i(?:'m| am) in the mood|i feel like)\b",
+    re.I,
+)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
         return _no_choice(item, ctx) or _only_one(item, ctx)
-    if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer):
+    if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer) or _TASTE_SAID.search(item.answer):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
             f"preference: {item.question.strip()[:80]!r}"
