@@ -14,7 +14,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import content_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
-from ambiforge.validation.rules.text import intent_concepts
+from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -223,3 +223,41 @@ def answer_other_thing(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
         if obj is not None and obj.group in intended and obj.name not in intended.values():
             return m.text, intended[obj.group]
     return None
+
+
+def asks_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
+    """The kitchen things a question names when none of them is in either task or either plan (by name, by
+    catalog group or by its words), while the clear task and its plan say none of the intent ("Almond milk
+    or oat milk?" of a pair that uses no milk): the question asks about something the pair never leaves
+    open. Kinds ("utensils"), the kitchen's fixed places, a question about what a phrase means or one that
+    leaves its list open, and a pair whose two tasks are one are left alone."""
+    question = item.question
+    if _MEANING_OR_OPEN.search(question) or normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
+        return []
+    catalog = ctx.catalog or cached_catalog("")
+    lexicon = lexicon_for(catalog)
+    kinds = set(kitchen_words()["category"])
+    asked = [m for m in lexicon.scan(question)[1] if m.name not in kinds and m.kind != "fixture"]
+    if not asked:
+        return []
+    pair = " \n ".join(
+        (item.ambiguous_task, item.unambiguous_direct, *item.plan_for_clear_task, *item.plan_for_amb_task)
+    )
+    present = lexicon.scan(pair)[1]
+    names = {m.name for m in present}
+    groups = {_group_of(m.name, catalog) for m in present} - {None}
+    said = content_lemmas(pair)
+    if any(m.name in names or _group_of(m.name, catalog) in groups or content_lemmas(m.text) <= said for m in asked):
+        return []
+    clear = " \n ".join((item.unambiguous_direct, *item.plan_for_clear_task))
+    in_clear = content_lemmas(clear)
+    positives, _ = intent_concepts(item.user_intent)
+    if not positives or any(
+        has_any(clear, alts) or any((w := content_lemmas(a)) and w <= in_clear for a in alts) for alts in positives
+    ):
+        return []
+    return sorted({m.text for m in asked})
+
+
+#: "What does 'until done' mean?", "... or something else?": the question offers readings, not the pair's things.
+_MEANING_OR_OPEN = re.compile(r"\bmean\b|\belse\b|\bother\b", re.I)

@@ -22,7 +22,7 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
-from ambiforge.validation.rules.answer_kind import answer_other_thing, outside_offered, wrong_kind
+from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
@@ -159,6 +159,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         ]
     if offered := outside_offered(item, ctx):
         return [f"user_intent: '{offered}' is none of the things the question offers: {question[:80]!r}"]
+    if elsewhere := asks_elsewhere(item, ctx):
+        return [
+            f"question: asks about {', '.join(repr(w) for w in elsewhere)}, which neither task nor plan "
+            f"mentions, and the clear task says none of the intent ({', '.join(item.user_intent)})"
+        ]
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]

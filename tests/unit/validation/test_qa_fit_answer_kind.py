@@ -142,3 +142,30 @@ def test_an_answer_naming_another_thing_of_the_intended_kind_is_flagged(flags) -
 @pytest.mark.parametrize("answer", ["The ceramic mug.", "Use the ceramic one, not the glass mug."])
 def test_an_answer_naming_the_intended_thing_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(**MUG, answer=answer) == []
+
+
+COFFEE = dict(
+    environment_short="coffee pods, coffee machine, almond milk, oat milk, ceramic mug, sugar",
+    environment_full="coffee pods, a coffee machine, almond milk, oat milk, a ceramic mug, sugar",
+    unambiguous_direct="Make a coffee in the ceramic mug with two spoons of sugar.",
+    ambiguous_task="Make a coffee in the ceramic mug with some sugar.",
+    plan_for_clear_task="Make a coffee with the coffee machine.\nAdd two spoons of sugar.",
+    plan_for_amb_task="Make a coffee with the coffee machine.\nAdd sugar.",
+    end_of_ambiguity="1",
+    question="Should I add almond milk or oat milk?",
+    answer="Oat milk, please.",
+    user_intent="oat milk",
+)
+
+
+def test_a_question_about_things_the_pair_never_mentions_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(**COFFEE)
+    assert len(found) == 1 and "asks about 'almond milk', 'oat milk', which neither task nor plan" in found[0]
+
+
+def test_a_question_about_a_thing_the_pair_uses_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**COFFEE, "unambiguous_direct": "Make a coffee in the ceramic mug with oat milk."}
+    row["ambiguous_task"] = "Make a coffee in the ceramic mug with milk."
+    row["plan_for_clear_task"] = "Make a coffee with the coffee machine.\nAdd the oat milk."
+    row["plan_for_amb_task"] = "Make a coffee with the coffee machine.\nAdd milk."
+    assert flags(**row) == []
