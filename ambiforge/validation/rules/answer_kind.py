@@ -226,11 +226,12 @@ def answer_other_thing(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
 
 
 def asks_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
-    """The kitchen things a question names when none of them is in either task or either plan (by name, by
-    catalog group or by its words), while the clear task and its plan say none of the intent ("Almond milk
-    or oat milk?" of a pair that uses no milk): the question asks about something the pair never leaves
-    open. Kinds ("utensils"), the kitchen's fixed places, a question about what a phrase means or one that
-    leaves its list open, and a pair whose two tasks are one are left alone."""
+    """The foods a question offers (two or more) when none of them is in either task or either plan (by
+    name, by catalog group or by its words), while the clear task and its plan say none of the intent
+    ("Almond milk or oat milk?" of a pair that uses no milk): the question asks about something the pair
+    never leaves open. Tools are left alone (a task leaves the bowl or the knife implicit, and a question
+    may ask for it), as are a question about what a phrase means or one that leaves its list open, and a
+    pair whose two tasks are one."""
     question = item.question
     if _MEANING_OR_OPEN.search(question) or normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
         return []
@@ -238,8 +239,8 @@ def asks_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     lexicon = lexicon_for(catalog)
     kinds = set(kitchen_words()["category"])
     asked = [m for m in lexicon.scan(question)[1] if m.name not in kinds and m.kind != "fixture"]
-    if not asked:
-        return []
+    if len(asked) < 2 or not all(m.food for m in asked):
+        return []  # a tool the pair leaves implicit ("Which bowl should I heat it in?") may well be asked for
     pair = " \n ".join(
         (item.ambiguous_task, item.unambiguous_direct, *item.plan_for_clear_task, *item.plan_for_amb_task)
     )
