@@ -52,7 +52,7 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
     question, answer = item.question.strip(), item.answer.strip()
     if not question or not answer:
         return None
-    if _WHERE.match(question) and (why := _no_place(answer, ctx)):
+    if _WHERE.match(question) and (why := _no_place(question, answer, ctx)):
         return why
     if _HOW_MANY.search(question) and _no_amount(answer, ctx):
         return "the question asks how many or how much, and the answer gives no amount"
@@ -63,19 +63,22 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
     return None
 
 
-def _no_place(answer: str, ctx: RuleContext) -> str | None:
-    """A "where" answer with no word of place that names only foods ("The apples."), or only an amount ("Two
-    cups."): no place, container or appliance is given. An answer naming a thing that holds or heats ("the
-    stockpot", "use a cup") gives the place by its holder."""
+def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
+    """A "where" answer with no word of place that names only the foods the question is about ("Where should
+    I put the eggs?" "The brown eggs."), or only an amount ("Two cups."): no place, container or appliance is
+    given. An answer naming a thing that holds or heats ("the stockpot", "use a cup") gives the place by its
+    holder, and one naming another food may name the dish it goes into ("The pasta.")."""
     said = words(answer)
     if not said or _SPATIAL & set(said):
         return None
     if all(_is_amount_word(w, ctx) or w in _FILLER for w in said) and any(_is_number(w) for w in said):
         return "the question asks where, and the answer gives an amount, no place"
     _, found = lexicon_for(ctx.catalog or cached_catalog("")).scan(answer)
-    if found and all(m.food for m in found):
+    catalog = ctx.catalog or cached_catalog("")
+    asked = {_group_of(m.name, catalog) or m.name for m in lexicon_for(catalog).scan(question)[1]}
+    if found and all(m.food and (_group_of(m.name, catalog) or m.name) in asked for m in found):
         names = ", ".join(sorted({m.text for m in found}))
-        return f"the question asks where, and the answer names only food ({names}), no place"
+        return f"the question asks where, and the answer names only what is to be placed ({names}), no place"
     return None
 
 

@@ -37,9 +37,9 @@ def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
     return run
 
 
-def test_a_where_question_answered_with_a_food_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
-    found = flags(question="Where should I put the eggs?", answer="The apples.", user_intent="fridge")
-    assert len(found) == 1 and "asks where, and the answer names only food" in found[0]
+def test_a_where_question_answered_with_the_thing_to_place_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(question="Where should I put the eggs?", answer="The brown eggs.", user_intent="fridge")
+    assert len(found) == 1 and "asks where, and the answer names only what is to be placed" in found[0]
 
 
 def test_a_where_question_answered_with_an_amount_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
@@ -47,7 +47,7 @@ def test_a_where_question_answered_with_an_amount_is_flagged(flags) -> None:  # 
     assert len(found) == 1 and "gives an amount, no place" in found[0]
 
 
-@pytest.mark.parametrize("answer", ["In the fridge.", "The fridge.", "Use the bowl.", "Fridge"])
+@pytest.mark.parametrize("answer", ["In the fridge.", "The fridge.", "Use the bowl.", "Fridge", "The apples."])
 def test_a_where_question_answered_with_a_place_or_holder_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(question="Where should I put the eggs?", answer=answer, user_intent="fridge|bowl") == []
 
