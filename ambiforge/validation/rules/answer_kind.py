@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import content_lemmas, words
+from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
@@ -35,6 +35,7 @@ _AMOUNT_WORDS = frozenset(
     | {"lot", "lots", "enough", "handful", "pinch", "dash", "splash", "drizzle", "single", "both", "none", "whole"}
     | {"more", "less", "fewer", "same", "entire", "several", "equal", "part", "amount", "taste", "much", "many"}
     | {"double", "twice", "triple", "extra", "no", "any", "only", "just", "rest", "remaining", "bit", "spoonful"}
+    | {"full", "fill", "cover", "covered", "coat", "until", "up", "level"}  # an amount by where it reaches
 )
 _YES_NO_QUESTION = re.compile(
     r"^\s*(?:\w+,\s*)?(?:can|could|should|shall|may|must|is|are|was|were|do|does|did|will|would|have|has)\b", re.I
@@ -58,7 +59,12 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
         return "the question asks how many or how much, and the answer gives no amount"
     if other := _no_asked_kind(item, ctx):
         return other
-    if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I) and _no_side(question, answer):
+    if (
+        _YES_NO_QUESTION.match(question)
+        and not re.search(r"\bor\b", question, re.I)
+        and _no_side(question, answer)
+        and _only_things(answer, ctx)
+    ):
         return "the question asks a yes or no, and the answer says neither nor anything of what it asks"
     return None
 
@@ -265,3 +271,19 @@ def asks_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
 
 #: "What does 'until done' mean?", "... or something else?": the question offers readings, not the pair's things.
 _MEANING_OR_OPEN = re.compile(r"\bmean\b|\belse\b|\bother\b", re.I)
+
+
+def _only_things(answer: str, ctx: RuleContext) -> bool:
+    """The answer only names kitchen things, with their qualities ("The red bowl."): no verb or other word
+    that could say yes or no in other words ("Carrots need a rinse.")."""
+    toks, found = lexicon_for(ctx.catalog or cached_catalog("")).scan(answer)
+    covered = {i for m in found for i in range(m.start, m.end)}
+    if not covered:
+        return False
+    for i, word in enumerate(words(answer)):
+        if i in covered or word in FUNCTION_WORDS:
+            continue
+        kinds = classes(word)
+        if "ADJ" not in kinds or "VERB" in kinds:
+            return False
+    return True

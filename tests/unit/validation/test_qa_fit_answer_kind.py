@@ -57,7 +57,9 @@ def test_a_how_many_question_answered_with_no_amount_is_flagged(flags) -> None: 
     assert len(found) == 1 and "gives no amount" in found[0]
 
 
-@pytest.mark.parametrize("answer", ["Six.", "A dozen.", "Half of them.", "Add a teaspoon.", "Equal parts."])
+@pytest.mark.parametrize(
+    "answer", ["Six.", "A dozen.", "Half of them.", "Add a teaspoon.", "Equal parts.", "Fill the bowl."]
+)
 def test_a_how_many_question_answered_with_an_amount_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(question="How many eggs should I put away?", answer=answer, user_intent="fridge") == []
 
@@ -68,7 +70,14 @@ def test_a_yes_no_question_answered_with_something_else_is_flagged(flags) -> Non
 
 
 @pytest.mark.parametrize(
-    "answer", ["Yes, wash them.", "Do not wash the eggs.", "Wash them under cold water.", "Never, eggs stay dry."]
+    "answer",
+    [
+        "Yes, wash them.",
+        "Do not wash the eggs.",
+        "Wash them under cold water.",
+        "Never, eggs stay dry.",
+        "Apples need a rinse.",
+    ],
 )
 def test_a_yes_no_question_answered_by_a_side_or_its_own_words_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(question="Should I wash the eggs first?", answer=answer, user_intent="fridge") == []
