@@ -70,24 +70,33 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
 
 
 def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
-    """A "where" answer with no word of place that names only the foods the question is about ("Where should
-    I put the eggs?" "The brown eggs."), or only an amount ("Two cups."): no place, container or appliance is
-    given. An answer naming a thing that holds or heats ("the stockpot", "use a cup") gives the place by its
-    holder, and one naming another food may name the dish it goes into ("The pasta.")."""
+    """A "where" answer with no word of place that is a yes or no, names only foods ("Where should I store
+    the eggs?" "Gouda cheese."), or only an amount ("Two cups."): no place, container or appliance is given.
+    An answer naming a thing that holds or heats ("the stockpot", "use a cup") gives the place by its holder,
+    and when the question puts a food into another ("Where should I add the cheese?"), a food other than the
+    one placed may be that dish ("The pasta.")."""
     said = words(answer)
     if not said or _SPATIAL & set(said):
         return None
     if all(_is_amount_word(w, ctx) or w in _FILLER for w in said) and any(_is_number(w) for w in said):
         return "the question asks where, and the answer gives an amount, no place"
     _, found = lexicon_for(ctx.catalog or cached_catalog("")).scan(answer)
+    if said[0] in {"yes", "no", "yeah", "nope"}:
+        return "the question asks where, and the answer is a yes or no with no place"
     catalog = ctx.catalog or cached_catalog("")
     asked = {_group_of(m.name, catalog) or m.name for m in lexicon_for(catalog).scan(question)[1]}
-    if found and all(m.food and (_group_of(m.name, catalog) or m.name) in asked for m in found):
+    into_food = _INTO_FOOD.search(question) is not None  # "Where should I add the cheese?" "The pasta."
+    if found and all(m.food and (not into_food or (_group_of(m.name, catalog) or m.name) in asked) for m in found):
         names = ", ".join(sorted({m.text for m in found}))
-        return f"the question asks where, and the answer names only what is to be placed ({names}), no place"
+        return f"the question asks where, and the answer names only food ({names}), no place"
     return None
 
 
+#: Verbs that put a food into or onto another food: a where-answer naming a food may name that dish.
+_INTO_FOOD = re.compile(
+    r"\b(?:add|adding|sprinkle|pour|spread|drizzle|top|mix|stir|combine|fold|dip|layer|stuff|fill|garnish|season)\b",
+    re.I,
+)
 _FILLER = frozenset({"the", "of", "it", "them", "use", "add", "put", "about", "approximately", "around", "please"})
 
 

@@ -39,7 +39,16 @@ def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
 
 def test_a_where_question_answered_with_the_thing_to_place_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     found = flags(question="Where should I put the eggs?", answer="The brown eggs.", user_intent="fridge")
-    assert len(found) == 1 and "asks where, and the answer names only what is to be placed" in found[0]
+    assert len(found) == 1 and "asks where, and the answer names only food" in found[0]
+    found = flags(question="Where should I put the eggs?", answer="The apples.", user_intent="fridge")
+    assert len(found) == 1 and "asks where, and the answer names only food" in found[0]
+    found = flags(question="Where should I put the eggs?", answer="Yes, wash them first.", user_intent="fridge")
+    assert len(found) == 1 and "a yes or no with no place" in found[0]
+
+
+def test_a_where_question_putting_a_food_into_another_may_be_answered_by_the_dish(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(question="Where should I add the eggs?", answer="The apples.", user_intent="fridge")
+    assert not [f for f in found if "asks where" in f]
 
 
 def test_a_where_question_answered_with_an_amount_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
@@ -47,7 +56,7 @@ def test_a_where_question_answered_with_an_amount_is_flagged(flags) -> None:  # 
     assert len(found) == 1 and "gives an amount, no place" in found[0]
 
 
-@pytest.mark.parametrize("answer", ["In the fridge.", "The fridge.", "Use the bowl.", "Fridge", "The apples."])
+@pytest.mark.parametrize("answer", ["In the fridge.", "The fridge.", "Use the bowl.", "Fridge"])
 def test_a_where_question_answered_with_a_place_or_holder_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
     assert flags(question="Where should I put the eggs?", answer=answer, user_intent="fridge|bowl") == []
 
