@@ -22,6 +22,7 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
+from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
@@ -128,10 +129,14 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: is itself a question: {answer!r}"]
     if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
+    if kind := wrong_kind(item, ctx):
+        return [f"answer: {kind}: {answer[:80]!r}"]
     if plan := _intent_as_plan(item):
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if picked := answer_other_thing(item, ctx):
+        return [f"answer: picks {picked[0]!r}, another of the kind the intent names ({picked[1]!r})"]
     if said := _intent_off_answer(item):
         return [
             f"user_intent: {', '.join(item.user_intent)!r} is not what the answer says: the answer names "
@@ -151,6 +156,13 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [
             f"user_intent: '{echoed}' is what the question already says, not an answer to it; the answer "
             f"{item.answer.strip()[:60]!r} says what the intent should"
+        ]
+    if offered := outside_offered(item, ctx):
+        return [f"user_intent: '{offered}' is none of the things the question offers: {question[:80]!r}"]
+    if elsewhere := asks_elsewhere(item, ctx):
+        return [
+            f"question: asks about {', '.join(repr(w) for w in elsewhere)}, which neither task nor plan "
+            f"mentions, and the clear task says none of the intent ({', '.join(item.user_intent)})"
         ]
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())

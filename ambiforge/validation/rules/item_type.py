@@ -68,19 +68,34 @@ _TASTE_ASKED = re.compile(
     r"|to your (?:taste|liking)|would you rather|do you fancy)\b",
     re.I,
 )
+#: An answer that says, anywhere, that taste decides or nothing does ("Personally, the blue one.", "It doesn't
+#: matter, any of them is fine.", "Up to you."): no kitchen knowledge or hazard settles the choice.
+_TASTE_SAID = re.compile(
+    r"\b(?:i(?:'d| would)?\s+(?:rather|prefer|love|fancy|enjoy)|my (?:preference|favou?rite)|personally"
+    r"|up to you|your (?:choice|call|preference)|whichever (?:you|one you)|(?:it )?does(?:n'?t| not) matter"
+    r"|no preference|as you (?:like|wish|prefer|want)|(?:any|either) (?:of them |one )?(?:is fine|will do|works)"
+    r"|i(?:'m| am) in the mood|i feel like)\b",
+    re.I,
+)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
-        return _no_choice(item, ctx)
-    if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer):
+        return _no_choice(item, ctx) or _only_one(item, ctx)
+    if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer) or _TASTE_SAID.search(item.answer):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
             f"preference: {item.question.strip()[:80]!r}"
         ]
     if item.ambiguity_type != "safety":
         return []
+    if same := _alike_options(item, ctx):
+        return [
+            f"ambiguity_type: 'safety', but the intended {same[0]!r} and the other options "
+            f"({', '.join(same[1])}) are alike in every safety respect (heat, microwave, oven, blade, cleanliness, "
+            f"storage): the choice is no safety matter"
+        ]
     said = " ".join((item.question, item.answer, *item.user_intent))
     if not said.strip() or _HAZARD.search(said):
         return []
@@ -140,3 +155,74 @@ RULES = (
         "a safety item asks about a hazard (heat, blades, hygiene); a preferences item leaves a choice of things",
     ),
 )
+
+
+#: "Which bowl ...?", "What type of cheese ...?": the kind of thing a preference would choose among.
+_WHICH_KIND = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|variety)\s+(?:of\s+)?)?([a-z]+)",
+    re.I,
+)
+
+
+def _only_one(item: Item, ctx: RuleContext) -> list[str]:
+    """A preferences item asking "which X" in a kitchen that has one X only and shortlists at most one: there
+    is nothing to prefer, the kitchen decides. X is a catalog group's noun, and the kitchen's things are
+    counted by their catalog group (or, for a name the catalog does not know, by its last word)."""
+    m = _WHICH_KIND.match(item.question)
+    if m is None:
+        return []
+    catalog = ctx.catalog or cached_catalog("")
+    asked = singular(m.group(1).lower())
+    if asked not in {g.noun for g in catalog.groups.values() if g.kind != "food"}:
+        return []  # foods go by many names the catalog does not group ("chicken thighs" are meat)
+    of_kind = set()
+    for obj in item.environment:
+        group = catalog.groups.get(obj.group) if obj.group else None
+        if (group is not None and group.noun == asked) or asked in {singular(w) for w in words(obj.name)}:
+            of_kind.add(obj.name.lower())
+    listed = {s.strip().lower() for s in item.amb_shortlist if s.strip()}
+    if len(of_kind) != 1 or len(listed) > 1:
+        return []
+    return [
+        f"ambiguity_type: 'preferences', but the kitchen has one {asked} only ({next(iter(of_kind))}): there is "
+        f"no choice to prefer: {item.question.strip()[:80]!r}"
+    ]
+
+
+#: What makes one kitchen thing safer than another for a task: heat, appliances, a blade, dirt, storage.
+_SAFETY_ATTRIBUTES = (
+    "microwave_safe",
+    "oven_safe",
+    "dishwasher_safe",
+    "heat_resistant",
+    "sharp",
+    "clean",
+    "needs_refrigeration",
+    "material",
+)
+
+
+def _alike_options(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None:
+    """A safety item whose intended thing and every other option (shortlisted, in the variants, or else the
+    kitchen's things of its group) are catalog objects of one group that the catalog knows to be alike in
+    every safety respect ("bread knife" or "paring knife" for the top of a yogurt cup: both sharp, both
+    metal): which one to take is no safety question. An attribute known for one and unknown for another
+    could differ, so it stops the check."""
+    catalog = ctx.catalog or cached_catalog("")
+    positives, _ = intent_concepts(item.user_intent)
+    intended = [catalog.objects.get(a.strip().lower()) for alts in positives for a in alts if a.strip()]
+    if len(intended) != 1 or intended[0] is None:
+        return None
+    chosen = intended[0]
+    named = [catalog.objects.get(s.strip().lower()) for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    others = {o.name: o for o in named if o is not None and o.name != chosen.name}
+    if not named:
+        others = {o.name: c for o in item.environment if (c := catalog.objects.get(o.name)) and c.name != chosen.name}
+        others = {n: o for n, o in others.items() if o.group == chosen.group}
+    if not others or any(o.group != chosen.group for o in others.values()):
+        return None
+    for attribute in _SAFETY_ATTRIBUTES:
+        values = {getattr(o, attribute) for o in (chosen, *others.values())}
+        if len(values) > 1:  # a value beside an unknown may differ too
+            return None
+    return chosen.name, sorted(others)

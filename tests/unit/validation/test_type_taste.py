@@ -46,3 +46,16 @@ def test_a_safety_item_naming_no_hazard_is_another_type(item_type) -> None:  # t
     assert len(flags) == 1 and "name no hazard" in flags[0]
     safe = "Should I let the frying pan cool before washing it?"
     assert item_type("safety", safe, "Yes, a hot pan can burn you.", "cool") == []
+
+
+@pytest.mark.parametrize("answer", ["Personally, over easy.", "It doesn't matter, any of them is fine.", "Up to you."])
+def test_a_common_sense_answer_that_says_taste_decides_is_a_preference(item_type, answer: str) -> None:  # type: ignore[no-untyped-def]
+    flags = item_type("common_sense_knowledge", "How should I fry the eggs?", answer, "over easy")
+    assert len(flags) == 1 and "asks the user's taste" in flags[0]
+
+
+def test_a_common_sense_answer_giving_knowledge_is_kept(item_type) -> None:  # type: ignore[no-untyped-def]
+    assert (
+        item_type("common_sense_knowledge", "How should I fry the eggs?", "Over easy, in melted butter.", "over easy")
+        == []
+    )
