@@ -53,6 +53,14 @@ def test_an_intended_tool_the_kitchen_has_or_a_part_is_not(grounding, env: str, 
     assert [m for m in grounding(env, "Mix the oats and milk in the bowl.", intent=intent) if "intended" in m] == []
 
 
+def test_an_intended_word_of_a_scene_things_name_is_that_thing(grounding) -> None:  # type: ignore[no-untyped-def]
+    """The intent "sponge" for the sponge cake among the cakes (an offline build's item): no kitchen sponge is meant."""
+    env = "chocolate cake, sponge cake, chef's knife"
+    step = "Cut the sponge cake with the chef's knife."
+    assert [m for m in grounding(env, step, intent="sponge") if "intended" in m] == []
+    assert any("intended 'sponge'" in m for m in grounding("chocolate cake, chef's knife", step, intent="sponge"))
+
+
 def test_a_tool_named_for_a_food_is_a_tool(grounding) -> None:  # type: ignore[no-untyped-def]
     found = grounding("frozen cheese pizza, oven mitts", "Cut the pizza into slices using a pizza cutter.")
     assert any("'pizza cutter'" in m for m in found), found
