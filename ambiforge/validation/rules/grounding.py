@@ -690,17 +690,6 @@ def _vessel_said(key: list[str], answer: list[str]) -> bool:
     return False
 
 
-def _names_a_scene_thing(toks: list[str], item: Item, lexicon: Lexicon) -> bool:
-    """The intent's words are words of a scene object's name ("sponge" of "sponge cake", "chef" of "chef's
-    knife"): an intent often keeps only the word that tells the chosen thing from its neighbours."""
-    n = len(toks)
-    for obj in item.environment:
-        name = lexicon.scan(obj.name)[0]
-        if len(name) > n and any(name[i : i + n] == toks for i in range(len(name) - n + 1)):
-            return True
-    return False
-
-
 def intended_missing(item: Item, ctx: RuleContext, found: list[Ungrounded]) -> list[Ungrounded]:
     """The intended option is a kitchen item the scene lacks: an intent concept every alternative of which
     is a tool, vessel or utensil the kitchen has no kind of ("spoon" for "stir it with a spoon", "oven
@@ -732,7 +721,7 @@ def intended_missing(item: Item, ctx: RuleContext, found: list[Ungrounded]) -> l
                 break
             if _in_scene(m, toks, scene) or kind_present(key, scene) or key[-1] in scene.heads:
                 break
-            if _names_a_scene_thing(toks, item, lexicon):
+            if scene.describes(key):
                 break  # "sponge" of the sponge cake: the word that tells a scene thing from the others
             named.append((alt, key))
         else:

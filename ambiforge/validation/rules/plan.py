@@ -672,8 +672,9 @@ def _takes_no_part(step: str, item: Item, thing: str) -> bool:
 _VAGUE_AMOUNT = re.compile(r"\bsome\b|\ba while\b", re.I)
 
 
-def _asked_head(item: Item) -> str | None:
-    """The thing a which-question asks to choose ("Which bowl should I use ...?" -> "bowl"), or None."""
+def _asked(item: Item) -> tuple[str, str] | None:
+    """The thing a which-question asks to choose, as its lemma and the question's word for it ("Which bowls
+    should I use ...?" -> ("bowl", "bowls")), or None."""
     m = _ASKED.search(item.question)
     if m is None or _NOT_A_CHOICE.match(item.question):
         return None
@@ -681,7 +682,13 @@ def _asked_head(item: Item) -> str | None:
     head = lemma(asked[-1]) if asked else ""
     if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
         return None
-    return head
+    return head, asked[-1]
+
+
+def _asked_head(item: Item) -> str | None:
+    """The thing a which-question asks to choose ("Which bowl should I use ...?" -> "bowl"), or None."""
+    asked = _asked(item)
+    return asked[0] if asked else None
 
 
 def _names_as_thing(step: str, head: str) -> bool:
@@ -809,13 +816,10 @@ def _fetched_before(item: Item, eoa: int) -> tuple[int, str] | None:
     peppers" at the index): the robot cannot take the pepper out before it knows which. Only the question's
     own noun counts (not an intent word inside another name: "lasagna sheets" for "What food ...?"), and
     only as a thing, not as the modifier of another noun ("the pasta pot")."""
-    m = _ASKED.search(item.question)
-    if m is None or _NOT_A_CHOICE.match(item.question):
+    asked = _asked(item)
+    if asked is None:
         return None
-    asked = words(m.group(1))
-    head = lemma(asked[-1]) if asked else ""
-    if not head or head in _GENERAL or head in MEASURES or head in VAGUE:
-        return None
+    head, said = asked
     for i, step in enumerate(item.plan_for_clear_task[:eoa]):
         if (verb := _FETCH.search(step)) is None:
             continue
@@ -823,7 +827,7 @@ def _fetched_before(item: Item, eoa: int) -> tuple[int, str] | None:
         for j, word in enumerate(after):
             following = after[j + 1] if j + 1 < len(after) else ""
             if lemma(word) == head and not (following not in FUNCTION_WORDS and "NOUN" in classes(following)):
-                return i, asked[-1]
+                return i, said
     return None
 
 
