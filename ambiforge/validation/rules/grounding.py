@@ -163,8 +163,8 @@ def _scene(short: str, names: tuple[str, ...], groups: frozenset[str], foods: fr
     return Scene(frozenset(k for k in map(key_of, every) if k), groups, frozenset(food_heads - other_heads))
 
 
-#: What a scene lists that a food is made from: "pizza dough" makes the pizza, "sugar cookie dough" the cookies.
-_DOUGHS = frozenset({"dough", "batter", "mix", "starter"})
+#: What a scene lists that a food is made from: "pizza dough" makes the pizza, "popcorn kernels" the popcorn.
+_DOUGHS = frozenset({"dough", "batter", "mix", "starter", "kernel"})
 #: Vessels named for the food cooked or served in them: "muffin tin", "cake pan", "soup bowls".
 _FOOD_VESSELS = frozenset({"tin", "pan", "dish", "bowl", "stone", "tray", "mold", "mould", "pot", "liner", "sheet"})
 #: Verbs that make a dish of ingredients; "oven" said in a step does too ("take the muffin tin out of the oven").
@@ -328,6 +328,8 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         ):
             return True
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if step_start and scene is not None and after in _OBJECT_ARTICLES and _thing_follows(toks, m.end + 1, scene):
+        return True  # "Bread the chicken wings": no name opens a step with an article and a thing after it
     if after == "or" and _paired_verb(toks, m.end + 1):
         after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
@@ -339,6 +341,25 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     # article makes it one ("the pan it was baked in")
     pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
     return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
+
+
+#: Words that say a thing is not to be used: "not in a metal bowl", "never with a dish towel", "instead of a
+#: fork", "avoid using the bread knife", "without the lid".
+_DECLINING = frozenset({"not", "never", "don't", "without", "instead", "avoid", "rather", "nor"})
+
+
+def _declined(j: int, mentions: list[Mention], toks: list[str]) -> bool:
+    """The thing is named as one not to use: a word that declines it stands at most four words before it,
+    with no other thing between ("do not use a metal container", "stir with the spoon instead of a fork").
+    The task does not need it, so the kitchen need not have it."""
+    m = mentions[j]
+    start = mentions[j - 1].end if j else 0
+    return any(w in _DECLINING for w in toks[max(start, m.start - 4) : m.start])
+
+
+def _thing_follows(toks: list[str], k: int, scene: Scene) -> bool:
+    """A thing of the scene is named within three words from ``k``."""
+    return any(w in scene.heads or w in scene.groups for w in toks[k : k + 3])
 
 
 def _paired_verb(toks: list[str], k: int) -> bool:
@@ -699,6 +720,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if toks[m.end : m.end + 2] in (["if", "available"], ["if", "you"], ["if", "there"]):
                 continue  # "using a rice cooker if available": optional
+            if _declined(j, mentions, toks):
+                continue  # "not in a metal bowl", "instead of a fork": a thing the task says not to use
             name = " ".join(key)
             at = len(out)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):

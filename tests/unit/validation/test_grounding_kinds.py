@@ -64,6 +64,15 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Lay the cheese on the bread.", "gouda slices, white bread, butter knife"),
         # a scene name said without its last word, then by its head alone
         ("Set the lemon sponge on the plate and put the second sponge on top.", "lemon sponge cakes, plate, jam"),
+        # a thing under another common name, bread as its loaf, popcorn from its kernels
+        ("Pour the tea into a cup.", "mugs, tea bags, kettle"),
+        ("Cut the bread into slices.", "rye loaf, bread knife, cutting board"),
+        ("Heat the kernels in the pot and tip the popcorn into a bowl.", "stove, pot, popcorn kernels, bowls"),
+        # a word that opens a step with an article and a thing after it is the step's verb
+        ("Bread the cutlets in the crumbs.", "pork cutlets, breadcrumbs, eggs, plate"),
+        # a thing the step says not to use
+        ("Stir with the wooden spoon, not with a metal whisk.", "saucepan, wooden spoon, milk"),
+        ("Use the wooden spoon instead of a metal fork.", "saucepan, wooden spoon, milk"),
     ],
 )
 def test_what_the_kitchen_has_or_the_task_makes(grounding, step: str, env: str) -> None:  # type: ignore[no-untyped-def]
@@ -83,6 +92,10 @@ def test_what_the_kitchen_has_or_the_task_makes(grounding, step: str, env: str) 
         ("Take the muffins out of the muffin tin.", "muffin tin, plates", "'muffins'"),
         # no scene food it is a dish of: "peanut" beside the peas is no dish of them
         ("Cook the peas and sprinkle the peanuts on top.", "stove, saucepan, peas", "'peanuts'"),
+        # bread as a thing, not a verb
+        ("Put the bread on the plate.", "pork cutlets, breadcrumbs, eggs, plate", "'bread'"),
+        # the whisk the step goes on to use
+        ("Stir with the wooden spoon, then with the metal whisk.", "saucepan, wooden spoon, milk", "'whisk'"),
     ],
 )
 def test_what_the_kitchen_lacks(grounding, step: str, env: str, thing: str) -> None:  # type: ignore[no-untyped-def]
