@@ -134,10 +134,11 @@ class Scene:
         if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
-        # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids;
-        # not "bread" of the bread knife
+        # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids,
+        # "the bowl" of the bowl of ice water; not "bread" of the bread knife
         return any(
-            k[i : i + n] == key and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from", "with"))
+            k[i : i + n] == key
+            and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from", "with", "of"))
             for k in self.keys
             if len(k) > n
             for i in range(len(k) - n + 1)
@@ -151,6 +152,7 @@ FORMS = frozenset(
     | {"pack", "packet", "container", "piece", "loaf", "fillet", "wedge", "cube", "tub", "pot", "pod", "sheet"}
     | {"breast", "thigh", "wing", "drumstick", "leg", "nugget", "ball", "strip", "steak"}  # cuts: "the chicken"
     | {"sirloin", "tenderloin", "loin", "chop", "cutlet", "mince", "brisket", "rib", "shank", "rump"}  # "the beef"
+    | {"clove", "sprig", "leaf", "stalk", "bunch", "floret", "head", "segment"}  # "the garlic" of the garlic cloves
 )
 
 
@@ -330,6 +332,8 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
     if step_start and scene is not None and after in _OBJECT_ARTICLES and _thing_follows(toks, m.end + 1, scene):
         return True  # "Bread the chicken wings": no name opens a step with an article and a thing after it
+    if _phrasal_in(toks, m.end, before, step_start):
+        return True
     if after == "or" and _paired_verb(toks, m.end + 1):
         after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
@@ -355,6 +359,20 @@ def _declined(j: int, mentions: list[Mention], toks: list[str]) -> bool:
     m = mentions[j]
     start = mentions[j - 1].end if j else 0
     return any(w in _DECLINING for w in toks[max(start, m.start - 4) : m.start])
+
+
+def _phrasal_in(toks: list[str], end: int, before: str, step_start: bool) -> bool:
+    """ "whisk in the cocoa", "and stir in the sugar": a verb with "in" and the food it adds; "whisk in the
+    bowl", "salt in the metal bowl" name the vessel the thing is in."""
+    k = end + 2
+    return (
+        (step_start or before in _VERB_BEFORE)
+        and toks[end : end + 1] == ["in"]
+        and k < len(toks)
+        and toks[end + 1] in _OBJECT_ARTICLES
+        and not any(w in _VESSELS | SERVEWARE for w in toks[k : k + 3])  # "in a measuring cup"
+        and "VERB" in classes(toks[end - 1])
+    )
 
 
 def _thing_follows(toks: list[str], k: int, scene: Scene) -> bool:

@@ -70,6 +70,10 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Heat the kernels in the pot and tip the popcorn into a bowl.", "stove, pot, popcorn kernels, bowls"),
         # a word that opens a step with an article and a thing after it is the step's verb
         ("Bread the cutlets in the crumbs.", "pork cutlets, breadcrumbs, eggs, plate"),
+        # the container of a scene name "X of Y", a vegetable by its cloves, a verb with "in" and the food it adds
+        ("Move the eggs into the bowl.", "eggs, saucepan, stove, bowl of ice water"),
+        ("Crush the garlic.", "garlic cloves, chef's knife, cutting board"),
+        ("Warm the milk and whisk in the cocoa.", "milk, saucepan, stove, cocoa powder"),
         # a thing the step says not to use
         ("Stir with the wooden spoon, not with a metal whisk.", "saucepan, wooden spoon, milk"),
         ("Use the wooden spoon instead of a metal fork.", "saucepan, wooden spoon, milk"),
@@ -92,6 +96,10 @@ def test_what_the_kitchen_has_or_the_task_makes(grounding, step: str, env: str) 
         ("Take the muffins out of the muffin tin.", "muffin tin, plates", "'muffins'"),
         # no scene food it is a dish of: "peanut" beside the peas is no dish of them
         ("Cook the peas and sprinkle the peanuts on top.", "stove, saucepan, peas", "'peanuts'"),
+        # a list of foods in a vessel: "salt" is a thing, not the verb "salt in"
+        ("Toss the potatoes, oil and salt in the metal bowl.", "potatoes, oil, metal bowl", "'salt'"),
+        # "whisk in the bowl" names the whisk
+        ("Crack the eggs and whisk in the bowl.", "eggs, bowl, milk", "'whisk'"),
         # bread as a thing, not a verb
         ("Put the bread on the plate.", "pork cutlets, breadcrumbs, eggs, plate", "'bread'"),
         # the whisk the step goes on to use
