@@ -239,13 +239,19 @@ def _other_food(key: tuple[str, ...], scene: Scene, lexicon: Lexicon) -> bool:
     return False
 
 
+#: Words that tell a thing's state, size or place, not its kind: "a tall glass" may be the highball glass.
+_NOT_A_KIND = frozenset({"dirty", "clean", "kitchen", "tall", "short", "large", "small", "big", "little", "medium"})
+_NOT_A_KIND |= {"new", "old", "empty", "full", "spare", "other", "second", "extra", "sharp"}
+
+
 def _other_kind(key: tuple[str, ...], scene: Scene) -> bool:
     """The kitchen lists several kinds of the named thing, each by its own word, and not the named one ("a
     chef's knife" where the kitchen has a bread knife and a paring knife): the scene tells the kinds apart, so
     the named kind is another thing. One thing of the head ("dish towel" / "kitchen towel") may be the same
-    thing under another name."""
-    if len(key) < 2:
-        return False
+    thing under another name, and so may a thing a kitchen has without listing it (a towel) or one named by its
+    state or size ("the dirty sponge", "a tall glass")."""
+    if len(key) < 2 or key[-1] in SOFT_NOUNS or any(w in _NOT_A_KIND for w in key[:-1]):
+        return False  # "the kitchen towel" beside the dish and tea towels, "the dirty sponge", "a tall glass"
     kin = [k for k in scene.keys if k[-1] == key[-1]]
     return len(kin) >= 2 and all(len(k) > 1 and not set(k[:-1]) & set(key[:-1]) for k in kin)
 

@@ -155,3 +155,28 @@ def test_the_word_the_question_asks_about(grounding) -> None:  # type: ignore[no
     # the same word, not what the question asks about, is a thing of its own
     unasked = grounding("Pour the water.", env, amb, "How long should it steep?", "Five minutes.")
     assert any("'glass container'" in f for f in unasked), unasked
+
+
+@pytest.mark.parametrize(
+    ("env", "step"),
+    [
+        ("dish towel, tea towel, plates", "Dry the plates with the kitchen towel."),  # a towel by another name
+        ("wine glass, highball glass, lemonade", "Pour the lemonade into the tall glass."),  # by its shape
+    ],
+)
+def test_another_name_among_several_kinds_is_a_suspicion(tmp_path: Path, catalog, env: str, step: str) -> None:  # type: ignore[no-untyped-def]
+    row = {
+        "id": "1",
+        **environment(env),
+        "unambiguous_direct": step,
+        "ambiguity_type": "preferences",
+        "ambiguous_task": step,
+        "question": "Now?",
+        "answer": "Yes.",
+        "plan_for_clear_task": f"1. {step}",
+        "plan_for_amb_task": f"1. {step}",
+        "end_of_ambiguity": "0",
+        "user_intent": "yes",
+    }
+    rules = {f.rule for f in failures_of_row(row, tmp_path, catalog, ["grounding", "grounding_variant"])}
+    assert rules == {"grounding_variant"}
