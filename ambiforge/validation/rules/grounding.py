@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import APPLIANCES, Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only, verb_lemmas
-from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, lexicon_for
+from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, kitchen_words, lexicon_for
 from ambiforge.validation.rules.base import family_rules
 from ambiforge.validation.rules.text import intent_concepts
 
@@ -134,9 +134,11 @@ class Scene:
         if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
-        # cheddar cheese slices, "oat milk" of the oat milk bottle; not "bread" of the bread knife
+        # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids,
+        # "the bowl" of the bowl of ice water; not "bread" of the bread knife
         return any(
-            k[i : i + n] == key and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from"))
+            k[i : i + n] == key
+            and (all(w in FORMS for w in k[i + n :]) or k[i + n] in ("in", "on", "from", "with", "of"))
             for k in self.keys
             if len(k) > n
             for i in range(len(k) - n + 1)
@@ -149,6 +151,8 @@ FORMS = frozenset(
     {"slice", "package", "cup", "bottle", "can", "bag", "tablet", "stick", "bar", "block", "box", "jar", "carton"}
     | {"pack", "packet", "container", "piece", "loaf", "fillet", "wedge", "cube", "tub", "pot", "pod", "sheet"}
     | {"breast", "thigh", "wing", "drumstick", "leg", "nugget", "ball", "strip", "steak"}  # cuts: "the chicken"
+    | {"sirloin", "tenderloin", "loin", "chop", "cutlet", "mince", "brisket", "rib", "shank", "rump"}  # "the beef"
+    | {"clove", "sprig", "leaf", "stalk", "bunch", "floret", "head", "segment"}  # "the garlic" of the garlic cloves
 )
 
 
@@ -159,6 +163,97 @@ def _scene(short: str, names: tuple[str, ...], groups: frozenset[str], foods: fr
     food_heads = {k[-1] for k in map(key_of, foods) if k}
     other_heads = {k[-1] for k in map(key_of, every - foods) if k}
     return Scene(frozenset(k for k in map(key_of, every) if k), groups, frozenset(food_heads - other_heads))
+
+
+#: What a scene lists that a food is made from: "pizza dough" makes the pizza, "popcorn kernels" the popcorn.
+_DOUGHS = frozenset({"dough", "batter", "mix", "starter", "kernel"})
+#: Vessels named for the food cooked or served in them: "muffin tin", "cake pan", "soup bowls".
+_FOOD_VESSELS = frozenset({"tin", "pan", "dish", "bowl", "stone", "tray", "mold", "mould", "pot", "liner", "sheet"})
+#: Verbs that make a dish of ingredients; "oven" said in a step does too ("take the muffin tin out of the oven").
+_COOK_VERBS = frozenset({"bake", "simmer", "roast", "stew", "cook", "boil", "fry"})
+
+
+def cooks(item: Item) -> bool:
+    """A step cooks (bakes, simmers, roasts...) or uses the oven: the task makes a dish."""
+    for _, text in fields(item):
+        for w in text.lower().split():
+            w = w.strip(".,;:!?()")
+            if w == "oven" or any(v in _COOK_VERBS for v in verb_lemmas(w)):
+                return True
+    return False
+
+
+def made_in_task(key: tuple[str, ...], scene: Scene, cooked: bool) -> bool:
+    """A food the task makes rather than takes: the kitchen has its dough ("the pizza" beside the pizza dough,
+    "the sugar cookies" beside the sugar cookie dough), or a step cooks and the kitchen has the vessel named
+    for it ("the muffins" in the muffin tin out of the oven, "the soup" simmered and ladled into the soup
+    bowls), or it is a dish of a scene food the step cooks ("oatmeal" of the rolled oats). "Pour the gravy
+    into the gravy boat" with no gravy, no cooking, is the gravy missing."""
+    head = key[-1]
+    for k in scene.keys:
+        if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS)):
+            return True
+    if not cooked or len(key) != 1:
+        return False
+    dishes = _dish_words()
+    stems = {w.removesuffix("s") for k in scene.keys for w in k}  # "oats" stays plural in the scene's key
+    return any(len(w) >= 3 and head.startswith(w) and head[len(w) :] in dishes for w in stems)
+
+
+@lru_cache(maxsize=1)
+def _dish_words() -> frozenset[str]:
+    return frozenset(kitchen_words().get("product", ())) | {"meal"}
+
+
+#: Words that make a scene food into the form a step uses: "ground coffee" of the coffee beans ground in the task.
+_PROCESSED = frozenset({"ground", "grated", "chopped", "minced", "sliced", "diced", "crushed", "shredded", "mashed"})
+
+
+def processed(key: tuple[str, ...], scene: Scene) -> bool:
+    """The scene's food in the form a step makes of it: "ground coffee" beside the whole coffee beans."""
+    rest = key[1:]
+    return len(key) > 1 and key[0] in _PROCESSED and (scene.grounds(rest) or kind_present(rest, scene))
+
+
+def _named_short(m: Mention, toks: list[str], scene: Scene) -> bool:
+    """The mention with the word before it is a run of a scene name: "the first vanilla sponge" of the vanilla
+    sponge cakes, the scene's thing without its last word."""
+    return m.start > 0 and scene.describes((toks[m.start - 1], *toks[m.start : m.end]))
+
+
+def asked_about(key: tuple[str, ...], question: frozenset[str], answered: bool) -> bool:
+    """The ambiguous task's word for the open point ("in a glass container" when the question asks "Which
+    glass container ...?" and the answer names the heat-proof glass jug the kitchen has): the candidates
+    the question asks the user to choose from, not a thing of its own."""
+    return answered and all(w in question for w in key)
+
+
+def _other_food(key: tuple[str, ...], scene: Scene, lexicon: Lexicon) -> bool:
+    """The named food is made from another food than every scene thing of its head ("olive oil" where the
+    kitchen has sunflower oil, "almond milk" beside the whole milk): another food, not another name for it."""
+    kin = [k for k in scene.keys if k[-1] == key[-1]]
+    for w in key[:-1]:
+        entry = lexicon.entries.get((w,))
+        if entry is not None and entry.food and not any(w in k for k in kin):
+            return True
+    return False
+
+
+#: Words that tell a thing's state, size or place, not its kind: "a tall glass" may be the highball glass.
+_NOT_A_KIND = frozenset({"dirty", "clean", "kitchen", "tall", "short", "large", "small", "big", "little", "medium"})
+_NOT_A_KIND |= {"new", "old", "empty", "full", "spare", "other", "second", "extra", "sharp"}
+
+
+def _other_kind(key: tuple[str, ...], scene: Scene) -> bool:
+    """The kitchen lists several kinds of the named thing, each by its own word, and not the named one ("a
+    chef's knife" where the kitchen has a bread knife and a paring knife): the scene tells the kinds apart, so
+    the named kind is another thing. One thing of the head ("dish towel" / "kitchen towel") may be the same
+    thing under another name, and so may a thing a kitchen has without listing it (a towel) or one named by its
+    state or size ("the dirty sponge", "a tall glass")."""
+    if len(key) < 2 or key[-1] in SOFT_NOUNS or any(w in _NOT_A_KIND for w in key[:-1]):
+        return False  # "the kitchen towel" beside the dish and tea towels, "the dirty sponge", "a tall glass"
+    kin = [k for k in scene.keys if k[-1] == key[-1]]
+    return len(kin) >= 2 and all(len(k) > 1 and not set(k[:-1]) & set(key[:-1]) for k in kin)
 
 
 def _is_number(word: str) -> bool:
@@ -241,6 +336,10 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         ):
             return True
     step_start = not before or (m.start == 1 and before.isdigit())  # "Spoon ...", "3. Spoon ..."
+    if step_start and scene is not None and after in _OBJECT_ARTICLES and _thing_follows(toks, m.end + 1, scene):
+        return True  # "Bread the chicken wings": no name opens a step with an article and a thing after it
+    if _phrasal_in(toks, m.end, before, step_start):
+        return True
     if after == "or" and _paired_verb(toks, m.end + 1):
         after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
@@ -252,6 +351,39 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     # article makes it one ("the pan it was baked in")
     pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
     return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
+
+
+#: Words that say a thing is not to be used: "not in a metal bowl", "never with a dish towel", "instead of a
+#: fork", "avoid using the bread knife", "without the lid".
+_DECLINING = frozenset({"not", "never", "don't", "without", "instead", "avoid", "rather", "nor"})
+
+
+def _declined(j: int, mentions: list[Mention], toks: list[str]) -> bool:
+    """The thing is named as one not to use: a word that declines it stands at most four words before it,
+    with no other thing between ("do not use a metal container", "stir with the spoon instead of a fork").
+    The task does not need it, so the kitchen need not have it."""
+    m = mentions[j]
+    start = mentions[j - 1].end if j else 0
+    return any(w in _DECLINING for w in toks[max(start, m.start - 4) : m.start])
+
+
+def _phrasal_in(toks: list[str], end: int, before: str, step_start: bool) -> bool:
+    """ "whisk in the cocoa", "and stir in the sugar": a verb with "in" and the food it adds; "whisk in the
+    bowl", "salt in the metal bowl" name the vessel the thing is in."""
+    k = end + 2
+    return (
+        (step_start or before in _VERB_BEFORE)
+        and toks[end : end + 1] == ["in"]
+        and k < len(toks)
+        and toks[end + 1] in _OBJECT_ARTICLES
+        and not any(w in _VESSELS | SERVEWARE for w in toks[k : k + 3])  # "in a measuring cup"
+        and "VERB" in classes(toks[end - 1])
+    )
+
+
+def _thing_follows(toks: list[str], k: int, scene: Scene) -> bool:
+    """A thing of the scene is named within three words from ``k``."""
+    return any(w in scene.heads or w in scene.groups for w in toks[k : k + 3])
 
 
 def _paired_verb(toks: list[str], k: int) -> bool:
@@ -571,6 +703,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     asked = _open_point(item)
     served: dict[str, int] = {}  # things first named as tableware to serve on, by their place in ``out``
     out: list[Ungrounded] = []
+    question = frozenset(key_of(item.question))
+    answer_toks, answer_mentions = lexicon.scan(item.answer)
+    answered = any(a.kind != "fixture" and _in_scene(a, answer_toks, scene) for a in answer_mentions)
+    shortened: set[str] = set()  # heads of scene things named without their last word ("the vanilla sponge")
+    cooked: bool | None = None
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
         _introduce(mentions, toks, introduced)
@@ -586,6 +723,17 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 continue
+            if _named_short(m, toks, scene) or key[-1] in shortened:
+                shortened.add(key[-1])  # "the second sponge" after "the first vanilla sponge"
+                continue
+            if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
+                continue
+            if m.food:
+                if cooked is None:
+                    cooked = cooks(item)
+                if processed(key, scene) or made_in_task(key, scene, cooked):
+                    made.add(key[-1])
+                    continue
             if (
                 _verb_use(m, toks, scene)
                 or _modifier(m, toks, lexicon, scene)
@@ -596,6 +744,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if toks[m.end : m.end + 2] in (["if", "available"], ["if", "you"], ["if", "there"]):
                 continue  # "using a rice cooker if available": optional
+            if _declined(j, mentions, toks):
+                continue  # "not in a metal bowl", "instead of a fork": a thing the task says not to use
             name = " ".join(key)
             at = len(out)
             if name in seen or (len(key) == 1 and any(k.endswith(" " + name) for k in seen)):
@@ -616,9 +766,12 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                         "grounding",
                         field_name,
                         shown,
-                        f"names '{shown}', which is not in the environment (it has {others}: another material)",
+                        f"names '{shown}', which is not in the environment (it has {others}: another "
+                        f"{'material' if _other_material(key, scene) else 'food' if m.food else 'kind'})",
                     )
                     if _other_material(key, scene)
+                    or (m.food and _other_food(key, scene, lexicon))
+                    or _other_kind(key, scene)
                     else Ungrounded(
                         "grounding_variant",
                         field_name,

@@ -46,6 +46,22 @@ def sibling_not_in_scene(item: Item, catalog) -> str:  # type: ignore[no-untyped
     raise AssertionError("no kitchen item with a sibling outside the scene")
 
 
+def one_of_its_kind(item: Item, catalog) -> Item:  # type: ignore[no-untyped-def]
+    """The item with one object of the sibling's group left in its scene: a kitchen listing several kinds
+    of a thing (a paring, a butter and a fillet knife) tells them apart, so another kind is missing (an
+    error); with one, another name for it is only a suspicion."""
+    sibling = catalog.objects[sibling_not_in_scene(item, catalog)]
+    kept, seen = [], False
+    for o in item.environment:
+        obj = catalog.objects.get(o.name)
+        if obj is not None and obj.group == sibling.group:
+            if seen:
+                continue
+            seen = True
+        kept.append(o)
+    return edit(item, environment=kept, environment_short=", ".join(o.name for o in kept))
+
+
 def leak_at_eoa(item: Item) -> Item:
     """The ambiguous plan's step at end_of_ambiguity says the clear plan's step (the answer) and more."""
     e = item.end_of_ambiguity
@@ -140,7 +156,7 @@ BREAKERS: dict[str, Breaker] = {
     "hygiene": lambda g: edit(g["preferences"], question="As an AI language model, which {object} do you mean?"),
     "length": lambda g: edit(g["safety"], answer=" ".join(["very"] * 80) + " sure?"),
     "grounding_variant": lambda g: edit(
-        g["common_sense_knowledge"],
+        one_of_its_kind(g["common_sense_knowledge"], cached_catalog()),
         plan_for_clear_task=[
             *g["common_sense_knowledge"].plan_for_clear_task,
             f"Dry it with the {sibling_not_in_scene(g['common_sense_knowledge'], cached_catalog())}.",
