@@ -9,8 +9,8 @@
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
   or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm").
-- ``fragment`` (warning): a task, question or answer that starts mid-sentence ("jalapeno chips" as an
-  answer may be a short reply), or an editor's note left in the text ("Note: ...").
+- ``fragment`` (warning): a task or question that starts mid-sentence, an answer that starts with no word
+  ("d like ..."; a reply in lower case is often short: "jalapeno chips"), or an editor's note left in the text.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if _BAD_CONCEPT.search(concept)
     ]
     catalog = ctx.catalog or cached_catalog("")
-    scene = f"{item.environment_short} {item.environment_full}".lower()
+    scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
     for field, text in texts:
         if not text.strip():
             continue
@@ -146,13 +146,28 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 # a step is an instruction: one starting in lower case is the tail of a line cut in two
                 # ("urn off stove", "lace Pot on Stove", "cherries" of "1 cup of cherries")
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
-            else:
+            elif field != "answer" or _cut_reply(first, scene):
                 found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _cut_reply(answer: str, scene: str) -> bool:
+    """A reply in lower case is cut only when its first word is no word ("d like the oat milk" of "I'd
+    like"); a reply may start in lower case with a word or a name of the kitchen ("use the cup", "jalapeno
+    chips")."""
+    m = re.match(r"[a-z]+", answer)
+    return m is not None and not classes(m.group(0)) and m.group(0) not in re.findall(r"[a-z]+", scene)
+
+
+def _with_plurals(scene: str) -> str:
+    """The scene's text and its words' plurals: a task may call the kitchen's "burger patties" "the
+    burgers", which is the scene's word, not a misspelling of another ("buggers")."""
+    names = set(re.findall(r"[a-z]+", scene))
+    return scene + " " + " ".join(sorted(f"{w}s {w}es" for w in names if len(w) >= 3))
 
 
 @lru_cache(maxsize=8)
@@ -168,5 +183,5 @@ RULES = family_rules(
         "error",
         "no stray step numbers ('0.', '0:'), several steps on one line, cut or doubled words, mixed alphabets",
     ),
-    ("fragment", "warning", "no task or answer cut mid-sentence, no leftover notes"),
+    ("fragment", "warning", "no text cut mid-sentence, no leftover notes"),
 )
