@@ -8,7 +8,10 @@
   ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`), a plan
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
-  or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm").
+  or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
+  joined in a hurry: stray punctuation between them ("knife., . Once", "bottle,."), a step run on after a
+  comma with a capitalised verb ("Go to fridge, Open fridge, Choose ..."), a text that ends on an article,
+  a conjunction or an object-less "using" ("... potato soup using."), an article before a pronoun ("the it").
 - ``fragment`` (warning): a task or question that starts mid-sentence, an answer that starts with no word
   ("d like ..."; a reply in lower case is often short: "jalapeno chips"), or an editor's note left in the text.
 """
@@ -53,6 +56,17 @@ _DOUBLE_OK = frozenset({"had", "that", "very", "bye", "knock", "so", "no"})
 _STRAY_QUOTE = re.compile(r"""[.?!]\s*(['"])\s*$""")
 #: A user_intent concept with an empty alternative or a doubled negation ("washwater|", "--heat|warm").
 _BAD_CONCEPT = re.compile(r"^\s*(?:--|\|)|\|\s*$|\|\s*\|")
+#: Punctuation left where two pieces of text were joined: "knife., . Once", "door., (After", "bottle,.".
+_JOINED_PUNCT = re.compile(r"(\w*)\.\s*,|,\s*\.(?!\d)|,\s*\.(?=\d)")
+#: Abbreviations whose period a comma may follow ("etc.,", "e.g.,").
+_ABBREVIATIONS = frozenset({"etc", "g", "e", "i", "vs", "approx", "min", "mins", "tbsp", "tsp", "oz", "lb", "lbs"})
+#: A step that goes on with another step after a comma: "Go to fridge, Open fridge, Choose some food".
+_COMMA_STEP = re.compile(r",\s+([A-Z][a-z]+)\b")
+#: A text cut after a word that needs more: an article or a conjunction, or "using" with no object, at the end.
+_CUT_END = re.compile(r"(?:^|\s)(?:(the|a|an|and|or)|(\w+)\s+using)\s*\.\s*$", re.I)
+#: An article before a pronoun, left by an edit that replaced one of them ("spread the it onto crackers").
+_ARTICLE_PRONOUN = re.compile(r"\b(?:the|a|an)\s+(?:it|them|they|its|their)\b", re.I)
+_GERUND_USE = frozenset({"for", "before", "after", "when", "while", "by", "without", "from"})
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
 
@@ -148,11 +162,39 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
             elif field != "answer" or _cut_reply(first, scene):
                 found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
+        if (punct := _joined_punctuation(text)) is not None:
+            found.append(("corruption", f"{field}: stray punctuation where texts were joined: {punct!r}"))
+        if field.startswith("plan_") and (step := _comma_step(text)) is not None:
+            found.append(("corruption", f"{field}: several steps on one line (', {step} ...')"))
+        if (cut := _CUT_END.search(text)) and (cut.group(1) or cut.group(2).lower() not in _GERUND_USE):
+            found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
+        if m := _ARTICLE_PRONOUN.search(text):
+            found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _joined_punctuation(text: str) -> str | None:
+    """Two marks with nothing between ("knife., .", "door., (", "bottle,."), not an abbreviation's period
+    before a comma ("etc.,", "e.g.,")."""
+    for m in _JOINED_PUNCT.finditer(text):
+        if m.group(1) is not None and (m.group(1).lower() in _ABBREVIATIONS or not m.group(1)):
+            continue
+        return text[max(0, m.start() - 12) : m.end() + 8].strip()
+    return None
+
+
+def _comma_step(text: str) -> str | None:
+    """A capitalised verb after a comma inside a step ("Go to fridge, Open fridge"): the next step run on.
+    Only a word that is a verb and no noun or name ("Put", "Remove", "Choose"; not "Place", "Greek")."""
+    for m in _COMMA_STEP.finditer(text):
+        word = m.group(1).lower()
+        if "VERB" in classes(word) and not classes(word) & {"NOUN", "PROPN", "ADJ"}:
+            return m.group(1)
+    return None
 
 
 def _cut_reply(answer: str, scene: str) -> bool:
@@ -181,7 +223,7 @@ RULES = family_rules(
     (
         "corruption",
         "error",
-        "no stray step numbers ('0.', '0:'), several steps on one line, cut or doubled words, mixed alphabets",
+        "no stray step numbers ('0.', '0:'), several steps on one line, cut, doubled or joined text, mixed alphabets",
     ),
     ("fragment", "warning", "no text cut mid-sentence, no leftover notes"),
 )

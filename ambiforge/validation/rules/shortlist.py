@@ -141,8 +141,8 @@ _ASKED_KIND = re.compile(
 def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]:
     """Options of another kind than the question asks for ("cutting board" among the options of "Which
     knife ...?", "honey" for "Which vegetables ...?"): when the question names a kind of the catalog (a group's
-    noun, or a category that is a catalog tag) and at least two options are of it, a catalog object of another
-    kind, not called by that noun, does not answer the question."""
+    noun, or a category that is a catalog tag) and at least two options are of it, or the intended option is of
+    the category, a catalog object of another kind, not called by that noun, does not answer the question."""
     catalog = ctx.catalog or cached_catalog("")
     m = _ASKED_KIND.search(item.question)
     if m is None:
@@ -174,8 +174,11 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
         return False
 
     kinds = [of_kind(o) for o in objects]
-    if kinds.count(True) < 2:
-        return []
+    positives, _ = intent_concepts(item.user_intent)
+    wanted = [a.strip() for alts in positives for a in alts if a.strip()]
+    chosen = [o for o, kind in zip(objects, kinds, strict=True) if kind and any(has(o, w) for w in wanted)]
+    if kinds.count(True) < 2 and not (category and chosen):
+        return []  # one bowl beside a soup mug may be a kin; the intended utensil beside pans is the choice
     return [
         f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
         for o, kind in zip(objects, kinds, strict=True)

@@ -67,3 +67,28 @@ def test_no_shortlist_for_a_place_asked_does_not_warn(tmp_path: Path, catalog) -
         "variants": "on the table\nin the sink",
     }
     assert _flags(tmp_path, catalog, **cells) == []
+
+
+def _utensils(**cells: str) -> dict[str, str]:
+    return {
+        **environment("stove, pot, ladle, frying pan, grill pan, tomato soup, bowls"),
+        "unambiguous_direct": "Serve the tomato soup from the pot into the bowls with the ladle.",
+        "ambiguous_task": "Serve the tomato soup from the pot into the bowls.",
+        "question": "Which utensil should I use to serve the soup?",
+        "answer": "The ladle.",
+        "plan_for_clear_task": "1. Take the ladle.\n2. Serve the soup into the bowls.",
+        "plan_for_amb_task": "1. Take a utensil.\n2. Serve the soup into the bowls.",
+        "user_intent": "ladle",
+        "variants": "",
+        **cells,
+    }
+
+
+def test_cookware_beside_the_intended_utensil_is_off_the_question(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    found = _flags(tmp_path, catalog, **_utensils(amb_shortlist="ladle, grill pan"))
+    assert found == ["shortlist: amb_shortlist: 'grill pan' is no utensil, which the question asks for"]
+
+
+def test_the_intended_utensil_beside_utensils_passes(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    found = _flags(tmp_path, catalog, **_utensils(amb_shortlist="ladle, spatula"))
+    assert not [f for f in found if "which the question asks for" in f], found
