@@ -1,8 +1,8 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when an intended set
-is offered only piece by piece ("Strawberries / Raspberries / Cherries" for all three); and for types with a
+stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the variants are
+the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all three); and for types with a
 shortlist they offer at least one shortlisted option (warning: AmbiK often lists only the plausible few, but
 not none of them)."""
 
@@ -354,20 +354,16 @@ _REWORDING = frozenset(
 
 
 def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
-    """The intended set offered only piece by piece. Variants that miss the intent's words while the answer is
-    among them ("No, ..." for "No, use the kettle"; "Inside the blender" for the blender jar) name the
-    intended option in other words, so they are not suspected."""
-    if pieces := _pieces_offered(item):
-        offered, every = pieces
-        said = ", ".join(offered)
+    """Variants that are each one of the intended things and nothing else ("Strawberries / Raspberries /
+    Cherries" when all three are wanted): they offer no choice. With other things beside, the list is a
+    multi-choice one, AmbiK's usual form, and variants that miss the intent's words while the answer is among
+    them ("No, ..." for "No, use the kettle") name the intended option in other words: neither is suspected."""
+    pieces = _pieces_offered(item)
+    if pieces is not None and pieces[1]:  # a multi-choice list with other things beside is AmbiK's form
+        said = ", ".join(pieces[0])
         return [
-            (
-                f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
-                "offer no choice"
-                if every
-                else f"variants: each offers one thing, and the intended set ({said} together) is none of them"
-            )
-            + f"; variants: {_listed(item)}"
+            f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
+            f"offer no choice; variants: {_listed(item)}"
         ]
     return []
 
