@@ -1,10 +1,10 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the variants are
-the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all three); and for types with a
-shortlist they offer at least one shortlisted option (warning: AmbiK often lists only the plausible few, but
-not none of them)."""
+stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the
+variants are the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all
+three); and for types with a shortlist they offer at least one shortlisted option (warning: AmbiK often lists
+only the plausible few, but not none of them)."""
 
 from __future__ import annotations
 
