@@ -57,13 +57,13 @@ _STRAY_QUOTE = re.compile(r"""[.?!]\s*(['"])\s*$""")
 #: A user_intent concept with an empty alternative or a doubled negation ("washwater|", "--heat|warm").
 _BAD_CONCEPT = re.compile(r"^\s*(?:--|\|)|\|\s*$|\|\s*\|")
 #: Punctuation left where two pieces of text were joined: "knife., . Once", "door., (After", "bottle,.".
-_JOINED_PUNCT = re.compile(r"(\w*)\.\s*,|,\s*\.(?!\d)|,\s*\.(?=\d)")
+_JOINED_PUNCT = re.compile(r"\.\s*,|,\s*\.")
 #: Abbreviations whose period a comma may follow ("etc.,", "e.g.,").
 _ABBREVIATIONS = frozenset({"etc", "g", "e", "i", "vs", "approx", "min", "mins", "tbsp", "tsp", "oz", "lb", "lbs"})
 #: A step that goes on with another step after a comma: "Go to fridge, Open fridge, Choose some food".
 _COMMA_STEP = re.compile(r",\s+([A-Z][a-z]+)\b")
 #: A text cut after a word that needs more: an article or a conjunction, or "using" with no object, at the end.
-_CUT_END = re.compile(r"(?:^|\s)(?:(the|a|an|and|or)|(\w+)\s+using)\s*\.\s*$", re.I)
+_CUT_END = re.compile(r"(?:^|\s)(?:(the|a|an|and|or)|(\w+)\s+using)\s*\.\s*$", re.I | re.M)
 #: An article before a pronoun, left by an edit that replaced one of them ("spread the it onto crackers").
 _ARTICLE_PRONOUN = re.compile(r"\b(?:the|a|an)\s+(?:it|them|they|its|their)\b", re.I)
 _GERUND_USE = frozenset({"for", "before", "after", "when", "while", "by", "without", "from"})
@@ -124,6 +124,10 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     tokens = lower.split()
     doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
     note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
+    punct = _JOINED_PUNCT.search(joined) is not None
+    comma_step = _COMMA_STEP.search(joined) is not None
+    cut_end = _CUT_END.search(joined) is not None
+    article = _ARTICLE_PRONOUN.search(joined) is not None
     found: list[tuple[str, str]] = [("corruption", m) for m in _zero_numbered(item)]
     found += [
         ("corruption", f"user_intent: malformed concept {concept!r} (an empty alternative or a doubled '-')")
@@ -162,13 +166,14 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
             elif field != "answer" or _cut_reply(first, scene):
                 found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
-        if (punct := _joined_punctuation(text)) is not None:
-            found.append(("corruption", f"{field}: stray punctuation where texts were joined: {punct!r}"))
-        if field.startswith("plan_") and (step := _comma_step(text)) is not None:
+        if punct and (joined_at := _joined_punctuation(text)) is not None:
+            found.append(("corruption", f"{field}: stray punctuation where texts were joined: {joined_at!r}"))
+        if comma_step and field.startswith("plan_") and (step := _comma_step(text)) is not None:
             found.append(("corruption", f"{field}: several steps on one line (', {step} ...')"))
-        if (cut := _CUT_END.search(text)) and (cut.group(1) or cut.group(2).lower() not in _GERUND_USE):
+        cut = _CUT_END.search(text) if cut_end else None
+        if cut and (cut.group(1) or cut.group(2).lower() not in _GERUND_USE):
             found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
-        if m := _ARTICLE_PRONOUN.search(text):
+        if article and (m := _ARTICLE_PRONOUN.search(text)):
             found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
@@ -181,8 +186,11 @@ def _joined_punctuation(text: str) -> str | None:
     """Two marks with nothing between ("knife., .", "door., (", "bottle,."), not an abbreviation's period
     before a comma ("etc.,", "e.g.,")."""
     for m in _JOINED_PUNCT.finditer(text):
-        if m.group(1) is not None and (m.group(1).lower() in _ABBREVIATIONS or not m.group(1)):
-            continue
+        if text[m.start()] == ".":  # a period before the comma: not an abbreviation's, nor after ")" ("(e.g. x).,")
+            before = re.search(r"(\w*)$", text[: m.start()])
+            word = before.group(1) if before else ""
+            if not word or word.lower() in _ABBREVIATIONS:
+                continue
         return text[max(0, m.start() - 12) : m.end() + 8].strip()
     return None
 
