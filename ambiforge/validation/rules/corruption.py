@@ -8,9 +8,12 @@
   ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`), a plan
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
-  or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm").
-- ``fragment`` (warning): a task, question or answer that starts mid-sentence ("jalapeno chips" as an
-  answer may be a short reply), or an editor's note left in the text ("Note: ...").
+  or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
+  joined in a hurry: stray punctuation between them ("knife., . Once", "bottle,."), a step run on after a
+  comma with a capitalised verb ("Go to fridge, Open fridge, Choose ..."), a text that ends on an article,
+  a conjunction or an object-less "using" ("... potato soup using."), an article before a pronoun ("the it").
+- ``fragment`` (warning): a task or question that starts mid-sentence, an answer that starts with no word
+  ("d like ..."; a reply in lower case is often short: "jalapeno chips"), or an editor's note left in the text.
 """
 
 from __future__ import annotations
@@ -53,6 +56,17 @@ _DOUBLE_OK = frozenset({"had", "that", "very", "bye", "knock", "so", "no"})
 _STRAY_QUOTE = re.compile(r"""[.?!]\s*(['"])\s*$""")
 #: A user_intent concept with an empty alternative or a doubled negation ("washwater|", "--heat|warm").
 _BAD_CONCEPT = re.compile(r"^\s*(?:--|\|)|\|\s*$|\|\s*\|")
+#: Punctuation left where two pieces of text were joined: "knife., . Once", "door., (After", "bottle,.".
+_JOINED_PUNCT = re.compile(r"\.\s*,|,\s*\.")
+#: Abbreviations whose period a comma may follow ("etc.,", "e.g.,").
+_ABBREVIATIONS = frozenset({"etc", "g", "e", "i", "vs", "approx", "min", "mins", "tbsp", "tsp", "oz", "lb", "lbs"})
+#: A step that goes on with another step after a comma: "Go to fridge, Open fridge, Choose some food".
+_COMMA_STEP = re.compile(r",\s+([A-Z][a-z]+)\b")
+#: A text cut after a word that needs more: an article or a conjunction, or "using" with no object, at the end.
+_CUT_END = re.compile(r"(?:^|\s)(?:(the|a|an|and|or)|(\w+)\s+using)\s*\.\s*$", re.I | re.M)
+#: An article before a pronoun, left by an edit that replaced one of them ("spread the it onto crackers").
+_ARTICLE_PRONOUN = re.compile(r"\b(?:the|a|an)\s+(?:it|them|they|its|their)\b", re.I)
+_GERUND_USE = frozenset({"for", "before", "after", "when", "while", "by", "without", "from"})
 _TEXT_FIELDS = ("unambiguous_direct", "unambiguous_indirect", "ambiguous_task", "question", "answer")
 
 
@@ -110,6 +124,10 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     tokens = lower.split()
     doubled = any(a == b and a.isalpha() for a, b in zip(tokens, tokens[1:], strict=False))
     note = any(w in lower for w in _NOTE_WORDS) and _NOTE.search(joined) is not None
+    punct = _JOINED_PUNCT.search(joined) is not None
+    comma_step = _COMMA_STEP.search(joined) is not None
+    cut_end = _CUT_END.search(joined) is not None
+    article = _ARTICLE_PRONOUN.search(joined) is not None
     found: list[tuple[str, str]] = [("corruption", m) for m in _zero_numbered(item)]
     found += [
         ("corruption", f"user_intent: malformed concept {concept!r} (an empty alternative or a doubled '-')")
@@ -117,7 +135,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if _BAD_CONCEPT.search(concept)
     ]
     catalog = ctx.catalog or cached_catalog("")
-    scene = f"{item.environment_short} {item.environment_full}".lower()
+    scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
     for field, text in texts:
         if not text.strip():
             continue
@@ -146,13 +164,60 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 # a step is an instruction: one starting in lower case is the tail of a line cut in two
                 # ("urn off stove", "lace Pot on Stove", "cherries" of "1 cup of cherries")
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
-            else:
+            elif field != "answer" or _cut_reply(first, scene):
                 found.append(("fragment", f"{field}: starts mid-sentence: {text.strip()[:40]!r}"))
+        if punct and (joined_at := _joined_punctuation(text)) is not None:
+            found.append(("corruption", f"{field}: stray punctuation where texts were joined: {joined_at!r}"))
+        if comma_step and field.startswith("plan_") and (step := _comma_step(text)) is not None:
+            found.append(("corruption", f"{field}: several steps on one line (', {step} ...')"))
+        cut = _CUT_END.search(text) if cut_end else None
+        if cut and (cut.group(1) or cut.group(2).lower() not in _GERUND_USE):
+            found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
+        if article and (m := _ARTICLE_PRONOUN.search(text)):
+            found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
         if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _joined_punctuation(text: str) -> str | None:
+    """Two marks with nothing between ("knife., .", "door., (", "bottle,."), not an abbreviation's period
+    before a comma ("etc.,", "e.g.,")."""
+    for m in _JOINED_PUNCT.finditer(text):
+        if text[m.start()] == ".":  # a period before the comma: not an abbreviation's, nor after ")" ("(e.g. x).,")
+            before = re.search(r"(\w*)$", text[: m.start()])
+            word = before.group(1) if before else ""
+            if not word or word.lower() in _ABBREVIATIONS:
+                continue
+        return text[max(0, m.start() - 12) : m.end() + 8].strip()
+    return None
+
+
+def _comma_step(text: str) -> str | None:
+    """A capitalised verb after a comma inside a step ("Go to fridge, Open fridge"): the next step run on.
+    Only a word that is a verb and no noun or name ("Put", "Remove", "Choose"; not "Place", "Greek")."""
+    for m in _COMMA_STEP.finditer(text):
+        word = m.group(1).lower()
+        if "VERB" in classes(word) and not classes(word) & {"NOUN", "PROPN", "ADJ"}:
+            return m.group(1)
+    return None
+
+
+def _cut_reply(answer: str, scene: str) -> bool:
+    """A reply in lower case is cut only when its first word is no word ("d like the oat milk" of "I'd
+    like"); a reply may start in lower case with a word or a name of the kitchen ("use the cup", "jalapeno
+    chips")."""
+    m = re.match(r"[a-z]+", answer)
+    return m is not None and not classes(m.group(0)) and m.group(0) not in re.findall(r"[a-z]+", scene)
+
+
+def _with_plurals(scene: str) -> str:
+    """The scene's text and its words' plurals: a task may call the kitchen's "burger patties" "the
+    burgers", which is the scene's word, not a misspelling of another ("buggers")."""
+    names = set(re.findall(r"[a-z]+", scene))
+    return scene + " " + " ".join(sorted(f"{w}s {w}es" for w in names if len(w) >= 3))
 
 
 @lru_cache(maxsize=8)
@@ -166,7 +231,7 @@ RULES = family_rules(
     (
         "corruption",
         "error",
-        "no stray step numbers ('0.', '0:'), several steps on one line, cut or doubled words, mixed alphabets",
+        "no stray step numbers ('0.', '0:'), several steps on one line, cut, doubled or joined text, mixed alphabets",
     ),
-    ("fragment", "warning", "no task or answer cut mid-sentence, no leftover notes"),
+    ("fragment", "warning", "no text cut mid-sentence, no leftover notes"),
 )

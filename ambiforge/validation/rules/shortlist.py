@@ -18,11 +18,20 @@ from ambiforge import ambiguity
 from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import classes, is_number, is_verb_only, mentions, names_thing, words
+from ambiforge.validation.language import (
+    classes,
+    content_lemmas,
+    is_number,
+    is_verb_only,
+    mentions,
+    names_thing,
+    words,
+)
 from ambiforge.validation.lexicon import key_of
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.item_type import no_choice
+from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -79,6 +88,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
     problems += _off_question(item, objects, ctx)
+    if not problems and (beside := _beside_the_choice(item, shortlist)):
+        problems.append(beside)
     for name in objects:
         key = key_of(name)
         if key in _APPLIANCES:
@@ -130,8 +141,8 @@ _ASKED_KIND = re.compile(
 def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]:
     """Options of another kind than the question asks for ("cutting board" among the options of "Which
     knife ...?", "honey" for "Which vegetables ...?"): when the question names a kind of the catalog (a group's
-    noun, or a category that is a catalog tag) and at least two options are of it, a catalog object of another
-    kind, not called by that noun, does not answer the question."""
+    noun, or a category that is a catalog tag) and at least two options are of it, or the intended option is of
+    the category, a catalog object of another kind, not called by that noun, does not answer the question."""
     catalog = ctx.catalog or cached_catalog("")
     m = _ASKED_KIND.search(item.question)
     if m is None:
@@ -163,8 +174,11 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
         return False
 
     kinds = [of_kind(o) for o in objects]
-    if kinds.count(True) < 2:
-        return []
+    positives, _ = intent_concepts(item.user_intent)
+    wanted = [a.strip() for alts in positives for a in alts if a.strip()]
+    chosen = [o for o, kind in zip(objects, kinds, strict=True) if kind and any(has(o, w) for w in wanted)]
+    if kinds.count(True) < 2 and not (category and chosen):
+        return []  # one bowl beside a soup mug may be a kin; the intended utensil beside pans is the choice
     return [
         f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
         for o, kind in zip(objects, kinds, strict=True)
@@ -172,25 +186,54 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
     ]
 
 
-def check_shortlist_unexpected(item: Item, ctx: RuleContext) -> list[str]:
-    shortlist = [s for s in item.amb_shortlist if s.strip()]
-    if shortlist and not has_shortlist(item.ambiguity_type):
-        return [f"amb_shortlist: {item.ambiguity_type} items have no shortlist, this one lists {shortlist}"]
-    return []
+def _beside_the_choice(item: Item, shortlist: list[str]) -> str | None:
+    """A shortlist that lists other things than the choice: no option is the intended one or shares a word
+    with the answer, while the variants offer the intended option and none of the shortlisted ones
+    ("tomato sauce, pesto" for "Which pasta?", answered "Penne." with the variants spaghetti, penne,
+    fusilli). The variants and the answer agree on what is chosen among; the shortlist is off the question."""
+    variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
+    positives, _ = intent_concepts(item.user_intent)
+    wanted = [a.strip() for alts in positives for a in alts if a.strip()]
+    if len(variants) < 2 or not wanted or not shortlist:
+        return None
+
+    def same(a: str, b: str) -> bool:
+        return has(a, b) or has(b, a) or bool(content_lemmas(a) & content_lemmas(b))
+
+    answer = content_lemmas(item.answer) - content_lemmas(item.question)
+    if any(same(o, w) for o in shortlist for w in wanted) or any(content_lemmas(o) & answer for o in shortlist):
+        return None
+    if not any(same(v, w) for v in variants for w in wanted) or any(same(v, o) for v in variants for o in shortlist):
+        return None
+    return (
+        f"amb_shortlist: lists {', '.join(repr(o) for o in shortlist)}, none of them the intended "
+        f"'{wanted[0]}' nor any of the variants the question chooses among"
+    )
 
 
 def check_shortlist_present(item: Item, ctx: RuleContext) -> list[str]:
     options = [s for s in item.amb_shortlist if s.strip()]
-    if has_shortlist(item.ambiguity_type) and not options and [v for v in item.variants if v.strip()]:
-        return [
-            f"amb_shortlist: empty for a {item.ambiguity_type} item (fine only when the choice is not over objects)"
-        ]
-    return []
+    variants = {v.strip().lower() for v in item.variants if v.strip()}
+    if not has_shortlist(item.ambiguity_type) or options or len(variants) < 2:
+        return []  # a single variant offers no choice: the type's defect, not the shortlist's
+    if _NO_THING_ASKED.match(item.question) or no_choice(item, ctx) is not None:
+        return []  # an amount, a place or a way is asked: nothing to shortlist
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    if not all(is_object_option(v, units) for v in variants):
+        return []  # yes/no, amounts or whole instructions: the choice may not be over things
+    return [
+        f"amb_shortlist: empty for a {item.ambiguity_type} item whose variants offer things to choose among "
+        f"({'; '.join(sorted(variants))[:80]}): list them in amb_shortlist"
+    ]
 
 
 ORDER = 30  # where the family runs among the rules (plugins: 1000 unless they say)
 RULES = (
     Rule("shortlist", "error", check_shortlist, "types with a shortlist: >= 2 objects, all in the environment"),
-    Rule("shortlist_unexpected", "warning", check_shortlist_unexpected, "a type without shortlists has one"),
-    Rule("shortlist_missing", "warning", check_shortlist_present, "a shortlist type without one, variants listed"),
+    Rule(
+        "shortlist_missing",
+        "warning",
+        check_shortlist_present,
+        "a choice among things (two or more variants) without a shortlist",
+    ),
 )

@@ -1,11 +1,10 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the intent
-is missed but the answer is there in other words (a "No, ..." variant for the answer "No, use the kettle") or
-an intended set is offered only piece by piece ("Strawberries / Raspberries / Cherries" for all three);
-and for types with a shortlist they cover the shortlist (warning: AmbiK often lists only the plausible
-few)."""
+stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the
+variants are the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all
+three); and for types with a shortlist they offer at least one shortlisted option (warning: AmbiK often lists
+only the plausible few, but not none of them)."""
 
 from __future__ import annotations
 
@@ -66,7 +65,7 @@ def _concept_lost(item: Item) -> str | None:
     variants = _variants(item)
     if len(variants) < 2 or any(words(v)[:1] and words(v)[0] in _YES_NO for v in variants):
         return None  # yes or no offered: the things are what the question asks about, not options
-    positives, _ = intent_concepts(item.user_intent)
+    positives, negatives = intent_concepts(item.user_intent)
     scene = Scene.of(item)
     things = [alts for alts in positives if any(names_thing(a) and scene.grounds(key_of(a)) for a in alts)]
     if len(things) < 2:
@@ -76,6 +75,8 @@ def _concept_lost(item: Item) -> str | None:
     def offered(alts: list[str]) -> bool:
         return any(_matches(v, a) for v in variants for a in alts) or any(_names(a, said) for a in alts)
 
+    if _against_rejected(variants, negatives) and any(offered(alts) for alts in things):
+        return None  # the intended way against the rejected one: the other things are its details
     lost = [alts[0] for alts in things if not offered(alts)]
     return lost[0] if lost and len(lost) < len(things) else None
 
@@ -166,7 +167,21 @@ def _answer_among(item: Item, variants: list[str]) -> bool:
     if _numbers(item.answer) & {n for v in variants for n in _numbers(v)}:
         return True
     added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
-    return any(added & content_lemmas(v) for v in variants)
+    _, rejected = intent_concepts(item.user_intent)
+    # a variant offering what the intent rejects is the wrong choice the answer warns against, never the answer
+    return any(added & content_lemmas(v) for v in variants if not _rejects(v, rejected))
+
+
+def _rejects(variant: str, rejected: list[str]) -> bool:
+    """The variant offers a thing the intent rules out ("kitchen towel" for the intent "-kitchen towel")."""
+    return any(r.strip() and _matches(variant, r.strip()) for r in rejected)
+
+
+def _against_rejected(variants: list[str], rejected: list[str]) -> bool:
+    """The variants set the intended way against a way the intent rules out ("by hand in the sink" / "in the
+    dishwasher" for "hand, sink, sponge, -dishwasher"): one variant offers the rejected thing, another not."""
+    offers = [_rejects(v, rejected) for v in variants]
+    return any(offers) and not all(offers)
 
 
 #: Words an answer uses around its choice ("You should use the stove"), never the choice itself.
@@ -339,27 +354,17 @@ _REWORDING = frozenset(
 
 
 def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
-    """Suspected elsewhere: common-sense and safety variants are often yes/no answers or descriptions ("Inside
-    the blender" for the blender jar) that name the intended option in other words."""
-    if pieces := _pieces_offered(item):
-        offered, every = pieces
-        said = ", ".join(offered)
+    """Variants that are each one of the intended things and nothing else ("Strawberries / Raspberries /
+    Cherries" when all three are wanted): they offer no choice. With other things beside, the list is a
+    multi-choice one, AmbiK's usual form, and variants that miss the intent's words while the answer is among
+    them ("No, ..." for "No, use the kettle") name the intended option in other words: neither is suspected."""
+    pieces = _pieces_offered(item)
+    if pieces is not None and pieces[1]:  # a multi-choice list with other things beside is AmbiK's form
+        said = ", ".join(pieces[0])
         return [
-            (
-                f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
-                "offer no choice"
-                if every
-                else f"variants: each offers one thing, and the intended set ({said} together) is none of them"
-            )
-            + f"; variants: {_listed(item)}"
+            f"variants: every one is a single intended thing ({said}), so none is the intended set and they "
+            f"offer no choice; variants: {_listed(item)}"
         ]
-    wanted = _missed(item)
-    if (
-        wanted
-        and not _object_choice(item, wanted)
-        and (not item.answer.strip() or _answer_among(item, _variants(item)))
-    ):
-        return [f"variants: none names the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
     return []
 
 
@@ -369,11 +374,29 @@ def _listed(item: Item) -> str:
 
 
 def check_cover(item: Item, ctx: RuleContext) -> list[str]:
-    variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
+    """The variants and the shortlist disagree on the whole choice: no shortlisted option is among the
+    variants ("tomato sauce, pesto" shortlisted, "spaghetti / penne / fusilli" offered), so one of the two
+    lists is off the question. AmbiK's variants often list only the likelier few of a long shortlist, so
+    variants that leave some options out are not flagged; nor are shortlisted amounts ("2 liters", "one"),
+    which are no option to offer (``shortlist`` reports them)."""
+    variants = _variants(item)
     if not variants or not has_shortlist(item.ambiguity_type):
         return []
-    missing = [s for s in item.amb_shortlist if s.strip() and not any(_matches(s, v) for v in variants)]
-    return [f"variants: miss shortlisted option(s) {', '.join(repr(m) for m in missing)}"] if missing else []
+    units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
+    options = [s.strip() for s in item.amb_shortlist if s.strip() and not _amount(s, units)]
+    if not options:
+        return []
+    said = [content_lemmas(v) - _SIZES for v in variants]
+    if any(_matches(o, v) for o in options for v in variants) or any(_names(o, said) for o in options):
+        return []
+    return [f"variants: offer none of the shortlisted options ({', '.join(repr(o) for o in options)})"]
+
+
+def _amount(option: str, units: frozenset[str]) -> bool:
+    """An amount, not a thing: a number ("2 liters", "one") or a measure of something ("a teaspoon of oil")."""
+    ws = words(option)
+    measured = any(singular(w) in units for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of")
+    return measured or bool(_numbers(option)) or any(c.isdigit() for c in option)
 
 
 ORDER = 70  # where the family runs among the rules (plugins: 1000 unless they say)
@@ -385,5 +408,5 @@ RULES = (
         "the variants answer the question and one of them is the intended option (or the intended set)",
     ),
     Rule("variants_suspect", "warning", check_variants_suspect, "the variants may not name the intended option"),
-    Rule("variants_shortlist", "warning", check_cover, "variants cover the shortlist (types with a shortlist)"),
+    Rule("variants_shortlist", "warning", check_cover, "the variants offer at least one shortlisted option"),
 )

@@ -187,13 +187,12 @@ BREAKERS: dict[str, Breaker] = {
         + [g["common_sense_knowledge"].plan_for_amb_task[-1]],
     ),
     "variants": lambda g: edit(g["preferences"], variants=["julienne peeler"]),
-    "variants_suspect": lambda g: edit(  # the answer's "Yes" is a variant, the intended object is not
-        g["common_sense_knowledge"],
-        answer="Yes, " + g["common_sense_knowledge"].answer,
-        variants=["Yes, go ahead", "No, wait"],
+    "variants_suspect": lambda g: edit(  # two intended things of the kitchen, each a variant of its own
+        g["preferences"],
+        user_intent=[o.name for o in g["preferences"].environment[:2]],
+        variants=[o.name for o in g["preferences"].environment[:2]],
     ),
-    "variants_shortlist": lambda g: edit(g["preferences"], variants=["oat milk", "soy milk"]),
-    "shortlist_unexpected": lambda g: edit(g["safety"], amb_shortlist=["plastic cup", "ceramic cup"]),
+    "variants_shortlist": lambda g: edit(g["preferences"], variants=["kitchen scale", "meat mallet"]),
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
     "qa_fit": lambda g: edit(g["preferences"], answer="Yes."),
     "end_of_ambiguity": lambda g: edit(  # a shared first step: the index now points before the choice
