@@ -76,7 +76,7 @@ def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
     and when the question puts a food into another ("Where should I add the cheese?"), a food other than the
     one placed may be that dish ("The pasta.")."""
     said = words(answer)
-    if not said or _SPATIAL & set(said):
+    if not said or _places(said):
         return None
     if all(_is_amount_word(w, ctx) or w in _FILLER for w in said) and any(_is_number(w) for w in said):
         return "the question asks where, and the answer gives an amount, no place"
@@ -90,6 +90,37 @@ def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
         names = ", ".join(sorted({m.text for m in found}))
         return f"the question asks where, and the answer names only food ({names}), no place"
     return None
+
+
+#: Words between a preposition and a count it may take ("in about three days").
+_BEFORE_COUNT = frozenset({"about", "around", "approximately", "roughly", "under", "over", "less", "than", "a", "an"})
+#: What a preposition may take that is no place: a time ("in three days", "in a minute") or a shape ("in one piece").
+_NO_PLACE = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "moment", "while", "piece", "half"})
+#: Words that are a verb's particle when no noun follows ("it comes out", "put them away").
+_PARTICLES = frozenset({"out", "off", "up", "away", "over", "back", "around", "down", "by", "in", "on", "aside"})
+
+
+def _places(said: list[str]) -> bool:
+    """Some word of place in the answer says where: a preposition taking a thing ("in the box", "on top"), or a
+    word of place alone ("there", "outside"); not one taking a time or a count ("in about three days", "in one
+    piece") nor a verb's particle ("until it comes out")."""
+    for i, word in enumerate(said):
+        if word not in _SPATIAL:
+            continue
+        rest = said[i + 1 :]
+        while rest and rest[0] in _BEFORE_COUNT:
+            rest = rest[1:]
+        if rest and _is_number(rest[0]):
+            rest = rest[1:]
+        if rest and singular(rest[0]) in _NO_PLACE:
+            continue
+        if word in _PARTICLES and (not rest or rest[0] in FUNCTION_WORDS and rest[0] not in _DETERMINERS | {"of"}):
+            continue
+        return True
+    return False
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "its", "their", "our"})
 
 
 #: Verbs that put a food into or onto another food: a where-answer naming a food may name that dish.

@@ -96,7 +96,8 @@ def task_leaks(item: Item) -> list[str]:
 
 #: A question that asks for a heat, a temperature or a setting ("What heat level ...?", "How hot ...?").
 _SETTING_QUESTION = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+)?(?:temperature|heat|level|setting|power)\b|\bhow\s+hot\b|\bat\s+what\s+temperature\b",
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:temperature|heat|level|setting|power)\b|\bhow\s+hot\b"
+    r"|\bat\s+what\s+temperature\b",
     re.I,
 )
 _NOT_HEATED = frozenset(
@@ -119,6 +120,13 @@ _NOT_HEATED = frozenset(
 )
 _LEVELS = frozenset({"low", "medium", "high", "medium-high", "medium-low", "medium high", "medium low", "mid"})
 
+#: What a level is of: "low heat" and "the low setting" are the level "low".
+_OF_LEVEL = frozenset({"heat", "setting", "temperature", "power", "flame", "fire", "the", "on"})
+
+
+def _level(concept: str) -> str:
+    return " ".join(w for w in concept.strip().lower().split() if w not in _OF_LEVEL)
+
 
 def setting_leaks(item: Item) -> list[str]:
     """A step before ``end_of_ambiguity`` that already says the intended level ("Heat the pot on medium" when
@@ -127,7 +135,7 @@ def setting_leaks(item: Item) -> list[str]:
     if not _SETTING_QUESTION.search(item.question):
         return []
     positives, _ = intent_concepts(item.user_intent)
-    levels = [alts for alts in positives if alts and all(a.strip().lower() in _LEVELS for a in alts)]
+    levels = [[_level(a) for a in alts] for alts in positives if alts and all(_level(a) in _LEVELS for a in alts)]
     if len(levels) != 1 or any(mentions(item.ambiguous_task, a) for a in levels[0]):
         return []
     heated = content_lemmas(item.question) - _NOT_HEATED  # what the question heats: "chili", "beef stew"
