@@ -13,7 +13,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
-from ambiforge.validation.language import content_lemmas, is_content, is_number, words
+from ambiforge.validation.language import classes, content_lemmas, is_content, is_number, words
 from ambiforge.validation.lexicon import lexicon_for
 from ambiforge.validation.rules.text import has, intent_concepts
 
@@ -61,8 +61,11 @@ def _options(item: Item) -> list[str]:
     return [o.strip() for o in (*item.variants, *item.amb_shortlist) if o.strip() and not _YES_NO_START.match(o)]
 
 
-def _has_number(text: str) -> bool:
-    return any(is_number(w) and w not in {"a", "an", "some", "more", "less"} for w in words(text))
+def _has_number(text: str, besides: frozenset[str] = frozenset()) -> bool:
+    return any(is_number(w) and w not in _NOT_COUNTS | besides for w in words(text))
+
+
+_NOT_COUNTS = frozenset({"a", "an", "some", "more", "less"})
 
 
 def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
@@ -96,6 +99,8 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     named = {m.name for m in lexicon.scan(answer)[1]} - {m.name for m in lexicon.scan(question)[1]}
     if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
         return []
+    if not named and not _has_number(answer, besides=frozenset({"one"})) and all("ADJ" in classes(w) for w in said):
+        return []  # a description ("The bubbly one.", "Something sweet.") may be an option in other words
     return options
 
 
@@ -156,3 +161,28 @@ def not_offered(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None:
         return None
     intended = [o for o, m in rest if all(_lemmas(c) & m for c in concepts)]
     return (intended[0], offered) if intended else None
+
+
+def picks_another(item: Item, ctx: RuleContext) -> str | None:
+    """The option the answer picks by what tells it from the others ("Almond, please." among almond, oat and
+    soy milk) when the intent is another option and the answer says nothing of the intended one: the answer
+    and the intent disagree. Whole names are ``qa_fit``'s other check; this reads the options' marks."""
+    options = list(dict.fromkeys(o.lower() for o in _options(item)))
+    if len(options) < 2:
+        return None
+    marks, _ = _marks(options)
+    if not all(marks) or len(set(marks)) < len(marks):
+        return None
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or any(has(item.answer, c) for c in concepts):
+        return None
+    wanted = frozenset().union(*(_lemmas(c) for c in concepts))
+    intended = [i for i, m in enumerate(marks) if m & wanted]
+    if not intended:
+        return None
+    said = _lemmas(item.answer) - _lemmas(" ".join(negatives))
+    if any(marks[i] & said for i in intended):
+        return None
+    picked = [o for i, (o, m) in enumerate(zip(options, marks, strict=True)) if i not in intended and m <= said]
+    return picked[0] if len(picked) == 1 else None

@@ -22,7 +22,7 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
-from ambiforge.validation.rules.answer_choice import gives_no_measure, not_offered, takes_no_option
+from ambiforge.validation.rules.answer_choice import gives_no_measure, not_offered, picks_another, takes_no_option
 from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
@@ -140,6 +140,8 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if other := picks_another(item, ctx):
+        return [f"answer: picks the option {other!r} by its mark, not the intended one ({', '.join(item.user_intent)})"]
     if picked := answer_other_thing(item, ctx):
         return [f"answer: picks {picked[0]!r}, another of the kind the intent names ({picked[1]!r})"]
     if options := takes_no_option(item, ctx):

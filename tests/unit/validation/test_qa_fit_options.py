@@ -95,3 +95,13 @@ def test_an_intent_outside_a_shortlist_that_answers_another_question_is_the_shor
     assert flags(amb_shortlist=shortlist, variants="apple juice\norange juice\ngrape juice") == []
     found = flags(amb_shortlist="apple juice, grape juice", variants="", answer="Orange juice.")
     assert len(found) == 1 and "'orange juice' is none of the options" in found[0]
+
+
+def test_an_answer_picking_another_option_by_its_mark_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(answer="Grape, please.")
+    assert len(found) == 1 and "picks the option 'grape juice' by its mark" in found[0]
+    assert flags(answer="Not grape; orange, please.") == []
+
+
+def test_a_description_that_may_be_an_option_in_other_words_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags(answer="The sweetest one.") == []
