@@ -56,6 +56,17 @@ def _near(word: str, others: frozenset[str]) -> bool:
     )
 
 
+def says(text: str, concept: str) -> bool:
+    """``text`` says ``concept``: as written, or every content word of it up to inflection, word family and a
+    misspelling, in any order ("The fork on the left" says 'fork left'; "the mapple syrop" says 'maple
+    syrup')."""
+    if has(text, concept):
+        return True
+    wanted = _lemmas(concept)
+    said = _lemmas(text) | frozenset(words(text))
+    return bool(wanted) and all(_near(w, said) for w in wanted)
+
+
 def _options(item: Item) -> list[str]:
     """The options the row offers: its variants and its shortlist, yes/no variants aside."""
     return [o.strip() for o in (*item.variants, *item.amb_shortlist) if o.strip() and not _YES_NO_START.match(o)]

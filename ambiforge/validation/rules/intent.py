@@ -22,7 +22,13 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
-from ambiforge.validation.rules.answer_choice import gives_no_measure, not_offered, picks_another, takes_no_option
+from ambiforge.validation.rules.answer_choice import (
+    gives_no_measure,
+    not_offered,
+    picks_another,
+    says,
+    takes_no_option,
+)
 from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
@@ -109,9 +115,10 @@ def _reworded(concept: str, said: frozenset[str]) -> bool:
 
 
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:
+    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling."""
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
-    if concepts and not any(has(item.answer, c) for c in concepts):
+    if concepts and not any(says(item.answer, c) for c in concepts):
         return [f"answer: mentions no intent concept ({', '.join(concepts)}), so it may not resolve the question"]
     return []
 

@@ -105,3 +105,14 @@ def test_an_answer_picking_another_option_by_its_mark_is_flagged(flags) -> None:
 
 def test_a_description_that_may_be_an_option_in_other_words_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags(answer="The sweetest one.") == []
+
+
+@pytest.mark.parametrize("answer", ["The orange juice, please.", "Juice of oranges.", "Oragne juice, please."])
+def test_the_answer_warning_reads_the_intent_in_other_order_inflection_or_spelling(
+    tmp_path: Path,
+    catalog,  # type: ignore[no-untyped-def]
+    answer: str,
+) -> None:
+    assert failures_of_row(_row(answer=answer), tmp_path, catalog, ["answer"]) == []
+    found = failures_of_row(_row(answer="Apple juice."), tmp_path, catalog, ["answer"])
+    assert len(found) == 1 and "mentions no intent concept" in found[0].message
