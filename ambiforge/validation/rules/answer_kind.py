@@ -53,7 +53,7 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
     question, answer = item.question.strip(), item.answer.strip()
     if not question or not answer:
         return None
-    if _WHERE.match(question) and (why := _no_place(question, answer, ctx)):
+    if _WHERE.match(question) and (why := _no_place(question, answer, ctx) or _names_nothing(item, ctx)):
         return why
     if _HOW_MANY.search(question) and _no_amount(answer, ctx):
         return "the question asks how many or how much, and the answer gives no amount"
@@ -90,6 +90,25 @@ def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
         names = ", ".join(sorted({m.text for m in found}))
         return f"the question asks where, and the answer names only food ({names}), no place"
     return None
+
+
+#: Words that say a place without a thing: "somewhere cool", "anywhere dry".
+_SOMEWHERE = frozenset({"somewhere", "anywhere", "wherever", "elsewhere", "everywhere", "nowhere", "where"})
+
+
+def _names_nothing(item: Item, ctx: RuleContext) -> str | None:
+    """A "where" answer with no word of place that names nothing a thing can be put in or on: no kitchen
+    thing, no object of the row's kitchen by its noun ("Knock it firmly until it comes out"): it says how,
+    not where."""
+    said = words(item.answer)
+    if not said or _places(said) or _SOMEWHERE & set(said):
+        return None
+    if lexicon_for(ctx.catalog or cached_catalog("")).scan(item.answer)[1]:
+        return None
+    heads = {singular(ws[-1]) for o in item.environment if (ws := words(o.name))}
+    if heads & {singular(w) for w in said}:
+        return None
+    return "the question asks where, and the answer names no place and no thing to put it in or on"
 
 
 #: Words between a preposition and a count it may take ("in about three days").
