@@ -174,6 +174,14 @@ def not_offered(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None:
     return (intended[0], offered) if intended else None
 
 
+_NEGATION = re.compile(r"\b(?:no|not|never|don'?t|without|instead|rather|except|but|nor)\b|n't\b", re.I)
+
+
+def rules_out(answer: str) -> bool:
+    """The answer negates or sets aside something: an option it names may be the one it rules out."""
+    return _NEGATION.search(answer) is not None
+
+
 def picks_another(item: Item, ctx: RuleContext) -> str | None:
     """The option the answer picks by what tells it from the others ("Almond, please." among almond, oat and
     soy milk) when the intent is another option and the answer says nothing of the intended one: the answer
@@ -186,8 +194,8 @@ def picks_another(item: Item, ctx: RuleContext) -> str | None:
         return None
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()]
-    if not concepts or any(has(item.answer, c) for c in concepts):
-        return None
+    if not concepts or any(has(item.answer, c) for c in concepts) or rules_out(item.answer):
+        return None  # "No almond, please." names an option to rule it out
     wanted = frozenset().union(*(_lemmas(c) for c in concepts))
     intended = [i for i, m in enumerate(marks) if m & wanted]
     if not intended:

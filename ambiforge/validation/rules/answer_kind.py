@@ -14,6 +14,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+from ambiforge.validation.rules.answer_choice import rules_out
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -277,8 +278,8 @@ def answer_other_thing(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     lexicon = lexicon_for(catalog)
     answer = item.answer.lower()
     said = content_lemmas(item.answer)
-    if any(c.lower() in answer or content_lemmas(c) <= said for c in concepts):
-        return None
+    if any(c.lower() in answer or content_lemmas(c) <= said for c in concepts) or rules_out(item.answer):
+        return None  # "Not the glass mug." names the object it rules out
     intended: dict[str, str] = {}
     for concept in concepts:
         for m in lexicon.scan(concept)[1]:

@@ -26,6 +26,7 @@ from ambiforge.validation.rules.answer_choice import (
     gives_no_measure,
     not_offered,
     picks_another,
+    rules_out,
     says,
     takes_no_option,
 )
@@ -372,8 +373,8 @@ def _other_option(item: Item) -> str | None:
     positives, _ = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts if a.strip()]
     said = content_lemmas(item.answer)
-    if not concepts or any(has(item.answer, c) or _reworded(c, said) for c in concepts):
-        return None
+    if not concepts or any(has(item.answer, c) or _reworded(c, said) for c in concepts) or rules_out(item.answer):
+        return None  # "Not the whole wheat bread." names an option to rule it out
     for option in (*item.amb_shortlist, *item.variants):
         if _YES_NO_START.match(option):
             continue  # a yes/no variant answers a yes/no question; it is no option of the choice

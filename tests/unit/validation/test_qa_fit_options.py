@@ -101,6 +101,7 @@ def test_an_answer_picking_another_option_by_its_mark_is_flagged(flags) -> None:
     found = flags(answer="Grape, please.")
     assert len(found) == 1 and "picks the option 'grape juice' by its mark" in found[0]
     assert flags(answer="Not grape; orange, please.") == []
+    assert flags(answer="No grape, please.") == []
 
 
 def test_a_description_that_may_be_an_option_in_other_words_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
@@ -116,3 +117,9 @@ def test_the_answer_warning_reads_the_intent_in_other_order_inflection_or_spelli
     assert failures_of_row(_row(answer=answer), tmp_path, catalog, ["answer"]) == []
     found = failures_of_row(_row(answer="Apple juice."), tmp_path, catalog, ["answer"])
     assert len(found) == 1 and "mentions no intent concept" in found[0].message
+
+
+def test_an_option_the_answer_rules_out_is_not_the_one_it_picks(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(answer="The apple juice.")
+    assert len(found) == 1 and "picks the option 'apple juice'" in found[0]
+    assert flags(answer="Not the apple juice.") == []
