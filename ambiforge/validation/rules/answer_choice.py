@@ -79,6 +79,22 @@ def _has_number(text: str, besides: frozenset[str] = frozenset()) -> bool:
 _NOT_COUNTS = frozenset({"a", "an", "some", "more", "less"})
 
 
+#: "Which bowl ...?", "What kind of cheese ...?": the noun a which-question asks for.
+_WHICH = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|variety)\s+(?:of\s+)?)*([a-z-]+)", re.I
+)
+
+
+def _options_off_question(question: str, answer: str, options: list[str]) -> bool:
+    """The question asks which X, the answer names an X and no option does ("Which bowl?" "The glass bowl."
+    over options that are places): the options, not the answer, miss the question."""
+    m = _WHICH.search(question)
+    if m is None:
+        return False
+    asked = _lemmas(m.group(1))
+    return bool(asked) and asked <= _lemmas(answer) and not any(asked <= _lemmas(o) for o in options)
+
+
 def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     """The options (two or more), when the answer takes up none of them nor the intent: no word it adds to the
     question is an option's or an intent concept's (or of their family, or one letter off), no kitchen thing
@@ -101,6 +117,8 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - asked - _EMPTY
     if not said:
         return []
+    if _options_off_question(question, answer, options):
+        return []  # the options answer another question: the variants' or the shortlist's defect
     offered = frozenset().union(*(_lemmas(t) | frozenset(words(t)) for t in (*options, *concepts)))
     if any(_near(w, offered) for w in said):
         return []

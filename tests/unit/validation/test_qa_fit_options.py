@@ -123,3 +123,10 @@ def test_an_option_the_answer_rules_out_is_not_the_one_it_picks(flags) -> None: 
     found = flags(answer="The apple juice.")
     assert len(found) == 1 and "picks the option 'apple juice'" in found[0]
     assert flags(answer="Not the apple juice.") == []
+
+
+def test_options_that_answer_another_question_leave_the_answer_alone(flags) -> None:  # type: ignore[no-untyped-def]
+    places = {"amb_shortlist": "", "variants": "fridge\npantry shelf"}
+    assert flags(**places, answer="A glass of juice, cold.") == []  # the variants miss the question, not the answer
+    found = flags(answer="A glass of juice, cold.")
+    assert len(found) == 1 and "takes up none of the options" in found[0]
