@@ -536,8 +536,10 @@ CASES = {
         end_of_ambiguity="0",
         expect_errors="end_of_ambiguity",
     ),
-    "d_intent_outside_options": dict(  # the intended object is none of the shortlisted objects (qa_fit)
-        amb_shortlist="onions, oranges",
+    "d_intent_outside_options": dict(  # the intended object is none of the shortlisted mugs (qa_fit); a shortlist
+        environment_short=ENV + ", enamel mug",  # of onions for "Which mug?" would be the shortlist's own defect
+        environment_full=", ".join("a " + e for e in (ENV + ", enamel mug").split(", ")),
+        amb_shortlist="ceramic mug, enamel mug",
         user_intent="glass mug",
         expect_errors="qa_fit",
     ),

@@ -14,6 +14,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+from ambiforge.validation.rules.answer_choice import rules_out
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def wrong_kind(item: Item, ctx: RuleContext) -> str | None:
     question, answer = item.question.strip(), item.answer.strip()
     if not question or not answer:
         return None
-    if _WHERE.match(question) and (why := _no_place(question, answer, ctx)):
+    if _WHERE.match(question) and (why := _no_place(question, answer, ctx) or _names_nothing(item, ctx)):
         return why
     if _HOW_MANY.search(question) and _no_amount(answer, ctx):
         return "the question asks how many or how much, and the answer gives no amount"
@@ -76,7 +77,7 @@ def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
     and when the question puts a food into another ("Where should I add the cheese?"), a food other than the
     one placed may be that dish ("The pasta.")."""
     said = words(answer)
-    if not said or _SPATIAL & set(said):
+    if not said or _places(said):
         return None
     if all(_is_amount_word(w, ctx) or w in _FILLER for w in said) and any(_is_number(w) for w in said):
         return "the question asks where, and the answer gives an amount, no place"
@@ -90,6 +91,56 @@ def _no_place(question: str, answer: str, ctx: RuleContext) -> str | None:
         names = ", ".join(sorted({m.text for m in found}))
         return f"the question asks where, and the answer names only food ({names}), no place"
     return None
+
+
+#: Words that say a place without a thing: "somewhere cool", "anywhere dry".
+_SOMEWHERE = frozenset({"somewhere", "anywhere", "wherever", "elsewhere", "everywhere", "nowhere", "where"})
+
+
+def _names_nothing(item: Item, ctx: RuleContext) -> str | None:
+    """A "where" answer with no word of place that names nothing a thing can be put in or on: no kitchen
+    thing, no object of the row's kitchen by its noun ("Knock it firmly until it comes out"): it says how,
+    not where."""
+    said = words(item.answer)
+    if not said or _places(said) or _SOMEWHERE & set(said):
+        return None
+    if lexicon_for(ctx.catalog or cached_catalog("")).scan(item.answer)[1]:
+        return None
+    heads = {singular(ws[-1]) for o in item.environment if (ws := words(o.name))}
+    if heads & {singular(w) for w in said}:
+        return None
+    return "the question asks where, and the answer names no place and no thing to put it in or on"
+
+
+#: Words between a preposition and a count it may take ("in about three days").
+_BEFORE_COUNT = frozenset({"about", "around", "approximately", "roughly", "under", "over", "less", "than", "a", "an"})
+#: What a preposition may take that is no place: a time ("in three days", "in a minute") or a shape ("in one piece").
+_NO_PLACE = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "moment", "while", "piece", "half"})
+#: Words that are a verb's particle when no noun follows ("it comes out", "put them away").
+_PARTICLES = frozenset({"out", "off", "up", "away", "over", "back", "around", "down", "by", "in", "on", "aside"})
+
+
+def _places(said: list[str]) -> bool:
+    """Some word of place in the answer says where: a preposition taking a thing ("in the box", "on top"), or a
+    word of place alone ("there", "outside"); not one taking a time or a count ("in about three days", "in one
+    piece") nor a verb's particle ("until it comes out")."""
+    for i, word in enumerate(said):
+        if word not in _SPATIAL:
+            continue
+        rest = said[i + 1 :]
+        while rest and rest[0] in _BEFORE_COUNT:
+            rest = rest[1:]
+        if rest and _is_number(rest[0]):
+            rest = rest[1:]
+        if rest and singular(rest[0]) in _NO_PLACE:
+            continue
+        if word in _PARTICLES and (not rest or rest[0] in FUNCTION_WORDS and rest[0] not in _DETERMINERS | {"of"}):
+            continue
+        return True
+    return False
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "its", "their", "our"})
 
 
 #: Verbs that put a food into or onto another food: a where-answer naming a food may name that dish.
@@ -227,8 +278,8 @@ def answer_other_thing(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     lexicon = lexicon_for(catalog)
     answer = item.answer.lower()
     said = content_lemmas(item.answer)
-    if any(c.lower() in answer or content_lemmas(c) <= said for c in concepts):
-        return None
+    if any(c.lower() in answer or content_lemmas(c) <= said for c in concepts) or rules_out(item.answer):
+        return None  # "Not the glass mug." names the object it rules out
     intended: dict[str, str] = {}
     for concept in concepts:
         for m in lexicon.scan(concept)[1]:

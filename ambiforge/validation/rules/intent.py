@@ -22,6 +22,14 @@ from ambiforge.validation.language import (
     positions,
     words,
 )
+from ambiforge.validation.rules.answer_choice import (
+    gives_no_measure,
+    not_offered,
+    picks_another,
+    rules_out,
+    says,
+    takes_no_option,
+)
 from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
@@ -108,9 +116,10 @@ def _reworded(concept: str, said: frozenset[str]) -> bool:
 
 
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:
+    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling."""
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
-    if concepts and not any(has(item.answer, c) for c in concepts):
+    if concepts and not any(says(item.answer, c) for c in concepts):
         return [f"answer: mentions no intent concept ({', '.join(concepts)}), so it may not resolve the question"]
     return []
 
@@ -131,12 +140,21 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
     if kind := wrong_kind(item, ctx):
         return [f"answer: {kind}: {answer[:80]!r}"]
+    if measure := gives_no_measure(item, ctx):
+        return [
+            f"answer: gives no amount, while the question asks for one and the intent is {measure!r}: {answer[:80]!r}"
+        ]
     if plan := _intent_as_plan(item):
         return [f"user_intent: reads as a plan, not the intended option: {plan[:80]!r}"]
     if other := _other_option(item):
         return [f"answer: picks the option {other!r}, not the intended one ({', '.join(item.user_intent)})"]
+    if other := picks_another(item, ctx):
+        return [f"answer: picks the option {other!r} by its mark, not the intended one ({', '.join(item.user_intent)})"]
     if picked := answer_other_thing(item, ctx):
         return [f"answer: picks {picked[0]!r}, another of the kind the intent names ({picked[1]!r})"]
+    if options := takes_no_option(item, ctx):
+        shown = ", ".join(repr(o) for o in list(dict.fromkeys(o.lower() for o in options))[:4])
+        return [f"answer: takes up none of the options ({shown}) nor the intent: {answer[:80]!r}"]
     if said := _intent_off_answer(item):
         return [
             f"user_intent: {', '.join(item.user_intent)!r} is not what the answer says: the answer names "
@@ -159,6 +177,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         ]
     if offered := outside_offered(item, ctx):
         return [f"user_intent: '{offered}' is none of the things the question offers: {question[:80]!r}"]
+    if other := not_offered(item, ctx):
+        return [
+            f"question: offers {' or '.join(repr(o) for o in other[1])}, while the intent is another option of "
+            f"the list ({other[0]!r}): {question[:80]!r}"
+        ]
     if elsewhere := asks_elsewhere(item, ctx):
         return [
             f"question: asks about {', '.join(repr(w) for w in elsewhere)}, which neither task nor plan "
@@ -314,7 +337,7 @@ def _outside_options(item: Item, ctx: RuleContext) -> str | None:
     Only objects against objects: a concept whose last word is a noun, a shortlist of two or more objects."""
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
     options = [s for s in item.amb_shortlist if s.strip()]
-    if sum(1 for s in options if is_object_option(s, units)) < 2:
+    if sum(1 for s in options if is_object_option(s, units)) < 2 or _off_question(item, options):
         return None
     said = [content_lemmas(o) for o in options]
     positives, _ = intent_concepts(item.user_intent)
@@ -331,6 +354,18 @@ def _outside_options(item: Item, ctx: RuleContext) -> str | None:
     return None
 
 
+def _off_question(item: Item, options: list[str]) -> bool:
+    """The question asks which X, no option is an X while the answer or a variant is ("Which bread ...?" over a
+    shortlist of toasters, the answer "Rye bread."): the shortlist answers another question (``shortlist``
+    says so), and the intent is right not to be among it."""
+    asked = _asked_object(item.question)
+    if asked is None:
+        return False
+    if any(_kin(asked, _lemmas(o)) for o in options):
+        return False
+    return any(_kin(asked, _lemmas(t)) for t in (item.answer, *item.variants))
+
+
 def _other_option(item: Item) -> str | None:
     """An option of the shortlist or the variants that the answer names whole while it names no intent
     concept and the option is none ("Sliced whole wheat bread." when the intent is white bread): the answer
@@ -338,8 +373,8 @@ def _other_option(item: Item) -> str | None:
     positives, _ = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts if a.strip()]
     said = content_lemmas(item.answer)
-    if not concepts or any(has(item.answer, c) or _reworded(c, said) for c in concepts):
-        return None
+    if not concepts or any(has(item.answer, c) or _reworded(c, said) for c in concepts) or rules_out(item.answer):
+        return None  # "Not the whole wheat bread." names an option to rule it out
     for option in (*item.amb_shortlist, *item.variants):
         if _YES_NO_START.match(option):
             continue  # a yes/no variant answers a yes/no question; it is no option of the choice

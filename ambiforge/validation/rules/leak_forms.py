@@ -15,8 +15,18 @@ import re
 
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS
-from ambiforge.validation.language import content_lemmas, lemma, mentions, names_thing, occurrences, positions, words
-from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.language import (
+    classes,
+    content_lemmas,
+    lemma,
+    mentions,
+    names_thing,
+    occurrences,
+    positions,
+    verb_lemmas,
+    words,
+)
+from ambiforge.validation.lexicon import Lexicon, key_of
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.text import intent_concepts
 
@@ -96,7 +106,8 @@ def task_leaks(item: Item) -> list[str]:
 
 #: A question that asks for a heat, a temperature or a setting ("What heat level ...?", "How hot ...?").
 _SETTING_QUESTION = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+)?(?:temperature|heat|level|setting|power)\b|\bhow\s+hot\b|\bat\s+what\s+temperature\b",
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:temperature|heat|level|setting|power)\b|\bhow\s+hot\b"
+    r"|\bat\s+what\s+temperature\b",
     re.I,
 )
 _NOT_HEATED = frozenset(
@@ -119,6 +130,13 @@ _NOT_HEATED = frozenset(
 )
 _LEVELS = frozenset({"low", "medium", "high", "medium-high", "medium-low", "medium high", "medium low", "mid"})
 
+#: What a level is of: "low heat" and "the low setting" are the level "low".
+_OF_LEVEL = frozenset({"heat", "setting", "temperature", "power", "flame", "fire", "the", "on"})
+
+
+def _level(concept: str) -> str:
+    return " ".join(w for w in concept.strip().lower().split() if w not in _OF_LEVEL)
+
 
 def setting_leaks(item: Item) -> list[str]:
     """A step before ``end_of_ambiguity`` that already says the intended level ("Heat the pot on medium" when
@@ -127,7 +145,7 @@ def setting_leaks(item: Item) -> list[str]:
     if not _SETTING_QUESTION.search(item.question):
         return []
     positives, _ = intent_concepts(item.user_intent)
-    levels = [alts for alts in positives if alts and all(a.strip().lower() in _LEVELS for a in alts)]
+    levels = [[_level(a) for a in alts] for alts in positives if alts and all(_level(a) in _LEVELS for a in alts)]
     if len(levels) != 1 or any(mentions(item.ambiguous_task, a) for a in levels[0]):
         return []
     heated = content_lemmas(item.question) - _NOT_HEATED  # what the question heats: "chili", "beef stew"
@@ -180,3 +198,80 @@ def measure_leaks(item: Item) -> list[str]:
                     f"{item.end_of_ambiguity}; the ambiguous task does not): {' '.join(step.split())[:80]!r}"
                 ]
     return []
+
+
+def _marks(options: list[str]) -> list[frozenset[str]]:
+    """What tells each option from the others: its words less those every option shares ("whole wheat" of
+    "whole wheat flour" beside "rye flour")."""
+    said = [content_lemmas(o) for o in options]
+    shared = frozenset.intersection(*said)
+    return [s - shared for s in said]
+
+
+def _kin(word: str, mark: str) -> bool:
+    """``word`` is ``mark`` or of its family by any reading ("frozen" -> freeze, of "freezer")."""
+    readings = {word, lemma(word), *verb_lemmas(word)}
+    return mark in readings or any(len(r) >= 5 and len(mark) >= 5 and r[:5] == mark[:5] for r in readings)
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "your", "some"})
+
+
+def attribute_leaks(item: Item, lexicon: Lexicon) -> list[str]:
+    """The ambiguous task says what tells the intended option from the others, in its words or their family,
+    about no kitchen thing of its own ("run the whole wheat program" when the question is which flour and the
+    intent whole wheat flour; a label reading 'frozen on' when it is the fridge or the freezer), and says
+    nothing of that kind of any other option: the robot has its answer before it asks. Only a mark that names
+    a kind ("wheat", "freezer", "almond"), not a quality alone ("large", "red", "fresh"). Not where the words
+    name or describe a food or a kitchen thing ("beef soup" for beef broth, "the red grapes" for red wine, "a
+    glass of milk", "the bread maker" for bread flour), nor where they are a verb taking an object ("Clean
+    the toaster" for the clean sponge)."""
+    question = item.question.strip()
+    if not question or not (_CHOICE_QUESTION.search(question) or re.search(r"\bor\b", question, re.I)):
+        return []
+    options = [o.strip() for o in item.amb_shortlist if o.strip()] or [o.strip() for o in item.variants if o.strip()]
+    options = list(dict.fromkeys(o.lower() for o in options))
+    if len(options) < 2 or not all(marks := _marks(options)):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    intended = content_lemmas(" ".join(a for alts in positives for a in alts))
+    mine = [i for i, m in enumerate(marks) if m <= intended]
+    if len(mine) != 1 or all("ADJ" in classes(w) for w in marks[mine[0]]):
+        return []  # a quality ("large", "red", "fresh") is said of many things a task handles
+    raw = [w.strip("'") for w in words(item.ambiguous_task)]  # a quoted word: "'frozen'"
+    things = {i for m in lexicon.scan(item.ambiguous_task)[1] for i in range(m.start, m.end)}
+    if any(_said_alone(raw, m, things) for i, m in enumerate(marks) if i != mine[0]):
+        return []
+    said = _said_alone(raw, marks[mine[0]], things)
+    if said is None:
+        return []
+    return [f"ambiguous_task: says '{said}', which tells the intended '{options[mine[0]]}' from the other options"]
+
+
+def _said_alone(raw: list[str], mark: frozenset[str], things: set[int]) -> str | None:
+    """The first run of the task's words that says all of ``mark`` (or its family) about no kitchen thing:
+    not inside a thing's name, not before a thing or "of", not a verb before its object."""
+    for start, end in _runs(raw, mark):
+        if not all(any(_kin(w, m) for w in raw[start:end]) for m in mark):
+            continue
+        if any(i in things for i in range(start, end)):
+            continue
+        head = end
+        while head < len(raw) and "ADJ" in classes(raw[head]) and "NOUN" not in classes(raw[head]):
+            head += 1
+        if head < len(raw) and (raw[head] in _DETERMINERS or raw[head] == "of" or head in things):
+            continue
+        return " ".join(raw[start:end])
+    return None
+
+
+def _runs(ws: list[str], mark: frozenset[str]) -> list[tuple[int, int]]:
+    """The runs of consecutive words of ``ws`` that are of ``mark`` or its family."""
+    out, start = [], None
+    for i, w in enumerate([*ws, ""]):
+        if w and any(_kin(w, m) for m in mark):
+            start = i if start is None else start
+        elif start is not None:
+            out.append((start, i))
+            start = None
+    return out

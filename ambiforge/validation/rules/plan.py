@@ -60,7 +60,13 @@ from ambiforge.validation.lexicon import key_of, kitchen_words, lexicon_for
 from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
-from ambiforge.validation.rules.leak_forms import asks_place, measure_leaks, setting_leaks, task_leaks
+from ambiforge.validation.rules.leak_forms import (
+    asks_place,
+    attribute_leaks,
+    measure_leaks,
+    setting_leaks,
+    task_leaks,
+)
 from ambiforge.validation.rules.plan_objects import check_task_objects
 from ambiforge.validation.rules.shortlist import has_shortlist
 from ambiforge.validation.rules.text import count, has, intent_concepts, normalise
@@ -1025,8 +1031,10 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = Scene.of(item)
     choice = has_shortlist(item.ambiguity_type)
     options = {key_of(o) for o in item.amb_shortlist if o.strip()}
-    fixtures = lexicon_for(ctx.catalog or cached_catalog("")).fixtures
-    out = [("answer_leak", message) for message in (*task_leaks(item), *setting_leaks(item), *measure_leaks(item))]
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    fixtures = lexicon.fixtures
+    told = task_leaks(item) or attribute_leaks(item, lexicon)
+    out = [("answer_leak", message) for message in (*told, *setting_leaks(item), *measure_leaks(item))]
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
     if counted and _count_before(item) is None and (leak := _number_leak(item, positives)):

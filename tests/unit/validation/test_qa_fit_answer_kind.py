@@ -187,3 +187,29 @@ def test_a_question_about_a_thing_the_pair_uses_is_not_flagged(flags) -> None:  
     row["plan_for_clear_task"] = "Make a coffee with the coffee machine.\nAdd the oat milk."
     row["plan_for_amb_task"] = "Make a coffee with the coffee machine.\nAdd milk."
     assert flags(**row) == []
+
+
+@pytest.mark.parametrize("answer", ["Eggs keep in about three weeks.", "Eggs come out in one piece."])
+def test_a_where_answer_whose_preposition_takes_a_time_or_a_count_gives_no_place(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    found = flags(question="Where should I put the eggs?", answer=answer, user_intent="fridge")
+    assert len(found) == 1 and "names only food" in found[0]
+
+
+@pytest.mark.parametrize("answer", ["Take the eggs out of the box.", "Keep the eggs in the fridge for three weeks."])
+def test_a_where_answer_with_a_preposition_taking_a_thing_gives_a_place(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    assert not [
+        f
+        for f in flags(question="Where should I put the eggs?", answer=answer, user_intent="fridge")
+        if "asks where" in f
+    ]
+
+
+def test_a_where_answer_naming_no_place_and_no_thing_says_how_not_where(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(question="Where should I put the eggs?", answer="Handle them gently so they do not crack.")
+    assert len(found) == 1 and "names no place and no thing" in found[0]
+
+
+@pytest.mark.parametrize("answer", ["Somewhere cool.", "Use the bowl.", "Beside the board.", "Cutting board, please."])
+def test_a_where_answer_saying_a_vague_place_or_naming_a_holder_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    found = flags(question="Where should I put the eggs?", answer=answer, user_intent="fridge")
+    assert not [f for f in found if "asks where" in f]

@@ -134,3 +134,22 @@ def test_a_task_naming_the_whole_intended_option_once_leaks_it(leak) -> None:  #
     assert len(flags) == 1 and "'mustard'" in flags[0]
     both = "Add a tablespoon of mustard and ketchup to the soup pot, then stir the condiment into the tomato soup."
     assert leak(unambiguous_direct=clear, ambiguous_task=both) == []  # names another option too
+
+
+def test_a_setting_asked_in_several_words_and_an_intent_naming_the_heat_leak_it(leak) -> None:  # type: ignore[no-untyped-def]
+    cells = {
+        "amb_shortlist": "",
+        "ambiguity_type": "common_sense_knowledge",
+        "unambiguous_direct": "Simmer the tomato soup in the soup pot on low heat and stir it.",
+        "ambiguous_task": "Simmer the tomato soup in the soup pot and stir it.",
+        "question": "Which stove burner setting should I use for the soup?",
+        "answer": "Low, so it does not catch.",
+        "user_intent": "low heat",
+        "plan_for_clear_task": "1. Pour the soup into the soup pot.\n2. Simmer the soup on low.\n3. Stir the soup.",
+        "end_of_ambiguity": "1",
+    }
+    leaked = "1. Pour the soup into the soup pot and keep the soup on low.\n2. Simmer the soup.\n3. Stir the soup."
+    flags = leak(**cells, plan_for_amb_task=leaked)
+    assert len(flags) == 1 and "setting 'low'" in flags[0]
+    plain = "1. Pour the soup into the soup pot.\n2. Simmer the soup.\n3. Stir the soup."
+    assert leak(**cells, plan_for_amb_task=plain) == []

@@ -1,0 +1,225 @@
+"""Whether the answer takes up the choice the row offers. A row that lists options (its variants, its shortlist)
+asks the user to pick one; an answer that says none of them and none of the intent, in any word it adds to the
+question, answers something else ("Which wine?" "Two glasses, please."; "Where should I keep the bread?" "Bread
+goes stale in about three days."). Read by meaning: the words the answer adds against the options' words, up to
+inflection, word family and a letter's misspelling, and the kitchen's names for the same thing."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rapidfuzz.distance import OSA, Levenshtein
+
+from ambiforge.catalog import cached_catalog
+from ambiforge.models import Item
+from ambiforge.validation.language import classes, content_lemmas, is_content, is_number, words
+from ambiforge.validation.lexicon import lexicon_for
+from ambiforge.validation.rules.text import has, intent_concepts
+
+if TYPE_CHECKING:
+    from ambiforge.validation.context import RuleContext
+
+#: A yes/no question: its answer takes a side, not an option (unless the question offers options with "or").
+_YES_NO_QUESTION = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:can|could|should|shall|may|must|is|are|was|were|do|does|did|will|would|have|has)\b", re.I
+)
+_YES_NO_START = re.compile(r"^\W*(?:yes|no)\b", re.I)
+#: Quotes around a phrase the question cites, taken off before reading it.
+_QUOTED = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
+#: Words that take up no option whatever the question: courtesy and hedges.
+_EMPTY = frozenset({"please", "thanks", "thank", "fine", "okay", "ok", "sure", "just", "use", "go", "want", "like"})
+
+#: Words by which an answer takes the options together ("Either is fine.", "Both."): not another thing.
+_ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none", "each", "every"})
+
+
+def _lemmas(text: str) -> frozenset[str]:
+    return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
+
+
+def _near(word: str, others: frozenset[str]) -> bool:
+    """The word, one of its family ("freeze" / "freezer") or a misspelling of it ("oragne") is among ``others``."""
+    if word in others:
+        return True
+    if len(word) < 4:
+        return False
+    return any(
+        len(o) >= 4
+        and (
+            o.startswith(word[:5])
+            or word.startswith(o[:5])
+            or OSA.distance(word, o) <= 1
+            or (min(len(word), len(o)) >= 6 and Levenshtein.distance(word, o) <= 2)
+        )
+        for o in others
+    )
+
+
+def says(text: str, concept: str) -> bool:
+    """``text`` says ``concept``: as written, or every content word of it up to inflection, word family and a
+    misspelling, in any order ("The fork on the left" says 'fork left'; "the mapple syrop" says 'maple
+    syrup')."""
+    if has(text, concept):
+        return True
+    wanted = _lemmas(concept)
+    said = _lemmas(text) | frozenset(words(text))
+    return bool(wanted) and all(_near(w, said) for w in wanted)
+
+
+def _options(item: Item) -> list[str]:
+    """The options the row offers: its variants and its shortlist, yes/no variants aside."""
+    return [o.strip() for o in (*item.variants, *item.amb_shortlist) if o.strip() and not _YES_NO_START.match(o)]
+
+
+def _has_number(text: str, besides: frozenset[str] = frozenset()) -> bool:
+    return any(is_number(w) and w not in _NOT_COUNTS | besides for w in words(text))
+
+
+_NOT_COUNTS = frozenset({"a", "an", "some", "more", "less"})
+
+
+#: "Which bowl ...?", "What kind of cheese ...?": the noun a which-question asks for.
+_WHICH = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort|variety)\s+(?:of\s+)?)*([a-z-]+)", re.I
+)
+
+
+def _options_off_question(question: str, answer: str, options: list[str]) -> bool:
+    """The question asks which X, the answer names an X and no option does ("Which bowl?" "The glass bowl."
+    over options that are places): the options, not the answer, miss the question."""
+    m = _WHICH.search(question)
+    if m is None:
+        return False
+    asked = _lemmas(m.group(1))
+    return bool(asked) and asked <= _lemmas(answer) and not any(asked <= _lemmas(o) for o in options)
+
+
+def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
+    """The options (two or more), when the answer takes up none of them nor the intent: no word it adds to the
+    question is an option's or an intent concept's (or of their family, or one letter off), no kitchen thing
+    it names is one the options name, and it gives no number where an option or the intent is a number.
+    A yes/no question is left alone unless it offers options with "or" (its answer may take a side in any
+    words), as is an answer that only repeats the question ("The wine.")."""
+    question, answer = item.question.strip(), item.answer.strip()
+    if not question or not answer:
+        return []
+    if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I):
+        return []
+    options = _options(item)
+    if len(options) < 2:
+        return []
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [n for n in negatives if n.strip()]
+    if any(has(answer, c) for c in concepts) or _ALL_OR_ANY & set(words(answer)):
+        return []
+    asked = _lemmas(question) | frozenset(words(question))
+    said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - asked - _EMPTY
+    if not said:
+        return []
+    if _options_off_question(question, answer, options):
+        return []  # the options answer another question: the variants' or the shortlist's defect
+    offered = frozenset().union(*(_lemmas(t) | frozenset(words(t)) for t in (*options, *concepts)))
+    if any(_near(w, offered) for w in said):
+        return []
+    if _has_number(answer) and any(_has_number(t) for t in (*options, *concepts)):
+        return []
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    named = {m.name for m in lexicon.scan(answer)[1]} - {m.name for m in lexicon.scan(question)[1]}
+    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+        return []
+    if not named and not _has_number(answer, besides=frozenset({"one"})) and all("ADJ" in classes(w) for w in said):
+        return []  # a description ("The bubbly one.", "Something sweet.") may be an option in other words
+    return options
+
+
+#: A question that asks for a measure: a duration, a count, an amount, a temperature.
+_MEASURE_QUESTION = re.compile(
+    r"\bhow\s+(?:long|many|much|hot)\b|\b(?:what|which)\s+(?:\w+\s+)?(?:temperature|time|duration)\b", re.I
+)
+
+
+def gives_no_measure(item: Item, ctx: RuleContext) -> str | None:
+    """The intended measure (a concept with a number: '8 hours', '180°C') when the question asks for a measure
+    and the answer gives no number and no intent concept ("How long should the lamb cook?" "Until it is
+    tender." with the intent '8 hours'): the answer does not give what the intent says it should."""
+    question, answer = item.question.strip(), item.answer.strip()
+    if not question or not answer or not _MEASURE_QUESTION.search(question):
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    measured = next((c for c in concepts if any(ch.isdigit() for ch in c)), None)
+    if measured is None or _has_number(answer) or any(has(answer, c) for c in concepts):
+        return None
+    return measured
+
+
+#: "..., or something else?": the question leaves its list open.
+_OPEN_LIST = re.compile(r"\bor\s+(?:\w+\s+)?(?:else|other|another|something|somewhere|anything|anywhere)\b", re.I)
+
+
+def _marks(options: list[str]) -> tuple[list[frozenset[str]], frozenset[str]]:
+    """What tells each option from the others, and what they share: its words less those every option has
+    ("udon" of "udon noodles" beside "ramen noodles")."""
+    said = [_lemmas(o) for o in options]
+    shared = frozenset.intersection(*said) if said else frozenset()
+    return [s - shared for s in said], shared
+
+
+def not_offered(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None:
+    """(intended, offered): the question offers two options or more of the row's list with "or" ("Should I
+    cook the ramen noodles or the rice noodles?"), the intent is another option of the list ('udon') and the
+    answer names none of the offered ones: the question does not offer the choice the pair makes."""
+    question = item.question
+    if not re.search(r"\bor\b", question, re.I) or _OPEN_LIST.search(question):
+        return None
+    options = list(dict.fromkeys(o.lower() for o in _options(item)))
+    if len(options) < 3:
+        return None
+    asked = _lemmas(question)
+    marks, shared = _marks(options)
+    offered = [o for o, m in zip(options, marks, strict=True) if m and m <= asked]
+    rest = [(o, m) for o, m in zip(options, marks, strict=True) if m and not m & asked]
+    if len(offered) < 2 or not rest:
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or any((_lemmas(c) - shared) & asked for c in concepts):
+        return None
+    if any(_lemmas(item.answer) >= m for o, m in zip(options, marks, strict=True) if o in offered):
+        return None
+    intended = [o for o, m in rest if all(_lemmas(c) & m for c in concepts)]
+    return (intended[0], offered) if intended else None
+
+
+_NEGATION = re.compile(r"\b(?:no|not|never|don'?t|without|instead|rather|except|but|nor)\b|n't\b", re.I)
+
+
+def rules_out(answer: str) -> bool:
+    """The answer negates or sets aside something: an option it names may be the one it rules out."""
+    return _NEGATION.search(answer) is not None
+
+
+def picks_another(item: Item, ctx: RuleContext) -> str | None:
+    """The option the answer picks by what tells it from the others ("Almond, please." among almond, oat and
+    soy milk) when the intent is another option and the answer says nothing of the intended one: the answer
+    and the intent disagree. Whole names are ``qa_fit``'s other check; this reads the options' marks."""
+    options = list(dict.fromkeys(o.lower() for o in _options(item)))
+    if len(options) < 2:
+        return None
+    marks, _ = _marks(options)
+    if not all(marks) or len(set(marks)) < len(marks):
+        return None
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or any(has(item.answer, c) for c in concepts) or rules_out(item.answer):
+        return None  # "No almond, please." names an option to rule it out
+    wanted = frozenset().union(*(_lemmas(c) for c in concepts))
+    intended = [i for i, m in enumerate(marks) if m & wanted]
+    if not intended:
+        return None
+    said = _lemmas(item.answer) - _lemmas(" ".join(negatives))
+    if any(marks[i] & said for i in intended):
+        return None
+    picked = [o for i, (o, m) in enumerate(zip(options, marks, strict=True)) if i not in intended and m <= said]
+    return picked[0] if len(picked) == 1 else None
