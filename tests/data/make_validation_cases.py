@@ -543,6 +543,12 @@ CASES = {
         user_intent="glass mug",
         expect_errors="qa_fit",
     ),
+    "d_shortlist_off_question": dict(  # onions and oranges for "Which mug?": the shortlist answers another question,
+        amb_shortlist="onions, oranges",  # and the variants offer none of it
+        user_intent="glass mug",
+        expect_errors="shortlist",
+        expect_warnings="variants_shortlist",
+    ),
     "fa_intent_among_options_in_other_form": dict(  # "glass mug" is the option "a glass mug"
         amb_shortlist="a ceramic mug, a glass mug",
         user_intent="glass mug",

@@ -52,7 +52,7 @@ def test_the_cases_cover_every_item_rule_but_schema_and_its_false_alarms(cases: 
     # broken item by item in tests/unit/world/test_world_rules.py and tests/unit/validation/test_rules.py; the
     # reader's rules read a kitchen too (tests/unit/validation/test_reader.py).
     world = {r for r in all_rules() if r.startswith(("world_", "reader_"))}
-    uncovered = set(all_rules()) - named - world - {"schema", "shortlist_missing", "shortlist_unexpected", "length"}
+    uncovered = set(all_rules()) - named - world - {"schema", "shortlist_missing", "length"}
     assert uncovered == {"duplicate", "duplicate_id", "near_duplicate", "released_before"}  # dataset rules: below
     assert sum(1 for c in cases if c.startswith("fa_")) >= 10
 
