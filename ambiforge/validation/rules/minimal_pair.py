@@ -191,7 +191,7 @@ def _open_point(item: Item) -> set[str]:
 
 
 #: Verbs any task says to fetch or handle something; dropping them changes nothing.
-_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add"})
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create"})
 #: Details beside the open point a minimal pair may drop: fewer than this many content words.
 DETAILS_DROPPED = 3
 
@@ -236,6 +236,16 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
     added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
+    # a spelling fixed as written ("greater" -> "grater"), before its lemma ("great") hides it
+    said_amb = set(words(item.ambiguous_task))
+    fixed = {
+        (lemma(w), lemma(a))
+        for w in set(words(item.unambiguous_direct)) - said_amb
+        for a in said_amb
+        if _one_edit(w, a)
+    }
+    dropped = [d for d in dropped if not any(d == w for w, _ in fixed)]
+    added = [a for a in added if not any(a == x for _, x in fixed)]
     things = [d for d in dropped if _is_thing(d, heads, lexicon)]
     if not things:
         # "cook" -> "make", "remove" -> "take": a verb any task uses in place of another says the same
@@ -304,7 +314,7 @@ def _added_things(item: Item) -> list[str]:
     vague takes words away; a new thing is another task."""
     clear, amb = item.unambiguous_direct, item.ambiguous_task
     clear_lemmas, amb_lemmas = _lemmas(clear.replace("-", " ")), _lemmas(amb.replace("-", " "))
-    open_point = _open_point(item)
+    open_point, clear_said = _open_point(item), clear_lemmas | set(words(clear))
     found: list[str] = []
     for name in sorted({o.name.strip().lower() for o in item.environment}, key=lambda n: (-len(n), n)):
         named = [lemma(w) for w in words(name.replace("-", " "))]
@@ -312,7 +322,7 @@ def _added_things(item: Item) -> list[str]:
             continue
         # any word of the thing in the clear task (its kind, "strawberry yogurt" of the strawberry yogurt
         # cup, "cilantro-lime", "greater" for the grater) means the clear task names it some way
-        if any(w in clear_lemmas or any(_one_edit(w, c) for c in clear_lemmas) for w in named):
+        if any(w in clear_lemmas or any(_one_edit(w, c) for c in clear_said) for w in named):
             continue
         if any(w in open_point or _related(w, open_point) for w in named):
             continue

@@ -120,3 +120,23 @@ def test_a_general_alternative_of_the_intent_is_not_kept(flags) -> None:  # type
         ambiguous_task="Cook the pasta in the saucepan with tomato sauce.",
     )
     assert not any("still names every intent concept" in f for f in found)
+
+
+def test_a_spelling_fixed_or_a_dish_verb_swapped_is_no_replacement(flags) -> None:  # type: ignore[no-untyped-def]
+    assert (
+        flags(
+            unambiguous_direct="Prepare warm milk in the pan, zest lemon with the greater, and chill it in the fridge.",
+            ambiguous_task="Create warm milk in the pan, zest lemon with the grater, and chill it somewhere.",
+            env=ENV + ", lemon, grater",
+        )
+        == []
+    )
+
+
+def test_a_tool_swapped_outside_the_open_points_clause_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        unambiguous_direct="Warm the milk in the saucepan, zest the lemon with the grater, and chill it in the fridge.",
+        ambiguous_task="Warm the milk in the saucepan, zest the lemon with the peeler, and chill it somewhere.",
+        env=ENV + ", lemon, grater",
+    )
+    assert len(found) == 1 and "drops grater and adds peeler" in found[0]
