@@ -226,14 +226,14 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     word ("damage" -> "damaging") is not a replacement."""
     open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
-    beside = _beside_open_point(item, _intent_lemmas(item) - amb)
+    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
     heads = Scene.of(item).by_head
     dropped = sorted(
         w
         for w in clear - amb - open_point
         if w not in _HANDLING and not _related(w, open_point) and (w in beside or _is_thing(w, heads, lexicon))
     )
-    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
+    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and "'" not in w)
     added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
     # a spelling fixed as written ("greater" -> "grater"), before its lemma ("great") hides it
@@ -260,6 +260,8 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
 
 #: Where a task's clauses part: punctuation and "then".
 _CLAUSE = re.compile(r"[,;:.!?]+|\s(?:and\s+)?then\s", re.I)
+#: A part after a comma this short and without a verb belongs to the clause before it ("empty metal bowl").
+_FRAGMENT = 3
 #: Words after a verb that show it is one ("and sauté them", "and put the", "and stir in").
 _AFTER_VERB = frozenset({"it", "them", "the", "a", "an", "some", "each", "all", "in", "into", "on", "up", "out"})
 
@@ -279,7 +281,14 @@ def _clauses(task: str) -> list[list[str]]:
                 out.append(said[start:i])
                 start = i + 1
         out.append(said[start:])
-    return [c for c in out if c]
+    merged: list[list[str]] = []
+    for clause in (c for c in out if c):
+        # "a clean, empty metal bowl": a comma between the words of one thing parts no clause
+        if merged and len(clause) <= _FRAGMENT and not any("VERB" in classes(w) and is_verb_only(w) for w in clause):
+            merged[-1] = merged[-1] + clause
+        else:
+            merged.append(clause)
+    return merged
 
 
 def _beside_open_point(item: Item, anchors: set[str]) -> frozenset[str]:
@@ -294,6 +303,22 @@ def _beside_open_point(item: Item, anchors: set[str]) -> frozenset[str]:
         if not said & anchors and not any(_related(w, anchors) for w in said):
             found |= said
     return frozenset(found)
+
+
+def _said_more(wanted: set[str], clear: str, amb: str) -> set[str]:
+    """The words of ``wanted`` the clear task says more often than the ambiguous one, as lemmas or as
+    written: where it says what the ambiguous task leaves open ("until the cheese melts" beside the "tuna
+    melt" both name)."""
+
+    def times(text: str) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for w in words(text):
+            for form in {w, lemma(w)}:
+                found[form] = found.get(form, 0) + 1
+        return found
+
+    in_clear, in_amb = times(clear), times(amb)
+    return {w for w in wanted if in_clear.get(w, 0) > in_amb.get(w, 0)}
 
 
 def _intent_lemmas(item: Item) -> set[str]:

@@ -140,3 +140,31 @@ def test_a_tool_swapped_outside_the_open_points_clause_is_flagged(flags) -> None
         env=ENV + ", lemon, grater",
     )
     assert len(found) == 1 and "drops grater and adds peeler" in found[0]
+
+
+def test_a_comma_inside_the_open_points_phrase_parts_no_clause(flags) -> None:  # type: ignore[no-untyped-def]
+    # "a clean, empty glass jar" -> "a suitable container": one phrase, said generally
+    assert (
+        flags(
+            unambiguous_direct="Warm the milk in the saucepan and pour it into a clean, empty glass jar.",
+            ambiguous_task="Warm the milk in the saucepan and pour it into a suitable container.",
+            question="Where should the milk go?",
+            answer="Into the glass jar.",
+            user_intent="glass jar",
+        )
+        == []
+    )
+
+
+def test_an_intent_word_both_tasks_name_elsewhere_still_marks_its_clause(flags) -> None:  # type: ignore[no-untyped-def]
+    # "honey" is in both tasks ("honey milk"), but only the clear task says it where the choice is
+    assert (
+        flags(
+            unambiguous_direct="Make honey milk in the saucepan, stir in the honey slowly, and keep it in the fridge.",
+            ambiguous_task="Make honey milk in the saucepan, sweeten it to taste, and keep it in the fridge.",
+            question="What should I sweeten the milk with?",
+            answer="With honey.",
+            user_intent="honey",
+        )
+        == []
+    )
