@@ -35,7 +35,7 @@ from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
 from ambiforge.validation.rules.shortlist import is_object_option
-from ambiforge.validation.rules.text import has, has_any, intent_concepts, normalise
+from ambiforge.validation.rules.text import contains, has, has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -62,18 +62,20 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     clear = " \n ".join([item.unambiguous_direct, *item.plan_for_clear_task])
     said = content_lemmas(clear)
     out = []
-    why: str | None = None
-    for alternatives in positives:
-        if not has_any(clear, alternatives) and not any(_reworded(a, said) for a in alternatives):
-            why = why if why is not None else _why_certain(item, positives)
-            rule = "intent" if why else "intent_suspect"
-            out.append((rule, f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan{why}"))
+    unsaid = [alts for alts in positives if not has_any(clear, alts) and not any(_reworded(a, said) for a in alts)]
+    why = _why_certain(item, positives, _resolves(item, positives)) if unsaid else ""
+    for alternatives in unsaid:
+        rule = "intent" if why else "intent_suspect"
+        out.append((rule, f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan{why}"))
     eoa = item.end_of_ambiguity
     # The negated concept rules out an option at the ambiguous step ("-refrigerator": not into the fridge,
-    # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it.
+    # "-tomato": grate the carrot, not the tomato); the rest of the task and plan may still use it. A longer
+    # name that holds the word is another thing ("-blender" and the immersion blender, "-toaster" and the
+    # toaster oven): compound names resolve whole before their parts.
     resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
-        if has(resolving, word) and not any(has(word, a) for alts in positives for a in alts):
+        step = _without_longer_names(resolving, word, item, positives)
+        if has(step, word) and not any(has(word, a) for alts in positives for a in alts):
             out.append(
                 (
                     "intent",
@@ -91,13 +93,41 @@ _SOMEWHERE = re.compile(
 )
 
 
-def _why_certain(item: Item, positives: list[list[str]]) -> str:
-    """Why an unsaid intent is a defect of the pair, or "" when nothing shows it is."""
+def _without_longer_names(step: str, word: str, item: Item, positives: list[list[str]]) -> str:
+    """``step`` with every longer name that holds ``word`` taken out: the positive intent's alternatives and
+    the kitchen's things ("immersion blender" for "blender")."""
+    names = {a for alts in positives for a in alts} | {o.name for o in item.environment}
+    names |= {n.strip() for n in item.environment_short.split(",")}
+    target = word.strip().lower()
+    for name in sorted(names, key=len, reverse=True):
+        name = name.strip().lower()
+        if len(name) > len(target) and contains(name, target):
+            step = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", step, flags=re.I)
+    return step
+
+
+def _resolves(item: Item, positives: list[list[str]]) -> bool:
+    """The clear task itself adds an intent concept the ambiguous task lacks ("until it reaches 165°F" for
+    "until they look ready"): it resolves the open point, and a concept it leaves unsaid is more of the answer
+    ("juices run clear"), not the choice left open."""
+    clear, amb = item.unambiguous_direct, item.ambiguous_task
+    said, amb_said = content_lemmas(clear), content_lemmas(amb)
+    return any(
+        (has(clear, a) or _reworded(a, said)) and not (has(amb, a) or _reworded(a, amb_said))
+        for alts in positives
+        for a in alts
+    )
+
+
+def _why_certain(item: Item, positives: list[list[str]], resolved: bool = False) -> str:
+    """Why an unsaid intent is a defect of the pair, or "" when nothing shows it is. ``resolved`` (see
+    :func:`_resolves`): what the clear task adds beside the open point does not make it another task."""
     if normalise(item.ambiguous_task) == normalise(item.unambiguous_direct):
         return " (the clear task is the ambiguous one)"
     about = content_lemmas(" ".join([item.question, item.answer, *(a for alts in positives for a in alts)]))
     extra = [w for w in specifics(item) if w not in about]
-    if len(extra) >= 2:  # one added word is often the vague words said plainly ('until done' -> 'in the oven')
+    # one added word is often the vague words said plainly ('until done' -> 'in the oven')
+    if len(extra) >= 2 and not resolved:
         shown = ", ".join(f"'{w}'" for w in extra[:3])
         return f" (the clear task changes more than the open point: it adds {shown})"
     for i, step in enumerate(item.plan_for_clear_task):

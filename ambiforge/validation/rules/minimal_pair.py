@@ -9,7 +9,15 @@
   point: more than ``max_dropped_words`` content words of the clear task that no intent concept holds, and a
   third of its content words or more ("Prepare a bread pudding." for a recipe of twenty words whose open point
   is the knife), nor leave a second choice open (a thing the clear task names by its kind, "a ceramic bowl",
-  named by one word, "a bowl", in a kitchen with several bowls, while the question asks about the knife).
+  named by one word, "a bowl", in a kitchen with several bowls, while the question asks about the knife),
+  nor add a kitchen thing the clear task never names ("and spread cream cheese on it"), nor replace words
+  beside the open point. A replacement inside the open point's own clause (the clause of the clear task that
+  says an intent word the ambiguous task lacks) is the open point said more generally ("chill it in the
+  fridge" -> "let it rest", "put it back in the knife block" -> "put it away") unless a kitchen thing there is
+  named as another thing or a kind ("sliced cucumber" -> "sliced vegetable"). An intent word the ambiguous
+  task keeps counts as kept only where it is said as often as in the clear task: one mention left of two
+  ("cloth napkin" -> "napkin" beside "smooth the cloth"), or the word inside a longer name ("beef stock"), is
+  a leak (answer_leak), not a pair left unmade.
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C. Also three or more content words
@@ -20,15 +28,17 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ambiforge import ambiguity
+from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import signature, singular
-from ambiforge.validation.language import VAGUE, content_lemmas, lemma, mentions, names_thing
-from ambiforge.validation.lexicon import words
+from ambiforge.validation.language import VAGUE, classes, content_lemmas, is_verb_only, lemma, mentions, names_thing
+from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
@@ -63,9 +73,15 @@ def _same_instruction(type_name: str) -> bool:
         return False
 
 
-def _kept(task: str, alternatives: list[str]) -> str | None:
+def _kept(task: str, alternatives: list[str], clear: str = "") -> str | None:
     """The concept's most specific alternative (most words: 'canned chili', not 'can') as the task names it,
-    unless the task offers it as one option ("carrot or radish"), which is the ambiguity itself."""
+    unless the task offers it as one option ("carrot or radish"), which is the ambiguity itself. With the
+    clear task: only when the task names each alternative as often as the clear task does. A rewrite that
+    drops one mention ("cloth napkin" -> "napkin" beside "smooth the cloth") or one alternative ("macaroni"
+    -> "pasta" for 'macaroni|pasta') made the choice open; a mention left elsewhere, or a longer name that
+    holds the word ("beef stock" for 'beef'), is what answer_leak reads, not a pair left unmade."""
+    if clear and any(_times(task, a) < _times(clear, a) for a in alternatives):
+        return None
     most = max(len(a.split()) for a in alternatives)
     for word in (a for a in alternatives if len(a.split()) == most):
         if contains(task, word) and not re.search(
@@ -73,6 +89,12 @@ def _kept(task: str, alternatives: list[str]) -> str | None:
         ):
             return word
     return None
+
+
+def _times(text: str, phrase: str) -> int:
+    """How often ``text`` names ``phrase`` as whole words."""
+    phrase = phrase.strip().lower()
+    return len(re.findall(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text.lower())) if phrase else 0
 
 
 def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
@@ -97,7 +119,12 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
             f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''})"
         )
-    elif replaced := _replaced(item):
+    elif things := _added_things(item):
+        problems.append(
+            f"ambiguous_task: adds {', '.join(things[:4])}, which the clear task never names and neither the "
+            "question, the answer nor the intent is about"
+        )
+    elif replaced := _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
         dropped_words, added_words = replaced
         problems.append(
             f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
@@ -119,7 +146,7 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
         # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
         positives, _ = intent_concepts(item.user_intent)
-        kept = [_kept(item.ambiguous_task, alts) for alts in positives]
+        kept = [_kept(item.ambiguous_task, alts, item.unambiguous_direct) for alts in positives]
         if positives and all(kept):
             words_kept = ", ".join(f"'{w}'" for w in kept)
             problems.append(
@@ -164,7 +191,7 @@ def _open_point(item: Item) -> set[str]:
 
 
 #: Verbs any task says to fetch or handle something; dropping them changes nothing.
-_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add"})
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create"})
 #: Details beside the open point a minimal pair may drop: fewer than this many content words.
 DETAILS_DROPPED = 3
 
@@ -179,7 +206,19 @@ def _details_dropped(item: Item) -> list[str]:
     return dropped if len(dropped) >= DETAILS_DROPPED else []
 
 
-def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
+def _is_thing(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexicon | None) -> bool:
+    """A word that names a kitchen thing by itself: the head of a scene thing's name ("sponge"), or a
+    one-word food, tool or fixture of the lexicon ("oven", "cucumber"); not "kitchen" of the kitchen table."""
+    key = singular(word)
+    if key == "kitchen":
+        return False
+    if key in heads:
+        return True
+    entry = lexicon.entries.get((key,)) if lexicon is not None else None
+    return entry is not None and entry.kind in ("object", "noun", "fixture")
+
+
+def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], list[str]] | None:
     """Content words the ambiguous task puts in place of others of the clear task, both outside the open
     point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
     "in the dish rack" -> "on the kitchen table" when the soap is. Dropping alone is how a task is made
@@ -187,11 +226,135 @@ def _replaced(item: Item) -> tuple[list[str], list[str]] | None:
     word ("damage" -> "damaging") is not a replacement."""
     open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
-    dropped = sorted(w for w in clear - amb - open_point if not _related(w, open_point))
-    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE)
+    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    heads = Scene.of(item).by_head
+    dropped = sorted(
+        w
+        for w in clear - amb - open_point
+        if w not in _HANDLING and not _related(w, open_point) and (w in beside or _is_thing(w, heads, lexicon))
+    )
+    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and "'" not in w)
     added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
+    # a spelling fixed as written ("greater" -> "grater"), before its lemma ("great") hides it
+    said_amb = set(words(item.ambiguous_task))
+    fixed = {
+        (lemma(w), lemma(a))
+        for w in set(words(item.unambiguous_direct)) - said_amb
+        for a in said_amb
+        if _one_edit(w, a)
+    }
+    dropped = [d for d in dropped if not any(d == w for w, _ in fixed)]
+    added = [a for a in added if not any(a == x for _, x in fixed)]
+    things = [d for d in dropped if _is_thing(d, heads, lexicon)]
+    if not things:
+        # "cook" -> "make", "remove" -> "take": a verb any task uses in place of another says the same
+        added = [a for a in added if a not in _HANDLING]
+    if not any(w in beside for w in dropped):
+        # Only kitchen things dropped in the open point's own phrase: a change when another thing, or a
+        # kind of things, is named in their place ("sliced cucumber" -> "sliced vegetable", "in the oven" ->
+        # "in an appliance"); a verb or a vague word there is the open point said more generally.
+        added = [a for a in added if "NOUN" in classes(a) and a not in _HANDLING]
     return (dropped, added) if dropped and added else None
+
+
+#: Where a task's clauses part: punctuation and "then".
+_CLAUSE = re.compile(r"[,;:.!?]+|\s(?:and\s+)?then\s", re.I)
+#: A part after a comma this short and without a verb belongs to the clause before it ("empty metal bowl").
+_FRAGMENT = 3
+#: Words after a verb that show it is one ("and sauté them", "and put the", "and stir in").
+_AFTER_VERB = frozenset({"it", "them", "the", "a", "an", "some", "each", "all", "in", "into", "on", "up", "out"})
+
+
+def _clauses(task: str) -> list[list[str]]:
+    """The task's clauses as words: parted by punctuation, by "then", and by "and" before a verb ("and stir
+    in the honey"; not "salt and pepper")."""
+    out: list[list[str]] = []
+    for part in _CLAUSE.split(task):
+        said = words(part)
+        start = 0
+        for i in range(1, len(said) - 1):
+            after = said[i + 2] if i + 2 < len(said) else ""
+            verb = said[i + 1]
+            known = "VERB" in classes(verb) and (is_verb_only(verb) or after in _AFTER_VERB)
+            if said[i] == "and" and (known or after in ("it", "them")):  # "and saute them"
+                out.append(said[start:i])
+                start = i + 1
+        out.append(said[start:])
+    merged: list[list[str]] = []
+    for clause in (c for c in out if c):
+        # "a clean, empty metal bowl": a comma between the words of one thing parts no clause
+        if merged and len(clause) <= _FRAGMENT and not any("VERB" in classes(w) and is_verb_only(w) for w in clause):
+            merged[-1] = merged[-1] + clause
+        else:
+            merged.append(clause)
+    return merged
+
+
+def _beside_open_point(item: Item, anchors: set[str]) -> frozenset[str]:
+    """The clear task's content lemmas said in clauses that hold no word of the open point the ambiguous task
+    lacks (``anchors``). A clause that holds it is the open point's own phrase, and an ambiguous task says that
+    phrase more generally ("chill it in the fridge" -> "let it rest", "lift it out" after "unplug the toaster"
+    -> "take it out", "under aluminum foil for 15 minutes" -> "for a bit"); a clause without it
+    ("whisk in chopped dark chocolate" when the heat is asked) is another part of the task."""
+    found: set[str] = set()
+    for clause in _clauses(item.unambiguous_direct):
+        said = _lemmas(" ".join(clause)) | set(clause)
+        if not said & anchors and not any(_related(w, anchors) for w in said):
+            found |= said
+    return frozenset(found)
+
+
+def _said_more(wanted: set[str], clear: str, amb: str) -> set[str]:
+    """The words of ``wanted`` the clear task says more often than the ambiguous one, as lemmas or as
+    written: where it says what the ambiguous task leaves open ("until the cheese melts" beside the "tuna
+    melt" both name)."""
+
+    def times(text: str) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for w in words(text):
+            for form in {w, lemma(w)}:
+                found[form] = found.get(form, 0) + 1
+        return found
+
+    in_clear, in_amb = times(clear), times(amb)
+    return {w for w in wanted if in_clear.get(w, 0) > in_amb.get(w, 0)}
+
+
+def _intent_lemmas(item: Item) -> set[str]:
+    """The intent's words, positive and negated, as lemmas and as written ("165°f"): what the clear task says
+    where the ambiguous one leaves it open."""
+    said: set[str] = set()
+    for concept in item.user_intent:
+        text = concept.replace("|", " ").replace("-", " ")
+        said |= _lemmas(text) | set(words(text))
+    return said
+
+
+def _added_things(item: Item) -> list[str]:
+    """Kitchen things the ambiguous task names while the clear task says no word of their names (not their
+    kind, not a part of a compound), and the question, the answer, the intent and the options are not about
+    them: "and spread
+    cream cheese on it", "the cucumbers and the red onion" for cucumbers alone. A rewrite that makes a task
+    vague takes words away; a new thing is another task."""
+    clear, amb = item.unambiguous_direct, item.ambiguous_task
+    clear_lemmas, amb_lemmas = _lemmas(clear.replace("-", " ")), _lemmas(amb.replace("-", " "))
+    open_point, clear_said = _open_point(item), clear_lemmas | set(words(clear))
+    found: list[str] = []
+    for name in sorted({o.name.strip().lower() for o in item.environment}, key=lambda n: (-len(n), n)):
+        named = [lemma(w) for w in words(name.replace("-", " "))]
+        if not named or not amb_lemmas.issuperset(named) or not names_thing(name) or not mentions(amb, name):
+            continue
+        # any word of the thing in the clear task (its kind, "strawberry yogurt" of the strawberry yogurt
+        # cup, "cilantro-lime", "greater" for the grater) means the clear task names it some way
+        if any(w in clear_lemmas or any(_one_edit(w, c) for c in clear_said) for w in named):
+            continue
+        if any(w in open_point or _related(w, open_point) for w in named):
+            continue
+        if any(name in longer for longer in found):
+            continue
+        found.append(name)
+    return found
 
 
 def _second_choice(item: Item) -> tuple[str, str, list[str]] | None:
@@ -248,6 +411,7 @@ _VAGUE_DONE = frozenset({"done", "ready", "properly", "time", "suitable", "appro
 _QUOTE = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
 
 
+@lru_cache(maxsize=16384)
 def _lemmas(text: str) -> frozenset[str]:
     """Content lemmas with quotes around words taken off ("'remove when done'")."""
     return content_lemmas(_QUOTE.sub(" ", text))
@@ -257,6 +421,11 @@ def _related(word: str, open_point: set[str]) -> bool:
     """A word of the same family as one of the open point ("blend" beside "blender", "slice" beside
     "sliced"): the open point said by another part of speech."""
     return len(word) >= 4 and any(w.startswith(word) or (len(w) >= 4 and word.startswith(w)) for w in open_point)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """A word of five letters or more misspelled by one letter ("greater" for "grater")."""
+    return min(len(a), len(b)) >= 5 and Levenshtein.distance(a, b, score_cutoff=1) <= 1
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -279,7 +448,9 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
         )
     # Dropped details are a suspicion, not a certainty: a reader may take "the bread knife" -> "a knife" as
     # the open point said vaguely. Where the drop is large or words are replaced, minimal_pair says it.
-    certain = _dropped(item, ctx.config.max_dropped_words) or _replaced(item)
+    certain = _dropped(item, ctx.config.max_dropped_words) or _replaced(
+        item, lexicon_for(ctx.catalog or cached_catalog(""))
+    )
     if not certain and (details := _details_dropped(item)):
         problems.append(
             f"ambiguous_task: drops {len(details)} content words of the clear task that neither the question, "
