@@ -21,7 +21,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``end_of_ambiguity`` (error): the index is not where the plans resolve the choice: the two plans say the
   same step there word for word, naming no intent concept, and part only later (the choice is made after
   it), or a clear step before it
-  already names an intent concept the ambiguous step at that place lacks (the choice is made before it); with
+  already names an intent concept the ambiguous step at that place lacks (the choice is made before it) or
+  the ambiguous step there takes up the kind the question asks to choose ("Cut the meat"); with
   copied plans, a step before it takes out what the question asks to choose or offers the options, the
   first step that takes part in the choice comes after it and says the choice is still to make, another
   step is the one that says what the question quotes, or nothing up to it takes part in the choice while a
@@ -416,6 +417,35 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
+            ]
+    return _kind_taken_before(item, positives)
+
+
+def _kind_taken_before(item: Item, positives: list[list[str]]) -> list[str]:
+    """Plans of their own: a step before the index where the ambiguous plan takes up the thing by the kind the
+    question asks to choose ("Cut the meat into cubes" for "Which meat ...?") or leaves it open in words
+    ("something", "the chosen pan"), and the clear plan, at the same step, names the intended one ("Cut the
+    beef chuck ..."), the clear task naming it more often than the ambiguous task: the choice is needed
+    there, before the index. (The intended word may also name another thing of both tasks, "beef stock"
+    beside "beef chuck": the counts, not its presence, tell.)"""
+    head = _asked_head(item)
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    for i in range(min(eoa, len(amb))):
+        kind = head is not None and _names_as_thing(amb[i], head) and not _names_as_thing(clear[i], head)
+        if not (kind or LEFT_OPEN.search(amb[i]) or _OPEN_WORDS.search(amb[i])):
+            continue
+        said = [
+            a
+            for alts in positives
+            for a in alts
+            if names_thing(a)
+            and count(clear[i], a) > count(amb[i], a)
+            and count(item.unambiguous_direct, a) > count(item.ambiguous_task, a)
+        ]
+        if said:
+            return [
+                f"plan_for_amb_task[{i}]: leaves open the {head or 'choice'} the question asks, where the clear "
+                f"step names the intended '{said[0]}', before end_of_ambiguity {eoa}: {_short(amb[i])!r}"
             ]
     return []
 
@@ -881,6 +911,8 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
             for a in concepts
             if names_thing(a) and count(clear[k], a) > max(count(amb[k], a), count(item.ambiguous_task, a))
         ]
+        if said and similar_steps(clear[k], amb[eoa]) and not similar_steps(clear[k], amb[k]):
+            return None  # the clear plan has a step more before: its step k is the ambiguous step at the index
         if said:
             return k, said[0]
     return None
