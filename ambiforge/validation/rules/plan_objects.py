@@ -253,11 +253,10 @@ def _one_name(span: list[str], names: list[Name]) -> Name | None:
     return next((n for n in names if n[1] == span), None) if span else None
 
 
-def _swap(clear: str, amb: str, names: list[Name]) -> tuple[Name, Name] | None:
-    """The kitchen things two steps act on when the steps say the same but for one thing each ("Add the tofu
-    and fry until golden" / "Add the beef sirloin and fry until golden"): the clear step's and the
-    ambiguous step's. The steps must share at least two content words around the thing."""
-    cw, aw = _lemmas(clear), _lemmas(amb)
+def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] | None:
+    """The kitchen things two steps (their lemmas) act on when the steps say the same but for one thing each
+    ("Add the tofu and fry until golden" / "Add the beef sirloin and fry until golden"): the clear step's and
+    the ambiguous step's. The steps must share at least two content words around the thing."""
     if cw == aw:
         return None
     p = 0
@@ -275,40 +274,44 @@ def _swap(clear: str, amb: str, names: list[Name]) -> tuple[Name, Name] | None:
     return x, y
 
 
-def swapped_things(item: Item, names: list[Name]) -> list[str]:
+def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
     """A step of one plan that does what the same step of the other plan does, on another kitchen thing
     ("Add the beef sirloin ..." where the other plan adds the tofu; "mash with the mortar and pestle" where it
-    mashes with the fork), when both tasks name the other plan's thing and nothing in the item (the tasks,
-    the question, the answer, the intent, the options) names this one: the plan acts on a thing its task
-    never asks for, in place of the one it does. The open point is not such a thing: one task names it and
-    the other does not, or the options do."""
+    mashes with the fork), when both tasks name the other plan's thing and nothing in the item (``said``: the
+    tasks, the question, the answer, the intent, the options) names this one: the plan acts on a thing its
+    task never asks for, in place of the one it does. The open point is not such a thing: one task names it
+    and the other does not, or the options do."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    clear_words, amb_words = [_lemmas(c) for c in clear], [_lemmas(a) for a in amb]
+    shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
+    pairs = [
+        (i, k, found)
+        for i in range(len(clear))
+        for k in sorted({i, i + shift})
+        if 0 <= k < len(amb) and (found := _swap(clear_words[i], amb_words[k], names))
+    ]
+    if not pairs:
+        return []
     tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
     in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
-    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
-    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
-    out = []
-    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
-    shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
-    for i, c in enumerate(clear):
-        for k in sorted({i, i + shift}):
-            found = _swap(c, amb[k], names) if 0 <= k < len(amb) else None
-            if found is None:
-                continue
-            x, y = found
-            for field, at, step, odd, kept in (
-                ("plan_for_clear_task", i, c, x, y),
-                ("plan_for_amb_task", k, amb[k], y, x),
+    out: list[str] = []
+    for i, k, (x, y) in pairs:
+        for field, step, odd, kept in (
+            (f"plan_for_clear_task[{i}]", clear[i], x, y),
+            (f"plan_for_amb_task[{k}]", amb[k], y, x),
+        ):
+            seen = any(m.startswith(field.split("[")[0]) for m in out)
+            if (
+                not seen
+                and kept[0] in in_both
+                and not any(w in said for w in odd[1] if w not in _STATES | FUNCTION_WORDS)
             ):
-                seen = any(m.startswith(f"{field}[") for m in out)
-                if (
-                    not seen
-                    and kept[0] in in_both
-                    and not any(w in said for w in odd[1] if w not in _STATES | FUNCTION_WORDS)
-                ):
-                    out.append(
-                        f"{field}[{at}]: acts on the {odd[0]}, which nothing in the item names, where both tasks "
-                        f"and the other plan's step name the {kept[0]}: {step[:80]!r}"
-                    )
+                out.append(
+                    f"{field}: acts on the {odd[0]}, which nothing in the item names, where both tasks "
+                    f"and the other plan's step name the {kept[0]}: {step[:80]!r}"
+                )
     return out  # one step each plan: the first shows the defect
 
 
@@ -387,14 +390,14 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     ):
         problems += [f"{field}: {m}" for m in undone_things(task, plan, names, ctx, answered)]
         problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
-    swapped = swapped_things(item, names)
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
-    tools = _tools(names, ctx)
+    swapped = swapped_things(item, names, said)
+    tools = _tools(names, ctx) if any(_WITH.search(t) for t in texts[:2]) else set()
     for field, task, plan in (
         ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task),
         ("plan_for_amb_task", item.ambiguous_task, item.plan_for_amb_task),
     ):
-        if not any(m.startswith(f"{field}[") for m in swapped):
+        if tools and not any(m.startswith(f"{field}[") for m in swapped):
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
     return problems + swapped
