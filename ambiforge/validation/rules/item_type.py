@@ -9,8 +9,9 @@ to put something and wants only a place ("On the kitchen table."). A common-sens
 question asks the user's taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...")
 is a preferences item: no kitchen knowledge settles a taste; so is one whose answer's reason is the user's own
 liking ("I just like it better", "whatever looks nice to you"). A preferences item whose one listed option is
-the intended thing, with nothing else of its kind in the kitchen, offers no choice. Registered with the hygiene
-family (see there)."""
+the intended thing, with nothing else of its kind in the kitchen, offers no choice; one whose answer's reason is
+harm or damage ("because the plastic one is not safe in the oven") is settled by a fact, not a taste.
+Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
 
@@ -89,12 +90,20 @@ _LIKING = re.compile(
     r"|preference)\b|\b(?:any|either)\s+(?:[a-z]+\s+){1,2}(?:is fine|will do|works)\b",
     re.I,
 )
+#: An answer that gives a reason of harm or damage ("..., because plastic melts in the oven", "so it does not
+#: burn you"): kitchen knowledge or safety settles the matter, not the user's taste.
+_HARM_REASON = re.compile(
+    r"\b(?:because|since|so|otherwise|or else|to avoid|to prevent)\b[^.;]{0,60}?\b(?:unsafe|safe(?:ly|r)?|burn"
+    r"|scald|injur\w*|danger\w*|hazard\w*|shatter\w*|spoil\w*|contaminat\w*|poison\w*|toxic"
+    r"|bacteri\w*|sick|warp\w*)\b",
+    re.I,
+)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
-        return _no_choice(item, ctx) or _only_one(item, ctx) or _one_option(item)
+        return _no_choice(item, ctx) or _only_one(item, ctx) or _one_option(item) or _harm_decides(item)
     if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer) or _TASTE_SAID.search(item.answer):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
@@ -268,4 +277,16 @@ def _one_option(item: Item) -> list[str]:
     return [
         f"ambiguity_type: 'preferences', but the only option listed is the intended {option!r} and the kitchen "
         f"has no other: there is no choice to prefer: {item.question.strip()[:80]!r}"
+    ]
+
+
+def _harm_decides(item: Item) -> list[str]:
+    """A preferences item whose answer's reason is harm or damage ("The wooden spoon, because the metal one
+    scratches ... and the plastic one melts"): a fact of the kitchen settles the choice, so it is a
+    common-sense or safety item, not a preference."""
+    if not _HARM_REASON.search(item.answer):
+        return []
+    return [
+        f"ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
+        f"{item.answer.strip()[:80]!r}"
     ]

@@ -72,3 +72,17 @@ def test_a_common_sense_answer_with_a_kitchen_reason_is_kept(item_type) -> None:
     assert (
         item_type(KITCHEN, ambiguity_type="common_sense_knowledge", answer="Whatever you do, let it dry first.") == []
     )
+
+
+def test_a_preferences_answer_whose_reason_is_harm(item_type) -> None:  # type: ignore[no-untyped-def]
+    answer = "The glass jar, because the plastic tub is not safe for hot tea."
+    found = item_type(KITCHEN, ambiguity_type="preferences", amb_shortlist="shelf, sink", answer=answer)
+    assert found == [
+        "ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
+        f"{answer!r}"
+    ]
+
+
+def test_a_preferences_answer_whose_reason_is_taste_is_kept(item_type) -> None:  # type: ignore[no-untyped-def]
+    answer = "On the shelf, because it looks nice there."
+    assert item_type(KITCHEN, ambiguity_type="preferences", amb_shortlist="shelf, sink", answer=answer) == []
