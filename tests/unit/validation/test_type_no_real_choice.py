@@ -78,8 +78,7 @@ def test_a_preferences_answer_whose_reason_is_harm(item_type) -> None:  # type: 
     answer = "The glass jar, because the plastic tub is not safe for hot tea."
     found = item_type(KITCHEN, ambiguity_type="preferences", amb_shortlist="shelf, sink", answer=answer)
     assert found == [
-        "ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
-        f"{answer!r}"
+        f"ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: {answer!r}"
     ]
 
 
