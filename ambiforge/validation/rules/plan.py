@@ -371,6 +371,10 @@ def _parting(item: Item) -> int | None:
     return next((i for i, (c, a) in enumerate(pairs) if normalise(c) != normalise(a)), None)
 
 
+#: A step that holds the next numbered step too ("... freezer. 2. Leave it on the counter").
+_STEPS_ON_ONE_LINE = re.compile(r"[.!?]\s+\d{1,2}\s*[.:)]\s+[A-Za-z]")
+
+
 def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     """Certain when the plans show it: identical up to and past the index, the step there naming nothing of
     the intent (the choice comes later; one that names it is an answer leak, reported there), or an
@@ -380,6 +384,8 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
         return []  # the plan rule reports it
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
+    if any(_STEPS_ON_ONE_LINE.search(step) for step in (*clear, *amb)):
+        return []  # "1. Take ... 2. Leave ...": the index counts lines, the writer steps (corruption reports it)
     if _identical(item):
         return (
             _copied_end_of_ambiguity(item)
@@ -411,14 +417,36 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if names_thing(a) and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
+            if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
+            and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said:
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
-    return _kind_taken_before(item, positives)
+    return _kind_taken_before(item, positives) or _only_step_apart(item)
+
+
+def _only_step_apart(item: Item) -> list[str]:
+    """Plans of one length that say the same word for word at every step but one: that step is where the
+    clear plan resolves what the ambiguous one leaves open ("Steep for 4 minutes" / "Let it steep"), so an
+    index anywhere else is not where the choice is made."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if len(clear) != len(amb):
+        return []
+    apart = [i for i, (c, a) in enumerate(zip(clear, amb, strict=True)) if normalise(c) != normalise(a)]
+    if len(apart) != 1 or apart[0] == eoa:
+        return []
+    k = apart[0]
+    positives, _ = intent_concepts(item.user_intent)
+    task = item.ambiguous_task
+    if any(has(step, a) and not has(task, a) for step in amb[:k] for alts in positives for a in alts if a.strip()):
+        return []  # the ambiguous plan already says the choice before: an answer leak, reported there
+    return [
+        f"plan_for_clear_task[{k}]: the only step where the plans differ, not end_of_ambiguity {eoa}: "
+        f"{_short(clear[k])!r} / {_short(amb[k])!r}"
+    ]
 
 
 def _kind_taken_before(item: Item, positives: list[list[str]]) -> list[str]:

@@ -70,3 +70,43 @@ def test_a_clear_plan_with_a_step_more_resolves_at_the_ambiguous_index(eoa) -> N
 def test_an_index_before_the_step_that_resolves_is_still_flagged(eoa) -> None:  # type: ignore[no-untyped-def]
     found = eoa(**WARM, end_of_ambiguity="0")
     assert len(found) == 1 and "after end_of_ambiguity 0" in found[0]
+
+
+STEEP = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Simmer the carrots in the chicken broth for 10 minutes, then pour it into the pot.",
+    ambiguous_task="Simmer the carrots in the chicken broth, then pour it into the pot.",
+    question="How long should the carrots simmer?",
+    answer="About 10 minutes.",
+    user_intent="10 minutes",
+    plan_for_clear_task="1. Heat the chicken broth in the saucepan.\n2. Add the carrots.\n3. Simmer for 10 minutes."
+    "\n4. Pour it into the pot.\n5. Wash the saucepan.",
+    plan_for_amb_task="1. Heat the chicken broth in the saucepan.\n2. Add the carrots.\n3. Let it simmer."
+    "\n4. Pour it into the pot.\n5. Wash the saucepan.",
+)
+
+
+def test_an_amount_said_before_the_index(eoa) -> None:  # type: ignore[no-untyped-def]
+    found = eoa(**STEEP, end_of_ambiguity="3")
+    assert found == [
+        "plan_for_clear_task[2]: already names the intended '10 minutes', which the ambiguous step lacks, before "
+        "end_of_ambiguity 3: 'Simmer for 10 minutes.'"
+    ]
+    assert eoa(**STEEP, end_of_ambiguity="2") == []
+
+
+def test_the_only_step_apart_is_where_the_choice_is(eoa) -> None:  # type: ignore[no-untyped-def]
+    cells = {**STEEP, "user_intent": "gently"}  # an intent the steps do not say: only where the plans part tells
+    found = eoa(**cells, end_of_ambiguity="4")
+    assert found == [
+        "plan_for_clear_task[2]: the only step where the plans differ, not end_of_ambiguity 4: "
+        "'Simmer for 10 minutes.' / 'Let it simmer.'"
+    ]
+    assert eoa(**cells, end_of_ambiguity="2") == []
+
+
+def test_steps_on_one_line_leave_the_index_to_the_corruption_rule(eoa) -> None:  # type: ignore[no-untyped-def]
+    clear = "1. Heat the chicken broth in the saucepan. 2. Add the carrots.\n3. Simmer for 10 minutes.\n4. Pour it."
+    amb = "1. Heat the chicken broth in the saucepan. 2. Add the carrots.\n3. Let it simmer.\n4. Pour it."
+    cells = {**STEEP, "plan_for_clear_task": clear, "plan_for_amb_task": amb}
+    assert eoa(**cells, end_of_ambiguity="2") == []  # the writer's step 3 is line 1: no index defect shown
