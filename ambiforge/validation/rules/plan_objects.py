@@ -321,9 +321,10 @@ _WITH = re.compile(r"\b(?:with|using)\s+(?:the|a|an|your)\s+", re.I)
 _CLAUSE_END = re.compile(r"[,.;:]|\b(?:and|then|before|after|while|until)\b", re.I)
 
 
-def _verbs(text: str) -> set[str]:
-    """Every verb a word of ``text`` may be a form of ("rolling" -> roll)."""
-    return {v for w in words(text) for v in verb_lemmas(w)}
+def _verbs(clause: str) -> set[str]:
+    """The verbs the clause's action word may be a form of: its first word with a verb reading ("before
+    rolling it out" -> roll; "Slice the bread" -> slice, not the "bread" of breading)."""
+    return next((set(found) for w in words(clause) if (found := verb_lemmas(w))), set())
 
 
 def _tools(names: list[Name], ctx: RuleContext) -> set[str]:
