@@ -109,7 +109,7 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
             f"preference: {item.question.strip()[:80]!r}"
         ]
-    if _LIKING.search(item.answer):
+    if _LIKING.search(item.answer) and not _HARM_REASON.search(item.answer):  # liking beside a reason of harm
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the answer's reason is the user's taste, which is a "
             f"preference: {item.answer.strip()[:80]!r}"
@@ -284,8 +284,8 @@ def _harm_decides(item: Item) -> list[str]:
     """A preferences item whose answer's reason is harm or damage ("The wooden spoon, because the metal one
     scratches ... and the plastic one melts"): a fact of the kitchen settles the choice, so it is a
     common-sense or safety item, not a preference."""
-    if not _HARM_REASON.search(item.answer):
-        return []
+    if not _HARM_REASON.search(item.answer) or _LIKING.search(item.answer) or _TASTE_SAID.search(item.answer):
+        return []  # a taste given beside it: the harm may be only the taste's ("I like the burnt edges")
     return [
         f"ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
         f"{item.answer.strip()[:80]!r}"

@@ -85,3 +85,9 @@ def test_a_preferences_answer_whose_reason_is_harm(item_type) -> None:  # type: 
 def test_a_preferences_answer_whose_reason_is_taste_is_kept(item_type) -> None:  # type: ignore[no-untyped-def]
     answer = "On the shelf, because it looks nice there."
     assert item_type(KITCHEN, ambiguity_type="preferences", amb_shortlist="shelf, sink", answer=answer) == []
+
+
+def test_liking_beside_a_reason_of_harm_is_no_taste_answer(item_type) -> None:  # type: ignore[no-untyped-def]
+    answer = "On the shelf; I like it there because the sink is not safe for the teapot."
+    assert item_type(KITCHEN, ambiguity_type="common_sense_knowledge", answer=answer) == []
+    assert item_type(KITCHEN, ambiguity_type="preferences", amb_shortlist="shelf, sink", answer=answer) == []
