@@ -256,7 +256,7 @@ def _one_name(span: list[str], names: list[Name]) -> Name | None:
 def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] | None:
     """The kitchen things two steps (their lemmas) act on when the steps say the same but for one thing each
     ("Add the tofu and fry until golden" / "Add the beef sirloin and fry until golden"): the clear step's and
-    the ambiguous step's. The steps must share at least two content words around the thing."""
+    the ambiguous step's. The steps must share a word of what they do ("Pick up the ...")."""
     if cw == aw:
         return None
     p = 0
@@ -266,7 +266,7 @@ def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] 
     while s < min(len(cw), len(aw)) - p and cw[-1 - s] == aw[-1 - s]:
         s += 1
     shared = [w for w in cw[:p] + cw[len(cw) - s :] if w not in _DETERMINERS and len(w) > 2]
-    if len(shared) < 2:
+    if not shared:
         return None
     x, y = _one_name(cw[p : len(cw) - s], names), _one_name(aw[p : len(aw) - s], names)
     if x is None or y is None or x[0] == y[0]:

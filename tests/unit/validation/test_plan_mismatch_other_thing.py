@@ -90,3 +90,15 @@ def test_the_tasks_tool_named_or_the_other_tool_offered_is_no_mismatch(mismatch)
     masher = "1. Boil the potatoes on the stove.\n2. Wait 20 minutes.\n3. Drain and mash them using the potato masher."
     offered = {**MASH, "answer": "20 minutes; the potato masher works too."}
     assert mismatch(**offered, plan_for_clear_task=masher) == []
+
+
+def test_a_step_sharing_only_its_verb_still_shows_the_swap(mismatch) -> None:  # type: ignore[no-untyped-def]
+    clear = (
+        "1. Pick up the tofu.\n2. Heat the skillet on medium.\n3. Fry the tofu until crisp.\n4. Toss with soy sauce."
+    )
+    amb = "1. Pick up the potatoes.\n2. Heat the skillet.\n3. Fry the tofu until crisp.\n4. Toss with soy sauce."
+    found = mismatch(**{**FRY, "plan_for_clear_task": clear}, plan_for_amb_task=amb)
+    assert found == [
+        "plan_for_amb_task[0]: acts on the potatoes, which nothing in the item names, where both tasks and the "
+        "other plan's step name the tofu: 'Pick up the potatoes.'"
+    ]
