@@ -7,7 +7,11 @@ the question names, there is no choice to prefer; nor is there when, with nothin
 ("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where
 to put something and wants only a place ("On the kitchen table."). A common-sense or safety item whose
 question asks the user's taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...")
-is a preferences item: no kitchen knowledge settles a taste. Registered with the hygiene family (see there)."""
+is a preferences item: no kitchen knowledge settles a taste; so is one whose answer's reason is the user's own
+liking ("I just like it better", "whatever looks nice to you"). A preferences item whose one listed option is
+the intended thing, with nothing else of its kind in the kitchen, offers no choice; one whose answer's reason is
+harm or damage ("because the plastic one is not safe in the oven") is settled by a fact, not a taste.
+Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
 
@@ -77,16 +81,38 @@ _TASTE_SAID = re.compile(
     r"|i(?:'m| am) in the mood|i feel like)\b",
     re.I,
 )
+#: An answer whose reason is the user's own liking ("The large mug, I just like it better.", "we love its nutty
+#: taste") or that leaves the matter to the user's eye ("Whatever size looks nice to you."): a taste.
+_LIKING = re.compile(
+    r"\b(?:i|we)\s+(?:(?:just|really|simply|both|all|always|do|much)\s+)*(?:like|love|prefer|enjoy|adore|fancy)"
+    r"(?:s|d)?\b|\b(?:whatever|however|whichever)\s+(?:[a-z]+\s+){0,2}(?:you\s+(?:like|want|prefer|wish|fancy"
+    r"|choose)|looks|seems|feels)\b|\b(?:nice|good|best|right)\s+to\s+you\b|\b(?:our|my)\s+(?:favou?rite|taste"
+    r"|preference)\b|\b(?:any|either)\s+(?:[a-z]+\s+){1,2}(?:is fine|will do|works)\b",
+    re.I,
+)
+#: An answer that gives a reason of harm or damage ("..., because plastic melts in the oven", "so it does not
+#: burn you"): kitchen knowledge or safety settles the matter, not the user's taste.
+_HARM_REASON = re.compile(
+    r"\b(?:because|since|so|otherwise|or else|to avoid|to prevent)\b[^.;]{0,60}?\b(?:unsafe|safe(?:ly|r)?|burn"
+    r"|scald|injur\w*|danger\w*|hazard\w*|shatter\w*|spoil\w*|contaminat\w*|poison\w*|toxic"
+    r"|bacteri\w*|sick|warp\w*)\b",
+    re.I,
+)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
-        return _no_choice(item, ctx) or _only_one(item, ctx)
+        return _no_choice(item, ctx) or _only_one(item, ctx) or _one_option(item) or _harm_decides(item)
     if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer) or _TASTE_SAID.search(item.answer):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
             f"preference: {item.question.strip()[:80]!r}"
+        ]
+    if _LIKING.search(item.answer) and not _HARM_REASON.search(item.answer):  # liking beside a reason of harm
+        return [
+            f"ambiguity_type: {item.ambiguity_type!r}, but the answer's reason is the user's taste, which is a "
+            f"preference: {item.answer.strip()[:80]!r}"
         ]
     if item.ambiguity_type != "safety":
         return []
@@ -226,3 +252,41 @@ def _alike_options(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None
         if len(values) > 1:  # a value beside an unknown may differ too
             return None
     return chosen.name, sorted(others)
+
+
+def _one_option(item: Item) -> list[str]:
+    """A preferences item whose options, shortlist and variants together, are one thing, the intended one, and
+    the kitchen has nothing else of that name's kind (no other "... cupboard", "... boat"): the row itself
+    shows there is no choice to prefer. A food is left alone: a kitchen with other foods may hold the
+    choice the options leave out (the shortlist's defect, not the type's)."""
+    options = {" ".join(words(o)) for o in (*item.amb_shortlist, *item.variants) if words(o)}
+    if len(options) != 1:
+        return []
+    option = next(iter(options))
+    positives, _ = intent_concepts(item.user_intent)
+    intended = {" ".join(words(a)) for alts in positives for a in alts if words(a)}
+    if option not in intended:
+        return []
+    head = singular(option.split()[-1])
+    mine = [o for o in item.environment if " ".join(words(o.name)) == option]
+    if not mine or mine[0].kind == "food":
+        return []
+    others = [o.name for o in item.environment if o not in mine and head in {singular(w) for w in words(o.name)}]
+    if others:
+        return []
+    return [
+        f"ambiguity_type: 'preferences', but the only option listed is the intended {option!r} and the kitchen "
+        f"has no other: there is no choice to prefer: {item.question.strip()[:80]!r}"
+    ]
+
+
+def _harm_decides(item: Item) -> list[str]:
+    """A preferences item whose answer's reason is harm or damage ("The wooden spoon, because the metal one
+    scratches ... and the plastic one melts"): a fact of the kitchen settles the choice, so it is a
+    common-sense or safety item, not a preference."""
+    if not _HARM_REASON.search(item.answer) or _LIKING.search(item.answer) or _TASTE_SAID.search(item.answer):
+        return []  # a taste given beside it: the harm may be only the taste's ("I like the burnt edges")
+    return [
+        f"ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
+        f"{item.answer.strip()[:80]!r}"
+    ]

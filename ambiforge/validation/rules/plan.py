@@ -21,7 +21,8 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
 - ``end_of_ambiguity`` (error): the index is not where the plans resolve the choice: the two plans say the
   same step there word for word, naming no intent concept, and part only later (the choice is made after
   it), or a clear step before it
-  already names an intent concept the ambiguous step at that place lacks (the choice is made before it); with
+  already names an intent concept the ambiguous step at that place lacks (the choice is made before it) or
+  the ambiguous step there takes up the kind the question asks to choose ("Cut the meat"); with
   copied plans, a step before it takes out what the question asks to choose or offers the options, the
   first step that takes part in the choice comes after it and says the choice is still to make, another
   step is the one that says what the question quotes, or nothing up to it takes part in the choice while a
@@ -376,6 +377,10 @@ def _parting(item: Item) -> int | None:
     return next((i for i, (c, a) in enumerate(pairs) if normalise(c) != normalise(a)), None)
 
 
+#: A step that holds the next numbered step too ("... freezer. 2. Leave it on the counter").
+_STEPS_ON_ONE_LINE = re.compile(r"[.!?]\s+\d{1,2}\s*[.:)]\s+[A-Za-z]")
+
+
 def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
     """Certain when the plans show it: identical up to and past the index, the step there naming nothing of
     the intent (the choice comes later; one that names it is an answer leak, reported there), or an
@@ -385,6 +390,8 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
         return []  # the plan rule reports it
     if item.world is not None and item.world.perturbation is not None:
         return []  # two kitchens: the plans' steps do not line up by index (world_env_plan checks them)
+    if any(_STEPS_ON_ONE_LINE.search(step) for step in (*clear, *amb)):
+        return []  # "1. Take ... 2. Leave ...": the index counts lines, the writer steps (corruption reports it)
     if _identical(item):
         return (
             _copied_end_of_ambiguity(item)
@@ -416,12 +423,63 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if names_thing(a) and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
+            if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
+            and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said:
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
+            ]
+    return _kind_taken_before(item, positives) or _only_step_apart(item)
+
+
+def _only_step_apart(item: Item) -> list[str]:
+    """Plans of one length that say the same word for word at every step but one: that step is where the
+    clear plan resolves what the ambiguous one leaves open ("Steep for 4 minutes" / "Let it steep"), so an
+    index anywhere else is not where the choice is made."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if len(clear) != len(amb):
+        return []
+    apart = [i for i, (c, a) in enumerate(zip(clear, amb, strict=True)) if normalise(c) != normalise(a)]
+    if len(apart) != 1 or apart[0] == eoa:
+        return []
+    k = apart[0]
+    positives, _ = intent_concepts(item.user_intent)
+    task = item.ambiguous_task
+    if any(has(step, a) and not has(task, a) for step in amb[:k] for alts in positives for a in alts if a.strip()):
+        return []  # the ambiguous plan already says the choice before: an answer leak, reported there
+    return [
+        f"plan_for_clear_task[{k}]: the only step where the plans differ, not end_of_ambiguity {eoa}: "
+        f"{_short(clear[k])!r} / {_short(amb[k])!r}"
+    ]
+
+
+def _kind_taken_before(item: Item, positives: list[list[str]]) -> list[str]:
+    """Plans of their own: a step before the index where the ambiguous plan takes up the thing by the kind the
+    question asks to choose ("Cut the meat into cubes" for "Which meat ...?") or leaves it open in words
+    ("something", "the chosen pan"), and the clear plan, at the same step, names the intended one ("Cut the
+    beef chuck ..."), the clear task naming it more often than the ambiguous task: the choice is needed
+    there, before the index. (The intended word may also name another thing of both tasks, "beef stock"
+    beside "beef chuck": the counts, not its presence, tell.)"""
+    head = _asked_head(item)
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    for i in range(min(eoa, len(amb))):
+        kind = head is not None and _names_as_thing(amb[i], head) and not _names_as_thing(clear[i], head)
+        if not (kind or LEFT_OPEN.search(amb[i]) or _OPEN_WORDS.search(amb[i])):
+            continue
+        said = [
+            a
+            for alts in positives
+            for a in alts
+            if names_thing(a)
+            and count(clear[i], a) > count(amb[i], a)
+            and count(item.unambiguous_direct, a) > count(item.ambiguous_task, a)
+        ]
+        if said:
+            return [
+                f"plan_for_amb_task[{i}]: leaves open the {head or 'choice'} the question asks, where the clear "
+                f"step names the intended '{said[0]}', before end_of_ambiguity {eoa}: {_short(amb[i])!r}"
             ]
     return []
 
@@ -887,6 +945,8 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
             for a in concepts
             if names_thing(a) and count(clear[k], a) > max(count(amb[k], a), count(item.ambiguous_task, a))
         ]
+        if said and similar_steps(clear[k], amb[eoa]) and not similar_steps(clear[k], amb[k]):
+            return None  # the clear plan has a step more before: its step k is the ambiguous step at the index
         if said:
             return k, said[0]
     return None

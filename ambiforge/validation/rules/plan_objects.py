@@ -10,6 +10,10 @@ sponge", "the peppers"), so only what is certain is read:
   paring knife", a plan that uses the bread knife);
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
+- a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
+  both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."), or that does an
+  action of its task with another tool than the task names ("mash with the mortar and pestle" for "mash it
+  with the fork") while the plan never names the task's tool;
 - steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
   act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
   the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
@@ -27,7 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
-from ambiforge.validation.language import lemma, words
+from ambiforge.validation.language import FUNCTION_WORDS, lemma, verb_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
 
 if TYPE_CHECKING:
@@ -237,6 +241,144 @@ def cooks_unasked(task: str, plan: list[str], item: Item) -> list[str]:
     return [f"[{steps[0]}]: cooks, which its task never asks: {plan[steps[0]][:80]!r}"]
 
 
+#: Words around a name that say nothing of what a step does ("the tofu", "some oil").
+_DETERMINERS = frozenset({"the", "a", "an", "some", "its", "their", "your", "of"})
+
+
+def _one_name(span: list[str], names: list[Name]) -> Name | None:
+    """The kitchen thing ``span`` is, whole, its determiners aside ("the beef sirloin"); None when it is
+    anything else."""
+    while span and span[0] in _DETERMINERS:
+        span = span[1:]
+    return next((n for n in names if n[1] == span), None) if span else None
+
+
+def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] | None:
+    """The kitchen things two steps (their lemmas) act on when the steps say the same but for one thing each
+    ("Add the tofu and fry until golden" / "Add the beef sirloin and fry until golden"): the clear step's and
+    the ambiguous step's. The steps must share a word of what they do ("Pick up the ...")."""
+    if cw == aw:
+        return None
+    p = 0
+    while p < min(len(cw), len(aw)) and cw[p] == aw[p]:
+        p += 1
+    s = 0
+    while s < min(len(cw), len(aw)) - p and cw[-1 - s] == aw[-1 - s]:
+        s += 1
+    shared = [w for w in cw[:p] + cw[len(cw) - s :] if w not in _DETERMINERS and len(w) > 2]
+    if not shared:
+        return None
+    x, y = _one_name(cw[p : len(cw) - s], names), _one_name(aw[p : len(aw) - s], names)
+    if x is None or y is None or x[0] == y[0]:
+        return None
+    return x, y
+
+
+def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
+    """A step of one plan that does what the same step of the other plan does, on another kitchen thing
+    ("Add the beef sirloin ..." where the other plan adds the tofu; "mash with the mortar and pestle" where it
+    mashes with the fork), when both tasks name the other plan's thing and nothing in the item (``said``: the
+    tasks, the question, the answer, the intent, the options) names this one: the plan acts on a thing its
+    task never asks for, in place of the one it does. The open point is not such a thing: one task names it
+    and the other does not, or the options do."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    clear_words, amb_words = [_lemmas(c) for c in clear], [_lemmas(a) for a in amb]
+    shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
+    pairs = [
+        (i, k, found)
+        for i in range(len(clear))
+        for k in sorted({i, i + shift})
+        if 0 <= k < len(amb) and (found := _swap(clear_words[i], amb_words[k], names))
+    ]
+    if not pairs:
+        return []
+    tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
+    in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
+    out: list[str] = []
+    for i, k, (x, y) in pairs:
+        for field, step, odd, kept in (
+            (f"plan_for_clear_task[{i}]", clear[i], x, y),
+            (f"plan_for_amb_task[{k}]", amb[k], y, x),
+        ):
+            seen = any(m.startswith(field.split("[")[0]) for m in out)
+            if (
+                not seen
+                and kept[0] in in_both
+                and not any(w in said for w in odd[1] if w not in _STATES | FUNCTION_WORDS)
+            ):
+                out.append(
+                    f"{field}: acts on the {odd[0]}, which nothing in the item names, where both tasks "
+                    f"and the other plan's step name the {kept[0]}: {step[:80]!r}"
+                )
+    return out  # one step each plan: the first shows the defect
+
+
+#: "with the fork", "using a ladle": the tool a clause does its action with.
+_WITH = re.compile(r"\b(?:with|using)\s+(?:the|a|an|your)\s+", re.I)
+#: Where a task's clause ends: the next action starts after it.
+_CLAUSE_END = re.compile(r"[,.;:]|\b(?:and|then|before|after|while|until)\b", re.I)
+
+
+def _verbs(clause: str) -> set[str]:
+    """The verbs the clause's action word may be a form of: its first word with a verb reading ("before
+    rolling it out" -> roll; "Slice the bread" -> slice, not the "bread" of breading)."""
+    return next((set(found) for w in words(clause) if (found := verb_lemmas(w))), set())
+
+
+def _tools(names: list[Name], ctx: RuleContext) -> set[str]:
+    """The kitchen things that are no food by their head word: "potato masher" and "egg timer" are tools,
+    whatever food their first word names."""
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    out = set()
+    for name, _key, _ in names:
+        last = len(words(name))
+        if not any(m.food and m.start + len(words(m.text)) == last for m in lexicon.find(name)):
+            out.add(name)
+    return out
+
+
+def _tools_of(text: str, names: list[Name], tools: set[str]) -> list[tuple[set[str], Name]]:
+    """The actions ``text`` does with a named kitchen tool ("mash it with the fork" -> ({mash, ...}, fork)):
+    the verbs of the clause before "with"/"using" and the tool right after it."""
+    out = []
+    for m in _WITH.finditer(text):
+        tool = next(iter(_things(text[m.end() :].split(",")[0], names, acted=False)), None)
+        if (
+            tool is None
+            or tool[0] not in tools
+            or not " ".join(words(text[m.end() :])).startswith(" ".join(words(tool[0])))
+        ):
+            continue
+        head = text[: m.start()]
+        ends = list(_CLAUSE_END.finditer(head))
+        clause = head[ends[-1].end() :] if ends else head
+        if ends and ends[-1].group(0).lower() in ("before", "after", "while", "until"):
+            clause = head[ends[-1].start() :]
+        out.append((_verbs(clause), tool))
+    return out
+
+
+def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], tools: set[str]) -> list[str]:
+    """A step that does an action of its task with another kitchen tool than the task does it with ("Mash
+    the flesh with the mortar and pestle" where the task mashes with the fork), a tool nothing in the item
+    names, while the plan never names the task's tool by its head word ("the knife" for the chef's knife;
+    "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for."""
+    wanted = _tools_of(task, names, tools)
+    if not wanted:
+        return []
+    plan_words = set(_lemmas(" ".join(plan)))
+    for k, step in enumerate(plan):
+        for verbs, used in _tools_of(step, names, tools):
+            if used[1][-1] in said:  # by its head: "potato" of "potato masher" says what it is for
+                continue
+            for task_verbs, tool in wanted:
+                if tool[0] != used[0] and verbs & task_verbs and tool[1][-1] not in plan_words:
+                    return [f"[{k}]: does with the {used[0]} what its task does with the {tool[0]}: {step[:80]!r}"]
+    return []
+
+
 def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     """Certain: a plan never takes up a food or the place its own task names, uses another kitchen object of
     the kind its task names, or goes on to another job; either way it does something other than its task."""
@@ -249,4 +391,14 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     ):
         problems += [f"{field}: {m}" for m in undone_things(task, plan, names, ctx, answered)]
         problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
-    return problems
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
+    swapped = swapped_things(item, names, said)
+    tools = _tools(names, ctx) if any(_WITH.search(t) for t in texts[:2]) else set()
+    for field, task, plan in (
+        ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task),
+        ("plan_for_amb_task", item.ambiguous_task, item.plan_for_amb_task),
+    ):
+        if tools and not any(m.startswith(f"{field}[") for m in swapped):
+            swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
+    return problems + swapped
