@@ -62,6 +62,48 @@ def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str =
     return None
 
 
+def misspelled_word(
+    text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]
+) -> tuple[str, str] | None:
+    """As :func:`misspelled`, with the scene as whole words: a word cut short ("fridg" of the scene's fridge)
+    is the start of a scene word, not the word, so the scene does not excuse it. The end of a scene word is
+    (the "burger" of the hamburger buns): names are compounds whose last part is a word of its own."""
+    key = (catalog.sha256, units)
+    known = _known_set(catalog, units)
+    for word in _WORD.findall(text):
+        if _is_known(word, known) or singular(word) in scene_words or any(s.endswith(word) for s in scene_words):
+            continue
+        near = _nearest(word, key)
+        if near is not None:
+            return word, near
+    return None
+
+
+#: Short words a hurried edit runs into their neighbour ("nutson" of "nuts on", "thechosen" of "the chosen").
+_JOINERS = frozenset({"the", "an", "and", "of", "on", "in", "to", "with", "for", "at", "from", "or", "into", "onto"})
+
+
+def run_together(
+    text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]
+) -> tuple[str, str] | None:
+    """The first word of ``text`` that no dictionary here knows and that is a known word of three or more
+    letters run into one of the short words above ("nutson", "thechosen"), with the two words apart. A
+    compound of two content words ("placemat", "teabag") is a name and is left alone."""
+    known = _known_set(catalog, units)
+    for word in _WORD.findall(text):
+        if len(word) < 5 or _is_known(word, known) or singular(word) in scene_words:
+            continue
+        if any(s.endswith(word) for s in scene_words):
+            continue
+        for i in range(2, len(word) - 1):
+            head, tail = word[:i], word[i:]
+            if (head in _JOINERS and len(tail) >= 3 and (_is_known(tail, known) or tail in scene_words)) or (
+                tail in _JOINERS and len(head) >= 3 and (_is_known(head, known) or head in scene_words)
+            ):
+                return word, f"{head} {tail}"
+    return None
+
+
 def _is_known(word: str, known: frozenset[str]) -> bool:
     return word in known or singular(word) in known or bool(classes(word))
 

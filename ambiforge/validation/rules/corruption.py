@@ -5,7 +5,8 @@
   several numbered steps on one line, mixed scripts inside one word (a Cyrillic "а" in "bаnana", which
   looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
   sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides), or a misspelled word
-  ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`), a plan
+  ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`) or cut short
+  ("the fridg": the start of a scene word is no excuse, only a whole one or its end, "burger" of "hamburger"), a plan
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
   or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
@@ -29,7 +30,7 @@ from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import misspelled
+from ambiforge.validation.spelling import misspelled_word, run_together
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -136,13 +137,19 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     ]
     catalog = ctx.catalog or cached_catalog("")
     scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
+    scene_words = frozenset(re.findall(r"[a-z]+", scene))
     for field, text in texts:
         if not text.strip():
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := misspelled(text, catalog, ctx.config.units, scene):
-            found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
+        if typo := misspelled_word(text, catalog, ctx.config.units, scene_words):
+            if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
+                found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
+            else:
+                found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
+        elif joined_words := run_together(text, catalog, ctx.config.units, scene_words):
+            found.append(("corruption", f"{field}: words run together {joined_words[0]!r} ({joined_words[1]!r})"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
         if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):

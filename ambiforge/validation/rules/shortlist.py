@@ -4,8 +4,9 @@ shortlist nor variants lists no options at all: an error (AmbiK's second half, i
 variants and no shortlist it is a warning (the choice may not be over objects). An option written twice is one
 option. A shortlist lists the kitchen's things the choice is among: an amount ("three", "a teaspoon of oil"),
 a way of doing ("heat up") or a bare attribute ("spicy") is no such thing and is not looked up in the scene,
-and an object of another kind than the question asks for ("cutting board" for "Which knife?") answers
-nothing. An option missing from the scene names the closest scene object, which is usually a misspelling."""
+and an object of another kind than the question asks for ("cutting board" for "Which knife?", a dish among
+foods: "soup bowls" for "Which bread?") answers nothing. An option missing from the scene names the closest
+scene object, which is usually a misspelling."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from ambiforge import ambiguity
-from ambiforge.catalog import APPLIANCES, cached_catalog
+from ambiforge.catalog import APPLIANCES, Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
@@ -27,7 +28,7 @@ from ambiforge.validation.language import (
     names_thing,
     words,
 )
-from ambiforge.validation.lexicon import key_of
+from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.item_type import no_choice
@@ -132,6 +133,8 @@ _CONTAINERS |= frozenset({"bowl", "slice", "piece", "loaf", "bunch", "head", "cl
 #: Words for a category of things that are catalog tags ("Which vegetables ...?", "What utensil ...?").
 _CATEGORIES = frozenset({"vegetable", "fruit", "snack", "utensil", "drink", "condiment", "sweetener", "dairy"})
 _CATEGORIES |= frozenset({"meat", "fish", "cookware", "bakeware", "tableware", "cutlery"})
+#: The categories that are food.
+_FOOD_CATEGORIES = _CATEGORIES - {"utensil", "cookware", "bakeware", "tableware", "cutlery"}
 #: "Which knife ...?", "What type of cheese ...?": the kind of thing the question asks for.
 _ASKED_KIND = re.compile(
     r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort)\s+(?:of\s+)?)?([a-z]+(?:\s+[a-z]+)?)", re.I
@@ -178,11 +181,48 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
     wanted = [a.strip() for alts in positives for a in alts if a.strip()]
     chosen = [o for o, kind in zip(objects, kinds, strict=True) if kind and any(has(o, w) for w in wanted)]
     if kinds.count(True) < 2 and not (category and chosen):
-        return []  # one bowl beside a soup mug may be a kin; the intended utensil beside pans is the choice
+        return _tool_among_food(asked, objects, kinds, catalog)
     return [
         f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
         for o, kind in zip(objects, kinds, strict=True)
         if kind is False
+    ]
+
+
+#: Kitchen-item tags of things that hold food when sold or kept ("tea bags", "lager bottles", "a yogurt cup"): an
+#: option ending in one may be the food itself, so it is never read as a tool.
+_PACKAGING = frozenset({"storage", "drink_server", "container", "drinkware", "hot_drinkware"})
+
+
+def _tool_among_food(asked: str, objects: list[str], kinds: list[bool | None], catalog: Catalog) -> list[str]:
+    """Options that are no food at all while the question asks for a food ("soup bowls" among the options of
+    "Which bread ...?"): the question names a catalog group or category of food, one option is of it and another is food
+    too (the catalog does not group every bread: "ciabatta"), and the option ends in a kitchen item's noun
+    that is a tool, dish or vessel (not a package that holds food: "tea bags", "lager bottles")."""
+    foods = {g.noun for g in catalog.groups.values() if g.kind == "food"} | _FOOD_CATEGORIES
+    if asked not in foods or True not in kinds:
+        return []
+    lexicon = lexicon_for(catalog)
+    items = {
+        tuple(singular(w) for w in words(g.noun)): g
+        for g in catalog.groups.values()
+        if g.kind != "food" and set(g.tags) - _PACKAGING
+    }
+
+    def food(option: str) -> bool:
+        _, found = lexicon.scan(option)
+        return bool(found) and max(found, key=lambda m: m.end).food
+
+    def tool(option: str) -> bool:
+        ws = tuple(singular(w) for w in words(option))
+        return not food(option) and any(ws[-n:] in items for n in range(1, min(len(ws), 2) + 1))
+
+    if sum(1 for o in objects if food(o)) < 2:
+        return []
+    return [
+        f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
+        for o, kind in zip(objects, kinds, strict=True)
+        if kind is False and tool(o)
     ]
 
 

@@ -15,7 +15,7 @@ from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
-from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
 from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option
@@ -301,7 +301,7 @@ def _absent(item: Item, ctx: RuleContext) -> str | None:
 def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     """A choice among objects whose variants offer an object the shortlist does not list while leaving out
     one it does ("glass cup" offered, "porcelain cup" shortlisted), while the shortlist holds the intended
-    option: the variants are the list that is off."""
+    option: the variants are the list that is off. The offer must name a thing (see :func:`_names_a_thing`)."""
     if not has_shortlist(item.ambiguity_type):
         return None
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
@@ -320,9 +320,22 @@ def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
     # a kitchen object the shortlist leaves out (the glass plates beside its plastic and ceramic ones) makes the
     # shortlist the list that is short, not the variants; only an offer the kitchen lacks is the variants' own
     scene = Scene.of(item)
-    extra = [v for v in variants if not any(same(v, o) for o in shortlist) and not _in_kitchen(v, scene)]
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    extra = [
+        v
+        for v in variants
+        if not any(same(v, o) for o in shortlist) and not _in_kitchen(v, scene) and _names_a_thing(v, lexicon)
+    ]
     left = [o for o in shortlist if not any(same(o, v) for v in variants)]
     return (extra[0], left[0]) if extra and left else None
+
+
+def _names_a_thing(option: str, lexicon: Lexicon) -> bool:
+    """The option names a kitchen thing or food the lexicon knows. Variants may name the options by what each
+    gives ("star / heart / triangles" for the cookie cutters and the knife that cut those shapes): a word of no
+    thing is such a reading, not another object offered."""
+    _, found = lexicon.scan(option)
+    return any(m.kind != "fixture" for m in found)
 
 
 def _in_kitchen(option: str, scene: Scene) -> bool:

@@ -78,3 +78,23 @@ def test_a_variant_naming_an_option_the_task_offers_is_no_repeat(flags) -> None:
     offered = dict(JUICE, ambiguous_task="Pour the orange juice into a cup or a mug.", amb_shortlist="")
     found = flags(variants="Pour the orange juice into a cup\nPour the orange juice into a glass", **offered)
     assert not any("only repeats" in f for f in found)
+
+
+SHAPES = dict(
+    environment(ENV + ", cookie dough, flower cookie cutter, round cookie cutter, paring knife"),
+    unambiguous_direct="Cut the cookie dough into flowers with the flower cookie cutter.",
+    ambiguous_task="Cut the cookie dough into a nice shape.",
+    question="Which shape should I cut the cookies into?",
+    answer="Flowers, with the flower cookie cutter.",
+    user_intent="flower cookie cutter|flower",
+    amb_shortlist="flower cookie cutter, round cookie cutter, paring knife",
+)
+
+
+def test_variants_naming_the_shapes_the_options_give_are_no_swap(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags(variants="Flower\nRound\nDiamonds", **SHAPES) == []
+
+
+def test_a_thing_the_kitchen_lacks_offered_for_a_shape_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(variants="Flower\nRound\nPizza cutter", **SHAPES)
+    assert len(found) == 1 and "'Pizza cutter'" in found[0]
