@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import cached_catalog
 from ambiforge.validation.language import FUNCTION_WORDS, classes, lemma, verb_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
-from ambiforge.validation.rules.text import has, intent_concepts
+from ambiforge.validation.rules.text import has, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.models import Item
@@ -373,6 +373,41 @@ def other_option(item: Item, names: list[Name]) -> list[str]:
     return []
 
 
+#: Foods a recipe takes up without its task saying so: seasoning, frying fat and water.
+_STAPLES = frozenset({"salt", "pepper", "oil", "water", "ice"})
+
+
+def added_food(item: Item, names: list[Name]) -> list[str]:
+    """A step of one plan, not in the other, that takes up a kitchen food nothing in the item names and the
+    other plan never names either ("Dust the waffles with powdered sugar", "Decorate the top with sprinkles"):
+    the plans are one task's, so a food only one of them adds is another job. Staples (salt, pepper, oil,
+    water) are left alone: a recipe takes them up unsaid."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
+    out: list[str] = []
+    for field, plan, other in (("plan_for_clear_task", clear, amb), ("plan_for_amb_task", amb, clear)):
+        others = {normalise(step) for step in other}
+        other_words = set(_lemmas(" ".join(other)))
+        for i, step in enumerate(plan):
+            if normalise(step) in others:
+                continue
+            extra = [
+                n
+                for n, k, food in _things(step, names, acted=False)
+                if food and k[-1] not in _STAPLES and not _said(k, said) and not _said(k, other_words)
+            ]
+            if extra:
+                out.append(
+                    f"{field}[{i}]: takes up the {', '.join(extra[:3])}, which neither task nor the other plan "
+                    f"names: {step[:80]!r}"
+                )
+                break
+    return out
+
+
 #: "with the fork", "using a ladle": the tool a clause does its action with.
 _WITH = re.compile(r"\b(?:with|using)\s+(?:the|a|an|your)\s+", re.I)
 #: Where a task's clause ends: the next action starts after it.
@@ -459,4 +494,6 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     ):
         if tools and not any(m.startswith(f"{field}[") for m in swapped):
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
-    return problems + (swapped or other_option(item, names))
+    swapped = swapped or other_option(item, names)
+    added = [m for m in added_food(item, names) if not any(p.startswith(m.split("[")[0]) for p in problems + swapped)]
+    return problems + swapped + added

@@ -178,3 +178,31 @@ def test_an_ambiguous_plan_that_marks_the_choice_at_the_index(run) -> None:  # t
     unmarked = ["Set the bottle of soda on the kitchen counter.", "Open the bottle.", "Pour."]
     found = run("end_of_ambiguity", **CAN, **_plans(CLEAR_CAN, unmarked))
     assert [m for m in found if "already names the intended 'bottle opener'" in m]
+
+
+WAFFLE = dict(
+    unambiguous_direct="Toast the frozen waffles in the toaster and serve them on the plate with honey.",
+    ambiguous_task="Toast the frozen waffles and serve them on the plate with honey.",
+    question="What should I toast the waffles in?",
+    answer="The toaster.",
+    user_intent="toaster",
+    ambiguity_type="common_sense_knowledge",
+    environment_short="frozen waffles, toaster, oven, plate, honey, powdered sugar, salt",
+    environment_full="frozen waffles, a toaster, an oven, a plate, honey, powdered sugar, salt",
+)
+TOAST = ["Put the frozen waffles in the toaster.", "Toast them.", "Serve them on the plate with honey."]
+
+
+def test_a_food_only_one_plan_adds(run) -> None:  # type: ignore[no-untyped-def]
+    amb = [
+        "Take the frozen waffles.",
+        "Toast them.",
+        "Serve them on the plate with honey.",
+        "Dust with powdered sugar.",
+    ]
+    found = run("plan_mismatch", **WAFFLE, **_plans(TOAST, amb))
+    assert [m for m in found if m.startswith("plan_for_amb_task[3]: takes up the powdered sugar")]
+    both = [*TOAST, "Dust with powdered sugar."]
+    assert run("plan_mismatch", **WAFFLE, **_plans(both, [*amb[:3], "Dust with powdered sugar."])) == []
+    salted = ["Take the frozen waffles.", "Toast them.", "Serve them on the plate with honey.", "Sprinkle with salt."]
+    assert run("plan_mismatch", **WAFFLE, **_plans(TOAST, salted)) == []
