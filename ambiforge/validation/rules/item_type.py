@@ -274,8 +274,8 @@ def _one_option(item: Item) -> list[str]:
     option = next(iter(options))
     positives, _ = intent_concepts(item.user_intent)
     intended = {" ".join(words(a)) for alts in positives for a in alts if words(a)}
-    if option not in intended:
-        return []
+    if not any(a == option or f" {a} " in f" {option} " for a in intended):
+        return []  # the intent may name the option by its head ("spinach" for the baby spinach)
     head = singular(option.split()[-1])
     mine = [o for o in item.environment if " ".join(words(o.name)) == option]
     if not mine or mine[0].kind == "food":

@@ -206,3 +206,21 @@ def test_a_food_only_one_plan_adds(run) -> None:  # type: ignore[no-untyped-def]
     assert run("plan_mismatch", **WAFFLE, **_plans(both, [*amb[:3], "Dust with powdered sugar."])) == []
     salted = ["Take the frozen waffles.", "Toast them.", "Serve them on the plate with honey.", "Sprinkle with salt."]
     assert run("plan_mismatch", **WAFFLE, **_plans(TOAST, salted)) == []
+
+
+GREENS = dict(
+    unambiguous_direct="Put the baby kale in the salad bowl and add the feta.",
+    ambiguous_task="Put the greens in the salad bowl and add the feta.",
+    question="Which greens should I use?",
+    answer="The baby kale.",
+    amb_shortlist="baby kale",
+    environment_short="baby kale, feta, walnuts, salad bowl",
+    environment_full="baby kale, feta, walnuts, a salad bowl",
+    **_plans(["Put the baby kale in the salad bowl."], ["Put the greens in the salad bowl."]),
+)
+
+
+def test_one_option_the_intent_names_by_its_head(run) -> None:  # type: ignore[no-untyped-def]
+    found = run("type", **GREENS, user_intent="kale")
+    assert len(found) == 1 and "the only option listed is the intended 'baby kale'" in found[0]
+    assert run("type", **GREENS, user_intent="walnuts") == []
