@@ -1,16 +1,17 @@
-"""type: the ambiguity type fits what is asked. A safety item asks about a hazard; when its question, answer
-and intent name none (no heat, blade, dirt, spoilage, electricity, unsafe material or "safe" itself: "Should
-I peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open;
-when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.",
-"Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what
-the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it
-("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where
-to put something and wants only a place ("On the kitchen table."). A common-sense or safety item whose
-question asks the user's taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...")
-is a preferences item: no kitchen knowledge settles a taste; so is one whose answer's reason is the user's own
-liking ("I just like it better", "whatever looks nice to you"). A preferences item whose one listed option is
-the intended thing, with nothing else of its kind in the kitchen, offers no choice; one whose answer's reason is
-harm or damage ("because the plastic one is not safe in the oven") is settled by a fact, not a taste.
+"""type: the ambiguity type fits what is asked. A safety item asks about a hazard; when its question, answer and intent
+name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material or "safe" itself: "Should I
+peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open; when what
+it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.", "Should I make
+juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what the question names,
+there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it ("How should I cut the
+omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where to put something and wants only
+a place ("On the kitchen table."). A common-sense or safety item whose question asks the user's taste ("Which style
+would you prefer?") or whose answer gives one ("I'd like ...") is a preferences item: no kitchen knowledge settles a
+taste; so is one whose answer's reason is the user's own liking ("I just like it better", "whatever looks nice to
+you"). A preferences item whose one listed option is the intended thing, with nothing else of its kind in the
+kitchen, offers no choice (variants naming two things of the kitchen are a choice, whatever noun the question asks
+them by); one whose answer's reason is harm or damage ("because the plastic one is not safe in the oven") is settled
+by a fact, not a taste.
 Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ _HAZARD = re.compile(
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
     r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"
     r"|germ|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
-    r"|poison|crude|bleach|detergent|soap|chemical|edible|chick|poultry|pork|meat|choke|child|broken|crack",
+    r"|poison|crude|bleach|detergent|soap|chemical|edible|chick|poultry|pork|meat|choke|child|broken|crack"
+    r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter",
     re.I,
 )
 
@@ -207,12 +209,19 @@ def _only_one(item: Item, ctx: RuleContext) -> list[str]:
         if (group is not None and group.noun == asked) or asked in {singular(w) for w in words(obj.name)}:
             of_kind.add(obj.name.lower())
     listed = {s.strip().lower() for s in item.amb_shortlist if s.strip()}
-    if len(of_kind) != 1 or len(listed) > 1:
+    if len(of_kind) != 1 or len(listed) > 1 or len(_kitchen_variants(item)) > 1:
         return []
     return [
         f"ambiguity_type: 'preferences', but the kitchen has one {asked} only ({next(iter(of_kind))}): there is "
         f"no choice to prefer: {item.question.strip()[:80]!r}"
     ]
+
+
+def _kitchen_variants(item: Item) -> set[str]:
+    """The variants that are things of the kitchen by their whole name ("cookie jar", "zip-top bag"): two of
+    them are a choice of things, whatever noun the question asks them by ("Which container ...?")."""
+    kitchen = {" ".join(words(o.name)) for o in item.environment}
+    return {n for v in item.variants if (n := " ".join(words(v))) in kitchen}
 
 
 #: What makes one kitchen thing safer than another for a task: heat, appliances, a blade, dirt, storage.
@@ -265,8 +274,8 @@ def _one_option(item: Item) -> list[str]:
     option = next(iter(options))
     positives, _ = intent_concepts(item.user_intent)
     intended = {" ".join(words(a)) for alts in positives for a in alts if words(a)}
-    if option not in intended:
-        return []
+    if not any(a == option or f" {a} " in f" {option} " for a in intended):
+        return []  # the intent may name the option by its head ("spinach" for the baby spinach)
     head = singular(option.split()[-1])
     mine = [o for o in item.environment if " ".join(words(o.name)) == option]
     if not mine or mine[0].kind == "food":

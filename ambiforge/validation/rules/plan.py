@@ -426,12 +426,37 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
-        if said:
+        if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
     return _kind_taken_before(item, positives) or _only_step_apart(item)
+
+
+def _resolves_at_index(item: Item, step: str, intended: str) -> bool:
+    """Plans of other lengths: the clear ``step`` is the ambiguous step at the index with the intended thing
+    added ("Drain the spaghetti in the colander" / "Drain the spaghetti."), the ambiguous plan having a step
+    more before it. The choice is made where the index says; the clear plan only reaches it sooner."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if len(clear) == len(amb):
+        return False
+    at_index = content_lemmas(amb[eoa])
+    rest = content_lemmas(step) - content_lemmas(intended)
+    return bool(at_index) and rest == at_index
+
+
+def _open_step(step: str) -> bool:
+    return bool(LEFT_OPEN.search(step) or _OPEN_CHOICE.search(step) or _OPEN_WORDS.search(step))
+
+
+def _marked_at_index(item: Item, i: int) -> bool:
+    """The ambiguous plan leaves the choice open in words at the index ("Open the bottle with the right
+    tool") and not at the earlier step ``i`` ("Remove the foil from the neck of the bottle"): its writer shows
+    the choice made at the index, and a clear step before it that names the intended thing in passing ("with
+    the small blade of the corkscrew") does not move it."""
+    amb = item.plan_for_amb_task
+    return _open_step(amb[item.end_of_ambiguity]) and not _open_step(amb[i])
 
 
 def _only_step_apart(item: Item) -> list[str]:

@@ -14,6 +14,8 @@ sponge", "the peppers"), so only what is certain is read:
   both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."), or that does an
   action of its task with another tool than the task names ("mash with the mortar and pestle" for "mash it
   with the fork") while the plan never names the task's tool;
+- a clear step that takes, where the ambiguous plan's same step leaves the choice open, an option the intent
+  does not take ("through the colander" where the clear task names the fine-mesh sieve);
 - steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
   act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
   the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
@@ -31,8 +33,9 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
-from ambiforge.validation.language import FUNCTION_WORDS, lemma, verb_lemmas, words
+from ambiforge.validation.language import FUNCTION_WORDS, classes, lemma, verb_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+from ambiforge.validation.rules.text import has, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.models import Item
@@ -83,6 +86,7 @@ _PUTS = re.compile(
 _PRODUCES = re.compile(
     r"\b(?:make|making|prepare|preparing|cook|cooking|bake|baking|roast|roasting|fry|frying|saut\w*|boil\w*"
     r"|heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
+    r"|sear(?:s|ed|ing)?|bast(?:e|es|ed|ing)|braise\w*|poach\w*|stew\w*|broil\w*|scrambl\w*|marinat\w*|stir-fr\w*"
     r"|organi[sz]e\w*|arrange\w*|assemble\w*|create\w*|set (?:up|out)|serve\w*|plan\w*|snack\w*|meal\w*"
     r"|breakfast|brunch|lunch|dinner|recipe\w*|dish|platter|salad|spread|buffet)\b",
     re.I,
@@ -154,7 +158,14 @@ def _said(key: list[str], said: set[str]) -> bool:
 
 
 def _place_said(key: list[str], said: set[str]) -> bool:
-    return _said(key, said) or any(key[-1] in group and group & said for group in _PLACE_NAMES)
+    return _said(key, said) or any(key[-1] in group and group & said for group in _PLACE_NAMES) or _cut(key, said)
+
+
+def _cut(key: list[str], said: set[str]) -> bool:
+    """``said`` names the place by a word cut short ("Put the container in the fridg"): the text is corrupt
+    (the corruption rule's defect), the plan still puts things there."""
+    last = key[-1]
+    return any(len(w) >= 4 and w != last and last.startswith(w) and not classes(w) for w in said)
 
 
 def _kinds(name: str, ctx: RuleContext) -> set[str]:
@@ -315,6 +326,88 @@ def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
     return out  # one step each plan: the first shows the defect
 
 
+def _open_point(cw: list[str], aw: list[str]) -> tuple[list[str], list[str]] | None:
+    """Where two steps (their lemmas) say something else: the clear step's and the ambiguous step's words
+    there, determiners aside, when the steps share a word of what they do ("Pour the stock through the
+    colander ..." / "Pour the stock through the strainer ...")."""
+    p = 0
+    while p < min(len(cw), len(aw)) and cw[p] == aw[p]:
+        p += 1
+    s = 0
+    while s < min(len(cw), len(aw)) - p and cw[-1 - s] == aw[-1 - s]:
+        s += 1
+    if not [w for w in cw[:p] + cw[len(cw) - s :] if w not in _DETERMINERS and len(w) > 2]:
+        return None
+    x, y = cw[p : len(cw) - s], aw[p : len(aw) - s]
+    while x and x[0] in _DETERMINERS:
+        x = x[1:]
+    while y and y[0] in _DETERMINERS:
+        y = y[1:]
+    return (x, y) if x and x != y else None
+
+
+def other_option(item: Item, names: list[Name]) -> list[str]:
+    """A clear step that takes, where the ambiguous plan's same step leaves the choice open, a kitchen thing
+    of the options the intent does not take ("Pour the stock through the colander" / "... through the
+    strainer", the clear task naming the fine-mesh sieve and the colander one of the variants): the clear plan
+    does the ambiguous task with the wrong answer, not its own task."""
+    clear, amb, task = item.plan_for_clear_task, item.plan_for_amb_task, item.unambiguous_direct
+    positives, negatives = intent_concepts(item.user_intent)
+    intended = [a.strip() for alts in positives for a in alts if a.strip()]
+    if tuple(clear) == tuple(amb) or not any(has(task, a) for a in intended):
+        return []
+    options = [o.strip() for o in (*item.variants, *item.amb_shortlist, *negatives) if o.strip()]
+    others = {
+        tuple(_lemmas(o))
+        for o in options
+        if not has(task, o) and not any(has(o, a) or has(a, o) for a in intended) and _one_name(_lemmas(o), names)
+    }
+    for i, (c, a) in enumerate(zip(clear, amb, strict=False)):
+        found = _open_point(_lemmas(c), _lemmas(a))
+        if found is not None and tuple(found[0]) in others:
+            thing = _one_name(found[0], names)
+            return [
+                f"plan_for_clear_task[{i}]: takes the {thing[0] if thing else ' '.join(found[0])}, an option the "
+                f"intent does not take, where the clear task names the intended one: {c[:80]!r}"
+            ]
+    return []
+
+
+#: Foods a recipe takes up without its task saying so: seasoning, frying fat and water.
+_STAPLES = frozenset({"salt", "pepper", "oil", "water", "ice"})
+
+
+def added_food(item: Item, names: list[Name]) -> list[str]:
+    """A step of one plan, not in the other, that takes up a kitchen food nothing in the item names and the
+    other plan never names either ("Dust the waffles with powdered sugar", "Decorate the top with sprinkles"):
+    the plans are one task's, so a food only one of them adds is another job. Staples (salt, pepper, oil,
+    water) are left alone: a recipe takes them up unsaid."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
+    out: list[str] = []
+    for field, plan, other in (("plan_for_clear_task", clear, amb), ("plan_for_amb_task", amb, clear)):
+        others = {normalise(step) for step in other}
+        other_words = set(_lemmas(" ".join(other)))
+        for i, step in enumerate(plan):
+            if normalise(step) in others:
+                continue
+            extra = [
+                n
+                for n, k, food in _things(step, names, acted=False)
+                if food and k[-1] not in _STAPLES and not _said(k, said) and not _said(k, other_words)
+            ]
+            if extra:
+                out.append(
+                    f"{field}[{i}]: takes up the {', '.join(extra[:3])}, which neither task nor the other plan "
+                    f"names: {step[:80]!r}"
+                )
+                break
+    return out
+
+
 #: "with the fork", "using a ladle": the tool a clause does its action with.
 _WITH = re.compile(r"\b(?:with|using)\s+(?:the|a|an|your)\s+", re.I)
 #: Where a task's clause ends: the next action starts after it.
@@ -401,4 +494,6 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     ):
         if tools and not any(m.startswith(f"{field}[") for m in swapped):
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
-    return problems + swapped
+    swapped = swapped or other_option(item, names)
+    added = [m for m in added_food(item, names) if not any(p.startswith(m.split("[")[0]) for p in problems + swapped)]
+    return problems + swapped + added
