@@ -692,8 +692,10 @@ def _intended_short(key: tuple[str, ...], item: Item, scene: Scene) -> bool:
 
 
 #: Words that may stand between two things offered as alternatives: "a plate or napkin", "on a plate or in
-#: a bowl", "a butter knife or spoon".
-_OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
+#: a bowl", "a butter knife or spoon", "oven mitts or a similar tool".
+_OR_GAP = frozenset(
+    {"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using", "similar", "other"}
+)
 
 
 #: Kinds of tools offered as the alternative ("using gloves or utensils"): every kitchen has some, so the step
@@ -793,12 +795,14 @@ def _parts(item: Item, lexicon: Lexicon, scene: Scene) -> frozenset[str]:
 
 #: Verbs that take a wrapping off the thing it is on: "Remove the foil from the neck of the bottle".
 _UNWRAP_VERBS = frozenset({"remove", "peel", "unwrap", "discard", "tear", "strip"})
+#: What is taken off a thing rather than fetched: not "remove the container from the microwave".
+_WRAPPINGS = frozenset({"foil", "wrap", "film", "wrapper", "packaging", "lid", "cap", "cover", "seal", "paper"})
 
 
 def _unwrapped(m: Mention, toks: list[str]) -> bool:
     """A wrapping named bare and taken off ("remove the foil", "peel off the film"): the package of a thing
     the scene has, not a thing to fetch; the same word a step lines or covers with is fetched."""
-    if m.end - m.start != 1 or toks[m.start] not in SOFT_NOUNS or m.start < 2:
+    if m.end - m.start != 1 or toks[m.start] not in _WRAPPINGS or m.start < 2:
         return False
     before = toks[max(0, m.start - 3) : m.start]
     return before[-1] in ("the", "its", "their") and any(v in _UNWRAP_VERBS for w in before for v in verb_lemmas(w))

@@ -45,6 +45,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Spread the cherry on the toast.", "cherry jam, plum jam, toast, butter knife", "cherry jam|cherry"),
         # a member of a kind named without the kind the scene adds
         ("Drain the fusilli in the colander.", "fusilli pasta, colander", "snack"),
+        ("Warm the alfredo in the saucepan.", "alfredo sauce, saucepan", "snack"),
         # a part the item itself names as a part of a scene thing
         ("Grease each cup of the muffin tin, then fill each cup with batter.", "muffin tin, muffin batter", "snack"),
         # a wrapping taken off the thing it is on
@@ -56,6 +57,7 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         # an optional garnish
         ("Garnish with basil leaves if desired.", "tomato soup, bowl", "snack"),
         ("Optionally top the soup with parsley.", "tomato soup, bowl", "snack"),
+        ("Lift the tray out using oven mitts or a similar tool.", "roasted vegetables, tray", "snack"),
         # a doneness cue watching a part of the dish the step cooks
         ("Reheat the quiche until the cheese is golden.", "leftover quiche, oven mitts", "snack"),
     ],
@@ -70,11 +72,14 @@ def test_what_a_reader_takes_as_the_kitchens_is_not_missing(grounding, step: str
         ("Serve the muffin in the glass.", "glass trifle bowl, blueberry muffin", "snack", "'the glass'"),
         ("Spread the cherry on the toast.", "plum jam, toast, butter knife", "plum jam|plum", "'cherry'"),
         ("Drain the fusilli in the colander.", "macaroni pasta, colander", "snack", "'fusilli'"),
+        ("Warm the tomato in the saucepan.", "tomato sauce, saucepan", "snack", "'tomato'"),
+        ("Remove the container from the microwave.", "leftover rice, spoon", "snack", "'the container'"),
         ("Fill each cup with batter.", "muffin batter, spatula", "snack", "'cup'"),
         ("Line the tray with foil and add the chocolate bar.", "chocolate bar, plate", "snack", "'foil'"),
         ("Pour the stock into the stockpot.", "stockpot, ladle", "snack", "'stock'"),
         ("Stir the tea with a spoon.", "honey, mug, tea bags", "snack", "'spoon'"),
         ("Garnish with basil leaves.", "tomato soup, bowl", "snack", "'basil'"),
+        ("Lift the tray out using oven mitts.", "roasted vegetables, tray", "snack", "'oven mitts'"),
         ("Sprinkle the cheese over the quiche.", "leftover quiche, oven mitts", "snack", "'cheese'"),
         ("Top the soup with croutons.", "tomato soup, bowl", "snack", "'croutons'"),
         ("Add a few mint leaves to the tea.", "mug, tea bags", "snack", "'mint'"),
