@@ -692,10 +692,8 @@ def _intended_short(key: tuple[str, ...], item: Item, scene: Scene) -> bool:
 
 
 #: Words that may stand between two things offered as alternatives: "a plate or napkin", "on a plate or in
-#: a bowl", "a butter knife or spoon", "oven mitts or a similar tool".
-_OR_GAP = frozenset(
-    {"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using", "similar", "other"}
-)
+#: a bowl", "a butter knife or spoon".
+_OR_GAP = frozenset({"or", "a", "an", "the", "some", "in", "on", "onto", "into", "with", "use", "using"})
 
 
 #: Kinds of tools offered as the alternative ("using gloves or utensils"): every kitchen has some, so the step

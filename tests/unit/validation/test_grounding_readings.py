@@ -57,7 +57,6 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         # an optional garnish
         ("Garnish with basil leaves if desired.", "tomato soup, bowl", "snack"),
         ("Optionally top the soup with parsley.", "tomato soup, bowl", "snack"),
-        ("Lift the tray out using oven mitts or a similar tool.", "roasted vegetables, tray", "snack"),
         # a doneness cue watching a part of the dish the step cooks
         ("Reheat the quiche until the cheese is golden.", "leftover quiche, oven mitts", "snack"),
     ],
@@ -79,7 +78,6 @@ def test_what_a_reader_takes_as_the_kitchens_is_not_missing(grounding, step: str
         ("Pour the stock into the stockpot.", "stockpot, ladle", "snack", "'stock'"),
         ("Stir the tea with a spoon.", "honey, mug, tea bags", "snack", "'spoon'"),
         ("Garnish with basil leaves.", "tomato soup, bowl", "snack", "'basil'"),
-        ("Lift the tray out using oven mitts.", "roasted vegetables, tray", "snack", "'oven mitts'"),
         ("Sprinkle the cheese over the quiche.", "leftover quiche, oven mitts", "snack", "'cheese'"),
         ("Top the soup with croutons.", "tomato soup, bowl", "snack", "'croutons'"),
         ("Add a few mint leaves to the tea.", "mug, tea bags", "snack", "'mint'"),
