@@ -26,6 +26,14 @@ not ground a kitchen item ("a baking sheet" beside the lasagna sheets). A thing 
 available") or beside the kitchen's own appliance ("on the stove top or in a rice cooker") is not missing.
 The intended option (``user_intent``) a kitchen item the scene lacks ("stir with a spoon", "oven mitts") is
 missing too: the robot is told to use what it cannot find. Each (item, thing) is reported once.
+
+What a reader takes as the kitchen's is not missing: a word inside a scene name the text spells whole ("the glass
+sundae bowl"), the intended option said short ("the chocolate" of the chocolate ice cream the intent names), a
+kind's member without its kind ("the penne" of the penne pasta), a part the item names as one ("each cup of the
+muffin tin"), a wrapping taken off ("remove the foil"), the stock of the stockpot, a spoonful ("a spoon of oil"),
+an optional garnish ("if desired", "optionally"), the part of a dish a doneness cue watches ("until the cheese
+bubbles"). Foil or film a step lines or covers with is fetched, so missing; protective gloves are only a warning
+(readers do not count them missing beside the objects they do).
 """
 
 from __future__ import annotations
@@ -133,6 +141,8 @@ class Scene:
         n = len(key)
         if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
+        if any(k[:n] == key and key in kinds().get(" ".join(k[n:]), ()) for k in self.keys if len(k) > n):
+            return True  # a member named without its kind: "the penne" of the penne pasta
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
         # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids,
         # "the bowl" of the bowl of ice water; not "bread" of the bread knife
@@ -193,6 +203,8 @@ def made_in_task(key: tuple[str, ...], scene: Scene, cooked: bool) -> bool:
     for k in scene.keys:
         if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS)):
             return True
+        if cooked and len(k) == 1 and k[0].startswith(head) and k[0][len(head) :] in _FOOD_VESSELS:
+            return True  # "the stock" simmered in the stockpot: a vessel named for it in one word
     if not cooked or len(key) != 1:
         return False
     dishes = _dish_words()
@@ -273,6 +285,8 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     measure = key[-1] in _units(c.units) and not (m.food and len(key) > 1)
     if measure and (after == "of" or (_is_number(before) and before not in _ARTICLES)):
         return True
+    if key in _UTENSIL_MEASURES and after == "of" and _is_number(before):
+        return True  # "a spoon of coconut oil"; not "the handle of the spoon"
     if key[-1] in made:
         return True
     window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
@@ -412,6 +426,8 @@ def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
 
 
 #: What is taken out of a scene item: "the juice from a lemon", "the zest of"...
+#: Utensils that measure what they hold: "a spoon of coconut oil", "two ladles of the broth".
+_UTENSIL_MEASURES = frozenset({("spoon",), ("ladle",)})
 _PARTS = frozenset({"juice", "zest", "peel", "seed", "yolk", "white", "pulp", "flesh", "skin", "rind", "water"})
 _INPUT_MARKERS = frozenset({"with", "using", "in", "into", "from", "on"})
 _AMBIENT: dict[tuple[str, ...], frozenset[str]] = {}
@@ -513,6 +529,10 @@ SOFT_NOUNS = frozenset(
     {"timer", "container", "lid", "bottle", "bag", "brush", "towel", "foil", "napkin", "rack", "tray", "wrap"}
     | {"box", "jar", "cap", "cover", "handle", "paper", "packaging", "wrapper", "package", "can"}
 )
+
+#: What a step wears to protect the hands ("using protective gloves to avoid burns"): readers of the published rows
+#: never count it missing beside the objects they do, so a kitchen without it is a suspicion.
+_WORN = frozenset({"glove"})
 
 #: Soft nouns that name bakeware when qualified: "a baking tray" is a tool to fetch like a baking sheet, "parchment
 #: paper" a lining the step cannot do without.
@@ -631,7 +651,44 @@ class Ungrounded:
 
 def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
     key = tuple(toks[m.start : m.end])
-    return (m.kind == "noun" and m.name in scene.groups) or scene.grounds(key) or _scene_compound(key, m, toks, scene)
+    return (
+        (m.kind == "noun" and m.name in scene.groups)
+        or scene.grounds(key)
+        or _scene_compound(key, m, toks, scene)
+        or _spelled_out(m, toks, scene)
+    )
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word in either number: the scene's "potato chips" stays plural in its key, a text's "potato chip
+    crust" does not."""
+    return a == b or a.removesuffix("s") == b.removesuffix("s") or a.removesuffix("es") == b.removesuffix("es")
+
+
+def _spelled_out(m: Mention, toks: list[str], scene: Scene) -> bool:
+    """The mention lies inside words that spell a scene thing's whole name ("the glass sundae bowl", "a
+    chocolate pudding cup", "a crushed potato chip crust" beside the potato chips): the lexicon read a part of
+    the name, and the text names the scene's thing."""
+    for k in scene.keys:
+        n = len(k)
+        if n <= m.end - m.start:
+            continue
+        for i in range(max(0, m.end - n), min(m.start, len(toks) - n) + 1):
+            if all(_same_word(toks[i + j], k[j]) for j in range(n)):
+                return True
+    return False
+
+
+def _intended_short(key: tuple[str, ...], item: Item, scene: Scene) -> bool:
+    """The mention is the intended option said short ("the chocolate" where the intent is "chocolate ice
+    cream|chocolate" and the kitchen has the chocolate ice cream): another wording of the same option names a
+    scene thing, so the mention names it too (a leak of the answer, perhaps, but no missing object)."""
+    name = " ".join(key)
+    for alternatives in intent_concepts(item.user_intent)[0]:
+        keys = [key_of(a) for a in alternatives]
+        if any(" ".join(k) == name for k in keys) and any(k and k != key and scene.grounds(k) for k in keys):
+            return True
+    return False
 
 
 #: Words that may stand between two things offered as alternatives: "a plate or napkin", "on a plate or in
@@ -693,6 +750,77 @@ def _food_store(j: int, mentions: list[Mention], toks: list[str]) -> bool:
     return start != m.start or any(o.food and o.end <= k for o in mentions[:j])
 
 
+#: A doneness cue that opens with the thing it watches: "until the cheese bubbles", "once the crust browns".
+_CUES = (["until", "the"], ["till", "the"], ["once", "the"], ["when", "the"])
+#: Words after a thing that make it optional: "a rice cooker if available", "edible flowers if desired".
+_IF_WORDS = frozenset({"available", "you", "there", "desired", "wanted", "preferred", "liked", "any"})
+_OPTIONAL_WINDOW = 12
+
+
+def _optional(m: Mention, toks: list[str]) -> bool:
+    """The step offers the thing as optional ("a rice cooker if available", "mint leaves or edible flowers
+    if desired", "Optionally garnish with fresh mint"): the task is done without it, so it is not missing."""
+    after = toks[m.end : m.end + 6]
+    if any(w == "if" and i + 1 < len(after) and after[i + 1] in _IF_WORDS for i, w in enumerate(after)):
+        return True
+    return any(w in ("optionally", "optional") for w in toks[max(0, m.start - _OPTIONAL_WINDOW) : m.start])
+
+
+#: Words between a part and the thing it belongs to: "each cup of the muffin tin", "the neck of its bottle".
+_OWNERS = frozenset({"the", "its", "their", "each", "every"})
+
+
+def _parts(item: Item, lexicon: Lexicon, scene: Scene) -> frozenset[str]:
+    """Heads the item itself names as parts of a kitchen thing the scene has ("each cup of the muffin tin"):
+    the same word said alone elsewhere ("fill each cup two-thirds full") is that part, not a missing cup."""
+    out: set[str] = set()
+    for _, text in fields(item):
+        toks, mentions = lexicon.scan(text)
+        for j, m in enumerate(mentions[:-1]):
+            o = mentions[j + 1]
+            between = toks[m.end : o.start]
+            if (
+                not m.food
+                and not o.food
+                and len(between) == 2
+                and between[0] == "of"
+                and between[1] in _OWNERS
+                and (o.kind == "fixture" or _in_scene(o, toks, scene))
+            ):
+                out.add(toks[m.end - 1])
+    return frozenset(out)
+
+
+#: Verbs that take a wrapping off the thing it is on: "Remove the foil from the neck of the bottle".
+_UNWRAP_VERBS = frozenset({"remove", "peel", "unwrap", "discard", "tear", "strip"})
+#: What is taken off a thing rather than fetched: not "remove the container from the microwave".
+_WRAPPINGS = frozenset({"foil", "wrap", "film", "wrapper", "packaging", "lid", "cap", "cover", "seal", "paper"})
+
+
+def _unwrapped(m: Mention, toks: list[str]) -> bool:
+    """A wrapping named bare and taken off ("remove the foil", "peel off the film"): the package of a thing
+    the scene has, not a thing to fetch; the same word a step lines or covers with is fetched."""
+    if m.end - m.start != 1 or toks[m.start] not in _WRAPPINGS or m.start < 2:
+        return False
+    before = toks[max(0, m.start - 3) : m.start]
+    return before[-1] in ("the", "its", "their") and any(v in _UNWRAP_VERBS for w in before for v in verb_lemmas(w))
+
+
+#: Wrappings a step lines or covers with ("line the baking sheet with foil", "cover it with plastic wrap"):
+#: the step cannot be done without one, like parchment paper.
+_WRAPS = frozenset({"foil", "wrap", "film"})
+_LINING_VERBS = frozenset({"line", "cover", "wrap"})
+
+
+def _lining(m: Mention, toks: list[str]) -> bool:
+    """Foil or a film a step lines or covers something with: "covered with aluminum foil", "a baking sheet
+    lined with foil"."""
+    if toks[m.end - 1] not in _WRAPS:
+        return False
+    before = toks[max(0, m.start - 6) : m.start]
+    return "with" in before and any(v in _LINING_VERBS for w in before for v in verb_lemmas(w))
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
     lexicon = lexicon_for(_catalog(ctx))
@@ -708,6 +836,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     answered = any(a.kind != "fixture" and _in_scene(a, answer_toks, scene) for a in answer_mentions)
     shortened: set[str] = set()  # heads of scene things named without their last word ("the vanilla sponge")
     cooked: bool | None = None
+    parts = _parts(item, lexicon, scene)
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
         _introduce(mentions, toks, introduced)
@@ -722,12 +851,18 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if present[j]:
                 if len(key) > 1 and key not in scene.keys and key[-1] not in scene.heads:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
+                if m.food and not scene.grounds(key) and _spelled_out(m, toks, scene):
+                    shortened.add(key[-1])  # "the chocolate" after "the dark chocolate chips"
                 continue
             if _named_short(m, toks, scene) or key[-1] in shortened:
                 shortened.add(key[-1])  # "the second sponge" after "the first vanilla sponge"
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
                 continue
+            if _intended_short(key, item, scene) or (not m.food and key[-1] in parts) or _unwrapped(m, toks):
+                continue
+            if m.food and m.start >= 2 and toks[m.start - 2 : m.start] in _CUES:
+                continue  # "bake until the cheese bubbles": a part of the dish the step cooks, named first there
             if m.food:
                 if cooked is None:
                     cooked = cooks(item)
@@ -742,8 +877,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
                 continue
-            if toks[m.end : m.end + 2] in (["if", "available"], ["if", "you"], ["if", "there"]):
-                continue  # "using a rice cooker if available": optional
+            if _optional(m, toks):
+                continue  # "using a rice cooker if available", "optionally garnish with mint leaves"
             if _declined(j, mentions, toks):
                 continue  # "not in a metal bowl", "instead of a fork": a thing the task says not to use
             name = " ".join(key)
@@ -757,6 +892,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             seen[name] = at
             # a kitchen item whose head only the scene's food has ("a baking sheet" beside the lasagna sheets)
             has_head = key[-1] in scene.heads and (m.food or key[-1] not in scene.food_heads)
+            worn = key[-1] in _WORN and m.kind != "object"
             shown = m.text
             found: Ungrounded | None = None
             if m.kind == "object" and has_head:
@@ -781,6 +917,14 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 )
             elif m.kind == "object" or m.food:
                 found = Ungrounded("grounding", field_name, shown, f"names '{shown}', which is not in the environment")
+            elif not has_head and worn:
+                found = Ungrounded(
+                    "grounding_noun",
+                    field_name,
+                    shown,
+                    f"protects the hands with '{shown}', which the environment does not list (list oven mitts or "
+                    "a potholder if a step needs them)",
+                )
             elif not has_head and _definite(m, toks, introduced):
                 found = Ungrounded(
                     "grounding",
@@ -804,7 +948,10 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     "out; list it if the task needs one)",
                 )
             elif not has_head and (
-                key[-1] not in SOFT_NOUNS or key in _BAKEWARE or _vessel(m, toks, shown.lower(), scene)
+                key[-1] not in SOFT_NOUNS
+                or key in _BAKEWARE
+                or _vessel(m, toks, shown.lower(), scene)
+                or _lining(m, toks)
             ):
                 found = Ungrounded(
                     "grounding",

@@ -1,7 +1,7 @@
-"""grounding on supplies a plan uses that AmbiK scenes list when they have them: ice, coffee grounds, protective
-gloves, parchment paper. Each is missing from a kitchen without it and grounded by what the kitchen has under
-another name (ice cubes, ground coffee, oven mitts); a verb before "or" ("grill or bake the salmon") is no
-object, and a kind of tool offered instead ("gloves or utensils") leaves the step doable."""
+"""grounding on supplies a plan uses that AmbiK scenes list when they have them: ice, coffee grounds, parchment
+paper (protective gloves only as a warning). Each is missing from a kitchen without it and grounded by what the
+kitchen has under another name (ice cubes, ground coffee, oven mitts); a verb before "or" ("grill or bake the
+salmon") is no object, and a kind of tool offered instead ("gloves or utensils") leaves the step doable."""
 
 from __future__ import annotations
 
@@ -40,7 +40,6 @@ def grounding(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
         ("Fill the glass with ice and pour the soda over it.", "glass, orange soda", "'ice'"),
         ("Add 4 ice cubes to the blender.", "blender, banana, milk", "'ice cubes'"),
         ("Add coffee grounds to the coffee machine.", "coffee machine, mug, coffee beans", "'coffee grounds'"),
-        ("Remove the dish from the oven using protective gloves.", "salmon, baking dish", "'gloves'"),
         ("Line the baking sheet with parchment paper.", "baking sheet, salmon", "'parchment paper'"),
         ("Serve the dip with crackers or fruit slices.", "cream cheese, honey, bowl", "'crackers'"),
         ("Insert a toothpick in the center to check if the cake is done.", "cake, oven mitts", "'toothpick'"),
@@ -87,3 +86,23 @@ def test_a_thing_of_another_material_is_missing(grounding) -> None:  # type: ign
 def test_a_thing_of_the_same_material_under_a_longer_name_is_not(grounding) -> None:  # type: ignore[no-untyped-def]
     found = grounding("Place the pizza on a plastic plate.", "frozen cheese pizza, plastic dinner plate, glass plate")
     assert found == []
+
+
+def test_protective_gloves_the_kitchen_lacks_are_a_warning(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    """Readers never count the gloves a step protects the hands with as missing: a suspicion, not a defect."""
+    task = "Bake the salmon."
+    row = {
+        "id": "1",
+        **environment("salmon, baking dish"),
+        "unambiguous_direct": task,
+        "ambiguity_type": "preferences",
+        "ambiguous_task": task,
+        "question": "Which fish?",
+        "answer": "The salmon.",
+        "plan_for_clear_task": "1. Bake the salmon.\n2. Take the dish out of the oven wearing protective gloves.",
+        "plan_for_amb_task": "1. Bake the salmon.\n2. Take the dish out of the oven wearing protective gloves.",
+        "end_of_ambiguity": "0",
+        "user_intent": "salmon",
+    }
+    found = failures_of_row(row, tmp_path, catalog, ["grounding", "grounding_noun"])
+    assert [(f.rule, f.severity) for f in found if "gloves" in f.message] == [("grounding_noun", "warning")], found
