@@ -147,7 +147,16 @@ def _reworded(concept: str, said: frozenset[str]) -> bool:
 
 
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:
-    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling."""
+    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling. Not a
+    yes or a no to a yes/no question that offers no options ("No, only those three."): a side taken answers it,
+    whatever the intent's keywords ("The bowl or the plate?" "Yes." does not)."""
+    question = item.question
+    if (
+        _YES_NO_QUESTION.match(question)
+        and not re.search(r"\bor\b", question, re.I)
+        and _YES_NO_START.match(item.answer)
+    ):
+        return []
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
     if concepts and not any(says(item.answer, c) for c in concepts):

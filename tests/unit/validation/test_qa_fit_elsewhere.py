@@ -96,3 +96,22 @@ def test_the_asked_thing_as_intent_is_still_flagged(flags) -> None:  # type: ign
     cells = {**TOAST, "user_intent": "waffles"}
     found = flags(question="How brown should the waffles be?", **cells)
     assert len(found) == 1 and "is what the question already says" in found[0]
+
+
+@pytest.fixture()
+def answer_warnings(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(**cells: str) -> list[str]:
+        return [f.message for f in failures_of_row(_row(**cells), tmp_path, catalog, ["answer"])]
+
+    return run
+
+
+def test_a_side_taken_on_a_yes_no_question_is_no_answer_warning(answer_warnings) -> None:  # type: ignore[no-untyped-def]
+    cells = {**WAFFLES, "question": "Should I use the oven for the waffles?", "user_intent": "toaster"}
+    assert answer_warnings(answer="No, not for frozen ones.", **cells) == []
+
+
+def test_a_yes_to_a_question_offering_two_things_keeps_the_warning(answer_warnings) -> None:  # type: ignore[no-untyped-def]
+    cells = {**WAFFLES, "question": "Should I use the oven or the toaster?", "user_intent": "toaster"}
+    found = answer_warnings(answer="Yes, please.", **cells)
+    assert len(found) == 1 and found[0].startswith("answer: mentions no intent concept")
