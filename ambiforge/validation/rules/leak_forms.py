@@ -309,25 +309,33 @@ def _rewrites(clear: str, amb: str) -> list[tuple[list[str], list[str], list[str
 
 
 def _says_all(stretch: list[str], concept: str) -> bool:
-    """The words of ``stretch`` say every content word of ``concept``, up to its family ("slows" says 'slow',
-    "bubbly" says 'bubbl')."""
+    """The words of ``stretch`` say every content word of ``concept``, up to inflection or the concept's stem
+    ("slows" says 'slow', "bubbly" says 'bubbl')."""
     wanted = content_lemmas(concept)
-    return bool(wanted) and all(any(_kin(w, m) for w in stretch if w not in _OR) for m in wanted)
+    return bool(wanted) and all(any(_stem_of(w, m) for w in stretch if w not in _OR) for m in wanted)
+
+
+def _stem_of(word: str, concept_word: str) -> bool:
+    """``word`` is a form of ``concept_word``, or the concept word is its stem ('bubbl' of "bubbly"); not a
+    longer word it only begins ("bread" is no form of 'breadcrumb')."""
+    readings = {word, lemma(word), *verb_lemmas(word)}
+    return concept_word in readings or (len(concept_word) >= 4 and word.startswith(concept_word))
 
 
 def rewrite_leaks(item: Item) -> list[str]:
     """The ambiguous task rewrites the open point and keeps an intended cue in it: where it replaces the clear
     task's words ("until the pops slow to about 2 seconds apart" -> "until the popping slows right down";
     "when bubbles form on top and the edges look dry" -> "once it is bubbly and ready"), the clear side says an
-    intent concept the ambiguous side drops (the open point), and the ambiguous side still says another intent
-    concept the clear side says too, which the answer gives and the question does not ask about. The robot is
-    told part of the answer in the words that should leave it open. Counts and measures are the number
-    checks' (:func:`measure_leaks`)."""
+    intent concept or words of the answer that the ambiguous side drops (the open point), and the changed words
+    of both sides still say an intent concept, which the answer gives and the question does not ask about.
+    The robot is told part of the answer in the words that should leave it open. Counts and measures are the
+    number checks' (:func:`measure_leaks`)."""
     positives, _ = intent_concepts(item.user_intent)
     groups = [[a for a in alts if a.strip()] for alts in positives]
     groups = [alts for alts in groups if alts]
-    if len(groups) < 2:
+    if not groups:
         return []
+    answered = content_lemmas(item.answer) - content_lemmas(item.question)
     for clear_side, amb_side, clear_changed, amb_changed in _rewrites(item.unambiguous_direct, item.ambiguous_task):
         if not amb_changed:
             continue
@@ -336,7 +344,8 @@ def rewrite_leaks(item: Item) -> list[str]:
             for k, alts in enumerate(groups)
             if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_side, a) for a in alts)
         ]
-        if not dropped:
+        lost = answered & (content_lemmas(" ".join(clear_changed)) - content_lemmas(" ".join(amb_side)))
+        if not dropped and not lost:
             continue  # the stretch is not the open point
         for k, alts in enumerate(groups):
             if k in dropped:

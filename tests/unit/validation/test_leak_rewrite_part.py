@@ -44,6 +44,17 @@ def test_a_rewritten_open_point_keeping_a_cue_leaks_it(leak) -> None:  # type: i
     assert len(found) == 1 and "rewrites the open point" in found[0] and "'crisp'" in found[0]
 
 
+def test_a_single_intended_cue_kept_in_the_rewrite_leaks_it(leak) -> None:  # type: ignore[no-untyped-def]
+    cells = {**TOAST, "user_intent": "crisp"}
+    found = leak(ambiguous_task="Toast the sourdough bread until it is crispy enough, then butter.", **cells)
+    assert len(found) == 1 and "still says the intended 'crisp'" in found[0]
+
+
+def test_a_cue_the_question_itself_names_leaks_nothing(leak) -> None:  # type: ignore[no-untyped-def]
+    cells = {**TOAST, "user_intent": "crisp", "question": "How crisp should the toast be?"}
+    assert leak(ambiguous_task="Toast the sourdough bread until it is crispy enough, then butter.", **cells) == []
+
+
 def test_a_rewritten_open_point_without_the_cue_leaks_nothing(leak) -> None:  # type: ignore[no-untyped-def]
     assert leak(ambiguous_task="Toast the sourdough bread until it is done, then butter.", **TOAST) == []
 
