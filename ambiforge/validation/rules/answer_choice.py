@@ -223,3 +223,49 @@ def picks_another(item: Item, ctx: RuleContext) -> str | None:
         return None
     picked = [o for i, (o, m) in enumerate(zip(options, marks, strict=True)) if i not in intended and m <= said]
     return picked[0] if len(picked) == 1 else None
+
+
+#: A question that asks what, which, where, how or when: its answer is not a side taken but a thing, a place,
+#: a way or a time.
+_WH_QUESTION = re.compile(r"^\s*(?:\w+,\s*)?(?:which|what|where|how|when)\b", re.I)
+
+
+def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
+    """The words the answer adds, when they take up nothing the row is about: a wh-question ("How should I
+    reheat the pancakes?", "Which cold drink?") answered with words that are none of the question's or the
+    ambiguous task's own, and none of them is of an intent concept, an option (variants, shortlist) or what the
+    clear task adds to the ambiguous one (the open point said plainly), up to inflection, word family and a
+    letter's misspelling ("Serve them with plenty of maple syrup."; "Just half a glass."; "Dark chocolate
+    works best." for how to melt it). The clear task says the answer put into the ambiguous one, so an answer
+    to the open point shares a word with it or with the intent; one that shares none answers another question.
+    Not a question that asks a measure, nor an answer that says an intent concept whole, takes the options
+    together ("Either is fine."), or gives a number where the intent is one."""
+    question, answer = item.question.strip(), item.answer.strip()
+    if not _WH_QUESTION.match(question) or _MEASURE_QUESTION.search(question) or not answer:
+        return []  # a measure asked: an amount in any words answers it (``wrong_kind``, ``gives_no_measure``)
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [n for n in negatives if n.strip()]
+    if not concepts or any(says(answer, c) for c in concepts) or _ALL_OR_ANY & set(words(answer)):
+        return []
+    known = _lemmas(question) | frozenset(words(question)) | _lemmas(item.ambiguous_task)
+    known |= frozenset(words(item.ambiguous_task))
+    said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - known - _EMPTY
+    if not said or all("ADJ" in classes(w) for w in said):
+        return []  # a description ("The sharp one.") may be the intended thing in other words
+    if (which := _WHICH.search(question)) and (asked := _lemmas(which.group(1))) and asked <= _lemmas(answer):
+        return []  # "Which knife?" "Use the knife on the board.": an answer of the kind asked for
+    added = _lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task)
+    if any(_near(w, added) for w in _lemmas(answer) | {w for w in words(answer) if is_content(w)}):
+        return []  # the answer says the open point as the clear task does ("very brown" for "How brown ...?")
+    options = [o.strip() for o in (*item.variants, *item.amb_shortlist) if o.strip()]
+    about = frozenset().union(*(_lemmas(t) | frozenset(words(t)) for t in (*options, *concepts)))
+    if any(_near(w, about) for w in said):
+        return []
+    if _has_number(answer) and any(_has_number(c) for c in concepts):
+        return []  # an amount in other words ("a quarter hour" for '15 minutes')
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    named = {m.name for m in lexicon.scan(answer)[1]}
+    named -= {m.name for t in (question, item.ambiguous_task) for m in lexicon.scan(t)[1]}
+    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+        return []
+    return sorted(said)

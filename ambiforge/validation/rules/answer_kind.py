@@ -13,7 +13,7 @@ from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, words
-from ambiforge.validation.lexicon import kitchen_words, lexicon_for
+from ambiforge.validation.lexicon import Mention, kitchen_words, lexicon_for
 from ambiforge.validation.rules.answer_choice import rules_out
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
@@ -245,7 +245,7 @@ def outside_offered(item: Item, ctx: RuleContext) -> str | None:
     if not any(any(m.end <= i for m in offered) and any(m.start > i for m in offered) for i in ors):
         return None  # no kitchen thing on each side of an "or" ("utensils or appliances" are kinds)
     groups = {_group_of(m.name, catalog) for m in offered} - {None}
-    asked = content_lemmas(question)
+    asked = content_lemmas(question) - _shared_heads(toks, offered)
     positives, _ = intent_concepts(item.user_intent)
     if not positives:
         return None
@@ -259,6 +259,15 @@ def outside_offered(item: Item, ctx: RuleContext) -> str | None:
                 return None
             outside = outside or concept.strip()
     return outside
+
+
+def _shared_heads(toks: list[str], offered: list[Mention]) -> frozenset[str]:
+    """The word every offered thing is said before ("curry" of "the chicken curry or the beef curry"): the kind
+    the options share, which another option of that kind ("lentil curry") also names."""
+    after = [singular(toks[m.end]) for m in offered if m.end < len(toks) and toks[m.end] not in FUNCTION_WORDS]
+    if len(after) < 2 or len(after) < len(offered) or len(set(after)) != 1:
+        return frozenset()
+    return content_lemmas(after[0])
 
 
 def _group_of(name: str, catalog: Catalog) -> str | None:

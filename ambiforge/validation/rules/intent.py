@@ -23,6 +23,7 @@ from ambiforge.validation.language import (
     words,
 )
 from ambiforge.validation.rules.answer_choice import (
+    answers_elsewhere,
     gives_no_measure,
     not_offered,
     picks_another,
@@ -146,7 +147,16 @@ def _reworded(concept: str, said: frozenset[str]) -> bool:
 
 
 def check_answer(item: Item, ctx: RuleContext) -> list[str]:
-    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling."""
+    """A suspicion: the answer says no intent concept, not even in other order, inflection or spelling. Not a
+    yes or a no to a yes/no question that offers no options ("No, only those three."): a side taken answers it,
+    whatever the intent's keywords ("The bowl or the plate?" "Yes." does not)."""
+    question = item.question
+    if (
+        _YES_NO_QUESTION.match(question)
+        and not re.search(r"\bor\b", question, re.I)
+        and _YES_NO_START.match(item.answer)
+    ):
+        return []
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a for alts in positives for a in alts] + negatives
     if concepts and not any(says(item.answer, c) for c in concepts):
@@ -185,6 +195,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
     if options := takes_no_option(item, ctx):
         shown = ", ".join(repr(o) for o in list(dict.fromkeys(o.lower() for o in options))[:4])
         return [f"answer: takes up none of the options ({shown}) nor the intent: {answer[:80]!r}"]
+    if added := answers_elsewhere(item, ctx):
+        return [
+            f"answer: takes up nothing the row is about (no word of the intent, the options or what the clear "
+            f"task adds): it adds {', '.join(repr(w) for w in added[:4])}: {answer[:80]!r}"
+        ]
     if said := _intent_off_answer(item):
         return [
             f"user_intent: {', '.join(item.user_intent)!r} is not what the answer says: the answer names "
@@ -336,6 +351,10 @@ def _intent_as_plan(item: Item) -> str | None:
 _LISTS_OPTIONS = re.compile(r"\bor\b|[,:;]", re.I)
 
 
+#: "How dark ...?", "How thick ...?": a question asking the degree of a quality (not "how many", "how long").
+_HOW_DEGREE = re.compile(r"^\s*(?:\w+,\s*)?how\s+(?!many\b|much\b|long\b|often\b|do\b|should\b|can\b)([a-z-]+)", re.I)
+
+
 def _intent_in_question(item: Item) -> str | None:
     """An intent that only repeats the question ("What temperature should I preheat the oven to?" with the
     intent 'preheat'; "Which type of cheddar cheese ...?" with 'cheddar cheese'; "Where should you heat the
@@ -352,6 +371,10 @@ def _intent_in_question(item: Item) -> str | None:
     if not alternatives or not content_lemmas(item.answer) - content_lemmas(question):
         return None
     asked = words(question)
+    if (degree := _HOW_DEGREE.match(question)) and all(
+        content_lemmas(a) <= content_lemmas(degree.group(1)) for a in alternatives
+    ):
+        return None  # "How dark should I toast it?" 'dark': the quality whose degree is asked, AmbiK's keyword
     for concept in alternatives:
         if not content_lemmas(concept) or not any(
             end >= len(asked) or asked[end] in FUNCTION_WORDS or "NOUN" not in classes(asked[end])

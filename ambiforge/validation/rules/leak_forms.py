@@ -11,6 +11,7 @@ An option the task offers beside another ("a metal or plastic bowl") is not give
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from ambiforge.models import Item
@@ -18,6 +19,7 @@ from ambiforge.textnorm import CARDINALS
 from ambiforge.validation.language import (
     classes,
     content_lemmas,
+    is_content,
     lemma,
     mentions,
     names_thing,
@@ -162,7 +164,11 @@ def setting_leaks(item: Item) -> list[str]:
     return []
 
 
-_MEASURE_QUESTION = re.compile(r"\bhow\s+(?:many|much|long|hot)\b|\b(?:what|which)\s+(?:\w+\s+)?temperature\b", re.I)
+_MEASURE_QUESTION = re.compile(
+    r"\bhow\s+(?:many|much|long|hot|far|thick|thin|big|large|deep|wide|high|tall|small)\b"
+    r"|\b(?:what|which)\s+(?:\w+\s+)?(?:temperature|size|thickness|distance|depth)\b",
+    re.I,
+)
 _NUMBER = re.compile(r"\d+(?:[.,/]\d+)?")
 
 
@@ -275,3 +281,132 @@ def _runs(ws: list[str], mark: frozenset[str]) -> list[tuple[int, int]]:
             out.append((start, i))
             start = None
     return out
+
+
+#: Words of the two tasks kept between two changed stretches that still belong to one rewrite ("and" of "when
+#: bubbles form on top and the edges look dry" -> "once it is bubbly and ready").
+_JOINING = 2
+
+
+def _rewrites(clear: str, amb: str) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Where the ambiguous task rewrites the clear one: each stretch of changed words, changes a few words
+    apart taken as one; per stretch its clear side and ambiguous side whole, and their changed words only
+    (without the kept words between two changes)."""
+    cw, aw = words(clear), words(amb)
+    regions: list[list[int]] = []
+    changed: list[tuple[list[str], list[str]]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, cw, aw, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if regions and i1 - regions[-1][1] <= _JOINING and j1 - regions[-1][3] <= _JOINING:
+            regions[-1][1], regions[-1][3] = i2, j2
+            changed[-1][0].extend(cw[i1:i2])
+            changed[-1][1].extend(aw[j1:j2])
+        else:
+            regions.append([i1, i2, j1, j2])
+            changed.append((cw[i1:i2], aw[j1:j2]))
+    return [(cw[i1:i2], aw[j1:j2], *ch) for (i1, i2, j1, j2), ch in zip(regions, changed, strict=True)]
+
+
+def _says_all(stretch: list[str], concept: str) -> bool:
+    """The words of ``stretch`` say every content word of ``concept``, up to inflection or the concept's stem
+    ("slows" says 'slow', "bubbly" says 'bubbl')."""
+    wanted = content_lemmas(concept)
+    return bool(wanted) and all(any(_stem_of(w, m) for w in stretch if w not in _OR) for m in wanted)
+
+
+def _stem_of(word: str, concept_word: str) -> bool:
+    """``word`` is a form of ``concept_word``, or the concept word is its stem ('bubbl' of "bubbly"); not a
+    longer word it only begins ("bread" is no form of 'breadcrumb')."""
+    readings = {word, lemma(word), *verb_lemmas(word)}
+    return concept_word in readings or (len(concept_word) >= 4 and word.startswith(concept_word))
+
+
+def rewrite_leaks(item: Item) -> list[str]:
+    """The ambiguous task rewrites the open point and keeps an intended cue in it: where it replaces the clear
+    task's words ("until the pops slow to about 2 seconds apart" -> "until the popping slows right down";
+    "when bubbles form on top and the edges look dry" -> "once it is bubbly and ready"), the clear side says an
+    intent concept or words of the answer that the ambiguous side drops (the open point), and the changed words
+    of both sides still say an intent concept, which the answer gives and the question does not ask about.
+    The robot is told part of the answer in the words that should leave it open. Counts and measures are the
+    number checks' (:func:`measure_leaks`)."""
+    positives, _ = intent_concepts(item.user_intent)
+    groups = [[a for a in alts if a.strip()] for alts in positives]
+    groups = [alts for alts in groups if alts]
+    if not groups:
+        return []
+    answered = content_lemmas(item.answer) - content_lemmas(item.question)
+    for clear_side, amb_side, clear_changed, amb_changed in _rewrites(item.unambiguous_direct, item.ambiguous_task):
+        if not amb_changed:
+            continue
+        dropped = [
+            k
+            for k, alts in enumerate(groups)
+            if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_side, a) for a in alts)
+        ]
+        lost = answered & (content_lemmas(" ".join(clear_changed)) - content_lemmas(" ".join(amb_side)))
+        if not dropped and not lost:
+            continue  # the stretch is not the open point
+        for k, alts in enumerate(groups):
+            if k in dropped:
+                continue
+            kept = next(
+                (
+                    a
+                    for a in alts
+                    if not _NUMBER.search(a)
+                    and _says_all(amb_changed, a)
+                    and _says_all(clear_changed, a)
+                    and says_concept(item.answer, a)
+                    and not says_concept(item.question, a)
+                    and not _offered(item.ambiguous_task, a)
+                ),
+                None,
+            )
+            if kept:
+                return [
+                    f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
+                    f"and still says the intended '{kept}'"
+                ]
+    return []
+
+
+def says_concept(text: str, concept: str) -> bool:
+    """``text`` says every content word of ``concept``, up to its family."""
+    return _says_all(words(text), concept)
+
+
+def part_leaks(item: Item) -> list[str]:
+    """The ambiguous task names a part of the intended option that no other option, variant or kitchen thing
+    has ("close it with the blue lid" when the options are the glass container with blue lid and the plastic
+    container with red lid, and the intent the glass one), as the clear task does: the part tells the robot
+    which option is meant. The part is two words or more of the option's name, its first and last words
+    content words, among them a word that tells the option from the others; a name the task gives another
+    thing too ("food storage container" beside the glass food storage container) tells nothing."""
+    question = item.question.strip()
+    if not question or not _CHOICE_QUESTION.search(question):
+        return []
+    options = list(dict.fromkeys(o.strip().lower() for o in item.amb_shortlist if o.strip()))
+    if len(options) < 2 or not all(marks := _marks(options)):
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    intended = content_lemmas(" ".join(a for alts in positives for a in alts))
+    mine = [i for i, m in enumerate(marks) if m & intended]
+    if len(mine) != 1 or not any(says_concept(item.answer, a) for alts in positives for a in alts):
+        return []
+    option = options[mine[0]]
+    others = [o for i, o in enumerate(options) if i != mine[0]]
+    if any(marks[i] <= content_lemmas(item.ambiguous_task) for i in range(len(options)) if i != mine[0]):
+        return []  # the task names another option's mark as well ("the blue lid, not the red one")
+    others += [o for o in (*item.variants, *(e.name for e in item.environment)) if not mentions(o, option)]
+    ws = words(option)
+    for start in range(len(ws)):
+        for end in range(len(ws), start + 1, -1):
+            part = " ".join(ws[start:end])
+            if end - start == len(ws) or not (is_content(ws[start]) and is_content(ws[end - 1])):
+                continue  # the whole name is :func:`task_leaks`'s
+            if not content_lemmas(part) & marks[mine[0]] or any(mentions(o, part) for o in others):
+                continue
+            if mentions(item.ambiguous_task, part) and mentions(item.unambiguous_direct, part):
+                return [f"ambiguous_task: names '{part}', which only the intended '{option}' has"]
+    return []

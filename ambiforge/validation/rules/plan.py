@@ -65,6 +65,8 @@ from ambiforge.validation.rules.leak_forms import (
     asks_place,
     attribute_leaks,
     measure_leaks,
+    part_leaks,
+    rewrite_leaks,
     setting_leaks,
     task_leaks,
 )
@@ -1119,6 +1121,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
     fixtures = lexicon.fixtures
     told = task_leaks(item) or attribute_leaks(item, lexicon)
+    told = told or rewrite_leaks(item) or part_leaks(item)
     out = [("answer_leak", message) for message in (*told, *setting_leaks(item), *measure_leaks(item))]
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
