@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ambiforge import ambiguity
-from ambiforge.catalog import cached_catalog
+from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import signature, singular
 from ambiforge.validation.language import VAGUE, classes, content_lemmas, is_verb_only, lemma, mentions, names_thing
@@ -173,11 +173,13 @@ def _clear_leaves_open(item: Item) -> list[str]:
 
 
 def _dropped(item: Item, most: int) -> list[str]:
-    """The clear task's content lemmas the ambiguous task lacks and no intent concept holds, when they are more
-    than ``most`` and a third of the clear task's; else none."""
+    """The clear task's content lemmas the ambiguous task lacks and neither an intent concept nor the answer
+    says (a common-sense or safety answer spells out the steps the ambiguous task leaves out: "simmer them for
+    10 minutes, then cool them in ice water"), when they are more than ``most`` and a third of the clear
+    task's; else none."""
     clear = content_lemmas(item.unambiguous_direct)
     positives, _ = intent_concepts(item.user_intent)
-    open_point = {w for alts in positives for a in alts for w in content_lemmas(a)}
+    open_point = {w for alts in positives for a in alts for w in content_lemmas(a)} | _lemmas(item.answer)
     dropped = sorted(clear - content_lemmas(item.ambiguous_task) - open_point)
     return dropped if len(dropped) > most and 3 * len(dropped) >= len(clear) else []
 
@@ -191,7 +193,9 @@ def _open_point(item: Item) -> set[str]:
 
 
 #: Verbs any task says to fetch or handle something; dropping them changes nothing.
-_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create"})
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create", "let"})
+#: Words that carry no content of their own in a rewording ("without letting it make lumps"): never a word added.
+_LIGHT = frozenset({"let"})
 #: Details beside the open point a minimal pair may drop: fewer than this many content words.
 DETAILS_DROPPED = 3
 
@@ -218,6 +222,12 @@ def _is_thing(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexico
     return entry is not None and entry.kind in ("object", "noun", "fixture")
 
 
+def _names_thing_word(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexicon | None) -> bool:
+    """A kitchen thing (see :func:`_is_thing`) or a word that is only ever a noun ("sweetener"); "store" and
+    "go" may be the verbs of a rewording."""
+    return _is_thing(word, heads, lexicon) or classes(word) == frozenset({"NOUN"})
+
+
 def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], list[str]] | None:
     """Content words the ambiguous task puts in place of others of the clear task, both outside the open
     point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
@@ -233,8 +243,10 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
         for w in clear - amb - open_point
         if w not in _HANDLING and not _related(w, open_point) and (w in beside or _is_thing(w, heads, lexicon))
     )
-    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and "'" not in w)
-    added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
+    added = sorted(
+        w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and w not in _LIGHT and "'" not in w
+    )
+    added = [a for a in added if not any(_same_word(a, d) for d in clear - amb)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
     # a spelling fixed as written ("greater" -> "grater"), before its lemma ("great") hides it
     said_amb = set(words(item.ambiguous_task))
@@ -254,7 +266,9 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
         # Only kitchen things dropped in the open point's own phrase: a change when another thing, or a
         # kind of things, is named in their place ("sliced cucumber" -> "sliced vegetable", "in the oven" ->
         # "in an appliance"); a verb or a vague word there is the open point said more generally.
-        added = [a for a in added if "NOUN" in classes(a) and a not in _HANDLING]
+        # "store it so it doesn't go black" for "stand it in a drinking glass of water": only a word that names a
+        # kitchen thing or a kind of things ("sweetener") is put in their place, not one that may be a verb.
+        added = [a for a in added if _names_thing_word(a, heads, lexicon) and a not in _HANDLING]
     return (dropped, added) if dropped and added else None
 
 
@@ -336,7 +350,9 @@ def _added_things(item: Item) -> list[str]:
     kind, not a part of a compound), and the question, the answer, the intent and the options are not about
     them: "and spread
     cream cheese on it", "the cucumbers and the red onion" for cucumbers alone. A rewrite that makes a task
-    vague takes words away; a new thing is another task."""
+    vague takes words away; a new thing is another task. The appliances every kitchen has are not new things:
+    naming one says where the task is done ("reheat it in the oven" beside "at 350°F", "a cleaning mix from
+    under the sink"); a swap of one place for another is a replacement (``_replaced``)."""
     clear, amb = item.unambiguous_direct, item.ambiguous_task
     clear_lemmas, amb_lemmas = _lemmas(clear.replace("-", " ")), _lemmas(amb.replace("-", " "))
     open_point, clear_said = _open_point(item), clear_lemmas | set(words(clear))
@@ -351,8 +367,8 @@ def _added_things(item: Item) -> list[str]:
             continue
         if any(w in open_point or _related(w, open_point) for w in named):
             continue
-        if any(name in longer for longer in found):
-            continue
+        if any(name in longer for longer in found) or name in APPLIANCES:
+            continue  # an appliance every kitchen has is where the task is done ("in the oven", "under the sink")
         found.append(name)
     return found
 
@@ -433,7 +449,14 @@ def _same_word(a: str, b: str) -> bool:
     if Levenshtein.distance(a, b, score_cutoff=2) <= 2 and min(len(a), len(b)) >= 4:
         return True
     stem = len(a) if len(a) == len(b) else min(len(a), len(b))
-    return stem >= 5 and a[: stem - 1] == b[: stem - 1]
+    if stem >= 5 and a[: stem - 1] == b[: stem - 1]:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short) and long[len(short) :] in _ENDINGS  # "pack" / "packing"
+
+
+#: Endings that make another form of a word: a lemma the lemmatiser left as written ("packing").
+_ENDINGS = frozenset({"s", "es", "ed", "d", "ing", "er", "ers"})
 
 
 def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
