@@ -244,7 +244,9 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
         if w not in _HANDLING and not _related(w, open_point) and (w in beside or _is_thing(w, heads, lexicon))
     )
     added = sorted(
-        w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and w not in _LIGHT and "'" not in w
+        w
+        for w in amb - clear - open_point
+        if w not in VAGUE and w not in _VAGUE_DONE and w not in _LIGHT and "'" not in w
     )
     added = [a for a in added if not any(_same_word(a, d) for d in clear - amb)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
