@@ -36,11 +36,12 @@ from rapidfuzz.distance import Indel, Levenshtein
 from ambiforge import ambiguity
 from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import signature, singular
+from ambiforge.textnorm import CARDINALS, signature, singular
 from ambiforge.validation.language import VAGUE, classes, content_lemmas, is_verb_only, lemma, mentions, names_thing
 from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.plan import MEASURES
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -135,6 +136,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"unambiguous_direct: names none of the intended things ({', '.join(unsaid[:4])}), and the ambiguous "
             "task only adds words to it: the clear task leaves the same choice open"
         )
+    elif said := _clear_says_no_more(item):
+        problems.append(
+            f"unambiguous_direct: adds only {', '.join(repr(w) for w in said)} to the ambiguous task and names none "
+            f"of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
+        )
     elif second := _second_choice(item):
         phrase, head, kinds = second
         problems.append(
@@ -170,6 +176,34 @@ def _clear_leaves_open(item: Item) -> list[str]:
     if not things or any(contains(item.unambiguous_direct, a) or mentions(item.unambiguous_direct, a) for a in things):
         return []
     return things
+
+
+#: The kind a question asks to choose among: "Which bread ...?", "What type of oil ...?" -> its noun.
+_ASKED_KIND = re.compile(r"\b(?:which|what)\s+(?:(?:type|types|kind|kinds|sort)\s+of\s+)?([a-z]+)", re.I)
+_NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _clear_says_no_more(item: Item) -> list[str]:
+    """What the clear task adds to the ambiguous one, when that is only a unit without its number ("for a few
+    minutes" when the question asks how much water and how long), a vague word, or the very kind the question
+    asks to choose among ("some bread" for "Which bread ...?"), while the ambiguous task adds nothing but vague
+    words ("something", "some") and the clear task says no intent concept: the clear task leaves the same
+    choice open. Else none."""
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    asked = {lemma(m.group(1).lower()) for m in _ASKED_KIND.finditer(item.question)}
+    added, taken = clear - amb, amb - clear
+    if not added or any(
+        w not in MEASURES and w not in VAGUE and w not in _VAGUE_DONE and w not in asked for w in added
+    ):
+        return []
+    if any(w not in VAGUE and w not in _VAGUE_DONE and w not in _HANDLING for w in taken):
+        return []
+    if len(_NUMBER.findall(item.unambiguous_direct)) > len(_NUMBER.findall(item.ambiguous_task)):
+        return []  # "for 3 minutes": the clear task says the amount
+    positives, _ = intent_concepts(item.user_intent)
+    if not positives or any(contains(item.unambiguous_direct, a) for alts in positives for a in alts if a.strip()):
+        return []
+    return sorted(added)
 
 
 def _dropped(item: Item, most: int) -> list[str]:
