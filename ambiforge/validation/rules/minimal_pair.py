@@ -509,13 +509,15 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
     # Dropped details are a suspicion, not a certainty: a reader may take "the bread knife" -> "a knife" as
     # the open point said vaguely, and a long list of steps dropped ("hold it by the handle, dry it with the
     # towel") as the answer's own steps. Where words are replaced, minimal_pair says it.
+    if _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
+        return problems
     if dropped := _dropped(item, ctx.config.max_dropped_words):
         problems.append(
             f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
             f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''}); the pair may change more than the "
             "open point, unless they are the answer said in other words"
         )
-    elif not _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))) and (details := _details_dropped(item)):
+    elif details := _details_dropped(item):
         problems.append(
             f"ambiguous_task: drops {len(details)} content words of the clear task that neither the question, "
             f"the answer nor the intent is about ({', '.join(details[:8])})"
