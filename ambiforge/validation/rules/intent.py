@@ -75,7 +75,7 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     # toaster oven): compound names resolve whole before their parts.
     resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
-        step = _without_longer_names(resolving, word, item, positives)
+        step = _without_negated(_without_longer_names(resolving, word, item, positives), word)
         if has(step, word) and not any(has(word, a) for alts in positives for a in alts):
             out.append(
                 (
@@ -92,6 +92,17 @@ _SOMEWHERE = re.compile(
     r"(?!amount|temperature|time|heat|setting|size|consistency|length|way)",
     re.I,
 )
+
+
+#: A word that rules out what follows it in its clause ("without letting it boil", "do not refrigerate").
+_NEGATION = re.compile(r"\b(?:without|not|never|no|don't|do not|avoid|avoiding|instead of|rather than)\b[^,;.]*", re.I)
+
+
+def _without_negated(step: str, word: str) -> str:
+    """``step`` with the clauses that rule ``word`` out taken out: a step that says "without letting it boil"
+    does what the intent '-boil' asks."""
+    target = word.strip().lower()
+    return _NEGATION.sub(lambda m: " " if target and target in m.group(0).lower() else m.group(0), step)
 
 
 def _without_longer_names(step: str, word: str, item: Item, positives: list[list[str]]) -> str:

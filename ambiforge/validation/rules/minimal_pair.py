@@ -5,11 +5,9 @@
   minimal pair drops the distinguishing word (the registry's ``minimal_pair == 'drop_distinguishing_word'``)
   the ambiguous task does not keep every positive intent concept (then nothing is left to ask). Types
   whose ambiguity is in the kitchen, not the words (``minimal_pair == 'same_instruction'``) keep the
-  instruction: there the two tasks must be the same. Nor does the ambiguous task drop much more than the open
-  point: more than ``max_dropped_words`` content words of the clear task that no intent concept holds, and a
-  third of its content words or more ("Prepare a bread pudding." for a recipe of twenty words whose open point
-  is the knife), nor leave a second choice open (a thing the clear task names by its kind, "a ceramic bowl",
-  named by one word, "a bowl", in a kitchen with several bowls, while the question asks about the knife),
+  instruction: there the two tasks must be the same. Nor does the ambiguous task leave a second choice open (a
+  thing the clear task names by its kind, "a ceramic bowl", named by one word, "a bowl", in a kitchen with
+  several bowls, while the question asks about the knife),
   nor add a kitchen thing the clear task never names ("and spread cream cheese on it"), nor replace words
   beside the open point. A replacement inside the open point's own clause (the clause of the clear task that
   says an intent word the ambiguous task lacks) is the open point said more generally ("chill it in the
@@ -17,12 +15,18 @@
   named as another thing or a kind ("sliced cucumber" -> "sliced vegetable"). An intent word the ambiguous
   task keeps counts as kept only where it is said as often as in the clear task: one mention left of two
   ("cloth napkin" -> "napkin" beside "smooth the cloth"), or the word inside a longer name ("beef stock"), is
-  a leak (answer_leak), not a pair left unmade.
+  a leak (answer_leak), not a pair left unmade. Nor does the clear task add only a unit without its number or
+  the kind the question asks to choose among ("for a few minutes", "some bread" for "Which bread?"): it leaves the
+  same choice open.
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
-  aligns the token sequences (Indel: the longest common subsequence) in C. Also three or more content words
-  of the clear task dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is
-  asked): a suspicion, since a reader may take a dropped detail as the open point said vaguely.
+  aligns the token sequences (Indel: the longest common subsequence) in C. Also more than ``max_dropped_words``
+  content words of the clear task dropped beside the open point, a third of its words or more ("Prepare a bread
+  pudding." for a recipe of twenty words whose open point is the knife), that neither the intent nor the answer
+  says: on rows in other hands these were as often the answer's own steps said in other words ("hold it by the
+  handle, dry it with the towel") as a second change. Also three or more content words of the clear task
+  dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is asked): a suspicion,
+  since a reader may take a dropped detail as the open point said vaguely.
 """
 
 from __future__ import annotations
@@ -34,13 +38,14 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ambiforge import ambiguity
-from ambiforge.catalog import cached_catalog
+from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import signature, singular
+from ambiforge.textnorm import CARDINALS, signature, singular
 from ambiforge.validation.language import VAGUE, classes, content_lemmas, is_verb_only, lemma, mentions, names_thing
 from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
+from ambiforge.validation.rules.plan import MEASURES
 from ambiforge.validation.rules.text import contains, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -114,12 +119,9 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             + ("" if shared else ", no content word kept")
             + ")"
         )
-    if dropped := _dropped(item, ctx.config.max_dropped_words):
-        problems.append(
-            f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
-            f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''})"
-        )
-    elif things := _added_things(item):
+    # Many content words dropped beside the open point are the rewrite warning's: on rows in other hands the
+    # clear task's details were as often the answer said in other words as a second change.
+    if things := _added_things(item):
         problems.append(
             f"ambiguous_task: adds {', '.join(things[:4])}, which the clear task never names and neither the "
             "question, the answer nor the intent is about"
@@ -134,6 +136,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
         problems.append(
             f"unambiguous_direct: names none of the intended things ({', '.join(unsaid[:4])}), and the ambiguous "
             "task only adds words to it: the clear task leaves the same choice open"
+        )
+    elif said := _clear_says_no_more(item):
+        problems.append(
+            f"unambiguous_direct: adds only {', '.join(repr(w) for w in said)} to the ambiguous task and names none "
+            f"of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
         )
     elif second := _second_choice(item):
         phrase, head, kinds = second
@@ -172,12 +179,42 @@ def _clear_leaves_open(item: Item) -> list[str]:
     return things
 
 
+#: The kind a question asks to choose among: "Which bread ...?", "What type of oil ...?" -> its noun.
+_ASKED_KIND = re.compile(r"\b(?:which|what)\s+(?:(?:type|types|kind|kinds|sort)\s+of\s+)?([a-z]+)", re.I)
+_NUMBER = re.compile(r"\d|\b(?:" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _clear_says_no_more(item: Item) -> list[str]:
+    """What the clear task adds to the ambiguous one, when that is only a unit without its number ("for a few
+    minutes" when the question asks how much water and how long), a vague word, or the very kind the question
+    asks to choose among ("some bread" for "Which bread ...?"), while the ambiguous task adds nothing but vague
+    words ("something", "some") and the clear task says no intent concept: the clear task leaves the same
+    choice open. Else none."""
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    asked = {lemma(m.group(1).lower()) for m in _ASKED_KIND.finditer(item.question)}
+    added, taken = clear - amb, amb - clear
+    if not added or any(
+        w not in MEASURES and w not in VAGUE and w not in _VAGUE_DONE and w not in asked for w in added
+    ):
+        return []
+    if any(w not in VAGUE and w not in _VAGUE_DONE and w not in _HANDLING for w in taken):
+        return []
+    if len(_NUMBER.findall(item.unambiguous_direct)) > len(_NUMBER.findall(item.ambiguous_task)):
+        return []  # "for 3 minutes": the clear task says the amount
+    positives, _ = intent_concepts(item.user_intent)
+    if not positives or any(contains(item.unambiguous_direct, a) for alts in positives for a in alts if a.strip()):
+        return []
+    return sorted(added)
+
+
 def _dropped(item: Item, most: int) -> list[str]:
-    """The clear task's content lemmas the ambiguous task lacks and no intent concept holds, when they are more
-    than ``most`` and a third of the clear task's; else none."""
+    """The clear task's content lemmas the ambiguous task lacks and neither an intent concept nor the answer
+    says (a common-sense or safety answer spells out the steps the ambiguous task leaves out: "simmer them for
+    10 minutes, then cool them in ice water"), when they are more than ``most`` and a third of the clear
+    task's; else none."""
     clear = content_lemmas(item.unambiguous_direct)
     positives, _ = intent_concepts(item.user_intent)
-    open_point = {w for alts in positives for a in alts for w in content_lemmas(a)}
+    open_point = {w for alts in positives for a in alts for w in content_lemmas(a)} | _lemmas(item.answer)
     dropped = sorted(clear - content_lemmas(item.ambiguous_task) - open_point)
     return dropped if len(dropped) > most and 3 * len(dropped) >= len(clear) else []
 
@@ -191,7 +228,9 @@ def _open_point(item: Item) -> set[str]:
 
 
 #: Verbs any task says to fetch or handle something; dropping them changes nothing.
-_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create"})
+_HANDLING = frozenset({"use", "make", "take", "put", "place", "get", "add", "prepare", "create", "let"})
+#: Words that carry no content of their own in a rewording ("without letting it make lumps"): never a word added.
+_LIGHT = frozenset({"let"})
 #: Details beside the open point a minimal pair may drop: fewer than this many content words.
 DETAILS_DROPPED = 3
 
@@ -218,6 +257,12 @@ def _is_thing(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexico
     return entry is not None and entry.kind in ("object", "noun", "fixture")
 
 
+def _names_thing_word(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexicon | None) -> bool:
+    """A kitchen thing (see :func:`_is_thing`) or a word that is only ever a noun ("sweetener"); "store" and
+    "go" may be the verbs of a rewording."""
+    return _is_thing(word, heads, lexicon) or classes(word) == frozenset({"NOUN"})
+
+
 def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], list[str]] | None:
     """Content words the ambiguous task puts in place of others of the clear task, both outside the open
     point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
@@ -233,8 +278,12 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
         for w in clear - amb - open_point
         if w not in _HANDLING and not _related(w, open_point) and (w in beside or _is_thing(w, heads, lexicon))
     )
-    added = sorted(w for w in amb - clear - open_point if w not in VAGUE and w not in _VAGUE_DONE and "'" not in w)
-    added = [a for a in added if not any(_same_word(a, d) for d in dropped)]
+    added = sorted(
+        w
+        for w in amb - clear - open_point
+        if w not in VAGUE and w not in _VAGUE_DONE and w not in _LIGHT and "'" not in w
+    )
+    added = [a for a in added if not any(_same_word(a, d) for d in clear - amb)]
     dropped = [d for d in dropped if not any(_same_word(a, d) for a in amb - clear)]
     # a spelling fixed as written ("greater" -> "grater"), before its lemma ("great") hides it
     said_amb = set(words(item.ambiguous_task))
@@ -254,7 +303,9 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
         # Only kitchen things dropped in the open point's own phrase: a change when another thing, or a
         # kind of things, is named in their place ("sliced cucumber" -> "sliced vegetable", "in the oven" ->
         # "in an appliance"); a verb or a vague word there is the open point said more generally.
-        added = [a for a in added if "NOUN" in classes(a) and a not in _HANDLING]
+        # "store it so it doesn't go black" for "stand it in a drinking glass of water": only a word that names a
+        # kitchen thing or a kind of things ("sweetener") is put in their place, not one that may be a verb.
+        added = [a for a in added if _names_thing_word(a, heads, lexicon) and a not in _HANDLING]
     return (dropped, added) if dropped and added else None
 
 
@@ -336,7 +387,9 @@ def _added_things(item: Item) -> list[str]:
     kind, not a part of a compound), and the question, the answer, the intent and the options are not about
     them: "and spread
     cream cheese on it", "the cucumbers and the red onion" for cucumbers alone. A rewrite that makes a task
-    vague takes words away; a new thing is another task."""
+    vague takes words away; a new thing is another task. The appliances every kitchen has are not new things:
+    naming one says where the task is done ("reheat it in the oven" beside "at 350°F", "a cleaning mix from
+    under the sink"); a swap of one place for another is a replacement (``_replaced``)."""
     clear, amb = item.unambiguous_direct, item.ambiguous_task
     clear_lemmas, amb_lemmas = _lemmas(clear.replace("-", " ")), _lemmas(amb.replace("-", " "))
     open_point, clear_said = _open_point(item), clear_lemmas | set(words(clear))
@@ -351,8 +404,8 @@ def _added_things(item: Item) -> list[str]:
             continue
         if any(w in open_point or _related(w, open_point) for w in named):
             continue
-        if any(name in longer for longer in found):
-            continue
+        if any(name in longer for longer in found) or name in APPLIANCES:
+            continue  # an appliance every kitchen has is where the task is done ("in the oven", "under the sink")
         found.append(name)
     return found
 
@@ -433,7 +486,14 @@ def _same_word(a: str, b: str) -> bool:
     if Levenshtein.distance(a, b, score_cutoff=2) <= 2 and min(len(a), len(b)) >= 4:
         return True
     stem = len(a) if len(a) == len(b) else min(len(a), len(b))
-    return stem >= 5 and a[: stem - 1] == b[: stem - 1]
+    if stem >= 5 and a[: stem - 1] == b[: stem - 1]:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short) and long[len(short) :] in _ENDINGS  # "pack" / "packing"
+
+
+#: Endings that make another form of a word: a lemma the lemmatiser left as written ("packing").
+_ENDINGS = frozenset({"s", "es", "ed", "d", "ing", "er", "ers"})
 
 
 def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
@@ -447,11 +507,17 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
             f"(limit {ctx.config.max_edit_ratio:.0%}); a minimal pair changes as little as possible"
         )
     # Dropped details are a suspicion, not a certainty: a reader may take "the bread knife" -> "a knife" as
-    # the open point said vaguely. Where the drop is large or words are replaced, minimal_pair says it.
-    certain = _dropped(item, ctx.config.max_dropped_words) or _replaced(
-        item, lexicon_for(ctx.catalog or cached_catalog(""))
-    )
-    if not certain and (details := _details_dropped(item)):
+    # the open point said vaguely, and a long list of steps dropped ("hold it by the handle, dry it with the
+    # towel") as the answer's own steps. Where words are replaced, minimal_pair says it.
+    if _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
+        return problems
+    if dropped := _dropped(item, ctx.config.max_dropped_words):
+        problems.append(
+            f"ambiguous_task: drops {len(dropped)} content words of the clear task beside the open point "
+            f"({', '.join(dropped[:8])}{', ...' if len(dropped) > 8 else ''}); the pair may change more than the "
+            "open point, unless they are the answer said in other words"
+        )
+    elif details := _details_dropped(item):
         problems.append(
             f"ambiguous_task: drops {len(details)} content words of the clear task that neither the question, "
             f"the answer nor the intent is about ({', '.join(details[:8])})"
