@@ -44,7 +44,7 @@ class ValidationConfig(BaseModel):
         ge=1,
         strict=True,
         description="content words of the clear task, beside the intent's, that the ambiguous task may drop "
-        "(more, and a third of the task or more: minimal_pair error, the pair changes more than the open point)",
+        "(more, and a third of the task or more: a rewrite warning, the pair may change more than the open point)",
     )
     # Integers are integers: ``true`` is not 1.
     min_task_words: int = Field(default=3, ge=0, strict=True)
