@@ -113,6 +113,7 @@ FRESH = LABELS / "fresh_issue43c"
 WORN = {
     "fresh_issue43": "the fifteenth round of rule changes read its rows and labels (29 Nov)",
     "fresh_issue43b": "the sixteenth round of rule changes read its rows and labels (29 Nov)",
+    "fresh_issue43c": "the seventeenth round of rule changes read its rows and labels (29 Nov)",
 }
 HELD_BACK_LABELS = LABELS / "heldback_labels.csv"
 MIN_FLAGS, MIN_ROWS = 5, 5
