@@ -4,8 +4,8 @@ names a thing), and in every type when the answer is not among the variants eith
 stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the
 variants are the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all
 three, or an intended thing of the kitchen none offers while another is: the intent often names a landmark
-or a detail beside the choice); and for types with a shortlist they offer at least one shortlisted option (warning: AmbiK often lists
-only the plausible few, but not none of them)."""
+or a detail beside the choice); and for types with a shortlist they offer at least one shortlisted option
+(warning: AmbiK often lists only the plausible few, but not none of them)."""
 
 from __future__ import annotations
 
