@@ -226,10 +226,6 @@ def _tool_among_food(asked: str, objects: list[str], kinds: list[bool | None], c
     ]
 
 
-#: "Which glass ...?", "What spread ...?": a question that asks for a thing by a noun (not "how", "where").
-_WHICH_THING = re.compile(
-    r"\b(?:which|what)\s+(?:(?:specific|type|types|kind|kinds|sort)\s+(?:of\s+)?)?([a-z]+(?:\s+[a-z]+)?)", re.I
-)
 #: An option that says how the thing comes ("with ice", "without sugar"), not which thing it is.
 _MANNER = re.compile(r"^\s*(?:with|without)\b", re.I)
 
@@ -240,7 +236,7 @@ def _beside_the_kind(item: Item, shortlist: list[str], objects: list[str], ctx: 
     intended one, a kitchen tool or dish ("small bowls" among the spreads); or beside two or more things, a
     manner ("with ice" among the glasses). The options are things the choice is among; these answer another
     question."""
-    if _WHICH_THING.search(item.question) is None:
+    if _ASKED_KIND.search(item.question) is None:  # "Which glass ...?", "What spread ...?"
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
     problems = []
