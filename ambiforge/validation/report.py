@@ -64,6 +64,7 @@ WHAT_TO_FIX: dict[str, str] = {
     "variants": "add the intended option, as the answer gives it, to the variants",
     "question": "end the question with '?'",
     "qa_fit": "ask about what the pair leaves open; the answer names the intended option (or correct user_intent)",
+    "qa_off_point": "ask about what the two tasks differ by, or make the clear task say the answer",
     "fragment": "restore the start of the cut text, or drop the editor's note",
     "plan_resolution": "make the clear step at end_of_ambiguity name the intended option (or move end_of_ambiguity)",
     "answer_leak_suspect": "check the named step: if it gives the answer away, make it say the open choice",

@@ -721,7 +721,8 @@ CASES = {
         plan_for_amb_task=["Pick up a mug.", "Pour the oat milk into the mug and add the honey."],
         user_intent="glass mug, honey",
         variants="glass mug\nceramic mug",
-        expect_errors="qa_fit variants",
+        expect_errors="",  # the intended glass mug is an option: the honey is no second choice
+        expect_warnings="variants_suspect",  # a thing lost beside the choice is suspected, not certain
     ),
     "d_intent_is_a_plan": dict(  # a plan of another task pasted into user_intent answers no question
         question="Should I pick the glass mug?",
@@ -765,7 +766,7 @@ CASES = {
         plan_for_clear_task=["Pick up the glass mug.", "Pour the warm oat milk into the glass mug."],
         plan_for_amb_task=["Pick up the glass mug.", "Pour the oat milk into the glass mug."],
         end_of_ambiguity="1",
-        expect_errors="qa_fit",
+        expect_warnings="qa_off_point",  # a suspicion since the seventeenth round: often the pair's defect
     ),
     "fa_qa_on_point": dict(  # the same pair, asked about what it leaves open: the clear task says the answer
         ambiguity_type="common_sense_knowledge",

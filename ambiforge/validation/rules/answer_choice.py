@@ -67,6 +67,27 @@ def says(text: str, concept: str) -> bool:
     return bool(wanted) and all(_near(w, said) for w in wanted)
 
 
+#: Determiners after which "all" or "both" quantifies a thing of its own ("all the brown bits").
+_DETERMINERS = frozenset({"the", "these", "those", "my", "your"})
+#: Words that stand for the options themselves after "all the", "both the" ("all the ones", "both the options").
+_OPTION_WORDS = frozenset({"one", "ones", "option", "options", "kind", "kinds", "type", "types", "of", "them"})
+
+
+def _takes_together(answer: str, known: frozenset[str]) -> bool:
+    """The answer takes the options together ("Either is fine.", "Both, please.", "All of them."): a
+    quantifier not followed by a determiner and a word of something else. "Scrape up all the brown bits"
+    quantifies the bits, a thing neither the question nor the options name, so it takes up no option."""
+    ws = [w.lower() for w in words(answer)]
+    for i, w in enumerate(ws):
+        if w not in _ALL_OR_ANY:
+            continue
+        after = ws[i + 1 : i + 3]
+        if len(after) == 2 and after[0] in _DETERMINERS and after[1] not in known | _OPTION_WORDS:
+            continue
+        return True
+    return False
+
+
 def _options(item: Item) -> list[str]:
     """The options the row offers: its variants and its shortlist, yes/no variants aside."""
     return [o.strip() for o in (*item.variants, *item.amb_shortlist) if o.strip() and not _YES_NO_START.match(o)]
@@ -111,9 +132,11 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
         return []
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [n for n in negatives if n.strip()]
-    if any(has(answer, c) for c in concepts) or _ALL_OR_ANY & set(words(answer)):
-        return []
     asked = _lemmas(question) | frozenset(words(question))
+    if any(has(answer, c) for c in concepts) or _takes_together(
+        answer, asked | frozenset(words(" ".join((*options, *concepts))))
+    ):
+        return []
     said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - asked - _EMPTY
     if not said:
         return []

@@ -7,7 +7,8 @@ when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen ha
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
 zest of an orange", "remove the seeds", "squeeze the juice"), a word used as a verb ("to extract the juice",
-"juice them", "Spoon 2 tablespoons", "grill or bake the salmon": lemminflect's word classes, see
+"juice them", "Spoon 2 tablespoons", "Spoon ranch dip into a bowl" (a tool's name opening a step is its
+verb), "grill or bake the salmon": lemminflect's word classes, see
 ``validation.language``), one of alternatives of which the scene has another or that offer any tool ("on a
 plate or napkin", "using gloves or utensils"), or the container food is taken from ("from the fruit bowl",
 "from its container": where it lies, like a drawer). A named object whose kind the scene has under another
@@ -28,7 +29,8 @@ The intended option (``user_intent``) a kitchen item the scene lacks ("stir with
 missing too: the robot is told to use what it cannot find. Each (item, thing) is reported once.
 
 What a reader takes as the kitchen's is not missing: a word inside a scene name the text spells whole ("the glass
-sundae bowl"), the intended option said short ("the chocolate" of the chocolate ice cream the intent names), a
+sundae bowl"), a food the kitchen keeps in chunks ("a mango smoothie"), "the bottle" said alone (a food's
+package: a warning), the intended option said short ("the chocolate" of the chocolate ice cream the intent names), a
 kind's member without its kind ("the penne" of the penne pasta), a part the item names as one ("each cup of the
 muffin tin"), a wrapping taken off ("remove the foil"), the stock of the stockpot, a spoonful ("a spoon of oil"),
 an optional garnish ("if desired", "optionally"), the part of a dish a doneness cue watches ("until the cheese
@@ -163,6 +165,7 @@ FORMS = frozenset(
     | {"breast", "thigh", "wing", "drumstick", "leg", "nugget", "ball", "strip", "steak"}  # cuts: "the chicken"
     | {"sirloin", "tenderloin", "loin", "chop", "cutlet", "mince", "brisket", "rib", "shank", "rump"}  # "the beef"
     | {"clove", "sprig", "leaf", "stalk", "bunch", "floret", "head", "segment"}  # "the garlic" of the garlic cloves
+    | {"chunk"}  # "a mango smoothie" beside the frozen mango chunks
 )
 
 
@@ -354,6 +357,9 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
         return True  # "Bread the chicken wings": no name opens a step with an article and a thing after it
     if _phrasal_in(toks, m.end, before, step_start):
         return True
+    run_on = before.isdigit() and after in _OBJECT_ARTICLES  # "... 4 Spoon the hummus": a step run into the last
+    if (step_start or run_on) and _imperative(m, toks, after):
+        return True
     if after == "or" and _paired_verb(toks, m.end + 1):
         after = "the"  # "grill or bake the salmon": the two verbs share the object
     if not (after in _OBJECT_STARTS | _VERB_AFTER or (step_start and (_is_number(after) or after in _PARTICLES))):
@@ -365,6 +371,20 @@ def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
     # article makes it one ("the pan it was baked in")
     pronoun = after in ("it", "them", "up") and before not in _DETERMINERS and before not in _ARTICLES
     return (before in _VERB_BEFORE or adverb or pronoun) and "VERB" in classes(toks[m.start])
+
+
+#: Words after a step's first word that make it a noun that is the subject or one of a list ("Spoon and fork
+#: go on the tray", "Bowl is ready").
+_SUBJECT_AFTER = frozenset({"and", "or", "is", "are", "was", "were", "should", "will", "can", "must", "go", "goes"})
+_SUBJECT_AFTER |= frozenset({"to", "of", "for", "with", "from"})
+
+
+def _imperative(m: Mention, toks: list[str], after: str) -> bool:
+    """A kitchen tool's name opening a step is the step's imperative verb ("Spoon ranch dip into a small bowl",
+    "Spoon clotted cream into a bowl"): plan steps open with what to do, and a noun opening one is followed by
+    its verb or a list, never by the thing acted on. Food names are left to the other readings ("Salt the
+    water" is a verb, but a food opening a step is too often the step's subject)."""
+    return not m.food and "VERB" in classes(toks[m.start]) and after not in _SUBJECT_AFTER
 
 
 #: Words that say a thing is not to be used: "not in a metal bowl", "never with a dish towel", "instead of a
@@ -466,7 +486,13 @@ def _definite(m: Mention, toks: list[str], introduced: set[str]) -> bool:
     to another item."""
     before = toks[m.start - 1] if m.start else ""
     part = toks[m.end - 1] in _ITEM_PARTS and (m.end - m.start == 1 or m.kind == "fixture")
-    return before == "the" and toks[m.end - 1] not in introduced and not part
+    package = m.end - m.start == 1 and toks[m.start] in _PACKAGES  # "Open the bottle" of the sparkling wine
+    return before == "the" and toks[m.end - 1] not in introduced and not part and not package
+
+
+#: What food comes in: "the bottle" said alone is most often the package of a food the scene lists (the wine's),
+#: so its absence from the list is a suspicion, not a missing thing.
+_PACKAGES = frozenset({"bottle", "can", "jar", "box", "bag", "carton", "package", "packet", "tin", "wrapper"})
 
 
 #: Words before a kitchen item that make it the tool a step is done with ("using a knife", "with a whisk").

@@ -88,7 +88,7 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     not_objects = _not_objects(shortlist, units, scene)
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
-    problems += _off_question(item, objects, ctx)
+    problems += _off_question(item, objects, ctx) or _beside_the_kind(item, shortlist, objects, ctx)
     if not problems and (beside := _beside_the_choice(item, shortlist)):
         problems.append(beside)
     for name in objects:
@@ -224,6 +224,54 @@ def _tool_among_food(asked: str, objects: list[str], kinds: list[bool | None], c
         for o, kind in zip(objects, kinds, strict=True)
         if kind is False and tool(o)
     ]
+
+
+#: An option that says how the thing comes ("with ice", "without sugar"), not which thing it is.
+_MANNER = re.compile(r"^\s*(?:with|without)\b", re.I)
+
+
+def _beside_the_kind(item: Item, shortlist: list[str], objects: list[str], ctx: RuleContext) -> list[str]:
+    """Options of another kind than the question asks for, when the question names no kind of the catalog
+    ("Which spread ...?", "Which glass ...?"): beside two or more options that are foods, among them the
+    intended one, a kitchen tool or dish ("small bowls" among the spreads); or beside two or more things, a
+    manner ("with ice" among the glasses). The options are things the choice is among; these answer another
+    question."""
+    if _ASKED_KIND.search(item.question) is None:  # "Which glass ...?", "What spread ...?"
+        return []
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    problems = []
+    manners = [o for o in shortlist if _MANNER.match(o)]
+    things = [o for o in objects if not _MANNER.match(o)]
+    if manners and len(things) >= 2:
+        problems += [f"amb_shortlist: '{o.strip()}' is a manner, not a thing the question asks for" for o in manners]
+
+    def food(option: str) -> bool:
+        _, found = lexicon.scan(option)
+        return bool(found) and max(found, key=lambda m: m.end).food
+
+    def tool(option: str) -> bool:
+        _, found = lexicon.scan(option)
+        last = max(found, key=lambda m: m.end) if found else None
+        return last is not None and not last.food and last.kind != "fixture" and not _holds_food(option, ctx)
+
+    positives, _ = intent_concepts(item.user_intent)
+    wanted = [a.strip() for alts in positives for a in alts if a.strip()]
+    foods = [o for o in things if food(o)]
+    if len(foods) >= 2 and any(has(o, w) or has(w, o) for o in foods for w in wanted):
+        problems += [
+            f"amb_shortlist: '{o.strip()}' is no food, while the question chooses a food" for o in things if tool(o)
+        ]
+    return problems
+
+
+def _holds_food(option: str, ctx: RuleContext) -> bool:
+    """A package or vessel sold with its food ("tea bags", "oat milk bottle"): may be the food itself."""
+    catalog = ctx.catalog or cached_catalog("")
+    ws = tuple(singular(w) for w in words(option))
+    for g in catalog.groups.values():
+        if g.kind != "food" and tuple(singular(w) for w in words(g.noun)) == ws[-len(words(g.noun)) :]:
+            return not (set(g.tags) - _PACKAGING)
+    return False
 
 
 def _beside_the_choice(item: Item, shortlist: list[str]) -> str | None:

@@ -52,3 +52,14 @@ def test_a_reply_starting_with_a_word_in_lower_case_is_no_fragment(tmp_path: Pat
 def test_a_reply_starting_with_no_word_is_a_fragment(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     found = _flags(tmp_path, catalog, answer="d like the hamburger buns")
     assert len(found) == 1 and found[0].startswith("fragment: answer: starts mid-sentence")
+
+
+def test_a_cooking_word_is_no_misspelling(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    """'roux' is one edit from 'rout' but a word of the kitchen (the kitchen word list holds it)."""
+    assert _flags(tmp_path, catalog, answer="Hamburger buns, with a roux-free relish.") == []
+    assert _flags(tmp_path, catalog, answer="Hamburger buns; make a roux for the gravy.") == []
+
+
+def test_a_word_one_edit_from_a_cooking_word_is_still_misspelled(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    found = _flags(tmp_path, catalog, answer="Hamburger buns; make a rpux for the gravy.")
+    assert len(found) == 1 and "misspelled word 'rpux'" in found[0]

@@ -130,3 +130,33 @@ def test_options_that_answer_another_question_leave_the_answer_alone(flags) -> N
     assert flags(**places, answer="A glass of juice, cold.") == []  # the variants miss the question, not the answer
     found = flags(answer="A glass of juice, cold.")
     assert len(found) == 1 and "takes up none of the options" in found[0]
+
+
+def test_all_of_something_else_takes_up_no_option(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(answer="Scrape out all the pulp with a spoon.")
+    assert len(found) == 1 and "takes up none of the options" in found[0]
+
+
+@pytest.mark.parametrize("answer", ["All of them, please.", "Both the apple and the orange.", "Any kind is fine."])
+def test_all_or_both_of_the_options_takes_them_together(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags(answer=answer) == []
+
+
+_MUGS = dict(
+    **environment("ceramic mugs, dishwasher, upper cupboard, open shelf, dish rack, toaster"),
+    unambiguous_direct="Put the ceramic mugs on the open shelf beside the toaster.",
+    ambiguous_task="Put the ceramic mugs away.",
+    question="Where should I put the ceramic mugs?",
+    answer="On the open shelf beside the toaster.",
+    plan_for_clear_task="1. Take the ceramic mugs.\n2. Put them on the open shelf beside the toaster.",
+    plan_for_amb_task="1. Take the ceramic mugs.\n2. Put them away.",
+    end_of_ambiguity="1",
+    amb_shortlist="upper cupboard, open shelf, dish rack",
+    variants="In the upper cupboard\nOn the open shelf\nOn the dish rack",
+)
+
+
+def test_an_intent_outside_the_options_is_flagged_unless_another_intended_thing_is_one(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(user_intent="toaster", **_MUGS)
+    assert found == ["user_intent: 'toaster' is none of the options (upper cupboard, open shelf, dish rack)"]
+    assert flags(user_intent="open shelf, toaster", **_MUGS) == []  # the shelf is chosen; the toaster says where

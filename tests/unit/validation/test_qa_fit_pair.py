@@ -100,7 +100,7 @@ def test_a_question_naming_the_rejected_option_too_offers_a_choice(flags) -> Non
     assert len(echoed) == 1 and echoed[0].startswith("user_intent: 'brie' is what the question already says")
 
 
-def test_a_safety_question_about_the_step_the_ambiguous_task_adds(flags) -> None:  # type: ignore[no-untyped-def]
+def test_a_safety_question_about_the_step_the_ambiguous_task_adds(flags, tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     soup = dict(
         ambiguity_type="safety",
         unambiguous_direct="Make a potato soup with the potatoes and eggs",
@@ -110,5 +110,7 @@ def test_a_safety_question_about_the_step_the_ambiguous_task_adds(flags) -> None
     )
     added = flags(ambiguous_task="Make a potato soup with the potatoes and eggs. Heat the soup until hot.", **soup)
     assert added == []
-    changed = flags(ambiguous_task="Make a potato soup with the potatoes. Heat the soup until hot.", **soup)
-    assert len(changed) == 1 and changed[0].startswith("question: asks about what the pair does not leave open")
+    changed = _row(ambiguous_task="Make a potato soup with the potatoes. Heat the soup until hot.", **soup)
+    assert flags(ambiguous_task=changed["ambiguous_task"], **soup) == []  # a suspicion, not a qa_fit error
+    found = [f.message for f in failures_of_row(changed, tmp_path, catalog, ["qa_off_point"])]
+    assert len(found) == 1 and found[0].startswith("question: asks about what the pair does not leave open")

@@ -195,6 +195,14 @@ BREAKERS: dict[str, Breaker] = {
     "variants_shortlist": lambda g: edit(g["preferences"], variants=["kitchen scale", "meat mallet"]),
     "rewrite": lambda g: edit(g["safety"], ambiguous_task="Kindly brew something warm to drink in any vessel."),
     "qa_fit": lambda g: edit(g["preferences"], answer="Yes."),
+    "qa_off_point": lambda g: edit(  # asked about washing while the tasks differ by the knife's material
+        g["safety"],
+        question="Should I wash my hands first?",
+        answer="Yes, wash them first.",
+        user_intent=["wash"],
+        amb_shortlist=[],
+        variants=[],
+    ),
     "end_of_ambiguity": lambda g: edit(  # a shared first step: the index now points before the choice
         g["preferences"],
         plan_for_clear_task=["Wash your hands.", *g["preferences"].plan_for_clear_task],

@@ -61,15 +61,17 @@ def test_the_intended_way_against_the_rejected_one_needs_no_detail(tmp_path: Pat
     assert _errors(tmp_path, catalog, **_washing(variants="by hand in the sink\nin the dishwasher")) == []
 
 
-def test_a_lost_intended_thing_without_a_rejected_way_is_still_flagged(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    found = _errors(
-        tmp_path,
-        catalog,
-        **_washing(
-            question="What should I wash the frying pan with?",
-            answer="The brush and the sink.",
-            user_intent="sink, brush",
-            variants="in the sink\nin the dishwasher",
-        ),
+def test_a_lost_intended_thing_without_a_rejected_way_is_suspected(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    """A warning only: the intent often names a detail or a landmark beside the choice."""
+    cells = _washing(
+        question="What should I wash the frying pan with?",
+        answer="The brush and the sink.",
+        user_intent="sink, brush",
+        variants="in the sink\nin the dishwasher",
     )
-    assert len(found) == 1 and "the intended 'brush' is in none of them" in found[0]
+    found = [
+        f"{f.rule}/{f.severity}: {f.message}"
+        for f in failures_of_row(_row(**cells), tmp_path, catalog, ["variants", "variants_suspect"])
+    ]
+    assert len(found) == 1 and found[0].startswith("variants_suspect/warning: ")
+    assert "the intended 'brush' is in none of them" in found[0]
