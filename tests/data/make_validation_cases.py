@@ -605,7 +605,7 @@ CASES = {
     "fa_copied_plan_task_adds_manner": dict(
         unambiguous_direct="Pour the oat milk into a mug in a simple way.",
         plan_for_clear_task=["Pick up a mug.", "Pour the oat milk into the mug."],
-        expect_errors="plan_divergence intent",
+        expect_errors="plan_divergence intent minimal_pair",  # the clear task leaves the mug open too
     ),
     "d_eoa_copied_step_off": dict(
         plan_for_clear_task=["Pick up a mug.", "Open the oat milk.", "Pour the oat milk into the mug."],

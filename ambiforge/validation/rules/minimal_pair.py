@@ -12,7 +12,13 @@
   beside the open point. A replacement inside the open point's own clause (the clause of the clear task that
   says an intent word the ambiguous task lacks) is the open point said more generally ("chill it in the
   fridge" -> "let it rest", "put it back in the knife block" -> "put it away") unless a kitchen thing there is
-  named as another thing or a kind ("sliced cucumber" -> "sliced vegetable"). An intent word the ambiguous
+  named as another thing or a kind ("sliced cucumber" -> "sliced vegetable"): that is the ``rewrite`` warning's,
+  since on rows in other hands it was as often the open point said more generally. Nor does the ambiguous task
+  drop a count or a measure of the clear task beside the open point ("two cookies" -> "some cookies" when the
+  drink is asked) while the question asks for no measure. Nor does the clear task add only words that name none
+  of the intended things when the question asks which thing or where ("grated hard cheese" for the parmesan).
+  The ambiguous task keeping every intent concept is certain only where it keeps them in place and the clear
+  task adds nothing beside the answer; said again in added words it is a leak. An intent word the ambiguous
   task keeps counts as kept only where it is said as often as in the clear task: one mention left of two
   ("cloth napkin" -> "napkin" beside "smooth the cloth"), or the word inside a longer name ("beef stock"), is
   a leak (answer_leak), not a pair left unmade. Nor does the clear task add only a unit without its number or
@@ -32,6 +38,7 @@
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -46,7 +53,7 @@ from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.plan import MEASURES
-from ambiforge.validation.rules.text import contains, intent_concepts, normalise
+from ambiforge.validation.rules.text import contains, has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -96,6 +103,28 @@ def _kept(task: str, alternatives: list[str], clear: str = "") -> str | None:
     return None
 
 
+def _kept_elsewhere(item: Item, kept: list[str]) -> bool:
+    """The ambiguous task says a kept intent word only in words it adds ("Add vegetables ..., chopping the
+    carrots and celery small" for "Add the carrots and the celery"): the choice was made open and the answer
+    leaked back (answer_leak's), not a pair left unmade. Or the clear task says content words the ambiguous
+    task lacks beside the answer's own ("turn on the oven and preheat it" for "Preheat the oven"), or the
+    question asks for a measure ("What temperature ...?" when the intent reads 'preheat'): the clear task
+    resolves something, and the intent string is what is off."""
+    said_answer = _lemmas(item.answer) | {w for o in (*item.amb_shortlist, *item.variants) for w in _lemmas(o)}
+    if _lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task) - _HANDLING - said_answer:
+        return True
+    if _ASKS_MEASURE.search(item.question):
+        return True  # "What temperature ...?" is not answered by the kept 'preheat
+    clear, amb = [w.lower() for w in words(item.unambiguous_direct)], [w.lower() for w in words(item.ambiguous_task)]
+    matcher = SequenceMatcher(None, clear, amb, autojunk=False)
+    added = {j for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace") for j in range(j1, j2)}
+    for word in kept:
+        said = [w.lower() for w in words(word)]
+        if any(amb[j : j + len(said)] == said and j in added for j in range(len(amb))):
+            return True
+    return False
+
+
 def _times(text: str, phrase: str) -> int:
     """How often ``text`` names ``phrase`` as whole words."""
     phrase = phrase.strip().lower()
@@ -126,8 +155,8 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguous_task: adds {', '.join(things[:4])}, which the clear task never names and neither the "
             "question, the answer nor the intent is about"
         )
-    elif replaced := _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
-        dropped_words, added_words = replaced
+    elif (replaced := _replaced(item, lexicon_for(ctx.catalog or cached_catalog("")))) and replaced[2]:
+        dropped_words, added_words, _ = replaced
         problems.append(
             f"ambiguous_task: changes more than the open point: drops {', '.join(dropped_words[:5])} and adds "
             f"{', '.join(added_words[:5])}, which neither the question, the answer nor the intent is about"
@@ -142,6 +171,19 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"unambiguous_direct: adds only {', '.join(repr(w) for w in said)} to the ambiguous task and names none "
             f"of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
         )
+    elif unnamed := _clear_names_no_intent(item):
+        beyond = _lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task)
+        problems.append(
+            f"unambiguous_direct: says no word of {', '.join(repr(c) for c in unnamed[:3])}, and what it says "
+            f"beyond the ambiguous task ({', '.join(sorted(beyond))}) names none of the intent: the clear task "
+            "leaves the same choice open"
+        )
+    elif amounts := _amounts_dropped(item):
+        problems.append(
+            f"ambiguous_task: drops the amounts {', '.join(repr(a) for a in amounts[:3])} of the clear task beside "
+            "the open point, which neither the question, the answer nor the intent is about: the pair changes more "
+            "than the open point"
+        )
     elif second := _second_choice(item):
         phrase, head, kinds = second
         problems.append(
@@ -154,7 +196,7 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
         positives, _ = intent_concepts(item.user_intent)
         kept = [_kept(item.ambiguous_task, alts, item.unambiguous_direct) for alts in positives]
-        if positives and all(kept):
+        if positives and all(kept) and not _kept_elsewhere(item, [w for w in kept if w]):
             words_kept = ", ".join(f"'{w}'" for w in kept)
             problems.append(
                 f"ambiguous_task: still names every intent concept ({words_kept}), so nothing is left to ask"
@@ -205,6 +247,44 @@ def _clear_says_no_more(item: Item) -> list[str]:
     if not positives or any(contains(item.unambiguous_direct, a) for alts in positives for a in alts if a.strip()):
         return []
     return sorted(added)
+
+
+#: A question that asks to choose a thing or a place ("Which cheese ...?", "Where should I store ...?").
+_ASKS_THING = re.compile(r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b", re.I)
+
+
+def _clear_names_no_intent(item: Item) -> list[str]:
+    """The intended things the clear task does not name by any word, when it is the ambiguous task with words
+    added that name none of them either ("grated hard cheese" for "cheese" when the parmesan is asked, "store the
+    rest in a container" when the fridge is) and the question asks which thing or where: the clear task leaves
+    the same choice open. A word the clear task adds that the answer or an option says, beside the intent, is the
+    choice said another way ("cooked over-easy" when the intent reads 'whites, yolks', "the glass mug" when it
+    reads 'crystal', or a kitchen thing named whole): then none."""
+    if _same_instruction(item.ambiguity_type) or not _ASKS_THING.search(item.question):
+        return []
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    added = clear - amb
+    if not added or amb - clear - VAGUE - _VAGUE_DONE - _HANDLING:
+        return []
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or not all(names_thing(c) for c in concepts):
+        return []
+    if any(has_any(item.unambiguous_direct, alts) for alts in positives) or any(
+        content_lemmas(c) <= clear for c in concepts
+    ):
+        return []  # AmbiK's substring reading too: "refrigeration unit" says 'refriger'
+    intent_words = {w for c in concepts for w in content_lemmas(c)}
+    if added & _lemmas(item.answer) - intent_words or any(_related(w, intent_words - {w}) for w in added):
+        return []  # "Blend the mixture" says the blender jar
+    options = {w for o in (*item.amb_shortlist, *item.variants) for w in _lemmas(o)}
+    if added & options:
+        return []  # "the glass mug" picks an option: the intent string is what is off
+    for thing in item.environment:
+        name = _lemmas(thing.name)
+        if name & added and name - added and name - added <= amb:
+            return []  # "a mug" -> "the glass mug" of the kitchen: the clear task picks a thing
+    return ["|".join(alts) for alts in positives if not any(content_lemmas(a) & clear for a in alts if a.strip())]
 
 
 def _dropped(item: Item, most: int) -> list[str]:
@@ -263,12 +343,13 @@ def _names_thing_word(word: str, heads: dict[str, list[frozenset[str]]], lexicon
     return _is_thing(word, heads, lexicon) or classes(word) == frozenset({"NOUN"})
 
 
-def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], list[str]] | None:
+def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], list[str], bool] | None:
     """Content words the ambiguous task puts in place of others of the clear task, both outside the open
     point (the question, the answer, the intent, the options): "sauté" -> "cook" when the pan is asked,
     "in the dish rack" -> "on the kitchen table" when the soap is. Dropping alone is how a task is made
     vague; replacing changes the task. A spelling fixed ("greater" -> "grater") or another form of the same
-    word ("damage" -> "damaging") is not a replacement."""
+    word ("damage" -> "damaging") is not a replacement. The flag says whether a dropped word is beside the open
+    point (True) or only kitchen things in its own phrase are named as others (False)."""
     open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
@@ -299,14 +380,85 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     if not things:
         # "cook" -> "make", "remove" -> "take": a verb any task uses in place of another says the same
         added = [a for a in added if a not in _HANDLING]
-    if not any(w in beside for w in dropped):
+    outside = any(w in beside for w in dropped)
+    if not outside:
         # Only kitchen things dropped in the open point's own phrase: a change when another thing, or a
         # kind of things, is named in their place ("sliced cucumber" -> "sliced vegetable", "in the oven" ->
         # "in an appliance"); a verb or a vague word there is the open point said more generally.
         # "store it so it doesn't go black" for "stand it in a drinking glass of water": only a word that names a
         # kitchen thing or a kind of things ("sweetener") is put in their place, not one that may be a verb.
         added = [a for a in added if _names_thing_word(a, heads, lexicon) and a not in _HANDLING]
-    return (dropped, added) if dropped and added else None
+    return (dropped, added, outside) if dropped and added else None
+
+
+#: A number said as digits or as a word ("2", "1/2", "two", "half"): an amount or a count.
+_AMOUNT = re.compile(
+    r"(?<![\w./-])(?:\d+(?:[./]\d+)?|" + "|".join(sorted(CARDINALS, key=len, reverse=True)) + r")(?![\w-])", re.I
+)
+#: The words that make a number word a pronoun or part of a phrase, not an amount ("each one", "one of them").
+_NOT_AMOUNT_BEFORE = frozenset({"each", "the", "this", "that", "which", "every", "any", "no", "another", "other"})
+_NOT_AMOUNT_AFTER = frozenset({"of", "by", "another", "at", "or", "and", "side", "more"})
+#: A question that asks for a measure ("How big should the cubes be?"): a number dropped from the clear task
+#: is then the open point itself.
+_ASKS_MEASURE = re.compile(
+    r"\bhow\s+(?:many|much|long|big|large|small|thick|thin|hot|warm|cold|far|often|fine|finely)\b"
+    r"|\b(?:size|temperature|amount|quantity|portion|thickness|degrees?|minutes?|hours?|time)\b",
+    re.I,
+)
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+}
+
+
+def _amounts(text: str) -> list[tuple[str, str]]:
+    """Each amount the text says, as (its value with number words as digits, the number and the word after it).
+    A number in brackets is another unit for the one before it ("350°F (180°C)"), not an amount of its own."""
+    found = []
+    for m in _AMOUNT.finditer(text):
+        number, before = m.group(0).lower(), text[: m.start()].rstrip()
+        after = text[m.end() :].split()
+        next_word = after[0].strip(",.;:!?()").lower() if after else ""
+        previous = before.split()[-1].lower() if before.split() else ""
+        if previous in _NOT_AMOUNT_BEFORE or before.endswith("(") or next_word in _NOT_AMOUNT_AFTER or not next_word:
+            continue
+        found.append((_NUMBER_WORDS.get(number, number), f"{number} {next_word}"))
+    return found
+
+
+def _amounts_dropped(item: Item) -> list[str]:
+    """The amounts and counts of the clear task the ambiguous task no longer says, in a clause beside the open
+    point, while the question, the answer and the intent say no number and the question asks for no measure:
+    "put two cookies on the plate" -> "some cookies" when the drink is asked, "four thin crepes" -> "some crepes"
+    when the spread is. The pair then changes more than the open point. Else none."""
+    about = " ".join([item.question, item.answer, *item.user_intent])
+    if _AMOUNT.search(about) or _ASKS_MEASURE.search(item.question):
+        return []
+    clear = _amounts(item.unambiguous_direct)
+    if not clear:
+        return []
+    left = [value for value, _ in _amounts(item.ambiguous_task)]
+    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    dropped = []
+    for value, phrase in clear:
+        if value in left:
+            left.remove(value)  # said again in the ambiguous task ("ten minutes" for "10 minutes")
+        elif re.split(r"[\s./]", phrase)[0] in beside and phrase not in dropped:
+            dropped.append(phrase)
+    return dropped
 
 
 #: Where a task's clauses part: punctuation and "then".
@@ -509,7 +661,17 @@ def check_rewrite(item: Item, ctx: RuleContext) -> list[str]:
     # Dropped details are a suspicion, not a certainty: a reader may take "the bread knife" -> "a knife" as
     # the open point said vaguely, and a long list of steps dropped ("hold it by the handle, dry it with the
     # towel") as the answer's own steps. Where words are replaced, minimal_pair says it.
-    if _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
+    if replaced := _replaced(item, lexicon_for(ctx.catalog or cached_catalog(""))):
+        dropped_words, added_words, outside = replaced
+        if not outside:
+            # A thing of the open point's own phrase named as another ("from the bucket" -> "on the counter"
+            # when the cleaning mix is asked): on rows in other hands as often the open point said more
+            # generally as a second change.
+            problems.append(
+                f"ambiguous_task: names {', '.join(dropped_words[:5])} of the open point's phrase as "
+                f"{', '.join(added_words[:5])}; the pair may change more than the open point, unless that is the "
+                "open point said more generally"
+            )
         return problems
     if dropped := _dropped(item, ctx.config.max_dropped_words):
         problems.append(
