@@ -177,17 +177,44 @@ def _kinds(name: str, ctx: RuleContext) -> set[str]:
     return set(_lemmas(" ".join([obj.noun, obj.group or "", *obj.tags])))
 
 
+#: A plan that takes the task's things up together without naming each ("Put the rest away", "Take the
+#: groceries out"): whether it reaches a named food cannot be read.
+_TOGETHER = re.compile(
+    r"\b(?:the rest|the remaining (?:items|things|groceries)|the groceries|the (?:other |remaining )?items)\b",
+    re.I,
+)
+
+
+#: Dishes named by what they are made of ("the butternut squash soup"): once made, a plan takes the dish up by
+#: its head ("Ladle the soup").
+_DISHES = frozenset({"soup", "stew", "broth", "stock", "sauce", "curry", "chili", "casserole", "puree", "juice"})
+
+
+def _head_said(task: list[str], key: list[str], said: set[str]) -> bool:
+    """The name is the first part of a dish's name in ``task`` ("butternut squash soup") that the task does not
+    make, and ``said`` names the dish ("the soup"): the plan takes up the whole by its head."""
+    n = len(key)
+    for i in range(len(task) - n):
+        if task[i : i + n] == key and task[i + n] in _DISHES and task[i + n] in said:
+            return not _MAKES & set(task[max(0, i - 5) : i])
+    return False
+
+
 def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContext, answered: set[str]) -> list[str]:
     """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
     alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
     if not plan or not task.strip():
         return []
     plan_words = set(_lemmas(" ".join(plan)))
+    together = bool(_TOGETHER.search(" ".join(plan)))
+    ws = _lemmas(task)
     out = []
     for name, key, food in _things(task, names):
         if _said(key, answered):
             continue
         if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_words:
+            if together or _head_said(ws, key, plan_words):
+                continue
             out.append(f"never takes up the {name} its task names")
         elif len(key) > 1 and not set(key[:-1]) & plan_words:
             others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _said(k[:-1], plan_words)]
@@ -211,11 +238,15 @@ def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleCo
     return [f"never puts things on or in the {place} its task names" for place in out]
 
 
+#: A task that puts food into something hot: the putting is the cooking.
+_INTO_HEAT = re.compile(r"\b(?:in|into|onto|on)\s+(?:the\s+|a\s+)?(?:hot|boiling|simmering|sizzling)\b", re.I)
+
+
 def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
     """Steps of another task: a task that makes nothing ("Slice the lemon", "Store the tomato in the fridge")
     whose plan goes on to act on two or more kitchen foods nothing in the item mentions (the tasks, the
     question, its answer, the intent, the variants)."""
-    if not plan or _PRODUCES.search(task):
+    if not plan or _PRODUCES.search(task) or _INTO_HEAT.search(task):
         return []
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants])))
@@ -245,6 +276,8 @@ def cooks_unasked(task: str, plan: list[str], item: Item) -> list[str]:
     """A task that only handles things ("take the cucumber, potato and avocado from the fridge") whose plan
     cooks or makes a dish in two or more steps: the plan does a job the task never asks for."""
     if _PRODUCES.search(task) or not _HANDLES.search(task) or _COOKS.search(f"{task} {item.question} {item.answer}"):
+        return []
+    if _INTO_HEAT.search(task):
         return []
     steps = [i for i, step in enumerate(plan) if _COOKS.search(step)]
     if len(steps) < 2:
