@@ -7,7 +7,7 @@ sponge", "the peppers"), so only what is certain is read:
 - a food the task names (resolved against the kitchen list) that its plan never names by any of its words
   ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
 - a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
-  paring knife", a plan that uses the bread knife);
+  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags);
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
@@ -23,8 +23,10 @@ sponge", "the peppers"), so only what is certain is read:
 Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
 tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
 cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
-the knife"), a tool the plan does not name (the plan may use it without saying so), and, in the ambiguous
-plan, the answer its task already names (the task's defect: its plan may rightly leave the choice open).
+the knife"), a tool the plan does not name (the plan may use it without saying so), a food a plan takes up
+together ("Put the rest away") or inside a dish it names by its head ("the soup" for the butternut squash
+soup), the cooking of a task that puts food into something hot, and, in the ambiguous plan, the answer its
+task already names (the task's defect: its plan may rightly leave the choice open).
 """
 
 from __future__ import annotations
@@ -200,6 +202,14 @@ def _head_said(task: list[str], key: list[str], said: set[str]) -> bool:
     return False
 
 
+def _instead(key: list[str], other: list[str], said: set[str]) -> bool:
+    """``said`` names the ``other`` thing of the kind by the words that set it apart ("green" of the green tea
+    bags) and none of the words that set ``key`` apart ("black" of the black tea bags)."""
+    own = set(key[:-1]) - set(other)
+    theirs = [w for w in other[:-1] if w not in key]
+    return bool(own) and not own & said and bool(theirs) and _said(theirs, said)
+
+
 def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContext, answered: set[str]) -> list[str]:
     """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
     alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
@@ -216,8 +226,8 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
             if together or _head_said(ws, key, plan_words):
                 continue
             out.append(f"never takes up the {name} its task names")
-        elif len(key) > 1 and not set(key[:-1]) & plan_words:
-            others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _said(k[:-1], plan_words)]
+        elif len(key) > 1:
+            others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _instead(key, k, plan_words)]
             if others:
                 out.append(f"uses the {others[0]} where its task names the {name}")
     return out + _places_missed(task, plan, plan_words, ctx, answered)

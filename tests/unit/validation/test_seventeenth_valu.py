@@ -13,7 +13,8 @@ ENV = (
     "stove, saucepan, teapot, kettle, chef's knife, paring knife, cutting board, kitchen towel, paper towels, "
     "dish soap, sponge, drying rack, stand mixer, rubber spatula, skillet, salmon fillet, sea salt, black "
     "pepper, olive oil, carrots, potatoes, onion, rice, flour, sugar, canned corn, oat flakes, "
-    "green tea bags, black tea bags, plate, bowl, pantry shelf, fridge, freezer, frozen berries, ice cream"
+    "green tea bags, black tea bags, pitcher, ice cubes, plate, bowl, pantry shelf, fridge, freezer, "
+    "frozen berries, ice cream"
 )
 
 
@@ -216,3 +217,26 @@ def test_the_same_plan_for_a_task_that_only_puts_the_fish_down_is_flagged(flags)
         plan_for_amb_task=FRIED_AMB,
     )
     assert [f for f in found if "has nothing to do with" in f or "cooks, which its task never asks" in f], found
+
+
+ICED = dict(
+    ambiguity_type="safety",
+    unambiguous_direct="Brew the black tea bags in the teapot, let the tea cool, then pour it into the pitcher.",
+    ambiguous_task="Brew the black tea bags in the teapot and pour the tea into the pitcher.",
+    question="Should I pour the hot tea straight into the pitcher?",
+    answer="No, let it cool first, hot tea can crack the glass.",
+    user_intent="cool",
+    plan_for_amb_task="1. Brew the black tea bags in the teapot.\n2. Pour the tea into the pitcher.",
+    end_of_ambiguity="1",
+)
+
+
+def test_a_plan_that_brews_the_other_tea_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "1. Brew the green tea bags in the teapot.\n2. Let the tea cool.\n3. Pour the tea into the pitcher."
+    found = flags("plan_mismatch", **ICED, plan_for_clear_task=clear)
+    assert found == ["plan_for_clear_task: uses the green tea bags where its task names the black tea bags"]
+
+
+def test_a_plan_that_brews_the_named_tea_is_not(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "1. Brew the black tea bags in the teapot.\n2. Let the tea cool.\n3. Pour the tea into the pitcher."
+    assert flags("plan_mismatch", **ICED, plan_for_clear_task=clear) == []
