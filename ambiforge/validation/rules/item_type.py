@@ -32,14 +32,17 @@ if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
 #: Word stems that name a kitchen hazard or its protection; one of them in the question, answer or intent
-#: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself.
+#: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself; the
+#: body kept from harm is ("away from your hand", "your fingers can get caught").
 _HAZARD = re.compile(
     r"safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
     r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"
     r"|germ|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
     r"|poison|crude|bleach|detergent|soap|chemical|edible|chick|poultry|pork|meat|choke|child|broken|crack"
-    r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter",
+    r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter"
+    r"|\b(?:your|the|my) (?:hand|hands|finger|fingers|fingertips|skin|eyes)\b|\bcaught\b|\bhurt|\bwound"
+    r"|\bbleed|\bcut (?:yourself|myself|your|my)\b",
     re.I,
 )
 

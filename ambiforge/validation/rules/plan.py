@@ -418,7 +418,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             f"plan_for_clear_task[{k}]: the choice ('{said_later}') is made here, after end_of_ambiguity {eoa}, "
             f"whose step involves none of the intent: {_short(clear[eoa])!r}"
         ]
-    for i in range(eoa):
+    for i in range(0 if _lengths_apart(item) else eoa):
         if i >= len(amb):
             break
         said = [
@@ -452,13 +452,30 @@ def _open_step(step: str) -> bool:
     return bool(LEFT_OPEN.search(step) or _OPEN_CHOICE.search(step) or _OPEN_WORDS.search(step))
 
 
+#: A step that leaves open how to do it, in a word of manner ("Hold it safely", "Clean the jar properly", "Add
+#: the milk at the right moment"): its writer marks the choice there.
+_OPEN_MANNER = re.compile(
+    r"\b(?:safely|properly|correctly|appropriately|suitably|as needed|as appropriate)\b"
+    r"|\b(?:the|a) (?:right|correct|proper|suitable|safe) (?:way|time|moment|manner)\b",
+    re.I,
+)
+
+
+def _lengths_apart(item: Item) -> bool:
+    """Plans two or more steps apart in length do not line up by index: a clear step before the index may be
+    one of several that spell out the one ambiguous step at it ("Use the lemon to clean the microwave" /
+    "Fill the bowl with water", "Slice the lemon into it", "Heat it")."""
+    return abs(len(item.plan_for_clear_task) - len(item.plan_for_amb_task)) >= 2
+
+
 def _marked_at_index(item: Item, i: int) -> bool:
     """The ambiguous plan leaves the choice open in words at the index ("Open the bottle with the right
     tool") and not at the earlier step ``i`` ("Remove the foil from the neck of the bottle"): its writer shows
     the choice made at the index, and a clear step before it that names the intended thing in passing ("with
     the small blade of the corkscrew") does not move it."""
     amb = item.plan_for_amb_task
-    return _open_step(amb[item.end_of_ambiguity]) and not _open_step(amb[i])
+    at_index = amb[item.end_of_ambiguity]
+    return (_open_step(at_index) or bool(_OPEN_MANNER.search(at_index))) and not _open_step(amb[i])
 
 
 def _only_step_apart(item: Item) -> list[str]:
@@ -528,10 +545,11 @@ _NOT_A_CHOICE = re.compile(
     re.I,
 )
 #: Words of a step that leave the choice open without naming it ("take out an item", "the needed product",
-#: "Decide what to spread").
+#: "Decide what to spread"); "pick up" takes, it does not choose.
 _OPEN_WORDS = re.compile(
     r"\b(?:food|item|items|thing|things|something|anything|somewhere|needed|whatever|its place|decide|choose|select"
-    r"|pick|identify)\b|\b(?:an?|another) (?:appliance|utensil|tool|container|ingredient|product|food|fruit)\b",
+    r"|pick(?! up\b)|identify)\b"
+    r"|\b(?:an?|another) (?:appliance|utensil|tool|container|ingredient|product|food|fruit)\b",
     re.I,
 )
 

@@ -7,7 +7,7 @@ sponge", "the peppers"), so only what is certain is read:
 - a food the task names (resolved against the kitchen list) that its plan never names by any of its words
   ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
 - a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
-  paring knife", a plan that uses the bread knife);
+  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags);
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
@@ -23,8 +23,10 @@ sponge", "the peppers"), so only what is certain is read:
 Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
 tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
 cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
-the knife"), a tool the plan does not name (the plan may use it without saying so), and, in the ambiguous
-plan, the answer its task already names (the task's defect: its plan may rightly leave the choice open).
+the knife"), a tool the plan does not name (the plan may use it without saying so), a food a plan takes up
+together ("Put the rest away") or inside a dish it names by its head ("the soup" for the butternut squash
+soup), the cooking of a task that puts food into something hot, and, in the ambiguous plan, the answer its
+task already names (the task's defect: its plan may rightly leave the choice open).
 """
 
 from __future__ import annotations
@@ -177,20 +179,55 @@ def _kinds(name: str, ctx: RuleContext) -> set[str]:
     return set(_lemmas(" ".join([obj.noun, obj.group or "", *obj.tags])))
 
 
+#: A plan that takes the task's things up together without naming each ("Put the rest away", "Take the
+#: groceries out"): whether it reaches a named food cannot be read.
+_TOGETHER = re.compile(
+    r"\b(?:the rest|the remaining (?:items|things|groceries)|the groceries|the (?:other |remaining )?items)\b",
+    re.I,
+)
+
+
+#: Dishes named by what they are made of ("the butternut squash soup"): once made, a plan takes the dish up by
+#: its head ("Ladle the soup").
+_DISHES = frozenset({"soup", "stew", "broth", "stock", "sauce", "curry", "chili", "casserole", "puree", "juice"})
+
+
+def _head_said(task: list[str], key: list[str], said: set[str]) -> bool:
+    """The name is the first part of a dish's name in ``task`` ("butternut squash soup") that the task does not
+    make, and ``said`` names the dish ("the soup"): the plan takes up the whole by its head."""
+    n = len(key)
+    for i in range(len(task) - n):
+        if task[i : i + n] == key and task[i + n] in _DISHES and task[i + n] in said:
+            return not _MAKES & set(task[max(0, i - 5) : i])
+    return False
+
+
+def _instead(key: list[str], other: list[str], said: set[str]) -> bool:
+    """``said`` names the ``other`` thing of the kind by the words that set it apart ("green" of the green tea
+    bags) and none of the words that set ``key`` apart ("black" of the black tea bags)."""
+    own = set(key[:-1]) - set(other)
+    theirs = [w for w in other[:-1] if w not in key]
+    return bool(own) and not own & said and bool(theirs) and _said(theirs, said)
+
+
 def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContext, answered: set[str]) -> list[str]:
     """What ``task`` asks to act on that ``plan`` never takes up. A thing of the ``answered`` words is left
     alone: an ambiguous task that names the answer is the task's defect, not the plan's."""
     if not plan or not task.strip():
         return []
     plan_words = set(_lemmas(" ".join(plan)))
+    together = bool(_TOGETHER.search(" ".join(plan)))
+    ws = _lemmas(task)
     out = []
     for name, key, food in _things(task, names):
         if _said(key, answered):
             continue
         if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_words:
+            if together or _head_said(ws, key, plan_words):
+                continue
             out.append(f"never takes up the {name} its task names")
-        elif len(key) > 1 and not set(key[:-1]) & plan_words:
-            others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _said(k[:-1], plan_words)]
+        elif len(key) > 1:
+            others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _instead(key, k, plan_words)]
             if others:
                 out.append(f"uses the {others[0]} where its task names the {name}")
     return out + _places_missed(task, plan, plan_words, ctx, answered)
@@ -211,11 +248,15 @@ def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleCo
     return [f"never puts things on or in the {place} its task names" for place in out]
 
 
+#: A task that puts food into something hot: the putting is the cooking.
+_INTO_HEAT = re.compile(r"\b(?:in|into|onto|on)\s+(?:the\s+|a\s+)?(?:hot|boiling|simmering|sizzling)\b", re.I)
+
+
 def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
     """Steps of another task: a task that makes nothing ("Slice the lemon", "Store the tomato in the fridge")
     whose plan goes on to act on two or more kitchen foods nothing in the item mentions (the tasks, the
     question, its answer, the intent, the variants)."""
-    if not plan or _PRODUCES.search(task):
+    if not plan or _PRODUCES.search(task) or _INTO_HEAT.search(task):
         return []
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants])))
@@ -245,6 +286,8 @@ def cooks_unasked(task: str, plan: list[str], item: Item) -> list[str]:
     """A task that only handles things ("take the cucumber, potato and avocado from the fridge") whose plan
     cooks or makes a dish in two or more steps: the plan does a job the task never asks for."""
     if _PRODUCES.search(task) or not _HANDLES.search(task) or _COOKS.search(f"{task} {item.question} {item.answer}"):
+        return []
+    if _INTO_HEAT.search(task):
         return []
     steps = [i for i, step in enumerate(plan) if _COOKS.search(step)]
     if len(steps) < 2:
