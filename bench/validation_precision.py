@@ -1,10 +1,9 @@
 """Precision of the validation rules' errors and recall of the defects they are for, on published AmbiK rows.
 
-Main figures (issue 43) since 29 Nov: ``bench/labels/fresh_issue43`` (150 rows written fresh in AmbiK's format by
-other hands and labelled blind; its README gives the command: ``--full``, ``--split`` and ``--heldback-labels`` point
-at its three files). Before that, and by default still, the frozen held-back rows of
-``bench/labels/split_issue43.csv`` (150 rows of the full
-published AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a
+Main figures (issue 43): the newest held-back set (``FRESH``), 150 rows written fresh in AmbiK's format by other
+hands and labelled blind; without arguments the script measures it (``--set`` another such folder of rows.csv,
+split.csv and labels.csv). A set rule authors have since read is in ``WORN`` and its figures say so.
+With ``--full``, the frozen held-back rows of ``bench/labels/split_issue43.csv`` (150 rows of the full published AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a
 reader who never saw the rules, given only the rows and the defect classes (``bench/labels/heldback_labels.csv``:
 one line per row and class with quoted evidence, ``clean`` for a row without defects). Every other row of
 the full CSV shaped the rules (the script says which). Per rule: the rows it flags as an error and how many
