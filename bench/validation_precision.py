@@ -3,14 +3,15 @@
 Main figures (issue 43): the newest held-back set (``FRESH``), 150 rows written fresh in AmbiK's format by other
 hands and labelled blind; without arguments the script measures it (``--set`` another such folder of rows.csv,
 split.csv and labels.csv). A set rule authors have since read is in ``WORN`` and its figures say so.
-With ``--full``, the frozen held-back rows of ``bench/labels/split_issue43.csv`` (150 rows of the full published AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a
-reader who never saw the rules, given only the rows and the defect classes (``bench/labels/heldback_labels.csv``:
-one line per row and class with quoted evidence, ``clean`` for a row without defects). Every other row of
-the full CSV shaped the rules (the script says which). Per rule: the rows it flags as an error and how many
-of them the reader labelled with the rule's class (precision, 95% Wilson interval); per class: the labelled
-rows and how many of them the class's own rule flags as an error (recall by the matching rule), with the
-misses listed. Needs ``--full AmbiK_data.csv`` (from the authors' repository cog-model/AmbiK-dataset; never
-copied here). ``--history`` adds the earlier figures on the development halves.
+With ``--full``, the frozen held-back rows of ``bench/labels/split_issue43.csv`` (150 rows of the full published
+AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a reader who never saw
+the rules, given only the rows and the defect classes (``bench/labels/heldback_labels.csv``: one line per row and
+class with quoted evidence, ``clean`` for a row without defects). Every other row of the full CSV shaped the rules
+(the script says which). Per rule: the rows it flags as an error and how many of them the reader labelled with the
+rule's class (precision, 95% Wilson interval); per class: the labelled rows and how many of them the class's own
+rule flags as an error (recall by the matching rule), with the misses listed. Needs ``--full AmbiK_data.csv`` (from
+the authors' repository cog-model/AmbiK-dataset; never copied here). ``--history`` adds the earlier figures on the
+development halves.
 
 Earlier figures (``--history``):
 Runs every item rule on the AmbiK development rows (``ambik_dev_400.csv``, read where it is published, never
