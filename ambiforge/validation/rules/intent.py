@@ -249,12 +249,20 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
     return []
 
 
-def check_off_point(item: Item, ctx: RuleContext) -> list[str]:
+def fit_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
+    """qa_fit's errors, and where it has none, qa_off_point's suspicion: one family, so the answer is read
+    against the question once an item."""
+    if fit := check_fit(item, ctx):
+        return [("qa_fit", message) for message in fit]
+    return [("qa_off_point", message) for message in _off_point_suspicion(item, ctx)]
+
+
+def _off_point_suspicion(item: Item, ctx: RuleContext) -> list[str]:
     """A suspicion, not an error: the question is about something the two tasks do not differ by. Read on
     the published rows, the tasks often differ by a rewording ("make" / "cook") or by what the clear task adds
     besides the answer, while the question asks what the row is about (which tool opens the cans), so the
     defect is as often the pair's as the question's."""
-    if check_fit(item, ctx) or not (apart := _off_point(item)) or check_type(item, ctx):
+    if not (apart := _off_point(item)) or check_type(item, ctx):
         return []  # a question of another type: ``type`` says so
     shown = ", ".join(f"'{w}'" for w in apart[:4])
     return [
@@ -562,17 +570,18 @@ RULES = (
         ("intent_suspect", "warning", "the clear task or plan may not state the intent"),
     ),
     Rule("answer", "warning", check_answer, "the answer contains an intent concept"),
-    Rule(
-        "qa_fit",
-        "error",
-        check_fit,
-        "the answer answers the question (not empty, not a question, not yes/no to 'which', not another option), "
-        "the intent is not the question's own words",
-    ),
-    Rule(
-        "qa_off_point",
-        "warning",
-        check_off_point,
-        "the question asks about what the pair leaves open, not about what both tasks say alike",
+    *family_rules(
+        fit_findings,
+        (
+            "qa_fit",
+            "error",
+            "the answer answers the question (not empty, not a question, not yes/no to 'which', not another "
+            "option), the intent is not the question's own words",
+        ),
+        (
+            "qa_off_point",
+            "warning",
+            "the question asks about what the pair leaves open, not about what both tasks say alike",
+        ),
     ),
 )
