@@ -8,6 +8,7 @@ anything known is more often a name ("tzatziki") than a typo."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache, lru_cache
 
 from ambiforge.catalog import Catalog
@@ -69,10 +70,7 @@ def misspelled_word(
     is the start of a scene word, not the word, so the scene does not excuse it. The end of a scene word is
     (the "burger" of the hamburger buns): names are compounds whose last part is a word of its own."""
     key = (catalog.sha256, units)
-    known = _known_set(catalog, units)
-    for word in _WORD.findall(text):
-        if _is_known(word, known) or singular(word) in scene_words or any(s.endswith(word) for s in scene_words):
-            continue
+    for word in _unknown_words(text, _known_set(catalog, units), scene_words):
         near = _nearest(word, key)
         if near is not None:
             return word, near
@@ -90,10 +88,8 @@ def run_together(
     letters run into one of the short words above ("nutson", "thechosen"), with the two words apart. A
     compound of two content words ("placemat", "teabag") is a name and is left alone."""
     known = _known_set(catalog, units)
-    for word in _WORD.findall(text):
-        if len(word) < 5 or _is_known(word, known) or singular(word) in scene_words:
-            continue
-        if any(s.endswith(word) for s in scene_words):
+    for word in _unknown_words(text, known, scene_words):
+        if len(word) < 5:
             continue
         for i in range(2, len(word) - 1):
             head, tail = word[:i], word[i:]
@@ -102,6 +98,14 @@ def run_together(
             ):
                 return word, f"{head} {tail}"
     return None
+
+
+def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]) -> Iterator[str]:
+    """The words of ``text`` that neither a dictionary here nor the scene knows: a scene word, its singular,
+    or the end of one (the "burger" of the hamburger buns) is known; its start ("fridg") is not."""
+    for word in _WORD.findall(text):
+        if not (_is_known(word, known) or singular(word) in scene_words or any(s.endswith(word) for s in scene_words)):
+            yield word
 
 
 def _is_known(word: str, known: frozenset[str]) -> bool:
