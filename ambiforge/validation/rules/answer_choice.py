@@ -303,15 +303,15 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     would you like?" "Something cold, please." with the intent 'iced tea'; "What should I use to shred the
     carrots?" "Two carrots are enough." with 'grater'. An answer that gives the choice says at least a word of
     it (a shortened name such as "The glass bottle." for 'glass milk bottle' does), so one that says none
-    answers something else. Left alone: a yes/no question that offers no "or" (a side taken in any words
-    answers it), an answer that rules something out, a measure question, a number where an intent concept is
-    one, and a description ("The sharp one.") unless the ambiguous task already gives it ("Something cold."
-    for "something cold to drink")."""
+    answers something else. Left alone: a yes or a no to a yes/no question that offers no "or" (a side taken
+    answers it), an answer that rules something out ("Never straight from the fridge."), a measure question,
+    a number where an intent concept is one, and a description ("The sharp one.") unless the ambiguous task
+    already gives it ("Something cold." for "something cold to drink")."""
     question, answer = item.question.strip(), item.answer.strip()
     if not question or not answer or _MEASURE_QUESTION.search(question) or _HOW_MANY.search(question):
         return []  # an amount in any words answers a measure question (``wrong_kind``, ``gives_no_measure``)
-    if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I):
-        return []  # a side may be taken in any words ("Do not wash them.")
+    if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I) and _YES_NO_START.match(answer):
+        return []  # a yes or a no takes a side
     if rules_out(answer):
         return []  # "No grape, please.": ruling an option out may leave the intended one
     positives, negatives = intent_concepts(item.user_intent)

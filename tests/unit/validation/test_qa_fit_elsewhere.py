@@ -58,9 +58,11 @@ def test_an_answer_only_restating_the_task_adds_nothing_else(flags) -> None:  # 
     assert len(found) == 1 and found[0].startswith("answer: says no word of the intent")
 
 
-def test_a_yes_no_question_is_left_to_the_kind_checks(flags) -> None:  # type: ignore[no-untyped-def]
+def test_a_yes_no_question_is_left_to_the_other_checks(flags) -> None:  # type: ignore[no-untyped-def]
+    """Not this check's; the answer says no word of the intent, which the intent reading flags."""
     cells = {**WAFFLES, "question": "Should I use the oven for the waffles?"}
-    assert flags(answer="Add a generous spoon of jam on top.", **cells) == []
+    found = flags(answer="Add a generous spoon of jam on top.", **cells)
+    assert len(found) == 1 and found[0].startswith("answer: says no word of the intent")
 
 
 CURRY = dict(

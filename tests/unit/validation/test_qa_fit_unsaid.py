@@ -54,9 +54,16 @@ def test_an_answer_saying_a_word_of_the_intent_is_not_flagged(flags) -> None:  #
     assert flags(answer="Let it get soft on the counter first.", **BUTTER) == []
 
 
-def test_a_yes_no_question_answered_in_other_words_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+def test_a_yes_no_question_answered_beside_the_point_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     cells = {**BUTTER, "question": "Should the butter go on straight from the fridge?"}
-    assert flags(answer="Butter tastes lovely on warm sourdough.", **cells) == []
+    found = flags(answer="Butter tastes lovely on warm sourdough.", **cells)
+    assert len(found) == 1 and found[0].startswith("answer: says no word of the intent")
+
+
+@pytest.mark.parametrize("answer", ["No.", "No, that is too hard to spread.", "Never straight from the fridge."])
+def test_a_side_taken_on_a_yes_no_question_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    cells = {**BUTTER, "question": "Should the butter go on straight from the fridge?"}
+    assert flags(answer=answer, **cells) == []
 
 
 CHEESE = dict(
