@@ -491,3 +491,32 @@ def kept_cue_leaks(item: Item) -> list[str]:
                     f"and keeps the intended '{kept}' beside it"
                 ]
     return []
+
+
+def added_step_leaks(item: Item) -> list[str]:
+    """A step before ``end_of_ambiguity`` where the ambiguous plan says an intent concept that the clear plan's
+    same step does not ("Open the fridge and clear some space on the bottom shelf." beside "Open the fridge.";
+    "Rinse the grapes and take out the paring knife for halving them." beside "Rinse the grapes."), while the
+    ambiguous task and the question say none of the concept and the answer gives it. The ambiguous step does
+    all the clear step does (every content word of it) and more: up to the index the two plans do the same,
+    so what the ambiguous plan adds there is the answer, said before the question. A step that does something
+    else ("Warm a little oil on low heat" beside "Put the soup pot on the stove") adds nothing to compare."""
+    positives, _ = intent_concepts(item.user_intent)
+    groups = [[a for a in alts if a.strip() and content_lemmas(a)] for alts in positives]
+    groups = [alts for alts in groups if alts]
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    for alts in groups:
+        if any(says_concept(item.ambiguous_task, a) or says_concept(item.question, a) for a in alts):
+            continue
+        if not any(says_concept(item.answer, a) for a in alts):
+            continue
+        for i in range(min(item.end_of_ambiguity, len(clear), len(amb))):
+            if any(says_concept(clear[i], a) for a in alts) or not content_lemmas(clear[i]) <= content_lemmas(amb[i]):
+                continue  # the clear step says it too, or the ambiguous step does something else
+            said = next((a for a in alts if not _NUMBER.search(a) and says_concept(amb[i], a)), None)
+            if said:
+                return [
+                    f"plan_for_amb_task[{i}]: says the intended '{said}', which the clear plan's step {i} does not "
+                    f"(end_of_ambiguity {item.end_of_ambiguity}): {' '.join(amb[i].split())[:80]!r}"
+                ]
+    return []

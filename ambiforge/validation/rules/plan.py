@@ -62,6 +62,7 @@ from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.leak_forms import (
+    added_step_leaks,
     asks_place,
     attribute_leaks,
     kept_cue_leaks,
@@ -1193,6 +1194,9 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 )
             )
             break
+    if not any(rule == "answer_leak" for rule, _ in out):
+        # a concept the ambiguous plan adds before the index, read when no other form has found the leak
+        out += [("answer_leak", message) for message in added_step_leaks(item)]
     return out
 
 
