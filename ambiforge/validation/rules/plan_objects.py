@@ -17,6 +17,8 @@ sponge", "the peppers"), so only what is certain is read:
   with the fork") while the plan never names the task's tool;
 - a clear step that takes, where the ambiguous plan's same step leaves the choice open, an option the intent
   does not take ("through the colander" where the clear task names the fine-mesh sieve);
+- a step that does the other plan's same step (the same verb) with a kitchen object nothing in the item names,
+  where that step uses an object both tasks name ("Walk to the dishwasher ..." / "Walk to the sink ...");
 - steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
   act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
   the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
@@ -425,6 +427,41 @@ def other_option(item: Item, names: list[Name]) -> list[str]:
     return []
 
 
+def other_object(item: Item, names: list[Name]) -> list[str]:
+    """A step of one plan that does what the other plan's same step does (the same verb) with a kitchen object
+    nothing in the item names and the other plan never names, where that other step uses an object both tasks
+    name and this one does not ("Pour the milk into a mug and heat it in the microwave" / "Pour the milk into
+    the saucepan", the tasks heating it in the saucepan): the plan does its task's action with another thing."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
+    tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
+    in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
+    shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
+    for field, plan, other, moved in (
+        ("plan_for_clear_task", clear, amb, shift),
+        ("plan_for_amb_task", amb, clear, -shift),
+    ):
+        other_words = set(_lemmas(" ".join(other)))
+        for i, step in enumerate(plan):
+            verb = _lemmas(step)[:1]
+            for k in sorted({i, i + moved}):
+                if not 0 <= k < len(other) or normalise(step) == normalise(other[k]) or _lemmas(other[k])[:1] != verb:
+                    continue
+                mine = _things(step, names, acted=False)
+                odd = [n for n, key, food in mine if not food and not _said(key, said) and not _said(key, other_words)]
+                kept = [n for n, _, food in _things(other[k], names, acted=False) if not food and n in in_both]
+                kept = [n for n in kept if n not in {m[0] for m in mine}]
+                if odd and kept:
+                    return [
+                        f"{field}[{i}]: does the other plan's step with the {odd[0]}, which nothing in the item "
+                        f"names, where that step uses the {kept[0]} both tasks name: {step[:80]!r}"
+                    ]
+    return []
+
+
 #: Foods a recipe takes up without its task saying so: seasoning, frying fat and water.
 _STAPLES = frozenset({"salt", "pepper", "oil", "water", "ice"})
 
@@ -548,6 +585,6 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
     used = {p.split(":")[0] for p in problems if ": uses the " in p}  # the same swap, read on the task's names
     swapped = [m for m in swapped if m.split("[")[0] not in used]
-    swapped = swapped or other_option(item, names)
+    swapped = swapped or other_option(item, names) or other_object(item, names)
     added = [m for m in added_food(item, names) if not any(p.startswith(m.split("[")[0]) for p in problems + swapped)]
     return problems + swapped + added

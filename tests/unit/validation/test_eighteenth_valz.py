@@ -179,3 +179,37 @@ def test_a_plain_ambiguous_step_at_the_index_puts_the_choice_later(flags) -> Non
         "3. Pat them.\n4. Stir them into the batter in the mixing bowl.",
     )
     assert len(found) == 1 and "is made here, after end_of_ambiguity 0" in found[0]
+
+
+# plan_mismatch: one plan's step does the other's action with an object nothing names, in place of the one both
+# tasks name.
+TRAY = dict(
+    ambiguity_type="safety",
+    unambiguous_direct="Carry the bread knife to the cutting board with the blade pointing down.",
+    ambiguous_task="Carry the bread knife to the cutting board.",
+    question="How should I hold the knife while carrying it?",
+    answer="Blade pointing down.",
+    user_intent="blade down",
+    plan_for_clear_task="1. Pick up the bread knife by the handle.\n2. Point the blade down.\n"
+    "3. Walk to the cutting board and lay the knife on it.",
+    end_of_ambiguity="1",
+)
+
+
+def test_a_step_going_to_another_place_than_both_tasks_name_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **TRAY,
+        plan_for_amb_task="1. Pick up the bread knife.\n2. Hold it safely.\n3. Walk to the tray and drop the knife in.",
+    )
+    assert len(found) == 1 and "step with the tray" in found[0] and "uses the cutting board" in found[0]
+
+
+def test_a_step_of_another_action_with_another_object_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **TRAY,
+        plan_for_amb_task="1. Pick up the bread knife.\n2. Hold it safely.\n"
+        "3. Wipe the tray, then lay the knife on the cutting board.",
+    )
+    assert found == []
