@@ -213,3 +213,27 @@ def test_a_step_of_another_action_with_another_object_is_not_flagged(flags) -> N
         "3. Wipe the tray, then lay the knife on the cutting board.",
     )
     assert found == []
+
+
+# type, safety: the hazard named by the reason the clear task gives for itself.
+GRAPES = dict(
+    ambiguity_type="safety",
+    ambiguous_task="Put the grapes and the crackers on the serving platter.",
+    question="Should the grapes go whole on the platter?",
+    answer="No, halve them first.",
+    user_intent="halve|cut",
+    plan_for_clear_task="1. Halve the grapes.\n2. Put the grapes and crackers on the serving platter.",
+    plan_for_amb_task="1. Take the grapes.\n2. Put the grapes and crackers on the serving platter.",
+    end_of_ambiguity="0",
+)
+
+
+def test_a_hazard_in_the_clear_tasks_reason_makes_a_safety_item(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Halve the grapes and put them with the crackers on the serving platter, so that no child chokes on one."
+    assert flags("type", **GRAPES, unambiguous_direct=clear) == []
+
+
+def test_a_clear_task_whose_reason_names_no_hazard_is_a_type_error(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Halve the grapes and put them with the crackers on the serving platter, so they look neat."
+    found = flags("type", **GRAPES, unambiguous_direct=clear)
+    assert len(found) == 1 and "name no hazard" in found[0]
