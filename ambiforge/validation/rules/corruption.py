@@ -30,7 +30,7 @@ from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import misspelled_word, run_together
+from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -137,7 +137,9 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     ]
     catalog = ctx.catalog or cached_catalog("")
     scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
-    scene_words = frozenset(re.findall(r"[a-z]+", scene))
+    # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
+    made = made_dish_words(item.unambiguous_direct) | made_dish_words(item.ambiguous_task)
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     for field, text in texts:
         if not text.strip():
             continue

@@ -38,9 +38,19 @@ def _missed(item: Item) -> list[str]:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
-    said = [content_lemmas(v) - _SIZES for v in variants]
-    named = any(_matches(v, a) for v in variants for a in wanted) or any(_names(a, said) for a in wanted)
+    named = any(
+        _matches(v, a) or (not _numbers_apart(v, a) and _names(a, [content_lemmas(v) - _SIZES]))
+        for v in variants
+        for a in wanted
+    )
     return [] if not wanted or named else wanted
+
+
+def _numbers_apart(variant: str, concept: str) -> bool:
+    """Both give a number and no number of the one is the other's ("5 minutes" for "10 minutes"): the unit they
+    share is not the choice, the number is."""
+    offered, wanted = _numbers(variant), _numbers(concept)
+    return bool(offered) and bool(wanted) and offered.isdisjoint(wanted)
 
 
 #: Sizes say which one of a kind, not which kind: "a mixing bowl" names the large mixing bowl.
@@ -152,7 +162,7 @@ _NUMBERS = {
     for i, w in enumerate(
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
     )
-}
+} | {w: str(10 * i) for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty"), start=2)}
 
 
 def _numbers(text: str) -> set[str]:
@@ -165,8 +175,11 @@ def _answer_among(item: Item, variants: list[str]) -> bool:
     said = words(item.answer)
     if said and said[0] in _YES_NO and any(words(v)[:1] == said[:1] for v in variants):
         return True
-    if _numbers(item.answer) & {n for v in variants for n in _numbers(v)}:
+    given, offered = _numbers(item.answer), {n for v in variants for n in _numbers(v)}
+    if given & offered:
         return True
+    if given and offered and _numbers(item.question).isdisjoint(given):
+        return False  # "10 minutes" against "5 minutes / 7 minutes": the number is the choice, not the unit
     added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
     _, rejected = intent_concepts(item.user_intent)
     # a variant offering what the intent rejects is the wrong choice the answer warns against, never the answer
@@ -324,11 +337,19 @@ def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
         if not any(same(v, o) for o in shortlist) and not _in_kitchen(v, scene) and _names_a_thing(v, lexicon)
     ]
     left = [o for o in shortlist if not any(same(o, v) for v in variants)]
-    # a swap offers a kin of the listed options (red napkins beside blue ones, a pizza cutter beside cookie
-    # cutters); an offer sharing no word with any of them (a spoon among pans) says the two lists answer
-    # different questions, and which one is off is not certain
-    kin = [v for v in extra if any((content_lemmas(v) - _SIZES) & (content_lemmas(o) - _SIZES) for o in shortlist)]
+    # a swap offers a kin of the listed options, named by the same noun (red napkins beside blue ones, a pizza
+    # cutter beside cookie cutters); an offer of another noun (a spoon among pans, a sprig of the rosemary)
+    # says the two lists answer different questions or name one thing twice, and which is off is not certain
+    kin = [v for v in extra if any(_same_head(v, o) for o in shortlist)]
     return (kin[0], left[0]) if kin and left else None
+
+
+def _same_head(a: str, b: str) -> bool:
+    """Two names of one kind of thing told apart by what stands before their noun ("red cloth napkins" and
+    "blue cloth napkins", "pizza cutter" and "cookie cutters"). A name ending in another noun ("rosemary
+    sprig" beside "fresh rosemary", "lime wedge" beside "limes") is the same thing in a portion or a form."""
+    wa, wb = words(a), words(b)
+    return bool(wa) and bool(wb) and len(wa) + len(wb) > 2 and lemma(wa[-1]) == lemma(wb[-1])
 
 
 def _names_a_thing(option: str, lexicon: Lexicon) -> bool:
