@@ -135,6 +135,8 @@ def made_dish_words(task: str) -> frozenset[str]:
     lassi for four"). Dish names are an open vocabulary of loanwords and coinages no dictionary here holds,
     while a hurried writer's typo rarely falls on the one word the whole task is about."""
     out: set[str] = set()
+    if "mak" not in task.lower():
+        return frozenset()
     for m in _MADE.finditer(task):
         ws = m.group(1).lower().split()
         while ws and ws[0] in _ARTICLES:
