@@ -50,6 +50,15 @@ from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only, verb_lemmas
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, kitchen_words, lexicon_for
 from ambiforge.validation.rules.base import family_rules
+from ambiforge.validation.rules.grounding_context import (
+    allergen,
+    bracket_head,
+    compared,
+    listed,
+    member_before,
+    spelled_on,
+    step_form,
+)
 from ambiforge.validation.rules.text import intent_concepts
 
 if TYPE_CHECKING:
@@ -127,8 +136,8 @@ class Scene:
         return found
 
     def _grounds(self, key: tuple[str, ...]) -> bool:
-        if key in self.keys:
-            return True
+        if key in self.keys or any((*key[:-1], key[-1] + end) in self.keys for end in ("s", "es")):
+            return True  # in either number: the singular rule leaves "kiwis" as it is
         words = set(key)
         for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
             if words <= scene or scene <= words:
@@ -143,8 +152,9 @@ class Scene:
         n = len(key)
         if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
-        if any(k[:n] == key and key in kinds().get(" ".join(k[n:]), ()) for k in self.keys if len(k) > n):
-            return True  # a member named without its kind: "the penne" of the penne pasta
+        if any(k[:n] == key and key in kinds().get(" ".join(_unformed(k[n:])), ()) for k in self.keys if len(k) > n):
+            return True  # a member named without its kind (and form): "the penne" of the penne pasta, "the brie"
+            # of the brie cheese wheel
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
         # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids,
         # "the bowl" of the bowl of ice water; not "bread" of the bread knife
@@ -166,7 +176,15 @@ FORMS = frozenset(
     | {"sirloin", "tenderloin", "loin", "chop", "cutlet", "mince", "brisket", "rib", "shank", "rump"}  # "the beef"
     | {"clove", "sprig", "leaf", "stalk", "bunch", "floret", "head", "segment"}  # "the garlic" of the garlic cloves
     | {"chunk"}  # "a mango smoothie" beside the frozen mango chunks
+    | {"wheel", "round"}  # "the brie" of the brie cheese wheel
 )
+
+
+def _unformed(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A name without the forms it ends in: "cheese" of "cheese wheel"."""
+    while words and words[-1] in FORMS:
+        words = words[:-1]
+    return words
 
 
 @lru_cache(maxsize=2048)
@@ -466,10 +484,15 @@ def _units(units: tuple[str, ...]) -> frozenset[str]:
     return _UNITS[units]
 
 
-def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bool:
-    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest';
-    or a material in a list of materials ("plates (metal, plastic, ceramic, and glass)")."""
-    if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads):
+def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, text: str = "") -> bool:
+    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'
+    (not across a comma: "dried oregano, salt"); or a material in a list of materials ("plates (metal,
+    plastic, ceramic, and glass)")."""
+    if (
+        m.end < len(toks)
+        and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
+        and (m.end - 1) not in listed(text)
+    ):
         return True
     if m.end - m.start == 1 and toks[m.start] in _MATERIALS and m.end < len(toks):
         following = toks[m.end]  # "a glass microwave-safe plate": the material of what follows
@@ -879,8 +902,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 if m.food and not scene.grounds(key) and _spelled_out(m, toks, scene):
                     shortened.add(key[-1])  # "the chocolate" after "the dark chocolate chips"
+                member = member_before(m.start, key, toks, scene.keys) if m.food else ""
+                name = f"{member} {' '.join(key)}"
+                if member and name not in seen and not _optional(m, toks) and not _declined(j, mentions, toks):
+                    seen[name] = len(out)
+                    others = ", ".join(sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1]))
+                    message = f"names '{name}', which is not in the environment (it has {others}: another food)"
+                    out.append(Ungrounded("grounding", field_name, name, message))
                 continue
-            if _named_short(m, toks, scene) or key[-1] in shortened:
+            if _named_short(m, toks, scene) or key[-1] in shortened or spelled_on(m.start, m.end, toks, scene.keys):
                 shortened.add(key[-1])  # "the second sponge" after "the first vanilla sponge"
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
@@ -892,12 +922,24 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if m.food:
                 if cooked is None:
                     cooked = cooks(item)
-                if processed(key, scene) or made_in_task(key, scene, cooked):
+                if (
+                    processed(key, scene)
+                    or made_in_task(key, scene, cooked)
+                    or (
+                        len(key) > 1
+                        and scene.grounds(key[1:])
+                        and step_form(key, (lexicon.scan(t)[0] for _, t in fields(item)))
+                    )
+                ):
                     made.add(key[-1])
                     continue
+            if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
+                continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
+            if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
+                continue  # "the cakes (lemon, carrot)": the carrot cake
             if (
                 _verb_use(m, toks, scene)
-                or _modifier(m, toks, lexicon, scene)
+                or _modifier(m, toks, lexicon, scene, text)
                 or _not_an_object(m, toks, scene, ctx, made)
             ):
                 continue
