@@ -569,6 +569,10 @@ _ITEM_PARTS = frozenset(
     {"lid", "handle", "blade", "cap", "cover", "base", "jar", "plug", "cord", "timer", "door", "tray"}
 )
 _ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
+#: Parts a thing comes with ("cover the pot with its lid", "set the timer"): said alone, the part of a scene
+#: thing or of the kitchen's appliances, which no reader of the labelled rows counted missing (0 of about 40
+#: such warnings), so not even a suspicion.
+_OWN_PARTS = frozenset({"lid", "handle", "blade", "cap", "cover", "base", "plug", "cord", "timer", "door"})
 
 
 #: Generic nouns a kitchen may have without listing them, or that name a part or a package rather than a
@@ -1027,7 +1031,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     shown,
                     f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
                 )
-            elif not has_head:
+            elif not has_head and key[-1] not in _OWN_PARTS:
                 found = Ungrounded(
                     "grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none"
                 )

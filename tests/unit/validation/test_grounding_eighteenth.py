@@ -131,3 +131,18 @@ def test_a_member_named_without_its_kind_and_form_is_the_scene_thing(errors) -> 
 def test_another_member_beside_the_wheel_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
     env = "gouda cheese wheel, puff pastry, baking sheet"
     assert _names(errors(env, "Wrap the brie in the puff pastry on the baking sheet."), "brie")
+
+
+def _warnings(tmp_path: Path, catalog, env: str, step: str) -> list[str]:  # type: ignore[no-untyped-def]
+    found = failures_of_row(_row(env, step, "Cook the rice."), tmp_path, catalog, ["grounding_noun"])
+    return [f.message for f in found]
+
+
+def test_a_part_a_thing_comes_with_is_no_suspicion(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    step = "Simmer the rice in the saucepan with the lid on and set the timer for 18 minutes."
+    assert _warnings(tmp_path, catalog, "white rice, saucepan, stove", step) == []
+
+
+def test_a_thing_a_kitchen_may_lack_is_still_a_suspicion(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    step = "Simmer the rice in the saucepan, then lay a clean towel beside the stove."
+    assert any("'towel'" in m for m in _warnings(tmp_path, catalog, "white rice, saucepan, stove", step))
