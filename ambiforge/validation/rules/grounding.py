@@ -35,7 +35,9 @@ kind's member without its kind ("the penne" of the penne pasta), a part the item
 muffin tin"), a wrapping taken off ("remove the foil"), the stock of the stockpot, a spoonful ("a spoon of oil"),
 an optional garnish ("if desired", "optionally"), the part of a dish a doneness cue watches ("until the cheese
 bubbles"). Foil or film a step lines or covers with is fetched, so missing; protective gloves are only a warning
-(readers do not count them missing beside the objects they do).
+(readers do not count them missing beside the objects they do). A part a thing comes with (a lid, a timer) said
+alone is not even a suspicion. The readings of the words around a name (an allergy, a comparison, a form a step
+makes, a list, a kind's member said before its kind) are in ``grounding_context``.
 """
 
 from __future__ import annotations
