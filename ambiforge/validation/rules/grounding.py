@@ -295,9 +295,12 @@ def _is_number(word: str) -> bool:
     return word in NUMBERS or any(c.isdigit() for c in word)
 
 
-def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str]) -> bool:
+def _not_an_object(
+    m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str], breaks: frozenset[int] = frozenset()
+) -> bool:
     """A measure, something ambient, made from a scene item, or the task's product. Products are remembered
-    in ``made``, so that a later bare "juice" or "granola" is the same product."""
+    in ``made``, so that a later bare "juice" or "granola" is the same product. A scene word before a comma
+    makes nothing of the next ("lemon, garlic": the garlic is not the lemon's)."""
     key = tuple(toks[m.start : m.end])
     c = ctx.config
     after = toks[m.end] if m.end < len(toks) else ""
@@ -315,7 +318,7 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
     # "orange juice" beside the oranges; "the juice from a lemon"
     derived = (
-        before in scene.heads
+        (before in scene.heads and (m.start - 1) not in breaks)
         or (m.food and any(w in scene.heads for w in key[:-1]))  # not a tool named for it: "pizza cutter"
         or (key[-1] in _PARTS and (after in ("from", "out", "of") or _bare(key, before)))
     )
@@ -354,14 +357,15 @@ _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", 
 _PARTICLES = frozenset({"up", "out", "over"})
 
 
-def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
+def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None, clause_start: bool = False) -> bool:
     """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them", 'spoon'
     in "Spoon 2 tablespoons of hummus", 'plate' in "plate up the shrimp"): a verb reading (lemminflect) at
-    the start of a clause, followed by its object, or at a step's start by an amount or a particle."""
+    the start of a clause, followed by its object, or at a step's start by an amount or a particle. After a
+    comma or a stop a clause starts ("In a bowl, whisk together the eggs", "... butter. Grill the sandwich")."""
     if m.end - m.start != 1 or m.end >= len(toks):
         return False
     after = toks[m.end]
-    before = toks[m.start - 1] if m.start else ""
+    before = "" if clause_start else toks[m.start - 1] if m.start else ""
     if before not in _NOT_BEFORE_A_VERB and not _is_number(before) and "VERB" in classes(toks[m.start]):
         if after in _POINTING:
             return True
@@ -461,7 +465,7 @@ def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Sc
 def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
-    members = kinds().get(" ".join(key))
+    members = kinds().get(" ".join(key), ())
     return bool(members) and any(scene.grounds(m) or any(m[-1] in k and m[0] in k for k in scene.keys) for m in members)
 
 
@@ -486,15 +490,13 @@ def _units(units: tuple[str, ...]) -> frozenset[str]:
     return _UNITS[units]
 
 
-def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, text: str = "") -> bool:
+def _modifier(
+    m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, breaks: frozenset[int] = frozenset()
+) -> bool:
     """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'
     (not across a comma: "dried oregano, salt"); or a material in a list of materials ("plates (metal,
     plastic, ceramic, and glass)")."""
-    if (
-        m.end < len(toks)
-        and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads)
-        and (m.end - 1) not in listed(text)
-    ):
+    if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads) and (m.end - 1) not in breaks:
         return True
     if m.end - m.start == 1 and toks[m.start] in _MATERIALS and m.end < len(toks):
         following = toks[m.end]  # "a glass microwave-safe plate": the material of what follows
@@ -894,6 +896,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     parts = _parts(item, lexicon, scene)
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
+        breaks = listed(text)  # words a comma or a stop follows: a list's items, a clause's end
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
         present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
@@ -944,9 +947,9 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
                 continue  # "the cakes (lemon, carrot)": the carrot cake
             if (
-                _verb_use(m, toks, scene)
-                or _modifier(m, toks, lexicon, scene, text)
-                or _not_an_object(m, toks, scene, ctx, made)
+                _verb_use(m, toks, scene, m.start > 0 and (m.start - 1) in breaks)
+                or _modifier(m, toks, lexicon, scene, breaks)
+                or _not_an_object(m, toks, scene, ctx, made, breaks)
             ):
                 continue
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):

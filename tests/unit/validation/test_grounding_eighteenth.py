@@ -146,3 +146,27 @@ def test_a_part_a_thing_comes_with_is_no_suspicion(tmp_path: Path, catalog) -> N
 def test_a_thing_a_kitchen_may_lack_is_still_a_suspicion(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     step = "Simmer the rice in the saucepan, then lay a clean towel beside the stove."
     assert any("'towel'" in m for m in _warnings(tmp_path, catalog, "white rice, saucepan, stove", step))
+
+
+def test_a_scene_food_before_a_comma_makes_nothing_of_the_next(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "cod fillet, lime, baking dish"
+    step = "Lay the cod fillet in the baking dish with lime, ginger and a little butter."
+    assert _names(errors(env, step), "ginger")
+
+
+def test_a_scene_food_naming_the_next_still_makes_it(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "cod fillet, lime, baking dish"
+    assert not _names(errors(env, "Squeeze the lime juice over the cod fillet in the baking dish."), "juice")
+
+
+def test_a_tool_word_after_a_comma_or_stop_opens_a_clause(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "eggs, sugar, loaf pan"
+    step = "In a large bowl, whisk together the eggs and sugar until pale. Spoon the batter into the loaf pan."
+    found = errors(env, step)
+    assert _names(found, "bowl") and not _names(found, "whisk") and not _names(found, "spoon")
+
+
+def test_the_tool_named_after_a_comma_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "eggs, sugar, mixing bowl, loaf pan"
+    step = "Beat the eggs and sugar in the mixing bowl, then pour into the loaf pan, using a whisk."
+    assert _names(errors(env, step), "whisk")
