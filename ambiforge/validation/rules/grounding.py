@@ -138,7 +138,7 @@ class Scene:
         return found
 
     def _grounds(self, key: tuple[str, ...]) -> bool:
-        if key in self.keys or any((*key[:-1], key[-1] + end) in self.keys for end in ("s", "es")):
+        if key in self.keys or (*key[:-1], key[-1] + "s") in self.keys or (*key[:-1], key[-1] + "es") in self.keys:
             return True  # in either number: the singular rule leaves "kiwis" as it is
         words = set(key)
         for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
@@ -896,7 +896,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     parts = _parts(item, lexicon, scene)
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
-        breaks = listed(text)  # words a comma or a stop follows: a list's items, a clause's end
+        breaks: frozenset[int] | None = None  # words a comma or a stop follows: read when a name is not in the scene
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
         present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
@@ -946,6 +946,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
             if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
                 continue  # "the cakes (lemon, carrot)": the carrot cake
+            if breaks is None:
+                breaks = listed(text)
             if (
                 _verb_use(m, toks, scene, m.start > 0 and (m.start - 1) in breaks)
                 or _modifier(m, toks, lexicon, scene, breaks)

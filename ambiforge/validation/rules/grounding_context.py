@@ -55,22 +55,29 @@ def spelled_on(start: int, end: int, toks: list[str], keys: frozenset[tuple[str,
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
-_BREAKS = frozenset(",;:.()!?")
+
+
+_WORD_OR_MARK = re.compile(r"[a-z0-9][a-z0-9'/-]*|[,;:.()!?]")
 
 
 def listed(text: str) -> frozenset[int]:
     """Positions of the words of ``text`` (as ``lexicon.words`` splits it) that a comma, colon, semicolon, stop
     or bracket follows: the end of a list's item or a clause. Not inside brackets: "the cakes (strawberry,
     chocolate, carrot)" lists the kinds of the thing named before them, each a modifier of it."""
-    lower = text.lower()
-    spans = [m.span() for m in _WORD.finditer(lower)]
     out: set[int] = set()
-    depth = 0
-    for i in range(len(spans) - 1):
-        gap = lower[spans[i][1] : spans[i + 1][0]]
-        if depth == 0 and any(c in _BREAKS for c in gap.split("(")[0]):
-            out.add(i)
-        depth = max(0, depth + gap.count("(") - gap.count(")"))
+    word, depth = -1, 0
+    for m in _WORD_OR_MARK.finditer(text.lower()):
+        mark = m.group()
+        if len(mark) > 1 or mark.isalnum():
+            word += 1
+        elif mark == "(":
+            if depth == 0 and word >= 0:
+                out.add(word)
+            depth += 1
+        elif mark == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and word >= 0:
+            out.add(word)
     return frozenset(out)
 
 

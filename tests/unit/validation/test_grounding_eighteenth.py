@@ -170,3 +170,11 @@ def test_the_tool_named_after_a_comma_is_still_missing(errors) -> None:  # type:
     env = "eggs, sugar, mixing bowl, loaf pan"
     step = "Beat the eggs and sugar in the mixing bowl, then pour into the loaf pan, using a whisk."
     assert _names(errors(env, step), "whisk")
+
+
+def test_list_ends_are_read_outside_brackets_only() -> None:
+    from ambiforge.validation.lexicon import words
+    from ambiforge.validation.rules.grounding_context import listed
+
+    text = "Rub it with paprika, dried sage, salt. Serve the tarts (apple, pear) warm."
+    assert [words(text)[i] for i in sorted(listed(text))] == ["paprika", "sage", "salt", "tarts", "warm"]
