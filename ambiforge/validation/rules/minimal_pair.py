@@ -450,13 +450,18 @@ def _amounts_dropped(item: Item) -> list[str]:
     clear = _amounts(item.unambiguous_direct)
     if not clear:
         return []
-    left = [value for value, _ in _amounts(item.ambiguous_task)]
-    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    said = _amounts(item.ambiguous_task)
+    # an amount said in both tasks with the same word after it is kept ("one guest" in both), whatever other
+    # amount of the same number the ambiguous task dropped ("on one serving plate")
+    same = [(v, p) for v, p in clear if (v, p) in said]
+    left = [value for value, phrase in said if (value, phrase) not in same]
+    clear = [a for a in clear if a not in same]
+    beside = _beside_clauses(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
     dropped = []
     for value, phrase in clear:
         if value in left:
             left.remove(value)  # said again in the ambiguous task ("ten minutes" for "10 minutes")
-        elif re.split(r"[\s./]", phrase)[0] in beside and phrase not in dropped:
+        elif any(set(words(phrase)) <= clause for clause in beside) and phrase not in dropped:
             dropped.append(phrase)
     return dropped
 
@@ -499,13 +504,43 @@ def _beside_open_point(item: Item, anchors: set[str]) -> frozenset[str]:
     lacks (``anchors``). A clause that holds it is the open point's own phrase, and an ambiguous task says that
     phrase more generally ("chill it in the fridge" -> "let it rest", "lift it out" after "unplug the toaster"
     -> "take it out", "under aluminum foil for 15 minutes" -> "for a bit"); a clause without it
-    ("whisk in chopped dark chocolate" when the heat is asked) is another part of the task."""
-    found: set[str] = set()
+    ("whisk in chopped dark chocolate" when the heat is asked) is another part of the task. So are the clause
+    whose verb a how-question asks about and a clause the answer spells out (see :func:`_asked_verbs`,
+    :func:`_restated`): on rows in other hands their replacements were the open point said another way."""
+    return frozenset().union(*_beside_clauses(item, anchors))
+
+
+def _beside_clauses(item: Item, anchors: set[str]) -> list[frozenset[str]]:
+    """Each clause of the clear task beside the open point (see :func:`_beside_open_point`), as its content
+    lemmas and its words as written."""
+    found = []
+    asked, answer, amb = _asked_verbs(item), _lemmas(item.answer), _lemmas(item.ambiguous_task)
     for clause in _clauses(item.unambiguous_direct):
         said = _lemmas(" ".join(clause)) | set(clause)
-        if not said & anchors and not any(_related(w, anchors) for w in said):
-            found |= said
-    return frozenset(found)
+        if said & anchors or any(_related(w, anchors) for w in said):
+            continue
+        if said & asked or _restated(_lemmas(" ".join(clause)) - _HANDLING, answer, amb):
+            continue
+        found.append(frozenset(said))
+    return found
+
+
+#: A question about the manner of an action: "How should I blend the hot soup?" -> blend.
+_HOW_VERB = re.compile(r"\bhow\s+(?:should|do|can|would|must)\s+(?:i|you|we)\s+([a-z]+)", re.I)
+
+
+def _asked_verbs(item: Item) -> set[str]:
+    """The verb whose manner the question asks ("How should I blend the hot soup?"): the clause of the clear
+    task that does it ("then blend it in batches") is the open point's own, whatever words it says."""
+    return {lemma(m.group(1).lower()) for m in _HOW_VERB.finditer(item.question)} - _HANDLING
+
+
+def _restated(clause: frozenset[str], answer: frozenset[str], amb: frozenset[str]) -> bool:
+    """More than half of a clause's content words are the answer's and the ambiguous task lacks them ("dry it
+    right away with the kitchen towel" when the answer says "dry it right away"): the answer spells the clause
+    out, so it is the open point, not another part of the task."""
+    restated = (clause & answer) - amb
+    return len(restated) >= 2 and 2 * len(restated) > len(clause)
 
 
 def _said_more(wanted: set[str], clear: str, amb: str) -> set[str]:
