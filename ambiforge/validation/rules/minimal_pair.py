@@ -250,16 +250,21 @@ def _clear_says_no_more(item: Item) -> list[str]:
 
 
 #: A question that asks to choose a thing or a place ("Which cheese ...?", "Where should I store ...?").
-_ASKS_THING = re.compile(r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b", re.I)
+_ASKS_THING = re.compile(
+    r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b"
+    r"|\bwhat\s+(?:should|do|can|could|would)\s+(?:i|you|we)\s+use\b",
+    re.I,
+)
 
 
 def _clear_names_no_intent(item: Item) -> list[str]:
-    """The intended things the clear task does not name by any word, when it is the ambiguous task with words
-    added that name none of them either ("grated hard cheese" for "cheese" when the parmesan is asked, "store the
-    rest in a container" when the fridge is) and the question asks which thing or where: the clear task leaves
-    the same choice open. A word the clear task adds that the answer or an option says, beside the intent, is the
-    choice said another way ("cooked over-easy" when the intent reads 'whites, yolks', "the glass mug" when it
-    reads 'crystal', or a kitchen thing named whole): then none."""
+    """The intended things the clear task does not name by their head word ("spinner"; "salad" of the salad
+    bowl is another thing's), when it is the ambiguous task with words added that name none of them either
+    ("grated hard cheese" for "cheese" when the parmesan is asked, "store the rest in a container" when the
+    fridge is, "dry it well" when the salad spinner is) and the question asks which thing, where or what to use:
+    the clear task leaves the same choice open. A word the clear task adds that the answer or an option says,
+    beside the intent, is the choice said another way ("cooked over-easy" when the intent reads 'whites, yolks',
+    "the glass mug" when it reads 'crystal', or a kitchen thing named whole): then none."""
     if _same_instruction(item.ambiguity_type) or not _ASKS_THING.search(item.question):
         return []
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
@@ -284,7 +289,15 @@ def _clear_names_no_intent(item: Item) -> list[str]:
         name = _lemmas(thing.name)
         if name & added and name - added and name - added <= amb:
             return []  # "a mug" -> "the glass mug" of the kitchen: the clear task picks a thing
-    return ["|".join(alts) for alts in positives if not any(content_lemmas(a) & clear for a in alts if a.strip())]
+    # a concept's head names it ("spinner" of the salad spinner); its modifier may be another thing's ("the
+    # wooden salad bowl")
+    return ["|".join(alts) for alts in positives if not any(_head(a) in clear for a in alts if a.strip())]
+
+
+def _head(phrase: str) -> str:
+    """The lemma of a phrase's last word: what it names ("spinner" of "salad spinner")."""
+    said = words(phrase)
+    return lemma(said[-1]) if said else ""
 
 
 def _dropped(item: Item, most: int) -> list[str]:

@@ -24,7 +24,7 @@ PAN_WASHED = (
 def _row(**cells: str) -> dict[str, str]:
     row = {
         "id": "1",
-        **environment(ENV),
+        **environment(cells.pop("env", ENV)),
         "ambiguity_type": "safety",
         "unambiguous_direct": "Heat the olive oil in the cast iron pan, fry the bacon in batches, and drain it on the "
         "paper towels.",
@@ -104,3 +104,27 @@ def test_an_amount_both_tasks_say_alike_is_kept(flags) -> None:  # type: ignore[
 def test_an_amount_dropped_beside_the_open_point_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     found = flags(**_tea(ambiguous_task="Brew a pot of tea, then set a biscuit on the saucer."))
     assert len(found) == 1 and "drops the amounts 'one biscuit'" in found[0]
+
+
+def _salad(**cells: str) -> dict[str, str]:
+    return {
+        "env": "romaine lettuce, salad spinner, tea towel, wooden salad bowl, chef's knife",
+        "ambiguity_type": "common_sense_knowledge",
+        "unambiguous_direct": "Rinse the romaine lettuce and dry it well, then put it in the wooden salad bowl.",
+        "ambiguous_task": "Rinse the romaine lettuce and dry it, then put it in the wooden salad bowl.",
+        "question": "What should I use to dry the lettuce?",
+        "answer": "The salad spinner.",
+        "user_intent": "salad spinner",
+        **cells,
+    }
+
+
+def test_a_clear_task_that_says_no_more_about_the_tool_asked_for_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    # "well" names no tool; "salad" of the salad bowl is another thing's word
+    found = flags(**_salad())
+    assert len(found) == 1 and "the clear task leaves the same choice open" in found[0]
+
+
+def test_a_clear_task_that_names_the_tool_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Rinse the romaine lettuce and dry it in the salad spinner, then put it in the wooden salad bowl."
+    assert flags(**_salad(unambiguous_direct=clear)) == []
