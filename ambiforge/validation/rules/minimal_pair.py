@@ -31,8 +31,9 @@
   pudding." for a recipe of twenty words whose open point is the knife), that neither the intent nor the answer
   says: on rows in other hands these were as often the answer's own steps said in other words ("hold it by the
   handle, dry it with the towel") as a second change. Also three or more content words of the clear task
-  dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is asked): a suspicion,
-  since a reader may take a dropped detail as the open point said vaguely.
+  dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is asked), in clauses that
+  do not say the open point or as a word that told a kept thing apart: a suspicion, since a reader may take a
+  dropped detail as the open point said vaguely.
 """
 
 from __future__ import annotations
@@ -331,11 +332,36 @@ DETAILS_DROPPED = 3
 def _details_dropped(item: Item) -> list[str]:
     """The clear task's content words the ambiguous task drops beside the open point (the tools, amounts and
     foods it does not ask about: "the bread knife" -> "a knife" and "fresh mozzarella" -> "cheese" when the
-    paring knife is asked), when there are ``DETAILS_DROPPED`` or more; else none."""
+    paring knife is asked), when there are ``DETAILS_DROPPED`` or more, and they are in clauses beside the open
+    point (see :func:`_beside_open_point`) or one tells apart a thing the ambiguous task still names ("oat" of
+    "oat milk" when "milk" is left); else none. Other words of the open point's own clause ("dipping the cake
+    knife in hot water and wiping it with the kitchen towel" when the intent is hot water) are the open point
+    said more generally: on rows in other hands these were the answer's own steps."""
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     open_point = _open_point(item)
     dropped = sorted(w for w in clear - amb - open_point if w not in _HANDLING and not _related(w, open_point))
-    return dropped if len(dropped) >= DETAILS_DROPPED else []
+    if len(dropped) < DETAILS_DROPPED:
+        return []
+    beside = _beside_open_point(item, _open_point_anchors(item))
+    if sum(1 for w in dropped if w in beside) >= DETAILS_DROPPED or _modifies_kept(item, set(dropped)):
+        return dropped
+    return []
+
+
+def _modifies_kept(item: Item, dropped: set[str]) -> bool:
+    """A dropped word that is never a verb stands just before a noun the ambiguous task keeps ("oat milk" ->
+    "milk", "the ceramic bowl" -> "a bowl"): a thing named less exactly."""
+    said, amb = words(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    return any(
+        lemma(a) in dropped and "VERB" not in classes(a) and lemma(b) in amb and "NOUN" in classes(b)
+        for a, b in zip(said, said[1:], strict=False)
+    )
+
+
+def _open_point_anchors(item: Item) -> set[str]:
+    """The intent's words the clear task says more often than the ambiguous one: where it says what the
+    ambiguous task leaves open."""
+    return _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task)
 
 
 def _is_thing(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexicon | None) -> bool:

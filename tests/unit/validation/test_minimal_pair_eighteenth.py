@@ -128,3 +128,48 @@ def test_a_clear_task_that_says_no_more_about_the_tool_asked_for_is_flagged(flag
 def test_a_clear_task_that_names_the_tool_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     clear = "Rinse the romaine lettuce and dry it in the salad spinner, then put it in the wooden salad bowl."
     assert flags(**_salad(unambiguous_direct=clear)) == []
+
+
+@pytest.fixture()
+def warnings(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(**cells: str) -> list[str]:
+        tea = {
+            "env": "teapot, mint tea, green tea, biscuits, saucer, kettle, cupboard",
+            "ambiguity_type": "preferences",
+            "question": "Which tea should I brew?",
+            "answer": "The mint tea.",
+            "user_intent": "mint",
+            "amb_shortlist": "mint tea, green tea",
+            "variants": "mint tea\ngreen tea",
+            **cells,
+        }
+        found = failures_of_row(_row(**tea), tmp_path, catalog, ["rewrite"])
+        return [f.message for f in found if "content words of the clear task that neither" in f.message]
+
+    return run
+
+
+def test_details_dropped_beside_the_open_point_are_a_suspicion(warnings) -> None:  # type: ignore[no-untyped-def]
+    found = warnings(
+        unambiguous_direct="Brew the mint tea in the teapot, then put the saucer on the cupboard and lay the biscuits "
+        "around its rim.",
+        ambiguous_task="Brew the tea in the teapot, then lay the biscuits.",
+    )
+    assert len(found) == 1 and "(cupboard, rim, saucer)" in found[0]
+
+
+def test_words_of_the_open_points_own_clause_are_not(warnings) -> None:  # type: ignore[no-untyped-def]
+    # "with freshly boiled water" is how the mint tea is brewed: the open point said more generally
+    found = warnings(
+        unambiguous_direct="Brew the mint tea in the teapot with freshly boiled water, then lay the biscuits.",
+        ambiguous_task="Brew the tea in the teapot, then lay the biscuits.",
+    )
+    assert found == []
+
+
+def test_a_thing_named_less_exactly_in_the_open_points_clause_is_a_suspicion(warnings) -> None:  # type: ignore[no-untyped-def]
+    found = warnings(
+        unambiguous_direct="Brew the mint tea in the big blue ceramic teapot, then lay the biscuits.",
+        ambiguous_task="Brew the tea in the teapot, then lay the biscuits.",
+    )
+    assert len(found) == 1 and "ceramic" in found[0]
