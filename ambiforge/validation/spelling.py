@@ -124,3 +124,28 @@ def _nearest(word: str, key: tuple[str, tuple[str, ...]]) -> str | None:
     if not near:
         return None
     return min(near, key=lambda e: (e not in known, e[0] != word[0], e[-1] != word[-1], e))
+
+
+#: "make a slushie", "Make mango lassi for four": the words after "make" up to the first function word.
+_MADE = re.compile(r"\bmak(?:e|es|ing)\s+((?:[a-z]+\s+){0,3}[a-z]+)", re.I)
+
+
+def made_dish_words(task: str) -> frozenset[str]:
+    """The words that name the dish a task makes ("slushie" of "to make a slushie", "lassi" of "Make mango
+    lassi for four"). Dish names are an open vocabulary of loanwords and coinages no dictionary here holds,
+    while a hurried writer's typo rarely falls on the one word the whole task is about."""
+    out: set[str] = set()
+    if "mak" not in task.lower():
+        return frozenset()
+    for m in _MADE.finditer(task):
+        ws = m.group(1).lower().split()
+        while ws and ws[0] in _ARTICLES:
+            ws = ws[1:]
+        for word in ws:
+            if word in FUNCTION_WORDS:
+                break
+            out.add(word)
+    return frozenset(out)
+
+
+_ARTICLES = frozenset({"a", "an", "the", "some"})

@@ -81,7 +81,8 @@ def greeting_inside(text: str) -> str | None:
 
 
 def _said(text: str) -> list[tuple[str, dict[str, frozenset[str]]]]:
-    said = [(p, g) for p, g in _tagged() if _find(text, p)]
+    lowered = text.lower()  # most phrases are not in a text at all: a substring test says so before the pattern
+    said = [(p, g) for p, g in _tagged() if p.lower() in lowered and _find(text, p)]
     # a phrase inside a longer one found ("this morning" in "later this morning") counts once, as the longer
     return [(p, g) for p, g in said if not any(p != q and p in q for q, _ in said)]
 
@@ -185,18 +186,49 @@ def number_problems(text: str, nodes: Iterable[Node]) -> list[str]:
     for m in re.finditer(rf"(?<![\w'-])({quantifiers})\s+({definite})\s+(?=\w)", lowered):
         out.append(f"stacked determiners {text[m.start() : m.end()].strip()!r}")
     single, plural, not_mass = set(dets["singular"]), set(dets["plural"]), set(dets["not_mass"])
-    pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    for m in re.finditer(rf"(?<![\w'-])(\w+)\s+({pattern})(?![\w'-])", lowered):
-        det, node = m.group(1), names[m.group(2)]
+    for start, end, det, name in _determined(lowered, names):
+        node = names[name]
         if node.type != "object":
             continue
-        said = text[m.start() : m.end()]
+        said = text[start:end]
         if det in single and node.plural:
             out.append(f"{said!r}: a singular determiner before a plural name")
         elif det in plural and not node.plural:
             out.append(f"{said!r}: a plural determiner before a singular name")
         elif det in not_mass and node.mass:
             out.append(f"{said!r}: {det!r} before a mass name")
+    return out
+
+
+_WORD_THEN_SPACE = re.compile(r"(?<![\w'-])(\w+)\s+")
+_TOKEN_END = re.compile(r"[\w'-]")
+
+
+def _determined(lowered: str, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
+    """Each word followed by a scene name (the longest that fits), left to right without overlap, as
+    ``(start, end, the word, the name)``. Names are looked up by their first letters rather than
+    joined into one pattern: a pattern of a scene's names differs for every item and was compiled afresh each
+    time, which was a fifth of validating an item."""
+    by_start: dict[str, list[str]] = {}
+    for each in sorted(names, key=len, reverse=True):
+        by_start.setdefault(each[:1], []).append(each)
+    out = []
+    pos = 0
+    while (m := _WORD_THEN_SPACE.search(lowered, pos)) is not None:
+        at = m.end()
+        name = next(
+            (
+                n
+                for n in by_start.get(lowered[at : at + 1], ())
+                if lowered.startswith(n, at) and not _TOKEN_END.match(lowered, at + len(n))
+            ),
+            None,
+        )
+        if name is None:
+            pos = m.start() + 1
+            continue
+        out.append((m.start(), at + len(name), m.group(1), name))
+        pos = at + len(name)
     return out
 
 

@@ -6,7 +6,9 @@
   looks right and matches nothing), or a field that starts with a word cut at its start ("ablespoons of
   sugar": no English word, but "tablespoons" is; lemminflect's dictionary decides), or a misspelled word
   ("kithen", "mocrowave": one edit from a known word, see :mod:`ambiforge.validation.spelling`) or cut short
-  ("the fridg": the start of a scene word is no excuse, only a whole one or its end, "burger" of "hamburger"), a plan
+  ("the fridg": the start of a scene word is no excuse, only a whole one or its end, "burger" of "hamburger"; the
+  dish the task makes is named in words of its own: "a slushie"), a text that stops inside the last word of a
+  kitchen name even where the piece is a word ("with paper tow" of the paper towels), a plan
   step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
   or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
@@ -28,9 +30,10 @@ from typing import TYPE_CHECKING
 from ambiforge.ambik.csv_io import RAW_KEY
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
+from ambiforge.textnorm import singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import misspelled_word, run_together
+from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -137,7 +140,10 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     ]
     catalog = ctx.catalog or cached_catalog("")
     scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
-    scene_words = frozenset(re.findall(r"[a-z]+", scene))
+    # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
+    made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
+    names = _scene_names(item.environment_short)
     for field, text in texts:
         if not text.strip():
             continue
@@ -150,6 +156,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
         elif joined_words := run_together(text, catalog, ctx.config.units, scene_words):
             found.append(("corruption", f"{field}: words run together {joined_words[0]!r} ({joined_words[1]!r})"))
+        elif inside := _ends_inside_name(text, names):
+            found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
         if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):
@@ -187,6 +195,37 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _scene_names(environment: str) -> tuple[tuple[str, ...], ...]:
+    """The kitchen's names of two or more words, as words ("paper towels", "mini marshmallows")."""
+    names = (tuple(re.findall(r"[a-z]+", n.lower())) for n in environment.split(",") if " " in n.strip())
+    return tuple(n for n in names if len(n) >= 2)
+
+
+def _ends_inside_name(text: str, names: tuple[tuple[str, ...], ...]) -> tuple[str, str] | None:
+    """A text that stops inside the last word of a kitchen name it is saying ("Wipe dry with paper tow" of
+    the paper towels, "Top each mug with mini marsh" of the mini marshmallows): the cut piece may be a word of
+    its own, which the misspelling check leaves alone. The name's other words before it say which name; a
+    singular ("a paper towel") is the name, not a cut."""
+    if not names:
+        return None
+    tail = text.rstrip().rstrip(".").rsplit(maxsplit=1)
+    last = tail[-1].lower() if len(tail) == 2 else ""
+    if len(last) < 2 or not last.isalpha() or not any(n[-1].startswith(last) and n[-1] != last for n in names):
+        return None
+    ws = re.findall(r"[a-z]+", text.lower())
+    for name in names:
+        whole = name[-1]
+        if (
+            len(last) >= 2
+            and whole.startswith(last)
+            and len(whole) > len(last)
+            and singular(whole) != last
+            and tuple(ws[-len(name) : -1]) == name[:-1]
+        ):
+            return " ".join(name[:-1] + (last,)), " ".join(name)
+    return None
 
 
 def _joined_punctuation(text: str) -> str | None:

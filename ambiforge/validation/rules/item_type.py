@@ -1,17 +1,18 @@
 """type: the ambiguity type fits what is asked. A safety item asks about a hazard; when its question, answer and intent
-name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material or "safe" itself: "Should I
-peel the onion?" "Yes."), the item is another type. A preferences item leaves a choice among things open; when what
-it asks is an amount, a time, a setting or a way of doing ("How many eggs should I crack?" "Three.", "Should I make
-juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen beyond what the question names,
-there is no choice to prefer; nor is there when, with nothing listed, it asks how to do it ("How should I cut the
-omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where to put something and wants only
-a place ("On the kitchen table."). A common-sense or safety item whose question asks the user's taste ("Which style
-would you prefer?") or whose answer gives one ("I'd like ...") is a preferences item: no kitchen knowledge settles a
-taste; so is one whose answer's reason is the user's own liking ("I just like it better", "whatever looks nice to
-you"). A preferences item whose one listed option is the intended thing, with nothing else of its kind in the
-kitchen, offers no choice (variants naming two things of the kitchen are a choice, whatever noun the question asks
-them by); one whose answer's reason is harm or damage ("because the plastic one is not safe in the oven") is settled
-by a fact, not a taste.
+name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material or "safe" itself: "Should I peel
+the onion?" "Yes."), nor does the reason its clear task gives ("because a guest has a nut allergy"), and its answer
+keeps nothing from happening ("so the cork cannot hit someone"), the item is another type. A preferences item leaves a
+choice among things open; when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I
+crack?" "Three.", "Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen
+beyond what the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do
+it ("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where to put
+something and wants only a place ("On the kitchen table."). A common-sense or safety item whose question asks the user's
+taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...") is a preferences item: no kitchen
+knowledge settles a taste; so is one whose answer's reason is the liking of the user or of the people served ("I just
+like it better", "I don't like it too spicy", "that is how the kids like them", "whatever looks nice to you"). A
+preferences item whose one listed option is the intended thing, with nothing else of its kind in the kitchen, offers no
+choice (variants naming two things of the kitchen are a choice, whatever noun the question asks them by); one whose
+answer's reason is harm or damage ("because the plastic one is not safe in the oven") is settled by a fact, not a taste.
 Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
@@ -86,13 +87,16 @@ _TASTE_SAID = re.compile(
     r"|i(?:'m| am) in the mood|i feel like)\b",
     re.I,
 )
-#: An answer whose reason is the user's own liking ("The large mug, I just like it better.", "we love its nutty
-#: taste") or that leaves the matter to the user's eye ("Whatever size looks nice to you."): a taste.
+#: An answer whose reason is the liking of the user or the people served ("The large mug, I just like it
+#: better.", "we love its nutty taste", "I don't like it too spicy", "that is how the kids like them") or that
+#: leaves the matter to the user's eye ("Whatever size looks nice to you."): a taste.
 _LIKING = re.compile(
     r"\b(?:i|we)\s+(?:(?:just|really|simply|both|all|always|do|much)\s+)*(?:like|love|prefer|enjoy|adore|fancy)"
     r"(?:s|d)?\b|\b(?:whatever|however|whichever)\s+(?:[a-z]+\s+){0,2}(?:you\s+(?:like|want|prefer|wish|fancy"
     r"|choose)|looks|seems|feels)\b|\b(?:nice|good|best|right)\s+to\s+you\b|\b(?:our|my)\s+(?:favou?rite|taste"
-    r"|preference)\b|\b(?:any|either)\s+(?:[a-z]+\s+){1,2}(?:is fine|will do|works)\b",
+    r"|preference)\b|\b(?:any|either)\s+(?:[a-z]+\s+){1,2}(?:is fine|will do|works)\b"
+    r"|\b(?:i|we)\s+(?:don'?t|do not|never)\s+(?:like|love|enjoy|want)\b"
+    r"|\bhow\s+(?:[a-z]+\s+){1,3}(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\s+(?:it|them)\b",
     re.I,
 )
 #: An answer that gives a reason of harm or damage ("..., because plastic melts in the oven", "so it does not
@@ -103,6 +107,17 @@ _HARM_REASON = re.compile(
     r"|bacteri\w*|sick|warp\w*)\b",
     re.I,
 )
+#: An answer whose reason is a thing kept from happening ("so the cork cannot fly out and hit someone", "so the
+#: other cookies never touch peanuts", "to avoid ..."): a harm named in words of no hazard list, which a
+#: safety item may rightly have.
+_PREVENTS = re.compile(
+    r"\bso(?: that)?\b[^.;]{0,60}?\b(?:cannot|can't|can not|could not|couldn't|never|won't|will not|doesn't"
+    r"|does not|don't|do not|isn't|is not)\b|\b(?:to (?:avoid|prevent)|otherwise|or else)\b",
+    re.I,
+)
+#: The reason a task gives for itself ("..., because one guest has a peanut allergy"): a safety item may name its
+#: hazard there and not in the question or answer.
+_TASK_REASON = re.compile(r"\b(?:because|since|so that|so|to avoid|to prevent|otherwise)\b([^.;]*)", re.I)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
@@ -127,8 +142,8 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
             f"({', '.join(same[1])}) are alike in every safety respect (heat, microwave, oven, blade, cleanliness, "
             f"storage): the choice is no safety matter"
         ]
-    said = " ".join((item.question, item.answer, *item.user_intent))
-    if not said.strip() or _HAZARD.search(said):
+    said = " ".join((item.question, item.answer, *item.user_intent, *_TASK_REASON.findall(item.unambiguous_direct)))
+    if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer):
         return []
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
 

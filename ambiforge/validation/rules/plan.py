@@ -468,6 +468,12 @@ def _lengths_apart(item: Item) -> bool:
     return abs(len(item.plan_for_clear_task) - len(item.plan_for_amb_task)) >= 2
 
 
+def _marks_open(step: str) -> bool:
+    """An ambiguous step that leaves the choice open in words ("Put the blueberries in a suitable place", "Hold it
+    safely"): whatever the clear plan does later, the writer shows the choice needed at this step."""
+    return _open_step(step) or bool(_OPEN_MANNER.search(step))
+
+
 def _marked_at_index(item: Item, i: int) -> bool:
     """The ambiguous plan leaves the choice open in words at the index ("Open the bottle with the right
     tool") and not at the earlier step ``i`` ("Remove the foil from the neck of the bottle"): its writer shows
@@ -974,11 +980,14 @@ _EITHER = re.compile(
 def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | None:
     """The first clear step after ``end_of_ambiguity`` that names an intended thing the ambiguous step there and
     the ambiguous task lack ("Remove the bacon from the oven using a potholder" at step 3, end_of_ambiguity 1),
-    when no clear step up to the index names any intent concept at all: the index is too early."""
+    when no clear step up to the index names any intent concept at all and the ambiguous step there does not
+    leave the choice open in words ("in a suitable place"): the index is too early."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
     concepts = [a for alts in positives for a in alts if a.strip()]
     if not concepts or any(has(step, a) or mentions(step, a) for step in clear[: eoa + 1] for a in concepts):
         return None
+    if _marks_open(amb[eoa]):
+        return None  # the ambiguous step there leaves the choice open in words: its writer marks it there
     # the step still involves the choice when it names what is chosen among ("Pick up the chosen mug")
     options = [o for o in (*item.amb_shortlist, *item.variants, *concepts) if words(o)]
     heads = {lemma(words(o)[-1]) for o in options}

@@ -11,11 +11,14 @@ sponge", "the peppers"), so only what is certain is read:
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
-  both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."), or that does an
+  both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."; "a salad fork" /
+  "a dinner fork", read by the words that tell the two apart), or that does an
   action of its task with another tool than the task names ("mash with the mortar and pestle" for "mash it
   with the fork") while the plan never names the task's tool;
 - a clear step that takes, where the ambiguous plan's same step leaves the choice open, an option the intent
   does not take ("through the colander" where the clear task names the fine-mesh sieve);
+- a step that does the other plan's same step (the same verb) with a kitchen object nothing in the item names,
+  where that step uses an object both tasks name ("Walk to the dishwasher ..." / "Walk to the sink ...");
 - steps of another job: a task that makes nothing ("Slice the lemon", "Store the tomato") whose plan goes on to
   act on two or more kitchen foods nothing in the item mentions, or a task that only handles things ("take
   the cucumber and the potato from the fridge") whose plan cooks in two or more steps.
@@ -25,7 +28,8 @@ tablespoon of sugar"), a place things come from or are kept in ("from the dish r
 cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
 the knife"), a tool the plan does not name (the plan may use it without saying so), a food a plan takes up
 together ("Put the rest away") or inside a dish it names by its head ("the soup" for the butternut squash
-soup), the cooking of a task that puts food into something hot, and, in the ambiguous plan, the answer its
+soup), the cooking of a task that puts food into something hot or into the oven (a "roasting pan" is a tool, no
+cooking), and, in the ambiguous plan, the answer its
 task already names (the task's defect: its plan may rightly leave the choice open).
 """
 
@@ -249,7 +253,11 @@ def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleCo
 
 
 #: A task that puts food into something hot: the putting is the cooking.
-_INTO_HEAT = re.compile(r"\b(?:in|into|onto|on)\s+(?:the\s+|a\s+)?(?:hot|boiling|simmering|sizzling)\b", re.I)
+_INTO_HEAT = re.compile(
+    r"\b(?:in|into|onto|on)\s+(?:the\s+|a\s+)?(?:(?:preheated\s+)?(?:oven|microwave|toaster|air fryer|slow cooker"
+    r"|grill|smoker|deep fryer)\b|hot|boiling|simmering|sizzling)\b",
+    re.I,
+)
 
 
 def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
@@ -277,7 +285,9 @@ _HANDLES = re.compile(
 #: Plan steps that cook or make a dish (not "boil": hot water serves many tasks).
 _COOKS = re.compile(
     r"\b(?:preheat\w*|roast\w*|bak(?:e|es|ed|ing)|fry|fries|fried|frying|simmer\w*|grill(?:s|ed|ing)?|saut\w*"
-    r"|cook(?:s|ed|ing)?|(?:make|prepare) (?:a|an|the|some))\b",
+    r"|cook(?:s|ed|ing)?|(?:make|prepare) (?:a|an|the|some))\b"
+    r"(?! (?:pan|pans|sheet|sheets|dish|dishes|tray|trays|tin|tins|rack|racks|pot|pots|paper|spray|soda|powder"
+    r"|mitt|mitts|board|thermometer|twine|stone|bag|bags|oil|utensils?)\b)",
     re.I,
 )
 
@@ -322,10 +332,11 @@ def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] 
     shared = [w for w in cw[:p] + cw[len(cw) - s :] if w not in _DETERMINERS and len(w) > 2]
     if not shared:
         return None
-    x, y = _one_name(cw[p : len(cw) - s], names), _one_name(aw[p : len(aw) - s], names)
-    if x is None or y is None or x[0] == y[0]:
-        return None
-    return x, y
+    for more in range(min(s, 2) + 1):  # names told apart by a word before their shared head ("salad fork")
+        x, y = _one_name(cw[p : len(cw) - s + more], names), _one_name(aw[p : len(aw) - s + more], names)
+        if x is not None and y is not None:
+            return (x, y) if x[0] != y[0] else None
+    return None
 
 
 def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
@@ -350,6 +361,7 @@ def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
         return []
     tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
     in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
+    task_words = [set(_lemmas(t)) for t in (item.unambiguous_direct, item.ambiguous_task)]
     out: list[str] = []
     for i, k, (x, y) in pairs:
         for field, step, odd, kept in (
@@ -357,11 +369,10 @@ def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
             (f"plan_for_amb_task[{k}]", amb[k], y, x),
         ):
             seen = any(m.startswith(field.split("[")[0]) for m in out)
-            if (
-                not seen
-                and kept[0] in in_both
-                and not any(w in said for w in odd[1] if w not in _STATES | FUNCTION_WORDS)
-            ):
+            own = [w for w in odd[1] if w not in kept[1] and w not in _STATES | FUNCTION_WORDS]
+            theirs = [w for w in kept[1] if w not in odd[1] and w not in _STATES | FUNCTION_WORDS]
+            named = kept[0] in in_both or bool(theirs) and all(w in ws for w in theirs for ws in task_words)
+            if not seen and named and own and not any(w in said for w in own):
                 out.append(
                     f"{field}: acts on the {odd[0]}, which nothing in the item names, where both tasks "
                     f"and the other plan's step name the {kept[0]}: {step[:80]!r}"
@@ -413,6 +424,41 @@ def other_option(item: Item, names: list[Name]) -> list[str]:
                 f"plan_for_clear_task[{i}]: takes the {thing[0] if thing else ' '.join(found[0])}, an option the "
                 f"intent does not take, where the clear task names the intended one: {c[:80]!r}"
             ]
+    return []
+
+
+def other_object(item: Item, names: list[Name]) -> list[str]:
+    """A step of one plan that does what the other plan's same step does (the same verb) with a kitchen object
+    nothing in the item names and the other plan never names, where that other step uses an object both tasks
+    name and this one does not ("Pour the milk into a mug and heat it in the microwave" / "Pour the milk into
+    the saucepan", the tasks heating it in the saucepan): the plan does its task's action with another thing."""
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    if tuple(clear) == tuple(amb):
+        return []
+    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
+    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
+    tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
+    in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
+    shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
+    for field, plan, other, moved in (
+        ("plan_for_clear_task", clear, amb, shift),
+        ("plan_for_amb_task", amb, clear, -shift),
+    ):
+        other_words = set(_lemmas(" ".join(other)))
+        for i, step in enumerate(plan):
+            verb = _lemmas(step)[:1]
+            for k in sorted({i, i + moved}):
+                if not 0 <= k < len(other) or normalise(step) == normalise(other[k]) or _lemmas(other[k])[:1] != verb:
+                    continue
+                mine = _things(step, names, acted=False)
+                odd = [n for n, key, food in mine if not food and not _said(key, said) and not _said(key, other_words)]
+                kept = [n for n, _, food in _things(other[k], names, acted=False) if not food and n in in_both]
+                kept = [n for n in kept if n not in {m[0] for m in mine}]
+                if odd and kept:
+                    return [
+                        f"{field}[{i}]: does the other plan's step with the {odd[0]}, which nothing in the item "
+                        f"names, where that step uses the {kept[0]} both tasks name: {step[:80]!r}"
+                    ]
     return []
 
 
@@ -537,6 +583,8 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
     ):
         if tools and not any(m.startswith(f"{field}[") for m in swapped):
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
-    swapped = swapped or other_option(item, names)
+    used = {p.split(":")[0] for p in problems if ": uses the " in p}  # the same swap, read on the task's names
+    swapped = [m for m in swapped if m.split("[")[0] not in used]
+    swapped = swapped or other_option(item, names) or other_object(item, names)
     added = [m for m in added_food(item, names) if not any(p.startswith(m.split("[")[0]) for p in problems + swapped)]
     return problems + swapped + added

@@ -22,6 +22,7 @@ from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import (
     classes,
     content_lemmas,
+    is_nominal,
     is_number,
     is_verb_only,
     mentions,
@@ -61,11 +62,30 @@ def is_object_option(option: str, units: frozenset[str]) -> bool:
     return names_thing(option) and not is_verb_only(ws[0])
 
 
-#: Questions answered by an amount, a time, a place or a way of doing ("How many eggs?", "Where should I put
-#: it?", "How should I cook the fish?"): a shortlist lists things to choose among, so with nothing listed the
-#: item has no shortlist defect, whatever its intent names (a wrong type is the ``type`` rule's).
+def is_stated_object(option: str, units: frozenset[str]) -> bool:
+    """As :func:`is_object_option`, and also a thing named with a participle saying its state ('grated
+    cheddar', 'sliced bread'), which is no way of doing ('heat up', 'stir well'): the shortlist lists it as a
+    thing of the kitchen, so the kitchen must have it."""
+    if is_object_option(option, units):
+        return True
+    ws = words(option)
+    return (
+        len(ws) >= 2
+        and ws[0].endswith(("ed", "en"))
+        and names_thing(option)
+        and is_nominal(ws[-1])
+        and not is_verb_only(ws[-1])
+        and not any(is_number(w) for w in ws)
+    )
+
+
+#: Questions answered by an amount, a time, a place, a way of doing or a meaning ("How many eggs?", "Where
+#: should I put it?", "How should I cook the fish?", "What does 'until done' mean?"): a shortlist lists things
+#: to choose among, so with nothing listed the item has no shortlist defect, whatever its intent names (a wrong
+#: type is the ``type`` rule's).
 _NO_THING_ASKED = re.compile(
-    r"^\s*(?:\w+,\s*)?(?:how|where|when|(?:at|to)\s+what|what\s+(?:temperature|time|amount|setting|level|degree))\b",
+    r"^\s*(?:\w+,\s*)?(?:how|where|when|(?:at|to)\s+what|what\s+(?:temperature|time|amount|setting|level|degree))\b"
+    r"|^\s*what\s+(?:does|do)\b[^?]*\bmean\b",  # what a phrase means: "What does 'until done' mean here?"
     re.I,
 )
 
@@ -91,8 +111,11 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     problems += _off_question(item, objects, ctx) or _beside_the_kind(item, shortlist, objects, ctx)
     if not problems and (beside := _beside_the_choice(item, shortlist)):
         problems.append(beside)
-    for name in objects:
-        key = key_of(name)
+    # a thing named with its state ("grated cheddar") is looked up without it: the kitchen's cheddar will do
+    stated = [s for s in shortlist if s not in objects and is_stated_object(s, units)]
+    stated = [s for s in stated if s not in {option for option, _ in not_objects}]
+    for name in objects + stated:
+        key = key_of(" ".join(words(name)[1:])) if name in stated else key_of(name)
         if key in _APPLIANCES:
             continue  # AmbiK's seven appliances are in every kitchen
         if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
@@ -172,6 +195,8 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
         )  # a catalog object, or a name ending in a group's noun ("cutting board")
         if kind is None:
             return None
+        if tags & kind and found is not None and len(words(asked)) >= 2 and found.noun != asked:
+            return False  # another kind beside a kind named in full ("strawberry jam" for "Which nut butter?")
         if tags & kind:
             return True if category else None  # a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
         return False

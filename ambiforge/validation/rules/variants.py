@@ -1,11 +1,12 @@
 """variants: when an item lists variants (the options open before the question), one of them is the intended
 option, i.e. matches an intent concept: an error for a choice among objects (shortlist types, an intent that
 names a thing), and in every type when the answer is not among the variants either (the variants "On the
-stove / In the slow cooker" for the answer "In the oven"); a warning (``variants_suspect``) when the
-variants are the intended things one by one and nothing else ("Strawberries / Raspberries / Cherries" for all
-three, or an intended thing of the kitchen none offers while another is: the intent often names a landmark
-or a detail beside the choice); and for types with a shortlist they offer at least one shortlisted option
-(warning: AmbiK often lists only the plausible few, but not none of them)."""
+stove / In the slow cooker" for the answer "In the oven"; "5 minutes / 7 minutes" for "10 minutes"), or when
+the intent wants foods together and the variants offer one of them alone and not another; a warning
+(``variants_suspect``) when the variants are the intended things one by one and nothing else ("Strawberries /
+Raspberries / Cherries" for all three, or an intended thing of the kitchen none offers while another is: the
+intent often names a landmark or a detail beside the choice); and for types with a shortlist they offer at
+least one shortlisted option (warning: AmbiK often lists only the plausible few, but not none of them)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,19 @@ def _missed(item: Item) -> list[str]:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
-    said = [content_lemmas(v) - _SIZES for v in variants]
-    named = any(_matches(v, a) for v in variants for a in wanted) or any(_names(a, said) for a in wanted)
+    named = any(
+        _matches(v, a) or (not _numbers_apart(v, a) and _names(a, [content_lemmas(v) - _SIZES]))
+        for v in variants
+        for a in wanted
+    )
     return [] if not wanted or named else wanted
+
+
+def _numbers_apart(variant: str, concept: str) -> bool:
+    """Both give a number and no number of the one is the other's ("5 minutes" for "10 minutes"): the unit they
+    share is not the choice, the number is."""
+    offered, wanted = _numbers(variant), _numbers(concept)
+    return bool(offered) and bool(wanted) and offered.isdisjoint(wanted)
 
 
 #: Sizes say which one of a kind, not which kind: "a mixing bowl" names the large mixing bowl.
@@ -111,6 +122,39 @@ def _set_split(item: Item) -> list[str]:
     return [alts[0] for alts in things]
 
 
+def _food_lost(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
+    """When the intent wants two or more foods of the kitchen together ("apples, pears") and the variants are
+    foods one by one, one of them an intended food and none another intended one ("apples / oranges /
+    bananas"): the intended set is among no options; the lost intended food and an offered one. Only foods:
+    beside a tool the intent often names a landmark or a helper ("the shelf above the coffee machine", "paring
+    knife, cutting board"), which no variant need offer (``variants_suspect`` says it)."""
+    variants = _variants(item)
+    if len(variants) < 2 or any(sum(1 for part in _LIST.split(v) if names_thing(part)) >= 2 for v in variants):
+        return None
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+
+    def food(text: str) -> bool:
+        _, found = lexicon.scan(text)
+        return bool(found) and max(found, key=lambda m: m.end).food
+
+    if not all(food(v) for v in variants):
+        return None
+    positives, negatives = intent_concepts(item.user_intent)
+    if negatives:
+        return None
+    scene = Scene.of(item)
+    things = [alts for alts in positives if any(names_thing(a) and scene.grounds(key_of(a)) for a in alts)]
+    if len(things) < 2 or len(things) != len(positives) or not all(food(alts[0]) for alts in things):
+        return None
+
+    def offered(alts: list[str]) -> bool:
+        return any(_matches(v, a) or _names(a, [content_lemmas(v) - _SIZES]) for v in variants for a in alts)
+
+    given = [alts[0] for alts in things if offered(alts)]
+    lost = [alts[0] for alts in things if not offered(alts)]
+    return (lost[0], given[0]) if given and lost else None
+
+
 def _pieces_offered(item: Item) -> tuple[list[str], bool] | None:
     """When the intent wants two or more things of the kitchen together ("strawberries, raspberries and
     cherries") and the variants offer them one by one ("Strawberries / Raspberries / Cherries"), two or more
@@ -152,7 +196,7 @@ _NUMBERS = {
     for i, w in enumerate(
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
     )
-}
+} | {w: str(10 * i) for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty"), start=2)}
 
 
 def _numbers(text: str) -> set[str]:
@@ -165,8 +209,11 @@ def _answer_among(item: Item, variants: list[str]) -> bool:
     said = words(item.answer)
     if said and said[0] in _YES_NO and any(words(v)[:1] == said[:1] for v in variants):
         return True
-    if _numbers(item.answer) & {n for v in variants for n in _numbers(v)}:
+    given, offered = _numbers(item.answer), {n for v in variants for n in _numbers(v)}
+    if given & offered:
         return True
+    if given and offered and _numbers(item.question).isdisjoint(given):
+        return False  # "10 minutes" against "5 minutes / 7 minutes": the number is the choice, not the unit
     added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
     _, rejected = intent_concepts(item.user_intent)
     # a variant offering what the intent rejects is the wrong choice the answer warns against, never the answer
@@ -213,6 +260,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
         return [
             f"variants: each offers a set of things, and none holds every intended one ({', '.join(split)}); "
             f"variants: {_listed(item)}"
+        ]
+    if food := _food_lost(item, ctx):
+        return [
+            f"variants: the intended '{food[0]}' is in none of them while the intended '{food[1]}' is offered alone, "
+            f"so the intended foods together are no option; variants: {_listed(item)}"
         ]
     if repeated := _repeats_task(item):
         return [
@@ -324,11 +376,19 @@ def _swapped(item: Item, ctx: RuleContext) -> tuple[str, str] | None:
         if not any(same(v, o) for o in shortlist) and not _in_kitchen(v, scene) and _names_a_thing(v, lexicon)
     ]
     left = [o for o in shortlist if not any(same(o, v) for v in variants)]
-    # a swap offers a kin of the listed options (red napkins beside blue ones, a pizza cutter beside cookie
-    # cutters); an offer sharing no word with any of them (a spoon among pans) says the two lists answer
-    # different questions, and which one is off is not certain
-    kin = [v for v in extra if any((content_lemmas(v) - _SIZES) & (content_lemmas(o) - _SIZES) for o in shortlist)]
+    # a swap offers a kin of the listed options, named by the same noun (red napkins beside blue ones, a pizza
+    # cutter beside cookie cutters); an offer of another noun (a spoon among pans, a sprig of the rosemary)
+    # says the two lists answer different questions or name one thing twice, and which is off is not certain
+    kin = [v for v in extra if any(_same_head(v, o) for o in shortlist)]
     return (kin[0], left[0]) if kin and left else None
+
+
+def _same_head(a: str, b: str) -> bool:
+    """Two names of one kind of thing told apart by what stands before their noun ("red cloth napkins" and
+    "blue cloth napkins", "pizza cutter" and "cookie cutters"). A name ending in another noun ("rosemary
+    sprig" beside "fresh rosemary", "lime wedge" beside "limes") is the same thing in a portion or a form."""
+    wa, wb = words(a), words(b)
+    return bool(wa) and bool(wb) and len(wa) + len(wb) > 2 and lemma(wa[-1]) == lemma(wb[-1])
 
 
 def _names_a_thing(option: str, lexicon: Lexicon) -> bool:
@@ -372,7 +432,7 @@ def check_variants_suspect(item: Item, ctx: RuleContext) -> list[str]:
     Cherries" when all three are wanted): they offer no choice. With other things beside, the list is a
     multi-choice one, AmbiK's usual form, and variants that miss the intent's words while the answer is among
     them ("No, ..." for "No, use the kettle") name the intended option in other words: neither is suspected."""
-    if not _set_split(item) and (lost := _concept_lost(item)):  # a split set is the error already
+    if not _set_split(item) and not _food_lost(item, ctx) and (lost := _concept_lost(item)):  # errors already
         # a warning: the intent often names a landmark or a detail beside the choice ("the open shelf above
         # the coffee machine", "paring knife, cutting board" for "Which knife?"), which no variant need offer
         return [
