@@ -35,7 +35,9 @@ kind's member without its kind ("the penne" of the penne pasta), a part the item
 muffin tin"), a wrapping taken off ("remove the foil"), the stock of the stockpot, a spoonful ("a spoon of oil"),
 an optional garnish ("if desired", "optionally"), the part of a dish a doneness cue watches ("until the cheese
 bubbles"). Foil or film a step lines or covers with is fetched, so missing; protective gloves are only a warning
-(readers do not count them missing beside the objects they do).
+(readers do not count them missing beside the objects they do). A part a thing comes with (a lid, a timer) said
+alone is not even a suspicion. The readings of the words around a name (an allergy, a comparison, a form a step
+makes, a list, a kind's member said before its kind) are in ``grounding_context``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,15 @@ from ambiforge.models import Item
 from ambiforge.validation.language import FUNCTION_WORDS, classes, is_verb_only, verb_lemmas
 from ambiforge.validation.lexicon import Lexicon, Mention, key_of, kinds, kitchen_words, lexicon_for
 from ambiforge.validation.rules.base import family_rules
+from ambiforge.validation.rules.grounding_context import (
+    allergen,
+    bracket_head,
+    compared,
+    listed,
+    member_before,
+    spelled_on,
+    step_form,
+)
 from ambiforge.validation.rules.text import intent_concepts
 
 if TYPE_CHECKING:
@@ -127,8 +138,8 @@ class Scene:
         return found
 
     def _grounds(self, key: tuple[str, ...]) -> bool:
-        if key in self.keys:
-            return True
+        if key in self.keys or (*key[:-1], key[-1] + "s") in self.keys or (*key[:-1], key[-1] + "es") in self.keys:
+            return True  # in either number: the singular rule leaves "kiwis" as it is
         words = set(key)
         for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
             if words <= scene or scene <= words:
@@ -143,8 +154,9 @@ class Scene:
         n = len(key)
         if n == 1 and len(key[0]) >= 3 and any(h.endswith(key[0]) for h in self.by_head):  # "berries", "pot"
             return True
-        if any(k[:n] == key and key in kinds().get(" ".join(k[n:]), ()) for k in self.keys if len(k) > n):
-            return True  # a member named without its kind: "the penne" of the penne pasta
+        if any(k[:n] == key and key in kinds().get(" ".join(_unformed(k[n:])), ()) for k in self.keys if len(k) > n):
+            return True  # a member named without its kind (and form): "the penne" of the penne pasta, "the brie"
+            # of the brie cheese wheel
         # a run of consecutive words of a scene name followed only by its form: "cheddar cheese" of the
         # cheddar cheese slices, "oat milk" of the oat milk bottle, "mason jars" of the mason jars with lids,
         # "the bowl" of the bowl of ice water; not "bread" of the bread knife
@@ -166,7 +178,15 @@ FORMS = frozenset(
     | {"sirloin", "tenderloin", "loin", "chop", "cutlet", "mince", "brisket", "rib", "shank", "rump"}  # "the beef"
     | {"clove", "sprig", "leaf", "stalk", "bunch", "floret", "head", "segment"}  # "the garlic" of the garlic cloves
     | {"chunk"}  # "a mango smoothie" beside the frozen mango chunks
+    | {"wheel", "round"}  # "the brie" of the brie cheese wheel
 )
+
+
+def _unformed(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A name without the forms it ends in: "cheese" of "cheese wheel"."""
+    while words and words[-1] in FORMS:
+        words = words[:-1]
+    return words
 
 
 @lru_cache(maxsize=2048)
@@ -275,9 +295,12 @@ def _is_number(word: str) -> bool:
     return word in NUMBERS or any(c.isdigit() for c in word)
 
 
-def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str]) -> bool:
+def _not_an_object(
+    m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str], breaks: frozenset[int] = frozenset()
+) -> bool:
     """A measure, something ambient, made from a scene item, or the task's product. Products are remembered
-    in ``made``, so that a later bare "juice" or "granola" is the same product."""
+    in ``made``, so that a later bare "juice" or "granola" is the same product. A scene word before a comma
+    makes nothing of the next ("lemon, garlic": the garlic is not the lemon's)."""
     key = tuple(toks[m.start : m.end])
     c = ctx.config
     after = toks[m.end] if m.end < len(toks) else ""
@@ -295,7 +318,7 @@ def _not_an_object(m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, 
     window = toks[max(0, m.start - PRODUCT_WINDOW) : m.start]
     # "orange juice" beside the oranges; "the juice from a lemon"
     derived = (
-        before in scene.heads
+        (before in scene.heads and (m.start - 1) not in breaks)
         or (m.food and any(w in scene.heads for w in key[:-1]))  # not a tool named for it: "pizza cutter"
         or (key[-1] in _PARTS and (after in ("from", "out", "of") or _bare(key, before)))
     )
@@ -334,14 +357,15 @@ _VERB_AFTER = frozenset({"together", "well", "gently", "briefly", "thoroughly", 
 _PARTICLES = frozenset({"up", "out", "over"})
 
 
-def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None) -> bool:
+def _verb_use(m: Mention, toks: list[str], scene: Scene | None = None, clause_start: bool = False) -> bool:
     """A one-word name used as a verb ('extract' in "to extract the juice", 'juice' in "juice them", 'spoon'
     in "Spoon 2 tablespoons of hummus", 'plate' in "plate up the shrimp"): a verb reading (lemminflect) at
-    the start of a clause, followed by its object, or at a step's start by an amount or a particle."""
+    the start of a clause, followed by its object, or at a step's start by an amount or a particle. After a
+    comma or a stop a clause starts ("In a bowl, whisk together the eggs", "... butter. Grill the sandwich")."""
     if m.end - m.start != 1 or m.end >= len(toks):
         return False
     after = toks[m.end]
-    before = toks[m.start - 1] if m.start else ""
+    before = "" if clause_start else toks[m.start - 1] if m.start else ""
     if before not in _NOT_BEFORE_A_VERB and not _is_number(before) and "VERB" in classes(toks[m.start]):
         if after in _POINTING:
             return True
@@ -441,7 +465,7 @@ def _scene_compound(key: tuple[str, ...], m: Mention, toks: list[str], scene: Sc
 def kind_present(key: tuple[str, ...], scene: Scene) -> bool:
     """A kind the scene has a member of: "pasta" beside the fettuccine, "tea" beside the green tea bags
     (``kinds`` in kitchen_words.yaml)."""
-    members = kinds().get(" ".join(key))
+    members = kinds().get(" ".join(key), ())
     return bool(members) and any(scene.grounds(m) or any(m[-1] in k and m[0] in k for k in scene.keys) for m in members)
 
 
@@ -466,10 +490,13 @@ def _units(units: tuple[str, ...]) -> frozenset[str]:
     return _UNITS[units]
 
 
-def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene) -> bool:
-    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest';
-    or a material in a list of materials ("plates (metal, plastic, ceramic, and glass)")."""
-    if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads):
+def _modifier(
+    m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, breaks: frozenset[int] = frozenset()
+) -> bool:
+    """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'
+    (not across a comma: "dried oregano, salt"); or a material in a list of materials ("plates (metal,
+    plastic, ceramic, and glass)")."""
+    if m.end < len(toks) and (toks[m.end] in lexicon.heads or toks[m.end] in scene.heads) and (m.end - 1) not in breaks:
         return True
     if m.end - m.start == 1 and toks[m.start] in _MATERIALS and m.end < len(toks):
         following = toks[m.end]  # "a glass microwave-safe plate": the material of what follows
@@ -546,6 +573,10 @@ _ITEM_PARTS = frozenset(
     {"lid", "handle", "blade", "cap", "cover", "base", "jar", "plug", "cord", "timer", "door", "tray"}
 )
 _ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
+#: Parts a thing comes with ("cover the pot with its lid", "set the timer"): said alone, the part of a scene
+#: thing or of the kitchen's appliances, which no reader of the labelled rows counted missing (0 of about 40
+#: such warnings), so not even a suspicion.
+_OWN_PARTS = frozenset({"lid", "handle", "blade", "cap", "cover", "base", "plug", "cord", "timer", "door"})
 
 
 #: Generic nouns a kitchen may have without listing them, or that name a part or a package rather than a
@@ -865,6 +896,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     parts = _parts(item, lexicon, scene)
     for field_name, text in fields(item):
         toks, mentions = lexicon.scan(text)
+        breaks: frozenset[int] | None = None  # words a comma or a stop follows: read when a name is not in the scene
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
         present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
@@ -879,8 +911,15 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     made.add(key[-1])  # "orange juice" beside the oranges: a later "juice" is that juice
                 if m.food and not scene.grounds(key) and _spelled_out(m, toks, scene):
                     shortened.add(key[-1])  # "the chocolate" after "the dark chocolate chips"
+                member = member_before(m.start, key, toks, scene.keys) if m.food else ""
+                name = f"{member} {' '.join(key)}"
+                if member and name not in seen and not _optional(m, toks) and not _declined(j, mentions, toks):
+                    seen[name] = len(out)
+                    others = ", ".join(sorted(" ".join(k) for k in scene.keys if k[-1] == key[-1]))
+                    message = f"names '{name}', which is not in the environment (it has {others}: another food)"
+                    out.append(Ungrounded("grounding", field_name, name, message))
                 continue
-            if _named_short(m, toks, scene) or key[-1] in shortened:
+            if _named_short(m, toks, scene) or key[-1] in shortened or spelled_on(m.start, m.end, toks, scene.keys):
                 shortened.add(key[-1])  # "the second sponge" after "the first vanilla sponge"
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
@@ -892,13 +931,27 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if m.food:
                 if cooked is None:
                     cooked = cooks(item)
-                if processed(key, scene) or made_in_task(key, scene, cooked):
+                if (
+                    processed(key, scene)
+                    or made_in_task(key, scene, cooked)
+                    or (
+                        len(key) > 1
+                        and scene.grounds(key[1:])
+                        and step_form(key, (lexicon.scan(t)[0] for _, t in fields(item)))
+                    )
+                ):
                     made.add(key[-1])
                     continue
+            if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
+                continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
+            if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
+                continue  # "the cakes (lemon, carrot)": the carrot cake
+            if breaks is None:
+                breaks = listed(text)
             if (
-                _verb_use(m, toks, scene)
-                or _modifier(m, toks, lexicon, scene)
-                or _not_an_object(m, toks, scene, ctx, made)
+                _verb_use(m, toks, scene, m.start > 0 and (m.start - 1) in breaks)
+                or _modifier(m, toks, lexicon, scene, breaks)
+                or _not_an_object(m, toks, scene, ctx, made, breaks)
             ):
                 continue
             if _alternative_present(j, mentions, present, toks) or _food_store(j, mentions, toks):
@@ -985,7 +1038,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     shown,
                     f"uses '{shown}', which the environment lacks (no {key[-1]} of any kind)",
                 )
-            elif not has_head:
+            elif not has_head and key[-1] not in _OWN_PARTS:
                 found = Ungrounded(
                     "grounding_noun", field_name, shown, f"refers to '{shown}' but the environment has none"
                 )

@@ -1,0 +1,122 @@
+"""What the words around a named thing say about it, for grounding: the readings a reader makes of a name the
+scene does not list word for word.
+
+- A food named as what someone is allergic to ("Tom is allergic to peanuts", "a guest has a peanut allergy")
+  is kept away from, not fetched: the kitchen need not have it.
+- A food in the form a step of the task makes of a scene food ("whipped cream" where a step whips the heavy
+  cream) is that food.
+- A name the text goes on to spell as the start of a scene name ("the tea light" of the tea light candles) is
+  that scene thing, read by the lexicon only in part.
+- Words of a list ("paprika, dried oregano, salt") are things of their own: a word before a comma does not
+  modify the word after it, however much the two read as one name without the comma; words in brackets after
+  a thing ("the cakes (lemon, carrot, vanilla)") name its kinds, each the scene's thing of that name.
+- A name a step likens something to ("cut it into wedges, like a cake") is no thing the step uses.
+- A kind's member said before its kind ("crumbled feta cheese" beside the goat cheese; ``kinds`` in
+  kitchen_words.yaml) names that member: another food than the kind's member the scene has.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ambiforge.validation.language import verb_lemmas
+from ambiforge.validation.lexicon import kinds
+
+#: Words that say a food is one someone must not eat (singular: "allergies" reads "allergy").
+_ALLERGY = frozenset({"allergic", "allergy", "allergen", "intolerant", "intolerance"})
+_ALLERGY_WINDOW = 3
+
+
+def allergen(start: int, end: int, toks: list[str]) -> bool:
+    """The food at ``toks[start:end]`` is named as an allergy ("allergic to peanuts", "a peanut allergy")."""
+    after = toks[end] if end < len(toks) else ""
+    return after in _ALLERGY or any(w in _ALLERGY for w in toks[max(0, start - _ALLERGY_WINDOW) : start])
+
+
+def step_form(key: tuple[str, ...], texts: Iterable[list[str]]) -> bool:
+    """``key`` opens with a participle ("whipped", "toasted") of a verb another word of the item's texts is a
+    form of ("Whip the heavy cream", "whipping the cream"): the food in the form the task makes of it. The
+    caller has checked that the rest of the name is a scene food."""
+    first = key[0]
+    if len(key) < 2 or not first.endswith(("ed", "en")):
+        return False
+    verbs = set(verb_lemmas(first))
+    return bool(verbs) and any(w != first and verbs & set(verb_lemmas(w)) for toks in texts for w in toks)
+
+
+def spelled_on(start: int, end: int, toks: list[str], keys: frozenset[tuple[str, ...]]) -> bool:
+    """The name and the word after it open a longer scene name ("tea light" of the tea light candles)."""
+    if end >= len(toks):
+        return False
+    run = tuple(toks[start : end + 1])
+    n = len(run)
+    return any(len(k) > n and k[:n] == run for k in keys)
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
+
+
+_WORD_OR_MARK = re.compile(r"[a-z0-9][a-z0-9'/-]*|[,;:.()!?]")
+
+
+def listed(text: str) -> frozenset[int]:
+    """Positions of the words of ``text`` (as ``lexicon.words`` splits it) that a comma, colon, semicolon, stop
+    or bracket follows: the end of a list's item or a clause. Not inside brackets: "the cakes (strawberry,
+    chocolate, carrot)" lists the kinds of the thing named before them, each a modifier of it."""
+    out: set[int] = set()
+    word, depth = -1, 0
+    for m in _WORD_OR_MARK.finditer(text.lower()):
+        mark = m.group()
+        if len(mark) > 1 or mark.isalnum():
+            word += 1
+        elif mark == "(":
+            if depth == 0 and word >= 0:
+                out.add(word)
+            depth += 1
+        elif mark == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and word >= 0:
+            out.add(word)
+    return frozenset(out)
+
+
+def bracket_head(start: int, text: str) -> int:
+    """The position of the word before the bracket that holds word ``start`` of ``text`` ("cakes" for each of
+    "the cakes (lemon, carrot, vanilla)"), or -1: a list in brackets after a thing names its kinds."""
+    lower = text.lower()
+    spans = [m.span() for m in _WORD.finditer(lower)]
+    if start >= len(spans):
+        return -1
+    opened = lower.rfind("(", 0, spans[start][0])
+    if opened < 0 or ")" in lower[opened : spans[start][0]]:
+        return -1
+    before = [i for i, (_, end) in enumerate(spans) if end <= opened]
+    return before[-1] if before else -1
+
+
+#: Words before "like" that make it the verb of a wish ("if you would like a glass"), not a comparison.
+_WISHERS = frozenset({"would", "you", "i", "we", "they", "you'd", "i'd", "we'd", "do", "don't", "not"})
+
+
+def compared(start: int, toks: list[str]) -> bool:
+    """The name follows "like a" or "like the" as a comparison ("cut it into wedges, like a cake"): what the
+    step is likened to, not a thing it uses."""
+    return (
+        start >= 2
+        and toks[start - 1] in ("a", "an", "the")
+        and toks[start - 2] == "like"
+        and (start < 3 or toks[start - 3] not in _WISHERS)
+    )
+
+
+def member_before(start: int, key: tuple[str, ...], toks: list[str], keys: frozenset[tuple[str, ...]]) -> str:
+    """The kind's member said before the kind ("feta" of "feta cheese") when no scene name has that word; ""
+    when there is none."""
+    if start == 0:
+        return ""
+    word = toks[start - 1]
+    members = kinds().get(" ".join(key), ())
+    if (word,) not in members or any(word in k for k in keys):
+        return ""
+    return word
