@@ -82,16 +82,47 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     # toaster oven): compound names resolve whole before their parts.
     resolving = " \n ".join(item.plan_for_clear_task[eoa : eoa + 1])
     for word in negatives:
-        step = _without_negated(_without_longer_names(resolving, word, item, positives), word)
+        step = _without_source(_without_negated(_without_longer_names(resolving, word, item, positives), word), word)
         if has(step, word) and not any(has(word, a) for alts in positives for a in alts):
-            out.append(
-                (
-                    "intent",
-                    f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
-                    f"{resolving[:100]!r}",
+            message = f"user_intent: '-{word}' must not appear, but the clear step at end_of_ambiguity has it: "
+            if _said_alike(item, word):
+                # "-soak" while both tasks soak the boards: the step may do it to another thing than the asked one
+                out.append(
+                    (
+                        "intent_suspect",
+                        message + f"{resolving[:100]!r}; both tasks say '{word}' alike, so the step may use it for "
+                        "another thing than the one the question is about",
+                    )
                 )
-            )
+            else:
+                out.append(("intent", message + f"{resolving[:100]!r}"))
     return out
+
+
+def _said_alike(item: Item, word: str) -> bool:
+    """The clear task says the negated word, and as often as the ambiguous task: what the pair resolves is not
+    whether the word is done at all, so a step that says it ("put the boards in the sink to soak" while the
+    intent '-soak' is about the knives) may be about another thing."""
+    times = _times(item.unambiguous_direct, word)
+    return times > 0 and times == _times(item.ambiguous_task, word)
+
+
+def _times(text: str, word: str) -> int:
+    target = word.strip().lower()
+    return len(re.findall(rf"(?<![\w-]){re.escape(target)}(?![\w-])", text.lower())) if target else 0
+
+
+#: Where a step takes something from: "from the aluminum tray", "out of the can".
+_FROM = r"\b(?:from|out\s+of|off)\s+(?:(?:the|a|an|its|their|this|that)\s+)?"
+
+
+def _without_source(step: str, word: str) -> str:
+    """``step`` without the negated word where it says where something is taken from ("Spoon the dip from the
+    aluminum tray into the ceramic bowl" for '-aluminum'): the step moves it away, as the intent asks."""
+    target = word.strip()
+    if not target:
+        return step
+    return re.sub(_FROM + rf"(?:[\w-]+\s+){{0,2}}?{re.escape(target)}\b[\w-]*", " ", step, flags=re.I)
 
 
 _SOMEWHERE = re.compile(

@@ -31,8 +31,9 @@
   pudding." for a recipe of twenty words whose open point is the knife), that neither the intent nor the answer
   says: on rows in other hands these were as often the answer's own steps said in other words ("hold it by the
   handle, dry it with the towel") as a second change. Also three or more content words of the clear task
-  dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is asked): a suspicion,
-  since a reader may take a dropped detail as the open point said vaguely.
+  dropped beside the open point ("the bread knife" -> "a knife" when the paring knife is asked), in clauses that
+  do not say the open point or as a word that told a kept thing apart: a suspicion, since a reader may take a
+  dropped detail as the open point said vaguely.
 """
 
 from __future__ import annotations
@@ -250,16 +251,21 @@ def _clear_says_no_more(item: Item) -> list[str]:
 
 
 #: A question that asks to choose a thing or a place ("Which cheese ...?", "Where should I store ...?").
-_ASKS_THING = re.compile(r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b", re.I)
+_ASKS_THING = re.compile(
+    r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b"
+    r"|\bwhat\s+(?:should|do|can|could|would)\s+(?:i|you|we)\s+use\b",
+    re.I,
+)
 
 
 def _clear_names_no_intent(item: Item) -> list[str]:
-    """The intended things the clear task does not name by any word, when it is the ambiguous task with words
-    added that name none of them either ("grated hard cheese" for "cheese" when the parmesan is asked, "store the
-    rest in a container" when the fridge is) and the question asks which thing or where: the clear task leaves
-    the same choice open. A word the clear task adds that the answer or an option says, beside the intent, is the
-    choice said another way ("cooked over-easy" when the intent reads 'whites, yolks', "the glass mug" when it
-    reads 'crystal', or a kitchen thing named whole): then none."""
+    """The intended things the clear task does not name by their head word ("spinner"; "salad" of the salad
+    bowl is another thing's), when it is the ambiguous task with words added that name none of them either
+    ("grated hard cheese" for "cheese" when the parmesan is asked, "store the rest in a container" when the
+    fridge is, "dry it well" when the salad spinner is) and the question asks which thing, where or what to use:
+    the clear task leaves the same choice open. A word the clear task adds that the answer or an option says,
+    beside the intent, is the choice said another way ("cooked over-easy" when the intent reads 'whites, yolks',
+    "the glass mug" when it reads 'crystal', or a kitchen thing named whole): then none."""
     if _same_instruction(item.ambiguity_type) or not _ASKS_THING.search(item.question):
         return []
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
@@ -284,7 +290,15 @@ def _clear_names_no_intent(item: Item) -> list[str]:
         name = _lemmas(thing.name)
         if name & added and name - added and name - added <= amb:
             return []  # "a mug" -> "the glass mug" of the kitchen: the clear task picks a thing
-    return ["|".join(alts) for alts in positives if not any(content_lemmas(a) & clear for a in alts if a.strip())]
+    # a concept's head names it ("spinner" of the salad spinner); its modifier may be another thing's ("the
+    # wooden salad bowl")
+    return ["|".join(alts) for alts in positives if not any(_head(a) in clear for a in alts if a.strip())]
+
+
+def _head(phrase: str) -> str:
+    """The lemma of a phrase's last word: what it names ("spinner" of "salad spinner")."""
+    said = words(phrase)
+    return lemma(said[-1]) if said else ""
 
 
 def _dropped(item: Item, most: int) -> list[str]:
@@ -318,11 +332,36 @@ DETAILS_DROPPED = 3
 def _details_dropped(item: Item) -> list[str]:
     """The clear task's content words the ambiguous task drops beside the open point (the tools, amounts and
     foods it does not ask about: "the bread knife" -> "a knife" and "fresh mozzarella" -> "cheese" when the
-    paring knife is asked), when there are ``DETAILS_DROPPED`` or more; else none."""
+    paring knife is asked), when there are ``DETAILS_DROPPED`` or more, and they are in clauses beside the open
+    point (see :func:`_beside_open_point`) or one tells apart a thing the ambiguous task still names ("oat" of
+    "oat milk" when "milk" is left); else none. Other words of the open point's own clause ("dipping the cake
+    knife in hot water and wiping it with the kitchen towel" when the intent is hot water) are the open point
+    said more generally: on rows in other hands these were the answer's own steps."""
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     open_point = _open_point(item)
     dropped = sorted(w for w in clear - amb - open_point if w not in _HANDLING and not _related(w, open_point))
-    return dropped if len(dropped) >= DETAILS_DROPPED else []
+    if len(dropped) < DETAILS_DROPPED:
+        return []
+    beside = _beside_open_point(item, _open_point_anchors(item))
+    if sum(1 for w in dropped if w in beside) >= DETAILS_DROPPED or _modifies_kept(item, set(dropped)):
+        return dropped
+    return []
+
+
+def _modifies_kept(item: Item, dropped: set[str]) -> bool:
+    """A dropped word that is never a verb stands just before a noun the ambiguous task keeps ("oat milk" ->
+    "milk", "the ceramic bowl" -> "a bowl"): a thing named less exactly."""
+    said, amb = words(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    return any(
+        lemma(a) in dropped and "VERB" not in classes(a) and lemma(b) in amb and "NOUN" in classes(b)
+        for a, b in zip(said, said[1:], strict=False)
+    )
+
+
+def _open_point_anchors(item: Item) -> set[str]:
+    """The intent's words the clear task says more often than the ambiguous one: where it says what the
+    ambiguous task leaves open."""
+    return _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task)
 
 
 def _is_thing(word: str, heads: dict[str, list[frozenset[str]]], lexicon: Lexicon | None) -> bool:
@@ -450,13 +489,18 @@ def _amounts_dropped(item: Item) -> list[str]:
     clear = _amounts(item.unambiguous_direct)
     if not clear:
         return []
-    left = [value for value, _ in _amounts(item.ambiguous_task)]
-    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    said = _amounts(item.ambiguous_task)
+    # an amount said in both tasks with the same word after it is kept ("one guest" in both), whatever other
+    # amount of the same number the ambiguous task dropped ("on one serving plate")
+    same = [(v, p) for v, p in clear if (v, p) in said]
+    left = [value for value, phrase in said if (value, phrase) not in same]
+    clear = [a for a in clear if a not in same]
+    beside = _beside_clauses(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
     dropped = []
     for value, phrase in clear:
         if value in left:
             left.remove(value)  # said again in the ambiguous task ("ten minutes" for "10 minutes")
-        elif re.split(r"[\s./]", phrase)[0] in beside and phrase not in dropped:
+        elif any(set(words(phrase)) <= clause for clause in beside) and phrase not in dropped:
             dropped.append(phrase)
     return dropped
 
@@ -499,13 +543,43 @@ def _beside_open_point(item: Item, anchors: set[str]) -> frozenset[str]:
     lacks (``anchors``). A clause that holds it is the open point's own phrase, and an ambiguous task says that
     phrase more generally ("chill it in the fridge" -> "let it rest", "lift it out" after "unplug the toaster"
     -> "take it out", "under aluminum foil for 15 minutes" -> "for a bit"); a clause without it
-    ("whisk in chopped dark chocolate" when the heat is asked) is another part of the task."""
-    found: set[str] = set()
+    ("whisk in chopped dark chocolate" when the heat is asked) is another part of the task. So are the clause
+    whose verb a how-question asks about and a clause the answer spells out (see :func:`_asked_verbs`,
+    :func:`_restated`): on rows in other hands their replacements were the open point said another way."""
+    return frozenset().union(*_beside_clauses(item, anchors))
+
+
+def _beside_clauses(item: Item, anchors: set[str]) -> list[frozenset[str]]:
+    """Each clause of the clear task beside the open point (see :func:`_beside_open_point`), as its content
+    lemmas and its words as written."""
+    found = []
+    asked, answer, amb = _asked_verbs(item), _lemmas(item.answer), _lemmas(item.ambiguous_task)
     for clause in _clauses(item.unambiguous_direct):
         said = _lemmas(" ".join(clause)) | set(clause)
-        if not said & anchors and not any(_related(w, anchors) for w in said):
-            found |= said
-    return frozenset(found)
+        if said & anchors or any(_related(w, anchors) for w in said):
+            continue
+        if said & asked or _restated(_lemmas(" ".join(clause)) - _HANDLING, answer, amb):
+            continue
+        found.append(frozenset(said))
+    return found
+
+
+#: A question about the manner of an action: "How should I blend the hot soup?" -> blend.
+_HOW_VERB = re.compile(r"\bhow\s+(?:should|do|can|would|must)\s+(?:i|you|we)\s+([a-z]+)", re.I)
+
+
+def _asked_verbs(item: Item) -> set[str]:
+    """The verb whose manner the question asks ("How should I blend the hot soup?"): the clause of the clear
+    task that does it ("then blend it in batches") is the open point's own, whatever words it says."""
+    return {lemma(m.group(1).lower()) for m in _HOW_VERB.finditer(item.question)} - _HANDLING
+
+
+def _restated(clause: frozenset[str], answer: frozenset[str], amb: frozenset[str]) -> bool:
+    """More than half of a clause's content words are the answer's and the ambiguous task lacks them ("dry it
+    right away with the kitchen towel" when the answer says "dry it right away"): the answer spells the clause
+    out, so it is the open point, not another part of the task."""
+    restated = (clause & answer) - amb
+    return len(restated) >= 2 and 2 * len(restated) > len(clause)
 
 
 def _said_more(wanted: set[str], clear: str, amb: str) -> set[str]:
