@@ -31,7 +31,7 @@ _QUOTED = re.compile(r"(?<=\w)'(?!\w)|(?<!\w)'(?=\w)")
 _EMPTY = frozenset({"please", "thanks", "thank", "fine", "okay", "ok", "sure", "just", "use", "go", "want", "like"})
 
 #: Words by which an answer takes the options together ("Either is fine.", "Both."): not another thing.
-_ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none", "each", "every"})
+_ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none"})
 
 
 def _lemmas(text: str) -> frozenset[str]:
@@ -292,3 +292,48 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
         return []
     return sorted(said)
+
+
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
+
+
+def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
+    """The intent's concepts when the answer says not one word of any of them, in any inflection, family or
+    spelling, nor names a kitchen thing an intent concept names, nor takes the options together: "Which drink
+    would you like?" "Something cold, please." with the intent 'iced tea'; "What should I use to shred the
+    carrots?" "Two carrots are enough." with 'grater'. An answer that gives the choice says at least a word of
+    it (a shortened name such as "The glass bottle." for 'glass milk bottle' does), so one that says none
+    answers something else. Left alone: a yes or a no to a yes/no question that offers no "or" (a side taken
+    answers it), an answer that rules something out ("Never straight from the fridge."), a measure question,
+    a number where an intent concept is one, and a description ("The sharp one.") unless the ambiguous task
+    already gives it ("Something cold." for "something cold to drink")."""
+    question, answer = item.question.strip(), item.answer.strip()
+    if not question or not answer or _MEASURE_QUESTION.search(question) or _HOW_MANY.search(question):
+        return []  # an amount in any words answers a measure question (``wrong_kind``, ``gives_no_measure``)
+    if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I) and _YES_NO_START.match(answer):
+        return []  # a yes or a no takes a side
+    if rules_out(answer):
+        return []  # "No grape, please.": ruling an option out may leave the intended one
+    positives, negatives = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [
+        n.strip() for n in negatives if n.strip()
+    ]
+    wanted = frozenset().union(*(_lemmas(c) | {w for w in words(c) if is_content(w)} for c in concepts))
+    if not wanted:
+        return []
+    said = _lemmas(answer) | frozenset(w.lower() for w in words(answer))
+    if any(_near(w, said) for w in wanted) or any(has(answer, c) for c in concepts):
+        return []
+    if _has_number(answer) and any(_has_number(c) for c in concepts):
+        return []  # an amount in other units
+    if _takes_together(answer, frozenset(words(" ".join((question, *_options(item), *concepts))))):
+        return []
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    named = {m.name for m in lexicon.scan(answer)[1]}
+    if named & {m.name for c in concepts for m in lexicon.scan(c)[1]}:
+        return []
+    added = {w for w in _lemmas(answer) | {w for w in words(answer) if is_content(w)} if w not in _EMPTY}
+    added -= _lemmas(question) | frozenset(words(question))
+    if added and all("ADJ" in classes(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
+        return []  # a description ("The sharp one.") may be the intent in other words, unless the task says it
+    return concepts

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
-from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, words
+from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, positions, words
 from ambiforge.validation.lexicon import Mention, kitchen_words, lexicon_for
-from ambiforge.validation.rules.answer_choice import rules_out
+from ambiforge.validation.rules.answer_choice import rules_out, says
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -356,3 +356,56 @@ def _only_things(answer: str, ctx: RuleContext) -> bool:
         if "ADJ" not in kinds or "VERB" in kinds:
             return False
     return True
+
+
+def _named_things(text: str, names: list[str]) -> list[tuple[str, int, int]]:
+    """The kitchen's things ``text`` names, each as (name, start, end) word positions, a longer name taking its
+    words from a shorter one inside it ("glass cake stand", not "glass")."""
+    found = sorted(((n, s, e) for n in names for s, e in positions(text, n)), key=lambda f: (f[1] - f[2], f[1]))
+    out: list[tuple[str, int, int]] = []
+    for name, start, end in found:
+        if not any(start < e and s < end for _, s, e in out):
+            out.append((name, start, end))
+    return out
+
+
+#: Words that may stand between "or" and the thing it offers ("or on the white platter").
+_BEFORE_THING = frozenset({"the", "a", "an", "on", "in", "into", "onto", "with", "use", "to", "some", "just"})
+
+
+def answer_beside_offered(item: Item) -> tuple[str, list[str]] | None:
+    """(what the answer names, what the question offers) when the question offers things of the kitchen with
+    "or" ("Should I put the cupcakes on the glass cake stand or on the white ceramic platter?"), and the answer
+    gives the intent by a kitchen thing none of them is ("Use the tiered cupcake stand."), naming none of the
+    offered things: the intended option is not among those the question offers. Offered things are read
+    around the "or" itself: one ends right before it and one begins right after it (past "on the"), so a
+    question that offers two actions ("toast it or warm it in the oven") offers no things. The kitchen's names
+    are the row's own, read whole before their parts."""
+    question, answer = item.question, item.answer
+    if not re.search(r"\bor\b", question, re.I) or _OPEN_LIST.search(question):
+        return None
+    names = list(dict.fromkeys(e.name.strip().lower() for e in item.environment if e.name.strip()))
+    toks = [w.lower() for w in words(question)]
+    asked = _named_things(question, names)
+    offered: set[str] = set()
+    for i in (i for i, t in enumerate(toks) if t == "or"):
+        before = [n for n, _, e in asked if e == i]
+        j = i + 1
+        while j < len(toks) and toks[j] in _BEFORE_THING:
+            j += 1
+        after = [n for n, s, _ in asked if s == j]
+        if before and after:
+            offered |= {*before, *after}
+    if len(offered) < 2:
+        return None
+    given = [n for n, _, _ in _named_things(answer, names)]
+    if not given or any(n in offered or positions(question, n) for n in given):
+        return None  # the answer names a thing the question names ("olive oil, sesame oil or soybean oil")
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or any(positions(o, c) or positions(c, o) for o in offered for c in concepts):
+        return None  # the intent is one of the offered things
+    said = [n for n in given if any(says(n, c) for c in concepts)]
+    if not said:
+        return None  # the answer names something else beside the intent
+    return said[0], sorted(offered)

@@ -29,9 +29,16 @@ from ambiforge.validation.rules.answer_choice import (
     picks_another,
     rules_out,
     says,
+    says_nothing_of_intent,
     takes_no_option,
 )
-from ambiforge.validation.rules.answer_kind import answer_other_thing, asks_elsewhere, outside_offered, wrong_kind
+from ambiforge.validation.rules.answer_kind import (
+    answer_beside_offered,
+    answer_other_thing,
+    asks_elsewhere,
+    outside_offered,
+    wrong_kind,
+)
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.item_type import check_type
 from ambiforge.validation.rules.plan import LEFT_OPEN, MEASURES, specifics
@@ -264,6 +271,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         ]
     if offered := outside_offered(item, ctx):
         return [f"user_intent: '{offered}' is none of the things the question offers: {question[:80]!r}"]
+    if beside := answer_beside_offered(item):
+        return [
+            f"answer: gives the intent by '{beside[0]}', none of the things the question offers "
+            f"({', '.join(repr(o) for o in beside[1])}): {question[:80]!r}"
+        ]
     if other := not_offered(item, ctx):
         return [
             f"question: offers {' or '.join(repr(o) for o in other[1])}, while the intent is another option of "
@@ -277,6 +289,10 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
     if outside := _outside_options(item, ctx):
         shown = ", ".join(s.strip() for s in item.amb_shortlist if s.strip())
         return [f"user_intent: '{outside}' is none of the options ({shown})"]
+    if unsaid := says_nothing_of_intent(item, ctx):
+        return [
+            f"answer: says no word of the intent ({', '.join(unsaid)}), so it gives another answer: {answer[:80]!r}"
+        ]
     return []
 
 

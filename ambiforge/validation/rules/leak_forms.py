@@ -410,3 +410,113 @@ def part_leaks(item: Item) -> list[str]:
             if mentions(item.ambiguous_task, part) and mentions(item.unambiguous_direct, part):
                 return [f"ambiguous_task: names '{part}', which only the intended '{option}' has"]
     return []
+
+
+def _stretches(clear: str, amb: str, edge: int = 1) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Each rewritten stretch of the two tasks (changes a few words apart taken as one) with ``edge`` kept words
+    on each side: (clear side with edges, ambiguous side with edges, clear side, ambiguous side)."""
+    cw, aw = words(clear), words(amb)
+    regions: list[list[int]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, cw, aw, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if regions and i1 - regions[-1][1] <= _JOINING and j1 - regions[-1][3] <= _JOINING:
+            regions[-1][1], regions[-1][3] = i2, j2
+        else:
+            regions.append([i1, i2, j1, j2])
+    return [
+        (cw[max(0, i1 - edge) : i2 + edge], aw[max(0, j1 - edge) : j2 + edge], cw[i1:i2], aw[j1:j2])
+        for i1, i2, j1, j2 in regions
+    ]
+
+
+def _says_whole(stretch: list[str], concept: str) -> bool:
+    """A concept of several words said as written, its words in order ("cut out", not the "cut" of "cut it");
+    a one-word concept up to its stem (:func:`_says_all`)."""
+    if len(words(concept)) > 1:
+        return bool(positions(" ".join(stretch), concept))
+    return _says_all(stretch, concept)
+
+
+def _names_handled_thing(item: Item, concept: str) -> bool:
+    """``concept`` is the head of a kitchen thing the ambiguous task names ("glass" of the wine glasses it
+    washes): a thing the task handles, not a cue to the answer."""
+    heads = {
+        lemma(words(e.name)[-1]) for e in item.environment if words(e.name) and mentions(item.ambiguous_task, e.name)
+    }
+    return bool(content_lemmas(concept) & heads)
+
+
+def kept_cue_leaks(item: Item) -> list[str]:
+    """The ambiguous task rewrites the open point and keeps, inside the rewritten stretch or right beside it,
+    a word of another intent concept ("until the popping slows to 2 seconds between pops" -> "until the popping
+    slows down" with the intent '2 seconds, slows'; "mash the soft dark avocado" -> "mash the ripe dark
+    avocado" with 'soft, dark'). The dropped concept marks the stretch as the open point; the kept one, which
+    the answer gives and the question does not ask, tells the robot part of the answer there."""
+    positives, _ = intent_concepts(item.user_intent)
+    groups = [[a for a in alts if a.strip()] for alts in positives]
+    groups = [alts for alts in groups if alts]
+    if len(groups) < 2:
+        return []
+    for clear_wide, amb_wide, clear_side, amb_side in _stretches(item.unambiguous_direct, item.ambiguous_task):
+        if not amb_side:
+            continue
+        dropped = [
+            k
+            for k, alts in enumerate(groups)
+            if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_wide, a) for a in alts)
+        ]
+        if not dropped:
+            continue
+        for k, alts in enumerate(groups):
+            if k in dropped:
+                continue
+            kept = next(
+                (
+                    a
+                    for a in alts
+                    if not _NUMBER.search(a)
+                    and _says_whole(amb_wide, a)
+                    and any(_says_whole(clear_wide, b) for b in alts)
+                    and not _names_handled_thing(item, a)
+                    and says_concept(item.answer, a)
+                    and not says_concept(item.question, a)
+                    and not _offered(item.ambiguous_task, a)
+                ),
+                None,
+            )
+            if kept:
+                return [
+                    f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
+                    f"and keeps the intended '{kept}' beside it"
+                ]
+    return []
+
+
+def added_step_leaks(item: Item) -> list[str]:
+    """A step before ``end_of_ambiguity`` where the ambiguous plan says an intent concept that the clear plan's
+    same step does not ("Open the fridge and clear some space on the bottom shelf." beside "Open the fridge.";
+    "Rinse the grapes and take out the paring knife for halving them." beside "Rinse the grapes."), while the
+    ambiguous task and the question say none of the concept and the answer gives it. The ambiguous step does
+    all the clear step does (every content word of it) and more: up to the index the two plans do the same,
+    so what the ambiguous plan adds there is the answer, said before the question. A step that does something
+    else ("Warm a little oil on low heat" beside "Put the soup pot on the stove") adds nothing to compare."""
+    positives, _ = intent_concepts(item.user_intent)
+    groups = [[a for a in alts if a.strip() and content_lemmas(a)] for alts in positives]
+    groups = [alts for alts in groups if alts]
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    for alts in groups:
+        if any(says_concept(item.ambiguous_task, a) or says_concept(item.question, a) for a in alts):
+            continue
+        if not any(says_concept(item.answer, a) for a in alts):
+            continue
+        for i in range(min(item.end_of_ambiguity, len(clear), len(amb))):
+            if any(says_concept(clear[i], a) for a in alts) or not content_lemmas(clear[i]) <= content_lemmas(amb[i]):
+                continue  # the clear step says it too, or the ambiguous step does something else
+            said = next((a for a in alts if not _NUMBER.search(a) and says_concept(amb[i], a)), None)
+            if said:
+                return [
+                    f"plan_for_amb_task[{i}]: says the intended '{said}', which the clear plan's step {i} does not "
+                    f"(end_of_ambiguity {item.end_of_ambiguity}): {' '.join(amb[i].split())[:80]!r}"
+                ]
+    return []

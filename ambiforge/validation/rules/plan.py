@@ -62,8 +62,10 @@ from ambiforge.validation.lexicon import words as lexicon_words
 from ambiforge.validation.rules.base import Rule, family_rules
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.leak_forms import (
+    added_step_leaks,
     asks_place,
     attribute_leaks,
+    kept_cue_leaks,
     measure_leaks,
     part_leaks,
     rewrite_leaks,
@@ -1126,6 +1128,19 @@ def _offered_and_chosen(item: Item, concept: str) -> bool:
     return bool(_OR.search(item.question)) and mentions(item.question, concept) and mentions(item.answer, concept)
 
 
+def _portion_of_other(step: str, concept: str, question: str) -> bool:
+    """Every time ``step`` says ``concept`` it is a portion of another thing, the concept followed by "of" and
+    a word the question does not say ("Lay two slices of bread" when the question is whether to slice the
+    tomato): the step measures out that thing and makes no choice the question offers."""
+    ws = [w.lower() for w in words(step)]
+    asked = content_lemmas(question)
+    found = positions(step, concept)
+    return bool(found) and all(
+        end < len(ws) and ws[end] == "of" and not any(lemma(w) in asked for w in ws[end + 1 : end + 4])
+        for _, end in found
+    )
+
+
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     """(rule, message) for each intent concept the ambiguous plan names up to ``end_of_ambiguity`` while the
     ambiguous task leaves it open. Only concepts that can name a thing count (open-class words, a noun or
@@ -1148,7 +1163,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
     fixtures = lexicon.fixtures
     told = task_leaks(item) or attribute_leaks(item, lexicon)
-    told = told or rewrite_leaks(item) or part_leaks(item)
+    told = told or rewrite_leaks(item) or part_leaks(item) or kept_cue_leaks(item)
     out = [("answer_leak", message) for message in (*told, *setting_leaks(item), *measure_leaks(item))]
     whole = not choice and _whole_answer(item, positives, scene)
     counted = any(_number(alts) for alts in positives)
@@ -1177,7 +1192,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
             names_object = names_object or asks_place(item.question, found)  # "Where ...?" "In the fridge."
             before = i < item.end_of_ambiguity
-            certain = names_object and (choice or (before and (whole or _offered_and_chosen(item, found))))
+            given = before and (whole or _offered_and_chosen(item, found))
+            certain = names_object and (choice or (given and not _portion_of_other(step, found, item.question)))
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (
@@ -1187,6 +1203,9 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 )
             )
             break
+    if not any(rule == "answer_leak" for rule, _ in out):
+        # a concept the ambiguous plan adds before the index, read when no other form has found the leak
+        out += [("answer_leak", message) for message in added_step_leaks(item)]
     return out
 
 

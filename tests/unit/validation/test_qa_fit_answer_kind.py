@@ -89,7 +89,7 @@ def test_a_yes_no_question_answered_with_something_else_is_flagged(flags) -> Non
     ],
 )
 def test_a_yes_no_question_answered_by_a_side_or_its_own_words_is_not_flagged(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
-    assert flags(question="Should I wash the eggs first?", answer=answer, user_intent="fridge") == []
+    assert flags(question="Should I wash the eggs first?", answer=answer, user_intent="wash|rinse") == []
 
 
 KNIFE = dict(

@@ -52,13 +52,17 @@ def test_an_answer_in_the_clear_tasks_words_is_not_flagged(flags) -> None:  # ty
     assert flags(answer="Pop them in until they are crisp.", **WAFFLES) == []
 
 
-def test_an_answer_only_restating_the_task_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
-    assert flags(answer="Warm the waffles, please.", **WAFFLES) == []
+def test_an_answer_only_restating_the_task_adds_nothing_else(flags) -> None:  # type: ignore[no-untyped-def]
+    """It takes up nothing new, so it is not this check's; that it says no word of the intent is."""
+    found = flags(answer="Warm the waffles, please.", **WAFFLES)
+    assert len(found) == 1 and found[0].startswith("answer: says no word of the intent")
 
 
-def test_a_yes_no_question_is_left_to_the_kind_checks(flags) -> None:  # type: ignore[no-untyped-def]
+def test_a_yes_no_question_is_left_to_the_other_checks(flags) -> None:  # type: ignore[no-untyped-def]
+    """Not this check's; the answer says no word of the intent, which the intent reading flags."""
     cells = {**WAFFLES, "question": "Should I use the oven for the waffles?"}
-    assert flags(answer="Add a generous spoon of jam on top.", **cells) == []
+    found = flags(answer="Add a generous spoon of jam on top.", **cells)
+    assert len(found) == 1 and found[0].startswith("answer: says no word of the intent")
 
 
 CURRY = dict(
