@@ -115,6 +115,7 @@ WORN = {
     "fresh_issue43b": "the sixteenth round of rule changes read its rows and labels (29 Nov)",
     "fresh_issue43c": "the seventeenth round of rule changes read its rows and labels (29 Nov)",
     "fresh_issue43d": "the eighteenth round of rule changes read its rows and labels (29 Nov)",
+    "fresh_issue43e": "the nineteenth round of rule changes read its rows and labels (29 Nov)",
 }
 HELD_BACK_LABELS = LABELS / "heldback_labels.csv"
 MIN_FLAGS, MIN_ROWS = 5, 5
