@@ -105,7 +105,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     if len({key_of(s) or (s.strip().lower(),) for s in shortlist}) == 1:
         return [f"amb_shortlist: has one option ({shortlist[0]!r}); a choice needs at least 2"]
     scene = Scene.of(item)
-    not_objects = _not_objects(shortlist, units, scene)
+    named = frozenset(n.strip().lower() for n in item.environment_short.split(",") if n.strip())
+    not_objects = _not_objects([s for s in shortlist if s.strip().lower() not in named], units, scene)
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
     problems += _off_question(item, objects, ctx) or _beside_the_kind(item, shortlist, objects, ctx)
@@ -181,6 +182,9 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
 
     category = asked in _CATEGORIES
     tags = {asked} if category else {t for g in catalog.groups.values() if g.noun == asked for t in g.tags}
+    # a food kind narrower than its tags ("jam", a spread; "milk", a drink): another food of its tags is another
+    # kind ("peanut butter" for "Which jam?"), while a kind that is its own tag ("bread") takes every member
+    narrow = not category and asked not in tags and _food_kind(asked, catalog)
     heads = {tuple(singular(w) for w in words(g.noun)): set(g.tags) for g in catalog.groups.values()}
 
     def of_kind(option: str) -> bool | None:
@@ -195,7 +199,7 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
         )  # a catalog object, or a name ending in a group's noun ("cutting board")
         if kind is None:
             return None
-        if tags & kind and found is not None and len(words(asked)) >= 2 and found.noun != asked:
+        if tags & kind and found is not None and (len(words(asked)) >= 2 or narrow) and found.noun != asked:
             return False  # another kind beside a kind named in full ("strawberry jam" for "Which nut butter?")
         if tags & kind:
             return True if category else None  # a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
@@ -205,13 +209,18 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a.strip() for alts in positives for a in alts if a.strip()]
     chosen = [o for o, kind in zip(objects, kinds, strict=True) if kind and any(has(o, w) for w in wanted)]
-    if kinds.count(True) < 2 and not (category and chosen):
+    # one option of the kind is enough when it is the intended one and the kind is a category or a food
+    if kinds.count(True) < 2 and not ((category or _food_kind(asked, catalog)) and chosen):
         return _tool_among_food(asked, objects, kinds, catalog)
     return [
         f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
         for o, kind in zip(objects, kinds, strict=True)
         if kind is False
     ]
+
+
+def _food_kind(noun: str, catalog: Catalog) -> bool:
+    return any(g.noun == noun and g.kind == "food" for g in catalog.groups.values())
 
 
 #: Kitchen-item tags of things that hold food when sold or kept ("tea bags", "lager bottles", "a yogurt cup"): an
