@@ -242,9 +242,22 @@ def _answer_among(item: Item, variants: list[str]) -> bool:
     if given and offered and _numbers(item.question).isdisjoint(given):
         return False  # "10 minutes" against "5 minutes / 7 minutes": the number is the choice, not the unit
     added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
+    if _off_question(item, variants):
+        # variants of another point than the question's ("Slice them in halves" for "Should I take the tops
+        # off?"): a word the answer repeats from the task ("before slicing") is no choice of theirs
+        added -= content_lemmas(item.ambiguous_task)
     _, rejected = intent_concepts(item.user_intent)
     # a variant offering what the intent rejects is the wrong choice the answer warns against, never the answer
     return any(added & content_lemmas(v) for v in variants if not _rejects(v, rejected))
+
+
+def _off_question(item: Item, variants: list[str]) -> bool:
+    """No variant says a content word of the question, nor gives a yes or no: the variants speak of
+    something else than the question asks."""
+    asked = content_lemmas(item.question) - VAGUE - _GENERIC
+    return bool(asked) and not any(
+        content_lemmas(v) & asked or (words(v)[:1] and words(v)[0] in _YES_NO) for v in variants
+    )
 
 
 def _rejects(variant: str, rejected: list[str]) -> bool:

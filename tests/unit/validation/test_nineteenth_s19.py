@@ -160,3 +160,26 @@ def test_other_members_of_the_intended_kind_leave_it_out(flags) -> None:  # type
 
 def test_the_intended_member_among_its_kin_is_offered(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("variants", **COOKIES, variants="peanut butter cookies\nsugar cookies") == []
+
+
+# variants: variants of another point than the question's are not made the answer by a task word it repeats.
+TOPS = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Wash the apples, core them with the paring knife and slice them onto the plates.",
+    ambiguous_task="Wash the apples and slice them onto the plates.",
+    question="Should I take the cores out first?",
+    answer="Yes, core them with the paring knife before slicing.",
+    plan_for_clear_task="1. Wash the apples.\n2. Core them with the paring knife.\n3. Slice them onto the plates.",
+    plan_for_amb_task="1. Wash the apples.\n2. Slice them onto the plates.",
+    end_of_ambiguity="1",
+    user_intent="core",
+)
+
+
+def test_variants_off_the_question_that_share_only_a_task_word_with_the_answer(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags("variants", **TOPS, variants="Slice them in halves\nSlice them in quarters")
+    assert len(found) == 1 and "none is the answer" in found[0]
+
+
+def test_variants_that_answer_the_question_are_left_alone(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **TOPS, variants="Yes, take the cores out\nNo, leave them in") == []
