@@ -109,13 +109,13 @@ def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]
 
 
 def _is_known(word: str, known: frozenset[str]) -> bool:
-    return word in known or singular(word) in known or bool(classes(word)) or _ie_plural(word) in known - {""}
+    return word in known or singular(word) in known or bool(classes(word)) or _ie_plural(word) in known
 
 
 def _ie_plural(word: str) -> str:
     """The singular of a plural of a word ending in "-ie" ("smoothies" of "smoothie", "veggies"), which the
-    rule of "-ies" to "-y" misses; "" for any other word."""
-    return word[:-1] if word.endswith("ies") and len(word) > 4 else ""
+    rule of "-ies" to "-y" misses; the word itself for any other word."""
+    return word[:-1] if word.endswith("ies") and len(word) > 4 else word
 
 
 @lru_cache(maxsize=16384)
