@@ -183,3 +183,8 @@ def test_variants_off_the_question_that_share_only_a_task_word_with_the_answer(f
 
 def test_variants_that_answer_the_question_are_left_alone(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("variants", **TOPS, variants="Yes, take the cores out\nNo, leave them in") == []
+
+
+def test_time_abbreviations_and_cooking_loanwords_are_words(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Fill the kettle to the max line.\n2. Boil it for 3 mins.\n3. Pour it over the ramen."
+    assert flags("corruption", **KETTLE, plan_for_clear_task=plan, plan_for_amb_task=plan) == []
