@@ -11,6 +11,7 @@ scene object, which is usually a misspelling."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
@@ -119,13 +120,29 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
         key = key_of(" ".join(words(name)[1:])) if name in stated else key_of(name)
         if key in _APPLIANCES:
             continue  # AmbiK's seven appliances are in every kitchen
-        if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
+        if key and not (scene.grounds(key) or scene.describes(key)) and not written_alike(name, item.environment_short):
             near = process.extractOne(
                 name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
             )
             hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
             problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
+
+
+def _written_form(name: str) -> str:
+    """A name without what only its writing varies in: accents, apostrophes, hyphens, spaces and case
+    ("jalapeño" and "jalapeno", "chef's knife" and "chefs knife", "whole-wheat" and "whole wheat")."""
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    plain = re.sub(r"^(?:the|a|an|some)\s+", "", plain.strip())
+    return re.sub(r"[^a-z0-9]", "", plain)
+
+
+def written_alike(option: str, environment: str) -> bool:
+    """The kitchen lists the option under the same name written otherwise ("whole wheat bread" for the
+    kitchen's "whole-wheat bread", "nonstick pan" for "non-stick pan"): one thing, not a missing one. A
+    misspelling ("black peper") changes a letter and is still missing."""
+    form = _written_form(option)
+    return bool(form) and any(form == _written_form(n) for n in environment.split(","))
 
 
 def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ least one shortlisted option (warning: AmbiK often lists only the plausible few,
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
@@ -20,7 +21,7 @@ from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas,
 from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
-from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option
+from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option, written_alike
 from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
@@ -28,7 +29,18 @@ if TYPE_CHECKING:
 
 
 def _matches(a: str, b: str) -> bool:
-    return has(a, b) or has(b, a)
+    if has(a, b) or has(b, a):
+        return True
+    pa, pb = _plain(a), _plain(b)
+    return (pa, pb) != (a, b) and (has(pa, pb) or has(pb, pa))
+
+
+def _plain(text: str) -> str:
+    """The text with hyphens as spaces and accents dropped: "whole-wheat" and "whole wheat", "jalapeño" and
+    "jalapeno" are one name written two ways."""
+    if text.isascii() and "-" not in text:
+        return text
+    return unicodedata.normalize("NFKD", text.replace("-", " ")).encode("ascii", "ignore").decode()
 
 
 def _missed(item: Item) -> list[str]:
@@ -389,6 +401,8 @@ def _absent(item: Item, ctx: RuleContext) -> str | None:
     for variant in _variants(item):
         if not is_object_option(variant, units) or any(_matches(variant, s) for s in shortlisted):
             continue  # a shortlisted option the kitchen lacks is the shortlist's defect (``shortlist`` says it)
+        if written_alike(variant, item.environment_short):
+            continue  # the kitchen's own name written otherwise ("whole wheat" for "whole-wheat")
         toks, mentions = lexicon.scan(variant)
         things = [m for m in mentions if m.kind != "fixture" and (m.kind == "object" or m.food)]
         if not things or len(things) != len(mentions):

@@ -188,3 +188,29 @@ def test_variants_that_answer_the_question_are_left_alone(flags) -> None:  # typ
 def test_time_abbreviations_and_cooking_loanwords_are_words(flags) -> None:  # type: ignore[no-untyped-def]
     plan = "1. Fill the kettle to the max line.\n2. Boil it for 3 mins.\n3. Pour it over the ramen."
     assert flags("corruption", **KETTLE, plan_for_clear_task=plan, plan_for_amb_task=plan) == []
+
+
+# shortlist and variants: the kitchen's own name written with other hyphens, spaces, apostrophes or accents.
+BREADS = dict(
+    **environment("whole-wheat bread, white bread, jalapeño peppers, toaster, butter, butter knife, plates"),
+    ambiguity_type="preferences",
+    unambiguous_direct="Toast two slices of the whole-wheat bread.",
+    ambiguous_task="Toast two slices of bread.",
+    question="Which bread should I toast?",
+    answer="The whole-wheat bread.",
+    plan_for_clear_task="1. Put two slices of whole-wheat bread in the toaster.\n2. Toast them.",
+    plan_for_amb_task="1. Put two slices of bread in the toaster.\n2. Toast them.",
+    end_of_ambiguity="0",
+    user_intent="whole-wheat",
+)
+
+
+def test_a_name_written_otherwise_is_in_the_kitchen(flags) -> None:  # type: ignore[no-untyped-def]
+    cells = {**BREADS, "amb_shortlist": "whole wheat bread, white bread", "variants": "whole wheat bread\nwhite bread"}
+    assert flags("shortlist", **cells) == [] and flags("variants", **cells) == []
+
+
+def test_a_name_misspelled_is_still_missing(flags) -> None:  # type: ignore[no-untyped-def]
+    cells = {**BREADS, "amb_shortlist": "whole wheet bread, white bread"}
+    found = flags("shortlist", **cells)
+    assert len(found) == 1 and found[0].startswith("amb_shortlist: 'whole wheet bread' is not in the environment")
