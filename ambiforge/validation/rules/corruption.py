@@ -139,7 +139,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if _BAD_CONCEPT.search(concept)
     ]
     catalog = ctx.catalog or cached_catalog("")
-    scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
+    # accents folded: a text may write the kitchen's "crème fraîche" as "creme fraiche", the same words
+    scene = _with_plurals(_fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
@@ -257,6 +258,12 @@ def _cut_reply(answer: str, scene: str) -> bool:
     chips")."""
     m = re.match(r"[a-z]+", answer)
     return m is not None and not classes(m.group(0)) and m.group(0) not in re.findall(r"[a-z]+", scene)
+
+
+def _fold_accents(text: str) -> str:
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def _with_plurals(scene: str) -> str:

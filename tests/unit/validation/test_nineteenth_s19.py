@@ -214,3 +214,26 @@ def test_a_name_misspelled_is_still_missing(flags) -> None:  # type: ignore[no-u
     cells = {**BREADS, "amb_shortlist": "whole wheet bread, white bread"}
     found = flags("shortlist", **cells)
     assert len(found) == 1 and found[0].startswith("amb_shortlist: 'whole wheet bread' is not in the environment")
+
+
+# corruption: the kitchen's accented name written without its accents is the same words.
+CREME = dict(
+    **environment("crème fraîche, strawberries, serving bowls, spoon, sugar"),
+    ambiguity_type="preferences",
+    ambiguous_task="Top the strawberries in the serving bowls.",
+    question="What should I top them with?",
+    answer="A spoon of creme fraiche.",
+    plan_for_clear_task="1. Put the strawberries in the serving bowls.\n2. Top each with creme fraiche.",
+    plan_for_amb_task="1. Put the strawberries in the serving bowls.\n2. Top each.",
+    end_of_ambiguity="1",
+    user_intent="creme fraiche",
+)
+
+
+def test_a_name_without_its_accents_is_no_misspelling(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("corruption", **CREME, unambiguous_direct="Top the strawberries with creme fraiche.") == []
+
+
+def test_a_typo_of_the_name_without_accents_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags("corruption", **CREME, unambiguous_direct="Top the strawberries with creme fraiche untill covered.")
+    assert found == ["unambiguous_direct: misspelled word 'untill' ('until'?)"]
