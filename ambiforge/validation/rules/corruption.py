@@ -9,7 +9,8 @@
   ("the fridg": the start of a scene word is no excuse, only a whole one or its end, "burger" of "hamburger"; the
   dish the task makes is named in words of its own: "a slushie"), a text that stops inside the last word of a
   kitchen name even where the piece is a word ("with paper tow" of the paper towels), a plan
-  step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
+  step that starts in lower case among steps that do not (the tail of a line cut in two: "urn off stove",
+  "cherries"; a plan written in lower case throughout is a style), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
   or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
   joined in a hurry: stray punctuation between them ("knife., . Once", "bottle,."), a step run on after a
@@ -145,6 +146,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     names = _scene_names(item.environment_short)
+    lower_style = _lower_case_plans(item)
     for field, text in texts:
         if not text.strip():
             continue
@@ -176,7 +178,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(
                     ("corruption", f"{field}: starts with a cut word {cut[0]!r} (of {cut[1]!r}): {text.strip()[:40]!r}")
                 )
-            elif field.startswith("plan_"):
+            elif field.startswith("plan_") and field.split("[")[0] not in lower_style:
                 # a step is an instruction: one starting in lower case is the tail of a line cut in two
                 # ("urn off stove", "lace Pot on Stove", "cherries" of "1 cup of cherries")
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
@@ -196,6 +198,19 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _lower_case_plans(item: Item) -> frozenset[str]:
+    """The plan columns most of whose steps start in lower case, each with a whole word: the writer's style
+    ("1. preheat the oven"), in which a lower-case start says nothing of a line cut in two. Steps cut at
+    their start begin with pieces of words ("inse", "et", "dd" of a plan whose first letters were lost)."""
+    out = set()
+    for column in _PLAN_COLUMNS:
+        firsts = [re.split(r"[^A-Za-z]", s.lstrip(" \"'("), maxsplit=1)[0] for s in getattr(item, column) if s.strip()]
+        lower = [w for w in firsts if w[:1].islower()]
+        if lower and len(lower) * 2 > len(firsts) and all(classes(w) for w in lower):
+            out.add(column)
+    return frozenset(out)
 
 
 def _scene_names(environment: str) -> tuple[tuple[str, ...], ...]:

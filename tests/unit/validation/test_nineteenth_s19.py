@@ -237,3 +237,17 @@ def test_a_name_without_its_accents_is_no_misspelling(flags) -> None:  # type: i
 def test_a_typo_of_the_name_without_accents_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     found = flags("corruption", **CREME, unambiguous_direct="Top the strawberries with creme fraiche untill covered.")
     assert found == ["unambiguous_direct: misspelled word 'untill' ('until'?)"]
+
+
+# corruption: a plan written in lower case throughout is a style; one lower-case step among capitalised ones is cut.
+def test_a_plan_in_lower_case_throughout_is_a_style(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. put the strawberries in the serving bowls.\n2. top each with creme fraiche.\n3. serve them."
+    cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
+    assert flags("corruption", **cells) == []
+
+
+def test_one_lower_case_step_among_capitalised_ones_is_cut(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Put the strawberries in the serving bowls.\n2. spoon creme fraiche on each.\n3. Serve them."
+    cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
+    found = flags("corruption", **cells)
+    assert found == ["plan_for_clear_task[1]: starts mid-word or mid-sentence: 'spoon creme fraiche on each.'"]
