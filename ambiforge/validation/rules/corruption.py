@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d{1,2}\s*[:.)-](?:\s|$)", re.I)
 #: A second numbered step inside a step: after a sentence, a comma or a word ("... from pantry 2. Measure",
 #: "... well mixed. 6.Cook Rice"); numbering starts at 1, so "0" is the stray prefix's, not this.
-_SEVERAL_STEPS = re.compile(r"(?:[.!?;,]|[a-z])\s+(?:step\s*)?[1-9]\d?\s*[.):]\s*[A-Za-z]", re.I)
+#: The number must be the next step's ("Cut it into 8. Serve" is an amount, not step 8 run on).
+_SEVERAL_STEPS = re.compile(r"(?:[.!?;,]|[a-z])\s+(?:step\s*)?(?P<n>[1-9]\d?)\s*[.):]\s*[A-Za-z]", re.I)
 #: A plan cell of the published CSV with a step numbered "0." (AmbiK numbers steps from 1): the importer
 #: reads "0." as numbering and drops it, so only the raw cell still shows it ("0:" stays inside the step).
 _RAW_ZERO = re.compile(r'(?:^|\\n|")\s*0\s*\.(?!\d)')
@@ -147,6 +148,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
+    merged = _merged_steps(item) if several else {}
     for field, text in texts:
         if not text.strip():
             continue
@@ -163,8 +165,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
-        if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):
-            found.append(("corruption", f"{field}: several numbered steps on one line ({m.group(0).strip()!r})"))
+        if field in merged:
+            found.append(("corruption", f"{field}: several numbered steps on one line ({merged[field]!r})"))
         if mixed and _MIXED.search(text):
             word = _MIXED_WORD.search(text)
             shown = word.group(0) if word else text[:40]
@@ -198,6 +200,22 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _merged_steps(item: Item) -> dict[str, str]:
+    """The plan steps that hold the next step's number and text ("Take the mug. 2. Pour the tea"), by field,
+    with the piece that shows it. The number follows the plan's count (the step's own position, one more for
+    each step already found run on, and one less for plans counted from 0): a number out of that count is an
+    amount or a setting said in the step ("Cut it into 8. Serve warm")."""
+    out: dict[str, str] = {}
+    for column in _PLAN_COLUMNS:
+        extra = 0
+        for i, step in enumerate(getattr(item, column)):
+            for m in _SEVERAL_STEPS.finditer(step):
+                if int(m.group("n")) - extra - i in (1, 2):
+                    out.setdefault(f"{column}[{i}]", m.group(0).strip())
+                    extra += 1
+    return out
 
 
 def _lower_case_plans(item: Item) -> frozenset[str]:

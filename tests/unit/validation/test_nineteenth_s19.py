@@ -251,3 +251,16 @@ def test_one_lower_case_step_among_capitalised_ones_is_cut(flags) -> None:  # ty
     cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
     found = flags("corruption", **cells)
     assert found == ["plan_for_clear_task[1]: starts mid-word or mid-sentence: 'spoon creme fraiche on each.'"]
+
+
+# corruption: a step holding the next step's number is two steps on one line; another number is an amount.
+def test_the_next_step_run_on_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Put the strawberries in the serving bowls. 2. Top each with creme fraiche.\n3. Serve them."
+    cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
+    assert flags("corruption", **cells) == ["plan_for_clear_task[0]: several numbered steps on one line ('. 2. T')"]
+
+
+def test_a_number_out_of_the_plan_count_is_an_amount(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Cut each strawberry into 8. Put them in the serving bowls.\n2. Top each with creme fraiche."
+    cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
+    assert flags("corruption", **cells) == []
