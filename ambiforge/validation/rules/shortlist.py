@@ -155,7 +155,8 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
         ws = words(option)
         if not ws:
             continue
-        if any(w in CARDINALS or any(c.isdigit() for c in w) for w in ws) or any(
+        counted = [w for w in ws[:-1] if not _SIZE.match(w)] + ws[-1:] if not _PERCENT.search(option) else []
+        if any(w in CARDINALS or any(c.isdigit() for c in w) for w in counted) or any(
             singular(w) in units - _CONTAINERS for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of"
         ):
             out.append((option, "an amount"))
@@ -166,6 +167,10 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
     return out
 
 
+#: A number joined to its unit before a noun is a size of the thing ("8-inch pans", "9x13 pan", "12-cup tin").
+_SIZE = re.compile(r"^\d+(?:\.\d+)?(?:-[a-z]+|x\d+)$")
+#: A percentage says which kind ("2% milk"), not how much.
+_PERCENT = re.compile(r"\d\s*%")
 _NEGATION = frozenset({"do", "don't", "dont", "not", "no", "never"})
 _PARTICLES = frozenset({"up", "down", "off", "out", "in", "it", "them", "through", "over"})
 #: Units that also hold a thing one hands over: "a bottle of red wine" is an object, "a teaspoon of oil" an amount.

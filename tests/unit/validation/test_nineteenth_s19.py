@@ -264,3 +264,13 @@ def test_a_number_out_of_the_plan_count_is_an_amount(flags) -> None:  # type: ig
     plan = "1. Cut each strawberry into 8. Put them in the serving bowls.\n2. Top each with creme fraiche."
     cells = {**CREME, "unambiguous_direct": "Top the strawberries with creme fraiche.", "plan_for_clear_task": plan}
     assert flags("corruption", **cells) == []
+
+
+# shortlist: a size joined to its unit before a noun, or a percentage, says which thing, not how much.
+def test_a_size_before_a_noun_is_no_amount(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **PANS, amb_shortlist="8-inch pans, 9-inch pans") == []
+
+
+def test_a_number_of_units_is_still_an_amount(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags("shortlist", **PANS, amb_shortlist="8-inch pans, 2 cups")
+    assert found == ["amb_shortlist: '2 cups' is an amount, not an object of the kitchen"]
