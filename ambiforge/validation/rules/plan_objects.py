@@ -91,7 +91,7 @@ _PUTS = re.compile(
 #: task leaves to it (salt, oil, the fruits of "a dessert assortment").
 _PRODUCES = re.compile(
     r"\b(?:make|making|prepare|preparing|cook|cooking|bake|baking|roast|roasting|fry|frying|saut\w*|boil\w*"
-    r"|heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
+    r"|(?:pre)?heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
     r"|sear(?:s|ed|ing)?|bast(?:e|es|ed|ing)|braise\w*|poach\w*|stew\w*|broil\w*|scrambl\w*|marinat\w*|stir-fr\w*"
     r"|organi[sz]e\w*|arrange\w*|assemble\w*|create\w*|set (?:up|out)|serve\w*|plan\w*|snack\w*|meal\w*"
     r"|breakfast|brunch|lunch|dinner|recipe\w*|dish|platter|salad|spread|buffet)\b",
@@ -110,12 +110,36 @@ def _landmark(before: list[str]) -> bool:
     return any(w in ("of", "to") and k and before[k - 1] in _BESIDE for k, w in enumerate(before))
 
 
+#: Verbs that close a clause saying where things are ("where the roast chicken and the spinach are").
+_BEING = frozenset({"be", "sit", "stand", "lie", "stay", "keep", "store"})
+#: Words a "where" clause may hold between its "where" and its verb besides the names themselves.
+_LIST_WORDS = frozenset({"the", "a", "an", "and", "some", "its", "their", "other", "already"})
+
+
+def _where_clause(task: list[str], start: int, end: int) -> bool:
+    """The name is the subject of a clause that says where things are ("put it in the fridge, where the roast
+    chicken and the fresh spinach are"): a landmark, not a thing the task acts on. Only names, their
+    modifiers, "and" and determiners lie between "where" and the clause's verb."""
+    before = task[max(0, start - 8) : start]
+    if "where" not in before:
+        return False
+    lead = before[len(before) - 1 - before[::-1].index("where") + 1 :]
+    after = task[end : end + 8]
+    verb = next((k for k, w in enumerate(after) if w in _BEING), None)
+    if verb is None:
+        return False
+    between = [*lead, *after[:verb]]
+    return all(w in _LIST_WORDS or classes(w) & {"NOUN", "ADJ"} or not classes(w) for w in between)
+
+
 def _acted_on(task: list[str], start: int, end: int) -> bool:
     """The name at ``task[start:end]`` is something the task acts on: not ruled out, offered as an option,
     the place a thing is, a measure, or what the task makes."""
     if _NOT_ACTED & set(task[max(0, start - 4) : start]) or _OPTION_AFTER & set(task[end : end + 2]):
         return False
     if _PLACE_BEFORE & set(task[max(0, start - 2) : start]) or _landmark(task[max(0, start - 4) : start]):
+        return False
+    if _where_clause(task, start, end):
         return False
     if task[end - 1] in _MEASURES and end < len(task) and task[end] == "of":
         return False

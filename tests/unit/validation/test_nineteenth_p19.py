@@ -1,0 +1,165 @@
+"""Nineteenth-round changes to end_of_ambiguity, plan_mismatch and type, read on the pooled fresh rows: each a
+row the check must flag and a near row it must leave alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.validation.ambik_rows import environment, failures_of_row
+
+ENV = (
+    "oven, loaf pan, oven mitts, toothpicks, cooling rack, banana bread batter, rubber spatula, fridge, "
+    "glass containers, raw chicken thighs, cooked rice, lettuce, pizza stone, pizza peel, pizza dough, tomato sauce, "
+    "mozzarella, fresh basil, kettle, mug, teaspoon, honey, earl grey tea bags, sugar, black pepper, bread knife, "
+    "cutting board"
+)
+
+
+@pytest.fixture()
+def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(rule: str, **cells: str) -> list[str]:
+        row = {"id": "1", **environment(ENV), "amb_shortlist": "", "variants": "", **cells}
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, [rule])]
+
+    return run
+
+
+# end_of_ambiguity: plans that part at the index, the clear step adding what the ambiguous one leaves open, mark
+# the choice there, though a later clear step names the intended sign.
+LOAF = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Bake the banana bread batter in the loaf pan for about 50 minutes, until a toothpick comes "
+    "out clean.",
+    ambiguous_task="Bake the banana bread batter in the loaf pan until it is done.",
+    question="How do I know the banana bread is done?",
+    answer="A toothpick in the middle comes out clean, after about 50 minutes.",
+    user_intent="toothpick, clean",
+    plan_for_amb_task="1. Preheat the oven.\n2. Pour the banana bread batter into the loaf pan.\n3. Bake it.\n"
+    "4. Check whether it is done.\n5. Take it out with the oven mitts.",
+    end_of_ambiguity="2",
+)
+
+
+def test_plans_parting_at_the_index_with_a_clear_step_that_adds_mark_the_choice(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "end_of_ambiguity",
+        **LOAF,
+        plan_for_clear_task="1. Preheat the oven.\n2. Pour the banana bread batter into the loaf pan.\n"
+        "3. Bake for about 50 minutes.\n4. Push a toothpick into the middle and see that it comes out clean.\n"
+        "5. Take it out with the oven mitts.",
+    )
+    assert found == []
+
+
+def test_a_clear_step_at_the_index_that_only_rewords_leaves_the_choice_later(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "end_of_ambiguity",
+        **LOAF,
+        plan_for_clear_task="1. Preheat the oven.\n2. Pour the banana bread batter into the loaf pan.\n"
+        "3. Bake the batter.\n4. Push a toothpick into the middle and see that it comes out clean.\n"
+        "5. Take it out with the oven mitts.",
+    )
+    assert len(found) == 1 and "is made here, after end_of_ambiguity 2" in found[0]
+
+
+# plan_mismatch: things named in a clause that says where something goes are landmarks, not things to act on.
+SHELF = dict(
+    ambiguity_type="safety",
+    question="On which shelf should the raw chicken thighs go?",
+    answer="The bottom shelf, so their juices cannot drip on the rice.",
+    user_intent="bottom shelf",
+    unambiguous_direct="Put the raw chicken thighs in a glass container on the bottom shelf of the fridge.",
+    plan_for_clear_task="1. Put the raw chicken thighs in a glass container.\n2. Open the fridge.\n"
+    "3. Put the container on the bottom shelf.",
+    plan_for_amb_task="1. Put the raw chicken thighs in a glass container.\n2. Open the fridge.\n"
+    "3. Put the container on a shelf.",
+    end_of_ambiguity="2",
+)
+
+
+def test_foods_of_a_where_clause_are_landmarks(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **SHELF,
+        ambiguous_task="Put the raw chicken thighs in a glass container in the fridge, where the cooked rice and the "
+        "fresh lettuce are.",
+    )
+    assert found == []
+
+
+def test_foods_the_task_puts_away_too_must_be_taken_up(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **SHELF,
+        ambiguous_task="Put the raw chicken thighs in a glass container in the fridge, and the cooked rice and the "
+        "fresh lettuce too.",
+    )
+    assert any("never takes up the cooked rice" in m for m in found)
+
+
+# plan_mismatch: a task that preheats the oven cooks, so its plan may make the dish from the kitchen's foods.
+PIZZA = dict(
+    ambiguity_type="common_sense_knowledge",
+    question="When should the pizza stone go into the oven?",
+    answer="At the start, so it heats with the oven.",
+    user_intent="start",
+    plan_for_clear_task="1. Put the pizza stone in the oven.\n2. Heat the oven.\n3. Stretch the pizza dough.\n"
+    "4. Spread tomato sauce and scatter the mozzarella.\n5. Slide the pizza onto the stone with the pizza peel.",
+    plan_for_amb_task="1. Heat the oven.\n2. Stretch the pizza dough.\n"
+    "3. Spread tomato sauce and scatter the mozzarella.\n4. Slide the pizza onto the stone with the pizza peel.",
+    end_of_ambiguity="0",
+)
+
+
+def test_a_task_that_preheats_the_oven_may_have_its_dish_made(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **PIZZA,
+        unambiguous_direct="Put the pizza stone in the cold oven and preheat it, then slide the pizza onto the stone.",
+        ambiguous_task="Preheat the oven, then slide the pizza onto the pizza stone.",
+    )
+    assert found == []
+
+
+def test_a_task_that_only_moves_a_stone_does_not_make_a_pizza(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **PIZZA,
+        unambiguous_direct="Put the pizza stone in the cold oven, then slide it onto the pizza peel.",
+        ambiguous_task="Put the pizza stone in the oven, then slide it onto the pizza peel.",
+    )
+    assert any("from here acts on the tomato sauce, mozzarella" in m for m in found)
+
+
+# type: a preferences row whose kitchen holds one thing of the asked kind, the intended one, listed alone.
+TEA = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Boil water in the kettle and steep an earl grey tea bag in the mug with a teaspoon of honey.",
+    ambiguous_task="Boil water in the kettle and steep a tea bag in the mug with a teaspoon of honey.",
+    question="Which tea should I make?",
+    answer="Earl grey.",
+    user_intent="earl grey",
+    plan_for_clear_task="1. Boil water in the kettle.\n2. Put an earl grey tea bag in the mug.\n3. Pour the water.",
+    plan_for_amb_task="1. Boil water in the kettle.\n2. Put a tea bag in the mug.\n3. Pour the water.",
+    end_of_ambiguity="1",
+)
+
+
+def test_the_one_tea_of_the_kitchen_listed_alone_is_no_choice(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags("type", **TEA, amb_shortlist="earl grey tea bags, honey", variants="Earl grey tea")
+    assert len(found) == 1 and "the kitchen has one tea only (earl grey tea bags)" in found[0]
+
+
+@pytest.mark.parametrize(
+    ("shortlist", "question"),
+    [
+        ("earl grey tea bags, green tea", "Which tea should I make?"),  # another tea offered
+        ("", "Which tea should I make?"),  # nothing listed: the kitchen's other foods may be the choice
+        ("earl grey tea bags, honey", "Which tea should I make, earl grey or mint?"),  # the question offers more
+    ],
+)
+def test_another_option_or_none_listed_leaves_the_choice(flags, shortlist: str, question: str) -> None:  # type: ignore[no-untyped-def]
+    cells = {**TEA, "question": question}
+    assert flags("type", **cells, amb_shortlist=shortlist) == []
