@@ -7,12 +7,14 @@ sponge", "the peppers"), so only what is certain is read:
 - a food the task names (resolved against the kitchen list) that its plan never names by any of its words
   ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
 - a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
-  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags);
+  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags;
+  "the brie", a plan that puts out the aged cheddar and after it says only "the cheese");
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
   both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."; "a salad fork" /
-  "a dinner fork", read by the words that tell the two apart), or that does an
+  "a dinner fork", read by the words that tell the two apart; a tool of another head by its head: "pizza" of
+  "the pizza stone" names the pizza, not the stone), or that does an
   action of its task with another tool than the task names ("mash with the mortar and pestle" for "mash it
   with the fork") while the plan never names the task's tool;
 - a clear step that takes, where the ambiguous plan's same step leaves the choice open, an option the intent
@@ -25,11 +27,11 @@ sponge", "the peppers"), so only what is certain is read:
 
 Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
 tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
-cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
-the knife"), a tool the plan does not name (the plan may use it without saying so), a food a plan takes up
-together ("Put the rest away") or inside a dish it names by its head ("the soup" for the butternut squash
-soup), the cooking of a task that puts food into something hot or into the oven (a "roasting pan" is a tool, no
-cooking), and, in the ambiguous plan, the answer its
+cupboard", "where the roast chicken and the spinach are"), an option the task offers ("in the microwave or in
+a saucepan"), a thing the task rules out ("not the knife"), a tool the plan does not name (the plan may use it
+without saying so), a food a plan takes up together ("Put the rest away") or inside a dish it names by its head
+("the soup" for the butternut squash soup), the cooking of a task that preheats the oven or puts food into
+something hot or into the oven (a "roasting pan" is a tool, no cooking), and, in the ambiguous plan, the answer its
 task already names (the task's defect: its plan may rightly leave the choice open).
 """
 
@@ -254,11 +256,38 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
             if together or _head_said(ws, key, plan_words):
                 continue
             out.append(f"never takes up the {name} its task names")
+        elif food and not _said(key, plan_words) and not together:
+            # said only by its kind ("the cheese"): the kind may be another food of it the plan names whole
+            kind = _kinds(name, ctx) & plan_words
+            other = next((n for n, k, _ in names if n != name and _kinded(n, k, kind, ws, plan, ctx)), None)
+            if other is not None:
+                out.append(f"takes up the {other} where its task names the {name}")
         elif len(key) > 1:
             others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _instead(key, k, plan_words)]
             if others:
                 out.append(f"uses the {others[0]} where its task names the {name}")
     return out + _places_missed(task, plan, plan_words, ctx, answered)
+
+
+def _kinded(name: str, key: list[str], kind: set[str], task: list[str], plan: list[str], ctx: RuleContext) -> bool:
+    """``name`` is a kitchen food of ``kind`` (by the catalog, or by a catalog name sharing a word of it: "aged
+    cheddar" of the cheddar cheese) that ``task`` never names and a step of ``plan`` names whole ("Put the
+    aged cheddar in the middle")."""
+    if any(w in task for w in key if len(w) > 2 and w not in _STATES):
+        return False
+    if not any(_has_key(_lemmas(step), key) for step in plan):
+        return False
+    catalog = ctx.catalog or cached_catalog("")
+    kinds = _kinds(name, ctx)
+    if not kinds:
+        own = {w for w in key if len(w) > 3 and w not in _STATES}
+        kinds = {lemma(o.noun) for n, o in catalog.objects.items() if own & set(_lemmas(n))}
+    return bool(kinds & kind)
+
+
+def _has_key(ws: list[str], key: list[str]) -> bool:
+    n = len(key)
+    return any(ws[i : i + n] == key for i in range(len(ws) - n + 1))
 
 
 def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleContext, answered: set[str]) -> list[str]:
@@ -363,13 +392,15 @@ def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] 
     return None
 
 
-def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
+def swapped_things(item: Item, names: list[Name], said: set[str], ctx: RuleContext | None = None) -> list[str]:
     """A step of one plan that does what the same step of the other plan does, on another kitchen thing
     ("Add the beef sirloin ..." where the other plan adds the tofu; "mash with the mortar and pestle" where it
     mashes with the fork), when both tasks name the other plan's thing and nothing in the item (``said``: the
     tasks, the question, the answer, the intent, the options) names this one: the plan acts on a thing its
     task never asks for, in place of the one it does. The open point is not such a thing: one task names it
-    and the other does not, or the options do."""
+    and the other does not, or the options do. A tool of another head than the other plan's thing is named
+    only by its head ("Place it on the pizza stone" / "... on the baking sheet", the tasks saying the pizza
+    but no stone): its other words say what it is for."""
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if tuple(clear) == tuple(amb):
         return []
@@ -394,6 +425,8 @@ def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
         ):
             seen = any(m.startswith(field.split("[")[0]) for m in out)
             own = [w for w in odd[1] if w not in kept[1] and w not in _STATES | FUNCTION_WORDS]
+            if ctx is not None and odd[1][-1] != kept[1][-1] and odd[0] in _tools(names, ctx):
+                own = [odd[1][-1]]  # a tool by its head: "pizza" of the pizza stone names the pizza
             theirs = [w for w in kept[1] if w not in odd[1] and w not in _STATES | FUNCTION_WORDS]
             named = kept[0] in in_both or bool(theirs) and all(w in ws for w in theirs for ws in task_words)
             if not seen and named and own and not any(w in said for w in own):
@@ -599,7 +632,7 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
         problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
-    swapped = swapped_things(item, names, said)
+    swapped = swapped_things(item, names, said, ctx)
     tools = _tools(names, ctx) if any(_WITH.search(t) for t in texts[:2]) else set()
     for field, task, plan in (
         ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task),

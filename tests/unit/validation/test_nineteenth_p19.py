@@ -163,3 +163,84 @@ def test_the_one_tea_of_the_kitchen_listed_alone_is_no_choice(flags) -> None:  #
 def test_another_option_or_none_listed_leaves_the_choice(flags, shortlist: str, question: str) -> None:  # type: ignore[no-untyped-def]
     cells = {**TEA, "question": question}
     assert flags("type", **cells, amb_shortlist=shortlist) == []
+
+
+# plan_mismatch: a task food the plan says only by its kind, while it puts out another food of that kind whole.
+BOARD = dict(
+    ambiguity_type="common_sense_knowledge",
+    question="Where should the honey go?",
+    answer="Drizzled over the cheese.",
+    user_intent="drizzle",
+    end_of_ambiguity="2",
+)
+BOARD_ENV = "slate board, brie, aged cheddar, crackers, grapes, honey, paring knife"
+
+
+def test_a_plan_putting_out_another_cheese_than_its_task_names_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Set the slate board on the table.\n2. Put the aged cheddar in the middle.\n3. Fan the crackers.\n" + (
+        "4. Drizzle honey over the cheese."
+    )
+    found = flags(
+        "plan_mismatch",
+        **BOARD,
+        **environment(BOARD_ENV),
+        unambiguous_direct="Arrange the brie and crackers on the slate board and drizzle honey over the cheese.",
+        ambiguous_task="Arrange the brie and crackers on the slate board with honey.",
+        plan_for_clear_task=plan,
+        plan_for_amb_task=plan.replace("Drizzle honey over", "Put honey by"),
+    )
+    assert any("takes up the aged cheddar where its task names the brie" in m for m in found)
+
+
+def test_a_plan_saying_its_cheese_by_its_kind_alone_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "1. Set the slate board on the table.\n2. Put the cheese in the middle.\n3. Fan the crackers.\n" + (
+        "4. Drizzle honey over the cheese."
+    )
+    found = flags(
+        "plan_mismatch",
+        **BOARD,
+        **environment(BOARD_ENV),
+        unambiguous_direct="Arrange the brie and crackers on the slate board and drizzle honey over the cheese.",
+        ambiguous_task="Arrange the brie and crackers on the slate board with honey.",
+        plan_for_clear_task=plan,
+        plan_for_amb_task=plan.replace("Drizzle honey over", "Put honey by"),
+    )
+    assert found == []
+
+
+# plan_mismatch: a tool is named by its head; "pizza" of the pizza stone names the pizza the tasks bake.
+BAKE = dict(
+    ambiguity_type="preferences",
+    amb_shortlist="frozen cheese pizza, frozen veggie pizza",
+    unambiguous_direct="Bake the frozen veggie pizza on the baking sheet for 14 minutes.",
+    ambiguous_task="Bake a frozen pizza on the baking sheet for 14 minutes.",
+    question="Which frozen pizza should I bake?",
+    answer="The veggie one.",
+    user_intent="veggie",
+    plan_for_amb_task="1. Preheat the oven.\n2. Unwrap the frozen pizza.\n3. Place it on the baking sheet.\n"
+    "4. Bake for 14 minutes.",
+    end_of_ambiguity="1",
+)
+BAKE_ENV = "oven, pizza stone, baking sheet, oven mitts, frozen cheese pizza, frozen veggie pizza, pizza cutter"
+
+
+def test_a_clear_step_on_the_pizza_stone_where_both_tasks_say_the_baking_sheet(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **BAKE,
+        **environment(BAKE_ENV),
+        plan_for_clear_task="1. Preheat the oven.\n2. Unwrap the frozen veggie pizza.\n3. Place it on the pizza stone."
+        "\n4. Bake for 14 minutes.",
+    )
+    assert any("acts on the pizza stone" in m and "name the baking sheet" in m for m in found)
+
+
+def test_a_clear_step_on_the_baking_sheet_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **BAKE,
+        **environment(BAKE_ENV),
+        plan_for_clear_task="1. Preheat the oven.\n2. Unwrap the frozen veggie pizza.\n"
+        "3. Place it on the baking sheet.\n4. Bake for 14 minutes.",
+    )
+    assert found == []
