@@ -427,7 +427,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
+            if (names_thing(a) or names_thing(singular(a)) or _amounts(a))  # a thing ("tops"), or an amount
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):

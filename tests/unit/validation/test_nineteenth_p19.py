@@ -244,3 +244,26 @@ def test_a_clear_step_on_the_baking_sheet_is_not_flagged(flags) -> None:  # type
         "3. Place it on the baking sheet.\n4. Bake for 14 minutes.",
     )
     assert found == []
+
+
+# end_of_ambiguity: an intended plural noun the word lists know only as a verb ("tops") still names a thing.
+HULL = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Rinse the strawberries, cut off their tops with the paring knife and slice them.",
+    ambiguous_task="Rinse the strawberries and slice them.",
+    question="Should I take the green tops off first?",
+    answer="Yes, cut the tops off before slicing.",
+    user_intent="tops",
+    plan_for_clear_task="1. Rinse the strawberries.\n2. Cut off the green tops with the paring knife.\n"
+    "3. Slice them on the cutting board.\n4. Put the slices in a bowl.",
+    plan_for_amb_task="1. Rinse the strawberries.\n2. Slice them on the cutting board.\n3. Put the slices in a bowl.",
+)
+
+
+def test_a_clear_step_naming_the_intended_tops_before_the_index(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags("end_of_ambiguity", **HULL, end_of_ambiguity="2")
+    assert len(found) == 1 and "already names the intended 'tops'" in found[0]
+
+
+def test_the_index_at_the_step_naming_the_tops_is_right(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("end_of_ambiguity", **HULL, end_of_ambiguity="1") == []
