@@ -603,17 +603,23 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
     """A step that does an action of its task with another kitchen tool than the task does it with ("Mash
     the flesh with the mortar and pestle" where the task mashes with the fork), a tool nothing in the item
     names, while the plan never names the task's tool by its head word ("the knife" for the chef's knife;
-    "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for."""
+    "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for. A step's
+    action the task never names may be the task's in other words ("pipe" for "frost")."""
     wanted = _tools_of(task, names, tools)
     if not wanted:
         return []
     plan_words = set(_lemmas(" ".join(plan)))
+    asked = {v for w in words(task) for v in verb_lemmas(w)}  # every action of the task, with a tool or none
     for k, step in enumerate(plan):
         for verbs, used in _tools_of(step, names, tools):
             if used[1][-1] in said:  # by its head: "potato" of "potato masher" says what it is for
                 continue
             for task_verbs, tool in wanted:
-                if tool[0] != used[0] and verbs & task_verbs and tool[1][-1] not in plan_words:
+                # the step does the task's action with the tool, or an action the task never names ("Pipe it
+                # with the piping bag" where the task frosts with the offset spatula), not another task action
+                # that needs no tool ("Peel with the knife" where the task juices with the juicer)
+                same = bool(verbs & task_verbs) or not verbs & asked
+                if tool[0] != used[0] and same and tool[1][-1] not in plan_words:
                     return [f"[{k}]: does with the {used[0]} what its task does with the {tool[0]}: {step[:80]!r}"]
     return []
 

@@ -267,3 +267,43 @@ def test_a_clear_step_naming_the_intended_tops_before_the_index(flags) -> None: 
 
 def test_the_index_at_the_step_naming_the_tops_is_right(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("end_of_ambiguity", **HULL, end_of_ambiguity="1") == []
+
+
+# plan_mismatch: a step doing, in words the task never says, the task's job with another tool than it names.
+FROST_ENV = (
+    "vanilla cupcakes, cream cheese frosting, offset spatula, piping bag, cooling rack, paring knife, juicer, pear"
+)
+
+
+def test_piping_where_the_task_frosts_with_the_spatula_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **environment(FROST_ENV),
+        ambiguity_type="common_sense_knowledge",
+        unambiguous_direct="Frost the cooled vanilla cupcakes thickly using the offset spatula.",
+        ambiguous_task="Frost the vanilla cupcakes using the offset spatula.",
+        question="Should the cupcakes be cool first?",
+        answer="Yes, fully cooled.",
+        user_intent="cool",
+        plan_for_clear_task="1. Check the cupcakes are cool.\n2. Spread the frosting thickly with the offset spatula.",
+        plan_for_amb_task="1. Take the cupcakes.\n2. Pipe the frosting on top with the piping bag.",
+        end_of_ambiguity="0",
+    )
+    assert any("does with the piping bag what its task does with the offset spatula" in m for m in found)
+
+
+def test_another_action_of_the_task_with_a_tool_it_leaves_unsaid_is_not_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "plan_mismatch",
+        **environment(FROST_ENV),
+        ambiguity_type="common_sense_knowledge",
+        unambiguous_direct="Peel the pear, then juice it using the juicer.",
+        ambiguous_task="Peel and juice the pear.",
+        question="What should I juice the pear with?",
+        answer="The juicer.",
+        user_intent="juicer",
+        plan_for_clear_task="1. Peel the pear with the paring knife.\n2. Juice it in the juicer.",
+        plan_for_amb_task="1. Peel the pear with the paring knife.\n2. Juice it.",
+        end_of_ambiguity="1",
+    )
+    assert found == []
