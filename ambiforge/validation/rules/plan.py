@@ -1141,6 +1141,26 @@ def _portion_of_other(step: str, concept: str, question: str) -> bool:
     )
 
 
+#: Words that make the place after them where a thing comes from ("out of the freezer", "from the fridge").
+_TAKEN_FROM = frozenset({"from", "of", "off"})
+
+
+def _named_as_source(step: str, place: str) -> bool:
+    """Every time ``step`` says ``place`` it is where something is taken from: "from", "out of" or "off" just
+    before it, past an article ("Take the ice cream out of the freezer"). A question asking where a thing
+    goes is answered by where it is put, and the place a thing came from does not say it."""
+    ws = [w.lower() for w in words(step)]
+    found = positions(step, place)
+
+    def source(start: int) -> bool:
+        j = start - 1
+        while j >= 0 and ws[j] in {"the", "a", "an", "its", "their"}:
+            j -= 1
+        return j >= 0 and ws[j] in _TAKEN_FROM and (ws[j] != "of" or (j > 0 and ws[j - 1] == "out"))
+
+    return bool(found) and all(source(start) for start, _ in found)
+
+
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     """(rule, message) for each intent concept the ambiguous plan names up to ``end_of_ambiguity`` while the
     ambiguous task leaves it open. Only concepts that can name a thing count (open-class words, a noun or
@@ -1194,6 +1214,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             before = i < item.end_of_ambiguity
             given = before and (whole or _offered_and_chosen(item, found))
             certain = names_object and (choice or (given and not _portion_of_other(step, found, item.question)))
+            if asks_place(item.question, found) and _named_as_source(step, found):
+                certain = False  # "Take the ice cream out of the freezer" when the question is where the tub goes
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (

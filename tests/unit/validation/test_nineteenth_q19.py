@@ -1,0 +1,89 @@
+"""Nineteenth round, qa_fit and answer_leak: a question's "or" may offer a thing the kitchen lacks, read by the
+head it shares with the kitchen thing on the other side; a place a step takes something out of is not where the
+question asks the thing to go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.validation.ambik_rows import environment, failures_of_row
+
+COCOA = "saucepan, stove, whole milk, almond milk, cocoa powder, sugar, mug, spoon, whisk"
+
+
+@pytest.fixture()
+def qa(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(question: str, answer: str, intent: str = "almond milk") -> list[str]:
+        row = {
+            "id": "1",
+            **environment(COCOA),
+            "ambiguity_type": "preferences",
+            "unambiguous_direct": f"Warm a mug of cocoa with {intent} in the saucepan.",
+            "ambiguous_task": "Warm a mug of cocoa with milk in the saucepan.",
+            "question": question,
+            "answer": answer,
+            "plan_for_clear_task": f"1. Pour the {intent} into the saucepan.\n2. Whisk in the cocoa powder.",
+            "plan_for_amb_task": "1. Pour the milk into the saucepan.\n2. Whisk in the cocoa powder.",
+            "end_of_ambiguity": "0",
+            "user_intent": intent,
+            "amb_shortlist": "whole milk, almond milk",
+            "variants": "whole milk\nalmond milk",
+        }
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["qa_fit"])]
+
+    return run
+
+
+@pytest.mark.parametrize(
+    "question", ["Do you want the whole milk or the soy milk?", "Do you want the soy milk or the whole milk?"]
+)
+def test_an_offered_thing_the_kitchen_lacks_still_leaves_the_intent_out(qa, question: str) -> None:  # type: ignore[no-untyped-def]
+    found = qa(question, "The almond milk, please.")
+    assert len(found) == 1 and "none of the things the question offers" in found[0]
+    assert "'soy milk'" in found[0]
+
+
+def test_an_intent_among_the_offered_things_is_not_flagged(qa) -> None:  # type: ignore[no-untyped-def]
+    assert qa("Do you want the almond milk or the soy milk?", "The almond milk, please.") == []
+
+
+def test_a_word_of_another_head_after_the_or_offers_nothing(qa) -> None:  # type: ignore[no-untyped-def]
+    assert qa("Do you want the whole milk or something sweeter?", "The almond milk, please.") == []
+
+
+DESSERT = "freezer, fridge, counter, vanilla ice cream, ice cream scoop, dessert bowls, strawberries"
+
+
+@pytest.fixture()
+def leak(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(first_step: str) -> list[str]:
+        row = {
+            "id": "1",
+            **environment(DESSERT),
+            "ambiguity_type": "common_sense_knowledge",
+            "amb_shortlist": "",
+            "unambiguous_direct": "Scoop the vanilla ice cream into the dessert bowls and put the tub in the freezer.",
+            "ambiguous_task": "Scoop the vanilla ice cream into the dessert bowls and put the tub away.",
+            "question": "Where should the tub go after scooping?",
+            "answer": "Back into the freezer.",
+            "plan_for_clear_task": f"1. {first_step}\n2. Scoop it into the dessert bowls.\n"
+            "3. Put the tub in the freezer.\n4. Top with strawberries.",
+            "plan_for_amb_task": f"1. {first_step}\n2. Scoop it into the dessert bowls.\n"
+            "3. Put the tub away.\n4. Top with strawberries.",
+            "end_of_ambiguity": "2",
+            "user_intent": "freezer",
+            "variants": "",
+        }
+        return [f.rule for f in failures_of_row(row, tmp_path, catalog, ["answer_leak", "answer_leak_suspect"])]
+
+    return run
+
+
+def test_the_place_a_thing_is_taken_out_of_is_only_a_suspicion(leak) -> None:  # type: ignore[no-untyped-def]
+    assert leak("Take the vanilla ice cream out of the freezer.") == ["answer_leak_suspect"]
+
+
+def test_a_step_putting_the_thing_in_the_intended_place_is_a_leak(leak) -> None:  # type: ignore[no-untyped-def]
+    assert leak("Clear a space for the tub in the freezer.") == ["answer_leak"]
