@@ -87,3 +87,74 @@ def test_the_place_a_thing_is_taken_out_of_is_only_a_suspicion(leak) -> None:  #
 
 def test_a_step_putting_the_thing_in_the_intended_place_is_a_leak(leak) -> None:  # type: ignore[no-untyped-def]
     assert leak("Clear a space for the tub in the freezer.") == ["answer_leak"]
+
+
+TOAST = "toaster, bagels, butter knife, cutting board, plates, kitchen towel"
+
+
+@pytest.fixture()
+def around(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(answer: str, intent: str) -> list[str]:
+        row = {
+            "id": "1",
+            **environment(TOAST),
+            "ambiguity_type": "safety",
+            "amb_shortlist": "",
+            "unambiguous_direct": "Switch off the toaster at the wall, then tip it over the board to free the bagel.",
+            "ambiguous_task": "Free the bagel stuck in the toaster.",
+            "question": "Do I dig it out with the butter knife or with my fingers?",
+            "answer": answer,
+            "plan_for_clear_task": "1. Switch off the toaster at the wall.\n2. Tip it over the cutting board.",
+            "plan_for_amb_task": "1. Look at the toaster.\n2. Tip it over the cutting board.",
+            "end_of_ambiguity": "0",
+            "user_intent": intent,
+            "variants": "butter knife\nfingers",
+        }
+        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["qa_fit"])]
+
+    return run
+
+
+def test_an_intent_outside_the_variants_the_question_offers_is_flagged(around) -> None:  # type: ignore[no-untyped-def]
+    found = around("Switch it off at the wall first, then tip it over the board.", "switch off")
+    assert len(found) == 1 and "as the variants do" in found[0]
+
+
+def test_an_answer_taking_up_an_offered_variant_is_not_flagged(around) -> None:  # type: ignore[no-untyped-def]
+    assert around("Use the butter knife, once it is switched off.", "butter knife") == []
+
+
+SUGAR = "measuring cups, mixing bowl, brown sugar, flour, spoon"
+
+
+@pytest.fixture()
+def added(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(question: str) -> list[str]:
+        row = {
+            "id": "1",
+            **environment(SUGAR),
+            "ambiguity_type": "common_sense_knowledge",
+            "amb_shortlist": "",
+            "unambiguous_direct": "Measure a cup of brown sugar, pressed down firmly, into the mixing bowl.",
+            "ambiguous_task": "Measure a cup of brown sugar into the mixing bowl.",
+            "question": question,
+            "answer": "Pressed down firmly.",
+            "plan_for_clear_task": "1. Take a cup from the measuring cups.\n2. Press the brown sugar firmly into it."
+            "\n3. Tip it into the mixing bowl.",
+            "plan_for_amb_task": "1. Take a cup from the measuring cups for pressing the brown sugar.\n"
+            "2. Fill it with brown sugar.\n3. Tip it into the mixing bowl.",
+            "end_of_ambiguity": "1",
+            "user_intent": "pressed|firmly",
+            "variants": "",
+        }
+        return [f.rule for f in failures_of_row(row, tmp_path, catalog, ["answer_leak"])]
+
+    return run
+
+
+def test_a_step_adding_an_option_the_question_offers_with_or_leaks_it(added) -> None:  # type: ignore[no-untyped-def]
+    assert added("Should the sugar be pressed into the cup or spooned in loosely?") == ["answer_leak"]
+
+
+def test_a_step_saying_what_the_question_asks_about_does_not_leak(added) -> None:  # type: ignore[no-untyped-def]
+    assert added("How should the sugar be pressed into the cup?") == []
