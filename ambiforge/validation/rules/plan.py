@@ -1099,15 +1099,17 @@ def _number_leak(item: Item, positives: list[list[str]]) -> tuple[str, str] | No
 def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     """Outside a choice among objects an intent word is often an ordinary ingredient of the task ("olive oil"
     in a dressing), so a leak is certain only when the ambiguous plan gives the whole answer away before the
-    question: no intent concept is a quantity ("2, eggs": how many), every concept that names things (not
-    verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them is
-    a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
-    whisk."; both cheeses of "one cheese and another cheese")."""
+    question: no intent concept is only a quantity ("2, eggs": how many), every concept that names things
+    (not verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them
+    is a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
+    whisk."; both cheeses of "one cheese and another cheese"). A concept whose alternatives are a thing or a
+    number ("thermometer|145": how to tell it is done) is given away by the thing."""
     before = item.plan_for_amb_task[: item.end_of_ambiguity]
     objects = 0
     for alternatives in positives:
-        if any(_quantity(w) for a in alternatives for w in words(a)):
+        if all(any(_quantity(w) for w in words(a)) for a in alternatives):
             return False  # "2, eggs", "cup|ml": the answer says how much, and naming the thing gives none away
+        alternatives = [a for a in alternatives if not any(_quantity(w) for w in words(a))]  # "thermometer|145"
         if not all(names_thing(a) for a in alternatives):
             continue  # "drizzle|apply|distribute": how, not what
         if any(has(item.ambiguous_task, a) or mentions(item.ambiguous_task, a) for a in alternatives):

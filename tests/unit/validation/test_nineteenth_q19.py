@@ -158,3 +158,39 @@ def test_a_step_adding_an_option_the_question_offers_with_or_leaks_it(added) -> 
 
 def test_a_step_saying_what_the_question_asks_about_does_not_leak(added) -> None:  # type: ignore[no-untyped-def]
     assert added("How should the sugar be pressed into the cup?") == []
+
+
+CHICKEN = "chicken breast, olive oil, frying pan, meat thermometer, tongs, plate, stove"
+
+
+@pytest.fixture()
+def done(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(answer: str) -> list[str]:
+        row = {
+            "id": "1",
+            **environment(CHICKEN),
+            "ambiguity_type": "common_sense_knowledge",
+            "amb_shortlist": "",
+            "unambiguous_direct": "Fry the chicken breast in olive oil until the meat thermometer reads 165°F.",
+            "ambiguous_task": "Fry the chicken breast in olive oil until it is done.",
+            "question": "How can I tell when the chicken is done?",
+            "answer": answer,
+            "plan_for_clear_task": "1. Heat the olive oil in the frying pan.\n2. Fry the chicken breast.\n"
+            "3. Push the meat thermometer into the chicken.\n4. Take it off when it reads 165°F.",
+            "plan_for_amb_task": "1. Heat the olive oil in the frying pan.\n2. Fry the chicken breast.\n"
+            "3. Push the meat thermometer into the chicken.\n4. Take it off when it is done.",
+            "end_of_ambiguity": "3",
+            "user_intent": "thermometer|165",
+            "variants": "",
+        }
+        return [f.rule for f in failures_of_row(row, tmp_path, catalog, ["answer_leak", "answer_leak_suspect"])]
+
+    return run
+
+
+def test_a_tool_the_answer_gives_beside_a_number_is_leaked_by_an_earlier_step(done) -> None:  # type: ignore[no-untyped-def]
+    assert done("Check it with the meat thermometer; it is done at 165°F.") == ["answer_leak"]
+
+
+def test_a_tool_the_answer_does_not_give_is_only_a_suspicion(done) -> None:  # type: ignore[no-untyped-def]
+    assert done("It is done at 165°F in the thickest part.") == ["answer_leak_suspect"]
