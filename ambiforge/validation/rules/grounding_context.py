@@ -144,7 +144,7 @@ def dough_named(head: str, texts: Iterable[str], doughs: frozenset[str]) -> bool
 #: Verbs that turn ingredients into a dish ("blend until smooth", "simmer for 20 minutes").
 _MAKING = frozenset({"blend", "puree", "purée", "process", "whisk", "whip", "mix", "simmer", "cook", "bake", "churn"})
 #: Verbs that move a finished food out of what made it ("scrape the hummus into the bowl").
-_MOVING_OUT = frozenset({"scrape", "spoon", "ladle", "transfer", "scoop", "serve"})
+_MOVING_OUT = frozenset({"scrape", "spoon", "ladle", "scoop"})
 
 
 def moved_product(start: int, toks: list[str], before: list[str]) -> bool:
