@@ -427,7 +427,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
+            if (names_thing(a) or names_thing(singular(a)) or _amounts(a))  # a thing ("tops"), or an amount
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):
@@ -983,8 +983,13 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
     """The first clear step after ``end_of_ambiguity`` that names an intended thing the ambiguous step there and
     the ambiguous task lack ("Remove the bacon from the oven using a potholder" at step 3, end_of_ambiguity 1),
     when no clear step up to the index names any intent concept at all and the ambiguous step there does not
-    leave the choice open in words ("in a suitable place"): the index is too early."""
+    leave the choice open in words ("in a suitable place"): the index is too early. Plans that part at the
+    index, the clear step adding words or amounts the ambiguous step and task lack ("Bake." / "Bake for about
+    25 minutes.", the toothpick test a step on), show the choice there, whatever later step names the intended
+    thing: the writer marks the open point where the clear plan starts to do what the ambiguous one leaves open."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if _parting(item) == eoa and _adds_at_index(item):
+        return None
     concepts = [a for alts in positives for a in alts if a.strip()]
     if not concepts or any(has(step, a) or mentions(step, a) for step in clear[: eoa + 1] for a in concepts):
         return None
@@ -1006,6 +1011,18 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
         if said:
             return k, said[0]
     return None
+
+
+def _adds_at_index(item: Item) -> bool:
+    """The clear step at the index says a word or an amount that the ambiguous step there and the ambiguous task
+    lack ("Bake for about 25 minutes." / "Bake.", "Microwave for 1 and a half minutes" / "... for 3 minutes"),
+    and is no step put in before it (the clear plan's next step being the ambiguous step at the index: "Wipe the
+    saucepan." before "Pour the milk into the saucepan.")."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if eoa + 1 < len(clear) and normalise(clear[eoa + 1]) == normalise(amb[eoa]):
+        return False
+    lacking = f"{amb[eoa]} {item.ambiguous_task}"
+    return bool(content_lemmas(clear[eoa]) - content_lemmas(lacking) or _amounts(clear[eoa]) - _amounts(lacking))
 
 
 def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
