@@ -26,6 +26,7 @@ from ambiforge.validation.rules.answer_choice import (
     answers_elsewhere,
     gives_no_measure,
     not_offered,
+    offers_only_other_variants,
     picks_another,
     rules_out,
     says,
@@ -290,6 +291,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [
             f"question: offers {' or '.join(repr(o) for o in other[1])}, while the intent is another option of "
             f"the list ({other[0]!r}): {question[:80]!r}"
+        ]
+    if around := offers_only_other_variants(item):
+        return [
+            f"question: offers {' or '.join(repr(v) for v in around[0])}, as the variants do, and the intent "
+            f"({', '.join(around[1])}) is none of them, nor does the answer take one up: {answer[:80]!r}"
         ]
     if elsewhere := asks_elsewhere(item, ctx):
         return [

@@ -1099,15 +1099,17 @@ def _number_leak(item: Item, positives: list[list[str]]) -> tuple[str, str] | No
 def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     """Outside a choice among objects an intent word is often an ordinary ingredient of the task ("olive oil"
     in a dressing), so a leak is certain only when the ambiguous plan gives the whole answer away before the
-    question: no intent concept is a quantity ("2, eggs": how many), every concept that names things (not
-    verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them is
-    a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
-    whisk."; both cheeses of "one cheese and another cheese")."""
+    question: no intent concept is only a quantity ("2, eggs": how many), every concept that names things
+    (not verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them
+    is a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
+    whisk."; both cheeses of "one cheese and another cheese"). A concept whose alternatives are a thing or a
+    number ("thermometer|145": how to tell it is done) is given away by the thing."""
     before = item.plan_for_amb_task[: item.end_of_ambiguity]
     objects = 0
     for alternatives in positives:
-        if any(_quantity(w) for a in alternatives for w in words(a)):
+        if all(any(_quantity(w) for w in words(a)) for a in alternatives):
             return False  # "2, eggs", "cup|ml": the answer says how much, and naming the thing gives none away
+        alternatives = [a for a in alternatives if not any(_quantity(w) for w in words(a))]  # "thermometer|145"
         if not all(names_thing(a) for a in alternatives):
             continue  # "drizzle|apply|distribute": how, not what
         if any(has(item.ambiguous_task, a) or mentions(item.ambiguous_task, a) for a in alternatives):
@@ -1139,6 +1141,26 @@ def _portion_of_other(step: str, concept: str, question: str) -> bool:
         end < len(ws) and ws[end] == "of" and not any(lemma(w) in asked for w in ws[end + 1 : end + 4])
         for _, end in found
     )
+
+
+#: Words that make the place after them where a thing comes from ("out of the freezer", "from the fridge").
+_TAKEN_FROM = frozenset({"from", "of", "off"})
+
+
+def _named_as_source(step: str, place: str) -> bool:
+    """Every time ``step`` says ``place`` it is where something is taken from: "from", "out of" or "off" just
+    before it, past an article ("Take the ice cream out of the freezer"). A question asking where a thing
+    goes is answered by where it is put, and the place a thing came from does not say it."""
+    ws = [w.lower() for w in words(step)]
+    found = positions(step, place)
+
+    def source(start: int) -> bool:
+        j = start - 1
+        while j >= 0 and ws[j] in {"the", "a", "an", "its", "their"}:
+            j -= 1
+        return j >= 0 and ws[j] in _TAKEN_FROM and (ws[j] != "of" or (j > 0 and ws[j - 1] == "out"))
+
+    return bool(found) and all(source(start) for start, _ in found)
 
 
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
@@ -1194,6 +1216,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             before = i < item.end_of_ambiguity
             given = before and (whole or _offered_and_chosen(item, found))
             certain = names_object and (choice or (given and not _portion_of_other(step, found, item.question)))
+            if asks_place(item.question, found) and _named_as_source(step, found):
+                certain = False  # "Take the ice cream out of the freezer" when the question is where the tub goes
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (
