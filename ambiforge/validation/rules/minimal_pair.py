@@ -24,8 +24,9 @@
   a leak (answer_leak), not a pair left unmade. Nor does the clear task add only a unit without its number or
   the kind the question asks to choose among ("for a few minutes", "some bread" for "Which bread?"): it leaves the
   same choice open. Nor does the ambiguous task drop a part of the task whose step its plan drops too ("and
-  lemon juice" with "Squeeze the lemon over the apples." when the spice is asked), outside the open point; nor
-  does the clear task offer the choice itself ("serve them with butter or honey").
+  lemon juice" with "Squeeze the lemon over the apples." when the spice is asked), or says again with words only
+  cut ("Heat on low until it steams." -> "Heat until it steams."), outside the open point; nor does the clear
+  task offer the choice itself ("serve them with butter or honey").
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C. Also more than ``max_dropped_words``
@@ -41,6 +42,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -210,6 +212,13 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"the step that does it ({step[:80]!r}), which neither the question, the answer nor the intent is "
             "about: the pair changes more than the open point"
         )
+    elif cut := _step_cut(item):
+        lost, step, kept = cut
+        problems.append(
+            f"ambiguous_task: drops {', '.join(lost[:4])} of the clear task, and plan_for_amb_task says the step "
+            f"without it ({step[:60]!r} -> {kept[:60]!r}), which neither the question, the answer nor the intent "
+            "is about: the pair changes more than the open point"
+        )
     elif offered := _clear_offers_choice(item):
         problems.append(
             f"unambiguous_direct: offers the choice itself ('{offered}'), and the intent takes only one side: the "
@@ -244,9 +253,9 @@ def _step_dropped(item: Item) -> tuple[list[str], str] | None:
     how-question asks is the open point's own: the ambiguous plan says it vaguely or leaves it out by design.
     A step counts as kept when an ambiguous step says half of its content words or more. The words and the
     dropped step, else None."""
+    if _plan_unreadable(item):
+        return None
     amb_plan = item.plan_for_amb_task
-    if not amb_plan or _asked_verbs(item) or any(_TOGETHER.search(text) for text in (item.ambiguous_task, *amb_plan)):
-        return None  # "How should I poach the pears?": every step of the poaching is the open point's
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     open_point = _open_point(item)
     candidates = [
@@ -257,15 +266,7 @@ def _step_dropped(item: Item) -> tuple[list[str], str] | None:
     if not candidates:
         return None
     amb_said = frozenset().union(*(_lemmas(step) for step in amb_plan)) | amb
-    intended = _intent_words(item) - {singular(w) for w in words(item.ambiguous_task)} - _HANDLING
-    answer = frozenset(w for w in _lemmas(item.answer) - amb if w not in _HANDLING)
-
-    def of_open_point(step: str) -> bool:
-        said = _lemmas(step)
-        return bool({singular(w) for w in words(step)} & intended or said & answer) or any(
-            _related(w, answer) for w in said
-        )
-
+    of_open_point = _open_step(item)
     found: list[str] = []
     dropped_step = ""
     for word in candidates:
@@ -281,6 +282,92 @@ def _step_dropped(item: Item) -> tuple[list[str], str] | None:
                 dropped_step = dropped_step or step
                 break
     return (found, dropped_step) if found else None
+
+
+def _plan_unreadable(item: Item) -> bool:
+    """No ambiguous plan to compare, a how-question (every step of the task it asks about is the open point's:
+    "How should I poach the pears?"), or a plan that takes things up together (see ``_TOGETHER``)."""
+    amb_plan = item.plan_for_amb_task
+    return (
+        not amb_plan
+        or bool(_asked_verbs(item))
+        or any(_TOGETHER.search(text) for text in (item.ambiguous_task, *amb_plan))
+    )
+
+
+def _open_step(item: Item) -> Callable[[str], bool]:
+    """Whether a clear step is the open point's own: it says an intent word as written (not "ice cubes" beside
+    the iced tea) or a word of the answer, other than the ambiguous task's words."""
+    amb = _lemmas(item.ambiguous_task)
+    intended = _intent_words(item) - {singular(w) for w in words(item.ambiguous_task)} - _HANDLING
+    answer = frozenset(w for w in _lemmas(item.answer) - amb if w not in _HANDLING)
+
+    def of_open_point(step: str) -> bool:
+        said = _lemmas(step)
+        return bool({singular(w) for w in words(step)} & intended or said & answer) or any(
+            _related(w, answer) for w in said
+        )
+
+    return of_open_point
+
+
+def _step_cut(item: Item) -> tuple[list[str], str, str] | None:
+    """A step of the clear plan the ambiguous plan says again with words only taken out ("Heat on low until it
+    steams." -> "Heat until it steams."), each of them a word the ambiguous task drops too and outside the open
+    point, when the question asks to turn the stove off: a manner or a detail lost beside the open point.
+    Here the open point's options are only those the intent takes: an option not taken ("Leave it on low")
+    says no word of what the pair must keep. A misspelling ("rak" for "rack") is the same word. Not the step
+    at end_of_ambiguity nor a step of the open point (see :func:`_open_step`). The words, the clear and the
+    ambiguous step, else None."""
+    if _plan_unreadable(item):
+        return None
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    positives, _ = intent_concepts(item.user_intent)
+    intended = [a for alts in positives for a in alts if a.strip()]
+    taken = [o for o in (*item.amb_shortlist, *item.variants) if any(_takes([a], o) for a in intended)]
+    open_point: set[str] = set()
+    for text in (item.question, item.answer, *item.user_intent, *taken):
+        open_point |= _lemmas(text.replace("|", " "))
+    candidates = {
+        w for w in clear - amb - open_point if w not in _HANDLING and w not in VAGUE and not _related(w, open_point)
+    }
+    candidates -= _naming_asked(item, [item.unambiguous_direct, *item.plan_for_clear_task])
+    if not candidates:
+        return None
+    of_open_point = _open_step(item)
+    clear_steps = [_lemmas(step) for step in item.plan_for_clear_task]
+    # an ambiguous step that is a clear step as it stands ("Place the croissant on a plate" in both plans) is
+    # that step kept, not another one cut
+    amb_said = [_lemmas(kept) for kept in item.plan_for_amb_task]
+    amb_steps = [
+        (kept, said) for kept, said in zip(item.plan_for_amb_task, amb_said, strict=True) if said not in clear_steps
+    ]
+    for i, step in enumerate(item.plan_for_clear_task):
+        said = clear_steps[i]
+        if i == item.end_of_ambiguity or not said & candidates or of_open_point(step) or said in amb_said:
+            continue  # the open point's step, or a step kept whole
+        for kept, kept_said in amb_steps:
+            added = [w for w in kept_said - said if not any(_near(w, c) for c in said)]
+            lost = sorted(w for w in said - kept_said if not any(_near(w, k) for k in kept_said))
+            if not added and lost and set(lost) <= candidates:
+                return lost, step, kept
+    return None
+
+
+def _naming_asked(item: Item, texts: list[str]) -> set[str]:
+    """Lemmas of the words just before a word the question says ("glass" of "the glass mug" when it asks which
+    mug, or how many): what tells the asked thing apart is the open point, whichever option the intent takes."""
+    asked = _lemmas(item.question)
+    found: set[str] = set()
+    for text in texts:
+        said = words(text)
+        found |= {lemma(a) for a, b in zip(said, said[1:], strict=False) if lemma(b) in asked}
+    return found
+
+
+def _near(a: str, b: str) -> bool:
+    """One word in two forms or misspelled by one letter ("rak" for "rack")."""
+    return _same_word(a, b) or (min(len(a), len(b)) >= 3 and Levenshtein.distance(a, b, score_cutoff=1) <= 1)
 
 
 def _intent_words(item: Item) -> set[str]:

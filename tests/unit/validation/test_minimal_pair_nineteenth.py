@@ -159,3 +159,25 @@ def test_an_intent_beside_a_clear_task_that_changes_more_is_an_error(flags) -> N
     # no word of 'bain-marie' in what the clear task adds: it changes more than the open point
     found = flags(("intent", "intent_suspect"), **WATER_BATH)
     assert [rule for rule, _ in found] == ["intent"] and "changes more than the open point" in found[0][1]
+
+
+SLOWLY = dict(
+    unambiguous_direct="Cook the porridge oats slowly with the whole milk in the saucepan and sweeten them with the "
+    "maple syrup.",
+    ambiguous_task="Cook the porridge oats with the whole milk in the saucepan and sweeten them.",
+    plan_for_clear_task="Pour the oats and the whole milk into the saucepan.\nSimmer the oats and the milk slowly on "
+    "the stove.\nStir in a spoonful of maple syrup.\nSpoon the porridge into the cereal bowl.",
+    plan_for_amb_task="Pour the oats and the whole milk into the saucepan.\nSimmer the oats and the milk on the "
+    "stove.\nStir in the sweetener.\nSpoon the porridge into the cereal bowl.",
+    variants="Maple syrup\nBrown sugar, cooked slowly",
+)
+
+
+def test_a_step_the_ambiguous_plan_says_with_a_word_cut_is_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    # "slowly" leaves the task and its step; an option the intent does not take saying it keeps no word
+    found = flags(**SLOWLY)
+    assert len(found) == 1 and "says the step without it" in found[0][1] and "slowly" in found[0][1]
+
+
+def test_a_word_cut_that_the_answer_says_is_the_open_point(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags(**SLOWLY, answer="Maple syrup, and cook them slowly.") == []
