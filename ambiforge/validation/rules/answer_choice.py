@@ -337,3 +337,25 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     if added and all("ADJ" in classes(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
         return []  # a description ("The sharp one.") may be the intent in other words, unless the task says it
     return concepts
+
+
+def offers_only_other_variants(item: Item) -> tuple[list[str], list[str]] | None:
+    """(the variants, the intent's concepts) when the question offers with "or" exactly what the variants list
+    (every content word of each variant is in the question: "with the butter knife or with my fingers" over
+    the variants butter knife / fingers), while no intent concept is a variant or said by one, the question
+    says none of the intent, and the answer takes up no variant ("Unplug the toaster first, then shake it
+    out."). The row asks a choice its intended option is not in: the answer goes around the question."""
+    question = item.question
+    if not re.search(r"\bor\b", question, re.I):
+        return None
+    variants = [v.strip() for v in item.variants if v.strip() and not _YES_NO_START.match(v)]
+    asked = content_lemmas(question)
+    if len(variants) < 2 or not all((said := content_lemmas(v)) and said <= asked for v in variants):
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    concepts = [a.strip() for alts in positives for a in alts if a.strip()]
+    if not concepts or any(says(v, c) or says(c, v) for v in variants for c in concepts):
+        return None
+    if any(says(question, c) for c in concepts) or any(says(item.answer, v) for v in variants):
+        return None
+    return variants, concepts

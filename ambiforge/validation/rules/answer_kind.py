@@ -373,6 +373,34 @@ def _named_things(text: str, names: list[str]) -> list[tuple[str, int, int]]:
 _BEFORE_THING = frozenset({"the", "a", "an", "on", "in", "into", "onto", "with", "use", "to", "some", "just"})
 
 
+#: How many modifier words may stand before the shared head of a thing the kitchen lacks ("the oat milk").
+_MODIFIERS = 2
+
+
+def _same_head_after(toks: list[str], j: int, before: list[str]) -> list[str]:
+    """The thing offered right after an "or" that the kitchen lacks, read by the head it shares with the
+    kitchen thing before the "or" ("the whole milk or the oat milk"): a few words ending in that head."""
+    heads = {singular(words(n)[-1]) for n in before}
+    for k in range(j, min(j + _MODIFIERS + 1, len(toks))):
+        if singular(toks[k]) in heads:
+            return [" ".join(toks[j : k + 1])] if k > j else []
+        if toks[k] in FUNCTION_WORDS:
+            return []
+    return []
+
+
+def _same_head_before(toks: list[str], i: int, after: list[str]) -> list[str]:
+    """As :func:`_same_head_after`, for a thing the kitchen lacks before the "or" ("the oat milk or the
+    whole milk"): the head right before the "or", with the modifier words before it."""
+    heads = {singular(words(n)[-1]) for n in after}
+    if i < 2 or singular(toks[i - 1]) not in heads:
+        return []
+    start = i - 1
+    while start > 0 and i - start <= _MODIFIERS and toks[start - 1] not in FUNCTION_WORDS:
+        start -= 1
+    return [" ".join(toks[start:i])] if start < i - 1 else []
+
+
 def answer_beside_offered(item: Item) -> tuple[str, list[str]] | None:
     """(what the answer names, what the question offers) when the question offers things of the kitchen with
     "or" ("Should I put the cupcakes on the glass cake stand or on the white ceramic platter?"), and the answer
@@ -394,6 +422,10 @@ def answer_beside_offered(item: Item) -> tuple[str, list[str]] | None:
         while j < len(toks) and toks[j] in _BEFORE_THING:
             j += 1
         after = [n for n, s, _ in asked if s == j]
+        if before and not after:
+            after = _same_head_after(toks, j, before)
+        if after and not before:
+            before = _same_head_before(toks, i, after)
         if before and after:
             offered |= {*before, *after}
     if len(offered) < 2:

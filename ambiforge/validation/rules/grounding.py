@@ -56,8 +56,11 @@ from ambiforge.validation.rules.grounding_context import (
     allergen,
     bracket_head,
     compared,
+    cut_name,
+    dough_named,
     listed,
     member_before,
+    moved_product,
     spelled_on,
     step_form,
 )
@@ -141,9 +144,10 @@ class Scene:
         if key in self.keys or (*key[:-1], key[-1] + "s") in self.keys or (*key[:-1], key[-1] + "es") in self.keys:
             return True  # in either number: the singular rule leaves "kiwis" as it is
         words = set(key)
-        for scene in self.by_head.get(key[-1], ()):  # same head: "ripe banana" / "banana"
-            if words <= scene or scene <= words:
-                return True
+        for head in (key[-1], key[-1] + "s", key[-1] + "es"):  # same head in either number: "oat" / "rolled oats"
+            for scene in self.by_head.get(head, ()):  # "ripe banana" / "banana"
+                if (words - {key[-1]}) | {head} <= scene or scene <= words | {head}:
+                    return True
         for scene in self.by_head.get(key[0], ()):  # the same words turned round: "coffee grounds" / "ground coffee"
             if scene == words:
                 return True
@@ -242,12 +246,33 @@ def _dish_words() -> frozenset[str]:
 
 #: Words that make a scene food into the form a step uses: "ground coffee" of the coffee beans ground in the task.
 _PROCESSED = frozenset({"ground", "grated", "chopped", "minced", "sliced", "diced", "crushed", "shredded", "mashed"})
+#: Forms a step makes of a food by working it whole ("whipped cream" of the heavy cream, "melted butter"): only of
+#: a scene food that is the same food plainly described, not of one whose name makes another thing ("ice cream").
+_PREPARED = frozenset({"whipped", "beaten", "melted", "toasted"})
 
 
 def processed(key: tuple[str, ...], scene: Scene) -> bool:
     """The scene's food in the form a step makes of it: "ground coffee" beside the whole coffee beans."""
     rest = key[1:]
-    return len(key) > 1 and key[0] in _PROCESSED and (scene.grounds(rest) or kind_present(rest, scene))
+    if len(key) < 2:
+        return False
+    if key[0] in _PREPARED:
+        return _plainly(rest, key[0], scene)
+    return key[0] in _PROCESSED and (scene.grounds(rest) or kind_present(rest, scene))
+
+
+def _plainly(rest: tuple[str, ...], participle: str, scene: Scene) -> bool:
+    """A scene name that is ``rest`` with only describing words before it ("heavy cream", "whipping cream" for
+    "whipped cream"); a noun before it makes another food ("ice cream")."""
+    verbs = set(verb_lemmas(participle))
+    n = len(rest)
+    return any(
+        len(k) >= n
+        and k[len(k) - n : -1] == rest[:-1]
+        and _same_word(k[-1], rest[-1])
+        and all("ADJ" in classes(w) or verbs & set(verb_lemmas(w)) for w in k[: len(k) - n])
+        for k in scene.keys
+    )
 
 
 def _named_short(m: Mention, toks: list[str], scene: Scene) -> bool:
@@ -698,6 +723,40 @@ def _serving(m: Mention, toks: list[str]) -> bool:
     return not any(v in _WORK_VERBS for w in (*before, *after) for v in verb_lemmas(w))
 
 
+#: Words a step says over each of a thing's parts: "put a liner in each cup", "wash the tin cup by cup".
+_DISTRIBUTIVE = frozenset({"each", "every"})
+
+
+def _each_part(m: Mention, toks: list[str], scene: Scene) -> bool:
+    """A kitchen item said over each of its kind ("in each cup", "cup by cup") with no such item in the scene
+    but a vessel that has such parts (a tin, a tray, a pan): the parts of that vessel the step goes round (the
+    cups of the muffin tin), not things it fetches. With no vessel ("Fill each cup with batter" beside the
+    batter and a spatula) the cups are missing."""
+    if m.end - m.start != 1 or not any(h in _FOOD_VESSELS or h in _VESSELS for h in scene.heads):
+        return False
+    word = toks[m.start]
+    return (
+        (m.start > 0 and toks[m.start - 1] in _DISTRIBUTIVE)
+        or toks[m.end : m.end + 2] == ["by", word]
+        or toks[max(0, m.start - 2) : m.start] == [word, "by"]
+    )
+
+
+def _made_of(m: Mention, toks: list[str], scene: Scene) -> bool:
+    """A food said as made of a scene thing ("a broth of miso paste stirred into hot water"): the dish the step
+    makes, not a thing to fetch. (Only food: "a cup of milk" is a measure, "a can of beans" a package.)"""
+    if m.end >= len(toks) or toks[m.end] != "of":
+        return False
+    start = m.end + 1 + (m.end + 1 < len(toks) and toks[m.end + 1] in _DETERMINERS)
+    return any(tuple(toks[start : start + len(k)]) == k for k in scene.keys)
+
+
+def _generic_vessel(key: tuple[str, ...], scene: Scene) -> bool:
+    """ "the container" in a kitchen that lists a vessel of another name: the jar or the saucepan may be the
+    container meant (see :func:`_vessel`), so it is a suspicion, not a missing thing."""
+    return key[-1] == "container" and any(h in _VESSELS for h in scene.heads)
+
+
 @dataclass(frozen=True)
 class Ungrounded:
     rule: str
@@ -894,7 +953,10 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     shortened: set[str] = set()  # heads of scene things named without their last word ("the vanilla sponge")
     cooked: bool | None = None
     parts = _parts(item, lexicon, scene)
+    toks: list[str] = []
     for field_name, text in fields(item):
+        # the words of the plan step before this one (none before a plan's first step)
+        step_before = toks if field_name.startswith("plan") and not field_name.endswith("[0]") else []
         toks, mentions = lexicon.scan(text)
         breaks: frozenset[int] | None = None  # words a comma or a stop follows: read when a name is not in the scene
         _introduce(mentions, toks, introduced)
@@ -919,13 +981,20 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     message = f"names '{name}', which is not in the environment (it has {others}: another food)"
                     out.append(Ungrounded("grounding", field_name, name, message))
                 continue
-            if _named_short(m, toks, scene) or key[-1] in shortened or spelled_on(m.start, m.end, toks, scene.keys):
+            if (
+                _named_short(m, toks, scene)
+                or key[-1] in shortened
+                or spelled_on(m.start, m.end, toks, scene.keys)
+                or cut_name(m.start, m.end, toks, scene.keys)
+            ):
                 shortened.add(key[-1])  # "the second sponge" after "the first vanilla sponge"
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
                 continue
             if _intended_short(key, item, scene) or (not m.food and key[-1] in parts) or _unwrapped(m, toks):
                 continue
+            if not m.food and _each_part(m, toks, scene):
+                continue  # "put a liner in each cup" of the muffin tin
             if m.food and m.start >= 2 and toks[m.start - 2 : m.start] in _CUES:
                 continue  # "bake until the cheese bubbles": a part of the dish the step cooks, named first there
             if m.food:
@@ -934,6 +1003,9 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 if (
                     processed(key, scene)
                     or made_in_task(key, scene, cooked)
+                    or dough_named(key[-1], (t for _, t in fields(item)), _DOUGHS)
+                    or _made_of(m, toks, scene)
+                    or moved_product(m.start, toks, step_before)
                     or (
                         len(key) > 1
                         and scene.grounds(key[1:])
@@ -1004,7 +1076,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     f"protects the hands with '{shown}', which the environment does not list (list oven mitts or "
                     "a potholder if a step needs them)",
                 )
-            elif not has_head and _definite(m, toks, introduced):
+            elif not has_head and _definite(m, toks, introduced) and not _generic_vessel(key, scene):
                 found = Ungrounded(
                     "grounding",
                     field_name,

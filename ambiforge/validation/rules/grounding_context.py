@@ -120,3 +120,37 @@ def member_before(start: int, key: tuple[str, ...], toks: list[str], keys: froze
     if (word,) not in members or any(word in k for k in keys):
         return ""
     return word
+
+
+def cut_name(start: int, end: int, toks: list[str], keys: frozenset[tuple[str, ...]]) -> bool:
+    """The name and a word cut short after it spell the start of a scene name ("halve the cherry toma" of the
+    cherry tomatoes): the cut word is a corruption of the scene's name, and the thing is the scene's."""
+    if end >= len(toks):
+        return False
+    cut, run = toks[end], tuple(toks[start:end])
+    n = len(run)
+    return len(cut) >= 3 and any(len(k) > n and k[:n] == run and k[n] != cut and k[n].startswith(cut) for k in keys)
+
+
+def dough_named(head: str, texts: Iterable[str], doughs: frozenset[str]) -> bool:
+    """The item's own words name what the food is made from ("Bake the cookie dough balls, then cool the
+    cookies"): the food is what the task makes of that dough, as when the scene lists the dough. The two
+    words stand side by side ("olive oil. Mix until smooth" is no oil mix)."""
+    stem = re.escape(head.removesuffix("s"))
+    made_from = re.compile(rf"\b{stem}s? (?:{'|'.join(sorted(doughs))})s?\b")
+    return any(made_from.search(text.lower()) for text in texts)
+
+
+#: Verbs that turn ingredients into a dish ("blend until smooth", "simmer for 20 minutes").
+_MAKING = frozenset({"blend", "puree", "purée", "process", "whisk", "whip", "mix", "simmer", "cook", "bake", "churn"})
+#: Verbs that move a finished food out of what made it ("scrape the hummus into the bowl").
+_MOVING_OUT = frozenset({"scrape", "spoon", "ladle", "scoop"})
+
+
+def moved_product(start: int, toks: list[str], before: list[str]) -> bool:
+    """A food first named as the thing a step moves out ("scrape the hummus into the serving bowl") after the
+    same text or the step before it made something ("Blend until smooth."): the dish the task made, which
+    no scene lists. A food added in ("add the eggs", "pour the milk") is not read so."""
+    if start < 2 or toks[start - 1] != "the" or not set(verb_lemmas(toks[start - 2])) & _MOVING_OUT:
+        return False
+    return any(set(verb_lemmas(w)) & _MAKING for w in (*before, *toks[: start - 2]))

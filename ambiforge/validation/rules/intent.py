@@ -26,6 +26,7 @@ from ambiforge.validation.rules.answer_choice import (
     answers_elsewhere,
     gives_no_measure,
     not_offered,
+    offers_only_other_variants,
     picks_another,
     rules_out,
     says,
@@ -60,10 +61,11 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     """(rule, message) per intent concept the clear task and plan never say, and per negated concept the
     resolving clear step has. A concept left unsaid is a defect a reader confirms (``intent``) only when the
     pair shows why: the clear task is the ambiguous one, or it changes more than the open point (it adds
-    two things or more that neither the question, the answer nor the intent are about), or the clear plan itself leaves
-    the choice open ("somewhere", "the chosen bowl"). Otherwise the clear task has only dropped the vague
-    words ("cook until done" -> "cook") or says the answer in other words, and the finding is a suspicion
-    (``intent_suspect``): the user_intent string may be what is off."""
+    two things or more that neither the question, the answer nor the intent are about, and no word of the unsaid
+    concept: "hot water ... halfway up" spells out a 'water bath'), or the clear plan itself leaves the choice
+    open ("somewhere", "the chosen bowl"). Otherwise the clear task has only dropped the vague words ("cook
+    until done" -> "cook") or says the answer in other words, and the finding is a suspicion (``intent_suspect``):
+    the user_intent string may be what is off."""
     positives, negatives = intent_concepts(item.user_intent)
     if not positives and not negatives:
         return [("intent", "user_intent: empty; the correct action is not stated")]
@@ -71,7 +73,8 @@ def intent_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     said = content_lemmas(clear)
     out = []
     unsaid = [alts for alts in positives if not has_any(clear, alts) and not any(_reworded(a, said) for a in alts)]
-    why = _why_certain(item, positives, _resolves(item, positives)) if unsaid else ""
+    resolved = _resolves(item, positives) or _partly_said(item, unsaid)
+    why = _why_certain(item, positives, resolved) if unsaid else ""
     for alternatives in unsaid:
         rule = "intent" if why else "intent_suspect"
         out.append((rule, f"user_intent: '{'|'.join(alternatives)}' appears in neither the task nor its plan{why}"))
@@ -167,6 +170,14 @@ def _resolves(item: Item, positives: list[list[str]]) -> bool:
         for alts in positives
         for a in alts
     )
+
+
+def _partly_said(item: Item, unsaid: list[list[str]]) -> bool:
+    """The clear task adds, beside the ambiguous one, a content word of an intent concept it does not say whole
+    ("set in the baking dish with hot water poured halfway up" for 'water bath'): it says the intended option in
+    its own words, and what it adds around that word is the option spelt out, not another task."""
+    added = content_lemmas(item.unambiguous_direct) - content_lemmas(item.ambiguous_task)
+    return any(content_lemmas(a) & added for alts in unsaid for a in alts)
 
 
 def _why_certain(item: Item, positives: list[list[str]], resolved: bool = False) -> str:
@@ -280,6 +291,11 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return [
             f"question: offers {' or '.join(repr(o) for o in other[1])}, while the intent is another option of "
             f"the list ({other[0]!r}): {question[:80]!r}"
+        ]
+    if around := offers_only_other_variants(item):
+        return [
+            f"question: offers {' or '.join(repr(v) for v in around[0])}, as the variants do, and the intent "
+            f"({', '.join(around[1])}) is none of them, nor does the answer take one up: {answer[:80]!r}"
         ]
     if elsewhere := asks_elsewhere(item, ctx):
         return [

@@ -27,7 +27,7 @@ from ambiforge.validation.language import classes, is_number, words
 from ambiforge.validation.lexicon import key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
-from ambiforge.validation.rules.text import intent_concepts
+from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -123,7 +123,13 @@ _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fa
 
 def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if item.ambiguity_type == "preferences":
-        return _no_choice(item, ctx) or _only_one(item, ctx) or _one_option(item) or _harm_decides(item)
+        return (
+            _no_choice(item, ctx)
+            or _only_one(item, ctx)
+            or _one_option(item)
+            or _one_food_of_kind(item, ctx)
+            or _harm_decides(item)
+        )
     if _TASTE_ASKED.search(item.question) or _TASTE_GIVEN.match(item.answer) or _TASTE_SAID.search(item.answer):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
@@ -316,4 +322,40 @@ def _harm_decides(item: Item) -> list[str]:
     return [
         f"ambiguity_type: 'preferences', but the answer's reason is harm or damage, which no taste decides: "
         f"{item.answer.strip()[:80]!r}"
+    ]
+
+
+def _one_food_of_kind(item: Item, ctx: RuleContext) -> list[str]:
+    """A preferences item asking "which X" ("Which tea ...?", "Which jam ...?") in a kitchen that holds one thing
+    of that kind only, the intended one ("chamomile tea bags", "strawberry jam"), while the row lists options
+    and every one is that thing or a thing the ambiguous task already uses ("peanut butter" beside the jam),
+    and the question offers no other ("... or ...?"): the kitchen decides, there is nothing to prefer. A thing is
+    of the kind when its name says X or the catalog files it under X ("baguette" is a bread). With no options
+    listed the check stays silent: foods go by names no list files under their kind (ham for "meat")."""
+    m = _WHICH_KIND.match(item.question)
+    if m is None:
+        return []
+    catalog = ctx.catalog or cached_catalog("")
+    asked = singular(m.group(1).lower())
+    of_kind = []
+    for obj in item.environment:
+        known = catalog.objects.get(obj.name.lower())
+        if asked in {singular(w) for w in words(obj.name)} or (known is not None and known.noun == asked):
+            of_kind.append(obj)
+    listed = [o for o in (*item.amb_shortlist, *item.variants) if words(o)]
+    if len(of_kind) != 1 or not listed or re.search(r"\bor\b", item.question, re.I):
+        return []  # nothing listed: the kitchen's other foods (ham, sausage for "meat") may be the choice
+    food = {singular(w) for w in words(of_kind[0].name)}
+    positives, _ = intent_concepts(item.user_intent)
+    intended = {singular(w) for alts in positives for a in alts for w in words(a)} - {asked}
+    if not intended or not intended <= food:
+        return []
+    used = {" ".join(words(o.name)) for o in item.environment if has(item.ambiguous_task, o.name)}
+    for option in listed:
+        said = {singular(w) for w in words(option)}
+        if said and not said <= food and " ".join(words(option)) not in used:
+            return []
+    return [
+        f"ambiguity_type: 'preferences', but the kitchen has one {asked} only ({of_kind[0].name}), the intended "
+        f"one: there is no choice to prefer: {item.question.strip()[:80]!r}"
     ]

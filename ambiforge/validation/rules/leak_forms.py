@@ -493,6 +493,12 @@ def kept_cue_leaks(item: Item) -> list[str]:
     return []
 
 
+def _or_question(question: str) -> bool:
+    """The question offers alternatives with "or" ("Should the sugar be packed or spooned in loosely?"): a
+    concept it says is one of the options, and the answer picks it."""
+    return bool(_OR & {w.lower() for w in words(question)})
+
+
 def added_step_leaks(item: Item) -> list[str]:
     """A step before ``end_of_ambiguity`` where the ambiguous plan says an intent concept that the clear plan's
     same step does not ("Open the fridge and clear some space on the bottom shelf." beside "Open the fridge.";
@@ -506,10 +512,12 @@ def added_step_leaks(item: Item) -> list[str]:
     groups = [alts for alts in groups if alts]
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     for alts in groups:
-        if any(says_concept(item.ambiguous_task, a) or says_concept(item.question, a) for a in alts):
+        if any(says_concept(item.ambiguous_task, a) for a in alts):
             continue
         if not any(says_concept(item.answer, a) for a in alts):
             continue
+        if any(says_concept(item.question, a) for a in alts) and not _or_question(item.question):
+            continue  # what the question is about ("How long should I boil the egg?"), not an option it offers
         for i in range(min(item.end_of_ambiguity, len(clear), len(amb))):
             if any(says_concept(clear[i], a) for a in alts) or not content_lemmas(clear[i]) <= content_lemmas(amb[i]):
                 continue  # the clear step says it too, or the ambiguous step does something else

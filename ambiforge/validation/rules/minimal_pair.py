@@ -23,7 +23,10 @@
   ("cloth napkin" -> "napkin" beside "smooth the cloth"), or the word inside a longer name ("beef stock"), is
   a leak (answer_leak), not a pair left unmade. Nor does the clear task add only a unit without its number or
   the kind the question asks to choose among ("for a few minutes", "some bread" for "Which bread?"): it leaves the
-  same choice open.
+  same choice open. Nor does the ambiguous task drop a part of the task whose step its plan drops too ("and
+  lemon juice" with "Squeeze the lemon over the apples." when the spice is asked), or says again with words only
+  cut ("Heat on low until it steams." -> "Heat until it steams."), outside the open point; nor does the clear
+  task offer the choice itself ("serve them with butter or honey").
 - ``rewrite`` (warning): the share of the ambiguous task's words that are new or replaced (deleting words is
   the usual way to make a task ambiguous, so "Slice the lemon." from a long task counts as 0%). rapidfuzz
   aligns the token sequences (Indel: the longest common subsequence) in C. Also more than ``max_dropped_words``
@@ -39,6 +42,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -49,7 +53,16 @@ from ambiforge import ambiguity
 from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, signature, singular
-from ambiforge.validation.language import VAGUE, classes, content_lemmas, is_verb_only, lemma, mentions, names_thing
+from ambiforge.validation.language import (
+    VAGUE,
+    classes,
+    content_lemmas,
+    is_content,
+    is_verb_only,
+    lemma,
+    mentions,
+    names_thing,
+)
 from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
@@ -192,6 +205,25 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
             f"kitchen has {len(kinds)} ({', '.join(kinds[:4])}); the question, the answer and the intent are "
             "about something else"
         )
+    elif dropped_step := _step_dropped(item):
+        dropped_words, step = dropped_step
+        problems.append(
+            f"ambiguous_task: drops {', '.join(dropped_words[:4])} of the clear task, and plan_for_amb_task drops "
+            f"the step that does it ({step[:80]!r}), which neither the question, the answer nor the intent is "
+            "about: the pair changes more than the open point"
+        )
+    elif cut := _step_cut(item):
+        lost, step, kept = cut
+        problems.append(
+            f"ambiguous_task: drops {', '.join(lost[:4])} of the clear task, and plan_for_amb_task says the step "
+            f"without it ({step[:60]!r} -> {kept[:60]!r}), which neither the question, the answer nor the intent "
+            "is about: the pair changes more than the open point"
+        )
+    elif offered := _clear_offers_choice(item):
+        problems.append(
+            f"unambiguous_direct: offers the choice itself ('{offered}'), and the intent takes only one side: the "
+            "clear task leaves the same choice open"
+        )
     if _drops_word(item.ambiguity_type):
         # Intent lists often add words the two tasks share ("cook", "oven" beside "chicken breast"): the
         # choice is still open while one concept is missing, so only a task that keeps them all is certain.
@@ -203,6 +235,195 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
                 f"ambiguous_task: still names every intent concept ({words_kept}), so nothing is left to ask"
             )
     return problems
+
+
+#: A plan that takes things up together without naming each ("Put the rest away", "Take the ingredients for
+#: the sauce"): a thing it does not name may still be among them.
+_TOGETHER = re.compile(
+    r"\b(?:the rest|the remaining|everything|the (?:other )?(?:items|things|groceries|ingredients))\b", re.I
+)
+
+
+def _step_dropped(item: Item) -> tuple[list[str], str] | None:
+    """Content words of the clear task the ambiguous task drops, outside the open point (the question, the
+    answer, the intent, the options), whose step of the clear plan the ambiguous plan drops too ("and lemon
+    juice" -> nothing, while "Squeeze the lemon over the apples." is gone from the plan, when the spice is
+    asked): the ambiguous half of the pair lost a part of the task the answer does not give back. A step that
+    says an intent word or the answer's, the step at end_of_ambiguity, or any step of a task whose manner a
+    how-question asks is the open point's own: the ambiguous plan says it vaguely or leaves it out by design.
+    A step counts as kept when an ambiguous step says half of its content words or more. The words and the
+    dropped step, else None."""
+    if _plan_unreadable(item):
+        return None
+    amb_plan = item.plan_for_amb_task
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    open_point = _open_point(item)
+    candidates = [
+        w
+        for w in sorted(clear - amb - open_point)
+        if w not in _HANDLING and w not in VAGUE and not _related(w, open_point)
+    ]
+    if not candidates:
+        return None
+    amb_said = frozenset().union(*(_lemmas(step) for step in amb_plan)) | amb
+    of_open_point = _open_step(item)
+    found: list[str] = []
+    dropped_step = ""
+    for word in candidates:
+        if any(_same_word(word, w) for w in amb_said) or word in amb_said:
+            continue
+        steps = [(i, step) for i, step in enumerate(item.plan_for_clear_task) if word in _lemmas(step)]
+        if not steps or any(i == item.end_of_ambiguity or of_open_point(step) for i, step in steps):
+            continue
+        for _, step in steps:
+            said = _lemmas(step)
+            if not any(2 * len(said & _lemmas(kept)) >= len(said) for kept in amb_plan):
+                found.append(word)
+                dropped_step = dropped_step or step
+                break
+    return (found, dropped_step) if found else None
+
+
+def _plan_unreadable(item: Item) -> bool:
+    """No ambiguous plan to compare, a how-question (every step of the task it asks about is the open point's:
+    "How should I poach the pears?"), or a plan that takes things up together (see ``_TOGETHER``)."""
+    amb_plan = item.plan_for_amb_task
+    return (
+        not amb_plan
+        or bool(_asked_verbs(item))
+        or any(_TOGETHER.search(text) for text in (item.ambiguous_task, *amb_plan))
+    )
+
+
+def _open_step(item: Item) -> Callable[[str], bool]:
+    """Whether a clear step is the open point's own: it says an intent word as written (not "ice cubes" beside
+    the iced tea) or a word of the answer, other than the ambiguous task's words."""
+    amb = _lemmas(item.ambiguous_task)
+    intended = _intent_words(item) - {singular(w) for w in words(item.ambiguous_task)} - _HANDLING
+    answer = frozenset(w for w in _lemmas(item.answer) - amb if w not in _HANDLING)
+
+    def of_open_point(step: str) -> bool:
+        said = _lemmas(step)
+        return bool({singular(w) for w in words(step)} & intended or said & answer) or any(
+            _related(w, answer) for w in said
+        )
+
+    return of_open_point
+
+
+def _step_cut(item: Item) -> tuple[list[str], str, str] | None:
+    """A step of the clear plan the ambiguous plan says again with words only taken out ("Heat on low until it
+    steams." -> "Heat until it steams."), each of them a word the ambiguous task drops too and outside the open
+    point, when the question asks to turn the stove off: a manner or a detail lost beside the open point.
+    Here the open point's options are only those the intent takes: an option not taken ("Leave it on low")
+    says no word of what the pair must keep. A misspelling ("rak" for "rack") is the same word. Not the step
+    at end_of_ambiguity nor a step of the open point (see :func:`_open_step`). The words, the clear and the
+    ambiguous step, else None."""
+    if _plan_unreadable(item):
+        return None
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    positives, _ = intent_concepts(item.user_intent)
+    intended = [a for alts in positives for a in alts if a.strip()]
+    taken = [o for o in (*item.amb_shortlist, *item.variants) if any(_takes([a], o) for a in intended)]
+    open_point: set[str] = set()
+    for text in (item.question, item.answer, *item.user_intent, *taken):
+        open_point |= _lemmas(text.replace("|", " "))
+    candidates = {
+        w for w in clear - amb - open_point if w not in _HANDLING and w not in VAGUE and not _related(w, open_point)
+    }
+    candidates -= _naming_asked(item, [item.unambiguous_direct, *item.plan_for_clear_task])
+    if not candidates:
+        return None
+    of_open_point = _open_step(item)
+    clear_steps = [_lemmas(step) for step in item.plan_for_clear_task]
+    # an ambiguous step that is a clear step as it stands ("Place the croissant on a plate" in both plans) is
+    # that step kept, not another one cut
+    amb_said = [_lemmas(kept) for kept in item.plan_for_amb_task]
+    amb_steps = [
+        (kept, said) for kept, said in zip(item.plan_for_amb_task, amb_said, strict=True) if said not in clear_steps
+    ]
+    for i, step in enumerate(item.plan_for_clear_task):
+        said = clear_steps[i]
+        if i == item.end_of_ambiguity or not said & candidates or of_open_point(step) or said in amb_said:
+            continue  # the open point's step, or a step kept whole
+        for kept, kept_said in amb_steps:
+            added = [w for w in kept_said - said if not any(_near(w, c) for c in said)]
+            lost = sorted(w for w in said - kept_said if not any(_near(w, k) for k in kept_said))
+            if not added and lost and set(lost) <= candidates:
+                return lost, step, kept
+    return None
+
+
+def _naming_asked(item: Item, texts: list[str]) -> set[str]:
+    """Lemmas of the words just before a word the question says ("glass" of "the glass mug" when it asks which
+    mug, or how many): what tells the asked thing apart is the open point, whichever option the intent takes."""
+    asked = _lemmas(item.question)
+    found: set[str] = set()
+    for text in texts:
+        said = words(text)
+        found |= {lemma(a) for a, b in zip(said, said[1:], strict=False) if lemma(b) in asked}
+    return found
+
+
+def _near(a: str, b: str) -> bool:
+    """One word in two forms or misspelled by one letter ("rak" for "rack")."""
+    return _same_word(a, b) or (min(len(a), len(b)) >= 3 and Levenshtein.distance(a, b, score_cutoff=1) <= 1)
+
+
+def _intent_words(item: Item) -> set[str]:
+    """The intent's content words and numbers as written, singular ("iced tea" -> iced, tea): a step that says
+    one is about the intended option; "ice cubes" beside the iced tea is not."""
+    positives, negatives = intent_concepts(item.user_intent)
+    found: set[str] = set()
+    for concept in [a for alts in positives for a in alts] + negatives:
+        for w in words(concept.replace("-", " ")):
+            if is_content(w) or w in CARDINALS or any(c.isdigit() for c in w):
+                found.add(singular(w))
+    return found
+
+
+#: Two things offered with "or": "serve them with butter or honey".
+_OR = re.compile(r"\bor\b", re.I)
+#: A word that rules out what follows it ("no dish soap or steel wool"): not an offer.
+_RULED_OUT = re.compile(r"\b(?:no|not|never|without|nor)\b", re.I)
+#: How many words either side of "or" an offered thing may take ("the oven mitts or the potholder").
+_OR_REACH = 4
+
+
+def _clear_offers_choice(item: Item) -> str | None:
+    """The clear task offers two of the row's options with "or" ("serve them with butter or honey" when the
+    question asks which and the intent is butter), and the intent does not take both (as 'oven mitts|potholder'
+    takes either, for a safety row): the clear task leaves the same choice open. The words around "or", else
+    None."""
+    positives, _ = intent_concepts(item.user_intent)
+    options = [o.strip() for o in (*item.amb_shortlist, *item.variants, *(a for alts in positives for a in alts))]
+    options = [o for o in options if o and names_thing(o)]
+    if len(options) < 2:
+        return None
+    text = item.unambiguous_direct
+    for m in _OR.finditer(text):
+        before, after = words(text[: m.start()])[-_OR_REACH:], words(text[m.end() :])[:_OR_REACH]
+        if _RULED_OUT.search(" ".join(before)):
+            continue
+        left = {o.lower() for o in options if _offered_in(before, o)}
+        right = {o.lower() for o in options if _offered_in(after, o)}
+        if not left or not right or left & right:
+            continue
+        if any(all(_takes(alts, o) for o in left | right) for alts in positives):
+            continue  # either side is the intended option
+        return " ".join([*before[-2:], "or", *after[:2]])
+    return None
+
+
+def _offered_in(said: list[str], option: str) -> bool:
+    """``said`` (a few words beside "or") names the option whole, or by its last word."""
+    text = " ".join(said)
+    return contains(text, option) or mentions(text, option) or (bool(_head(option)) and _head(option) in _lemmas(text))
+
+
+def _takes(alternatives: list[str], option: str) -> bool:
+    """An intent concept's alternatives take the option: one names it, or it names one."""
+    return any(a.strip() and (contains(option, a) or contains(a, option)) for a in alternatives)
 
 
 def _clear_leaves_open(item: Item) -> list[str]:
@@ -604,7 +825,11 @@ def _intent_lemmas(item: Item) -> set[str]:
     said: set[str] = set()
     for concept in item.user_intent:
         text = concept.replace("|", " ").replace("-", " ")
-        said |= _lemmas(text) | set(words(text))
+        # as written only names and numbers ("165°f", "two"): the "the" of "against the grain" is said in
+        # every clause and anchors none of them
+        said |= _lemmas(text) | {
+            w for w in words(text) if is_content(w) or w in CARDINALS or any(c.isdigit() for c in w)
+        }
     return said
 
 

@@ -427,7 +427,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if (names_thing(a) or _amounts(a))  # a thing, or an amount ("4 minutes", "350 degrees")
+            if (names_thing(a) or names_thing(singular(a)) or _amounts(a))  # a thing ("tops"), or an amount
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):
@@ -983,8 +983,13 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
     """The first clear step after ``end_of_ambiguity`` that names an intended thing the ambiguous step there and
     the ambiguous task lack ("Remove the bacon from the oven using a potholder" at step 3, end_of_ambiguity 1),
     when no clear step up to the index names any intent concept at all and the ambiguous step there does not
-    leave the choice open in words ("in a suitable place"): the index is too early."""
+    leave the choice open in words ("in a suitable place"): the index is too early. Plans that part at the
+    index, the clear step adding words or amounts the ambiguous step and task lack ("Bake." / "Bake for about
+    25 minutes.", the toothpick test a step on), show the choice there, whatever later step names the intended
+    thing: the writer marks the open point where the clear plan starts to do what the ambiguous one leaves open."""
     clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if _parting(item) == eoa and _adds_at_index(item):
+        return None
     concepts = [a for alts in positives for a in alts if a.strip()]
     if not concepts or any(has(step, a) or mentions(step, a) for step in clear[: eoa + 1] for a in concepts):
         return None
@@ -1006,6 +1011,18 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
         if said:
             return k, said[0]
     return None
+
+
+def _adds_at_index(item: Item) -> bool:
+    """The clear step at the index says a word or an amount that the ambiguous step there and the ambiguous task
+    lack ("Bake for about 25 minutes." / "Bake.", "Microwave for 1 and a half minutes" / "... for 3 minutes"),
+    and is no step put in before it (the clear plan's next step being the ambiguous step at the index: "Wipe the
+    saucepan." before "Pour the milk into the saucepan.")."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    if eoa + 1 < len(clear) and normalise(clear[eoa + 1]) == normalise(amb[eoa]):
+        return False
+    lacking = f"{amb[eoa]} {item.ambiguous_task}"
+    return bool(content_lemmas(clear[eoa]) - content_lemmas(lacking) or _amounts(clear[eoa]) - _amounts(lacking))
 
 
 def check_resolution(item: Item, ctx: RuleContext) -> list[str]:
@@ -1099,15 +1116,17 @@ def _number_leak(item: Item, positives: list[list[str]]) -> tuple[str, str] | No
 def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     """Outside a choice among objects an intent word is often an ordinary ingredient of the task ("olive oil"
     in a dressing), so a leak is certain only when the ambiguous plan gives the whole answer away before the
-    question: no intent concept is a quantity ("2, eggs": how many), every concept that names things (not
-    verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them is
-    a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
-    whisk."; both cheeses of "one cheese and another cheese")."""
+    question: no intent concept is only a quantity ("2, eggs": how many), every concept that names things
+    (not verbs: "drizzle|apply") is said by the answer and by a step before ``end_of_ambiguity``, one of them
+    is a scene object, and the ambiguous task says none of them ("Gather the whisk" when the answer is "The
+    whisk."; both cheeses of "one cheese and another cheese"). A concept whose alternatives are a thing or a
+    number ("thermometer|145": how to tell it is done) is given away by the thing."""
     before = item.plan_for_amb_task[: item.end_of_ambiguity]
     objects = 0
     for alternatives in positives:
-        if any(_quantity(w) for a in alternatives for w in words(a)):
+        if all(any(_quantity(w) for w in words(a)) for a in alternatives):
             return False  # "2, eggs", "cup|ml": the answer says how much, and naming the thing gives none away
+        alternatives = [a for a in alternatives if not any(_quantity(w) for w in words(a))]  # "thermometer|145"
         if not all(names_thing(a) for a in alternatives):
             continue  # "drizzle|apply|distribute": how, not what
         if any(has(item.ambiguous_task, a) or mentions(item.ambiguous_task, a) for a in alternatives):
@@ -1139,6 +1158,26 @@ def _portion_of_other(step: str, concept: str, question: str) -> bool:
         end < len(ws) and ws[end] == "of" and not any(lemma(w) in asked for w in ws[end + 1 : end + 4])
         for _, end in found
     )
+
+
+#: Words that make the place after them where a thing comes from ("out of the freezer", "from the fridge").
+_TAKEN_FROM = frozenset({"from", "of", "off"})
+
+
+def _named_as_source(step: str, place: str) -> bool:
+    """Every time ``step`` says ``place`` it is where something is taken from: "from", "out of" or "off" just
+    before it, past an article ("Take the ice cream out of the freezer"). A question asking where a thing
+    goes is answered by where it is put, and the place a thing came from does not say it."""
+    ws = [w.lower() for w in words(step)]
+    found = positions(step, place)
+
+    def source(start: int) -> bool:
+        j = start - 1
+        while j >= 0 and ws[j] in {"the", "a", "an", "its", "their"}:
+            j -= 1
+        return j >= 0 and ws[j] in _TAKEN_FROM and (ws[j] != "of" or (j > 0 and ws[j - 1] == "out"))
+
+    return bool(found) and all(source(start) for start, _ in found)
 
 
 def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
@@ -1194,6 +1233,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             before = i < item.end_of_ambiguity
             given = before and (whole or _offered_and_chosen(item, found))
             certain = names_object and (choice or (given and not _portion_of_other(step, found, item.question)))
+            if asks_place(item.question, found) and _named_as_source(step, found):
+                certain = False  # "Take the ice cream out of the freezer" when the question is where the tub goes
             rule = "answer_leak" if certain else "answer_leak_suspect"
             out.append(
                 (

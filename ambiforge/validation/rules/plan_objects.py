@@ -7,12 +7,14 @@ sponge", "the peppers"), so only what is certain is read:
 - a food the task names (resolved against the kitchen list) that its plan never names by any of its words
   ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
 - a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
-  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags);
+  paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags;
+  "the brie", a plan that puts out the aged cheddar and after it says only "the cheese");
 - the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
   the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
   both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."; "a salad fork" /
-  "a dinner fork", read by the words that tell the two apart), or that does an
+  "a dinner fork", read by the words that tell the two apart; a tool of another head by its head: "pizza" of
+  "the pizza stone" names the pizza, not the stone), or that does an
   action of its task with another tool than the task names ("mash with the mortar and pestle" for "mash it
   with the fork") while the plan never names the task's tool;
 - a clear step that takes, where the ambiguous plan's same step leaves the choice open, an option the intent
@@ -25,11 +27,11 @@ sponge", "the peppers"), so only what is certain is read:
 
 Not read: what the task makes ("Make a fruit smoothie": the result, not a thing to fetch), a measure ("a
 tablespoon of sugar"), a place things come from or are kept in ("from the dish rack", "it is in the
-cupboard"), an option the task offers ("in the microwave or in a saucepan"), a thing the task rules out ("not
-the knife"), a tool the plan does not name (the plan may use it without saying so), a food a plan takes up
-together ("Put the rest away") or inside a dish it names by its head ("the soup" for the butternut squash
-soup), the cooking of a task that puts food into something hot or into the oven (a "roasting pan" is a tool, no
-cooking), and, in the ambiguous plan, the answer its
+cupboard", "where the roast chicken and the spinach are"), an option the task offers ("in the microwave or in
+a saucepan"), a thing the task rules out ("not the knife"), a tool the plan does not name (the plan may use it
+without saying so), a food a plan takes up together ("Put the rest away") or inside a dish it names by its head
+("the soup" for the butternut squash soup), the cooking of a task that preheats the oven or puts food into
+something hot or into the oven (a "roasting pan" is a tool, no cooking), and, in the ambiguous plan, the answer its
 task already names (the task's defect: its plan may rightly leave the choice open).
 """
 
@@ -91,7 +93,7 @@ _PUTS = re.compile(
 #: task leaves to it (salt, oil, the fruits of "a dessert assortment").
 _PRODUCES = re.compile(
     r"\b(?:make|making|prepare|preparing|cook|cooking|bake|baking|roast|roasting|fry|frying|saut\w*|boil\w*"
-    r"|heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
+    r"|(?:pre)?heat\w*|toast\w*|grill\w*|steam\w*|simmer\w*|brew\w*|mix\w*|combine\w*|blend\w*|season\w*"
     r"|sear(?:s|ed|ing)?|bast(?:e|es|ed|ing)|braise\w*|poach\w*|stew\w*|broil\w*|scrambl\w*|marinat\w*|stir-fr\w*"
     r"|organi[sz]e\w*|arrange\w*|assemble\w*|create\w*|set (?:up|out)|serve\w*|plan\w*|snack\w*|meal\w*"
     r"|breakfast|brunch|lunch|dinner|recipe\w*|dish|platter|salad|spread|buffet)\b",
@@ -110,12 +112,36 @@ def _landmark(before: list[str]) -> bool:
     return any(w in ("of", "to") and k and before[k - 1] in _BESIDE for k, w in enumerate(before))
 
 
+#: Verbs that close a clause saying where things are ("where the roast chicken and the spinach are").
+_BEING = frozenset({"be", "sit", "stand", "lie", "stay", "keep", "store"})
+#: Words a "where" clause may hold between its "where" and its verb besides the names themselves.
+_LIST_WORDS = frozenset({"the", "a", "an", "and", "some", "its", "their", "other", "already"})
+
+
+def _where_clause(task: list[str], start: int, end: int) -> bool:
+    """The name is the subject of a clause that says where things are ("put it in the fridge, where the roast
+    chicken and the fresh spinach are"): a landmark, not a thing the task acts on. Only names, their
+    modifiers, "and" and determiners lie between "where" and the clause's verb."""
+    before = task[max(0, start - 8) : start]
+    if "where" not in before:
+        return False
+    lead = before[len(before) - 1 - before[::-1].index("where") + 1 :]
+    after = task[end : end + 8]
+    verb = next((k for k, w in enumerate(after) if w in _BEING), None)
+    if verb is None:
+        return False
+    between = [*lead, *after[:verb]]
+    return all(w in _LIST_WORDS or classes(w) & {"NOUN", "ADJ"} or not classes(w) for w in between)
+
+
 def _acted_on(task: list[str], start: int, end: int) -> bool:
     """The name at ``task[start:end]`` is something the task acts on: not ruled out, offered as an option,
     the place a thing is, a measure, or what the task makes."""
     if _NOT_ACTED & set(task[max(0, start - 4) : start]) or _OPTION_AFTER & set(task[end : end + 2]):
         return False
     if _PLACE_BEFORE & set(task[max(0, start - 2) : start]) or _landmark(task[max(0, start - 4) : start]):
+        return False
+    if _where_clause(task, start, end):
         return False
     if task[end - 1] in _MEASURES and end < len(task) and task[end] == "of":
         return False
@@ -230,11 +256,38 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
             if together or _head_said(ws, key, plan_words):
                 continue
             out.append(f"never takes up the {name} its task names")
+        elif food and not _said(key, plan_words) and not together:
+            # said only by its kind ("the cheese"): the kind may be another food of it the plan names whole
+            kind = _kinds(name, ctx) & plan_words
+            other = next((n for n, k, _ in names if n != name and _kinded(n, k, kind, ws, plan, ctx)), None)
+            if other is not None:
+                out.append(f"takes up the {other} where its task names the {name}")
         elif len(key) > 1:
             others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _instead(key, k, plan_words)]
             if others:
                 out.append(f"uses the {others[0]} where its task names the {name}")
     return out + _places_missed(task, plan, plan_words, ctx, answered)
+
+
+def _kinded(name: str, key: list[str], kind: set[str], task: list[str], plan: list[str], ctx: RuleContext) -> bool:
+    """``name`` is a kitchen food of ``kind`` (by the catalog, or by a catalog name sharing a word of it: "aged
+    cheddar" of the cheddar cheese) that ``task`` never names and a step of ``plan`` names whole ("Put the
+    aged cheddar in the middle")."""
+    if any(w in task for w in key if len(w) > 2 and w not in _STATES):
+        return False
+    if not any(_has_key(_lemmas(step), key) for step in plan):
+        return False
+    catalog = ctx.catalog or cached_catalog("")
+    kinds = _kinds(name, ctx)
+    if not kinds:
+        own = {w for w in key if len(w) > 3 and w not in _STATES}
+        kinds = {lemma(o.noun) for n, o in catalog.objects.items() if own & set(_lemmas(n))}
+    return bool(kinds & kind)
+
+
+def _has_key(ws: list[str], key: list[str]) -> bool:
+    n = len(key)
+    return any(ws[i : i + n] == key for i in range(len(ws) - n + 1))
 
 
 def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleContext, answered: set[str]) -> list[str]:
@@ -339,13 +392,15 @@ def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] 
     return None
 
 
-def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
+def swapped_things(item: Item, names: list[Name], said: set[str], ctx: RuleContext | None = None) -> list[str]:
     """A step of one plan that does what the same step of the other plan does, on another kitchen thing
     ("Add the beef sirloin ..." where the other plan adds the tofu; "mash with the mortar and pestle" where it
     mashes with the fork), when both tasks name the other plan's thing and nothing in the item (``said``: the
     tasks, the question, the answer, the intent, the options) names this one: the plan acts on a thing its
     task never asks for, in place of the one it does. The open point is not such a thing: one task names it
-    and the other does not, or the options do."""
+    and the other does not, or the options do. A tool of another head than the other plan's thing is named
+    only by its head ("Place it on the pizza stone" / "... on the baking sheet", the tasks saying the pizza
+    but no stone): its other words say what it is for."""
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if tuple(clear) == tuple(amb):
         return []
@@ -370,6 +425,8 @@ def swapped_things(item: Item, names: list[Name], said: set[str]) -> list[str]:
         ):
             seen = any(m.startswith(field.split("[")[0]) for m in out)
             own = [w for w in odd[1] if w not in kept[1] and w not in _STATES | FUNCTION_WORDS]
+            if ctx is not None and odd[1][-1] != kept[1][-1] and odd[0] in _tools(names, ctx):
+                own = [odd[1][-1]]  # a tool by its head: "pizza" of the pizza stone names the pizza
             theirs = [w for w in kept[1] if w not in odd[1] and w not in _STATES | FUNCTION_WORDS]
             named = kept[0] in in_both or bool(theirs) and all(w in ws for w in theirs for ws in task_words)
             if not seen and named and own and not any(w in said for w in own):
@@ -546,17 +603,23 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
     """A step that does an action of its task with another kitchen tool than the task does it with ("Mash
     the flesh with the mortar and pestle" where the task mashes with the fork), a tool nothing in the item
     names, while the plan never names the task's tool by its head word ("the knife" for the chef's knife;
-    "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for."""
+    "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for. A step's
+    action the task never names may be the task's in other words ("pipe" for "frost")."""
     wanted = _tools_of(task, names, tools)
     if not wanted:
         return []
     plan_words = set(_lemmas(" ".join(plan)))
+    asked = {v for w in words(task) for v in verb_lemmas(w)}  # every action of the task, with a tool or none
     for k, step in enumerate(plan):
         for verbs, used in _tools_of(step, names, tools):
             if used[1][-1] in said:  # by its head: "potato" of "potato masher" says what it is for
                 continue
             for task_verbs, tool in wanted:
-                if tool[0] != used[0] and verbs & task_verbs and tool[1][-1] not in plan_words:
+                # the step does the task's action with the tool, or an action the task never names ("Pipe it
+                # with the piping bag" where the task frosts with the offset spatula), not another task action
+                # that needs no tool ("Peel with the knife" where the task juices with the juicer)
+                same = bool(verbs & task_verbs) or not verbs & asked
+                if tool[0] != used[0] and same and tool[1][-1] not in plan_words:
                     return [f"[{k}]: does with the {used[0]} what its task does with the {tool[0]}: {step[:80]!r}"]
     return []
 
@@ -575,7 +638,7 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
         problems += [f"{field}{m}" for m in other_jobs(task, plan, item, names) or cooks_unasked(task, plan, item)]
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
     said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
-    swapped = swapped_things(item, names, said)
+    swapped = swapped_things(item, names, said, ctx)
     tools = _tools(names, ctx) if any(_WITH.search(t) for t in texts[:2]) else set()
     for field, task, plan in (
         ("plan_for_clear_task", item.unambiguous_direct, item.plan_for_clear_task),

@@ -172,9 +172,12 @@ def test_an_open_ambiguous_step_at_the_index_marks_the_choice(flags) -> None:  #
 
 
 def test_a_plain_ambiguous_step_at_the_index_puts_the_choice_later(flags) -> None:  # type: ignore[no-untyped-def]
+    # the plans part at the index only in a word of no content ("on" / "onto"): the clear plan does nothing there
     found = flags(
         "end_of_ambiguity",
-        **BERRIES,
+        **{k: v for k, v in BERRIES.items() if k != "plan_for_clear_task"},
+        plan_for_clear_task="1. Put the strawberries onto the cutting board.\n2. Put them in the colander.\n"
+        "3. Rinse them under cold water.\n4. Pat them dry with paper towels.",
         plan_for_amb_task="1. Put the strawberries on the cutting board.\n2. Get them ready.\n"
         "3. Pat them.\n4. Stir them into the batter in the mixing bowl.",
     )

@@ -66,7 +66,9 @@ def test_a_food_in_the_form_a_step_makes_is_that_food(errors) -> None:  # type: 
 
 
 def test_the_form_no_step_makes_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
-    env = "double cream, sponge cake, mixing bowl"
+    # the nineteenth round reads "whipped cream" beside a plain cream (the double cream) as that cream whipped,
+    # step or no step (fresh_issue43e readers); only a cream inside another food's name leaves it missing
+    env = "vanilla ice cream, sponge cake, mixing bowl"
     assert _names(errors(env, "Spread the whipped cream over the sponge cake."), "whipped cream")
 
 
