@@ -109,7 +109,13 @@ def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]
 
 
 def _is_known(word: str, known: frozenset[str]) -> bool:
-    return word in known or singular(word) in known or bool(classes(word))
+    return word in known or singular(word) in known or bool(classes(word)) or _ie_plural(word) in known
+
+
+def _ie_plural(word: str) -> str:
+    """The singular of a plural of a word ending in "-ie" ("smoothies" of "smoothie", "veggies"), which the
+    rule of "-ies" to "-y" misses; the word itself for any other word."""
+    return word[:-1] if word.endswith("ies") and len(word) > 4 else word
 
 
 @lru_cache(maxsize=16384)
@@ -130,13 +136,20 @@ def _nearest(word: str, key: tuple[str, tuple[str, ...]]) -> str | None:
 _MADE = re.compile(r"\bmak(?:e|es|ing)\s+((?:[a-z]+\s+){0,3}[a-z]+)", re.I)
 
 
+#: "... in the glass bowl for ganache.", "for tomorrow's smoothies": the dish a task is done for, ending its clause.
+_MADE_FOR = re.compile(
+    r"\bfor\s+(?:(?:a|an|the|some)\s+)?(?:[a-z]+'s\s+)?([a-z]+(?:\s+[a-z]+)?)\s*(?:[.,;!]|$)", re.I | re.M
+)
+
+
 def made_dish_words(task: str) -> frozenset[str]:
-    """The words that name the dish a task makes ("slushie" of "to make a slushie", "lassi" of "Make mango
-    lassi for four"). Dish names are an open vocabulary of loanwords and coinages no dictionary here holds,
-    while a hurried writer's typo rarely falls on the one word the whole task is about."""
-    out: set[str] = set()
+    """The words that name the dish a task makes or is done for ("slushie" of "to make a slushie", "lassi" of
+    "Make mango lassi for four", "ganache" of "pour it over the chocolate for ganache."). Dish names are an
+    open vocabulary of loanwords and coinages no dictionary here holds, while a hurried writer's typo rarely
+    falls on the one word the whole task is about."""
+    out: set[str] = {w for m in _MADE_FOR.finditer(task) for w in m.group(1).lower().split()}
     if "mak" not in task.lower():
-        return frozenset()
+        return frozenset(out)
     for m in _MADE.finditer(task):
         ws = m.group(1).lower().split()
         while ws and ws[0] in _ARTICLES:

@@ -9,7 +9,8 @@
   ("the fridg": the start of a scene word is no excuse, only a whole one or its end, "burger" of "hamburger"; the
   dish the task makes is named in words of its own: "a slushie"), a text that stops inside the last word of a
   kitchen name even where the piece is a word ("with paper tow" of the paper towels), a plan
-  step that starts in lower case (the tail of a line cut in two: "urn off stove", "cherries"), or a doubled
+  step that starts in lower case among steps that do not (the tail of a line cut in two: "urn off stove",
+  "cherries"; a plan written in lower case throughout is a style), or a doubled
   word ("the the", "Place place"), a stray closing quote at the end of a text ("Which pasta should I use?'"),
   or a user_intent concept with an empty alternative or a doubled "-" ("washwater|", "--heat|warm"); texts
   joined in a hurry: stray punctuation between them ("knife., . Once", "bottle,."), a step run on after a
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d{1,2}\s*[:.)-](?:\s|$)", re.I)
 #: A second numbered step inside a step: after a sentence, a comma or a word ("... from pantry 2. Measure",
 #: "... well mixed. 6.Cook Rice"); numbering starts at 1, so "0" is the stray prefix's, not this.
-_SEVERAL_STEPS = re.compile(r"(?:[.!?;,]|[a-z])\s+(?:step\s*)?[1-9]\d?\s*[.):]\s*[A-Za-z]", re.I)
+#: The number must be the next step's ("Cut it into 8. Serve" is an amount, not step 8 run on).
+_SEVERAL_STEPS = re.compile(r"(?:[.!?;,]|[a-z])\s+(?:step\s*)?(?P<n>[1-9]\d?)\s*[.):]\s*[A-Za-z]", re.I)
 #: A plan cell of the published CSV with a step numbered "0." (AmbiK numbers steps from 1): the importer
 #: reads "0." as numbering and drops it, so only the raw cell still shows it ("0:" stays inside the step).
 _RAW_ZERO = re.compile(r'(?:^|\\n|")\s*0\s*\.(?!\d)')
@@ -139,11 +141,14 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if _BAD_CONCEPT.search(concept)
     ]
     catalog = ctx.catalog or cached_catalog("")
-    scene = _with_plurals(f"{item.environment_short} {item.environment_full}".lower())
+    # accents folded: a text may write the kitchen's "crème fraîche" as "creme fraiche", the same words
+    scene = _with_plurals(_fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     names = _scene_names(item.environment_short)
+    lower_style = _lower_case_plans(item)
+    merged = _merged_steps(item) if several else {}
     for field, text in texts:
         if not text.strip():
             continue
@@ -160,8 +165,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
         if field.startswith("plan_") and (m := _STEP_PREFIX.match(text)):
             found.append(("corruption", f"{field}: stray step prefix {m.group(0).strip()!r} inside the step"))
-        if several and field.startswith("plan_") and (m := _SEVERAL_STEPS.search(text)):
-            found.append(("corruption", f"{field}: several numbered steps on one line ({m.group(0).strip()!r})"))
+        if field in merged:
+            found.append(("corruption", f"{field}: several numbered steps on one line ({merged[field]!r})"))
         if mixed and _MIXED.search(text):
             word = _MIXED_WORD.search(text)
             shown = word.group(0) if word else text[:40]
@@ -175,7 +180,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 found.append(
                     ("corruption", f"{field}: starts with a cut word {cut[0]!r} (of {cut[1]!r}): {text.strip()[:40]!r}")
                 )
-            elif field.startswith("plan_"):
+            elif field.startswith("plan_") and field.split("[")[0] not in lower_style:
                 # a step is an instruction: one starting in lower case is the tail of a line cut in two
                 # ("urn off stove", "lace Pot on Stove", "cherries" of "1 cup of cherries")
                 found.append(("corruption", f"{field}: starts mid-word or mid-sentence: {text.strip()[:40]!r}"))
@@ -195,6 +200,35 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _merged_steps(item: Item) -> dict[str, str]:
+    """The plan steps that hold the next step's number and text ("Take the mug. 2. Pour the tea"), by field,
+    with the piece that shows it. The number follows the plan's count (the step's own position, one more for
+    each step already found run on, and one less for plans counted from 0): a number out of that count is an
+    amount or a setting said in the step ("Cut it into 8. Serve warm")."""
+    out: dict[str, str] = {}
+    for column in _PLAN_COLUMNS:
+        extra = 0
+        for i, step in enumerate(getattr(item, column)):
+            for m in _SEVERAL_STEPS.finditer(step):
+                if int(m.group("n")) - extra - i in (1, 2):
+                    out.setdefault(f"{column}[{i}]", m.group(0).strip())
+                    extra += 1
+    return out
+
+
+def _lower_case_plans(item: Item) -> frozenset[str]:
+    """The plan columns most of whose steps start in lower case, each with a whole word: the writer's style
+    ("1. preheat the oven"), in which a lower-case start says nothing of a line cut in two. Steps cut at
+    their start begin with pieces of words ("inse", "et", "dd" of a plan whose first letters were lost)."""
+    out = set()
+    for column in _PLAN_COLUMNS:
+        firsts = [re.split(r"[^A-Za-z]", s.lstrip(" \"'("), maxsplit=1)[0] for s in getattr(item, column) if s.strip()]
+        lower = [w for w in firsts if w[:1].islower()]
+        if lower and len(lower) * 2 > len(firsts) and all(classes(w) for w in lower):
+            out.add(column)
+    return frozenset(out)
 
 
 def _scene_names(environment: str) -> tuple[tuple[str, ...], ...]:
@@ -257,6 +291,12 @@ def _cut_reply(answer: str, scene: str) -> bool:
     chips")."""
     m = re.match(r"[a-z]+", answer)
     return m is not None and not classes(m.group(0)) and m.group(0) not in re.findall(r"[a-z]+", scene)
+
+
+def _fold_accents(text: str) -> str:
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def _with_plurals(scene: str) -> str:

@@ -11,6 +11,7 @@ scene object, which is usually a misspelling."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
@@ -105,7 +106,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     if len({key_of(s) or (s.strip().lower(),) for s in shortlist}) == 1:
         return [f"amb_shortlist: has one option ({shortlist[0]!r}); a choice needs at least 2"]
     scene = Scene.of(item)
-    not_objects = _not_objects(shortlist, units, scene)
+    named = frozenset(n.strip().lower() for n in item.environment_short.split(",") if n.strip())
+    not_objects = _not_objects([s for s in shortlist if s.strip().lower() not in named], units, scene)
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
     problems += _off_question(item, objects, ctx) or _beside_the_kind(item, shortlist, objects, ctx)
@@ -118,13 +120,29 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
         key = key_of(" ".join(words(name)[1:])) if name in stated else key_of(name)
         if key in _APPLIANCES:
             continue  # AmbiK's seven appliances are in every kitchen
-        if key and not (scene.grounds(key) or scene.describes(key)):  # "vanilla" of the vanilla yogurt cup
+        if key and not (scene.grounds(key) or scene.describes(key)) and not written_alike(name, item.environment_short):
             near = process.extractOne(
                 name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
             )
             hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
             problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
+
+
+def _written_form(name: str) -> str:
+    """A name without what only its writing varies in: accents, apostrophes, hyphens, spaces and case
+    ("jalapeño" and "jalapeno", "chef's knife" and "chefs knife", "whole-wheat" and "whole wheat")."""
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    plain = re.sub(r"^(?:the|a|an|some)\s+", "", plain.strip())
+    return re.sub(r"[^a-z0-9]", "", plain)
+
+
+def written_alike(option: str, environment: str) -> bool:
+    """The kitchen lists the option under the same name written otherwise ("whole wheat bread" for the
+    kitchen's "whole-wheat bread", "nonstick pan" for "non-stick pan"): one thing, not a missing one. A
+    misspelling ("black peper") changes a letter and is still missing."""
+    form = _written_form(option)
+    return bool(form) and any(form == _written_form(n) for n in environment.split(","))
 
 
 def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> list[tuple[str, str]]:
@@ -137,7 +155,8 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
         ws = words(option)
         if not ws:
             continue
-        if any(w in CARDINALS or any(c.isdigit() for c in w) for w in ws) or any(
+        counted = [w for w in ws[:-1] if not _SIZE.match(w)] + ws[-1:] if not _PERCENT.search(option) else []
+        if any(w in CARDINALS or any(c.isdigit() for c in w) for w in counted) or any(
             singular(w) in units - _CONTAINERS for w, nxt in zip(ws, ws[1:], strict=False) if nxt == "of"
         ):
             out.append((option, "an amount"))
@@ -148,6 +167,10 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
     return out
 
 
+#: A number joined to its unit before a noun is a size of the thing ("8-inch pans", "9x13 pan", "12-cup tin").
+_SIZE = re.compile(r"^\d+(?:\.\d+)?(?:-[a-z]+|x\d+)$")
+#: A percentage says which kind ("2% milk"), not how much.
+_PERCENT = re.compile(r"\d\s*%")
 _NEGATION = frozenset({"do", "don't", "dont", "not", "no", "never"})
 _PARTICLES = frozenset({"up", "down", "off", "out", "in", "it", "them", "through", "over"})
 #: Units that also hold a thing one hands over: "a bottle of red wine" is an object, "a teaspoon of oil" an amount.
@@ -181,6 +204,9 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
 
     category = asked in _CATEGORIES
     tags = {asked} if category else {t for g in catalog.groups.values() if g.noun == asked for t in g.tags}
+    # a food kind narrower than its tags ("jam", a spread; "milk", a drink): another food of its tags is another
+    # kind ("peanut butter" for "Which jam?"), while a kind that is its own tag ("bread") takes every member
+    narrow = not category and asked not in tags and _food_kind(asked, catalog)
     heads = {tuple(singular(w) for w in words(g.noun)): set(g.tags) for g in catalog.groups.values()}
 
     def of_kind(option: str) -> bool | None:
@@ -195,7 +221,7 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
         )  # a catalog object, or a name ending in a group's noun ("cutting board")
         if kind is None:
             return None
-        if tags & kind and found is not None and len(words(asked)) >= 2 and found.noun != asked:
+        if tags & kind and found is not None and (len(words(asked)) >= 2 or narrow) and found.noun != asked:
             return False  # another kind beside a kind named in full ("strawberry jam" for "Which nut butter?")
         if tags & kind:
             return True if category else None  # a kin of it ("ceramic mug" for "Which cup?"): drinkware either way
@@ -205,13 +231,18 @@ def _off_question(item: Item, objects: list[str], ctx: RuleContext) -> list[str]
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a.strip() for alts in positives for a in alts if a.strip()]
     chosen = [o for o, kind in zip(objects, kinds, strict=True) if kind and any(has(o, w) for w in wanted)]
-    if kinds.count(True) < 2 and not (category and chosen):
+    # one option of the kind is enough when it is the intended one and the kind is a category or a food
+    if kinds.count(True) < 2 and not ((category or _food_kind(asked, catalog)) and chosen):
         return _tool_among_food(asked, objects, kinds, catalog)
     return [
         f"amb_shortlist: '{o}' is no {asked}, which the question asks for"
         for o, kind in zip(objects, kinds, strict=True)
         if kind is False
     ]
+
+
+def _food_kind(noun: str, catalog: Catalog) -> bool:
+    return any(g.noun == noun and g.kind == "food" for g in catalog.groups.values())
 
 
 #: Kitchen-item tags of things that hold food when sold or kept ("tea bags", "lager bottles", "a yogurt cup"): an

@@ -11,6 +11,7 @@ least one shortlisted option (warning: AmbiK often lists only the plausible few,
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
@@ -20,7 +21,7 @@ from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas,
 from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
-from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option
+from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option, written_alike
 from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
@@ -28,7 +29,18 @@ if TYPE_CHECKING:
 
 
 def _matches(a: str, b: str) -> bool:
-    return has(a, b) or has(b, a)
+    if has(a, b) or has(b, a):
+        return True
+    pa, pb = _plain(a), _plain(b)
+    return (pa, pb) != (a, b) and (has(pa, pb) or has(pb, pa))
+
+
+def _plain(text: str) -> str:
+    """The text with hyphens as spaces and accents dropped: "whole-wheat" and "whole wheat", "jalapeño" and
+    "jalapeno" are one name written two ways."""
+    if text.isascii() and "-" not in text:
+        return text
+    return unicodedata.normalize("NFKD", text.replace("-", " ")).encode("ascii", "ignore").decode()
 
 
 def _missed(item: Item) -> list[str]:
@@ -203,6 +215,33 @@ def _numbers(text: str) -> set[str]:
     return {_NUMBERS.get(w, w) for w in words(text) if w.isdigit() or (w in CARDINALS and w in _NUMBERS)}
 
 
+#: The most words a variant that names one thing has ("peanut butter cookies", "the red cloth napkins").
+_KIN_WORDS = 4
+
+
+def _kin_offered(item: Item, wanted: list[str]) -> tuple[str, str] | None:
+    """A variant that is a kin of an intended thing in place of it: the same noun with another word before it
+    and none of the intended one's ("peanut butter cookies" for the intended "sugar cookies", "soft ball" for
+    "firm ball"). The variants set the kind's other members against each other and leave the intended one out,
+    whatever words the answer shares with them. The variant and its noun."""
+    for concept in wanted:
+        ws = words(concept)
+        if not ws or not names_thing(concept):
+            continue
+        head = lemma(ws[-1])
+        marks = content_lemmas(concept) - {head} - _SIZES
+        if not marks:
+            continue
+        for variant in _variants(item):
+            vs = words(variant)
+            if not vs or len(vs) > _KIN_WORDS or vs[0] in _YES_NO or not names_thing(variant):
+                continue  # a reply or an instruction, not a name of a thing
+            said = content_lemmas(variant) - {head} - _SIZES
+            if lemma(vs[-1]) == head and said and not marks & said:
+                return variant, head
+    return None
+
+
 def _answer_among(item: Item, variants: list[str]) -> bool:
     """Some variant is the answer: the same yes or no, the same number, or a word the answer adds to the
     question ("In the oven" for "Where is the sauce?" adds 'oven')."""
@@ -215,9 +254,22 @@ def _answer_among(item: Item, variants: list[str]) -> bool:
     if given and offered and _numbers(item.question).isdisjoint(given):
         return False  # "10 minutes" against "5 minutes / 7 minutes": the number is the choice, not the unit
     added = content_lemmas(item.answer) - content_lemmas(item.question) - VAGUE - _GENERIC
+    if _off_question(item, variants):
+        # variants of another point than the question's ("Slice them in halves" for "Should I take the tops
+        # off?"): a word the answer repeats from the task ("before slicing") is no choice of theirs
+        added -= content_lemmas(item.ambiguous_task)
     _, rejected = intent_concepts(item.user_intent)
     # a variant offering what the intent rejects is the wrong choice the answer warns against, never the answer
     return any(added & content_lemmas(v) for v in variants if not _rejects(v, rejected))
+
+
+def _off_question(item: Item, variants: list[str]) -> bool:
+    """No variant says a content word of the question, nor gives a yes or no: the variants speak of
+    something else than the question asks."""
+    asked = content_lemmas(item.question) - VAGUE - _GENERIC
+    return bool(asked) and not any(
+        content_lemmas(v) & asked or (words(v)[:1] and words(v)[0] in _YES_NO) for v in variants
+    )
 
 
 def _rejects(variant: str, rejected: list[str]) -> bool:
@@ -276,6 +328,11 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
         return []
     if _object_choice(item, wanted):
         return [f"variants: none is the intended option ({', '.join(wanted)}); variants: {_listed(item)}"]
+    if kin := _kin_offered(item, wanted):
+        return [
+            f"variants: none is the intended option ({', '.join(wanted)}); {kin[0]!r} is another {kin[1]} than the "
+            f"intended; variants: {_listed(item)}"
+        ]
     if item.answer.strip() and not _answer_among(item, _variants(item)):
         return [
             f"variants: none is the answer {item.answer.strip()[:60]!r} or the intent ({', '.join(wanted)}); "
@@ -322,12 +379,20 @@ def _offered_in(task: str, word: str) -> bool:
     return bool(re.search(rf"\b(?:or|either)\s+(?:\w+\s+)?{w}|\b{w}\w*\s+or\b", task, re.I))
 
 
+#: A question whose asked thing is what a verb of making makes: "Which sauce should I make?", "What should I bake
+#: for dessert?" (not "Which pan should I make it in?", whose thing is a tool).
+_MAKE_QUESTION = re.compile(
+    r"^\s*(?:which|what)\b[^?]*\b(?:make|bake)\s*(?:\?|$|for\b|first\b|now\b|today\b|tonight\b)", re.I
+)
+
+
 def _absent(item: Item, ctx: RuleContext) -> str | None:
     """A variant of a choice among objects (a shortlist type) that names an object or food the scene lacks
     ("Cow's milk" beside the oat milk and the glass milk bottle): an option the robot cannot take. Places and
     appliances every kitchen has are no objects (the lexicon's fixtures), nor are kinds the scene has a
-    member of."""
-    if not has_shortlist(item.ambiguity_type):
+    member of. When the question asks what to make ("Which sauce should I make?"), the variants are dishes the
+    kitchen's foods make, not objects to take, and are not looked up."""
+    if not has_shortlist(item.ambiguity_type) or _MAKE_QUESTION.search(item.question):
         return None
     units = frozenset(singular(w) for u in ctx.config.units for w in words(u))
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
@@ -336,6 +401,8 @@ def _absent(item: Item, ctx: RuleContext) -> str | None:
     for variant in _variants(item):
         if not is_object_option(variant, units) or any(_matches(variant, s) for s in shortlisted):
             continue  # a shortlisted option the kitchen lacks is the shortlist's defect (``shortlist`` says it)
+        if written_alike(variant, item.environment_short):
+            continue  # the kitchen's own name written otherwise ("whole wheat" for "whole-wheat")
         toks, mentions = lexicon.scan(variant)
         things = [m for m in mentions if m.kind != "fixture" and (m.kind == "object" or m.food)]
         if not things or len(things) != len(mentions):

@@ -51,7 +51,17 @@ def test_the_same_word_in_a_task_that_makes_something_else_is_flagged(tmp_path: 
     found = _errors(
         tmp_path,
         catalog,
+        unambiguous_direct="Cook the basmati rice in the saucepan with whole milk and sugar.",
+        ambiguous_task="Cook the basmati rice in the saucepan with whole milk, sweetened.",
+    )
+    assert found and all("misspelled word 'kheer'" in f for f in found)
+
+
+def test_the_dish_a_task_is_done_for_is_no_misspelling(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    found = _errors(
+        tmp_path,
+        catalog,
         unambiguous_direct="Cook the basmati rice in the saucepan with whole milk and sugar for the kheer.",
         ambiguous_task="Cook the basmati rice in the saucepan with whole milk, sweetened, for the kheer.",
     )
-    assert found and all("misspelled word 'kheer'" in f for f in found)
+    assert found == []
