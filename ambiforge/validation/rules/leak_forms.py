@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS
@@ -330,45 +331,61 @@ def rewrite_leaks(item: Item) -> list[str]:
     of both sides still say an intent concept, which the answer gives and the question does not ask about.
     The robot is told part of the answer in the words that should leave it open. Counts and measures are the
     number checks' (:func:`measure_leaks`)."""
-    positives, _ = intent_concepts(item.user_intent)
-    groups = [[a for a in alts if a.strip()] for alts in positives]
-    groups = [alts for alts in groups if alts]
+    groups = _intent_groups(item)
     if not groups:
         return []
     answered = content_lemmas(item.answer) - content_lemmas(item.question)
     for clear_side, amb_side, clear_changed, amb_changed in _rewrites(item.unambiguous_direct, item.ambiguous_task):
         if not amb_changed:
             continue
-        dropped = [
-            k
-            for k, alts in enumerate(groups)
-            if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_side, a) for a in alts)
-        ]
+        dropped = _dropped_groups(groups, clear_side, amb_side)
         lost = answered & (content_lemmas(" ".join(clear_changed)) - content_lemmas(" ".join(amb_side)))
         if not dropped and not lost:
             continue  # the stretch is not the open point
-        for k, alts in enumerate(groups):
-            if k in dropped:
-                continue
-            kept = next(
-                (
-                    a
-                    for a in alts
-                    if not _NUMBER.search(a)
-                    and _says_all(amb_changed, a)
-                    and _says_all(clear_changed, a)
-                    and says_concept(item.answer, a)
-                    and not says_concept(item.question, a)
-                    and not _offered(item.ambiguous_task, a)
-                ),
-                None,
-            )
-            if kept:
-                return [
-                    f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
-                    f"and still says the intended '{kept}'"
-                ]
+        kept = next(
+            (a for a, _ in _cues(item, groups, dropped) if _says_all(amb_changed, a) and _says_all(clear_changed, a)),
+            None,
+        )
+        if kept:
+            return [
+                f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
+                f"and still says the intended '{kept}'"
+            ]
     return []
+
+
+def _intent_groups(item: Item) -> list[list[str]]:
+    """The intent's concepts, each as its alternatives, blank ones left out."""
+    positives, _ = intent_concepts(item.user_intent)
+    groups = [[a for a in alts if a.strip()] for alts in positives]
+    return [alts for alts in groups if alts]
+
+
+def _dropped_groups(groups: list[list[str]], clear_side: list[str], amb_side: list[str]) -> list[int]:
+    """The concepts the clear side of a rewrite says and the ambiguous side does not: what marks it as the open
+    point."""
+    return [
+        k
+        for k, alts in enumerate(groups)
+        if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_side, a) for a in alts)
+    ]
+
+
+def _cues(item: Item, groups: list[list[str]], dropped: list[int]) -> Iterator[tuple[str, list[str]]]:
+    """Each concept of a group a rewrite did not drop that the answer gives, with its alternatives, unless the
+    question asks about it or the ambiguous task offers it: where the rewrite still says one, it tells the
+    robot part of the answer. Counts and measures are left to the number checks."""
+    for k, alts in enumerate(groups):
+        if k in dropped:
+            continue
+        for a in alts:
+            if (
+                not _NUMBER.search(a)
+                and says_concept(item.answer, a)
+                and not says_concept(item.question, a)
+                and not _offered(item.ambiguous_task, a)
+            ):
+                yield a, alts
 
 
 def says_concept(text: str, concept: str) -> bool:
@@ -453,43 +470,30 @@ def kept_cue_leaks(item: Item) -> list[str]:
     slows down" with the intent '2 seconds, slows'; "mash the soft dark avocado" -> "mash the ripe dark
     avocado" with 'soft, dark'). The dropped concept marks the stretch as the open point; the kept one, which
     the answer gives and the question does not ask, tells the robot part of the answer there."""
-    positives, _ = intent_concepts(item.user_intent)
-    groups = [[a for a in alts if a.strip()] for alts in positives]
-    groups = [alts for alts in groups if alts]
+    groups = _intent_groups(item)
     if len(groups) < 2:
         return []
     for clear_wide, amb_wide, clear_side, amb_side in _stretches(item.unambiguous_direct, item.ambiguous_task):
         if not amb_side:
             continue
-        dropped = [
-            k
-            for k, alts in enumerate(groups)
-            if any(_says_all(clear_side, a) for a in alts) and not any(_says_all(amb_wide, a) for a in alts)
-        ]
+        dropped = _dropped_groups(groups, clear_side, amb_wide)
         if not dropped:
             continue
-        for k, alts in enumerate(groups):
-            if k in dropped:
-                continue
-            kept = next(
-                (
-                    a
-                    for a in alts
-                    if not _NUMBER.search(a)
-                    and _says_whole(amb_wide, a)
-                    and any(_says_whole(clear_wide, b) for b in alts)
-                    and not _names_handled_thing(item, a)
-                    and says_concept(item.answer, a)
-                    and not says_concept(item.question, a)
-                    and not _offered(item.ambiguous_task, a)
-                ),
-                None,
-            )
-            if kept:
-                return [
-                    f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
-                    f"and keeps the intended '{kept}' beside it"
-                ]
+        kept = next(
+            (
+                a
+                for a, alts in _cues(item, groups, dropped)
+                if _says_whole(amb_wide, a)
+                and any(_says_whole(clear_wide, b) for b in alts)
+                and not _names_handled_thing(item, a)
+            ),
+            None,
+        )
+        if kept:
+            return [
+                f"ambiguous_task: rewrites the open point ({' '.join(clear_side)!r} -> {' '.join(amb_side)!r}) "
+                f"and keeps the intended '{kept}' beside it"
+            ]
     return []
 
 
