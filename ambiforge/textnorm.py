@@ -4,6 +4,7 @@ both agree on when two tasks are the same task."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 _SPACE = re.compile(r"\s+")
@@ -41,6 +42,14 @@ CARDINALS = frozenset(
         "half",
     ]
 )
+
+
+def fold_accents(text: str) -> str:
+    """The text with accents dropped ("jalapeño" -> "jalapeno", "crème fraîche" -> "creme fraiche"): a name
+    written with or without them is one name."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def normalise(text: str) -> str:

@@ -19,7 +19,8 @@ from ambiforge import yamlfile
 from ambiforge.catalog import APPLIANCES, Catalog
 from ambiforge.textnorm import singular
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
+#: A word as the lexicon splits text; readers of positions in its words split the same way.
+WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
 MAX_WORDS = 5
 #: Texts whose scan a lexicon keeps, the most recently used: a build's plan steps and task frames repeat
 #: within a few hundred items, and a fixed number keeps a process's memory flat however many items it reads.
@@ -27,7 +28,7 @@ SCAN_TEXTS = 8_192
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    return WORD.findall(text.lower())
 
 
 @lru_cache(maxsize=65536)

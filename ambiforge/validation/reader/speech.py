@@ -206,9 +206,8 @@ _TOKEN_END = re.compile(r"[\w'-]")
 
 def _determined(lowered: str, names: Iterable[str]) -> list[tuple[int, int, str, str]]:
     """Each word followed by a scene name (the longest that fits), left to right without overlap, as
-    ``(start, end, the word, the name)``. Names are looked up by their first letters rather than
-    joined into one pattern: a pattern of a scene's names differs for every item and was compiled afresh each
-    time, which was a fifth of validating an item."""
+    ``(start, end, the word, the name)``. Names are looked up by their first letter rather than joined into
+    one pattern: such a pattern differs for every scene, and compiling one per text costs more than reading it."""
     by_start: dict[str, list[str]] = {}
     for each in sorted(names, key=len, reverse=True):
         by_start.setdefault(each[:1], []).append(each)

@@ -294,9 +294,6 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     return sorted(said)
 
 
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
-
-
 def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     """The intent's concepts when the answer says not one word of any of them, in any inflection, family or
     spelling, nor names a kitchen thing an intent concept names, nor takes the options together: "Which drink
@@ -308,7 +305,7 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     a number where an intent concept is one, and a description ("The sharp one.") unless the ambiguous task
     already gives it ("Something cold." for "something cold to drink")."""
     question, answer = item.question.strip(), item.answer.strip()
-    if not question or not answer or _MEASURE_QUESTION.search(question) or _HOW_MANY.search(question):
+    if not question or not answer or _MEASURE_QUESTION.search(question):
         return []  # an amount in any words answers a measure question (``wrong_kind``, ``gives_no_measure``)
     if _YES_NO_QUESTION.match(question) and not re.search(r"\bor\b", question, re.I) and _YES_NO_START.match(answer):
         return []  # a yes or a no takes a side

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from ambiforge.ambik.csv_io import RAW_KEY
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import singular
+from ambiforge.textnorm import fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
 from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
@@ -142,7 +142,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     ]
     catalog = ctx.catalog or cached_catalog("")
     # accents folded: a text may write the kitchen's "crème fraîche" as "creme fraiche", the same words
-    scene = _with_plurals(_fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
+    scene = _with_plurals(fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
@@ -291,12 +291,6 @@ def _cut_reply(answer: str, scene: str) -> bool:
     chips")."""
     m = re.match(r"[a-z]+", answer)
     return m is not None and not classes(m.group(0)) and m.group(0) not in re.findall(r"[a-z]+", scene)
-
-
-def _fold_accents(text: str) -> str:
-    if text.isascii():
-        return text
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def _with_plurals(scene: str) -> str:

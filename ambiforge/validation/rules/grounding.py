@@ -321,7 +321,7 @@ def _is_number(word: str) -> bool:
 
 
 def _not_an_object(
-    m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str], breaks: frozenset[int] = frozenset()
+    m: Mention, toks: list[str], scene: Scene, ctx: RuleContext, made: set[str], breaks: frozenset[int]
 ) -> bool:
     """A measure, something ambient, made from a scene item, or the task's product. Products are remembered
     in ``made``, so that a later bare "juice" or "granola" is the same product. A scene word before a comma
@@ -515,9 +515,7 @@ def _units(units: tuple[str, ...]) -> frozenset[str]:
     return _UNITS[units]
 
 
-def _modifier(
-    m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, breaks: frozenset[int] = frozenset()
-) -> bool:
+def _modifier(m: Mention, toks: list[str], lexicon: Lexicon, scene: Scene, breaks: frozenset[int]) -> bool:
     """A noun used as a modifier of the next word: 'glass' in 'glass salad plate', 'lemon' in 'lemon zest'
     (not across a comma: "dried oregano, salt"); or a material in a list of materials ("plates (metal,
     plastic, ceramic, and glass)")."""
@@ -594,14 +592,11 @@ def _introduce(mentions: list[Mention], toks: list[str], introduced: set[str]) -
             introduced.add(toks[m.end - 1])
 
 
-_ITEM_PARTS = frozenset(
-    {"lid", "handle", "blade", "cap", "cover", "base", "jar", "plug", "cord", "timer", "door", "tray"}
-)
-_ITEM_PARTS |= {"bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, an oven rack
 #: Parts a thing comes with ("cover the pot with its lid", "set the timer"): said alone, the part of a scene
 #: thing or of the kitchen's appliances, which no reader of the labelled rows counted missing (0 of about 40
 #: such warnings), so not even a suspicion.
 _OWN_PARTS = frozenset({"lid", "handle", "blade", "cap", "cover", "base", "plug", "cord", "timer", "door"})
+_ITEM_PARTS = _OWN_PARTS | {"jar", "tray", "bag", "wrapper", "packaging", "box", "rack", "shelf"}  # a package, a rack
 
 
 #: Generic nouns a kitchen may have without listing them, or that name a part or a package rather than a

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from ambiforge.validation.language import verb_lemmas
-from ambiforge.validation.lexicon import kinds
+from ambiforge.validation.lexicon import WORD, kinds
 
 #: Words that say a food is one someone must not eat (singular: "allergies" reads "allergy").
 _ALLERGY = frozenset({"allergic", "allergy", "allergen", "intolerant", "intolerance"})
@@ -54,10 +54,7 @@ def spelled_on(start: int, end: int, toks: list[str], keys: frozenset[tuple[str,
     return any(len(k) > n and k[:n] == run for k in keys)
 
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'/-]*")
-
-
-_WORD_OR_MARK = re.compile(r"[a-z0-9][a-z0-9'/-]*|[,;:.()!?]")
+_WORD_OR_MARK = re.compile(rf"{WORD.pattern}|[,;:.()!?]")
 
 
 def listed(text: str) -> frozenset[int]:
@@ -85,7 +82,7 @@ def bracket_head(start: int, text: str) -> int:
     """The position of the word before the bracket that holds word ``start`` of ``text`` ("cakes" for each of
     "the cakes (lemon, carrot, vanilla)"), or -1: a list in brackets after a thing names its kinds."""
     lower = text.lower()
-    spans = [m.span() for m in _WORD.finditer(lower)]
+    spans = [m.span() for m in WORD.finditer(lower)]
     if start >= len(spans):
         return -1
     opened = lower.rfind("(", 0, spans[start][0])

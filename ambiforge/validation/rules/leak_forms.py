@@ -289,24 +289,26 @@ def _runs(ws: list[str], mark: frozenset[str]) -> list[tuple[int, int]]:
 _JOINING = 2
 
 
-def _rewrites(clear: str, amb: str) -> list[tuple[list[str], list[str], list[str], list[str]]]:
-    """Where the ambiguous task rewrites the clear one: each stretch of changed words, changes a few words
-    apart taken as one; per stretch its clear side and ambiguous side whole, and their changed words only
-    (without the kept words between two changes)."""
-    cw, aw = words(clear), words(amb)
-    regions: list[list[int]] = []
-    changed: list[tuple[list[str], list[str]]] = []
+def _regions(cw: list[str], aw: list[str]) -> list[tuple[int, int, int, int, list[str], list[str]]]:
+    """The changed stretches of two word lists, changes a few words apart taken as one: per stretch its bounds
+    in each list and its changed words only (without the kept words between two changes)."""
+    regions: list[tuple[int, int, int, int, list[str], list[str]]] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, cw, aw, autojunk=False).get_opcodes():
         if op == "equal":
             continue
         if regions and i1 - regions[-1][1] <= _JOINING and j1 - regions[-1][3] <= _JOINING:
-            regions[-1][1], regions[-1][3] = i2, j2
-            changed[-1][0].extend(cw[i1:i2])
-            changed[-1][1].extend(aw[j1:j2])
+            start_i, _, start_j, _, clear_changed, amb_changed = regions[-1]
+            regions[-1] = (start_i, i2, start_j, j2, [*clear_changed, *cw[i1:i2]], [*amb_changed, *aw[j1:j2]])
         else:
-            regions.append([i1, i2, j1, j2])
-            changed.append((cw[i1:i2], aw[j1:j2]))
-    return [(cw[i1:i2], aw[j1:j2], *ch) for (i1, i2, j1, j2), ch in zip(regions, changed, strict=True)]
+            regions.append((i1, i2, j1, j2, cw[i1:i2], aw[j1:j2]))
+    return regions
+
+
+def _rewrites(clear: str, amb: str) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Where the ambiguous task rewrites the clear one: per changed stretch (:func:`_regions`) its clear side
+    and ambiguous side whole, and their changed words only."""
+    cw, aw = words(clear), words(amb)
+    return [(cw[i1:i2], aw[j1:j2], cc, ac) for i1, i2, j1, j2, cc, ac in _regions(cw, aw)]
 
 
 def _says_all(stretch: list[str], concept: str) -> bool:
@@ -429,21 +431,13 @@ def part_leaks(item: Item) -> list[str]:
     return []
 
 
-def _stretches(clear: str, amb: str, edge: int = 1) -> list[tuple[list[str], list[str], list[str], list[str]]]:
-    """Each rewritten stretch of the two tasks (changes a few words apart taken as one) with ``edge`` kept words
-    on each side: (clear side with edges, ambiguous side with edges, clear side, ambiguous side)."""
+def _stretches(clear: str, amb: str) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Each rewritten stretch of the two tasks (:func:`_regions`) with one kept word on each side: (clear side
+    with edges, ambiguous side with edges, clear side, ambiguous side)."""
     cw, aw = words(clear), words(amb)
-    regions: list[list[int]] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, cw, aw, autojunk=False).get_opcodes():
-        if op == "equal":
-            continue
-        if regions and i1 - regions[-1][1] <= _JOINING and j1 - regions[-1][3] <= _JOINING:
-            regions[-1][1], regions[-1][3] = i2, j2
-        else:
-            regions.append([i1, i2, j1, j2])
     return [
-        (cw[max(0, i1 - edge) : i2 + edge], aw[max(0, j1 - edge) : j2 + edge], cw[i1:i2], aw[j1:j2])
-        for i1, i2, j1, j2 in regions
+        (cw[max(0, i1 - 1) : i2 + 1], aw[max(0, j1 - 1) : j2 + 1], cw[i1:i2], aw[j1:j2])
+        for i1, i2, j1, j2, _, _ in _regions(cw, aw)
     ]
 
 
@@ -511,8 +505,7 @@ def added_step_leaks(item: Item) -> list[str]:
     all the clear step does (every content word of it) and more: up to the index the two plans do the same,
     so what the ambiguous plan adds there is the answer, said before the question. A step that does something
     else ("Warm a little oil on low heat" beside "Put the soup pot on the stove") adds nothing to compare."""
-    positives, _ = intent_concepts(item.user_intent)
-    groups = [[a for a in alts if a.strip() and content_lemmas(a)] for alts in positives]
+    groups = [[a for a in alts if content_lemmas(a)] for alts in _intent_groups(item)]
     groups = [alts for alts in groups if alts]
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     for alts in groups:

@@ -314,7 +314,8 @@ def _open_step(item: Item) -> Callable[[str], bool]:
 def _step_cut(item: Item) -> tuple[list[str], str, str] | None:
     """A step of the clear plan the ambiguous plan says again with words only taken out ("Heat on low until it
     steams." -> "Heat until it steams."), each of them a word the ambiguous task drops too and outside the open
-    point, when the question asks to turn the stove off: a manner or a detail lost beside the open point.
+    point (the question asks when to turn the stove off, not how low to heat): a manner or a detail lost beside
+    the open point.
     Here the open point's options are only those the intent takes: an option not taken ("Leave it on low")
     says no word of what the pair must keep. A misspelling ("rak" for "rack") is the same word. Not the step
     at end_of_ambiguity nor a step of the open point (see :func:`_open_step`). The words, the clear and the
@@ -612,7 +613,7 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     point (True) or only kitchen things in its own phrase are named as others (False)."""
     open_point = _open_point(item)
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
-    beside = _beside_open_point(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    beside = _beside_open_point(item, _open_point_anchors(item))
     heads = Scene.of(item).by_head
     dropped = sorted(
         w
@@ -716,7 +717,7 @@ def _amounts_dropped(item: Item) -> list[str]:
     same = [(v, p) for v, p in clear if (v, p) in said]
     left = [value for value, phrase in said if (value, phrase) not in same]
     clear = [a for a in clear if a not in same]
-    beside = _beside_clauses(item, _said_more(_intent_lemmas(item), item.unambiguous_direct, item.ambiguous_task))
+    beside = _beside_clauses(item, _open_point_anchors(item))
     dropped = []
     for value, phrase in clear:
         if value in left:

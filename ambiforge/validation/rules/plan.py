@@ -483,7 +483,7 @@ def _marked_at_index(item: Item, i: int) -> bool:
     the small blade of the corkscrew") does not move it."""
     amb = item.plan_for_amb_task
     at_index = amb[item.end_of_ambiguity]
-    return (_open_step(at_index) or bool(_OPEN_MANNER.search(at_index))) and not _open_step(amb[i])
+    return _marks_open(at_index) and not _open_step(amb[i])
 
 
 def _only_step_apart(item: Item) -> list[str]:

@@ -392,7 +392,7 @@ def _swap(cw: list[str], aw: list[str], names: list[Name]) -> tuple[Name, Name] 
     return None
 
 
-def swapped_things(item: Item, names: list[Name], said: set[str], ctx: RuleContext | None = None) -> list[str]:
+def swapped_things(item: Item, names: list[Name], said: set[str], ctx: RuleContext) -> list[str]:
     """A step of one plan that does what the same step of the other plan does, on another kitchen thing
     ("Add the beef sirloin ..." where the other plan adds the tofu; "mash with the mortar and pestle" where it
     mashes with the fork), when both tasks name the other plan's thing and nothing in the item (``said``: the
@@ -425,7 +425,7 @@ def swapped_things(item: Item, names: list[Name], said: set[str], ctx: RuleConte
         ):
             seen = any(m.startswith(field.split("[")[0]) for m in out)
             own = [w for w in odd[1] if w not in kept[1] and w not in _STATES | FUNCTION_WORDS]
-            if ctx is not None and odd[1][-1] != kept[1][-1] and odd[0] in _tools(names, ctx):
+            if odd[1][-1] != kept[1][-1] and odd[0] in _tools(names, ctx):
                 own = [odd[1][-1]]  # a tool by its head: "pizza" of the pizza stone names the pizza
             theirs = [w for w in kept[1] if w not in odd[1] and w not in _STATES | FUNCTION_WORDS]
             named = kept[0] in in_both or bool(theirs) and all(w in ws for w in theirs for ws in task_words)
@@ -484,16 +484,15 @@ def other_option(item: Item, names: list[Name]) -> list[str]:
     return []
 
 
-def other_object(item: Item, names: list[Name]) -> list[str]:
+def other_object(item: Item, names: list[Name], said: set[str]) -> list[str]:
     """A step of one plan that does what the other plan's same step does (the same verb) with a kitchen object
     nothing in the item names and the other plan never names, where that other step uses an object both tasks
     name and this one does not ("Pour the milk into a mug and heat it in the microwave" / "Pour the milk into
-    the saucepan", the tasks heating it in the saucepan): the plan does its task's action with another thing."""
+    the saucepan", the tasks heating it in the saucepan): the plan does its task's action with another thing.
+    ``said``: the lemmas of the tasks, the question, the answer, the intent and the options."""
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if tuple(clear) == tuple(amb):
         return []
-    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
-    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
     tasks = [_things(t, names, acted=False) for t in (item.unambiguous_direct, item.ambiguous_task)]
     in_both = {n[0] for n in tasks[0]} & {n[0] for n in tasks[1]}
     shift = len(amb) - len(clear)  # a step one plan adds before this one moves it
@@ -523,16 +522,14 @@ def other_object(item: Item, names: list[Name]) -> list[str]:
 _STAPLES = frozenset({"salt", "pepper", "oil", "water", "ice"})
 
 
-def added_food(item: Item, names: list[Name]) -> list[str]:
+def added_food(item: Item, names: list[Name], said: set[str]) -> list[str]:
     """A step of one plan, not in the other, that takes up a kitchen food nothing in the item names and the
     other plan never names either ("Dust the waffles with powdered sugar", "Decorate the top with sprinkles"):
     the plans are one task's, so a food only one of them adds is another job. Staples (salt, pepper, oil,
-    water) are left alone: a recipe takes them up unsaid."""
+    water) are left alone: a recipe takes them up unsaid. ``said`` as for :func:`other_object`."""
     clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
     if tuple(clear) == tuple(amb):
         return []
-    texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
-    said = set(_lemmas(" ".join([*texts, *item.user_intent, *item.variants, *item.amb_shortlist])))
     out: list[str] = []
     for field, plan, other in (("plan_for_clear_task", clear, amb), ("plan_for_amb_task", amb, clear)):
         others = {normalise(step) for step in other}
@@ -648,6 +645,7 @@ def check_task_objects(item: Item, ctx: RuleContext) -> list[str]:
             swapped += [f"{field}{m}" for m in other_tool(task, plan, names, said, tools)]
     used = {p.split(":")[0] for p in problems if ": uses the " in p}  # the same swap, read on the task's names
     swapped = [m for m in swapped if m.split("[")[0] not in used]
-    swapped = swapped or other_option(item, names) or other_object(item, names)
-    added = [m for m in added_food(item, names) if not any(p.startswith(m.split("[")[0]) for p in problems + swapped)]
+    swapped = swapped or other_option(item, names) or other_object(item, names, said)
+    found = problems + swapped
+    added = [m for m in added_food(item, names, said) if not any(p.startswith(m.split("[")[0]) for p in found)]
     return problems + swapped + added

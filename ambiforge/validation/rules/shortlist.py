@@ -11,7 +11,6 @@ scene object, which is usually a misspelling."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
@@ -19,7 +18,7 @@ from rapidfuzz import fuzz, process
 from ambiforge import ambiguity
 from ambiforge.catalog import APPLIANCES, Catalog, cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import CARDINALS, singular
+from ambiforge.textnorm import CARDINALS, fold_accents, singular
 from ambiforge.validation.language import (
     classes,
     content_lemmas,
@@ -132,7 +131,7 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
 def _written_form(name: str) -> str:
     """A name without what only its writing varies in: accents, apostrophes, hyphens, spaces and case
     ("jalapeño" and "jalapeno", "chef's knife" and "chefs knife", "whole-wheat" and "whole wheat")."""
-    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    plain = fold_accents(name.lower())
     plain = re.sub(r"^(?:the|a|an|some)\s+", "", plain.strip())
     return re.sub(r"[^a-z0-9]", "", plain)
 

@@ -11,12 +11,11 @@ least one shortlisted option (warning: AmbiK often lists only the plausible few,
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
-from ambiforge.textnorm import CARDINALS, singular
+from ambiforge.textnorm import CARDINALS, fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
 from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
 from ambiforge.validation.rules.base import Rule
@@ -38,9 +37,7 @@ def _matches(a: str, b: str) -> bool:
 def _plain(text: str) -> str:
     """The text with hyphens as spaces and accents dropped: "whole-wheat" and "whole wheat", "jalapeño" and
     "jalapeno" are one name written two ways."""
-    if text.isascii() and "-" not in text:
-        return text
-    return unicodedata.normalize("NFKD", text.replace("-", " ")).encode("ascii", "ignore").decode()
+    return fold_accents(text.replace("-", " "))
 
 
 def _missed(item: Item) -> list[str]:
