@@ -206,6 +206,7 @@ _NUMBERS = {
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
     )
 } | {w: str(10 * i) for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty"), start=2)}
+_NUMBERS |= {"fifteen": "15", "twenty-five": "25", "forty-five": "45"}  # the rest of textnorm.CARDINALS but "half"
 
 
 def _numbers(text: str) -> set[str]:

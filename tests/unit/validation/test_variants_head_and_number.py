@@ -71,3 +71,15 @@ def test_variants_of_other_numbers_than_the_answer_are_flagged(tmp_path: Path, c
 
 def test_variants_offering_the_answer_number_are_not_flagged(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     assert _errors(_soak(variants="15 minutes\n30 minutes"), tmp_path, catalog) == []
+
+
+def test_a_number_in_words_is_that_number(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    # "fifteen" and "forty-five" are 15 and 45, as "thirty" is 30
+    row = _soak(
+        unambiguous_direct="Soak the basmati rice in the large bowl of water for fifteen minutes, then drain it.",
+        answer="Fifteen minutes, no longer.",
+        user_intent="15 minutes",
+    )
+    assert _errors({**row, "variants": "15 minutes\n45 minutes"}, tmp_path, catalog) == []
+    found = _errors({**row, "variants": "10 minutes\n45 minutes"}, tmp_path, catalog)
+    assert len(found) == 1 and "none is the answer 'Fifteen minutes, no longer.'" in found[0]
