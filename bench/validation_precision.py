@@ -29,7 +29,8 @@ in full and found clean must get no error.
 With ``--full AmbiK_data.csv`` (the 1000 published rows, from the authors' repository) it also prints the
 precision on labelled flags of rows in neither split, read after the rules were frozen.
 
-Usage: python bench/validation_precision.py [--set bench/labels/SET] [--counts-only]   (the held-back set: FRESH)
+Usage: python bench/validation_precision.py [--set bench/labels/SET] [--counts-only] [--against writers|second]
+       (the held-back set: FRESH; against its readers' labels unless said)
        python bench/validation_precision.py --full AmbiK_data.csv [--heldback-labels FILE] [--history
        --dev ../shared/data/ambik_dev_400.csv --calib ../shared/data/ambik_calib_100.csv --labels bench/labels]
 """
@@ -127,11 +128,14 @@ def _interval(k: int, n: int) -> str:
     return f"{k / n:>7.1%}  [{low:.1%}, {high:.1%}]"
 
 
-def held_back(full: Path, split: Path, labels_path: Path, show_rows: bool = True) -> bool:
+def held_back(
+    full: Path, split: Path, labels_path: Path, show_rows: bool = True, given: list[dict[str, str]] | None = None
+) -> bool:
     """The figures of issue 43 on the frozen held-back rows; True when the targets hold. ``show_rows=False``
-    prints the figures without the ids of wrong and missed rows, for a rule author who must not read them."""
+    prints the figures without the ids of wrong and missed rows, for a rule author who must not read them.
+    ``given``: labels to use instead of ``labels_path``'s (the writers' keys, :func:`writer_labels`)."""
     held = {r["id"] for r in read_rows(split) if r["split"] == "held_back"}
-    labels = [r for r in read_rows(labels_path) if r["row_id"] in held]
+    labels = [r for r in (given if given is not None else read_rows(labels_path)) if r["row_id"] in held]
     by_class: dict[str, set[str]] = defaultdict(set)
     for r in labels:
         by_class[r["class"].strip()].add(r["row_id"])
@@ -346,6 +350,20 @@ def clean(flags_by_set: dict[str, dict[str, list[tuple[str, str, str]]]], defect
     return not bad
 
 
+#: What a fresh set's figures may be counted against: its readers' labels (the measure), a second reading
+#: where there is one, or what its writers meant to put in (a row without a key is clean).
+AGAINST = {"readers": "labels.csv", "second": "labels_second_reading.csv", "writers": "writer_keys.csv"}
+
+
+def writer_labels(folder: Path) -> list[dict[str, str]]:
+    """The writers' keys of a fresh set as labels: each keyed defect, and ``clean`` for every row with none.
+    Where readers and writers differ the two counts show it (a reader may add a defect no writer meant)."""
+    keys = [{"row_id": r["row_id"], "class": r["class"]} for r in read_rows(folder / "writer_keys.csv")]
+    keyed = {r["row_id"] for r in keys}
+    rows = read_rows(folder / "rows.csv")
+    return keys + [{"row_id": r["id"], "class": "clean"} for r in rows if r["id"] not in keyed]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
@@ -363,13 +381,21 @@ def main() -> None:
     parser.add_argument("--dev", type=Path, default=SHARED / "ambik_dev_400.csv")
     parser.add_argument("--calib", type=Path, default=SHARED / "ambik_calib_100.csv")
     parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument(
+        "--against",
+        choices=sorted(AGAINST),
+        default="readers",
+        help="with a fresh set: count against its readers' labels (the measure), a second reading or the writers' keys",
+    )
     args = parser.parse_args()
     if args.set is not None or (args.full is None and not args.history):
         folder = args.set or FRESH
-        missing = [n for n in ("rows.csv", "split.csv", "labels.csv") if not (folder / n).is_file()]
+        labels = AGAINST[args.against]
+        missing = [n for n in ("rows.csv", "split.csv", labels) if not (folder / n).is_file()]
         if missing:
             parser.error(f"--set {folder}: missing {', '.join(missing)}")
-        held_back(folder / "rows.csv", folder / "split.csv", folder / "labels.csv", show_rows=not args.counts_only)
+        given = writer_labels(folder) if args.against == "writers" else None
+        held_back(folder / "rows.csv", folder / "split.csv", folder / labels, not args.counts_only, given)
         return
     if args.full is None or not args.full.is_file():
         parser.error(f"--full: the full AmbiK CSV is needed ({args.full or 'not given'})")
