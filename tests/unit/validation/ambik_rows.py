@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ambiforge.ambik import read_ambik_csv
@@ -33,3 +33,14 @@ def item_of_row(row: dict[str, str], folder: Path, catalog: Catalog) -> Item:
 def failures_of_row(row: dict[str, str], folder: Path, catalog: Catalog, rules: Iterable[str]) -> list[RuleFailure]:
     """The failures of ``rules`` on the item :func:`item_of_row` makes of ``row``."""
     return check_item(item_of_row(row, folder, catalog), RuleContext(catalog=catalog), only=rules)
+
+
+def rule_messages(env: str, folder: Path, catalog: Catalog) -> Callable[..., list[str]]:
+    """``run(rule, **cells)``: the messages ``rule`` gives on a row of the kitchen ``env`` with those cells (no
+    shortlist and no variants unless the cells give them)."""
+
+    def run(rule: str, **cells: str) -> list[str]:
+        row = {"id": "1", **environment(env), "amb_shortlist": "", "variants": "", **cells}
+        return [f.message for f in failures_of_row(row, folder, catalog, [rule])]
+
+    return run

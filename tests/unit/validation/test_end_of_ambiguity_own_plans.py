@@ -4,22 +4,19 @@ step more, whose resolving step is the ambiguous step at the index (no flag)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
+from tests.unit.validation.ambik_rows import rule_messages
 
 ENV = "stove, pot, chef's knife, cutting board, chicken breast, pork loin, chicken broth, carrots, milk, saucepan"
 
 
 @pytest.fixture()
 def eoa(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(**cells: str) -> list[str]:
-        row = {"id": "1", **environment(ENV), "amb_shortlist": "", "variants": "", **cells}
-        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["end_of_ambiguity"])]
-
-    return run
+    return partial(rule_messages(ENV, tmp_path, catalog), "end_of_ambiguity")
 
 
 POACH = dict(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
+from tests.unit.validation.ambik_rows import environment, rule_messages
 
 ENV = (
     "oven, loaf pan, oven mitts, toothpicks, cooling rack, banana bread batter, rubber spatula, fridge, "
@@ -19,11 +19,7 @@ ENV = (
 
 @pytest.fixture()
 def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(rule: str, **cells: str) -> list[str]:
-        row = {"id": "1", **environment(ENV), "amb_shortlist": "", "variants": "", **cells}
-        return [f.message for f in failures_of_row(row, tmp_path, catalog, [rule])]
-
-    return run
+    return rule_messages(ENV, tmp_path, catalog)
 
 
 # end_of_ambiguity: plans that part at the index, the clear step adding what the ambiguous one leaves open, mark
