@@ -1,0 +1,135 @@
+"""Twentieth round, end_of_ambiguity and answer_leak: a kitchen name is a thing whatever its words' classes
+("can opener", "frying pan"); the intended option called by the word that tells it from the other options, where
+no other kitchen thing has that word, gives it away."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.validation.ambik_rows import rule_messages
+
+PANTRY = "can opener, bottle opener, corkscrew, can of pears, colander, glass bowl, spoon"
+
+
+@pytest.fixture()
+def pantry(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    return rule_messages(PANTRY, tmp_path, catalog)
+
+
+def _can_row(first_clear: str) -> dict[str, str]:
+    return {
+        "ambiguity_type": "common_sense_knowledge",
+        "unambiguous_direct": "Open the can of pears with the can opener and drain them in the colander.",
+        "ambiguous_task": "Open the can of pears and drain them in the colander.",
+        "question": "What should I open the can with?",
+        "answer": "The can opener.",
+        "plan_for_clear_task": f"1. {first_clear}\n2. Open the can with the can opener.\n3. Drain the pears.",
+        "plan_for_amb_task": "1. Take the can of pears and something to open it.\n2. Open the can.\n"
+        "3. Drain the pears.",
+        "end_of_ambiguity": "1",
+        "user_intent": "can opener, -bottle opener",
+    }
+
+
+def test_an_earlier_clear_step_naming_a_can_opener_moves_the_choice(pantry) -> None:  # type: ignore[no-untyped-def]
+    found = pantry("end_of_ambiguity", **_can_row("Take the can of pears and the can opener."))
+    assert len(found) == 1 and "already names the intended 'can opener'" in found[0]
+
+
+def test_an_earlier_clear_step_without_the_opener_leaves_the_index(pantry) -> None:  # type: ignore[no-untyped-def]
+    assert pantry("end_of_ambiguity", **_can_row("Take the can of pears.")) == []
+
+
+OMELETTE = "frying pan, saucepan, stockpot, eggs, butter, whisk, glass bowl, spatula, stove"
+
+
+def _pan_row(first_amb: str) -> dict[str, str]:
+    return {
+        "ambiguity_type": "common_sense_knowledge",
+        "unambiguous_direct": "Whisk two eggs in the glass bowl and cook them in butter in the frying pan.",
+        "ambiguous_task": "Whisk two eggs in the glass bowl and cook them in butter in a pan.",
+        "question": "Which pan should the eggs go in?",
+        "answer": "The frying pan.",
+        "plan_for_clear_task": "1. Take the frying pan and the whisk.\n2. Whisk the eggs in the glass bowl.\n"
+        "3. Melt butter in the frying pan.\n4. Cook the eggs.",
+        "plan_for_amb_task": f"1. {first_amb}\n2. Whisk the eggs in the glass bowl.\n3. Melt butter in a pan.\n"
+        "4. Cook the eggs.",
+        "end_of_ambiguity": "2",
+        "user_intent": "frying pan, -saucepan",
+    }
+
+
+def test_an_ambiguous_step_taking_the_frying_pan_leaks(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(OMELETTE, tmp_path, catalog)
+    found = run("answer_leak", **_pan_row("Take the frying pan and the whisk."))
+    assert len(found) == 1 and "already names the intended 'frying pan'" in found[0]
+
+
+def test_an_ambiguous_step_taking_only_the_whisk_does_not(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(OMELETTE, tmp_path, catalog)
+    assert run("answer_leak", **_pan_row("Take the whisk.")) == []
+
+
+def _napkin_row(task_end: str) -> dict[str, str]:
+    return {
+        "ambiguity_type": "preferences",
+        "amb_shortlist": "cloth napkins, paper napkins",
+        "variants": "cloth napkins\npaper napkins",
+        "unambiguous_direct": f"Lay a cloth napkin beside each soup bowl{task_end}",
+        "ambiguous_task": f"Lay a napkin beside each soup bowl{task_end}",
+        "question": "Do you want the cloth or the paper napkins?",
+        "answer": "The cloth ones.",
+        "plan_for_clear_task": "1. Take four cloth napkins.\n2. Lay one beside each soup bowl.",
+        "plan_for_amb_task": "1. Take four napkins.\n2. Lay one beside each soup bowl.",
+        "end_of_ambiguity": "0",
+        "user_intent": "cloth napkins",
+    }
+
+
+def test_the_task_calling_the_napkin_by_its_material_leaks(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("soup bowls, cloth napkins, paper napkins, spoons", tmp_path, catalog)
+    found = run("answer_leak", **_napkin_row(", and press the cloth smooth."))
+    assert len(found) == 1 and "by 'cloth'" in found[0]
+
+
+def test_a_word_another_kitchen_thing_has_tells_nothing(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("soup bowls, cloth napkins, paper napkins, spoons, dish cloth", tmp_path, catalog)
+    assert run("answer_leak", **_napkin_row(", and press the cloth smooth.")) == []
+
+
+def test_a_portion_named_by_the_word_tells_nothing(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("soup bowls, cloth napkins, paper napkins, spoons", tmp_path, catalog)
+    assert run("answer_leak", **_napkin_row(", with a cloth of bread crumbs on it.")) == []
+
+
+BINS = "compost bin, recycling bin, trash can, banana peels, glass jars, sink"
+
+
+def _bin_row(first_amb: str) -> dict[str, str]:
+    return {
+        "ambiguity_type": "common_sense_knowledge",
+        "variants": "compost bin\nrecycling bin\ntrash can",
+        "unambiguous_direct": "Rinse the glass jars for the recycling bin and put the banana peels in the compost bin.",
+        "ambiguous_task": "Rinse the glass jars for the recycling bin and put the banana peels in the right bin.",
+        "question": "Which bin do the banana peels go in?",
+        "answer": "The compost bin.",
+        "plan_for_clear_task": "1. Rinse the glass jars in the sink.\n2. Put the jars in the recycling bin.\n"
+        "3. Put the banana peels in the compost bin.",
+        "plan_for_amb_task": f"1. {first_amb}\n2. Put the jars in the recycling bin.\n"
+        "3. Put the banana peels in the right bin.",
+        "end_of_ambiguity": "2",
+        "user_intent": "compost bin, -trash can",
+    }
+
+
+def test_a_step_adding_composting_leaks_the_compost_bin(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(BINS, tmp_path, catalog)
+    found = run("answer_leak", **_bin_row("Rinse the glass jars in the sink, keeping the peels for composting."))
+    assert len(found) == 1 and "says 'composting' of the intended 'compost bin'" in found[0]
+
+
+def test_a_step_adding_nothing_of_the_bin_does_not(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(BINS, tmp_path, catalog)
+    assert run("answer_leak", **_bin_row("Rinse the glass jars in the sink, keeping the peels aside.")) == []
