@@ -216,9 +216,19 @@ def _marks(options: list[str]) -> list[frozenset[str]]:
 
 
 def _kin(word: str, mark: str) -> bool:
-    """``word`` is ``mark`` or of its family by any reading ("frozen" -> freeze, of "freezer")."""
+    """``word`` is ``mark`` or of its family by any reading ("frozen" -> freeze, of "freezer"); not a word that
+    is only the first part of a compound ("straw" of "strawberry", the rest "berry" a word of its own)."""
     readings = {word, lemma(word), *verb_lemmas(word)}
-    return mark in readings or any(len(r) >= 5 and len(mark) >= 5 and r[:5] == mark[:5] for r in readings)
+    return mark in readings or any(
+        len(r) >= 5 and len(mark) >= 5 and r[:5] == mark[:5] and not _compound_part(r, mark) for r in readings
+    )
+
+
+def _compound_part(a: str, b: str) -> bool:
+    """One of ``a`` and ``b`` is the other and a word more ("straw" / "strawberry"): a part, not a family."""
+    shorter, longer = sorted((a, b), key=len)
+    rest = longer[len(shorter) :]
+    return longer.startswith(shorter) and len(rest) >= 3 and bool(classes(rest))
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "your", "some"})

@@ -133,3 +133,49 @@ def test_a_step_adding_composting_leaks_the_compost_bin(tmp_path: Path, catalog)
 def test_a_step_adding_nothing_of_the_bin_does_not(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     run = rule_messages(BINS, tmp_path, catalog)
     assert run("answer_leak", **_bin_row("Rinse the glass jars in the sink, keeping the peels aside.")) == []
+
+
+SMOOTHIE = "blender, banana, frozen mango chunks, frozen strawberries, yogurt, tall glass, paper straw"
+
+
+def _smoothie_row(task_end: str) -> dict[str, str]:
+    return {
+        "ambiguity_type": "preferences",
+        "amb_shortlist": "frozen mango chunks, frozen strawberries",
+        "variants": "frozen mango chunks\nfrozen strawberries",
+        "unambiguous_direct": f"Blend a banana, frozen strawberries and yogurt, pour it in the tall glass{task_end}",
+        "ambiguous_task": f"Blend a banana, frozen fruit and yogurt, pour it in the tall glass{task_end}",
+        "question": "Which frozen fruit goes into the smoothie?",
+        "answer": "The frozen strawberries.",
+        "plan_for_clear_task": "1. Put the banana and frozen strawberries in the blender.\n2. Blend it.",
+        "plan_for_amb_task": "1. Put the banana and frozen fruit in the blender.\n2. Blend it.",
+        "end_of_ambiguity": "0",
+        "user_intent": "frozen strawberries",
+    }
+
+
+def test_a_straw_is_no_word_of_the_strawberries(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(SMOOTHIE, tmp_path, catalog)
+    assert run("answer_leak", **_smoothie_row(" with a straw.")) == []
+
+
+STORE = "fridge, freezer, plastic tub, marker, leftover chili"
+
+
+def test_a_word_of_the_freezers_family_still_leaks(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(STORE, tmp_path, catalog)
+    found = run(
+        "answer_leak",
+        ambiguity_type="preferences",
+        amb_shortlist="fridge, freezer",
+        variants="fridge\nfreezer",
+        unambiguous_direct="Spoon the chili into the plastic tub, write 'frozen' on it and put it in the freezer.",
+        ambiguous_task="Spoon the chili into the plastic tub, write 'frozen' on it and put it away.",
+        question="Should the chili go in the fridge or the freezer?",
+        answer="The freezer.",
+        plan_for_clear_task="1. Spoon the chili into the plastic tub.\n2. Put the tub in the freezer.",
+        plan_for_amb_task="1. Spoon the chili into the plastic tub.\n2. Put the tub away.",
+        end_of_ambiguity="1",
+        user_intent="freezer",
+    )
+    assert len(found) == 1 and "'frozen'" in found[0]
