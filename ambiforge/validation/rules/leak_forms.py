@@ -7,7 +7,9 @@ condiment?", the answer "Mustard."), or names a shortlisted option whole and no 
 its answer before it asks. Checked only where the question asks for a choice (which, what kind, where, how
 many), the option is not what the question itself names ("eggs" of "How many eggs?" is what is counted), the
 answer gives it, and it is the choice: a shortlisted option, or the intent's only thing, named in the kitchen.
-An option the task offers beside another ("a metal or plastic bowl") is not given away."""
+An option the task offers beside another ("a metal or plastic bowl") is not given away. The option may also be
+called by the word that tells it from the others, where no other kitchen thing has that word ("the rack" for the
+wire rack beside a serving plate, "for composting" for the compost bin): :func:`mark_leaks`."""
 
 from __future__ import annotations
 

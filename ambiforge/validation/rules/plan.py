@@ -29,7 +29,9 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   later step does.
 - ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
   ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
-  AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
+  AmbiK's ambiguous plans follow the clear plan, so later steps may name it. An ambiguous plan that names the
+  intended option before the index is reported once, as the leak: the index may still be where the clear plan
+  resolves the choice, and the defect to fix is the word said too early.
 """
 
 from __future__ import annotations
