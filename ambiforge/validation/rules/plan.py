@@ -88,6 +88,12 @@ MEASURES = frozenset(
     | {"tablespoon", "tbsp", "teaspoon", "tsp", "pound", "lb", "pinch", "dash", "inch", "cm", "minute", "second"}
     | {"hour", "degree", "percent"}
 )
+#: A step that takes all the task's things ("Gather all the necessary ingredients and equipment, including ...").
+_GATHERS_ALL = re.compile(
+    r"\ball\s+(?:of\s+)?(?:the\s+)?(?:necessary\s+|needed\s+|required\s+)?"
+    r"(?:ingredients|equipment|items|tools|utensils|supplies)\b",
+    re.I,
+)
 _OFFERED = re.compile(r"\b(?:choose|select|pick|decide|ask)\b.*\b(?:or|between|which)\b|\beither\b", re.I)
 _OPEN_CHOICE = re.compile(
     r"\b(?:the|a|an) (?:chosen|selected|specified|preferred|desired|suitable|appropriate|right|correct|"
@@ -1237,8 +1243,9 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 ),
                 None,
             )
-            if found is None or _OFFERED.search(step):
-                continue  # "Choose between green tea or coffee": the step asks, it does not decide
+            if found is None or _OFFERED.search(step) or _GATHERS_ALL.search(step):
+                continue  # "Choose between green tea or coffee": the step asks, it does not decide; "Gather all the
+                # necessary equipment, including ...": it takes what the whole task may use, choosing none
             key = key_of(found)
             names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
             names_object = names_object or asks_place(item.question, found)  # "Where ...?" "In the fridge."

@@ -179,3 +179,9 @@ def test_a_word_of_the_freezers_family_still_leaks(tmp_path: Path, catalog) -> N
         user_intent="freezer",
     )
     assert len(found) == 1 and "'frozen'" in found[0]
+
+
+def test_a_step_gathering_all_the_equipment_chooses_nothing(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages(OMELETTE, tmp_path, catalog)
+    row = _pan_row("Gather all the necessary equipment, including the frying pan, the saucepan and the whisk.")
+    assert run("answer_leak", **row) == []
