@@ -578,10 +578,14 @@ def mark_leaks(item: Item, lexicon: Lexicon) -> list[str]:
         return []  # what the question is about ("knead the dough"), unless offered ("the cloth or the paper napkins?")
     others = [m for i, mark in enumerate(marks) if i != mine for m in mark]
     raw = [w.strip("'").lower() for w in words(item.ambiguous_task)]
+    head = lemma(words(option)[-1])
+    foods = {i for m in lexicon.scan(item.ambiguous_task)[1] if m.food for i in range(m.start, m.end)}
     if not any(any(_kin(w, m) for w in raw) for m in others):
         for j, w in enumerate(raw):
             if not any(_kin(w, m) for m in nouns) or j == 0 or raw[j - 1] not in _DETERMINERS:
                 continue
+            if j in foods and lemma(w) != head:
+                continue  # "slice the bread" for the bread knife: the food the option is for, not the option
             following = raw[j + 1] if j + 1 < len(raw) else ""
             if following == "of" or (following and "NOUN" in classes(following) and following not in _NOT_NOUNS):
                 continue  # "the cloth napkin": the name, read by the task checks; "a glass of milk": a portion

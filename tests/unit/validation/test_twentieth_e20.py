@@ -185,3 +185,41 @@ def test_a_step_gathering_all_the_equipment_chooses_nothing(tmp_path: Path, cata
     run = rule_messages(OMELETTE, tmp_path, catalog)
     row = _pan_row("Gather all the necessary equipment, including the frying pan, the saucepan and the whisk.")
     assert run("answer_leak", **row) == []
+
+
+def test_the_food_a_tool_is_for_is_not_the_tool(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("bread knife, paring knife, baguette, cutting board", tmp_path, catalog)
+    found = run(
+        "answer_leak",
+        ambiguity_type="preferences",
+        amb_shortlist="bread knife, paring knife",
+        variants="bread knife\nparing knife",
+        unambiguous_direct="Slice the baguette on the cutting board with the bread knife.",
+        ambiguous_task="Slice the bread on the cutting board with a knife.",
+        question="Which knife should I use?",
+        answer="The bread knife.",
+        plan_for_clear_task="1. Put the baguette on the cutting board.\n2. Slice it with the bread knife.",
+        plan_for_amb_task="1. Put the baguette on the cutting board.\n2. Slice it with a knife.",
+        end_of_ambiguity="1",
+        user_intent="bread knife",
+    )
+    assert found == []
+
+
+def test_a_food_that_is_the_option_itself_leaks(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("canned sweetcorn, canned beans, frying pan, stove", tmp_path, catalog)
+    found = run(
+        "answer_leak",
+        ambiguity_type="preferences",
+        amb_shortlist="canned sweetcorn, canned beans",
+        variants="canned sweetcorn\ncanned beans",
+        unambiguous_direct="Heat the frying pan on the stove and add the canned sweetcorn.",
+        ambiguous_task="Heat the frying pan on the stove and add the sweetcorn.",
+        question="Which can should I open?",
+        answer="The canned sweetcorn.",
+        plan_for_clear_task="1. Heat the frying pan on the stove.\n2. Add the canned sweetcorn.",
+        plan_for_amb_task="1. Heat the frying pan on the stove.\n2. Add the contents of a can.",
+        end_of_ambiguity="1",
+        user_intent="canned sweetcorn",
+    )
+    assert len(found) == 1 and "by 'sweetcorn'" in found[0]
