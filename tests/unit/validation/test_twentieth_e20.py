@@ -207,19 +207,19 @@ def test_the_food_a_tool_is_for_is_not_the_tool(tmp_path: Path, catalog) -> None
 
 
 def test_a_food_that_is_the_option_itself_leaks(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    run = rule_messages("canned sweetcorn, canned beans, frying pan, stove", tmp_path, catalog)
+    run = rule_messages("canned corn, canned beans, frying pan, stove", tmp_path, catalog)
     found = run(
         "answer_leak",
         ambiguity_type="preferences",
-        amb_shortlist="canned sweetcorn, canned beans",
-        variants="canned sweetcorn\ncanned beans",
-        unambiguous_direct="Heat the frying pan on the stove and add the canned sweetcorn.",
-        ambiguous_task="Heat the frying pan on the stove and add the sweetcorn.",
+        amb_shortlist="canned corn, canned beans",
+        variants="canned corn\ncanned beans",
+        unambiguous_direct="Heat the frying pan on the stove and add the canned corn.",
+        ambiguous_task="Heat the frying pan on the stove and add the corn.",
         question="Which can should I open?",
-        answer="The canned sweetcorn.",
-        plan_for_clear_task="1. Heat the frying pan on the stove.\n2. Add the canned sweetcorn.",
+        answer="The canned corn.",
+        plan_for_clear_task="1. Heat the frying pan on the stove.\n2. Add the canned corn.",
         plan_for_amb_task="1. Heat the frying pan on the stove.\n2. Add the contents of a can.",
         end_of_ambiguity="1",
-        user_intent="canned sweetcorn",
+        user_intent="canned corn",
     )
-    assert len(found) == 1 and "by 'sweetcorn'" in found[0]
+    assert len(found) == 1 and "by 'corn'" in found[0]
