@@ -61,6 +61,7 @@ from ambiforge.validation.rules.grounding_context import (
     listed,
     member_before,
     moved_product,
+    residue,
     spelled_on,
     step_form,
 )
@@ -770,6 +771,31 @@ def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
     )
 
 
+#: Words that say a scene food comes in its liquid: "can of peaches", "canned chickpeas", "jar of olives".
+_PACKED = frozenset({"canned", "jarred", "tinned"})
+
+
+def _packed(scene: Scene) -> bool:
+    """The scene keeps a food in a can or a jar, whose liquid a step may drain off."""
+    return any(k[0] in _PACKED or (len(k) > 2 and k[0] in ("can", "jar", "tin") and k[1] == "of") for k in scene.keys)
+
+
+def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
+    """A kitchen thing named for another scene thing that is no food ("the oven mitts" beside the oven, "a
+    freezer bag" beside the freezer, "the pot holder" beside the pot): another thing, which the scene's name as
+    its modifier does not ground. Not a part of that thing ("the blender jar"), one of its material ("a glass
+    cup" beside the glass), or a thing named for a food ("the butter knife" beside the butter: that reading is
+    the modifier rule's)."""
+    if m.food or len(key) < 2 or key[-1] in _ITEM_PARTS or key[-2] in _MATERIALS or key[-2] in scene.food_heads:
+        return False
+    words = set(key)
+    named = {s for s in scene.by_head.get(key[-2], ()) if s <= words}
+    if not named:
+        return False
+    rest = Scene(frozenset(k for k in scene.keys if frozenset(k) not in named), scene.groups, scene.food_heads)
+    return not rest.grounds(key) and not _spelled_out(m, toks=list(key), scene=rest)
+
+
 def _same_word(a: str, b: str) -> bool:
     """One word in either number: the scene's "potato chips" stays plural in its key, a text's "potato chip
     crust" does not."""
@@ -956,7 +982,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
         breaks: frozenset[int] | None = None  # words a comma or a stop follows: read when a name is not in the scene
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
-        present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
+        present = [
+            m.kind == "fixture"
+            or (_in_scene(m, toks, scene) and not _named_for(m, tuple(toks[m.start : m.end]), scene))
+            for m in mentions
+        ]
         for j, m in enumerate(mentions):
             particular = _particular(m, toks, previous)
             previous = (m, particular)
@@ -1011,6 +1041,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     continue
             if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
+            if m.food and residue(m.start, toks, _packed(scene)):
+                continue  # "the used coffee grounds", "drain the syrup": left by a use or drained off
             if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
                 continue  # "the cakes (lemon, carrot)": the carrot cake
             if breaks is None:
