@@ -58,6 +58,7 @@ from ambiforge.validation.rules.grounding_context import (
     compared,
     cut_name,
     dough_named,
+    heated,
     listed,
     member_before,
     moved_product,
@@ -1031,6 +1032,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     or dough_named(key[-1], (t for _, t in fields(item)), _DOUGHS)
                     or _made_of(m, toks, scene)
                     or moved_product(m.start, toks, step_before)
+                    or heated(m.start, toks, (lexicon.scan(t)[0] for _, t in fields(item)))
                     or (
                         len(key) > 1
                         and scene.grounds(key[1:])

@@ -14,6 +14,8 @@ scene does not list word for word.
 - A food said as what an earlier use left ("the used coffee grounds", "the old oils" in the grinder) or as what
   a step drains off a food the scene keeps packed ("drain the syrup through the colander" of the can of
   peaches) is a residue or the liquid the pack held: no step fetches it.
+- A food said hot or warm in a task whose steps heat ("Heat the milk ... Let the hot chocolate cool") is the
+  drink or dish the heating made, not a thing fetched.
 - A kind's member said before its kind ("crumbled feta cheese" beside the goat cheese; ``kinds`` in
   kitchen_words.yaml) names that member: another food than the kind's member the scene has.
 """
@@ -174,3 +176,18 @@ def residue(start: int, toks: list[str], packed: bool) -> bool:
     while k >= 0 and toks[k] in _OBJECT_LEAD:
         k -= 1
     return k >= 0 and k < start - 1 and "drain" in verb_lemmas(toks[k])
+
+
+#: Words that say a food is at the heat a step brought it to: "the hot chocolate", "the warm custard".
+_HEATED = frozenset({"hot", "warm"})
+#: Verbs that heat a food: said of a step, the hot food the task names after is what the heating made.
+_HEATING = frozenset({"heat", "warm", "boil", "simmer", "microwave", "cook", "bake", "roast", "fry", "toast"})
+
+
+def heated(start: int, toks: list[str], texts: Iterable[list[str]]) -> bool:
+    """The food at ``toks[start]`` is said hot or warm ("let the hot chocolate cool") in an item whose texts heat
+    something ("Heat the milk in the saucepan"): the drink or dish the task made by heating, which no kitchen
+    lists. "Serve with hot chocolate" in a task that heats nothing is the hot chocolate missing."""
+    if not start or toks[start - 1] not in _HEATED:
+        return False
+    return any(w not in _HEATED and set(verb_lemmas(w)) & _HEATING for words in texts for w in words)

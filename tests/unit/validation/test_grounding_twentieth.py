@@ -84,3 +84,17 @@ def test_a_tool_listed_or_a_food_modifier_still_grounds(errors) -> None:  # type
     assert errors(_BAKE + ", oven mitts", steps, "Bake the cupcake batter in the muffin tin in the oven.") == []
     bread = "sourdough, bread board, blender, blender jar"
     assert errors(bread, ["Put the sourdough bread on the bread board.", "Rinse the blender jar."], "Serve it.") == []
+
+
+_COCOA = "cow's milk, cocoa powder, saucepan, whisk, stove, ceramic mug"
+
+
+def test_a_food_said_hot_after_a_step_heats_is_what_the_heating_made(errors) -> None:  # type: ignore[no-untyped-def]
+    steps = ["Heat the milk in the saucepan.", "Whisk in the cocoa powder.", "Let the hot chocolate cool a little."]
+    assert errors(_COCOA, steps, "Make a drink for the child.") == []
+
+
+def test_a_food_said_hot_where_nothing_is_heated_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    steps = ["Pour the milk into the ceramic mug.", "Stir in the hot chocolate."]
+    found = errors(_COCOA, steps, "Make a drink for the child.")
+    assert any("chocolate" in m for m in found)
