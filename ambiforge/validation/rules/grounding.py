@@ -781,13 +781,18 @@ def _packed(scene: Scene) -> bool:
     return any(k[0] in _PACKED or (len(k) > 2 and k[0] in ("can", "jar", "tin") and k[1] == "of") for k in scene.keys)
 
 
+#: Parts an appliance or a vessel is made with: "the blender jar", "the oven rack", "the fryer basket" are the
+#: scene thing's own; "a freezer bag" is not the freezer's.
+_FITTED = _OWN_PARTS | {"jar", "tray", "rack", "shelf", "basket", "bowl", "drawer"}
+
+
 def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
     """A kitchen thing named for another scene thing that is no food ("the oven mitts" beside the oven, "a
     freezer bag" beside the freezer, "the pot holder" beside the pot): another thing, which the scene's name as
-    its modifier does not ground. Not a part of that thing ("the blender jar"), one of its material ("a glass
-    cup" beside the glass), or a thing named for a food ("the butter knife" beside the butter: that reading is
-    the modifier rule's)."""
-    if m.food or len(key) < 2 or key[-1] in _ITEM_PARTS or key[-2] in _MATERIALS or key[-2] in scene.food_heads:
+    its modifier does not ground. Not a part of that thing (``_FITTED``: "the blender jar"), one of its
+    material ("a glass cup" beside the glass), or a thing named for a food ("the butter knife" beside the
+    butter: that reading is the modifier rule's)."""
+    if m.food or len(key) < 2 or key[-1] in _FITTED or key[-2] in _MATERIALS or key[-2] in scene.food_heads:
         return False
     words = set(key)
     named = {s for s in scene.by_head.get(key[-2], ()) if s <= words}

@@ -98,3 +98,13 @@ def test_a_food_said_hot_where_nothing_is_heated_is_still_missing(errors) -> Non
     steps = ["Pour the milk into the ceramic mug.", "Stir in the hot chocolate."]
     found = errors(_COCOA, steps, "Make a drink for the child.")
     assert any("chocolate" in m for m in found)
+
+
+def test_a_bag_named_for_the_freezer_is_not_the_freezer(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    rules = ["grounding", "grounding_noun", "grounding_variant"]
+    row = _row("banana bread, cling film, paper bag, freezer", ["Put it in a freezer bag."], "Freeze the banana bread.")
+    assert any("freezer bag" in f.message for f in failures_of_row(row, tmp_path, catalog, rules))
+    row = _row(
+        "banana bread, cling film, freezer bag, freezer", ["Put it in a freezer bag."], "Freeze the banana bread."
+    )
+    assert failures_of_row(row, tmp_path, catalog, rules) == []
