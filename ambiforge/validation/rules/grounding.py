@@ -2,7 +2,8 @@
 
 A mention is grounded when the scene lists it in either number ("onions" / "onion"), when one name contains
 the other with the same head noun ("ripe banana" / "banana", "ceramic plate" / "ceramic dinner plate"), or
-when the scene name is the mention's modifier ("sourdough bread" / "sourdough"). It is not an object at all
+when the scene name is the mention's modifier ("sourdough bread" / "sourdough"; not a thing named for a scene
+thing that is no food, "oven mitts" beside the oven, unless it is that thing's part). It is not an object at all
 when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
