@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 
 #: Word stems that name a kitchen hazard or its protection; one of them in the question, answer or intent
 #: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself; the
-#: body kept from harm is ("away from your hand", "your fingers can get caught").
+#: body kept from harm is ("away from your hand", "your fingers can get caught"). A stem counts at a word's start,
+#: or after a prefix ("unsafe", "nontoxic", "dishwasher"): inside a word it says nothing ("raw" of "drawer").
 _HAZARD = re.compile(
-    r"(?<![a-z])(?:un|pre|re|over|under|dish)?"
+    r"(?<![a-z])(?:un|pre|re|over|under|dish|non|anti|in)?"
     r"(?:safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
     r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"

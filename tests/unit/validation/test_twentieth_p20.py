@@ -46,6 +46,7 @@ def test_a_drawer_question_names_no_hazard(flags) -> None:  # type: ignore[no-un
     [
         ("Which shelf should the raw chicken go on?", "The bottom one."),  # "raw" as a word
         ("Which drawer, away from the crackers?", "The upper one, the lower one is cracked."),  # "cracked"
+        ("Which drawer should the dish cloths go in?", "The upper one, with the antibacterial spray."),  # a prefix
     ],
 )
 def test_hazard_words_said_whole_keep_the_safety_type(flags, question: str, answer: str) -> None:  # type: ignore[no-untyped-def]
