@@ -271,20 +271,22 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
                 out.append(f"uses the {others[0]} where its task names the {name}")
     return (
         out
-        + _unlisted_kind_swapped(ws, plan, plan_words, names, answered)
+        + _unlisted_kind_swapped(ws, plan, plan_words, names, answered, ctx)
         + _places_missed(task, plan, plan_words, ctx, answered, names)
     )
 
 
 def _unlisted_kind_swapped(
-    task: list[str], plan: list[str], plan_words: set[str], names: list[Name], answered: set[str]
+    task: list[str], plan: list[str], plan_words: set[str], names: list[Name], answered: set[str], ctx: RuleContext
 ) -> list[str]:
     """The task names a thing by a word and a head that no kitchen name joins ("the veggie burgers", with veggie
     patties and chicken burgers in the kitchen), and the plan names whole the kitchen thing of that head with
     another word ("Place the chicken burgers ..."), never the task's word: it uses the other thing. The task's
-    word must set a kitchen thing apart (the veggie patties), so a state ("cooked burgers") is no other thing."""
+    word must set apart a kitchen thing of the same sort (the veggie patties, food as the burgers are), so a state
+    ("cooked burgers") is no other thing, and "the serving bowl" with a serving spoon and a glass bowl is no
+    bowl the kitchen has (grounding's defect): its plan may use the glass bowl."""
     out: list[str] = []
-    for name, key, _ in names:
+    for name, key, food in names:
         if len(key) < 2 or not any(_has_key(_lemmas(step), key) for step in plan):
             continue
         for i in range(1, len(task)):
@@ -295,10 +297,19 @@ def _unlisted_kind_swapped(
                 continue
             if any(_has_key(task, k) and k[-1] == key[-1] for _, k, _ in names):
                 continue
-            if any(word in k[:-1] for n, k, _ in names if n != name):
+            if any(word in k[:-1] and _same_sort(n, f, name, food, ctx) for n, k, f in names if n != name):
                 out.append(f"uses the {name} where its task names the {word} {key[-1]}")
                 break
     return out
+
+
+def _same_sort(name: str, food: bool, other: str, other_food: bool, ctx: RuleContext) -> bool:
+    """The two may be things of one sort: the catalog files both under a common kind, or, where it knows one at
+    most, neither is known to be of another sort (a food beside a tool the catalog files)."""
+    mine, theirs = _kinds(name, ctx), _kinds(other, ctx)
+    if mine and theirs:
+        return bool(mine & theirs)
+    return food == other_food or not (mine or theirs)
 
 
 def _said_as_things(plan: list[str]) -> set[str]:

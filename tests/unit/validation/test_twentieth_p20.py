@@ -231,3 +231,20 @@ def test_a_plan_using_the_thing_the_word_sets_apart_is_not_flagged(flags) -> Non
         "3. Serve them on the buns with lettuce.",
     )
     assert found == []
+
+
+def test_a_task_thing_the_kitchen_lacks_may_be_done_with_another_of_its_head(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    run = rule_messages("serving spoon, glass bowl, eggs, whisk", tmp_path, catalog)
+    found = run(
+        "plan_mismatch",
+        ambiguity_type="preferences",
+        question="How many eggs should I whisk?",
+        answer="Three.",
+        user_intent="3|three",
+        unambiguous_direct="Whisk three eggs in the serving bowl.",
+        ambiguous_task="Whisk some eggs in the serving bowl.",
+        plan_for_clear_task="1. Crack three eggs into the glass bowl.\n2. Whisk them with the whisk.",
+        plan_for_amb_task="1. Crack some eggs into the glass bowl.\n2. Whisk them with the whisk.",
+        end_of_ambiguity="0",
+    )
+    assert found == []
