@@ -2,8 +2,9 @@
 name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material, a thing kept from someone
 ("nut-free", "contains nuts") or "safe" itself: "Should I peel the onion?" "Yes."; a hazard word counts where a word
 starts with it: "drawer" says nothing raw, "crackers" nothing cracked), nor does the reason its clear task gives
-("because a guest has a nut allergy"), and its answer keeps nothing from happening ("so the cork cannot hit someone"),
-the item is another type. A preferences item leaves a choice among things open; when what it asks is an amount, a time,
+("because a guest has a nut allergy"), its answer keeps nothing from happening ("so the cork cannot hit someone") or
+at a distance ("away from the edge"), and gives no reason of its own ("The plastic cups. Glass can shatter ..."), the
+item is another type. A preferences item leaves a choice among things open; when what it asks is an amount, a time,
 a setting or a way of doing ("How many eggs should I crack?" "Three.", "Should I make juice or blend these fruits?"
 "Blend.") and its intent names nothing of the kitchen beyond what the question names, there is no choice to prefer; nor
 is there when, with nothing listed, it asks how to do it ("How should I cut the omelette?"), asks a yes or no ("Should I
@@ -127,6 +128,26 @@ _PREVENTS = re.compile(
 #: The reason a task gives for itself ("..., because one guest has a peanut allergy"): a safety item may name its
 #: hazard there and not in the question or answer.
 _TASK_REASON = re.compile(r"\b(?:because|since|so that|so|to avoid|to prevent|otherwise)\b([^.;]*)", re.I)
+#: An answer that explains itself: after what it gives, a clause of its own whose subject may or is something
+#: ("The plastic cups. Glass can shatter ...", "Throw it away; a bulging lid can mean ...", "Only the seeds, the
+#: almonds are ..."), or a purpose with a subject ("so no one knocks the pot over"). The fact it states is the
+#: writer's reason, which a hazard word list cannot read: whether it is a hazard is not certain either way.
+_EXPLAINS = re.compile(
+    r"[.;,]\s+(?:the|a|an|this|that|these|those|its|their|it|they|he|she)\b(?:\s+[\w'-]+){0,4}?\s+"
+    r"(?:is|are|was|were|can|could|may|might|will|would|must|gets?|goes|has|have)\b"
+    r"|[.;]\s+(?:[\w'-]+\s+){1,4}?(?:is|are|can|could|may|might|will|would|must)\b"
+    r"|\bso(?: that)?\s+(?:no one|nobody|nothing|it|they|the|people|someone|anyone)\b",
+    re.I,
+)
+#: An answer that keeps a thing at a distance ("away from the edge", "three meters from the fence", "out of
+#: reach"): a thing kept from harm, whatever the thing.
+_KEPT_AWAY = re.compile(
+    r"\b(?:away|far|clear) from\b|\b(?:meters?|metres?|feet|foot|inches|cm|centimet(?:er|re)s?|m) (?:away )?from\b"
+    r"|\bout of (?:reach|the way)\b",
+    re.I,
+)
+#: Verbs of liking: a clause of them gives a taste, not a fact ("The blue ones, they like blue").
+_LIKES = re.compile(r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\b", re.I)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
@@ -158,8 +179,10 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
             f"storage): the choice is no safety matter"
         ]
     said = " ".join((item.question, item.answer, *item.user_intent, *_TASK_REASON.findall(item.unambiguous_direct)))
-    if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer):
+    if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer) or _KEPT_AWAY.search(item.answer):
         return []
+    if _EXPLAINS.search(item.answer) and not _LIKES.search(item.answer):
+        return []  # the answer's own reason may be the hazard: not certain
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
 
 
