@@ -740,12 +740,14 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
     the flesh with the mortar and pestle" where the task mashes with the fork), a tool nothing in the item
     names, while the plan never names the task's tool by its head word ("the knife" for the chef's knife;
     "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for. A step's
-    action the task never names may be the task's in other words ("pipe" for "frost")."""
+    action the task never names may be the task's in other words ("pipe" for "frost") where the plan never does
+    the task's own action."""
     wanted = _tools_of(task, names, tools)
     if not wanted:
         return []
     plan_words = set(_lemmas(" ".join(plan)))
     asked = {v for w in words(task) for v in verb_lemmas(w)}  # every action of the task, with a tool or none
+    plan_verbs = {v for step in plan for clause in _CLAUSE_END.split(step) for v in _verbs(clause)}
     for k, step in enumerate(plan):
         for verbs, used in _tools_of(step, names, tools):
             if used[1][-1] in said:  # by its head: "potato" of "potato masher" says what it is for
@@ -754,7 +756,9 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
                 # the step does the task's action with the tool, or an action the task never names ("Pipe it
                 # with the piping bag" where the task frosts with the offset spatula), not another task action
                 # that needs no tool ("Peel with the knife" where the task juices with the juicer)
-                same = bool(verbs & task_verbs) or not verbs & asked
+                # ... unless the plan does the task's action elsewhere ("Cut off the skin", "stirring"): the
+                # other tool then serves another job of the plan ("turning them with the tongs")
+                same = bool(verbs & task_verbs) or not (verbs & asked or task_verbs & plan_verbs)
                 if tool[0] != used[0] and same and tool[1][-1] not in plan_words:
                     return [f"[{k}]: does with the {used[0]} what its task does with the {tool[0]}: {step[:80]!r}"]
     return []

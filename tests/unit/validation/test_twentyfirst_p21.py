@@ -1,7 +1,8 @@
 """type and plan_mismatch readings of the twenty-first round: a safety answer that explains itself or keeps a
 thing at a distance is no certain "no hazard"; a plan word one letter off the task's food still takes it up; a
 food said in the singular before another thing ("blueberry muffins") describes that thing; a food named in a
-clause of purpose is for later; one step of a dish's own parts is no other job."""
+clause of purpose is for later; one step of a dish's own parts is no other job; another tool for another job,
+once the plan does the task's own action, is no swap of tools."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ ENV = (
     "step stool, swivel chair, spice jar, top shelf, oven, oven mitts, muffin tin, cooling rack, blueberries, "
     "chicken thighs, glass baking dish, fridge, freezer, potatoes, carrots, spinach, frying pan, salt, "
     "lemons, jug, sugar, ice cubes, fresh mint, tall glasses, kettle, dishwasher, sponge, bread knife, "
-    "bread, watermelon, cutting board, avocado, peach"
+    "bread, watermelon, cutting board, avocado, peach, pineapple, chef's knife, barbecue tongs, gas grill"
 )
 
 
@@ -142,3 +143,21 @@ def test_steps_of_other_foods_after_the_task_are_another_job(run) -> None:  # ty
         ],
     )
     assert [m for m in found if "nothing to do with" in m]
+
+
+def test_another_tool_for_the_task_s_undone_action_is_flagged(run) -> None:  # type: ignore[no-untyped-def]
+    found = _plans(
+        run,
+        "Cut the pineapple into rings with the chef's knife.",
+        ["Take the pineapple.", "Chop it into rings with the barbecue tongs."],
+    )
+    assert [m for m in found if "does with the barbecue tongs what its task does with the chef's knife" in m]
+
+
+def test_another_tool_for_another_job_once_the_task_s_action_is_done(run) -> None:  # type: ignore[no-untyped-def]
+    found = _plans(
+        run,
+        "Cut the pineapple into rings with the chef's knife and grill them.",
+        ["Cut the pineapple into rings.", "Grill them on the gas grill, turning them with the barbecue tongs."],
+    )
+    assert not [m for m in found if "does with the barbecue tongs" in m]
