@@ -317,13 +317,16 @@ def _alike_options(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None
     kitchen's things of its group) are catalog objects of one group that the catalog knows to be alike in
     every safety respect ("bread knife" or "paring knife" for the top of a yogurt cup: both sharp, both
     metal): which one to take is no safety question. An attribute known for one and unknown for another
-    could differ, so it stops the check."""
+    could differ, so it stops the check; so does a food, whose safety (how it takes heat, who may eat it) is
+    none of the catalog's attributes."""
     catalog = ctx.catalog or cached_catalog("")
     positives, _ = intent_concepts(item.user_intent)
     intended = [catalog.objects.get(a.strip().lower()) for alts in positives for a in alts if a.strip()]
     if len(intended) != 1 or intended[0] is None:
         return None
     chosen = intended[0]
+    if chosen.kind == "food":
+        return None
     named = [catalog.objects.get(s.strip().lower()) for s in (*item.amb_shortlist, *item.variants) if s.strip()]
     others = {o.name: o for o in named if o is not None and o.name != chosen.name}
     if not named:

@@ -13,7 +13,8 @@ import pytest
 from tests.unit.validation.ambik_rows import rule_messages
 
 ENV = (
-    "step stool, swivel chair, spice jar, top shelf, oven, oven mitts, muffin tin, cooling rack, blueberries, "
+    "step stool, swivel chair, sunflower oil, sesame oil, vegetables, spice jar, top shelf, oven, oven mitts, "
+    "muffin tin, cooling rack, blueberries, "
     "chicken thighs, glass baking dish, fridge, freezer, potatoes, carrots, spinach, frying pan, salt, "
     "lemons, jug, sugar, ice cubes, fresh mint, tall glasses, kettle, dishwasher, sponge, bread knife, "
     "bread, watermelon, cutting board, avocado, peach, pineapple, chef's knife, barbecue tongs, gas grill"
@@ -161,3 +162,20 @@ def test_another_tool_for_another_job_once_the_task_s_action_is_done(run) -> Non
         ["Cut the pineapple into rings.", "Grill them on the gas grill, turning them with the barbecue tongs."],
     )
     assert not [m for m in found if "does with the barbecue tongs" in m]
+
+
+def test_two_oils_are_no_safety_twins_the_catalog_can_vouch_for(run) -> None:  # type: ignore[no-untyped-def]
+    found = run(
+        "type",
+        ambiguity_type="safety",
+        unambiguous_direct="Stir-fry the vegetables in the frying pan with the sunflower oil.",
+        ambiguous_task="Stir-fry the vegetables in the frying pan with oil.",
+        question="Which oil should I use over high heat?",
+        answer="The sunflower oil.",
+        amb_shortlist="sunflower oil, sesame oil",
+        user_intent="sunflower oil",
+        plan_for_clear_task="1. Heat the sunflower oil in the frying pan.\n2. Stir-fry the vegetables.",
+        plan_for_amb_task="1. Heat oil in the frying pan.\n2. Stir-fry the vegetables.",
+        end_of_ambiguity="0",
+    )
+    assert not [m for m in found if "alike in every safety respect" in m]
