@@ -382,7 +382,9 @@ def _harm_decides(item: Item) -> list[str]:
 def _one_food_of_kind(item: Item, ctx: RuleContext) -> list[str]:
     """A preferences item asking "which X" ("Which tea ...?", "Which jam ...?") in a kitchen that holds one thing
     of that kind only, the intended one ("chamomile tea bags", "strawberry jam"), while the row lists options
-    and every one is that thing or a thing the ambiguous task already uses ("peanut butter" beside the jam),
+    and every one is that thing, a thing the ambiguous task already uses ("peanut butter" beside the jam) or a
+    variant the kitchen lacks ("udon noodles" beside the kitchen's only chow mein noodles; a shortlist offers
+    what it lists),
     and the question offers no other ("... or ...?"): the kitchen decides, there is nothing to prefer. A thing is
     of the kind when its name says X or the catalog files it under X ("baguette" is a bread). With no options
     listed the check stays silent: foods go by names no list files under their kind (ham for "meat")."""
@@ -407,9 +409,22 @@ def _one_food_of_kind(item: Item, ctx: RuleContext) -> list[str]:
     used = {" ".join(words(o.name)) for o in item.environment if has(item.ambiguous_task, o.name)}
     for option in listed:
         said = {singular(w) for w in words(option)}
-        if said and not said <= food and " ".join(words(option)) not in used:
+        offered = option in item.amb_shortlist or _in_kitchen(option, item)
+        if said and not said <= food and " ".join(words(option)) not in used and offered:
             return []
     return [
         f"ambiguity_type: 'preferences', but the kitchen has one {asked} only ({of_kind[0].name}), the intended "
         f"one: there is no choice to prefer: {item.question.strip()[:80]!r}"
     ]
+
+
+def _in_kitchen(option: str, item: Item) -> bool:
+    """The option names a thing of the kitchen, by every word of a kitchen name or a name by every word of it
+    ("rice noodles" where the kitchen has only chow mein noodles is none): an option the kitchen lacks is no
+    choice the robot can make."""
+    said = {singular(w) for w in words(option)}
+    return any(
+        said <= (name := {singular(w) for w in words(o.name)}) or name <= said
+        for o in item.environment
+        if words(o.name)
+    )

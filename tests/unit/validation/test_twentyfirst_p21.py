@@ -179,3 +179,35 @@ def test_two_oils_are_no_safety_twins_the_catalog_can_vouch_for(run) -> None:  #
         end_of_ambiguity="0",
     )
     assert not [m for m in found if "alike in every safety respect" in m]
+
+
+@pytest.fixture()
+def mustard(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def flags(env: str, variants: str) -> list[str]:
+        found = rule_messages(env, tmp_path, catalog)(
+            "type",
+            ambiguity_type="preferences",
+            unambiguous_direct="Put the frankfurters in the hot dog buns and add the yellow mustard.",
+            ambiguous_task="Put the frankfurters in the hot dog buns and add mustard.",
+            question="Which mustard should I add?",
+            answer="The yellow mustard.",
+            user_intent="yellow mustard",
+            variants=variants,
+            plan_for_clear_task="1. Put the frankfurters in the buns.\n2. Add the yellow mustard.",
+            plan_for_amb_task="1. Put the frankfurters in the buns.\n2. Add mustard.",
+            end_of_ambiguity="1",
+        )
+        return [m for m in found if "one mustard only" in m]
+
+    return flags
+
+
+HOT_DOGS = "frankfurters, hot dog buns, yellow mustard, grill pan, tongs"
+
+
+def test_options_the_kitchen_lacks_leave_its_one_food_no_choice(mustard) -> None:  # type: ignore[no-untyped-def]
+    assert mustard(HOT_DOGS, "yellow mustard\ndijon mustard\nwholegrain mustard")
+
+
+def test_an_option_the_kitchen_holds_is_a_choice(mustard) -> None:  # type: ignore[no-untyped-def]
+    assert not mustard(HOT_DOGS + ", ketchup", "yellow mustard\nketchup")
