@@ -34,7 +34,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
+from ambiforge.validation.spelling import made_dish_words, misspelled_word, row_vocabulary, run_together
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -146,6 +146,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
+    # a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
+    spelled = scene_words | row_vocabulary(item)
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
     merged = _merged_steps(item) if several else {}
@@ -154,12 +156,12 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := misspelled_word(text, catalog, ctx.config.units, scene_words):
+        if typo := misspelled_word(text, catalog, ctx.config.units, spelled):
             if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
                 found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
             else:
                 found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
-        elif joined_words := run_together(text, catalog, ctx.config.units, scene_words):
+        elif joined_words := run_together(text, catalog, ctx.config.units, spelled):
             found.append(("corruption", f"{field}: words run together {joined_words[0]!r} ({joined_words[1]!r})"))
         elif inside := _ends_inside_name(text, names):
             found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
@@ -195,7 +197,13 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
         if article and (m := _ARTICLE_PRONOUN.search(text)):
             found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
-        if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
+        # a doubled word the kitchen's list names so is a name ("agar agar powder"), not a slip
+        if (
+            doubled
+            and (m := _DOUBLED.search(text))
+            and m.group(1).lower() not in _DOUBLE_OK
+            and m.group(0).lower() not in scene
+        ):
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
