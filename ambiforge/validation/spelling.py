@@ -169,7 +169,18 @@ def _cell(item: Item, field: str) -> str:
 
 
 def _is_known(word: str, known: frozenset[str]) -> bool:
+    if _wrong_o_plural(word, known):
+        return False
     return word in known or singular(word) in known or bool(classes(word)) or _ie_plural(word) in known
+
+
+def _wrong_o_plural(word: str, known: frozenset[str]) -> bool:
+    """A plural in "-os" of a word whose plural is "-oes" ("tomatos" of "tomatoes"), which the rule of a dropped
+    "-s" reads as the singular's plural; a word in "-os" with no "-oes" plural ("avocados", "tacos") is right."""
+    if not word.endswith("os") or word in known or classes(word):
+        return False
+    oes = word[:-1] + "es"
+    return oes in known or (singular(oes) in known and bool(classes(oes)))
 
 
 def _ie_plural(word: str) -> str:

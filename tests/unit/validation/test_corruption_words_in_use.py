@@ -80,3 +80,13 @@ def test_a_doubled_name_of_the_kitchen_is_no_doubled_word(tmp_path: Path, catalo
 def test_a_doubled_word_the_kitchen_does_not_name_is_flagged(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     cells = {"plan_for_clear_task": "1. Put the the fillets on the cutting board.\n2. Add the lemon."}
     assert _errors(tmp_path, catalog, **cells) == ["plan_for_clear_task[0]: doubled word 'the the'"]
+
+
+def test_a_plural_in_os_of_an_oes_word_is_misspelled(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    cells = {"plan_for_clear_task": "1. Fill the pressure cooker.\n2. Add the tomatos.\n3. Add lemon."}
+    assert _errors(tmp_path, catalog, **cells) == ["plan_for_clear_task[1]: misspelled word 'tomatos' ('tomato'?)"]
+
+
+def test_a_plural_in_os_of_a_word_without_oes_is_right(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    cells = {"plan_for_clear_task": "1. Fill the pressure cooker.\n2. Add the avocados and the tomatoes.\n3. Stir."}
+    assert _errors(tmp_path, catalog, **cells) == []
