@@ -145,9 +145,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = _with_plurals(fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
-    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
-    # a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
-    spelled = scene_words | row_vocabulary(item)
+    # and a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made | row_vocabulary(item)
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
     merged = _merged_steps(item) if several else {}
@@ -156,12 +155,12 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := misspelled_word(text, catalog, ctx.config.units, spelled):
+        if typo := misspelled_word(text, catalog, ctx.config.units, scene_words):
             if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
                 found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
             else:
                 found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
-        elif joined_words := run_together(text, catalog, ctx.config.units, spelled):
+        elif joined_words := run_together(text, catalog, ctx.config.units, scene_words):
             found.append(("corruption", f"{field}: words run together {joined_words[0]!r} ({joined_words[1]!r})"))
         elif inside := _ends_inside_name(text, names):
             found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
