@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
+from ambiforge.textnorm import singular
 from ambiforge.validation.language import classes, content_lemmas, is_content, is_number, words
 from ambiforge.validation.lexicon import lexicon_for
 from ambiforge.validation.rules.text import has, intent_concepts
@@ -268,7 +269,9 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
         return []  # a measure asked: an amount in any words answers it (``wrong_kind``, ``gives_no_measure``)
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [n for n in negatives if n.strip()]
-    if not concepts or any(says(answer, c) for c in concepts) or _ALL_OR_ANY & set(words(answer)):
+    if not concepts or any(says(answer, c) or _says_what_it_adds(answer, c, question) for c in concepts):
+        return []
+    if _ALL_OR_ANY & set(words(answer)):
         return []
     known = _lemmas(question) | frozenset(words(question)) | _lemmas(item.ambiguous_task)
     known |= frozenset(words(item.ambiguous_task))
@@ -292,6 +295,19 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
         return []
     return sorted(said)
+
+
+#: Words that add nothing of a concept to the question: articles, "of", "and".
+_BARE = frozenset({"a", "an", "the", "of", "some", "and", "or", "to", "with"})
+
+
+def _says_what_it_adds(answer: str, concept: str, question: str) -> bool:
+    """The answer says every word the intended concept adds to the question ('down' of 'blades down' for "Which
+    way should the knife blades point?" "Down, so nobody cuts a hand."): the question says the rest, so the
+    answer names the intent, even by a word that is no noun or verb ("down", "off", "over")."""
+    asked = {singular(w.lower()) for w in words(question)}
+    rest = {singular(w.lower()) for w in words(concept)} - asked - _BARE
+    return bool(rest) and rest <= {singular(w.lower()) for w in words(answer)}
 
 
 def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
@@ -321,6 +337,8 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     said = _lemmas(answer) | frozenset(w.lower() for w in words(answer))
     if any(_near(w, said) for w in wanted) or any(has(answer, c) for c in concepts):
         return []
+    if any(_says_what_it_adds(answer, c, question) for c in concepts):
+        return []  # "Down." for 'blades down' when the question says the blades
     if _has_number(answer) and any(_has_number(c) for c in concepts):
         return []  # an amount in other units
     if _takes_together(answer, frozenset(words(" ".join((question, *_options(item), *concepts))))):

@@ -29,12 +29,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.ambik.csv_io import RAW_KEY
-from ambiforge.catalog import cached_catalog
+from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
+from ambiforge.validation.spelling import closed_compound, made_dish_words, misspelled_word, run_together
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -154,7 +154,7 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := misspelled_word(text, catalog, ctx.config.units, scene_words):
+        if typo := _typo(text, catalog, ctx.config.units, scene_words):
             if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
                 found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
             else:
@@ -200,6 +200,14 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
+
+
+def _typo(text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]) -> tuple[str, str] | None:
+    """The first misspelled word of ``text`` (and the word meant) that is no closed compound of two known words
+    ("limescale" is lime and scale, not a typo of "timescale")."""
+    while (typo := misspelled_word(text, catalog, units, scene_words)) and closed_compound(typo[0], catalog, units):
+        scene_words |= {typo[0]}
+    return typo
 
 
 def _merged_steps(item: Item) -> dict[str, str]:

@@ -54,6 +54,7 @@ from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, signature, singular
 from ambiforge.validation.language import (
+    FUNCTION_WORDS,
     VAGUE,
     classes,
     content_lemmas,
@@ -184,6 +185,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
         problems.append(
             f"unambiguous_direct: adds only {', '.join(repr(w) for w in said)} to the ambiguous task and names none "
             f"of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
+        )
+    elif _clear_same_content(item):
+        problems.append(
+            f"unambiguous_direct: says the same things as the ambiguous task, only in other small words, and names "
+            f"none of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
         )
     elif unnamed := _clear_names_no_intent(item):
         beyond = _lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task)
@@ -472,6 +478,30 @@ def _clear_says_no_more(item: Item) -> list[str]:
     return sorted(added)
 
 
+def _clear_same_content(item: Item) -> bool:
+    """The two tasks have the same content words ("a cup of milk" / "some milk"), differ only by function words,
+    vague words and measures, the clear one has no more numbers and says no intent concept, and the question asks
+    which thing, where or what to use: only a small word was swapped, so the clear task is as open as the
+    ambiguous one."""
+    if _same_instruction(item.ambiguity_type) or not _ASKS_THING.search(item.question):
+        return False
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    if not clear or clear != amb or normalise(item.unambiguous_direct) == normalise(item.ambiguous_task):
+        return False
+    swapped = set(words(item.unambiguous_direct.lower())) ^ set(words(item.ambiguous_task.lower()))
+    if any(w not in FUNCTION_WORDS and w not in VAGUE and singular(w) not in MEASURES for w in swapped):
+        return False  # a word the lemmas do not read ("glаss" in two alphabets) is no small word
+    if len(_NUMBER.findall(item.unambiguous_direct)) > len(_NUMBER.findall(item.ambiguous_task)):
+        return False
+    positives, _ = intent_concepts(item.user_intent)
+    return bool(positives) and not any(
+        contains(item.unambiguous_direct, a) or content_lemmas(a) <= clear
+        for alts in positives
+        for a in alts
+        if a.strip()
+    )
+
+
 #: A question that asks to choose a thing or a place ("Which cheese ...?", "Where should I store ...?").
 _ASKS_THING = re.compile(
     r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b"
@@ -492,7 +522,7 @@ def _clear_names_no_intent(item: Item) -> list[str]:
         return []
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     added = clear - amb
-    if not added or amb - clear - VAGUE - _VAGUE_DONE - _HANDLING:
+    if not added or amb - clear - VAGUE - _VAGUE_DONE - _HANDLING - _describing_vague(item.ambiguous_task):
         return []
     positives, _ = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()]
@@ -505,16 +535,38 @@ def _clear_names_no_intent(item: Item) -> list[str]:
     intent_words = {w for c in concepts for w in content_lemmas(c)}
     if added & _lemmas(item.answer) - intent_words or any(_related(w, intent_words - {w}) for w in added):
         return []  # "Blend the mixture" says the blender jar
-    options = {w for o in (*item.amb_shortlist, *item.variants) for w in _lemmas(o)}
-    if added & options:
-        return []  # "the glass mug" picks an option: the intent string is what is off
+    said = [_lemmas(o) for o in (*item.amb_shortlist, *item.variants) if o.strip()]
+    options = frozenset().union(*said)
+    if added & (options - frozenset.intersection(*said) if len(said) > 1 else options):
+        return []  # "the glass mug" picks an option (a word all of them share, "mug", picks none)
     for thing in item.environment:
         name = _lemmas(thing.name)
         if name & added and name - added and name - added <= amb:
             return []  # "a mug" -> "the glass mug" of the kitchen: the clear task picks a thing
     # a concept's head names it ("spinner" of the salad spinner); its modifier may be another thing's ("the
     # wooden salad bowl")
-    return ["|".join(alts) for alts in positives if not any(_head(a) in clear for a in alts if a.strip())]
+    shared = _heads_of_others(item, positives)
+    return ["|".join(alts) for alts in positives if not any(_head(a) in clear - shared for a in alts if a.strip())]
+
+
+#: "something crunchy", "anything sweet": a vague word and the quality it is described by.
+_VAGUE_DESCRIBED = re.compile(r"\b(?:something|anything)\s+([a-z]+)", re.I)
+
+
+def _describing_vague(task: str) -> frozenset[str]:
+    """The adjectives that describe a vague word ("crunchy" of "something crunchy"): they say what the open
+    point should be like, as "something" alone says there is one, so a clear task may drop them for the thing."""
+    return frozenset(
+        lemma(m.group(1).lower()) for m in _VAGUE_DESCRIBED.finditer(task) if "ADJ" in classes(m.group(1).lower())
+    )
+
+
+def _heads_of_others(item: Item, positives: list[list[str]]) -> set[str]:
+    """The head words the options the intent does not take end in ("milk" of the whole milk and the almond
+    milk, when the oat milk is intended): a clear task saying only that word names every option alike."""
+    others = [o for o in (*item.amb_shortlist, *item.variants) if o.strip()]
+    others = [o for o in others if not any(_takes(alts, o) for alts in positives)]
+    return {_head(o) for o in others if _head(o)}
 
 
 def _head(phrase: str) -> str:

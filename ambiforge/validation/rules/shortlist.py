@@ -115,6 +115,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     # a thing named with its state ("grated cheddar") is looked up without it: the kitchen's cheddar will do
     stated = [s for s in shortlist if s not in objects and is_stated_object(s, units)]
     stated = [s for s in stated if s not in {option for option, _ in not_objects}]
+    if _kinds_of_no_thing(item.question, shortlist, ctx.catalog or cached_catalog("")):
+        return problems  # "Which program ...?" "eco program, quick program": settings, not the kitchen's things
     for name in objects + stated:
         key = key_of(" ".join(words(name)[1:])) if name in stated else key_of(name)
         if key in _APPLIANCES:
@@ -126,6 +128,21 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
             hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
             problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
+
+
+def _kinds_of_no_thing(question: str, shortlist: list[str], catalog: Catalog) -> bool:
+    """The question asks which X, every option is an X said with a word before it ("eco program", "quick
+    program"), and no kitchen name ends in X: the options are kinds of a setting or a way, not things a kitchen
+    lists, so a kitchen that does not list them misses nothing."""
+    m = _ASKED_KIND.search(question)
+    if m is None or len(shortlist) < 2:
+        return False
+    asked = singular(words(m.group(1))[0])
+    heads = {key_of(s)[-1] if key_of(s) else "" for s in shortlist}
+    if heads != {asked} or any(len(words(s)) < 2 for s in shortlist):
+        return False
+    lexicon = lexicon_for(catalog)
+    return asked not in lexicon.heads and not any(k[-1] == asked for k in lexicon.entries)
 
 
 def _written_form(name: str) -> str:
@@ -161,9 +178,16 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
             out.append((option, "an amount"))
         elif ws[0] in _NEGATION or ("VERB" in classes(ws[0]) and ws[1:] and set(ws[1:]) <= _PARTICLES):
             out.append((option, "a way of doing"))
-        elif all("ADJ" in classes(w) and "NOUN" not in classes(w) for w in ws) and not scene.grounds(key_of(option)):
+        elif all(_describes(w) for w in ws) and not scene.grounds(key_of(option)):
             out.append((option, "an attribute"))
     return out
+
+
+def _describes(word: str) -> bool:
+    """An adjective that is no noun ("spicy"), or a past participle that is only a verb ("washed", "peeled"):
+    a state a thing is in, which names no thing."""
+    kinds = classes(word)
+    return "NOUN" not in kinds and ("ADJ" in kinds or (kinds == {"VERB"} and word.lower().endswith(("ed", "en"))))
 
 
 #: A number joined to its unit before a noun is a size of the thing ("8-inch pans", "9x13 pan", "12-cup tin").

@@ -1,0 +1,198 @@
+"""Twentieth-round changes to qa_fit, corruption, shortlist and minimal_pair, read on the pooled fresh rows: each a
+row the check must flag or leave alone, and a near row with the other outcome."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.validation.ambik_rows import rule_messages
+
+ENV = (
+    "paring knife, vegetable peeler, dishwasher, sink, scrub brush, dish soap, tea towel, knife block, kettle, "
+    "white vinegar, measuring jug, washing machine, frying pan, stove, oat milk, whole milk, soy milk, blender, "
+    "bananas, tall glass, pancakes, plate, maple syrup, golden syrup, apples, shrimp, colander"
+)
+
+
+@pytest.fixture()
+def flags(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    return rule_messages(ENV, tmp_path, catalog)
+
+
+def _plan(*steps: str) -> str:
+    return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
+
+
+# qa_fit: an intent that rules out one thing the question offers takes the other side of its "or".
+PEELER = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Wash the paring knife by hand with the scrub brush and dish soap, then put it in the block.",
+    ambiguous_task="Wash the paring knife and put it in the knife block.",
+    question="Should the paring knife go in the dishwasher or be washed by hand?",
+    answer="By hand with the scrub brush; the dishwasher blunts it.",
+    plan_for_clear_task=_plan("Scrub the paring knife with the brush and dish soap.", "Put it in the knife block."),
+    plan_for_amb_task=_plan("Wash the paring knife.", "Put it in the knife block."),
+    end_of_ambiguity="0",
+)
+
+
+def test_an_intent_ruling_out_an_offered_thing_is_among_the_offers(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **PEELER, user_intent="scrub brush, -dishwasher") == []
+
+
+def test_an_intent_of_another_thing_is_still_outside_the_offers(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**PEELER, "answer": "Use the tea towel.", "user_intent": "tea towel"}
+    assert flags("qa_fit", **row) == [
+        "user_intent: 'tea towel' is none of the things the question offers: "
+        "'Should the paring knife go in the dishwasher or be washed by hand?'"
+    ]
+
+
+# qa_fit: the answer says the very word the intent adds to the question ("Up." for 'handle up').
+KETTLE = dict(
+    ambiguity_type="safety",
+    unambiguous_direct="Stand the paring knife in the dishwasher basket with the handle up.",
+    ambiguous_task="Stand the paring knife in the dishwasher basket.",
+    question="Which way should the handle of the paring knife face in the basket?",
+    plan_for_clear_task=_plan("Open the dishwasher.", "Stand the paring knife in the basket, handle up."),
+    plan_for_amb_task=_plan("Open the dishwasher.", "Stand the paring knife in the basket."),
+    end_of_ambiguity="1",
+    user_intent="handle up",
+)
+
+
+def test_an_answer_saying_what_the_intent_adds_answers(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **KETTLE, answer="Up, so the blade stays out of reach of fingers.") == []
+
+
+def test_an_answer_about_something_else_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **KETTLE, answer="Run the eco wash afterwards.") != []
+
+
+# corruption: two nouns written as one are a word, not a typo of the word one edit away.
+DESCALE = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Fill the kettle with white vinegar and water to shift the limescale, boil it and rinse it.",
+    ambiguous_task="Fill the kettle with something that shifts limescale, boil it and rinse it.",
+    question="What should I put in the kettle against the limescale?",
+    answer="White vinegar with water.",
+    end_of_ambiguity="0",
+    user_intent="white vinegar",
+)
+DESCALE_PLAN = _plan("Pour white vinegar and water into the kettle.", "Boil it.", "Rinse it twice.")
+
+
+def test_a_closed_compound_is_no_misspelling(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("corruption", **DESCALE, plan_for_clear_task=DESCALE_PLAN, plan_for_amb_task=DESCALE_PLAN) == []
+
+
+def test_a_word_cut_at_its_start_is_no_compound(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = DESCALE_PLAN.replace("Pour white vinegar", "Pour two ablespoons of white vinegar")
+    found = flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=DESCALE_PLAN)
+    assert found == ["plan_for_clear_task[0]: misspelled word 'ablespoons' ('tablespoons'?)"]
+
+
+# shortlist: options that are kinds of a setting the question asks for ("Which cycle ...?") are no kitchen things.
+CYCLE = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Put the tea towel in the washing machine and run the delicate cycle.",
+    ambiguous_task="Put the tea towel in the washing machine and run it.",
+    question="Which cycle should I run the washing machine on?",
+    answer="The delicate cycle.",
+    plan_for_clear_task=_plan("Put the tea towel in the washing machine.", "Run the delicate cycle."),
+    plan_for_amb_task=_plan("Put the tea towel in the washing machine.", "Run the washing machine."),
+    end_of_ambiguity="1",
+    user_intent="delicate",
+    variants="delicate cycle\nquick cycle",
+)
+
+
+def test_settings_asked_by_their_kind_are_not_looked_up(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **CYCLE, amb_shortlist="delicate cycle, quick cycle") == []
+
+
+def test_things_of_a_kitchen_kind_are_still_looked_up(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**CYCLE, "question": "Which pan should I use?", "amb_shortlist": "frying pan, copper pan"}
+    assert "amb_shortlist: 'copper pan' is not in the environment" in flags("shortlist", **row)
+
+
+# shortlist: a past participle alone ("peeled") is a state, not a thing.
+APPLES = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Slice the apples onto the plate.",
+    ambiguous_task="Slice some fruit onto the plate.",
+    question="Which fruit should I slice?",
+    answer="The apples.",
+    plan_for_clear_task=_plan("Slice the apples.", "Put them on the plate."),
+    plan_for_amb_task=_plan("Slice the fruit.", "Put it on the plate."),
+    end_of_ambiguity="0",
+    user_intent="apples",
+    variants="apples\nbananas",
+)
+
+
+def test_a_participle_option_is_an_attribute(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **APPLES, amb_shortlist="apples, bananas, peeled") == [
+        "amb_shortlist: 'peeled' is an attribute, not an object of the kitchen"
+    ]
+
+
+def test_a_thing_named_with_its_state_is_a_thing(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **APPLES, amb_shortlist="apples, bananas, peeled shrimp") == []
+
+
+# minimal_pair: the clear task says the same things as the ambiguous one, or only the word every option shares.
+SMOOTHIE = dict(
+    ambiguity_type="preferences",
+    ambiguous_task="Blend a cup of ice, two bananas and some milk and pour it into the tall glass.",
+    question="Which milk should I use?",
+    answer="Oat milk.",
+    plan_for_clear_task=_plan("Blend the bananas with a cup of oat milk.", "Pour it into the tall glass."),
+    plan_for_amb_task=_plan("Blend the bananas with some milk.", "Pour it into the tall glass."),
+    end_of_ambiguity="0",
+    user_intent="oat milk",
+    amb_shortlist="oat milk, whole milk, soy milk",
+    variants="oat milk\nwhole milk\nsoy milk",
+)
+
+
+def test_a_clear_task_with_the_same_content_leaves_the_choice_open(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Blend a cup of ice, two bananas and a cup of milk and pour it into the tall glass."
+    assert flags("minimal_pair", **SMOOTHIE, unambiguous_direct=clear) == [
+        "unambiguous_direct: says the same things as the ambiguous task, only in other small words, and names none "
+        "of the intent (oat milk): the clear task leaves the same choice open"
+    ]
+
+
+def test_a_clear_task_naming_the_intent_is_minimal(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Blend a cup of ice, two bananas and a cup of oat milk and pour it into the tall glass."
+    assert flags("minimal_pair", **SMOOTHIE, unambiguous_direct=clear) == []
+
+
+SYRUP = dict(
+    ambiguity_type="preferences",
+    ambiguous_task="Put the pancakes on the plate and drizzle something sweet over them.",
+    question="Which syrup should I drizzle over the pancakes?",
+    answer="The maple syrup.",
+    plan_for_clear_task=_plan("Put the pancakes on the plate.", "Drizzle the syrup over them."),
+    plan_for_amb_task=_plan("Put the pancakes on the plate.", "Drizzle something sweet over them."),
+    end_of_ambiguity="1",
+    user_intent="maple syrup",
+    amb_shortlist="maple syrup, golden syrup",
+    variants="maple syrup\ngolden syrup",
+)
+
+
+def test_a_clear_task_saying_only_the_shared_word_leaves_the_choice_open(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Put the pancakes on the plate and drizzle syrup over them."
+    assert flags("minimal_pair", **SYRUP, unambiguous_direct=clear) == [
+        "unambiguous_direct: says no word of 'maple syrup', and what it says beyond the ambiguous task (syrup) "
+        "names none of the intent: the clear task leaves the same choice open"
+    ]
+
+
+def test_a_clear_task_saying_the_intended_syrup_is_minimal(flags) -> None:  # type: ignore[no-untyped-def]
+    clear = "Put the pancakes on the plate and drizzle maple syrup over them."
+    assert flags("minimal_pair", **SYRUP, unambiguous_direct=clear) == []
