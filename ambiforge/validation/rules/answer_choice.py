@@ -15,7 +15,7 @@ from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import singular
 from ambiforge.validation.language import classes, content_lemmas, is_content, is_number, words
-from ambiforge.validation.lexicon import lexicon_for
+from ambiforge.validation.lexicon import Lexicon, lexicon_for
 from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
@@ -33,6 +33,29 @@ _EMPTY = frozenset({"please", "thanks", "thank", "fine", "okay", "ok", "sure", "
 
 #: Words by which an answer takes the options together ("Either is fine.", "Both."): not another thing.
 _ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none"})
+
+
+#: Names the lexicon keeps apart for one kitchen place: "the refrigerator" is the fridge.
+_SAME_PLACE = {"refrigerator": "fridge"}
+
+
+def kitchen_names(lexicon: Lexicon, text: str) -> set[str]:
+    """The kitchen things ``text`` names, a place's other name read as its common one ("the refrigerator door"
+    names the fridge an option says), and the place a verb names by its doer ("Freeze it." names the freezer)."""
+    named = {_SAME_PLACE.get(m.name, m.name) for m in lexicon.scan(text)[1]}
+    return named | {_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))}
+
+
+def place_of_verb(word: str, lexicon: Lexicon) -> str | None:
+    """The kitchen fixture named as the doer of the verb ``word`` ("freezer" of "freeze", "refrigerator" of
+    "refrigerate"), else None."""
+    if len(word) < 4 or "VERB" not in classes(word):
+        return None
+    for name in (word + "r", word + "er", word[:-1] + "or"):
+        found = lexicon.entries.get((name,))
+        if found is not None and found.kind == "fixture":
+            return found.name
+    return None
 
 
 def _lemmas(text: str) -> frozenset[str]:
@@ -149,8 +172,8 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     if _has_number(answer) and any(_has_number(t) for t in (*options, *concepts)):
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]} - {m.name for m in lexicon.scan(question)[1]}
-    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+    named = kitchen_names(lexicon, answer) - kitchen_names(lexicon, question)
+    if named & {n for t in (*options, *concepts) for n in kitchen_names(lexicon, t)}:
         return []
     if not named and not _has_number(answer, besides=frozenset({"one"})) and all("ADJ" in classes(w) for w in said):
         return []  # a description ("The bubbly one.", "Something sweet.") may be an option in other words
@@ -290,9 +313,9 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     if _has_number(answer) and any(_has_number(c) for c in concepts):
         return []  # an amount in other words ("a quarter hour" for '15 minutes')
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]}
-    named -= {m.name for t in (question, item.ambiguous_task) for m in lexicon.scan(t)[1]}
-    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+    named = kitchen_names(lexicon, answer)
+    named -= {n for t in (question, item.ambiguous_task) for n in kitchen_names(lexicon, t)}
+    if named & {n for t in (*options, *concepts) for n in kitchen_names(lexicon, t)}:
         return []
     return sorted(said)
 
@@ -344,8 +367,8 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     if _takes_together(answer, frozenset(words(" ".join((question, *_options(item), *concepts))))):
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]}
-    if named & {m.name for c in concepts for m in lexicon.scan(c)[1]}:
+    named = kitchen_names(lexicon, answer)
+    if named & {n for c in concepts for n in kitchen_names(lexicon, c)}:
         return []
     added = {w for w in _lemmas(answer) | {w for w in words(answer) if is_content(w)} if w not in _EMPTY}
     added -= _lemmas(question) | frozenset(words(question))

@@ -196,3 +196,26 @@ def test_a_clear_task_saying_only_the_shared_word_leaves_the_choice_open(flags) 
 def test_a_clear_task_saying_the_intended_syrup_is_minimal(flags) -> None:  # type: ignore[no-untyped-def]
     clear = "Put the pancakes on the plate and drizzle maple syrup over them."
     assert flags("minimal_pair", **SYRUP, unambiguous_direct=clear) == []
+
+
+# qa_fit: "the refrigerator" is the fridge, and "Refrigerate it." says where by the place's verb.
+STORE = dict(
+    ambiguity_type="common_sense_knowledge",
+    unambiguous_direct="Put the oat milk in the fridge.",
+    ambiguous_task="Put the oat milk away.",
+    question="Where should I put the oat milk?",
+    plan_for_clear_task=_plan("Pick up the oat milk.", "Put it in the fridge."),
+    plan_for_amb_task=_plan("Pick up the oat milk.", "Put it away."),
+    end_of_ambiguity="1",
+    user_intent="fridge",
+    variants="fridge\nkitchen counter",
+)
+
+
+@pytest.mark.parametrize("answer", ["In the refrigerator door.", "Refrigerate it, please."])
+def test_a_place_by_its_other_name_or_its_verb_answers(flags, answer: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **STORE, answer=answer) == []
+
+
+def test_an_answer_naming_no_place_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **STORE, answer="Shake it well first.") != []
