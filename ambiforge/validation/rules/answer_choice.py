@@ -58,6 +58,12 @@ def place_of_verb(word: str, lexicon: Lexicon) -> str | None:
     return None
 
 
+def _describing(word: str) -> bool:
+    """An adjective, or a compound of words joined by hyphens that the dictionary does not hold ("see-through",
+    "heat-proof"): English joins words so to make them one modifier."""
+    return "ADJ" in classes(word) or ("-" in word and not classes(word))
+
+
 def _lemmas(text: str) -> frozenset[str]:
     return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
 
@@ -175,7 +181,7 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     named = kitchen_names(lexicon, answer) - kitchen_names(lexicon, question)
     if named & {n for t in (*options, *concepts) for n in kitchen_names(lexicon, t)}:
         return []
-    if not named and not _has_number(answer, besides=frozenset({"one"})) and all("ADJ" in classes(w) for w in said):
+    if not named and not _has_number(answer, besides=frozenset({"one"})) and all(_describing(w) for w in said):
         return []  # a description ("The bubbly one.", "Something sweet.") may be an option in other words
     return options
 
@@ -299,7 +305,7 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     known = _lemmas(question) | frozenset(words(question)) | _lemmas(item.ambiguous_task)
     known |= frozenset(words(item.ambiguous_task))
     said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - known - _EMPTY
-    if not said or all("ADJ" in classes(w) for w in said):
+    if not said or all(_describing(w) for w in said):
         return []  # a description ("The sharp one.") may be the intended thing in other words
     if (which := _WHICH.search(question)) and (asked := _lemmas(which.group(1))) and asked <= _lemmas(answer):
         return []  # "Which knife?" "Use the knife on the board.": an answer of the kind asked for
@@ -372,7 +378,7 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
         return []
     added = {w for w in _lemmas(answer) | {w for w in words(answer) if is_content(w)} if w not in _EMPTY}
     added -= _lemmas(question) | frozenset(words(question))
-    if added and all("ADJ" in classes(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
+    if added and all(_describing(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
         return []  # a description ("The sharp one.") may be the intent in other words, unless the task says it
     return concepts
 

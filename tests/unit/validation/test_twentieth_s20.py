@@ -219,3 +219,26 @@ def test_a_place_by_its_other_name_or_its_verb_answers(flags, answer: str) -> No
 
 def test_an_answer_naming_no_place_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("qa_fit", **STORE, answer="Shake it well first.") != []
+
+
+# qa_fit: a modifier joined by hyphens ("see-through") describes an option as an adjective does.
+MUGS = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Pour the oat milk into the glass mug.",
+    ambiguous_task="Pour the oat milk into a mug.",
+    question="Which mug should I pour it into?",
+    plan_for_clear_task=_plan("Pick up the glass mug.", "Pour the oat milk into it."),
+    plan_for_amb_task=_plan("Pick up a mug.", "Pour the oat milk into it."),
+    end_of_ambiguity="0",
+    user_intent="glass mug",
+    amb_shortlist="glass mug, travel mug",
+    variants="glass mug\ntravel mug",
+)
+
+
+def test_a_hyphened_description_may_be_the_option(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **MUGS, answer="The see-through one.") == []
+
+
+def test_an_answer_naming_another_thing_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **MUGS, answer="The kettle first, then the sponge.") != []
