@@ -242,3 +242,40 @@ def test_a_hyphened_description_may_be_the_option(flags) -> None:  # type: ignor
 
 def test_an_answer_naming_another_thing_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("qa_fit", **MUGS, answer="The kettle first, then the sponge.") != []
+
+
+# shortlist: the kitchen's own fixtures and the parts of a thing the question names are not looked up.
+OVEN = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Bake the apples on the middle rack of the oven.",
+    ambiguous_task="Bake the apples in the oven.",
+    answer="The middle rack.",
+    plan_for_clear_task=_plan("Put the apples in a dish.", "Bake them on the middle rack."),
+    plan_for_amb_task=_plan("Put the apples in a dish.", "Bake them in the oven."),
+    end_of_ambiguity="1",
+    user_intent="middle rack",
+    variants="top rack\nmiddle rack",
+)
+
+
+def test_parts_of_the_thing_the_question_names_are_not_looked_up(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**OVEN, "question": "Which rack of the oven should the apples go on?"}
+    assert flags("shortlist", **row, amb_shortlist="top rack, middle rack") == []
+
+
+def test_parts_of_nothing_named_are_still_looked_up(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**OVEN, "question": "Which rack should the apples go on?"}
+    assert flags("shortlist", **row, amb_shortlist="top rack, middle rack") == [
+        "amb_shortlist: 'top rack' is not in the environment",
+        "amb_shortlist: 'middle rack' is not in the environment",
+    ]
+
+
+def test_shelves_are_the_kitchen_itself(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**OVEN, "question": "Which shelf should the apples go on?", "user_intent": "top shelf"}
+    assert flags("shortlist", **row, amb_shortlist="top shelf, bottom shelf") == []
+
+
+def test_participles_alone_are_ways_of_cooking(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**APPLES, "question": "How should I cook the apples?", "user_intent": "baked"}
+    assert flags("shortlist", **row, amb_shortlist="baked, stewed") == []
