@@ -64,6 +64,13 @@ def _describing(word: str) -> bool:
     return "ADJ" in classes(word) or ("-" in word and not classes(word))
 
 
+def place_names(text: str, lexicon: Lexicon) -> list[str]:
+    """The common names of the places ``text`` says by another name or by a verb ("fridge" of "In the
+    refrigerator" and of "Refrigerate it"), for reading it beside a text that says the common name."""
+    places = [_SAME_PLACE[m.name] for m in lexicon.scan(text)[1] if m.name in _SAME_PLACE]
+    return places + [_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))]
+
+
 def _lemmas(text: str) -> frozenset[str]:
     return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
 

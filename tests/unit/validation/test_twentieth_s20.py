@@ -279,3 +279,31 @@ def test_shelves_are_the_kitchen_itself(flags) -> None:  # type: ignore[no-untyp
 def test_participles_alone_are_ways_of_cooking(flags) -> None:  # type: ignore[no-untyped-def]
     row = {**APPLES, "question": "How should I cook the apples?", "user_intent": "baked"}
     assert flags("shortlist", **row, amb_shortlist="baked, stewed") == []
+
+
+# variants: "the glass one" names the glass mug; "In the refrigerator" and "Refrigerate it" name the fridge.
+def test_a_variant_saying_one_for_the_noun_names_the_option(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**MUGS, "answer": "The glass mug."}
+    assert flags("variants", **row) == []
+    assert flags("variants", **{**row, "variants": "the glass one\nthe travel one"}) == []
+
+
+def test_variants_of_other_mugs_are_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**MUGS, "answer": "The glass mug.", "variants": "the ceramic one\nthe travel one"}
+    assert flags("variants", **row) == [
+        "variants: none is the intended option (glass mug); variants: the ceramic one; the travel one"
+    ]
+
+
+@pytest.mark.parametrize("variants", ["In the refrigerator\nOn the kitchen counter", "Refrigerate it\nLeave it out"])
+def test_the_fridge_by_another_name_is_offered(flags, variants: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **{**STORE, "answer": "In the fridge.", "variants": variants}) == []
+
+
+def test_variants_without_the_fridge_are_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**STORE, "answer": "In the fridge.", "variants": "In the cupboard\nOn the kitchen counter"}
+    found = flags("variants", **row)
+    assert found == [
+        "variants: none is the answer 'In the fridge.' or the intent (fridge); variants: In the cupboard; "
+        "On the kitchen counter"
+    ]
