@@ -307,3 +307,15 @@ def test_variants_without_the_fridge_are_still_flagged(flags) -> None:  # type: 
         "variants: none is the answer 'In the fridge.' or the intent (fridge); variants: In the cupboard; "
         "On the kitchen counter"
     ]
+
+
+# corruption: kitchen words of other Englishes and cuisines ("hob", "ghee", "bok choy") are words.
+def test_kitchen_words_the_dictionary_lacks_are_known(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = _plan("Melt the ghee in the frying pan on the hob.", "Fry the bok choy and the chard in it.")
+    assert flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=plan) == []
+
+
+def test_a_typo_beside_them_is_still_a_typo(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = _plan("Melt the ghee in the frying pan on the hob.", "Fry the bok choy in it untill soft.")
+    found = flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=plan)
+    assert "plan_for_clear_task[1]: misspelled word 'untill' ('until'?)" in found
