@@ -211,7 +211,13 @@ def gives_no_measure(item: Item, ctx: RuleContext) -> str | None:
     measured = next((c for c in concepts if any(ch.isdigit() for ch in c)), None)
     if measured is None or _has_number(answer) or any(has(answer, c) for c in concepts):
         return None
+    if _COUNT_WORDS & {w.lower() for w in words(answer)}:
+        return None  # "A pair, please.", "A double portion.": a count in a word that is no numeral
     return measured
+
+
+#: Words that give a count without a numeral.
+_COUNT_WORDS = frozenset({"pair", "pairs", "double", "triple", "twice", "thrice", "single", "both"})
 
 
 #: "..., or something else?": the question leaves its list open.

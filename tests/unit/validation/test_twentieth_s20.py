@@ -319,3 +319,24 @@ def test_a_typo_beside_them_is_still_a_typo(flags) -> None:  # type: ignore[no-u
     plan = _plan("Melt the ghee in the frying pan on the hob.", "Fry the bok choy in it untill soft.")
     found = flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=plan)
     assert "plan_for_clear_task[1]: misspelled word 'untill' ('until'?)" in found
+
+
+# qa_fit: "a pair" gives a count as a numeral does.
+PAIR = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Fry two apples in the frying pan.",
+    ambiguous_task="Fry some apples in the frying pan.",
+    question="How many apples should I fry?",
+    plan_for_clear_task=_plan("Heat the frying pan.", "Fry two apples."),
+    plan_for_amb_task=_plan("Heat the frying pan.", "Fry the apples."),
+    end_of_ambiguity="1",
+    user_intent="two|2",
+)
+
+
+def test_a_count_in_a_word_is_an_amount(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **PAIR, answer="A pair, please.") == []
+
+
+def test_an_answer_without_a_count_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **PAIR, answer="Whatever looks ripe.") != []
