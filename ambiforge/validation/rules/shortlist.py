@@ -39,6 +39,11 @@ if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
 
+#: Separators a writer may put between options in place of AmbiK's commas: semicolons, slashes between words,
+#: line breaks (as the variants have) and "or".
+_OTHER_SEPARATOR = re.compile(r"\s*;\s*|(?<=[a-z])\s*/\s*(?=[a-z])|\s*\n\s*|\s+or\s+", re.I)
+
+
 def has_shortlist(type_name: str) -> bool:
     try:
         return ambiguity.get(type_name).has_shortlist
@@ -93,7 +98,7 @@ _NO_THING_ASKED = re.compile(
 
 
 def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
-    shortlist = [s for s in item.amb_shortlist if s.strip()]
+    shortlist = [part for s in item.amb_shortlist if s.strip() for part in _OTHER_SEPARATOR.split(s) if part.strip()]
     if not has_shortlist(item.ambiguity_type):
         return []
     if not shortlist and not [v for v in item.variants if v.strip()]:

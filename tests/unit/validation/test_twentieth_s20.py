@@ -12,7 +12,7 @@ from tests.unit.validation.ambik_rows import rule_messages
 ENV = (
     "paring knife, vegetable peeler, dishwasher, sink, scrub brush, dish soap, tea towel, knife block, kettle, "
     "white vinegar, measuring jug, washing machine, frying pan, stove, oat milk, whole milk, soy milk, blender, "
-    "bananas, tall glass, pancakes, plate, maple syrup, golden syrup, apples, shrimp, colander"
+    "bananas, tall glass, pancakes, plate, maple syrup, golden syrup, apples, shrimp, colander, glass mug, travel mug"
 )
 
 
@@ -340,3 +340,15 @@ def test_a_count_in_a_word_is_an_amount(flags) -> None:  # type: ignore[no-untyp
 
 def test_an_answer_without_a_count_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("qa_fit", **PAIR, answer="Whatever looks ripe.") != []
+
+
+# shortlist: options a writer separates by semicolons, slashes or line breaks are several options.
+@pytest.mark.parametrize("shortlist", ["glass mug; travel mug", "glass mug / travel mug", "glass mug\ntravel mug"])
+def test_other_separators_make_several_options(flags, shortlist: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **{**MUGS, "answer": "The glass mug.", "amb_shortlist": shortlist}) == []
+
+
+def test_one_option_is_still_one(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("shortlist", **{**MUGS, "answer": "The glass mug.", "amb_shortlist": "glass mug"}) == [
+        "amb_shortlist: has one option ('glass mug'); a choice needs at least 2"
+    ]
