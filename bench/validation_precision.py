@@ -1,8 +1,9 @@
 """Precision of the validation rules' errors and recall of the defects they are for, on published AmbiK rows.
 
-Main figures (issue 43): the newest held-back set (``FRESH``), 150 rows written fresh in AmbiK's format by other
-hands and labelled blind; without arguments the script measures it (``--set`` another such folder of rows.csv,
-split.csv and labels.csv). A set rule authors have since read is in ``WORN`` and its figures say so.
+Main figures (issue 43): the newest held-back sets (``FRESH``, measured as one pool), rows written fresh in AmbiK's
+format by other hands and labelled blind; without arguments the script measures them (``--set`` another such folder
+of rows.csv, split.csv and labels.csv; several ``--set`` are pooled). A set rule authors have since read is in
+``WORN`` and its figures say so.
 With ``--full``, the frozen held-back rows of ``bench/labels/split_issue43.csv`` (150 rows of the full published
 AmbiK CSV, in neither the development nor the calibration rows nor read before), labelled by a reader who never saw
 the rules, given only the rows and the defect classes (``bench/labels/heldback_labels.csv``: one line per row and
@@ -40,6 +41,7 @@ from __future__ import annotations
 import argparse
 import csv
 import re
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -108,8 +110,9 @@ HELD_BACK_CLASSES: dict[str, tuple[str, ...]] = {
 #: Rules whose errors are checked on every row by the raw cells, not by the reader (identical plans).
 RAW_CHECKED = {"plan_divergence"}
 SPLIT = LABELS / "split_issue43.csv"
-#: The held-back set: rows written fresh in AmbiK's format by other hands and labelled blind (its README says how).
-FRESH = LABELS / "fresh_issue43f"
+#: The held-back sets, measured as one pool: rows written fresh in AmbiK's format by other hands and labelled
+#: blind (each README says how).
+FRESH = (LABELS / "fresh_issue43f",)
 #: Sets whose rows rule authors have since read: their figures are tuning figures, and the script says so.
 WORN = {
     "fresh_issue43": "the fifteenth round of rule changes read its rows and labels (29 Nov)",
@@ -121,6 +124,10 @@ WORN = {
 HELD_BACK_LABELS = LABELS / "heldback_labels.csv"
 MIN_FLAGS, MIN_ROWS = 5, 5
 HELD_BACK_PRECISION, HELD_BACK_RECALL = 0.95, 0.80
+
+
+def _names(folders: tuple[Path, ...]) -> str:
+    return " + ".join(str(f) for f in folders)
 
 
 def _interval(k: int, n: int) -> str:
@@ -152,10 +159,12 @@ def held_back(
     if split.resolve() == SPLIT.resolve():
         print(
             "this split is worn: thirteen rounds of rule changes read its misses, and since 29 Nov every published "
-            f"row is a tuning row, so these are tuning figures; the held-back rows now are {FRESH}"
+            f"row is a tuning row, so these are tuning figures; the held-back rows now are {_names(FRESH)}"
         )
     elif split.parent.name in WORN:
-        print(f"this set is worn: {WORN[split.parent.name]}, so these are tuning figures; held back now: {FRESH}")
+        print(
+            f"this set is worn: {WORN[split.parent.name]}, so these are tuning figures; held back now: {_names(FRESH)}"
+        )
     if unknown:
         print(f"classes not in the list (ignored): {', '.join(sorted(unknown))}")
     errors: dict[str, set[str]] = defaultdict(set)
@@ -364,12 +373,34 @@ def writer_labels(folder: Path) -> list[dict[str, str]]:
     return keys + [{"row_id": r["id"], "class": "clean"} for r in rows if r["id"] not in keyed]
 
 
+def pooled(folders: list[Path], labels: str, into: Path) -> Path:
+    """One folder of several sets' rows, splits, labels and keys, so that their figures are counted together:
+    a class with ten labelled rows a set moves by a tenth with each row, a pool of sets less."""
+    names = ["rows.csv", "split.csv", labels] + (["writer_keys.csv"] if labels != "writer_keys.csv" else [])
+    for name in names:
+        tables = [read_rows(f / name) for f in folders if (f / name).is_file()]
+        if len(tables) < len(folders):
+            continue
+        ids = [r.get("id") or r.get("row_id") for t in tables for r in t if name in ("rows.csv", "split.csv")]
+        if len(ids) != len(set(ids)):
+            raise SystemExit(f"--set: {name}: the sets share row ids, so they cannot be pooled")
+        fields = list(dict.fromkeys(k for t in tables for k in (t[0] if t else {})))
+        with (into / name).open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=fields)
+            writer.writeheader()
+            for table in tables:
+                writer.writerows(table)
+    return into
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
         "--set",
         type=Path,
-        help=f"a folder of rows.csv, split.csv and labels.csv (default without --full: {FRESH.name})",
+        action="append",
+        help="a folder of rows.csv, split.csv and labels.csv; given more than once, the folders are measured as one "
+        f"pool (default without --full: {', '.join(f.name for f in FRESH)})",
     )
     parser.add_argument("--full", type=Path, help="the full published AmbiK CSV (1000 rows), with the old split")
     parser.add_argument("--split", type=Path, default=SPLIT)
@@ -389,13 +420,19 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.set is not None or (args.full is None and not args.history):
-        folder = args.set or FRESH
+        folders = args.set or list(FRESH)
         labels = AGAINST[args.against]
-        missing = [n for n in ("rows.csv", "split.csv", labels) if not (folder / n).is_file()]
-        if missing:
-            parser.error(f"--set {folder}: missing {', '.join(missing)}")
-        given = writer_labels(folder) if args.against == "writers" else None
-        held_back(folder / "rows.csv", folder / "split.csv", folder / labels, not args.counts_only, given)
+        for folder in folders:
+            missing = [n for n in ("rows.csv", "split.csv", labels) if not (folder / n).is_file()]
+            if missing:
+                parser.error(f"--set {folder}: missing {', '.join(missing)}")
+        worn = [f"{f.name}: {WORN[f.name]}" for f in folders if f.name in WORN]
+        if len(folders) > 1 and worn:
+            print(f"worn sets in the pool ({'; '.join(worn)}), so these are partly tuning figures")
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = folders[0] if len(folders) == 1 else pooled(folders, labels, Path(tmp))
+            given = writer_labels(folder) if args.against == "writers" else None
+            held_back(folder / "rows.csv", folder / "split.csv", folder / labels, not args.counts_only, given)
         return
     if args.full is None or not args.full.is_file():
         parser.error(f"--full: the full AmbiK CSV is needed ({args.full or 'not given'})")

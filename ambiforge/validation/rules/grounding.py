@@ -2,7 +2,8 @@
 
 A mention is grounded when the scene lists it in either number ("onions" / "onion"), when one name contains
 the other with the same head noun ("ripe banana" / "banana", "ceramic plate" / "ceramic dinner plate"), or
-when the scene name is the mention's modifier ("sourdough bread" / "sourdough"). It is not an object at all
+when the scene name is the mention's modifier ("sourdough bread" / "sourdough"; not a thing named for a scene
+thing that is no food, "oven mitts" beside the oven, unless it is that thing's part). It is not an object at all
 when it is a measure ("1 tablespoon of", "a cup of"), something every kitchen has (``ambient_nouns``; AmbiK's
 seven appliances, ``catalog.APPLIANCES``, are fixtures of every scene), the task's own product ("to make
 granola"), made from a scene item ("orange juice" beside an orange), a part of the item a step works on ("the
@@ -58,9 +59,11 @@ from ambiforge.validation.rules.grounding_context import (
     compared,
     cut_name,
     dough_named,
+    heated,
     listed,
     member_before,
     moved_product,
+    residue,
     spelled_on,
     step_form,
 )
@@ -770,6 +773,36 @@ def _in_scene(m: Mention, toks: list[str], scene: Scene) -> bool:
     )
 
 
+#: Words that say a scene food comes in its liquid: "can of peaches", "canned chickpeas", "jar of olives".
+_PACKED = frozenset({"canned", "jarred", "tinned"})
+
+
+def _packed(scene: Scene) -> bool:
+    """The scene keeps a food in a can or a jar, whose liquid a step may drain off."""
+    return any(k[0] in _PACKED or (len(k) > 2 and k[0] in ("can", "jar", "tin") and k[1] == "of") for k in scene.keys)
+
+
+#: Parts an appliance or a vessel is made with: "the blender jar", "the oven rack", "the fryer basket" are the
+#: scene thing's own; "a freezer bag" is not the freezer's.
+_FITTED = _OWN_PARTS | {"jar", "tray", "rack", "shelf", "basket", "bowl", "drawer"}
+
+
+def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
+    """A kitchen thing named for another scene thing that is no food ("the oven mitts" beside the oven, "a
+    freezer bag" beside the freezer, "the pot holder" beside the pot): another thing, which the scene's name as
+    its modifier does not ground. Not a part of that thing (``_FITTED``: "the blender jar"), one of its
+    material ("a glass cup" beside the glass), or a thing named for a food ("the butter knife" beside the
+    butter: that reading is the modifier rule's)."""
+    if m.food or len(key) < 2 or key[-1] in _FITTED or key[-2] in _MATERIALS or key[-2] in scene.food_heads:
+        return False
+    words = set(key)
+    named = {s for s in scene.by_head.get(key[-2], ()) if s <= words}
+    if not named:
+        return False
+    rest = Scene(frozenset(k for k in scene.keys if frozenset(k) not in named), scene.groups, scene.food_heads)
+    return not rest.grounds(key) and not _spelled_out(m, toks=list(key), scene=rest)
+
+
 def _same_word(a: str, b: str) -> bool:
     """One word in either number: the scene's "potato chips" stays plural in its key, a text's "potato chip
     crust" does not."""
@@ -956,7 +989,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
         breaks: frozenset[int] | None = None  # words a comma or a stop follows: read when a name is not in the scene
         _introduce(mentions, toks, introduced)
         previous: tuple[Mention, str | None] | None = None
-        present = [m.kind == "fixture" or _in_scene(m, toks, scene) for m in mentions]
+        present = [
+            m.kind == "fixture"
+            or (_in_scene(m, toks, scene) and not _named_for(m, tuple(toks[m.start : m.end]), scene))
+            for m in mentions
+        ]
         for j, m in enumerate(mentions):
             particular = _particular(m, toks, previous)
             previous = (m, particular)
@@ -1001,6 +1038,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     or dough_named(key[-1], (t for _, t in fields(item)), _DOUGHS)
                     or _made_of(m, toks, scene)
                     or moved_product(m.start, toks, step_before)
+                    or heated(m.start, toks, (lexicon.scan(t)[0] for _, t in fields(item)))
                     or (
                         len(key) > 1
                         and scene.grounds(key[1:])
@@ -1011,6 +1049,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     continue
             if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
+            if m.food and residue(m.start, toks, _packed(scene)):
+                continue  # "the used coffee grounds", "drain the syrup": left by a use or drained off
             if "(" in text and (h := bracket_head(m.start, text)) >= 0 and scene.grounds((*key, toks[h])):
                 continue  # "the cakes (lemon, carrot)": the carrot cake
             if breaks is None:

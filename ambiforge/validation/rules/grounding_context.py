@@ -11,6 +11,11 @@ scene does not list word for word.
   modify the word after it, however much the two read as one name without the comma; words in brackets after
   a thing ("the cakes (lemon, carrot, vanilla)") name its kinds, each the scene's thing of that name.
 - A name a step likens something to ("cut it into wedges, like a cake") is no thing the step uses.
+- A food said as what an earlier use left ("the used coffee grounds", "the old oils" in the grinder) or as what
+  a step drains off a food the scene keeps packed ("drain the syrup through the colander" of the can of
+  peaches) is a residue or the liquid the pack held: no step fetches it.
+- A food said hot or warm in a task whose steps heat ("Heat the milk ... Let the hot chocolate cool") is the
+  drink or dish the heating made, not a thing fetched.
 - A kind's member said before its kind ("crumbled feta cheese" beside the goat cheese; ``kinds`` in
   kitchen_words.yaml) names that member: another food than the kind's member the scene has.
 """
@@ -151,3 +156,38 @@ def moved_product(start: int, toks: list[str], before: list[str]) -> bool:
     if start < 2 or toks[start - 1] != "the" or not set(verb_lemmas(toks[start - 2])) & _MOVING_OUT:
         return False
     return any(set(verb_lemmas(w)) & _MAKING for w in (*before, *toks[: start - 2]))
+
+
+#: Words before a food that say an earlier use left it: "the used coffee grounds", "the old oils" in the grinder.
+_SPENT = frozenset({"used", "spent", "old"})
+#: Words that may stand between a verb and its object: "drain the syrup", "drain off all the liquid".
+_OBJECT_LEAD = frozenset({"the", "a", "an", "any", "all", "its", "their", "excess", "off", "away", "out"})
+
+
+def residue(start: int, toks: list[str], packed: bool) -> bool:
+    """The food at ``toks[start]`` is what an earlier use left ("scrape the used coffee grounds") or, in a
+    kitchen keeping a food ``packed`` in a can or jar, what a step drains away ("drain the syrup"): a residue
+    or the liquid the pack held, never fetched. "Drain the fusilli" beside no fusilli is the fusilli missing."""
+    if start and toks[start - 1] in _SPENT:
+        return True
+    if not packed:
+        return False
+    k = start - 1
+    while k >= 0 and toks[k] in _OBJECT_LEAD:
+        k -= 1
+    return k >= 0 and k < start - 1 and "drain" in verb_lemmas(toks[k])
+
+
+#: Words that say a food is at the heat a step brought it to: "the hot chocolate", "the warm custard".
+_HEATED = frozenset({"hot", "warm"})
+#: Verbs that heat a food: said of a step, the hot food the task names after is what the heating made.
+_HEATING = frozenset({"heat", "warm", "boil", "simmer", "microwave", "cook", "bake", "roast", "fry", "toast"})
+
+
+def heated(start: int, toks: list[str], texts: Iterable[list[str]]) -> bool:
+    """The food at ``toks[start]`` is said hot or warm ("let the hot chocolate cool") in an item whose texts heat
+    something ("Heat the milk in the saucepan"): the drink or dish the task made by heating, which no kitchen
+    lists. "Serve with hot chocolate" in a task that heats nothing is the hot chocolate missing."""
+    if not start or toks[start - 1] not in _HEATED:
+        return False
+    return any(w not in _HEATED and set(verb_lemmas(w)) & _HEATING for words in texts for w in words)

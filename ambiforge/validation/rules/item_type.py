@@ -1,18 +1,22 @@
 """type: the ambiguity type fits what is asked. A safety item asks about a hazard; when its question, answer and intent
-name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material or "safe" itself: "Should I peel
-the onion?" "Yes."), nor does the reason its clear task gives ("because a guest has a nut allergy"), and its answer
-keeps nothing from happening ("so the cork cannot hit someone"), the item is another type. A preferences item leaves a
-choice among things open; when what it asks is an amount, a time, a setting or a way of doing ("How many eggs should I
-crack?" "Three.", "Should I make juice or blend these fruits?" "Blend.") and its intent names nothing of the kitchen
-beyond what the question names, there is no choice to prefer; nor is there when, with nothing listed, it asks how to do
-it ("How should I cut the omelette?"), asks a yes or no ("Should I wash the vegetables first?"), or asks where to put
-something and wants only a place ("On the kitchen table."). A common-sense or safety item whose question asks the user's
-taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...") is a preferences item: no kitchen
-knowledge settles a taste; so is one whose answer's reason is the liking of the user or of the people served ("I just
-like it better", "I don't like it too spicy", "that is how the kids like them", "whatever looks nice to you"). A
-preferences item whose one listed option is the intended thing, with nothing else of its kind in the kitchen, offers no
-choice (variants naming two things of the kitchen are a choice, whatever noun the question asks them by); one whose
-answer's reason is harm or damage ("because the plastic one is not safe in the oven") is settled by a fact, not a taste.
+name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material, a thing kept from someone
+("nut-free", "contains nuts") or "safe" itself: "Should I peel the onion?" "Yes."; a hazard word counts where a word
+starts with it: "drawer" says nothing raw, "crackers" nothing cracked), nor does the reason its clear task gives
+("because a guest has a nut allergy"), and its answer keeps nothing from happening ("so the cork cannot hit someone"),
+the item is another type. A preferences item leaves a choice among things open; when what it asks is an amount, a time,
+a setting or a way of doing ("How many eggs should I crack?" "Three.", "Should I make juice or blend these fruits?"
+"Blend.") and its intent names nothing of the kitchen beyond what the question names, there is no choice to prefer; nor
+is there when, with nothing listed, it asks how to do it ("How should I cut the omelette?"), asks a yes or no ("Should I
+wash the vegetables first?", its options at most a yes and a no, unless the answer refuses and names another thing), or
+asks where to put something and wants only a place ("On the kitchen table."). A common-sense or safety item whose
+question asks the user's taste ("Which style would you prefer?") or whose answer gives one ("I'd like ...") is a
+preferences item: no kitchen knowledge settles a taste; so is one whose answer's reason is the liking of the user or of
+the people served ("I just like it better", "I don't like it too spicy", "that is how the kids like them", "whatever
+looks nice to you"), unless the answer opens with what the question already fixes ("... for medium-rare?" "Medium-rare
+means ..., that is how we like it": the liking is of the given). A preferences item whose one listed option is the
+intended thing, with nothing else of its kind in the kitchen, offers no choice (variants naming two things of the
+kitchen are a choice, whatever noun the question asks them by); one whose answer's reason is harm or damage ("because
+the plastic one is not safe in the oven") is settled by a fact, not a taste.
 Registered with the hygiene family (see there)."""
 
 from __future__ import annotations
@@ -34,16 +38,19 @@ if TYPE_CHECKING:
 
 #: Word stems that name a kitchen hazard or its protection; one of them in the question, answer or intent
 #: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself; the
-#: body kept from harm is ("away from your hand", "your fingers can get caught").
+#: body kept from harm is ("away from your hand", "your fingers can get caught"). A stem counts at a word's start,
+#: or after a prefix ("unsafe", "nontoxic", "dishwasher"): inside a word it says nothing ("raw" of "drawer").
 _HAZARD = re.compile(
-    r"safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
+    r"(?<![a-z])(?:un|pre|re|over|under|dish|non|anti|in)?"
+    r"(?:safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
     r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"
     r"|germ|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
-    r"|poison|crude|bleach|detergent|soap|chemical|edible|chick|poultry|pork|meat|choke|child|broken|crack"
+    r"|poison|crude|bleach|detergent|soap|chemical|edible|chick(?!pea)|poultry|pork|meat|choke|child|broken|crack(?!er)"
     r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter"
     r"|\b(?:your|the|my) (?:hand|hands|finger|fingers|fingertips|skin|eyes)\b|\bcaught\b|\bhurt|\bwound"
-    r"|\bbleed|\bcut (?:yourself|myself|your|my)\b",
+    r"|\bbleed|\bcut (?:yourself|myself|your|my)\b"
+    r"|[a-z]+-free\b|contains?\b|contained\b)",
     re.I,
 )
 
@@ -68,6 +75,8 @@ _PLACES = frozenset(
     | {"cupboard", "cabinet", "shelf", "pantry", "drawer", "sink", "dish rack", "rack", "knife block", "surface"}
 )
 _WHERE = re.compile(r"^\s*(?:\w+,\s*)?where\b", re.I)
+#: An option that is a yes or a no ("Yes, rinse it", "No, use it as it is"): it names no thing to choose.
+_YES_OR_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 #: A yes/no question offering two ways of doing ("Should I make juice or blend these fruits?").
 _WHICH_WAY = re.compile(r"^\s*(?:\w+,\s*)?(?:should|shall|do|can)\s+(?:i|we|you)\s+\w+.*\bor\b", re.I)
 
@@ -135,7 +144,7 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
             f"ambiguity_type: {item.ambiguity_type!r}, but the question asks the user's taste, which is a "
             f"preference: {item.question.strip()[:80]!r}"
         ]
-    if _LIKING.search(item.answer) and not _HARM_REASON.search(item.answer):  # liking beside a reason of harm
+    if _LIKING.search(item.answer) and not _HARM_REASON.search(item.answer) and not _likes_a_given(item):
         return [
             f"ambiguity_type: {item.ambiguity_type!r}, but the answer's reason is the user's taste, which is a "
             f"preference: {item.answer.strip()[:80]!r}"
@@ -152,6 +161,21 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
     if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer):
         return []
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
+
+
+#: Words an answer may open with before what it gives ("The large mug", "Just a pinch", "With two cubes").
+_LEAD = frozenset({"the", "a", "an", "just", "with", "in", "on", "about", "only", "some", "yes", "no", "oh", "well"})
+
+
+def _likes_a_given(item: Item) -> bool:
+    """The answer opens with what the question already fixes and offers no choice of ("What temperature should the
+    lamb reach for medium-rare?" "Medium-rare means ..., that is how we like it."): the liking is of the given,
+    not of what is asked, so it says nothing of the item's type (an answer that answers nothing is the
+    question/answer defect)."""
+    if re.search(r"\bor\b", item.question, re.I):
+        return False
+    first = next((w for w in words(item.answer) if w not in _LEAD), None)
+    return first is not None and first in set(words(item.question))
 
 
 def _no_choice(item: Item, ctx: RuleContext) -> list[str]:
@@ -179,7 +203,11 @@ def no_choice(item: Item, ctx: RuleContext) -> str | None:
     scene = Scene.of(item)
     named = [set(toks[m.start : m.end]) for toks, mentions in map(lexicon.scan, alternatives) for m in mentions]
     named += [set(key) for key in map(key_of, alternatives) if key and (scene.grounds(key) or scene.describes(key))]
-    bare = not [s for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    listed_options = [s for s in (*item.amb_shortlist, *item.variants) if s.strip()]
+    # options that are a yes and a no list no things, unless the answer refuses: "No, use the paper towels"
+    # offers another thing in the asked one's place
+    yes_no = all(_YES_OR_NO.match(s) for s in listed_options) and not re.match(r"^\W*no\b", item.answer, re.I)
+    bare = not listed_options or yes_no
     places = [a.strip().lower().removeprefix("the ") for alts in positives for a in alts if a.strip()]
     listed = [s for s in item.amb_shortlist if s.strip()]
     if not listed and _WHERE.match(question) and places and all(p in _PLACES for p in places):

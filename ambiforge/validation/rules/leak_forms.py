@@ -7,7 +7,9 @@ condiment?", the answer "Mustard."), or names a shortlisted option whole and no 
 its answer before it asks. Checked only where the question asks for a choice (which, what kind, where, how
 many), the option is not what the question itself names ("eggs" of "How many eggs?" is what is counted), the
 answer gives it, and it is the choice: a shortlisted option, or the intent's only thing, named in the kitchen.
-An option the task offers beside another ("a metal or plastic bowl") is not given away."""
+An option the task offers beside another ("a metal or plastic bowl") is not given away. The option may also be
+called by the word that tells it from the others, where no other kitchen thing has that word ("the rack" for the
+wire rack beside a serving plate, "for composting" for the compost bin): :func:`mark_leaks`."""
 
 from __future__ import annotations
 
@@ -216,9 +218,19 @@ def _marks(options: list[str]) -> list[frozenset[str]]:
 
 
 def _kin(word: str, mark: str) -> bool:
-    """``word`` is ``mark`` or of its family by any reading ("frozen" -> freeze, of "freezer")."""
+    """``word`` is ``mark`` or of its family by any reading ("frozen" -> freeze, of "freezer"); not a word that
+    is only the first part of a compound ("straw" of "strawberry", the rest "berry" a word of its own)."""
     readings = {word, lemma(word), *verb_lemmas(word)}
-    return mark in readings or any(len(r) >= 5 and len(mark) >= 5 and r[:5] == mark[:5] for r in readings)
+    return mark in readings or any(
+        len(r) >= 5 and len(mark) >= 5 and r[:5] == mark[:5] and not _compound_part(r, mark) for r in readings
+    )
+
+
+def _compound_part(a: str, b: str) -> bool:
+    """One of ``a`` and ``b`` is the other and a word more ("straw" / "strawberry"): a part, not a family."""
+    shorter, longer = sorted((a, b), key=len)
+    rest = longer[len(shorter) :]
+    return longer.startswith(shorter) and len(rest) >= 3 and bool(classes(rest))
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "your", "some"})
@@ -525,3 +537,72 @@ def added_step_leaks(item: Item) -> list[str]:
                     f"(end_of_ambiguity {item.end_of_ambiguity}): {' '.join(amb[i].split())[:80]!r}"
                 ]
     return []
+
+
+def _intended_option(item: Item) -> tuple[list[str], list[frozenset[str]], int] | None:
+    """The row's options (its shortlist, else its variants), what tells each from the others, and the index of
+    the one option the intent names; None unless there are two options or more and exactly one is intended."""
+    options = [o.strip() for o in item.amb_shortlist if o.strip()] or [o.strip() for o in item.variants if o.strip()]
+    options = list(dict.fromkeys(o.lower() for o in options))
+    if len(options) < 2 or not all(marks := _marks(options)):
+        return None
+    positives, _ = intent_concepts(item.user_intent)
+    intended = content_lemmas(" ".join(a for alts in positives for a in alts))
+    mine = [i for i, m in enumerate(marks) if m <= intended]
+    return (options, marks, mine[0]) if len(mine) == 1 else None
+
+
+def _only_its_word(item: Item, word: str, option: str) -> bool:
+    """No kitchen thing but the intended ``option`` has ``word`` (or its family) in its name: said alone, the
+    word can mean no other thing the kitchen holds."""
+    return not any(any(_kin(w, word) for w in words(e.name)) for e in item.environment if not mentions(option, e.name))
+
+
+def mark_leaks(item: Item, lexicon: Lexicon) -> list[str]:
+    """The ambiguous text calls the intended option by the word that tells it from the other options, where the
+    word can mean no other kitchen thing: the ambiguous task naming it by that word alone ("smooth the cloth
+    flat" for the cloth napkins beside the paper ones; "drain them on the rack" for the wire rack beside the
+    serving plate), or a step before ``end_of_ambiguity`` adding it, in any form of its family, to what the
+    clear plan's same step does ("set the eggshells aside for composting" for the compost bin beside the
+    recycling bin). The robot knows the option without its name."""
+    question = item.question.strip()
+    if not question or not (_CHOICE_QUESTION.search(question) or re.search(r"\bor\b", question, re.I)):
+        return []
+    found = _intended_option(item)
+    if found is None:
+        return []
+    options, marks, mine = found
+    option = options[mine]
+    nouns = [m for m in marks[mine] if "NOUN" in classes(m) and _only_its_word(item, m, option)]
+    if not nouns or any(mentions(question, m) and not _offered(question, m) for m in nouns):
+        return []  # what the question is about ("knead the dough"), unless offered ("the cloth or the paper napkins?")
+    others = [m for i, mark in enumerate(marks) if i != mine for m in mark]
+    raw = [w.strip("'").lower() for w in words(item.ambiguous_task)]
+    head = lemma(words(option)[-1])
+    foods = {i for m in lexicon.scan(item.ambiguous_task)[1] if m.food for i in range(m.start, m.end)}
+    if not any(any(_kin(w, m) for w in raw) for m in others):
+        for j, w in enumerate(raw):
+            if not any(_kin(w, m) for m in nouns) or j == 0 or raw[j - 1] not in _DETERMINERS:
+                continue
+            if j in foods and lemma(w) != head:
+                continue  # "slice the bread" for the bread knife: the food the option is for, not the option
+            following = raw[j + 1] if j + 1 < len(raw) else ""
+            if following == "of" or (following and "NOUN" in classes(following) and following not in _NOT_NOUNS):
+                continue  # "the cloth napkin": the name, read by the task checks; "a glass of milk": a portion
+            return [f"ambiguous_task: calls the intended '{option}' by '{w}', which no other kitchen thing has"]
+    clear, amb = item.plan_for_clear_task, item.plan_for_amb_task
+    for i in range(min(item.end_of_ambiguity, len(clear), len(amb))):
+        added = [w.lower() for w in words(amb[i]) if lemma(w.lower()) not in content_lemmas(clear[i])]
+        if not content_lemmas(clear[i]) <= content_lemmas(amb[i]) or any(_kin(w, m) for w in added for m in others):
+            continue
+        said = next((w for w in added if is_content(w) and any(_kin(w, m) for m in nouns)), None)
+        if said:
+            return [
+                f"plan_for_amb_task[{i}]: says '{said}' of the intended '{option}', which the clear plan's step {i} "
+                f"does not (end_of_ambiguity {item.end_of_ambiguity}): {' '.join(amb[i].split())[:80]!r}"
+            ]
+    return []
+
+
+#: Words after a noun that are no noun of its phrase ("the cloth flat", "the rack first").
+_NOT_NOUNS = frozenset({"flat", "first", "then", "again", "now", "too", "well", "here", "there", "down", "up", "out"})

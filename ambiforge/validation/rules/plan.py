@@ -29,7 +29,9 @@ it is a suspicion a reader must confirm (measured on published AmbiK rows, bench
   later step does.
 - ``answer_leak`` (error) / ``answer_leak_suspect`` (warning): the ambiguous plan already names, up to
   ``end_of_ambiguity``, the intended option the ambiguous task leaves open (see :func:`leaks`). After it
-  AmbiK's ambiguous plans follow the clear plan, so later steps may name it.
+  AmbiK's ambiguous plans follow the clear plan, so later steps may name it. An ambiguous plan that names the
+  intended option before the index is reported once, as the leak: the index may still be where the clear plan
+  resolves the choice, and the defect to fix is the word said too early.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from ambiforge.validation.rules.leak_forms import (
     asks_place,
     attribute_leaks,
     kept_cue_leaks,
+    mark_leaks,
     measure_leaks,
     part_leaks,
     rewrite_leaks,
@@ -84,6 +87,12 @@ MEASURES = frozenset(
     {"cup", "ml", "milliliter", "millilitre", "liter", "litre", "l", "gram", "g", "kg", "kilogram", "ounce", "oz"}
     | {"tablespoon", "tbsp", "teaspoon", "tsp", "pound", "lb", "pinch", "dash", "inch", "cm", "minute", "second"}
     | {"hour", "degree", "percent"}
+)
+#: A step that takes all the task's things ("Gather all the necessary ingredients and equipment, including ...").
+_GATHERS_ALL = re.compile(
+    r"\ball\s+(?:of\s+)?(?:the\s+)?(?:necessary\s+|needed\s+|required\s+)?"
+    r"(?:ingredients|equipment|items|tools|utensils|supplies)\b",
+    re.I,
 )
 _OFFERED = re.compile(r"\b(?:choose|select|pick|decide|ask)\b.*\b(?:or|between|which)\b|\beither\b", re.I)
 _OPEN_CHOICE = re.compile(
@@ -427,7 +436,7 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             a
             for alts in positives
             for a in alts
-            if (names_thing(a) or names_thing(singular(a)) or _amounts(a))  # a thing ("tops"), or an amount
+            if (names_thing(a) or names_thing(singular(a)) or _amounts(a) or _kitchen_name(a, item))  # "tops", "2 cups"
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
         if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):
@@ -1074,6 +1083,14 @@ def _named(
     )
 
 
+def _kitchen_name(phrase: str, item: Item) -> bool:
+    """``phrase`` is the name of a thing the kitchen lists, in either number: it names a thing whatever its
+    words' classes ("frying pan", "can opener": the word lists know "pan" only as a verb and "can" as a modal)."""
+    key = key_of(phrase)
+    keys = Scene.of(item).keys
+    return bool(key) and (key in keys or (*key[:-1], key[-1] + "s") in keys or (*key[:-1], key[-1] + "es") in keys)
+
+
 def _quantity(word: str) -> bool:
     return any(c.isdigit() for c in word) or word in CARDINALS or singular(word) in MEASURES
 
@@ -1122,12 +1139,13 @@ def _whole_answer(item: Item, positives: list[list[str]], scene: Scene) -> bool:
     whisk."; both cheeses of "one cheese and another cheese"). A concept whose alternatives are a thing or a
     number ("thermometer|145": how to tell it is done) is given away by the thing."""
     before = item.plan_for_amb_task[: item.end_of_ambiguity]
+    listed = {a for alts in positives for a in alts if _kitchen_name(a, item)}
     objects = 0
     for alternatives in positives:
         if all(any(_quantity(w) for w in words(a)) for a in alternatives):
             return False  # "2, eggs", "cup|ml": the answer says how much, and naming the thing gives none away
         alternatives = [a for a in alternatives if not any(_quantity(w) for w in words(a))]  # "thermometer|145"
-        if not all(names_thing(a) for a in alternatives):
+        if not all(names_thing(a) or a in listed for a in alternatives):
             continue  # "drizzle|apply|distribute": how, not what
         if any(has(item.ambiguous_task, a) or mentions(item.ambiguous_task, a) for a in alternatives):
             return False
@@ -1212,7 +1230,7 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     for alternatives in positives:
         if counted and any(_quantity(w) or mentions(item.question, a) for a in alternatives for w in words(a)):
             continue  # the count is checked above; "eggs" of "How many eggs?" is what is counted, not the answer
-        things = [a for a in alternatives if names_thing(a)]
+        things = [a for a in alternatives if names_thing(a) or _kitchen_name(a, item)]
         if not things or any(has(task, a) or mentions(task, a) for a in alternatives):
             continue  # nothing that names a thing, or the task itself says it: nothing to leak
         for i, step in enumerate(amb[: item.end_of_ambiguity + 1]):
@@ -1225,8 +1243,9 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
                 ),
                 None,
             )
-            if found is None or _OFFERED.search(step):
-                continue  # "Choose between green tea or coffee": the step asks, it does not decide
+            if found is None or _OFFERED.search(step) or _GATHERS_ALL.search(step):
+                continue  # "Choose between green tea or coffee": the step asks, it does not decide; "Gather all the
+                # necessary equipment, including ...": it takes what the whole task may use, choosing none
             key = key_of(found)
             names_object = bool(key) and (scene.grounds(key) or scene.describes(key) or key in options)
             names_object = names_object or asks_place(item.question, found)  # "Where ...?" "In the fridge."
@@ -1247,6 +1266,8 @@ def leaks(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     if not any(rule == "answer_leak" for rule, _ in out):
         # a concept the ambiguous plan adds before the index, read when no other form has found the leak
         out += [("answer_leak", message) for message in added_step_leaks(item)]
+    if not any(rule == "answer_leak" for rule, _ in out):
+        out += [("answer_leak", message) for message in mark_leaks(item, lexicon)]
     return out
 
 

@@ -5,12 +5,14 @@ plans add fetching, placing and tools the task leaves implicit, and name a thing
 sponge", "the peppers"), so only what is certain is read:
 
 - a food the task names (resolved against the kitchen list) that its plan never names by any of its words
-  ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only);
+  ("Bake the walnuts", a plan that bakes the peanuts, almonds and cashews only) nor by its kind as a thing
+  ("spread" of the marmalade said only as a step's verb, "Spread butter on the toast", is no kind);
 - a kitchen object the task names whose plan names, instead, another kitchen object of the same kind ("the
   paring knife", a plan that uses the bread knife; "the black tea bags", a plan that steeps green tea bags;
-  "the brie", a plan that puts out the aged cheddar and after it says only "the cheese");
-- the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table") where
-  the plan, which puts things somewhere, never names that place;
+  "the brie", a plan that puts out the aged cheddar and after it says only "the cheese"; "the veggie burgers",
+  named by a word and a head no kitchen name joins, a plan that grills the chicken burgers beside veggie patties);
+- the place the task puts or serves things ("serve it on a plate", "place them on the kitchen table", "in the
+  mesh basket" of the kitchen list) where the plan, which puts things somewhere, never names that place;
 - a step that does what the other plan's same step does, on a kitchen thing nothing in the item names, where
   both tasks name the other plan's thing ("Add the beef sirloin ..." / "Add the tofu ..."; "a salad fork" /
   "a dinner fork", read by the words that tell the two apart; a tool of another head by its head: "pizza" of
@@ -246,19 +248,20 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
     if not plan or not task.strip():
         return []
     plan_words = set(_lemmas(" ".join(plan)))
+    plan_nouns = _said_as_things(plan)
     together = bool(_TOGETHER.search(" ".join(plan)))
     ws = _lemmas(task)
     out = []
     for name, key, food in _things(task, names):
         if _said(key, answered):
             continue
-        if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_words:
+        if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_nouns:
             if together or _head_said(ws, key, plan_words):
                 continue
             out.append(f"never takes up the {name} its task names")
         elif food and not _said(key, plan_words) and not together:
             # said only by its kind ("the cheese"): the kind may be another food of it the plan names whole
-            kind = _kinds(name, ctx) & plan_words
+            kind = _kinds(name, ctx) & plan_nouns
             other = next((n for n, k, _ in names if n != name and _kinded(n, k, kind, ws, plan, ctx)), None)
             if other is not None:
                 out.append(f"takes up the {other} where its task names the {name}")
@@ -266,7 +269,59 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
             others = [n for n, k, _ in names if n != name and k[-1] == key[-1] and _instead(key, k, plan_words)]
             if others:
                 out.append(f"uses the {others[0]} where its task names the {name}")
-    return out + _places_missed(task, plan, plan_words, ctx, answered)
+    return (
+        out
+        + _unlisted_kind_swapped(ws, plan, plan_words, names, answered, ctx)
+        + _places_missed(task, plan, plan_words, ctx, answered, names)
+    )
+
+
+def _unlisted_kind_swapped(
+    task: list[str], plan: list[str], plan_words: set[str], names: list[Name], answered: set[str], ctx: RuleContext
+) -> list[str]:
+    """The task names a thing by a word and a head that no kitchen name joins ("the veggie burgers", with veggie
+    patties and chicken burgers in the kitchen), and the plan names whole the kitchen thing of that head with
+    another word ("Place the chicken burgers ..."), never the task's word: it uses the other thing. The task's
+    word must set apart a kitchen thing of the same sort (the veggie patties, food as the burgers are), so a state
+    ("cooked burgers") is no other thing, and "the serving bowl" with a serving spoon and a glass bowl is no
+    bowl the kitchen has (grounding's defect): its plan may use the glass bowl."""
+    out: list[str] = []
+    for name, key, food in names:
+        if len(key) < 2 or not any(_has_key(_lemmas(step), key) for step in plan):
+            continue
+        for i in range(1, len(task)):
+            word = task[i - 1]
+            if task[i] != key[-1] or word in key or word in _STATES or word in FUNCTION_WORDS or len(word) < 3:
+                continue
+            if word in answered or word in plan_words:
+                continue
+            if any(_has_key(task, k) and k[-1] == key[-1] for _, k, _ in names):
+                continue
+            if any(word in k[:-1] and _same_sort(n, f, name, food, ctx) for n, k, f in names if n != name):
+                out.append(f"uses the {name} where its task names the {word} {key[-1]}")
+                break
+    return out
+
+
+def _same_sort(name: str, food: bool, other: str, other_food: bool, ctx: RuleContext) -> bool:
+    """The two may be things of one sort: the catalog files both under a common kind, or, where it knows one at
+    most, neither is known to be of another sort (a food beside a tool the catalog files)."""
+    mine, theirs = _kinds(name, ctx), _kinds(other, ctx)
+    if mine and theirs:
+        return bool(mine & theirs)
+    return food == other_food or not (mine or theirs)
+
+
+def _said_as_things(plan: list[str]) -> set[str]:
+    """The plan's lemmas less each step's leading verb: a kind that is also a verb ("spread" of the orange
+    marmalade, "Spread butter on the toast") names no thing where the step does it."""
+    out: set[str] = set()
+    for step in plan:
+        ws = _lemmas(step)
+        if ws and "VERB" in classes(ws[0]):
+            ws = ws[1:]
+        out.update(ws)
+    return out
 
 
 def _kinded(name: str, key: list[str], kind: set[str], task: list[str], plan: list[str], ctx: RuleContext) -> bool:
@@ -290,19 +345,31 @@ def _has_key(ws: list[str], key: list[str]) -> bool:
     return any(ws[i : i + n] == key for i in range(len(ws) - n + 1))
 
 
-def _places_missed(task: str, plan: list[str], plan_words: set[str], ctx: RuleContext, answered: set[str]) -> list[str]:
-    """The places ``task`` puts or serves things on that ``plan``, which puts things somewhere, never names."""
+def _places_missed(
+    task: str, plan: list[str], plan_words: set[str], ctx: RuleContext, answered: set[str], names: list[Name]
+) -> list[str]:
+    """The places ``task`` puts or serves things on that ``plan``, which puts things somewhere, never names. A
+    place is a catalog name or, for one the catalog does not know ("the mesh basket"), a name of the kitchen."""
     if not any(_PUTS.search(step) for step in plan):
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
     out: list[str] = []
     for m in _PUTS.finditer(task):
         found = [x for x in lexicon.find(m.group(1)) if x.start == 0 and not x.food]
-        place = found[0].text.lower() if found else ""
+        place = found[0].text.lower() if found else _kitchen_place(m.group(1), names)
         key = _lemmas(place)
         if key and not _place_said(key, plan_words) and not _said(key, answered) and place not in out:
             out.append(place)
     return [f"never puts things on or in the {place} its task names" for place in out]
+
+
+def _kitchen_place(text: str, names: list[Name]) -> str:
+    """The kitchen thing, no food, whose name ``text`` starts with ("mesh basket and the carrots ..."), else ""."""
+    ws = _lemmas(text)
+    for name, key, food in names:
+        if not food and ws[: len(key)] == key:
+            return name.lower()
+    return ""
 
 
 #: A task that puts food into something hot: the putting is the cooking.
