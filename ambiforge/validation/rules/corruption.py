@@ -148,8 +148,11 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
-    merged = _merged_steps(item) if several else {}
+    numbered = _numbered_from_one(item)
+    merged = _merged_steps(item, numbered) if several else {}
     for field, text in texts:
+        if field.split("[")[0] in numbered:
+            text = _STEP_PREFIX.sub("", text, count=1)  # "Step 2: ..." in a plan numbered so throughout
         if not text.strip():
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
@@ -210,7 +213,20 @@ def _typo(text: str, catalog: Catalog, units: tuple[str, ...], scene_words: froz
     return typo
 
 
-def _merged_steps(item: Item) -> dict[str, str]:
+def _numbered_from_one(item: Item) -> frozenset[str]:
+    """The plan columns whose every step starts with its own number counted from 1 ("Step 1: ...", "Step 2:
+    ...", or "1 - ..."): the writer's numbering, a style, not a prefix left behind. A plan counted from 0 is
+    AmbiK's damaged numbering and stays an error."""
+    out = set()
+    for column in _PLAN_COLUMNS:
+        steps = getattr(item, column)
+        numbers = [re.sub(r"\D", "", m.group(0)) if (m := _STEP_PREFIX.match(s)) else "" for s in steps]
+        if len(steps) >= 2 and numbers == [str(i) for i in range(1, len(steps) + 1)]:
+            out.add(column)
+    return frozenset(out)
+
+
+def _merged_steps(item: Item, numbered: frozenset[str] = frozenset()) -> dict[str, str]:
     """The plan steps that hold the next step's number and text ("Take the mug. 2. Pour the tea"), by field,
     with the piece that shows it. The number follows the plan's count (the step's own position, one more for
     each step already found run on, and one less for plans counted from 0): a number out of that count is an
@@ -219,6 +235,8 @@ def _merged_steps(item: Item) -> dict[str, str]:
     for column in _PLAN_COLUMNS:
         extra = 0
         for i, step in enumerate(getattr(item, column)):
+            if column in numbered:
+                step = _STEP_PREFIX.sub("", step, count=1)
             for m in _SEVERAL_STEPS.finditer(step):
                 if int(m.group("n")) - extra - i in (1, 2):
                     out.setdefault(f"{column}[{i}]", m.group(0).strip())

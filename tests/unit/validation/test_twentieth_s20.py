@@ -352,3 +352,15 @@ def test_one_option_is_still_one(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("shortlist", **{**MUGS, "answer": "The glass mug.", "amb_shortlist": "glass mug"}) == [
         "amb_shortlist: has one option ('glass mug'); a choice needs at least 2"
     ]
+
+
+# corruption: a plan numbered "Step 1:", "Step 2:" ... throughout is numbered so; counted from 0 it is damaged.
+def test_a_plan_numbered_from_one_in_its_own_way_is_a_style(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "Step 1: Pour white vinegar into the kettle.\nStep 2: Boil it.\nStep 3: Rinse it twice."
+    assert flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=plan) == []
+
+
+def test_a_plan_counted_from_zero_is_still_damaged(flags) -> None:  # type: ignore[no-untyped-def]
+    plan = "0: Pour white vinegar into the kettle.\n1: Boil it.\n2: Rinse it twice."
+    found = flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=DESCALE_PLAN)
+    assert "plan_for_clear_task[0]: stray step prefix '0:' inside the step" in found
