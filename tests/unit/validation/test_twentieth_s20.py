@@ -364,3 +364,14 @@ def test_a_plan_counted_from_zero_is_still_damaged(flags) -> None:  # type: igno
     plan = "0: Pour white vinegar into the kettle.\n1: Boil it.\n2: Rinse it twice."
     found = flags("corruption", **DESCALE, plan_for_clear_task=plan, plan_for_amb_task=DESCALE_PLAN)
     assert "plan_for_clear_task[0]: stray step prefix '0:' inside the step" in found
+
+
+# qa_fit: an answer put as a question that says the intended option gives it as a suggestion.
+def test_a_suggestion_naming_the_option_answers(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **MUGS, answer="How about the glass one?") == []
+
+
+def test_a_question_back_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **MUGS, answer="Which one is cleaner?") == [
+        "answer: is itself a question: 'Which one is cleaner?'"
+    ]
