@@ -375,3 +375,30 @@ def test_a_question_back_is_still_flagged(flags) -> None:  # type: ignore[no-unt
     assert flags("qa_fit", **MUGS, answer="Which one is cleaner?") == [
         "answer: is itself a question: 'Which one is cleaner?'"
     ]
+
+
+# minimal_pair: "the refrigerator" or "refrigerate it" for the fridge changes no more than the open point.
+SOUP = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Pour the oat milk into the glass mug and put the rest in the fridge.",
+    question="Which mug should I use?",
+    answer="The glass mug.",
+    plan_for_clear_task=_plan("Pour the oat milk into the glass mug.", "Put the rest in the fridge."),
+    plan_for_amb_task=_plan("Pour the oat milk into a mug.", "Put the rest in the fridge."),
+    end_of_ambiguity="0",
+    user_intent="glass mug",
+    amb_shortlist="glass mug, travel mug",
+    variants="glass mug\ntravel mug",
+)
+
+
+@pytest.mark.parametrize("rest", ["put the rest in the refrigerator", "refrigerate the rest"])
+def test_the_fridge_by_another_name_is_no_change(flags, rest: str) -> None:  # type: ignore[no-untyped-def]
+    assert flags("minimal_pair", **SOUP, ambiguous_task=f"Pour the oat milk into a mug and {rest}.") == []
+
+
+def test_another_place_is_still_a_change(flags) -> None:  # type: ignore[no-untyped-def]
+    found = flags(
+        "minimal_pair", **SOUP, ambiguous_task="Pour the oat milk into a mug and put the rest on the counter."
+    )
+    assert found and found[0].startswith("ambiguous_task: changes more than the open point: drops fridge")
