@@ -35,15 +35,27 @@ _EMPTY = frozenset({"please", "thanks", "thank", "fine", "okay", "ok", "sure", "
 _ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none"})
 
 
-#: Names the lexicon keeps apart for one kitchen place: "the refrigerator" is the fridge.
-_SAME_PLACE = {"refrigerator": "fridge"}
+#: Other names of one kitchen place, to its common name: "the refrigerator" is the fridge, "the hob" the stove.
+_SAME_PLACE = {
+    "refrigerator": "fridge",
+    "hob": "stove",
+    "cooktop": "stove",
+    "stovetop": "stove",
+    "stove top": "stove",
+    "worktop": "counter",
+    "countertop": "counter",
+    "kitchen counter": "counter",
+    "bin": "trash",
+    "trash can": "trash",
+    "garbage": "trash",
+}
 
 
 def kitchen_names(lexicon: Lexicon, text: str) -> set[str]:
     """The kitchen things ``text`` names, a place's other name read as its common one ("the refrigerator door"
     names the fridge an option says), and the place a verb names by its doer ("Freeze it." names the freezer)."""
     named = {_SAME_PLACE.get(m.name, m.name) for m in lexicon.scan(text)[1]}
-    return named | {_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))}
+    return named | set(place_names(text, lexicon))
 
 
 def place_of_verb(word: str, lexicon: Lexicon) -> str | None:
@@ -68,6 +80,10 @@ def place_names(text: str, lexicon: Lexicon) -> list[str]:
     """The common names of the places ``text`` says by another name or by a verb ("fridge" of "In the
     refrigerator" and of "Refrigerate it"), for reading it beside a text that says the common name."""
     places = [_SAME_PLACE[m.name] for m in lexicon.scan(text)[1] if m.name in _SAME_PLACE]
+    # names the lexicon does not hold ("hob", "worktop") are read word by word
+    places += [
+        _SAME_PLACE[w] for w in (w.lower() for w in words(text)) if w in _SAME_PLACE and (w,) not in lexicon.entries
+    ]
     return places + [_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))]
 
 

@@ -402,3 +402,9 @@ def test_another_place_is_still_a_change(flags) -> None:  # type: ignore[no-unty
         "minimal_pair", **SOUP, ambiguous_task="Pour the oat milk into a mug and put the rest on the counter."
     )
     assert found and found[0].startswith("ambiguous_task: changes more than the open point: drops fridge")
+
+
+@pytest.mark.parametrize(("clear", "amb"), [("on the stove", "on the hob"), ("on the counter", "on the worktop")])
+def test_a_fixture_by_its_other_name_is_no_change(flags, clear: str, amb: str) -> None:  # type: ignore[no-untyped-def]
+    row = {**SOUP, "unambiguous_direct": f"Pour the oat milk into the glass mug and leave the rest {clear}."}
+    assert flags("minimal_pair", **row, ambiguous_task=f"Pour the oat milk into a mug and leave the rest {amb}.") == []
