@@ -357,12 +357,38 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: none is the intended option ({', '.join(wanted)}); {kin[0]!r} is another {kin[1]} than the "
             f"intended; variants: {_listed(item)}"
         ]
+    if asked := _asked_kind_missing(item, wanted):
+        return [
+            f"variants: none is the intended option ({', '.join(wanted)}) nor any {asked}, which the question asks "
+            f"for; variants: {_listed(item)}"
+        ]
     if item.answer.strip() and not _answer_among(item, _variants(item)):
         return [
             f"variants: none is the answer {item.answer.strip()[:60]!r} or the intent ({', '.join(wanted)}); "
             f"variants: {_listed(item)}"
         ]
     return []
+
+
+#: "Which strawberry yogurt cup should I pack?": the noun a which-question asks for, before its verb.
+_WHICH_NOUN = re.compile(
+    r"\bwhich\s+(?:(?:type|kind|sort)\s+of\s+)?(?:[a-z-]+\s+){0,2}?([a-z-]+)\s+"
+    r"(?:should|would|do|does|can|shall|will|to|goes|go)\b",
+    re.I,
+)
+
+
+def _asked_kind_missing(item: Item, wanted: list[str]) -> str | None:
+    """The noun a which-question asks for ("cup" of "Which strawberry yogurt cup should I pack?"), when the
+    intent that no variant names says it and no variant does ("plastic spoon", "ice pack"): the variants offer
+    other things than the question's, whatever the answer picks among them. Else None."""
+    m = _WHICH_NOUN.search(item.question)
+    if m is None or len(_variants(item)) < 2:
+        return None
+    asked = lemma(m.group(1).lower())
+    if not any(asked in content_lemmas(c) for c in wanted):
+        return None
+    return None if any(asked in content_lemmas(v) for v in _variants(item)) else asked
 
 
 #: Content words a variant must share with the ambiguous task to repeat it rather than name one option ("a cup").

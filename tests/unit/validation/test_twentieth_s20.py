@@ -408,3 +408,28 @@ def test_another_place_is_still_a_change(flags) -> None:  # type: ignore[no-unty
 def test_a_fixture_by_its_other_name_is_no_change(flags, clear: str, amb: str) -> None:  # type: ignore[no-untyped-def]
     row = {**SOUP, "unambiguous_direct": f"Pour the oat milk into the glass mug and leave the rest {clear}."}
     assert flags("minimal_pair", **row, ambiguous_task=f"Pour the oat milk into a mug and leave the rest {amb}.") == []
+
+
+# variants: a which-question asks for a kind the intent says, and no variant is of it.
+FRUIT_KNIFE = dict(
+    ambiguity_type="safety",
+    unambiguous_direct="Peel the apples with the vegetable peeler and put them on the plate.",
+    ambiguous_task="Peel the apples and put them on the plate.",
+    question="Which peeler should I use for the apples?",
+    answer="Put them on the plate afterwards.",
+    plan_for_clear_task=_plan("Take the vegetable peeler.", "Peel the apples.", "Put them on the plate."),
+    plan_for_amb_task=_plan("Take a tool.", "Peel the apples.", "Put them on the plate."),
+    end_of_ambiguity="0",
+    user_intent="vegetable peeler",
+)
+
+
+def test_variants_of_another_kind_than_asked_are_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **FRUIT_KNIFE, variants="plate\ncolander") == [
+        "variants: none is the intended option (vegetable peeler) nor any peeler, which the question asks for; "
+        "variants: plate; colander"
+    ]
+
+
+def test_variants_naming_the_intent_by_its_mark_are_not(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **FRUIT_KNIFE, variants="vegetable\nparing knife") == []
