@@ -388,7 +388,9 @@ def _asked_kind_missing(item: Item, wanted: list[str]) -> str | None:
     asked = lemma(m.group(1).lower())
     if not any(asked in content_lemmas(c) for c in wanted):
         return None
-    return None if any(asked in content_lemmas(v) for v in _variants(item)) else asked
+    if any(asked in content_lemmas(v) or _ONE.search(v) for v in _variants(item)):
+        return None  # "the large one" is of the kind asked
+    return asked
 
 
 #: Content words a variant must share with the ambiguous task to repeat it rather than name one option ("a cup").

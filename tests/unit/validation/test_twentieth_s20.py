@@ -433,3 +433,10 @@ def test_variants_of_another_kind_than_asked_are_flagged(flags) -> None:  # type
 
 def test_variants_naming_the_intent_by_its_mark_are_not(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("variants", **FRUIT_KNIFE, variants="vegetable\nparing knife") == []
+
+
+def test_variants_saying_one_for_the_kind_are_of_it(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **FRUIT_KNIFE, variants="the sharp one\nthe blunt one") == [
+        "variants: none is the answer 'Put them on the plate afterwards.' or the intent (vegetable peeler); "
+        "variants: the sharp one; the blunt one"
+    ]
