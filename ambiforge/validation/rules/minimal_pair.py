@@ -771,7 +771,7 @@ def _amounts_dropped(item: Item) -> list[str]:
     clear = _amounts(item.unambiguous_direct)
     if not clear:
         return []
-    said = _amounts(item.ambiguous_task)
+    said = _amounts(item.ambiguous_task) + [(v, m.group(0).lower()) for v, m in _counted_in_words(item.ambiguous_task)]
     # an amount said in both tasks with the same word after it is kept ("one guest" in both), whatever other
     # amount of the same number the ambiguous task dropped ("on one serving plate")
     same = [(v, p) for v, p in clear if (v, p) in said]
@@ -785,6 +785,19 @@ def _amounts_dropped(item: Item) -> list[str]:
         elif any(set(words(phrase)) <= clause for clause in beside) and phrase not in dropped:
             dropped.append(phrase)
     return dropped
+
+
+#: Counts said without a numeral: "a couple of eggs", "a pair of", "a dozen", "half a dozen".
+_COUNT_PHRASES = (
+    (re.compile(r"\bhalf\s+a\s+dozen\b", re.I), "6"),
+    (re.compile(r"\ba\s+(?:couple|pair)\s+of\b", re.I), "2"),
+    (re.compile(r"\b(?<!half )a\s+dozen\b", re.I), "12"),
+)
+
+
+def _counted_in_words(text: str) -> list[tuple[str, re.Match[str]]]:
+    """The counts ``text`` says in words (value, where): "a couple of eggs" says two eggs as "2 eggs" does."""
+    return [(value, m) for pattern, value in _COUNT_PHRASES for m in pattern.finditer(text)]
 
 
 #: Where a task's clauses part: punctuation and "then".

@@ -440,3 +440,31 @@ def test_variants_saying_one_for_the_kind_are_of_it(flags) -> None:  # type: ign
         "variants: none is the answer 'Put them on the plate afterwards.' or the intent (vegetable peeler); "
         "variants: the sharp one; the blunt one"
     ]
+
+
+# minimal_pair: "a couple of apples" says the clear task's "two apples".
+APPLE_MUG = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Slice two apples onto the plate and pour oat milk into the glass mug.",
+    question="Which mug should I use?",
+    answer="The glass mug.",
+    plan_for_clear_task=_plan("Slice two apples onto the plate.", "Pour oat milk into the glass mug."),
+    plan_for_amb_task=_plan("Slice two apples onto the plate.", "Pour oat milk into a mug."),
+    end_of_ambiguity="1",
+    user_intent="glass mug",
+    amb_shortlist="glass mug, travel mug",
+    variants="glass mug\ntravel mug",
+)
+
+
+def test_a_count_in_words_keeps_the_amount(flags) -> None:  # type: ignore[no-untyped-def]
+    amb = "Slice a couple of apples onto the plate and pour oat milk into a mug."
+    assert flags("minimal_pair", **APPLE_MUG, ambiguous_task=amb) == []
+
+
+def test_an_amount_dropped_is_still_flagged(flags) -> None:  # type: ignore[no-untyped-def]
+    amb = "Slice some apples onto the plate and pour oat milk into a mug."
+    assert flags("minimal_pair", **APPLE_MUG, ambiguous_task=amb) == [
+        "ambiguous_task: drops the amounts 'two apples' of the clear task beside the open point, which neither the "
+        "question, the answer nor the intent is about: the pair changes more than the open point"
+    ]
