@@ -87,7 +87,34 @@ def place_names(text: str, lexicon: Lexicon) -> list[str]:
     return places + [_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))]
 
 
+#: One food's British and American names, read as one ("Coriander, please." for the intended cilantro). Only
+#: names with one meaning on both sides: "chips" and "biscuits" name other foods in the other English.
+_ONE_FOOD = {
+    "coriander": "cilantro",
+    "courgette": "zucchini",
+    "courgettes": "zucchini",
+    "aubergine": "eggplant",
+    "aubergines": "eggplant",
+    "spring onion": "scallion",
+    "spring onions": "scallions",
+    "garbanzo bean": "chickpea",
+    "garbanzo beans": "chickpeas",
+    "icing sugar": "powdered sugar",
+    "confectioners' sugar": "powdered sugar",
+    "prawn": "shrimp",
+    "prawns": "shrimp",
+    "rocket": "arugula",
+    "caster sugar": "superfine sugar",
+    "minced beef": "ground beef",
+    "beetroot": "beet",
+}
+_ONE_FOOD_NAME = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, _ONE_FOOD), key=len, reverse=True)) + r")\b", re.I
+)
+
+
 def _lemmas(text: str) -> frozenset[str]:
+    text = _ONE_FOOD_NAME.sub(lambda m: _ONE_FOOD[m.group(0).lower()], text)
     return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
 
 

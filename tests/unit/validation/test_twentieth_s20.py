@@ -10,6 +10,7 @@ import pytest
 from tests.unit.validation.ambik_rows import rule_messages
 
 ENV = (
+    "cilantro, parsley, "
     "paring knife, vegetable peeler, dishwasher, sink, scrub brush, dish soap, tea towel, knife block, kettle, "
     "white vinegar, measuring jug, washing machine, frying pan, stove, oat milk, whole milk, soy milk, blender, "
     "bananas, tall glass, pancakes, plate, maple syrup, golden syrup, apples, shrimp, colander, glass mug, travel mug"
@@ -468,3 +469,26 @@ def test_an_amount_dropped_is_still_flagged(flags) -> None:  # type: ignore[no-u
         "ambiguous_task: drops the amounts 'two apples' of the clear task beside the open point, which neither the "
         "question, the answer nor the intent is about: the pair changes more than the open point"
     ]
+
+
+# qa_fit: one food's British and American names are one food.
+HERBS = dict(
+    ambiguity_type="preferences",
+    unambiguous_direct="Sprinkle the cilantro over the shrimp.",
+    ambiguous_task="Sprinkle a herb over the shrimp.",
+    question="Which herb should I sprinkle over the shrimp?",
+    plan_for_clear_task=_plan("Chop the cilantro.", "Sprinkle it over the shrimp."),
+    plan_for_amb_task=_plan("Chop the herb.", "Sprinkle it over the shrimp."),
+    end_of_ambiguity="0",
+    user_intent="cilantro",
+    amb_shortlist="cilantro, parsley",
+    variants="cilantro\nparsley",
+)
+
+
+def test_a_food_by_its_other_english_name_answers(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **HERBS, answer="Coriander, please.") == []
+
+
+def test_another_herb_is_still_another_answer(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("qa_fit", **HERBS, answer="Dill, please.") != []
