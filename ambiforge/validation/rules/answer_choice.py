@@ -113,9 +113,13 @@ _ONE_FOOD_NAME = re.compile(
 )
 
 
+def one_food_names(text: str) -> str:
+    """``text`` with a food's British name put as its American one ("the courgette" -> "the zucchini")."""
+    return _ONE_FOOD_NAME.sub(lambda m: _ONE_FOOD[m.group(0).lower()], text)
+
+
 def _lemmas(text: str) -> frozenset[str]:
-    text = _ONE_FOOD_NAME.sub(lambda m: _ONE_FOOD[m.group(0).lower()], text)
-    return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
+    return content_lemmas(_QUOTED.sub(" ", one_food_names(text).replace("|", " ")))
 
 
 def _near(word: str, others: frozenset[str]) -> bool:

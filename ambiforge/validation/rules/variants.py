@@ -18,7 +18,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
 from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
-from ambiforge.validation.rules.answer_choice import place_names
+from ambiforge.validation.rules.answer_choice import one_food_names, place_names
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
 from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option, written_alike
@@ -44,19 +44,20 @@ def _plain(text: str) -> str:
 def _missed(item: Item, lexicon: Lexicon) -> list[str]:
     """The intent alternatives, when no variant names any of them (substring either way, or every content
     lemma of the alternative in the variant: 'the ceramic mugs' names 'ceramic mug', "the glass one" names
-    'glass mug', "In the refrigerator" and "Refrigerate it" name 'fridge')."""
+    'glass mug', "In the refrigerator" and "Refrigerate it" name 'fridge', "coriander" names 'cilantro')."""
     variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
     if not variants:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
-    read = [" ".join((v, *place_names(v, lexicon))) for v in variants]
+    read = [" ".join((one_food_names(v), *place_names(v, lexicon))) for v in variants]
+    wanted_read = [one_food_names(a) for a in wanted]
     named = any(
         _matches(v, a)
         or (not _numbers_apart(v, a) and _names(a, [content_lemmas(v) - _SIZES]))
         or (_ONE.search(v) is not None and not _numbers_apart(v, a) and _names(a, [_with_head(v, a)]))
         for v in read
-        for a in wanted
+        for a in wanted_read
     )
     return [] if not wanted or named else wanted
 

@@ -492,3 +492,7 @@ def test_a_food_by_its_other_english_name_answers(flags) -> None:  # type: ignor
 
 def test_another_herb_is_still_another_answer(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("qa_fit", **HERBS, answer="Dill, please.") != []
+
+
+def test_a_variant_by_the_other_english_name_offers_the_food(flags) -> None:  # type: ignore[no-untyped-def]
+    assert flags("variants", **{**HERBS, "answer": "Cilantro.", "variants": "coriander\nparsley"}) == []
