@@ -65,7 +65,7 @@ from ambiforge.validation.language import (
     names_thing,
 )
 from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
-from ambiforge.validation.rules.answer_choice import place_names
+from ambiforge.validation.rules.answer_choice import one_food_names, place_names
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.plan import MEASURES
@@ -690,9 +690,10 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     }
     dropped = [d for d in dropped if not any(d == w for w, _ in fixed)]
     added = [a for a in added if not any(a == x for _, x in fixed)]
-    # a place said by its other name or its verb ("the refrigerator", "refrigerate it" for the fridge)
+    # a place said by its other name or its verb ("the refrigerator", "refrigerate it" for the fridge), a food by
+    # its other English name ("coriander" for the cilantro)
     known = lexicon or lexicon_for(cached_catalog(""))
-    renamed = {w: set(place_names(w, known)) | {w} for w in (*added, *dropped)}
+    renamed = {w: set(place_names(w, known)) | {w, one_food_names(w)} for w in (*added, *dropped)}
     dropped, added = (
         [d for d in dropped if not any(renamed[d] & renamed[a] for a in added)],
         [a for a in added if not any(renamed[d] & renamed[a] for d in dropped)],

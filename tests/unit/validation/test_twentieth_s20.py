@@ -496,3 +496,8 @@ def test_another_herb_is_still_another_answer(flags) -> None:  # type: ignore[no
 
 def test_a_variant_by_the_other_english_name_offers_the_food(flags) -> None:  # type: ignore[no-untyped-def]
     assert flags("variants", **{**HERBS, "answer": "Cilantro.", "variants": "coriander\nparsley"}) == []
+
+
+def test_a_food_by_its_other_english_name_is_no_change(flags) -> None:  # type: ignore[no-untyped-def]
+    row = {**SOUP, "unambiguous_direct": "Pour the oat milk into the glass mug and top it with cilantro."}
+    assert flags("minimal_pair", **row, ambiguous_task="Pour the oat milk into a mug and top it with coriander.") == []
