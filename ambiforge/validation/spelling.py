@@ -108,8 +108,12 @@ def run_together(
 def closed_compound(word: str, catalog: Catalog, units: tuple[str, ...]) -> bool:
     """Two known nouns written as one ("limescale", "stovetop"): English closes noun compounds up, and such a word
     is no typo even when it is one edit from another word ("timescale"). Each part has four letters or more and
-    is a noun, so a word cut at its start ("ablespoons": "able" and "spoons") is no compound."""
+    is a noun, so a word cut at its start ("ablespoons": "able" and "spoons") is no compound. A word one edit
+    from a kitchen word ("sandwitch": sand and witch, or the sandwich) is that word mistyped: the kitchen's word
+    is what a kitchen text means."""
     known = _known_set(catalog, units)
+    if any(e in known for e in _edits(word)):
+        return False
     return any(
         all(_is_known(part, known) and "NOUN" in classes(part) for part in (word[:i], word[i:]))
         for i in range(4, len(word) - 3)

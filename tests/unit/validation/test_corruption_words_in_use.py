@@ -90,3 +90,13 @@ def test_a_plural_in_os_of_an_oes_word_is_misspelled(tmp_path: Path, catalog) ->
 def test_a_plural_in_os_of_a_word_without_oes_is_right(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     cells = {"plan_for_clear_task": "1. Fill the pressure cooker.\n2. Add the avocados and the tomatoes.\n3. Stir."}
     assert _errors(tmp_path, catalog, **cells) == []
+
+
+def test_two_nouns_one_edit_from_a_kitchen_word_are_its_typo(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    cells = {"plan_for_clear_task": "1. Fill the pressure cooker.\n2. Wrap the chickpeas in a sandwitch bag."}
+    assert _errors(tmp_path, catalog, **cells) == ["plan_for_clear_task[1]: misspelled word 'sandwitch' ('sandwich'?)"]
+
+
+def test_two_nouns_far_from_any_kitchen_word_are_a_compound(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    cells = {"plan_for_clear_task": "1. Fill the pressure cooker.\n2. Wipe the limescale off the lid."}
+    assert _errors(tmp_path, catalog, **cells) == []
