@@ -100,6 +100,17 @@ def run_together(
     return None
 
 
+def closed_compound(word: str, catalog: Catalog, units: tuple[str, ...]) -> bool:
+    """Two known nouns written as one ("limescale", "stovetop"): English closes noun compounds up, and such a word
+    is no typo even when it is one edit from another word ("timescale"). Each part has four letters or more and
+    is a noun, so a word cut at its start ("ablespoons": "able" and "spoons") is no compound."""
+    known = _known_set(catalog, units)
+    return any(
+        all(_is_known(part, known) and "NOUN" in classes(part) for part in (word[:i], word[i:]))
+        for i in range(4, len(word) - 3)
+    )
+
+
 def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]) -> Iterator[str]:
     """The words of ``text`` that neither a dictionary here nor the scene knows: a scene word, its singular,
     or the end of one (the "burger" of the hamburger buns) is known; its start ("fridg") is not."""
