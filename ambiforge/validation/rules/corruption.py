@@ -34,7 +34,13 @@ from ambiforge.models import Item
 from ambiforge.textnorm import fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import closed_compound, made_dish_words, misspelled_word, run_together
+from ambiforge.validation.spelling import (
+    closed_compound,
+    made_dish_words,
+    misspelled_word,
+    row_vocabulary,
+    run_together,
+)
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -145,7 +151,8 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = _with_plurals(fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
-    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
+    # and a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made | row_vocabulary(item)
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
     numbered = _numbered_from_one(item)
@@ -198,7 +205,13 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
         if article and (m := _ARTICLE_PRONOUN.search(text)):
             found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
-        if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
+        # a doubled word the kitchen's list names so is a name ("agar agar powder"), not a slip
+        if (
+            doubled
+            and (m := _DOUBLED.search(text))
+            and m.group(1).lower() not in _DOUBLE_OK
+            and m.group(0).lower() not in scene
+        ):
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
