@@ -2,8 +2,9 @@
 name none (no heat, blade, dirt, spoilage, electricity, spilling over, unsafe material, a thing kept from someone
 ("nut-free", "contains nuts") or "safe" itself: "Should I peel the onion?" "Yes."; a hazard word counts where a word
 starts with it: "drawer" says nothing raw, "crackers" nothing cracked), nor does the reason its clear task gives
-("because a guest has a nut allergy"), and its answer keeps nothing from happening ("so the cork cannot hit someone"),
-the item is another type. A preferences item leaves a choice among things open; when what it asks is an amount, a time,
+("because a guest has a nut allergy"), its answer keeps nothing from happening ("so the cork cannot hit someone") or
+at a distance ("away from the edge"), and gives no reason of its own ("The plastic cups. Glass can shatter ..."), the
+item is another type. A preferences item leaves a choice among things open; when what it asks is an amount, a time,
 a setting or a way of doing ("How many eggs should I crack?" "Three.", "Should I make juice or blend these fruits?"
 "Blend.") and its intent names nothing of the kitchen beyond what the question names, there is no choice to prefer; nor
 is there when, with nothing listed, it asks how to do it ("How should I cut the omelette?"), asks a yes or no ("Should I
@@ -127,6 +128,26 @@ _PREVENTS = re.compile(
 #: The reason a task gives for itself ("..., because one guest has a peanut allergy"): a safety item may name its
 #: hazard there and not in the question or answer.
 _TASK_REASON = re.compile(r"\b(?:because|since|so that|so|to avoid|to prevent|otherwise)\b([^.;]*)", re.I)
+#: An answer that explains itself: after what it gives, a clause of its own whose subject may or is something
+#: ("The plastic cups. Glass can shatter ...", "Throw it away; a bulging lid can mean ...", "Only the seeds, the
+#: almonds are ..."), or a purpose with a subject ("so no one knocks the pot over"). The fact it states is the
+#: writer's reason, which a hazard word list cannot read: whether it is a hazard is not certain either way.
+_EXPLAINS = re.compile(
+    r"[.;,]\s+(?:the|a|an|this|that|these|those|its|their|it|they|he|she)\b(?:\s+[\w'-]+){0,4}?\s+"
+    r"(?:is|are|was|were|can|could|may|might|will|would|must|gets?|goes|has|have)\b"
+    r"|[.;]\s+(?:[\w'-]+\s+){1,4}?(?:is|are|can|could|may|might|will|would|must)\b"
+    r"|\bso(?: that)?\s+(?:no one|nobody|nothing|it|they|the|people|someone|anyone)\b",
+    re.I,
+)
+#: An answer that keeps a thing at a distance ("away from the edge", "three meters from the fence", "out of
+#: reach"): a thing kept from harm, whatever the thing.
+_KEPT_AWAY = re.compile(
+    r"\b(?:away|far|clear) from\b|\b(?:meters?|metres?|feet|foot|inches|cm|centimet(?:er|re)s?|m) (?:away )?from\b"
+    r"|\bout of (?:reach|the way)\b",
+    re.I,
+)
+#: Verbs of liking: a clause of them gives a taste, not a fact ("The blue ones, they like blue").
+_LIKES = re.compile(r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\b", re.I)
 _TASTE_GIVEN = re.compile(r"^\W*(?:i(?:'d| would)?\s+(?:like|prefer|love|want|fancy)|my favou?rite)\b", re.I)
 
 
@@ -158,8 +179,10 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
             f"storage): the choice is no safety matter"
         ]
     said = " ".join((item.question, item.answer, *item.user_intent, *_TASK_REASON.findall(item.unambiguous_direct)))
-    if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer):
+    if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer) or _KEPT_AWAY.search(item.answer):
         return []
+    if _EXPLAINS.search(item.answer) and not _LIKES.search(item.answer):
+        return []  # the answer's own reason may be the hazard: not certain
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
 
 
@@ -294,13 +317,16 @@ def _alike_options(item: Item, ctx: RuleContext) -> tuple[str, list[str]] | None
     kitchen's things of its group) are catalog objects of one group that the catalog knows to be alike in
     every safety respect ("bread knife" or "paring knife" for the top of a yogurt cup: both sharp, both
     metal): which one to take is no safety question. An attribute known for one and unknown for another
-    could differ, so it stops the check."""
+    could differ, so it stops the check; so does a food, whose safety (how it takes heat, who may eat it) is
+    none of the catalog's attributes."""
     catalog = ctx.catalog or cached_catalog("")
     positives, _ = intent_concepts(item.user_intent)
     intended = [catalog.objects.get(a.strip().lower()) for alts in positives for a in alts if a.strip()]
     if len(intended) != 1 or intended[0] is None:
         return None
     chosen = intended[0]
+    if chosen.kind == "food":
+        return None
     named = [catalog.objects.get(s.strip().lower()) for s in (*item.amb_shortlist, *item.variants) if s.strip()]
     others = {o.name: o for o in named if o is not None and o.name != chosen.name}
     if not named:
@@ -356,7 +382,9 @@ def _harm_decides(item: Item) -> list[str]:
 def _one_food_of_kind(item: Item, ctx: RuleContext) -> list[str]:
     """A preferences item asking "which X" ("Which tea ...?", "Which jam ...?") in a kitchen that holds one thing
     of that kind only, the intended one ("chamomile tea bags", "strawberry jam"), while the row lists options
-    and every one is that thing or a thing the ambiguous task already uses ("peanut butter" beside the jam),
+    and every one is that thing, a thing the ambiguous task already uses ("peanut butter" beside the jam) or a
+    variant the kitchen lacks ("udon noodles" beside the kitchen's only chow mein noodles; a shortlist offers
+    what it lists),
     and the question offers no other ("... or ...?"): the kitchen decides, there is nothing to prefer. A thing is
     of the kind when its name says X or the catalog files it under X ("baguette" is a bread). With no options
     listed the check stays silent: foods go by names no list files under their kind (ham for "meat")."""
@@ -381,9 +409,22 @@ def _one_food_of_kind(item: Item, ctx: RuleContext) -> list[str]:
     used = {" ".join(words(o.name)) for o in item.environment if has(item.ambiguous_task, o.name)}
     for option in listed:
         said = {singular(w) for w in words(option)}
-        if said and not said <= food and " ".join(words(option)) not in used:
+        offered = option in item.amb_shortlist or _in_kitchen(option, item)
+        if said and not said <= food and " ".join(words(option)) not in used and offered:
             return []
     return [
         f"ambiguity_type: 'preferences', but the kitchen has one {asked} only ({of_kind[0].name}), the intended "
         f"one: there is no choice to prefer: {item.question.strip()[:80]!r}"
     ]
+
+
+def _in_kitchen(option: str, item: Item) -> bool:
+    """The option names a thing of the kitchen, by every word of a kitchen name or a name by every word of it
+    ("rice noodles" where the kitchen has only chow mein noodles is none): an option the kitchen lacks is no
+    choice the robot can make."""
+    said = {singular(w) for w in words(option)}
+    return any(
+        said <= (name := {singular(w) for w in words(o.name)}) or name <= said
+        for o in item.environment
+        if words(o.name)
+    )

@@ -43,6 +43,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ambiforge.catalog import cached_catalog
+from ambiforge.textnorm import singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, lemma, verb_lemmas, words
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
 from ambiforge.validation.rules.text import has, intent_concepts, normalise
@@ -136,6 +137,22 @@ def _where_clause(task: list[str], start: int, end: int) -> bool:
     return all(w in _LIST_WORDS or classes(w) & {"NOUN", "ADJ"} or not classes(w) for w in between)
 
 
+#: Subjects of a clause of purpose: "so I can roast them with potatoes tomorrow".
+_PURPOSE_SUBJECTS = frozenset({"i", "we", "you", "they"})
+
+
+def _later_purpose(before: list[str]) -> bool:
+    """The name lies in a clause of purpose ("..., so I can roast them with potatoes tomorrow"): what the user
+    means to do later, not a thing this task acts on."""
+    return any(
+        w == "so"
+        and before[k + 1 : k + 3]
+        and before[k + 1] in _PURPOSE_SUBJECTS | {"that"}
+        and {"can", "could", "will"} & set(before[k + 1 : k + 4])
+        for k, w in enumerate(before)
+    )
+
+
 def _acted_on(task: list[str], start: int, end: int) -> bool:
     """The name at ``task[start:end]`` is something the task acts on: not ruled out, offered as an option,
     the place a thing is, a measure, or what the task makes."""
@@ -143,7 +160,7 @@ def _acted_on(task: list[str], start: int, end: int) -> bool:
         return False
     if _PLACE_BEFORE & set(task[max(0, start - 2) : start]) or _landmark(task[max(0, start - 4) : start]):
         return False
-    if _where_clause(task, start, end):
+    if _where_clause(task, start, end) or _later_purpose(task[max(0, start - 8) : start]):
         return False
     if task[end - 1] in _MEASURES and end < len(task) and task[end] == "of":
         return False
@@ -234,6 +251,48 @@ def _head_said(task: list[str], key: list[str], said: set[str]) -> bool:
     return False
 
 
+def _modifier_said(task: str, name: str, said: set[str]) -> bool:
+    """The task names a thing the kitchen lists in the plural only in the singular, right before a noun that
+    ``said`` names ("the blueberry muffins" of the blueberries, taken up as "the muffin tin"): English says a
+    food so when it describes another thing, and the task acts on that whole, not on the food. A task that
+    makes the whole ("make a tomato and bell pepper sauce") takes its foods up."""
+    head = name.lower().split()
+    if not head or singular(head[-1]) == head[-1] or _MAKES & set(_lemmas(task)):
+        return False
+    one = " ".join([*head[:-1], singular(head[-1])])
+    found = list(re.finditer(rf"\b{re.escape(one)} ([a-z]+)\b", task.lower()))
+    return bool(found) and all(
+        "NOUN" in classes(m.group(1)) and lemma(m.group(1)) in said and len(m.group(1)) > 2 for m in found
+    )
+
+
+def _misspelled(key: list[str], said: set[str]) -> bool:
+    """``said`` names the thing by a word no dictionary knows, one letter added, dropped, doubled or swapped
+    from the name's own ("potatos", "spinnach"): the text is corrupt (the corruption rule's defect), the plan
+    still takes the thing up."""
+    return any(
+        len(w) >= 5 and not classes(s) and s[:1] == w[:1] and _one_edit(w, s)
+        for w in key
+        if w not in _STATES
+        for s in said
+        if abs(len(s) - len(w)) <= 1
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter inserted, deleted or replaced, or two neighbours swapped."""
+    if a == b:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    k = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[k:] == long_[k + 1 :]
+
+
 def _instead(key: list[str], other: list[str], said: set[str]) -> bool:
     """``said`` names the ``other`` thing of the kind by the words that set it apart ("green" of the green tea
     bags) and none of the words that set ``key`` apart ("black" of the black tea bags)."""
@@ -256,7 +315,9 @@ def undone_things(task: str, plan: list[str], names: list[Name], ctx: RuleContex
         if _said(key, answered):
             continue
         if food and not _said(key, plan_words) and not _kinds(name, ctx) & plan_nouns:
-            if together or _head_said(ws, key, plan_words):
+            if together or _head_said(ws, key, plan_words) or _modifier_said(task, name, plan_words):
+                continue
+            if _misspelled(key, plan_words):
                 continue
             out.append(f"never takes up the {name} its task names")
         elif food and not _said(key, plan_words) and not together:
@@ -383,7 +444,9 @@ _INTO_HEAT = re.compile(
 def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> list[str]:
     """Steps of another task: a task that makes nothing ("Slice the lemon", "Store the tomato in the fridge")
     whose plan goes on to act on two or more kitchen foods nothing in the item mentions (the tasks, the
-    question, its answer, the intent, the variants)."""
+    question, its answer, the intent, the variants), in two or more steps that act on such a food or on kitchen
+    things none of the task's: a single such step ("Serve over ice cubes with fresh mint" after making the
+    lemonade) is the finish of the task's own dish, whose name the kitchen list need not hold."""
     if not plan or _PRODUCES.search(task) or _INTO_HEAT.search(task):
         return []
     texts = [item.unambiguous_direct, item.ambiguous_task, item.question, item.answer]
@@ -391,7 +454,16 @@ def other_jobs(task: str, plan: list[str], item: Item, names: list[Name]) -> lis
     extra = [(n, k) for n, k, food in _things(" ".join(plan), names, acted=False) if food and not _said(k, said)]
     if len(extra) < 2:
         return []
-    first = next(i for i, step in enumerate(plan) if any(_said(k, set(_lemmas(step))) for _, k in extra))
+    own = [k for _, k, _ in _things(task, names, acted=False)]
+    firsts = [i for i, step in enumerate(plan) if any(_said(k, set(_lemmas(step))) for _, k in extra)]
+    apart = [
+        i
+        for i, step in enumerate(plan)
+        if i in firsts or (_things(step, names, acted=False) and not any(_has_key(_lemmas(step), k) for k in own))
+    ]
+    if len(apart) < 2 or not firsts:
+        return []
+    first = firsts[0]
     shown = ", ".join(n for n, _ in extra[:4])
     return [f"[{first}]: from here acts on the {shown}, which its task has nothing to do with: {plan[first][:80]!r}"]
 
@@ -668,12 +740,14 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
     the flesh with the mortar and pestle" where the task mashes with the fork), a tool nothing in the item
     names, while the plan never names the task's tool by its head word ("the knife" for the chef's knife;
     "Roll out" is not the rolling pin): the plan does the job with a thing its task never asks for. A step's
-    action the task never names may be the task's in other words ("pipe" for "frost")."""
+    action the task never names may be the task's in other words ("pipe" for "frost") where the plan never does
+    the task's own action."""
     wanted = _tools_of(task, names, tools)
     if not wanted:
         return []
     plan_words = set(_lemmas(" ".join(plan)))
     asked = {v for w in words(task) for v in verb_lemmas(w)}  # every action of the task, with a tool or none
+    plan_verbs = {v for step in plan for clause in _CLAUSE_END.split(step) for v in _verbs(clause)}
     for k, step in enumerate(plan):
         for verbs, used in _tools_of(step, names, tools):
             if used[1][-1] in said:  # by its head: "potato" of "potato masher" says what it is for
@@ -682,7 +756,9 @@ def other_tool(task: str, plan: list[str], names: list[Name], said: set[str], to
                 # the step does the task's action with the tool, or an action the task never names ("Pipe it
                 # with the piping bag" where the task frosts with the offset spatula), not another task action
                 # that needs no tool ("Peel with the knife" where the task juices with the juicer)
-                same = bool(verbs & task_verbs) or not verbs & asked
+                # ... unless the plan does the task's action elsewhere ("Cut off the skin", "stirring"): the
+                # other tool then serves another job of the plan ("turning them with the tongs")
+                same = bool(verbs & task_verbs) or not (verbs & asked or task_verbs & plan_verbs)
                 if tool[0] != used[0] and same and tool[1][-1] not in plan_words:
                     return [f"[{k}]: does with the {used[0]} what its task does with the {tool[0]}: {step[:80]!r}"]
     return []
