@@ -61,9 +61,12 @@ from ambiforge.validation.rules.grounding_context import (
     dough_named,
     heated,
     listed,
+    listed_allergen,
+    made_into,
     member_before,
     moved_product,
     residue,
+    scene_tail,
     spelled_on,
     step_form,
 )
@@ -965,10 +968,28 @@ def _lining(m: Mention, toks: list[str]) -> bool:
     return "with" in before and any(v in _LINING_VERBS for w in before for v in verb_lemmas(w))
 
 
+def _with_catalog_groups(item: Item, scene: Scene, lexicon: Lexicon, catalog: Catalog) -> Scene:
+    """The scene with the catalog groups of the things it lists in another number or wording than the catalog's
+    ("salmon fillets" for the catalog's salmon fillet, of the fish): "the fish" then names it."""
+    groups = set(scene.groups)
+    for name in item.environment_short.split(","):
+        toks, mentions = lexicon.scan(name)
+        if len(mentions) == 1 and mentions[0].kind == "object" and mentions[0].end - mentions[0].start == len(toks):
+            obj = catalog.objects.get(mentions[0].name)
+            if obj is not None and obj.group:
+                groups.add(obj.group)
+    if groups <= scene.groups:
+        return scene
+    names = tuple(o.name for o in item.environment)
+    foods = frozenset(o.name for o in item.environment if o.kind == "food")
+    return _scene(item.environment_short, names, frozenset(groups), foods)
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
-    lexicon = lexicon_for(_catalog(ctx))
-    scene = Scene.of(item)
+    catalog = _catalog(ctx)
+    lexicon = lexicon_for(catalog)
+    scene = _with_catalog_groups(item, Scene.of(item), lexicon, catalog)
     seen: dict[str, int] = {}
     made: set[str] = set()
     introduced: set[str] = set()
@@ -1016,6 +1037,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if (
                 _named_short(m, toks, scene)
                 or key[-1] in shortened
+                or scene_tail(m.start, m.end, toks, scene.keys)
                 or spelled_on(m.start, m.end, toks, scene.keys)
                 or cut_name(m.start, m.end, toks, scene.keys)
             ):
@@ -1047,6 +1069,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 ):
                     made.add(key[-1])
                     continue
+            if m.food and (listed_allergen(m.start, toks) or made_into(m.start, toks)):
+                continue  # "allergic to sesame and peanuts", "blend ... into hummus"
             if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
             if m.food and residue(m.start, toks, _packed(scene)):

@@ -1,0 +1,99 @@
+"""grounding readings of the twenty-first round: a food closing a list an allergy opens, a food a step turns
+others into, and the end of a scene name said without its first words are no missing things. Each with a near
+row that must stay flagged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.validation.ambik_rows import environment, failures_of_row
+
+
+def _row(env: str, steps: list[str], task: str) -> dict[str, str]:
+    plan = "\n".join(f"{i}. {s}" for i, s in enumerate(["Go to the counter.", *steps], start=1))
+    return {
+        "id": "1",
+        **environment(env),
+        "unambiguous_direct": task,
+        "ambiguity_type": "common_sense_knowledge",
+        "ambiguous_task": task,
+        "question": "How should I do it?",
+        "answer": "As usual.",
+        "plan_for_clear_task": plan,
+        "plan_for_amb_task": plan,
+        "end_of_ambiguity": "0",
+        "user_intent": "usual",
+    }
+
+
+@pytest.fixture()
+def errors(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(env: str, steps: list[str], task: str) -> list[str]:
+        rules = ["grounding", "grounding_noun", "grounding_variant"]
+        found = failures_of_row(_row(env, steps, task), tmp_path, catalog, rules)
+        return [f.message for f in found if f.severity == "error"]
+
+    return run
+
+
+_WOK = "wok, sunflower oil, rice noodles, carrots, soy sauce, stove, serving bowls"
+_WOK_STEPS = ["Heat the sunflower oil in the wok on the stove.", "Stir-fry the noodles and carrots."]
+
+
+def test_a_food_listed_after_an_allergy_is_kept_away(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Stir-fry the rice noodles and carrots for Sam, who is allergic to sesame and walnuts."
+    assert errors(_WOK, _WOK_STEPS, task) == []
+
+
+def test_a_food_in_a_list_the_task_adds_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Stir-fry the rice noodles with carrots and walnuts in the wok."
+    assert any("walnut" in m for m in errors(_WOK, _WOK_STEPS, task))
+
+
+_BLEND = "food processor, cooked chickpeas, tahini, lemon, olive oil, serving bowl"
+_BLEND_STEPS = ["Put the chickpeas, tahini and olive oil in the food processor.", "Blend until smooth."]
+
+
+def test_a_dish_the_step_makes_into_is_not_fetched(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Blend the cooked chickpeas with tahini and olive oil into hummus."
+    assert errors(_BLEND, _BLEND_STEPS, task) == []
+
+
+def test_a_food_stirred_into_is_still_fetched(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Blend the cooked chickpeas with tahini and stir them into the yogurt."
+    assert any("yogurt" in m for m in errors(_BLEND, _BLEND_STEPS, task))
+
+
+_RICE = "cooked rice, eggs, frozen peas and carrots, soy sauce, wok, stove, plate"
+_RICE_STEPS = ["Scramble the eggs in the wok on the stove.", "Add the rice and soy sauce and toss."]
+
+
+def test_the_end_of_a_scene_name_is_that_thing(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Fry the cooked rice with eggs, peas and carrots and soy sauce in the wok."
+    assert errors(_RICE, _RICE_STEPS, task) == []
+
+
+def test_a_food_of_another_name_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Fry the cooked rice with eggs, green beans and soy sauce in the wok."
+    assert any("bean" in m for m in errors(_RICE, _RICE_STEPS, task))
+
+
+_GRILL = "gas grill, salmon fillets, vegetable oil, sea salt, fish spatula, serving platter"
+_GRILL_STEPS = [
+    "Preheat the gas grill.",
+    "Grill the salmon fillets for 6 minutes.",
+    "Lift them onto the serving platter.",
+]
+
+
+def test_a_kind_named_for_a_listed_member_in_another_number(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Oil the grill so the fish won't stick, then grill the salmon fillets."
+    assert errors(_GRILL, _GRILL_STEPS, task) == []
+
+
+def test_a_kind_with_no_member_listed_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "gas grill, chicken thighs, vegetable oil, sea salt, fish spatula, serving platter"
+    task = "Oil the grill so the fish won't stick, then grill the chicken thighs."
+    assert any("fish" in m for m in errors(env, ["Preheat the gas grill.", "Grill the chicken thighs."], task))
