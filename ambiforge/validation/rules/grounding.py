@@ -65,6 +65,7 @@ from ambiforge.validation.rules.grounding_context import (
     made_into,
     member_before,
     moved_product,
+    purpose,
     residue,
     scene_tail,
     spelled_on,
@@ -1069,7 +1070,11 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 ):
                     made.add(key[-1])
                     continue
-            if m.food and (listed_allergen(m.start, toks) or made_into(m.start, toks)):
+            if m.food and (
+                listed_allergen(m.start, toks)
+                or made_into(m.start, toks)
+                or (not field_name.startswith("plan") and purpose(m.start, toks))
+            ):
                 continue  # "allergic to sesame and peanuts", "blend ... into hummus"
             if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches

@@ -5,6 +5,8 @@ scene does not list word for word.
   is kept away from, not fetched: the kitchen need not have it.
   So is each food of a list the allergy opens ("allergic to sesame and peanuts").
 - A food said bare after "into" ("blend them into hummus") is the dish a step makes of the others.
+- A food the task says it works for ("boil the syrup for the peaches") is the dish the work serves; a plan step
+  that works "for tea" still needs the tea, so only the task is read so.
 - Words spelling the end of a scene name ("peas and carrots" of the frozen peas and carrots) name that thing.
 - A food in the form a step of the task makes of a scene food ("whipped cream" where a step whips the heavy
   cream) is that food.
@@ -228,3 +230,17 @@ def made_into(start: int, toks: list[str]) -> bool:
     step turns the other foods into, not one it fetches (with an article, "stir it into the soup", the food
     is there)."""
     return start > 0 and toks[start - 1] == "into"
+
+
+#: Words that may stand between "for" and the food it is for: "for the peaches", "for our bread-and-butter pickles".
+_FOR_GAP = frozenset({"the", "a", "an", "our", "your", "my", "their", "some", "this", "that", "these", "those"})
+_FOR_WINDOW = 3
+
+
+def purpose(start: int, toks: list[str]) -> bool:
+    """The food is what the task is for ("boil the syrup for the peaches", "salt the slices for bread-and-butter
+    pickles"): the dish or the food the work serves, which this task does not fetch."""
+    for k in range(start - 1, max(-1, start - 1 - _FOR_WINDOW), -1):
+        if toks[k] == "for":
+            return all(w in _FOR_GAP or "-" in w for w in toks[k + 1 : start])
+    return False

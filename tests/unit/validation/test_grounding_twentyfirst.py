@@ -97,3 +97,22 @@ def test_a_kind_with_no_member_listed_is_missing(errors) -> None:  # type: ignor
     env = "gas grill, chicken thighs, vegetable oil, sea salt, fish spatula, serving platter"
     task = "Oil the grill so the fish won't stick, then grill the chicken thighs."
     assert any("fish" in m for m in errors(env, ["Preheat the gas grill.", "Grill the chicken thighs."], task))
+
+
+_SYRUP = "sugar, preserving pan, stove, wooden spoon, sugar thermometer, jars, ladle"
+_SYRUP_STEPS = ["Put the sugar and water in the preserving pan.", "Boil it on the stove to 110°C."]
+
+
+def test_the_food_a_task_is_for_is_not_fetched(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Boil the sugar syrup for the peaches in the preserving pan until it reaches 110°C."
+    assert errors(_SYRUP, _SYRUP_STEPS, task) == []
+
+
+def test_the_food_a_task_works_with_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Boil the sugar syrup with the peaches in the preserving pan until it reaches 110°C."
+    assert any("peach" in m for m in errors(_SYRUP, _SYRUP_STEPS, task))
+
+
+def test_the_food_a_plan_step_is_for_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    steps = [*_SYRUP_STEPS, "Ladle the syrup into the jars for the peaches."]
+    assert any("peach" in m for m in errors(_SYRUP, steps, "Boil the sugar syrup in the preserving pan."))
