@@ -791,6 +791,12 @@ def _packed(scene: Scene) -> bool:
 _FITTED = _OWN_PARTS | {"jar", "tray", "rack", "shelf", "basket", "bowl", "drawer"}
 
 
+def _fitted_part(key: tuple[str, ...], scene: Scene) -> bool:
+    """A part an appliance or a vessel is made with, named after the last word of a scene thing that is no food
+    ("the steamer basket" of the microwave steamer, "the fryer basket" of the air fryer): that thing's own."""
+    return len(key) == 2 and key[-1] in _FITTED and key[0] in scene.heads and key[0] not in scene.food_heads
+
+
 def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
     """A kitchen thing named for another scene thing that is no food ("the oven mitts" beside the oven, "a
     freezer bag" beside the freezer, "the pot holder" beside the pot): another thing, which the scene's name as
@@ -1046,6 +1052,8 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
                 continue
+            if not m.food and _fitted_part(key, scene):
+                continue  # "the steamer basket" of the microwave steamer
             if _intended_short(key, item, scene) or (not m.food and key[-1] in parts) or _unwrapped(m, toks):
                 continue
             if not m.food and _each_part(m, toks, scene):

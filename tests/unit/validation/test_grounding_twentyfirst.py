@@ -116,3 +116,17 @@ def test_the_food_a_task_works_with_is_still_missing(errors) -> None:  # type: i
 def test_the_food_a_plan_step_is_for_is_still_missing(errors) -> None:  # type: ignore[no-untyped-def]
     steps = [*_SYRUP_STEPS, "Ladle the syrup into the jars for the peaches."]
     assert any("peach" in m for m in errors(_SYRUP, steps, "Boil the sugar syrup in the preserving pan."))
+
+
+_STEAM_STEPS = ["Place the frozen dumplings in the steamer basket.", "Microwave them for four minutes."]
+
+
+def test_a_fitted_part_of_a_listed_appliance_is_there(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "microwave, microwave steamer, frozen dumplings, plate, chopsticks"
+    assert errors(env, _STEAM_STEPS, "Steam the frozen dumplings in the microwave steamer.") == []
+
+
+def test_a_fitted_part_of_an_unlisted_appliance_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    env = "microwave, frozen dumplings, plate, chopsticks"
+    found = errors(env, _STEAM_STEPS, "Steam the frozen dumplings in the microwave.")
+    assert any("steamer basket" in m for m in found)
