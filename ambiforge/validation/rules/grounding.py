@@ -214,6 +214,8 @@ _DOUGHS = frozenset({"dough", "batter", "mix", "starter", "kernel"})
 #: Vessels named for the food cooked or served in them: "muffin tin", "cake pan", "soup bowls".
 _FOOD_VESSELS = frozenset({"tin", "pan", "dish", "bowl", "stone", "tray", "mold", "mould", "pot", "liner", "sheet"})
 #: Verbs that make a dish of ingredients; "oven" said in a step does too ("take the muffin tin out of the oven").
+#: Tools that give a food the task makes its shape: "the cookies" scooped with the cookie scoop and baked.
+_SHAPERS = frozenset({"cutter", "scoop"})
 _COOK_VERBS = frozenset({"bake", "simmer", "roast", "stew", "cook", "boil", "fry"})
 
 
@@ -235,7 +237,7 @@ def made_in_task(key: tuple[str, ...], scene: Scene, cooked: bool) -> bool:
     into the gravy boat" with no gravy, no cooking, is the gravy missing."""
     head = key[-1]
     for k in scene.keys:
-        if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS)):
+        if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS | _SHAPERS)):
             return True
         if cooked and len(k) == 1 and k[0].startswith(head) and k[0][len(head) :] in _FOOD_VESSELS:
             return True  # "the stock" simmered in the stockpot: a vessel named for it in one word

@@ -130,3 +130,18 @@ def test_a_fitted_part_of_an_unlisted_appliance_is_missing(errors) -> None:  # t
     env = "microwave, frozen dumplings, plate, chopsticks"
     found = errors(env, _STEAM_STEPS, "Steam the frozen dumplings in the microwave.")
     assert any("steamer basket" in m for m in found)
+
+
+_BAKE = "mixing bowl, oven, baking sheet, cookie scoop, rolled oats, flour, brown sugar, butter, eggs, plate"
+
+
+def test_a_food_a_baking_task_shapes_is_made(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Mix the oats, flour, sugar, butter and an egg, scoop twelve cookies onto the baking sheet and bake them."
+    steps = ["Mix the oats, flour, brown sugar, butter and egg in the mixing bowl.", "Bake for 12 minutes."]
+    assert errors(_BAKE, steps, task) == []
+
+
+def test_a_food_served_without_baking_is_missing(errors) -> None:  # type: ignore[no-untyped-def]
+    task = "Put twelve cookies on the plate with the cookie scoop."
+    steps = ["Scoop twelve cookies onto the plate."]
+    assert any("cookie" in m for m in errors(_BAKE, steps, task))
