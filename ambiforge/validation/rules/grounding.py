@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -994,6 +995,37 @@ def _with_catalog_groups(item: Item, scene: Scene, lexicon: Lexicon, catalog: Ca
     return _scene(item.environment_short, names, frozenset(groups), foods)
 
 
+#: The most words a vaguer wording of the open point replaces on either side ("two crumpets" / "two breakfast
+#: breads"); a longer change is another task, not a word for the choice.
+_REPLACED_WORDS = 3
+
+
+def _replaced_option(item: Item, lexicon: Lexicon, scene: Scene) -> frozenset[int]:
+    """Word positions of the ambiguous task that stand where the clear task names a scene thing ("Toast two
+    breakfast breads" for "Toast two crumpets"): the vaguer word that leaves the choice open, whose
+    candidates the kitchen has; not a thing of its own."""
+    clear = lexicon.scan(item.unambiguous_direct)[0]
+    amb = lexicon.scan(item.ambiguous_task)[0]
+    out: set[int] = set()
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=clear, b=amb, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 > _REPLACED_WORDS or j2 - j1 > _REPLACED_WORDS:
+            continue
+        runs = (tuple(clear[s:e]) for s in range(i1, i2) for e in range(s + 1, i2 + 1))
+        if any(run in scene.keys or scene.grounds(run) for run in runs):
+            out.update(range(j1, j2))
+    return frozenset(out)
+
+
+#: Words that say a thing is the option the user picks: "the chosen sauce", "the selected knife".
+_CHOSEN = frozenset({"chosen", "selected", "preferred"})
+
+
+def _chosen(start: int, toks: list[str]) -> bool:
+    """The ambiguous half calls the thing the option still to be chosen ("Take two pieces of the chosen
+    bread"): the open point's kind, whose candidates the question asks about."""
+    return any(w in _CHOSEN for w in toks[max(0, start - 2) : start])
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
     catalog = _catalog(ctx)
@@ -1054,6 +1086,10 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
                 continue
+            if field_name == "ambiguous_task" and m.start in _replaced_option(item, lexicon, scene):
+                continue  # "two breakfast breads" where the clear task toasts two crumpets
+            if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and _chosen(m.start, toks):
+                continue  # "the chosen bread": the option the user will pick, not a thing of its own
             if not m.food and _fitted_part(key, scene):
                 continue  # "the steamer basket" of the microwave steamer
             if _intended_short(key, item, scene) or (not m.food and key[-1] in parts) or _unwrapped(m, toks):

@@ -145,3 +145,48 @@ def test_a_food_served_without_baking_is_missing(errors) -> None:  # type: ignor
     task = "Put twelve cookies on the plate with the cookie scoop."
     steps = ["Scoop twelve cookies onto the plate."]
     assert any("cookie" in m for m in errors(_BAKE, steps, task))
+
+
+_TOAST = "toaster, crumpets, bagels, butter, butter knife, plate"
+_TOAST_STEPS = ["Put them in the toaster.", "Spread with butter using the butter knife."]
+
+
+def _open_row(clear: str, amb: str, amb_steps: list[str]) -> dict[str, str]:
+    row = _row(_TOAST, _TOAST_STEPS, clear)
+    row["ambiguous_task"] = amb
+    row["plan_for_amb_task"] = "\n".join(f"{i}. {s}" for i, s in enumerate(amb_steps, start=1))
+    return row
+
+
+@pytest.fixture()
+def open_errors(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
+    def run(clear: str, amb: str, amb_steps: list[str]) -> list[str]:
+        found = failures_of_row(_open_row(clear, amb, amb_steps), tmp_path, catalog, ["grounding"])
+        return [f.message for f in found if f.severity == "error"]
+
+    return run
+
+
+def test_the_vaguer_word_for_a_listed_option_is_no_thing(open_errors) -> None:  # type: ignore[no-untyped-def]
+    found = open_errors(
+        "Toast two crumpets in the toaster.", "Toast two breakfast breads in the toaster.", _TOAST_STEPS
+    )
+    assert found == []
+
+
+def test_the_vaguer_word_for_an_unlisted_thing_is_missing(open_errors) -> None:  # type: ignore[no-untyped-def]
+    found = open_errors(
+        "Toast two pancakes in the toaster.", "Toast two breakfast breads in the toaster.", _TOAST_STEPS
+    )
+    assert any(m.startswith("ambiguous_task") and "bread" in m for m in found)
+
+
+def test_the_chosen_option_in_the_ambiguous_plan_is_no_thing(open_errors) -> None:  # type: ignore[no-untyped-def]
+    steps = ["Take two pieces of the chosen bread.", *_TOAST_STEPS]
+    assert open_errors("Toast two crumpets in the toaster.", "Toast two crumpets in the toaster.", steps) == []
+
+
+def test_a_described_thing_in_the_ambiguous_plan_is_missing(open_errors) -> None:  # type: ignore[no-untyped-def]
+    steps = ["Take two pieces of the sliced bread.", *_TOAST_STEPS]
+    found = open_errors("Toast two crumpets in the toaster.", "Toast two crumpets in the toaster.", steps)
+    assert any("bread" in m for m in found)
