@@ -126,7 +126,7 @@ MIN_FLAGS, MIN_ROWS = 5, 5
 HELD_BACK_PRECISION, HELD_BACK_RECALL = 0.95, 0.80
 
 
-def _names(folders: tuple[Path, ...]) -> str:
+def _shown(folders: tuple[Path, ...]) -> str:
     return " + ".join(str(f) for f in folders)
 
 
@@ -159,11 +159,11 @@ def held_back(
     if split.resolve() == SPLIT.resolve():
         print(
             "this split is worn: thirteen rounds of rule changes read its misses, and since 29 Nov every published "
-            f"row is a tuning row, so these are tuning figures; the held-back rows now are {_names(FRESH)}"
+            f"row is a tuning row, so these are tuning figures; the held-back rows now are {_shown(FRESH)}"
         )
     elif split.parent.name in WORN:
         print(
-            f"this set is worn: {WORN[split.parent.name]}, so these are tuning figures; held back now: {_names(FRESH)}"
+            f"this set is worn: {WORN[split.parent.name]}, so these are tuning figures; held back now: {_shown(FRESH)}"
         )
     if unknown:
         print(f"classes not in the list (ignored): {', '.join(sorted(unknown))}")

@@ -3,7 +3,9 @@
 number words, the measures, every word of the catalog and of ``kitchen_words.yaml`` (its ``words`` list holds
 cooking words the dictionary lacks: "fridge", "sauté", "doneness") and every word of the item's own scene.
 One edit (a letter dropped, added, changed or two swapped) keeps the finding certain: a word two edits from
-anything known is more often a name ("tzatziki") than a typo."""
+anything known is more often a name ("tzatziki") than a typo. A word a broad English frequency list has seen in
+use ("psi", "latkes", "absorber") is a word of other kitchens and trades, not a typo, however near it is to
+another: see :func:`in_use`."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
+from spellchecker import SpellChecker
+
 from ambiforge.catalog import Catalog
+from ambiforge.models import Item
 from ambiforge.textnorm import singular
 from ambiforge.validation.language import FUNCTION_WORDS, NUMBER_WORDS, classes
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
@@ -100,16 +105,97 @@ def run_together(
     return None
 
 
+def closed_compound(word: str, catalog: Catalog, units: tuple[str, ...]) -> bool:
+    """Two known nouns written as one ("limescale", "stovetop"): English closes noun compounds up, and such a word
+    is no typo even when it is one edit from another word ("timescale"). Each part has four letters or more and
+    is a noun, so a word cut at its start ("ablespoons": "able" and "spoons") is no compound. A word one edit
+    from a kitchen word ("sandwitch": sand and witch, or the sandwich) is that word mistyped: the kitchen's word
+    is what a kitchen text means."""
+    known = _known_set(catalog, units)
+    if any(e in known for e in _edits(word)):
+        return False
+    return any(
+        all(_is_known(part, known) and "NOUN" in classes(part) for part in (word[:i], word[i:]))
+        for i in range(4, len(word) - 3)
+    )
+
+
 def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]) -> Iterator[str]:
     """The words of ``text`` that neither a dictionary here nor the scene knows: a scene word, its singular,
     or the end of one (the "burger" of the hamburger buns) is known; its start ("fridg") is not."""
     for word in _WORD.findall(text):
-        if not (_is_known(word, known) or singular(word) in scene_words or any(s.endswith(word) for s in scene_words)):
+        if not (
+            _is_known(word, known)
+            or singular(word) in scene_words
+            or any(s.endswith(word) for s in scene_words)
+            or in_use(word)
+        ):
             yield word
 
 
+#: The count pyspellchecker's English list gives a word it holds from a dictionary but never saw in its corpus:
+#: such words ("plater") are as often a typo's spelling as a word, so only counts above it say "in use".
+_UNSEEN_COUNT = 50
+
+
+@cache
+def _usage() -> SpellChecker:
+    """pyspellchecker's English word frequency list (built from subtitles, filtered against dictionaries): unlike
+    a web frequency list it leaves common misspellings ("untill", "tomatos") out. Loaded once per process."""
+    return SpellChecker(language="en", distance=1)
+
+
+def in_use(word: str) -> bool:
+    """A lower-case word that English text uses, by a broad frequency list: words of other cuisines, trades and
+    measures ("latkes", "psi", "absorber", "yum") that no kitchen list here holds. A word formed with "un-" from
+    a participle the list holds ("untasted" of "tasted") is in use as well: English makes such words freely."""
+    counts = _usage().word_frequency
+    if counts[word] > _UNSEEN_COUNT:
+        return True
+    return word.startswith("un") and word.endswith("ed") and counts[word[2:]] > _UNSEEN_COUNT
+
+
+#: The cells of a row that its writer writes apart: the two tasks are one draft, the two plans one (a copy and
+#: its edit), and the question, the answer and the variants each their own.
+_CELL_GROUPS = (
+    ("unambiguous_direct", "ambiguous_task"),
+    ("question",),
+    ("answer",),
+    ("plan_for_clear_task", "plan_for_amb_task"),
+    ("variants",),
+)
+
+
+def row_vocabulary(item: Item) -> frozenset[str]:
+    """The words a row writes in three or more of its groups of cells written apart (a task, the question, the
+    answer, a plan, the variants): "lassi" in the task, the question and the plan is the row's word for its
+    dish. A typo is a slip of one place; one copied from a task to its plan is two groups and stays a typo."""
+    seen: dict[str, int] = {}
+    for group in _CELL_GROUPS:
+        words = {w for f in group for w in _WORD.findall(_cell(item, f))}
+        for word in words:
+            seen[word] = seen.get(word, 0) + 1
+    return frozenset(w for w, n in seen.items() if n >= 3)
+
+
+def _cell(item: Item, field: str) -> str:
+    value = getattr(item, field)
+    return "\n".join(value) if isinstance(value, list) else str(value)
+
+
 def _is_known(word: str, known: frozenset[str]) -> bool:
+    if _wrong_o_plural(word, known):
+        return False
     return word in known or singular(word) in known or bool(classes(word)) or _ie_plural(word) in known
+
+
+def _wrong_o_plural(word: str, known: frozenset[str]) -> bool:
+    """A plural in "-os" of a word whose plural is "-oes" ("tomatos" of "tomatoes"), which the rule of a dropped
+    "-s" reads as the singular's plural; a word in "-os" with no "-oes" plural ("avocados", "tacos") is right."""
+    if not word.endswith("os") or word in known or classes(word):
+        return False
+    oes = word[:-1] + "es"
+    return oes in known or (singular(oes) in known and bool(classes(oes)))
 
 
 def _ie_plural(word: str) -> str:

@@ -13,8 +13,9 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from ambiforge.catalog import cached_catalog
 from ambiforge.models import Item
+from ambiforge.textnorm import singular
 from ambiforge.validation.language import classes, content_lemmas, is_content, is_number, words
-from ambiforge.validation.lexicon import lexicon_for
+from ambiforge.validation.lexicon import Lexicon, lexicon_for
 from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
@@ -34,8 +35,91 @@ _EMPTY = frozenset({"please", "thanks", "thank", "fine", "okay", "ok", "sure", "
 _ALL_OR_ANY = frozenset({"both", "all", "either", "any", "whichever", "whatever", "neither", "none"})
 
 
+#: Other names of one kitchen place, to its common name: "the refrigerator" is the fridge, "the hob" the stove.
+_SAME_PLACE = {
+    "refrigerator": "fridge",
+    "hob": "stove",
+    "cooktop": "stove",
+    "stovetop": "stove",
+    "stove top": "stove",
+    "worktop": "counter",
+    "countertop": "counter",
+    "kitchen counter": "counter",
+    "bin": "trash",
+    "trash can": "trash",
+    "garbage": "trash",
+}
+
+
+def kitchen_names(lexicon: Lexicon, text: str) -> set[str]:
+    """The kitchen things ``text`` names, a place's other name read as its common one ("the refrigerator door"
+    names the fridge an option says), and the place a verb names by its doer ("Freeze it." names the freezer)."""
+    named = {_SAME_PLACE.get(m.name, m.name) for m in lexicon.scan(text)[1]}
+    return named | set(place_names(text, lexicon))
+
+
+def place_of_verb(word: str, lexicon: Lexicon) -> str | None:
+    """The kitchen fixture named as the doer of the verb ``word`` ("freezer" of "freeze", "refrigerator" of
+    "refrigerate"), else None."""
+    if len(word) < 4 or "VERB" not in classes(word):
+        return None
+    for name in (word + "r", word + "er", word[:-1] + "or"):
+        found = lexicon.entries.get((name,))
+        if found is not None and found.kind == "fixture":
+            return found.name
+    return None
+
+
+def _describing(word: str) -> bool:
+    """An adjective, or a compound of words joined by hyphens that the dictionary does not hold ("see-through",
+    "heat-proof"): English joins words so to make them one modifier."""
+    return "ADJ" in classes(word) or ("-" in word and not classes(word))
+
+
+def place_names(text: str, lexicon: Lexicon) -> list[str]:
+    """The common names of the places ``text`` says by another name or by a verb ("fridge" of "In the
+    refrigerator" and of "Refrigerate it"), for reading it beside a text that says the common name."""
+    places = [_SAME_PLACE[m.name] for m in lexicon.scan(text)[1] if m.name in _SAME_PLACE]
+    # names the lexicon does not hold ("hob", "worktop") are read word by word
+    places += [
+        _SAME_PLACE[w] for w in (w.lower() for w in words(text)) if w in _SAME_PLACE and (w,) not in lexicon.entries
+    ]
+    return places + [_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))]
+
+
+#: One food's British and American names, read as one ("Coriander, please." for the intended cilantro). Only
+#: names with one meaning on both sides: "chips" and "biscuits" name other foods in the other English.
+_ONE_FOOD = {
+    "coriander": "cilantro",
+    "courgette": "zucchini",
+    "courgettes": "zucchini",
+    "aubergine": "eggplant",
+    "aubergines": "eggplant",
+    "spring onion": "scallion",
+    "spring onions": "scallions",
+    "garbanzo bean": "chickpea",
+    "garbanzo beans": "chickpeas",
+    "icing sugar": "powdered sugar",
+    "confectioners' sugar": "powdered sugar",
+    "prawn": "shrimp",
+    "prawns": "shrimp",
+    "rocket": "arugula",
+    "caster sugar": "superfine sugar",
+    "minced beef": "ground beef",
+    "beetroot": "beet",
+}
+_ONE_FOOD_NAME = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, _ONE_FOOD), key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def one_food_names(text: str) -> str:
+    """``text`` with a food's British name put as its American one ("the courgette" -> "the zucchini")."""
+    return _ONE_FOOD_NAME.sub(lambda m: _ONE_FOOD[m.group(0).lower()], text)
+
+
 def _lemmas(text: str) -> frozenset[str]:
-    return content_lemmas(_QUOTED.sub(" ", text.replace("|", " ")))
+    return content_lemmas(_QUOTED.sub(" ", one_food_names(text).replace("|", " ")))
 
 
 def _near(word: str, others: frozenset[str]) -> bool:
@@ -148,10 +232,10 @@ def takes_no_option(item: Item, ctx: RuleContext) -> list[str]:
     if _has_number(answer) and any(_has_number(t) for t in (*options, *concepts)):
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]} - {m.name for m in lexicon.scan(question)[1]}
-    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+    named = kitchen_names(lexicon, answer) - kitchen_names(lexicon, question)
+    if named & {n for t in (*options, *concepts) for n in kitchen_names(lexicon, t)}:
         return []
-    if not named and not _has_number(answer, besides=frozenset({"one"})) and all("ADJ" in classes(w) for w in said):
+    if not named and not _has_number(answer, besides=frozenset({"one"})) and all(_describing(w) for w in said):
         return []  # a description ("The bubbly one.", "Something sweet.") may be an option in other words
     return options
 
@@ -174,7 +258,13 @@ def gives_no_measure(item: Item, ctx: RuleContext) -> str | None:
     measured = next((c for c in concepts if any(ch.isdigit() for ch in c)), None)
     if measured is None or _has_number(answer) or any(has(answer, c) for c in concepts):
         return None
+    if _COUNT_WORDS & {w.lower() for w in words(answer)}:
+        return None  # "A pair, please.", "A double portion.": a count in a word that is no numeral
     return measured
+
+
+#: Words that give a count without a numeral.
+_COUNT_WORDS = frozenset({"pair", "pairs", "double", "triple", "twice", "thrice", "single", "both"})
 
 
 #: "..., or something else?": the question leaves its list open.
@@ -268,12 +358,14 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
         return []  # a measure asked: an amount in any words answers it (``wrong_kind``, ``gives_no_measure``)
     positives, negatives = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()] + [n for n in negatives if n.strip()]
-    if not concepts or any(says(answer, c) for c in concepts) or _ALL_OR_ANY & set(words(answer)):
+    if not concepts or any(says(answer, c) or _says_what_it_adds(answer, c, question) for c in concepts):
+        return []
+    if _ALL_OR_ANY & set(words(answer)):
         return []
     known = _lemmas(question) | frozenset(words(question)) | _lemmas(item.ambiguous_task)
     known |= frozenset(words(item.ambiguous_task))
     said = (_lemmas(answer) | {w for w in words(answer) if is_content(w)}) - known - _EMPTY
-    if not said or all("ADJ" in classes(w) for w in said):
+    if not said or all(_describing(w) for w in said):
         return []  # a description ("The sharp one.") may be the intended thing in other words
     if (which := _WHICH.search(question)) and (asked := _lemmas(which.group(1))) and asked <= _lemmas(answer):
         return []  # "Which knife?" "Use the knife on the board.": an answer of the kind asked for
@@ -287,11 +379,24 @@ def answers_elsewhere(item: Item, ctx: RuleContext) -> list[str]:
     if _has_number(answer) and any(_has_number(c) for c in concepts):
         return []  # an amount in other words ("a quarter hour" for '15 minutes')
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]}
-    named -= {m.name for t in (question, item.ambiguous_task) for m in lexicon.scan(t)[1]}
-    if named & {m.name for t in (*options, *concepts) for m in lexicon.scan(t)[1]}:
+    named = kitchen_names(lexicon, answer)
+    named -= {n for t in (question, item.ambiguous_task) for n in kitchen_names(lexicon, t)}
+    if named & {n for t in (*options, *concepts) for n in kitchen_names(lexicon, t)}:
         return []
     return sorted(said)
+
+
+#: Words that add nothing of a concept to the question: articles, "of", "and".
+_BARE = frozenset({"a", "an", "the", "of", "some", "and", "or", "to", "with"})
+
+
+def _says_what_it_adds(answer: str, concept: str, question: str) -> bool:
+    """The answer says every word the intended concept adds to the question ('down' of 'blades down' for "Which
+    way should the knife blades point?" "Down, so nobody cuts a hand."): the question says the rest, so the
+    answer names the intent, even by a word that is no noun or verb ("down", "off", "over")."""
+    asked = {singular(w.lower()) for w in words(question)}
+    rest = {singular(w.lower()) for w in words(concept)} - asked - _BARE
+    return bool(rest) and rest <= {singular(w.lower()) for w in words(answer)}
 
 
 def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
@@ -321,17 +426,19 @@ def says_nothing_of_intent(item: Item, ctx: RuleContext) -> list[str]:
     said = _lemmas(answer) | frozenset(w.lower() for w in words(answer))
     if any(_near(w, said) for w in wanted) or any(has(answer, c) for c in concepts):
         return []
+    if any(_says_what_it_adds(answer, c, question) for c in concepts):
+        return []  # "Down." for 'blades down' when the question says the blades
     if _has_number(answer) and any(_has_number(c) for c in concepts):
         return []  # an amount in other units
     if _takes_together(answer, frozenset(words(" ".join((question, *_options(item), *concepts))))):
         return []
     lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
-    named = {m.name for m in lexicon.scan(answer)[1]}
-    if named & {m.name for c in concepts for m in lexicon.scan(c)[1]}:
+    named = kitchen_names(lexicon, answer)
+    if named & {n for c in concepts for n in kitchen_names(lexicon, c)}:
         return []
     added = {w for w in _lemmas(answer) | {w for w in words(answer) if is_content(w)} if w not in _EMPTY}
     added -= _lemmas(question) | frozenset(words(question))
-    if added and all("ADJ" in classes(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
+    if added and all(_describing(w) for w in added) and not added <= _lemmas(item.ambiguous_task):
         return []  # a description ("The sharp one.") may be the intent in other words, unless the task says it
     return concepts
 

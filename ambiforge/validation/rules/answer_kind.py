@@ -13,8 +13,8 @@ from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, content_lemmas, positions, words
-from ambiforge.validation.lexicon import Mention, kitchen_words, lexicon_for
-from ambiforge.validation.rules.answer_choice import rules_out, says
+from ambiforge.validation.lexicon import Lexicon, Mention, kitchen_words, lexicon_for
+from ambiforge.validation.rules.answer_choice import place_of_verb, rules_out, says
 from ambiforge.validation.rules.text import has_any, intent_concepts, normalise
 
 if TYPE_CHECKING:
@@ -104,12 +104,19 @@ def _names_nothing(item: Item, ctx: RuleContext) -> str | None:
     said = words(item.answer)
     if not said or _places(said) or _SOMEWHERE & set(said):
         return None
-    if lexicon_for(ctx.catalog or cached_catalog("")).scan(item.answer)[1]:
+    lexicon = lexicon_for(ctx.catalog or cached_catalog(""))
+    if lexicon.scan(item.answer)[1] or _verb_of_place(said, lexicon):
         return None
     heads = {singular(ws[-1]) for o in item.environment if (ws := words(o.name))}
     if heads & {singular(w) for w in said}:
         return None
     return "the question asks where, and the answer names no place and no thing to put it in or on"
+
+
+def _verb_of_place(said: list[str], lexicon: Lexicon) -> bool:
+    """A verb whose agent noun is a kitchen place says where ("Refrigerate it." of the refrigerator, "Freeze
+    them." of the freezer): the thing that does what the verb says is where the food goes."""
+    return any(place_of_verb(w, lexicon) for w in said)
 
 
 #: Words between a preposition and a count it may take ("in about three days").
@@ -246,8 +253,8 @@ def outside_offered(item: Item, ctx: RuleContext) -> str | None:
         return None  # no kitchen thing on each side of an "or" ("utensils or appliances" are kinds)
     groups = {_group_of(m.name, catalog) for m in offered} - {None}
     asked = content_lemmas(question) - _shared_heads(toks, offered)
-    positives, _ = intent_concepts(item.user_intent)
-    if not positives:
+    positives, negatives = intent_concepts(item.user_intent)
+    if not positives or _rules_out_offered(negatives, offered, lexicon):
         return None
     outside = None
     for alternatives in positives:
@@ -259,6 +266,13 @@ def outside_offered(item: Item, ctx: RuleContext) -> str | None:
                 return None
             outside = outside or concept.strip()
     return outside
+
+
+def _rules_out_offered(negatives: list[str], offered: list[Mention], lexicon: Lexicon) -> bool:
+    """The intent rules out a thing the question offers ('-dishwasher' for "in the dishwasher or by hand?"):
+    it takes the other side of the "or", and what it names besides (the sponge) is how that side is done."""
+    names = {m.name for m in offered}
+    return any(m.name in names for n in negatives if n.strip() for m in lexicon.scan(n)[1])
 
 
 def _shared_heads(toks: list[str], offered: list[Mention]) -> frozenset[str]:

@@ -29,12 +29,18 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ambiforge.ambik.csv_io import RAW_KEY
-from ambiforge.catalog import cached_catalog
+from ambiforge.catalog import Catalog, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes
 from ambiforge.validation.rules.base import family_rules
-from ambiforge.validation.spelling import made_dish_words, misspelled_word, run_together
+from ambiforge.validation.spelling import (
+    closed_compound,
+    made_dish_words,
+    misspelled_word,
+    row_vocabulary,
+    run_together,
+)
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
@@ -145,16 +151,20 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = _with_plurals(fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
-    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
+    # and a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made | row_vocabulary(item)
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
-    merged = _merged_steps(item) if several else {}
+    numbered = _numbered_from_one(item)
+    merged = _merged_steps(item, numbered) if several else {}
     for field, text in texts:
+        if field.split("[")[0] in numbered:
+            text = _STEP_PREFIX.sub("", text, count=1)  # "Step 2: ..." in a plan numbered so throughout
         if not text.strip():
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := misspelled_word(text, catalog, ctx.config.units, scene_words):
+        if typo := _typo(text, catalog, ctx.config.units, scene_words):
             if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
                 found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
             else:
@@ -195,14 +205,41 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
         if article and (m := _ARTICLE_PRONOUN.search(text)):
             found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
-        if doubled and (m := _DOUBLED.search(text)) and m.group(1).lower() not in _DOUBLE_OK:
+        # a doubled word the kitchen's list names so is a name ("agar agar powder"), not a slip
+        if (
+            doubled
+            and (m := _DOUBLED.search(text))
+            and m.group(1).lower() not in _DOUBLE_OK
+            and m.group(0).lower() not in scene
+        ):
             found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
 
 
-def _merged_steps(item: Item) -> dict[str, str]:
+def _typo(text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]) -> tuple[str, str] | None:
+    """The first misspelled word of ``text`` (and the word meant) that is no closed compound of two known words
+    ("limescale" is lime and scale, not a typo of "timescale")."""
+    while (typo := misspelled_word(text, catalog, units, scene_words)) and closed_compound(typo[0], catalog, units):
+        scene_words |= {typo[0]}
+    return typo
+
+
+def _numbered_from_one(item: Item) -> frozenset[str]:
+    """The plan columns whose every step starts with its own number counted from 1 ("Step 1: ...", "Step 2:
+    ...", or "1 - ..."): the writer's numbering, a style, not a prefix left behind. A plan counted from 0 is
+    AmbiK's damaged numbering and stays an error."""
+    out = set()
+    for column in _PLAN_COLUMNS:
+        steps = getattr(item, column)
+        numbers = [re.sub(r"\D", "", m.group(0)) if (m := _STEP_PREFIX.match(s)) else "" for s in steps]
+        if len(steps) >= 2 and numbers == [str(i) for i in range(1, len(steps) + 1)]:
+            out.add(column)
+    return frozenset(out)
+
+
+def _merged_steps(item: Item, numbered: frozenset[str] = frozenset()) -> dict[str, str]:
     """The plan steps that hold the next step's number and text ("Take the mug. 2. Pour the tea"), by field,
     with the piece that shows it. The number follows the plan's count (the step's own position, one more for
     each step already found run on, and one less for plans counted from 0): a number out of that count is an
@@ -211,6 +248,8 @@ def _merged_steps(item: Item) -> dict[str, str]:
     for column in _PLAN_COLUMNS:
         extra = 0
         for i, step in enumerate(getattr(item, column)):
+            if column in numbered:
+                step = _STEP_PREFIX.sub("", step, count=1)
             for m in _SEVERAL_STEPS.finditer(step):
                 if int(m.group("n")) - extra - i in (1, 2):
                     out.setdefault(f"{column}[{i}]", m.group(0).strip())

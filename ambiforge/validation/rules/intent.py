@@ -234,7 +234,7 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
         return ["question: empty"]
     if normalise(answer) == normalise(question):
         return ["answer: repeats the question"]
-    if answer.endswith("?") and not _YES_NO_QUESTION.match(question):
+    if answer.endswith("?") and not _YES_NO_QUESTION.match(question) and not _offers_intent(item):
         return [f"answer: is itself a question: {answer!r}"]
     if _WH_QUESTION.match(question) and _YES_NO_ANSWER.match(answer):
         return [f"answer: a bare {answer!r} does not answer a {question.split()[0].lower()}-question"]
@@ -310,6 +310,19 @@ def check_fit(item: Item, ctx: RuleContext) -> list[str]:
             f"answer: says no word of the intent ({', '.join(unsaid)}), so it gives another answer: {answer[:80]!r}"
         ]
     return []
+
+
+def _offers_intent(item: Item) -> bool:
+    """The answer says an intent concept, or every word of it the question does not say, whatever its mood:
+    "How about the glass one?", "The glass mug, is that okay?" give the choice as a suggestion."""
+    positives, _ = intent_concepts(item.user_intent)
+    asked, said = content_lemmas(item.question), content_lemmas(item.answer)
+    return any(
+        says(item.answer, a) or (bool(rest := content_lemmas(a) - asked) and rest <= said)
+        for alts in positives
+        for a in alts
+        if a.strip()
+    )
 
 
 def fit_findings(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:

@@ -75,8 +75,10 @@ def asks_place(question: str, phrase: str) -> bool:
 def task_leaks(item: Item) -> list[str]:
     """Messages for each intended option the ambiguous task says as often as the clear task does."""
     question = item.question.strip()
-    if not question or not _CHOICE_QUESTION.search(question):
+    if not question:
         return []
+    if not _CHOICE_QUESTION.search(question):
+        return _told_outright(item)
     positives, _ = intent_concepts(item.user_intent)
     task, clear = item.ambiguous_task, item.unambiguous_direct
     options = [o for o in item.amb_shortlist if o.strip()]
@@ -107,6 +109,40 @@ def task_leaks(item: Item) -> list[str]:
                 out.append(f"ambiguous_task: already names the intended '{a}'")
                 break
     return out
+
+
+def _told_outright(item: Item) -> list[str]:
+    """A question of how or whether (not a choice among things) still has a thing for an answer ("What should I
+    toss the slices with?" "The lemon."; "Should I protect my hands?" "The rubber gloves."): the ambiguous task
+    leaks it when it names that one intended thing of the kitchen as often as the clear task does, inside the
+    words it rewrote ("get the bottle brush and clean around the blades"). A thing both tasks name in the words
+    they share is one the whole task handles, not the answer ("Make a bowl of rice with chicken")."""
+    positives, _ = intent_concepts(item.user_intent)
+    task, clear, question = item.ambiguous_task, item.unambiguous_direct, item.question
+    scene = Scene.of(item)
+    things = [alts for alts in positives if not _number(alts) and any(names_thing(a) for a in alts)]
+    if len(things) != 1:
+        return []
+    for alts in things:
+        if any(mentions(question, a) for a in alts) or not any(mentions(item.answer, a) for a in alts):
+            continue
+        for a in (a for a in alts if names_thing(a)):
+            if not scene.grounds(key_of(a)) or _offered(task, a):
+                continue
+            n = occurrences(task, a)
+            if n and n >= occurrences(clear, a) and _in_rewrite(clear, task, a):
+                return [f"ambiguous_task: already names the intended '{a}'"]
+    return []
+
+
+def _in_rewrite(clear: str, task: str, phrase: str) -> bool:
+    """The ambiguous ``task`` names ``phrase`` in or right beside a stretch it words otherwise than ``clear``."""
+    cw, aw = [lemma(w) for w in words(clear)], [lemma(w) for w in words(task)]
+    changed: set[int] = set()
+    for op, _, _, j1, j2 in difflib.SequenceMatcher(None, cw, aw, autojunk=False).get_opcodes():
+        if op != "equal":
+            changed |= set(range(j1 - 1, j2 + 1))
+    return any(changed & set(range(start, end)) for start, end in positions(task, phrase))
 
 
 #: A question that asks for a heat, a temperature or a setting ("What heat level ...?", "How hot ...?").

@@ -54,6 +54,7 @@ from ambiforge.catalog import APPLIANCES, cached_catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, signature, singular
 from ambiforge.validation.language import (
+    FUNCTION_WORDS,
     VAGUE,
     classes,
     content_lemmas,
@@ -64,6 +65,7 @@ from ambiforge.validation.language import (
     names_thing,
 )
 from ambiforge.validation.lexicon import Lexicon, lexicon_for, words
+from ambiforge.validation.rules.answer_choice import one_food_names, place_names
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.plan import MEASURES
@@ -184,6 +186,11 @@ def check_minimal_pair(item: Item, ctx: RuleContext) -> list[str]:
         problems.append(
             f"unambiguous_direct: adds only {', '.join(repr(w) for w in said)} to the ambiguous task and names none "
             f"of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
+        )
+    elif _clear_same_content(item):
+        problems.append(
+            f"unambiguous_direct: says the same things as the ambiguous task, only in other small words, and names "
+            f"none of the intent ({', '.join(item.user_intent)}): the clear task leaves the same choice open"
         )
     elif unnamed := _clear_names_no_intent(item):
         beyond = _lemmas(item.unambiguous_direct) - _lemmas(item.ambiguous_task)
@@ -472,6 +479,30 @@ def _clear_says_no_more(item: Item) -> list[str]:
     return sorted(added)
 
 
+def _clear_same_content(item: Item) -> bool:
+    """The two tasks have the same content words ("a cup of milk" / "some milk"), differ only by function words,
+    vague words and measures, the clear one has no more numbers and says no intent concept, and the question asks
+    which thing, where or what to use: only a small word was swapped, so the clear task is as open as the
+    ambiguous one."""
+    if _same_instruction(item.ambiguity_type) or not _ASKS_THING.search(item.question):
+        return False
+    clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
+    if not clear or clear != amb or normalise(item.unambiguous_direct) == normalise(item.ambiguous_task):
+        return False
+    swapped = set(words(item.unambiguous_direct.lower())) ^ set(words(item.ambiguous_task.lower()))
+    if any(w not in FUNCTION_WORDS and w not in VAGUE and singular(w) not in MEASURES for w in swapped):
+        return False  # a word the lemmas do not read ("glаss" in two alphabets) is no small word
+    if len(_NUMBER.findall(item.unambiguous_direct)) > len(_NUMBER.findall(item.ambiguous_task)):
+        return False
+    positives, _ = intent_concepts(item.user_intent)
+    return bool(positives) and not any(
+        contains(item.unambiguous_direct, a) or content_lemmas(a) <= clear
+        for alts in positives
+        for a in alts
+        if a.strip()
+    )
+
+
 #: A question that asks to choose a thing or a place ("Which cheese ...?", "Where should I store ...?").
 _ASKS_THING = re.compile(
     r"\b(?:which|where)\b|\bwhat\s+(?:kind|type|sort|\w+\s+(?:should|would|do))\b"
@@ -492,7 +523,7 @@ def _clear_names_no_intent(item: Item) -> list[str]:
         return []
     clear, amb = _lemmas(item.unambiguous_direct), _lemmas(item.ambiguous_task)
     added = clear - amb
-    if not added or amb - clear - VAGUE - _VAGUE_DONE - _HANDLING:
+    if not added or amb - clear - VAGUE - _VAGUE_DONE - _HANDLING - _describing_vague(item.ambiguous_task):
         return []
     positives, _ = intent_concepts(item.user_intent)
     concepts = [a.strip() for alts in positives for a in alts if a.strip()]
@@ -505,16 +536,38 @@ def _clear_names_no_intent(item: Item) -> list[str]:
     intent_words = {w for c in concepts for w in content_lemmas(c)}
     if added & _lemmas(item.answer) - intent_words or any(_related(w, intent_words - {w}) for w in added):
         return []  # "Blend the mixture" says the blender jar
-    options = {w for o in (*item.amb_shortlist, *item.variants) for w in _lemmas(o)}
-    if added & options:
-        return []  # "the glass mug" picks an option: the intent string is what is off
+    said = [_lemmas(o) for o in (*item.amb_shortlist, *item.variants) if o.strip()]
+    options = frozenset().union(*said)
+    if added & (options - frozenset.intersection(*said) if len(said) > 1 else options):
+        return []  # "the glass mug" picks an option (a word all of them share, "mug", picks none)
     for thing in item.environment:
         name = _lemmas(thing.name)
         if name & added and name - added and name - added <= amb:
             return []  # "a mug" -> "the glass mug" of the kitchen: the clear task picks a thing
     # a concept's head names it ("spinner" of the salad spinner); its modifier may be another thing's ("the
     # wooden salad bowl")
-    return ["|".join(alts) for alts in positives if not any(_head(a) in clear for a in alts if a.strip())]
+    shared = _heads_of_others(item, positives)
+    return ["|".join(alts) for alts in positives if not any(_head(a) in clear - shared for a in alts if a.strip())]
+
+
+#: "something crunchy", "anything sweet": a vague word and the quality it is described by.
+_VAGUE_DESCRIBED = re.compile(r"\b(?:something|anything)\s+([a-z]+)", re.I)
+
+
+def _describing_vague(task: str) -> frozenset[str]:
+    """The adjectives that describe a vague word ("crunchy" of "something crunchy"): they say what the open
+    point should be like, as "something" alone says there is one, so a clear task may drop them for the thing."""
+    return frozenset(
+        lemma(m.group(1).lower()) for m in _VAGUE_DESCRIBED.finditer(task) if "ADJ" in classes(m.group(1).lower())
+    )
+
+
+def _heads_of_others(item: Item, positives: list[list[str]]) -> set[str]:
+    """The head words the options the intent does not take end in ("milk" of the whole milk and the almond
+    milk, when the oat milk is intended): a clear task saying only that word names every option alike."""
+    others = [o for o in (*item.amb_shortlist, *item.variants) if o.strip()]
+    others = [o for o in others if not any(_takes(alts, o) for alts in positives)]
+    return {_head(o) for o in others if _head(o)}
 
 
 def _head(phrase: str) -> str:
@@ -637,6 +690,14 @@ def _replaced(item: Item, lexicon: Lexicon | None = None) -> tuple[list[str], li
     }
     dropped = [d for d in dropped if not any(d == w for w, _ in fixed)]
     added = [a for a in added if not any(a == x for _, x in fixed)]
+    # a place said by its other name or its verb ("the refrigerator", "refrigerate it" for the fridge), a food by
+    # its other English name ("coriander" for the cilantro)
+    known = lexicon or lexicon_for(cached_catalog(""))
+    renamed = {w: set(place_names(w, known)) | {w, one_food_names(w)} for w in (*added, *dropped)}
+    dropped, added = (
+        [d for d in dropped if not any(renamed[d] & renamed[a] for a in added)],
+        [a for a in added if not any(renamed[d] & renamed[a] for d in dropped)],
+    )
     things = [d for d in dropped if _is_thing(d, heads, lexicon)]
     if not things:
         # "cook" -> "make", "remove" -> "take": a verb any task uses in place of another says the same
@@ -711,7 +772,7 @@ def _amounts_dropped(item: Item) -> list[str]:
     clear = _amounts(item.unambiguous_direct)
     if not clear:
         return []
-    said = _amounts(item.ambiguous_task)
+    said = _amounts(item.ambiguous_task) + [(v, m.group(0).lower()) for v, m in _counted_in_words(item.ambiguous_task)]
     # an amount said in both tasks with the same word after it is kept ("one guest" in both), whatever other
     # amount of the same number the ambiguous task dropped ("on one serving plate")
     same = [(v, p) for v, p in clear if (v, p) in said]
@@ -725,6 +786,19 @@ def _amounts_dropped(item: Item) -> list[str]:
         elif any(set(words(phrase)) <= clause for clause in beside) and phrase not in dropped:
             dropped.append(phrase)
     return dropped
+
+
+#: Counts said without a numeral: "a couple of eggs", "a pair of", "a dozen", "half a dozen".
+_COUNT_PHRASES = (
+    (re.compile(r"\bhalf\s+a\s+dozen\b", re.I), "6"),
+    (re.compile(r"\ba\s+(?:couple|pair)\s+of\b", re.I), "2"),
+    (re.compile(r"\b(?<!half )a\s+dozen\b", re.I), "12"),
+)
+
+
+def _counted_in_words(text: str) -> list[tuple[str, re.Match[str]]]:
+    """The counts ``text`` says in words (value, where): "a couple of eggs" says two eggs as "2 eggs" does."""
+    return [(value, m) for pattern, value in _COUNT_PHRASES for m in pattern.finditer(text)]
 
 
 #: Where a task's clauses part: punctuation and "then".

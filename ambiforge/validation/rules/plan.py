@@ -439,12 +439,49 @@ def check_end_of_ambiguity(item: Item, ctx: RuleContext) -> list[str]:
             if (names_thing(a) or names_thing(singular(a)) or _amounts(a) or _kitchen_name(a, item))  # "tops", "2 cups"
             and count(clear[i], a) > max(count(amb[i], a), count(item.ambiguous_task, a))
         ]
-        if said and not _resolves_at_index(item, clear[i], said[0]) and not _marked_at_index(item, i):
+        if (
+            said
+            and not _resolves_at_index(item, clear[i], said[0])
+            and not _marked_at_index(item, i)
+            and not _prepared_before(item, i, said[0])
+        ):
             return [
                 f"plan_for_clear_task[{i}]: already names the intended '{said[0]}', which the ambiguous step "
                 f"lacks, before end_of_ambiguity {eoa}: {_short(clear[i])!r}"
             ]
     return _kind_taken_before(item, positives) or _only_step_apart(item)
+
+
+def _prepared_before(item: Item, i: int, intended: str) -> bool:
+    """The clear step at the index names the intended thing again ("Rinse the rice in the strainer"), so the
+    choice is carried out there; the earlier clear step that names it ("Measure the rice into the strainer",
+    "Fill the dish with water") only gets it ready, unless the ambiguous step at ``i`` shows the choice needed
+    there already: it leaves it open in words ("a tool to open it"), takes up the thing to choose ("Fill the
+    cup" for "Which cup?"), does what the question asks ("Cut the mango" for "How should I cut the mango?"), or
+    is the clear step with the intended thing put in other words ("Put the ice cream where it belongs"). An
+    ambiguous step that only drops it, or is another step altogether, can be done without the choice."""
+    clear, amb, eoa = item.plan_for_clear_task, item.plan_for_amb_task, item.end_of_ambiguity
+    at_index = [clear[eoa]]
+    if len(clear) > len(amb):  # the clear plan's own steps put the ambiguous step at the index further on
+        at_index.append(clear[min(eoa + len(clear) - len(amb), len(clear) - 1)])
+    if not any(has(step, said) or mentions(step, said) for step in at_index for said in (intended, singular(intended))):
+        return False
+    step = amb[i]
+    if _marks_open(step) or _OPEN_WORDS.search(step):
+        return False
+    heads = {lemma(words(intended)[-1])} if words(intended) else set()
+    if (asked := _asked_head(item)) is not None:
+        heads.add(asked)
+    if any(_names_as_thing(step, head) for head in heads):
+        return False  # "Fill the cup" for "Which cup?": the step takes up the thing to choose
+    action = _question_action(item)
+    if action is not None:
+        verb, thing = action
+        if _says_verb(step, verb) and thing in {lemma(w) for w in words(step)} | {singular(w) for w in words(step)}:
+            return False
+    own, theirs = content_lemmas(step), content_lemmas(clear[i])
+    replaced = bool(own - theirs) and 2 * len(own & theirs) >= len(own)
+    return not replaced
 
 
 def _resolves_at_index(item: Item, step: str, intended: str) -> bool:
@@ -1007,6 +1044,8 @@ def _chosen_later(item: Item, positives: list[list[str]]) -> tuple[int, str] | N
     # the step still involves the choice when it names what is chosen among ("Pick up the chosen mug")
     options = [o for o in (*item.amb_shortlist, *item.variants, *concepts) if words(o)]
     heads = {lemma(words(o)[-1]) for o in options}
+    # an intended phrase names its thing anywhere in it: "glass jar of water" is a jar ("Stand the basil in the jar")
+    heads |= {w for a in concepts if len(words(a)) > 1 for w in content_lemmas(a) if names_thing(w)}
     if content_lemmas(clear[eoa]) & heads:
         return None
     for k in range(eoa + 1, min(len(clear), len(amb))):

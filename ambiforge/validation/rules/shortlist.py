@@ -29,7 +29,7 @@ from ambiforge.validation.language import (
     names_thing,
     words,
 )
-from ambiforge.validation.lexicon import key_of, lexicon_for
+from ambiforge.validation.lexicon import key_of, kitchen_words, lexicon_for
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene
 from ambiforge.validation.rules.item_type import no_choice
@@ -37,6 +37,11 @@ from ambiforge.validation.rules.text import has, intent_concepts
 
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
+
+
+#: Separators a writer may put between options in place of AmbiK's commas: semicolons, slashes between words,
+#: line breaks (as the variants have) and "or".
+_OTHER_SEPARATOR = re.compile(r"\s*;\s*|(?<=[a-z])\s*/\s*(?=[a-z])|\s*\n\s*|\s+or\s+", re.I)
 
 
 def has_shortlist(type_name: str) -> bool:
@@ -47,6 +52,8 @@ def has_shortlist(type_name: str) -> bool:
 
 
 _APPLIANCES = frozenset(key_of(a) for a in APPLIANCES) | {key_of("refrigerator"), key_of("kettle")}
+#: The kitchen's own fixtures (shelves, burners, drawers, counters), never in a scene list and always there.
+_FIXTURES = frozenset(key_of(f) for f in kitchen_words()["fixture"])
 
 
 def is_object_option(option: str, units: frozenset[str]) -> bool:
@@ -91,7 +98,7 @@ _NO_THING_ASKED = re.compile(
 
 
 def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
-    shortlist = [s for s in item.amb_shortlist if s.strip()]
+    shortlist = [part for s in item.amb_shortlist if s.strip() for part in _OTHER_SEPARATOR.split(s) if part.strip()]
     if not has_shortlist(item.ambiguity_type):
         return []
     if not shortlist and not [v for v in item.variants if v.strip()]:
@@ -106,7 +113,8 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
         return [f"amb_shortlist: has one option ({shortlist[0]!r}); a choice needs at least 2"]
     scene = Scene.of(item)
     named = frozenset(n.strip().lower() for n in item.environment_short.split(",") if n.strip())
-    not_objects = _not_objects([s for s in shortlist if s.strip().lower() not in named], units, scene)
+    among_things = any(is_object_option(s, units) for s in shortlist)
+    not_objects = _not_objects([s for s in shortlist if s.strip().lower() not in named], units, scene, among_things)
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
     problems += _off_question(item, objects, ctx) or _beside_the_kind(item, shortlist, objects, ctx)
@@ -115,10 +123,16 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
     # a thing named with its state ("grated cheddar") is looked up without it: the kitchen's cheddar will do
     stated = [s for s in shortlist if s not in objects and is_stated_object(s, units)]
     stated = [s for s in stated if s not in {option for option, _ in not_objects}]
+    if _kinds_of_no_thing(item.question, shortlist, ctx.catalog or cached_catalog("")):
+        return problems  # "Which program ...?" "eco program, quick program": settings, not the kitchen's things
+    if _parts_of_named(item.question, shortlist, scene):
+        return problems  # "Which rack of the oven?" "top rack, middle rack": parts of a thing the kitchen has
     for name in objects + stated:
         key = key_of(" ".join(words(name)[1:])) if name in stated else key_of(name)
         if key in _APPLIANCES:
             continue  # AmbiK's seven appliances are in every kitchen
+        if key and (key[-1],) in _FIXTURES:
+            continue  # "the top shelf", "the back burner": a part of the kitchen itself, which no kitchen lists
         if key and not (scene.grounds(key) or scene.describes(key)) and not written_alike(name, item.environment_short):
             near = process.extractOne(
                 name, scorer=fuzz.ratio, choices=[o.strip() for o in item.environment_short.split(",") if o.strip()]
@@ -126,6 +140,42 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
             hint = f"; closest: '{near[0]}'" if near and near[1] >= 85 else ""
             problems.append(f"amb_shortlist: '{name}' is not in the environment{hint}")
     return problems
+
+
+def _kinds_of_no_thing(question: str, shortlist: list[str], catalog: Catalog) -> bool:
+    """The question asks which X, every option is an X said with a word before it ("eco program", "quick
+    program"), and no kitchen name ends in X: the options are kinds of a setting or a way, not things a kitchen
+    lists, so a kitchen that does not list them misses nothing."""
+    m = _ASKED_KIND.search(question)
+    if m is None or len(shortlist) < 2:
+        return False
+    asked = singular(words(m.group(1))[0])
+    heads = {key_of(s)[-1] if key_of(s) else "" for s in shortlist}
+    if heads != {asked} or any(len(words(s)) < 2 for s in shortlist):
+        return False
+    lexicon = lexicon_for(catalog)
+    return asked not in lexicon.heads and not any(k[-1] == asked for k in lexicon.entries)
+
+
+#: "Which rack of the oven ...?", "Which shelf in the fridge ...?": the part asked for and the thing it is of.
+_PART_OF = re.compile(r"\bwhich\s+([a-z]+)\s+(?:of|in|on)\s+(?:the\s+|my\s+|your\s+)?([a-z]+(?:\s+[a-z]+)?)", re.I)
+
+
+def _parts_of_named(question: str, shortlist: list[str], scene: Scene) -> bool:
+    """The question asks which X of a thing the kitchen has (or an appliance every kitchen has), and every
+    option is an X said with a word before it ("top rack", "middle rack" of the oven): the options are parts of
+    that thing, which the kitchen has with it and does not list."""
+    m = _PART_OF.search(question)
+    if m is None or len(shortlist) < 2:
+        return False
+    part = singular(m.group(1).lower())
+    heads = {key_of(s)[-1] if key_of(s) else "" for s in shortlist}
+    if heads != {part} or any(len(words(s)) < 2 for s in shortlist):
+        return False
+    held = words(m.group(2))
+    return any(
+        (key := key_of(" ".join(held[:n]))) in _APPLIANCES or scene.grounds(key) for n in range(len(held), 0, -1)
+    )
 
 
 def _written_form(name: str) -> str:
@@ -144,7 +194,9 @@ def written_alike(option: str, environment: str) -> bool:
     return bool(form) and any(form == _written_form(n) for n in environment.split(","))
 
 
-def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> list[tuple[str, str]]:
+def _not_objects(
+    shortlist: list[str], units: frozenset[str], scene: Scene, among_things: bool
+) -> list[tuple[str, str]]:
     """Options that are no object one could hand over: an amount ("three", "a teaspoon of oil"), a way of
     doing ("heat up", "do not heat up"), or a bare attribute the kitchen does not hold as a thing ("spicy",
     "large"; "parmesan" is a cheese). The shortlist lists the kitchen's things the choice is among; the amount
@@ -161,9 +213,19 @@ def _not_objects(shortlist: list[str], units: frozenset[str], scene: Scene) -> l
             out.append((option, "an amount"))
         elif ws[0] in _NEGATION or ("VERB" in classes(ws[0]) and ws[1:] and set(ws[1:]) <= _PARTICLES):
             out.append((option, "a way of doing"))
-        elif all("ADJ" in classes(w) and "NOUN" not in classes(w) for w in ws) and not scene.grounds(key_of(option)):
+        elif all(_describes(w, among_things) for w in ws) and not scene.grounds(key_of(option)):
             out.append((option, "an attribute"))
     return out
+
+
+def _describes(word: str, among_things: bool) -> bool:
+    """An adjective that is no noun ("spicy"), or, among options that are things, a past participle that is
+    only a verb ("washed" beside the blueberries): a state a thing is in, which names no thing. Participles
+    alone ("scrambled, fried") are ways of cooking, a choice of its own."""
+    kinds = classes(word)
+    if "NOUN" in kinds:
+        return False
+    return "ADJ" in kinds or (among_things and kinds == {"VERB"} and word.lower().endswith(("ed", "en")))
 
 
 #: A number joined to its unit before a noun is a size of the thing ("8-inch pans", "9x13 pan", "12-cup tin").

@@ -18,6 +18,7 @@ from ambiforge.models import Item
 from ambiforge.textnorm import CARDINALS, fold_accents, singular
 from ambiforge.validation.language import FUNCTION_WORDS, VAGUE, content_lemmas, lemma, names_thing, words
 from ambiforge.validation.lexicon import Lexicon, key_of, lexicon_for
+from ambiforge.validation.rules.answer_choice import one_food_names, place_names
 from ambiforge.validation.rules.base import Rule
 from ambiforge.validation.rules.grounding import Scene, kind_present
 from ambiforge.validation.rules.shortlist import has_shortlist, is_object_option, written_alike
@@ -40,20 +41,46 @@ def _plain(text: str) -> str:
     return fold_accents(text.replace("-", " "))
 
 
-def _missed(item: Item) -> list[str]:
+def _missed(item: Item, lexicon: Lexicon) -> list[str]:
     """The intent alternatives, when no variant names any of them (substring either way, or every content
-    lemma of the alternative in the variant: 'the ceramic mugs' names 'ceramic mug')."""
+    lemma of the alternative in the variant: 'the ceramic mugs' names 'ceramic mug', "the glass one" names
+    'glass mug', "In the refrigerator" and "Refrigerate it" name 'fridge', "coriander" names 'cilantro')."""
     variants = [v.strip() for v in item.variants if v.strip() and not v.strip().startswith("-")]
     if not variants:
         return []
     positives, _ = intent_concepts(item.user_intent)
     wanted = [a for alternatives in positives for a in alternatives]
+    read = [" ".join((one_food_names(v), *place_names(v, lexicon))) for v in variants]
+    wanted_read = [one_food_names(a) for a in wanted]
     named = any(
-        _matches(v, a) or (not _numbers_apart(v, a) and _names(a, [content_lemmas(v) - _SIZES]))
-        for v in variants
-        for a in wanted
+        _matches(v, a)
+        or (not _numbers_apart(v, a) and _names(a, [content_lemmas(v) - _SIZES]))
+        or (_ONE.search(v) is not None and not _numbers_apart(v, a) and _names(a, [_with_head(v, a)]))
+        for v in read
+        for a in wanted_read
     )
     return [] if not wanted or named else wanted
+
+
+#: "the glass one", "the small blue ones": "one" after a determiner and its modifiers stands for a noun.
+_ONE = re.compile(
+    r"\b(?:the|a|an|this|that|these|those)\s+((?:[a-z-]+\s+){1,2})ones?(?=\s*(?:[.,;:!?)]|$|\s(?:for|with|please)\b))",
+    re.I,
+)
+
+
+def _with_head(variant: str, concept: str) -> frozenset[str]:
+    """The variant's content lemmas with its "one" read as the concept's head noun ("the glass one" read
+    beside 'glass mug' says glass and mug)."""
+    ws = words(concept)
+    if not ws:
+        return frozenset()
+
+    def noun(m: re.Match[str]) -> str:
+        modifiers = m.group(1).split()
+        return m.group(0) if set(modifiers) & FUNCTION_WORDS else f"the {m.group(1)}{ws[-1]}"
+
+    return content_lemmas(_ONE.sub(noun, variant)) - _SIZES
 
 
 def _numbers_apart(variant: str, concept: str) -> bool:
@@ -321,7 +348,7 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: {repeated[0]!r} only repeats the ambiguous task's open words ({', '.join(repeated[1])}), "
             f"so it is no option; variants: {_listed(item)}"
         ]
-    wanted = _missed(item)
+    wanted = _missed(item, lexicon_for(ctx.catalog or cached_catalog("")))
     if not wanted:
         return []
     if _object_choice(item, wanted):
@@ -331,12 +358,40 @@ def check_variants(item: Item, ctx: RuleContext) -> list[str]:
             f"variants: none is the intended option ({', '.join(wanted)}); {kin[0]!r} is another {kin[1]} than the "
             f"intended; variants: {_listed(item)}"
         ]
+    if asked := _asked_kind_missing(item, wanted):
+        return [
+            f"variants: none is the intended option ({', '.join(wanted)}) nor any {asked}, which the question asks "
+            f"for; variants: {_listed(item)}"
+        ]
     if item.answer.strip() and not _answer_among(item, _variants(item)):
         return [
             f"variants: none is the answer {item.answer.strip()[:60]!r} or the intent ({', '.join(wanted)}); "
             f"variants: {_listed(item)}"
         ]
     return []
+
+
+#: "Which strawberry yogurt cup should I pack?": the noun a which-question asks for, before its verb.
+_WHICH_NOUN = re.compile(
+    r"\bwhich\s+(?:(?:type|kind|sort)\s+of\s+)?(?:[a-z-]+\s+){0,2}?([a-z-]+)\s+"
+    r"(?:should|would|do|does|can|shall|will|to|goes|go)\b",
+    re.I,
+)
+
+
+def _asked_kind_missing(item: Item, wanted: list[str]) -> str | None:
+    """The noun a which-question asks for ("cup" of "Which strawberry yogurt cup should I pack?"), when the
+    intent that no variant names says it and no variant does ("plastic spoon", "ice pack"): the variants offer
+    other things than the question's, whatever the answer picks among them. Else None."""
+    m = _WHICH_NOUN.search(item.question)
+    if m is None or len(_variants(item)) < 2:
+        return None
+    asked = lemma(m.group(1).lower())
+    if not any(asked in content_lemmas(c) for c in wanted):
+        return None
+    if any(asked in content_lemmas(v) or _ONE.search(v) for v in _variants(item)):
+        return None  # "the large one" is of the kind asked
+    return asked
 
 
 #: Content words a variant must share with the ambiguous task to repeat it rather than name one option ("a cup").
