@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -61,9 +62,13 @@ from ambiforge.validation.rules.grounding_context import (
     dough_named,
     heated,
     listed,
+    listed_allergen,
+    made_into,
     member_before,
     moved_product,
+    purpose,
     residue,
+    scene_tail,
     spelled_on,
     step_form,
 )
@@ -210,6 +215,8 @@ _DOUGHS = frozenset({"dough", "batter", "mix", "starter", "kernel"})
 #: Vessels named for the food cooked or served in them: "muffin tin", "cake pan", "soup bowls".
 _FOOD_VESSELS = frozenset({"tin", "pan", "dish", "bowl", "stone", "tray", "mold", "mould", "pot", "liner", "sheet"})
 #: Verbs that make a dish of ingredients; "oven" said in a step does too ("take the muffin tin out of the oven").
+#: Tools that give a food the task makes its shape: "the cookies" scooped with the cookie scoop and baked.
+_SHAPERS = frozenset({"cutter", "scoop"})
 _COOK_VERBS = frozenset({"bake", "simmer", "roast", "stew", "cook", "boil", "fry"})
 
 
@@ -231,7 +238,7 @@ def made_in_task(key: tuple[str, ...], scene: Scene, cooked: bool) -> bool:
     into the gravy boat" with no gravy, no cooking, is the gravy missing."""
     head = key[-1]
     for k in scene.keys:
-        if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS)):
+        if head in k[:-1] and (k[-1] in _DOUGHS or (cooked and k[-1] in _FOOD_VESSELS | _SHAPERS)):
             return True
         if cooked and len(k) == 1 and k[0].startswith(head) and k[0][len(head) :] in _FOOD_VESSELS:
             return True  # "the stock" simmered in the stockpot: a vessel named for it in one word
@@ -787,6 +794,12 @@ def _packed(scene: Scene) -> bool:
 _FITTED = _OWN_PARTS | {"jar", "tray", "rack", "shelf", "basket", "bowl", "drawer"}
 
 
+def _fitted_part(key: tuple[str, ...], scene: Scene) -> bool:
+    """A part an appliance or a vessel is made with, named after the last word of a scene thing that is no food
+    ("the steamer basket" of the microwave steamer, "the fryer basket" of the air fryer): that thing's own."""
+    return len(key) == 2 and key[-1] in _FITTED and key[0] in scene.heads and key[0] not in scene.food_heads
+
+
 def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
     """A kitchen thing named for another scene thing that is no food ("the oven mitts" beside the oven, "a
     freezer bag" beside the freezer, "the pot holder" beside the pot): another thing, which the scene's name as
@@ -965,10 +978,59 @@ def _lining(m: Mention, toks: list[str]) -> bool:
     return "with" in before and any(v in _LINING_VERBS for w in before for v in verb_lemmas(w))
 
 
+def _with_catalog_groups(item: Item, scene: Scene, lexicon: Lexicon, catalog: Catalog) -> Scene:
+    """The scene with the catalog groups of the things it lists in another number or wording than the catalog's
+    ("salmon fillets" for the catalog's salmon fillet, of the fish): "the fish" then names it."""
+    groups = set(scene.groups)
+    for name in item.environment_short.split(","):
+        toks, mentions = lexicon.scan(name)
+        if len(mentions) == 1 and mentions[0].kind == "object" and mentions[0].end - mentions[0].start == len(toks):
+            obj = catalog.objects.get(mentions[0].name)
+            if obj is not None and obj.group:
+                groups.add(obj.group)
+    if groups <= scene.groups:
+        return scene
+    names = tuple(o.name for o in item.environment)
+    foods = frozenset(o.name for o in item.environment if o.kind == "food")
+    return _scene(item.environment_short, names, frozenset(groups), foods)
+
+
+#: The most words a vaguer wording of the open point replaces on either side ("two crumpets" / "two breakfast
+#: breads"); a longer change is another task, not a word for the choice.
+_REPLACED_WORDS = 3
+
+
+def _replaced_option(item: Item, lexicon: Lexicon, scene: Scene) -> frozenset[int]:
+    """Word positions of the ambiguous task that stand where the clear task names a scene thing ("Toast two
+    breakfast breads" for "Toast two crumpets"): the vaguer word that leaves the choice open, whose
+    candidates the kitchen has; not a thing of its own."""
+    clear = lexicon.scan(item.unambiguous_direct)[0]
+    amb = lexicon.scan(item.ambiguous_task)[0]
+    out: set[int] = set()
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=clear, b=amb, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 > _REPLACED_WORDS or j2 - j1 > _REPLACED_WORDS:
+            continue
+        runs = (tuple(clear[s:e]) for s in range(i1, i2) for e in range(s + 1, i2 + 1))
+        if any(run in scene.keys or scene.grounds(run) for run in runs):
+            out.update(range(j1, j2))
+    return frozenset(out)
+
+
+#: Words that say a thing is the option the user picks: "the chosen sauce", "the selected knife".
+_CHOSEN = frozenset({"chosen", "selected", "preferred"})
+
+
+def _chosen(start: int, toks: list[str]) -> bool:
+    """The ambiguous half calls the thing the option still to be chosen ("Take two pieces of the chosen
+    bread"): the open point's kind, whose candidates the question asks about."""
+    return any(w in _CHOSEN for w in toks[max(0, start - 2) : start])
+
+
 def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
     """Each ungrounded thing once, at its first field, with the rule it falls under."""
-    lexicon = lexicon_for(_catalog(ctx))
-    scene = Scene.of(item)
+    catalog = _catalog(ctx)
+    lexicon = lexicon_for(catalog)
+    scene = _with_catalog_groups(item, Scene.of(item), lexicon, catalog)
     seen: dict[str, int] = {}
     made: set[str] = set()
     introduced: set[str] = set()
@@ -1016,6 +1078,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
             if (
                 _named_short(m, toks, scene)
                 or key[-1] in shortened
+                or scene_tail(m.start, m.end, toks, scene.keys)
                 or spelled_on(m.start, m.end, toks, scene.keys)
                 or cut_name(m.start, m.end, toks, scene.keys)
             ):
@@ -1023,6 +1086,12 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 continue
             if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and asked_about(key, question, answered):
                 continue
+            if field_name == "ambiguous_task" and m.start in _replaced_option(item, lexicon, scene):
+                continue  # "two breakfast breads" where the clear task toasts two crumpets
+            if field_name.startswith(("ambiguous_task", "plan_for_amb_task")) and _chosen(m.start, toks):
+                continue  # "the chosen bread": the option the user will pick, not a thing of its own
+            if not m.food and _fitted_part(key, scene):
+                continue  # "the steamer basket" of the microwave steamer
             if _intended_short(key, item, scene) or (not m.food and key[-1] in parts) or _unwrapped(m, toks):
                 continue
             if not m.food and _each_part(m, toks, scene):
@@ -1047,6 +1116,12 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                 ):
                     made.add(key[-1])
                     continue
+            if m.food and (
+                listed_allergen(m.start, toks)
+                or made_into(m.start, toks)
+                or (not field_name.startswith("plan") and purpose(m.start, toks))
+            ):
+                continue  # "allergic to sesame and peanuts", "blend ... into hummus"
             if (m.food and allergen(m.start, m.end, toks)) or compared(m.start, toks):
                 continue  # "Tom is allergic to peanuts", "wedges, like a cake": nothing the task fetches
             if m.food and residue(m.start, toks, _packed(scene)):

@@ -3,6 +3,11 @@ scene does not list word for word.
 
 - A food named as what someone is allergic to ("Tom is allergic to peanuts", "a guest has a peanut allergy")
   is kept away from, not fetched: the kitchen need not have it.
+  So is each food of a list the allergy opens ("allergic to sesame and peanuts").
+- A food said bare after "into" ("blend them into hummus") is the dish a step makes of the others.
+- A food the task says it works for ("boil the syrup for the peaches") is the dish the work serves; a plan step
+  that works "for tea" still needs the tea, so only the task is read so.
+- Words spelling the end of a scene name ("peas and carrots" of the frozen peas and carrots) name that thing.
 - A food in the form a step of the task makes of a scene food ("whipped cream" where a step whips the heavy
   cream) is that food.
 - A name the text goes on to spell as the start of a scene name ("the tea light" of the tea light candles) is
@@ -191,3 +196,51 @@ def heated(start: int, toks: list[str], texts: Iterable[list[str]]) -> bool:
     if not start or toks[start - 1] not in _HEATED:
         return False
     return any(w not in _HEATED and set(verb_lemmas(w)) & _HEATING for words in texts for w in words)
+
+
+#: Words that join the things of a list: an allergy said before a list holds for each of them.
+_LIST_JOINS = frozenset({"and", "or", "nor"})
+_ALLERGY_LIST_WINDOW = 6
+
+
+def listed_allergen(start: int, toks: list[str]) -> bool:
+    """The food closes a list an allergy opens ("allergic to sesame and peanuts", "no nuts or dairy"): each
+    thing of the list is kept away from, like the first."""
+    before = toks[max(0, start - _ALLERGY_LIST_WINDOW) : start]
+    return any(w in _LIST_JOINS for w in before[-3:]) and any(w in _ALLERGY for w in before)
+
+
+def scene_tail(start: int, end: int, toks: list[str], keys: frozenset[tuple[str, ...]]) -> bool:
+    """The words around the name spell the end of a scene name, two words or more with its head ("peas and
+    carrots" of the frozen peas and carrots): the scene's thing, said without its first words."""
+    for k in keys:
+        for i in range(1, len(k) - 1):
+            tail = k[i:]
+            if tail[0] in _LIST_JOINS or tail[0] in ("of", "with", "in", "on", "for"):
+                continue
+            n = len(tail)
+            for s in range(max(0, end - n), min(start, len(toks) - n) + 1):
+                if tuple(toks[s : s + n]) == tail:
+                    return True
+    return False
+
+
+def made_into(start: int, toks: list[str]) -> bool:
+    """A food said bare after "into" ("blend them ... into hummus", "shape the dough into rolls"): the dish a
+    step turns the other foods into, not one it fetches (with an article, "stir it into the soup", the food
+    is there)."""
+    return start > 0 and toks[start - 1] == "into"
+
+
+#: Words that may stand between "for" and the food it is for: "for the peaches", "for our bread-and-butter pickles".
+_FOR_GAP = frozenset({"the", "a", "an", "our", "your", "my", "their", "some", "this", "that", "these", "those"})
+_FOR_WINDOW = 3
+
+
+def purpose(start: int, toks: list[str]) -> bool:
+    """The food is what the task is for ("boil the syrup for the peaches", "salt the slices for bread-and-butter
+    pickles"): the dish or the food the work serves, which this task does not fetch."""
+    for k in range(start - 1, max(-1, start - 1 - _FOR_WINDOW), -1):
+        if toks[k] == "for":
+            return all(w in _FOR_GAP or "-" in w for w in toks[k + 1 : start])
+    return False
