@@ -44,3 +44,36 @@ def rule_messages(env: str, folder: Path, catalog: Catalog) -> Callable[..., lis
         return [f.message for f in failures_of_row(row, folder, catalog, [rule])]
 
     return run
+
+
+#: The rules a grounding test reads: the error and its two warnings.
+GROUNDING_RULES = ["grounding", "grounding_noun", "grounding_variant"]
+
+
+def grounding_row(env: str, steps: list[str], task: str = "Get it done.") -> dict[str, str]:
+    """A common-sense row in the kitchen ``env`` whose task is ``task`` and whose two plans are "Go to the
+    counter." then ``steps``: what the grounding tests vary."""
+    plan = "\n".join(f"{i}. {s}" for i, s in enumerate(["Go to the counter.", *steps], start=1))
+    return {
+        "id": "1",
+        **environment(env),
+        "unambiguous_direct": task,
+        "ambiguity_type": "common_sense_knowledge",
+        "ambiguous_task": task,
+        "question": "How should I do it?",
+        "answer": "As usual.",
+        "plan_for_clear_task": plan,
+        "plan_for_amb_task": plan,
+        "end_of_ambiguity": "0",
+        "user_intent": "usual",
+    }
+
+
+def grounding_errors(folder: Path, catalog: Catalog) -> Callable[..., list[str]]:
+    """``run(env, steps, task)``: the grounding errors of :func:`grounding_row`'s row."""
+
+    def run(env: str, steps: list[str], task: str = "Get it done.") -> list[str]:
+        found = failures_of_row(grounding_row(env, steps, task), folder, catalog, GROUNDING_RULES)
+        return [f.message for f in found if f.severity == "error"]
+
+    return run

@@ -9,34 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
-
-
-def _row(env: str, steps: list[str], task: str) -> dict[str, str]:
-    plan = "\n".join(f"{i}. {s}" for i, s in enumerate(["Go to the counter.", *steps], start=1))
-    return {
-        "id": "1",
-        **environment(env),
-        "unambiguous_direct": task,
-        "ambiguity_type": "common_sense_knowledge",
-        "ambiguous_task": task,
-        "question": "How should I do it?",
-        "answer": "As usual.",
-        "plan_for_clear_task": plan,
-        "plan_for_amb_task": plan,
-        "end_of_ambiguity": "0",
-        "user_intent": "usual",
-    }
+from tests.unit.validation.ambik_rows import grounding_errors
 
 
 @pytest.fixture()
 def errors(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(env: str, steps: list[str], task: str = "Get it done.") -> list[str]:
-        rules = ["grounding", "grounding_noun", "grounding_variant"]
-        found = failures_of_row(_row(env, steps, task), tmp_path, catalog, rules)
-        return [f.message for f in found if f.severity == "error"]
-
-    return run
+    return grounding_errors(tmp_path, catalog)
 
 
 def _names(messages: list[str], word: str) -> bool:

@@ -8,34 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
-
-
-def _row(env: str, steps: list[str], task: str) -> dict[str, str]:
-    plan = "\n".join(f"{i}. {s}" for i, s in enumerate(["Go to the counter.", *steps], start=1))
-    return {
-        "id": "1",
-        **environment(env),
-        "unambiguous_direct": task,
-        "ambiguity_type": "common_sense_knowledge",
-        "ambiguous_task": task,
-        "question": "How should I do it?",
-        "answer": "As usual.",
-        "plan_for_clear_task": plan,
-        "plan_for_amb_task": plan,
-        "end_of_ambiguity": "0",
-        "user_intent": "usual",
-    }
+from tests.unit.validation.ambik_rows import failures_of_row, grounding_errors, grounding_row
 
 
 @pytest.fixture()
 def errors(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(env: str, steps: list[str], task: str = "Get it done.") -> list[str]:
-        rules = ["grounding", "grounding_noun", "grounding_variant"]
-        found = failures_of_row(_row(env, steps, task), tmp_path, catalog, rules)
-        return [f.message for f in found if f.severity == "error"]
-
-    return run
+    return grounding_errors(tmp_path, catalog)
 
 
 _PRESS = "french press, compost bin, spatula, sponge, dish soap"
@@ -102,9 +80,11 @@ def test_a_food_said_hot_where_nothing_is_heated_is_still_missing(errors) -> Non
 
 def test_a_bag_named_for_the_freezer_is_not_the_freezer(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     rules = ["grounding", "grounding_noun", "grounding_variant"]
-    row = _row("banana bread, cling film, paper bag, freezer", ["Put it in a freezer bag."], "Freeze the banana bread.")
+    row = grounding_row(
+        "banana bread, cling film, paper bag, freezer", ["Put it in a freezer bag."], "Freeze the banana bread."
+    )
     assert any("freezer bag" in f.message for f in failures_of_row(row, tmp_path, catalog, rules))
-    row = _row(
+    row = grounding_row(
         "banana bread, cling film, freezer bag, freezer", ["Put it in a freezer bag."], "Freeze the banana bread."
     )
     assert failures_of_row(row, tmp_path, catalog, rules) == []

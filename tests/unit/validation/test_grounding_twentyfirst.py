@@ -8,34 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
-
-
-def _row(env: str, steps: list[str], task: str) -> dict[str, str]:
-    plan = "\n".join(f"{i}. {s}" for i, s in enumerate(["Go to the counter.", *steps], start=1))
-    return {
-        "id": "1",
-        **environment(env),
-        "unambiguous_direct": task,
-        "ambiguity_type": "common_sense_knowledge",
-        "ambiguous_task": task,
-        "question": "How should I do it?",
-        "answer": "As usual.",
-        "plan_for_clear_task": plan,
-        "plan_for_amb_task": plan,
-        "end_of_ambiguity": "0",
-        "user_intent": "usual",
-    }
+from tests.unit.validation.ambik_rows import failures_of_row, grounding_errors, grounding_row
 
 
 @pytest.fixture()
 def errors(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(env: str, steps: list[str], task: str) -> list[str]:
-        rules = ["grounding", "grounding_noun", "grounding_variant"]
-        found = failures_of_row(_row(env, steps, task), tmp_path, catalog, rules)
-        return [f.message for f in found if f.severity == "error"]
-
-    return run
+    return grounding_errors(tmp_path, catalog)
 
 
 _WOK = "wok, sunflower oil, rice noodles, carrots, soy sauce, stove, serving bowls"
@@ -152,7 +130,7 @@ _TOAST_STEPS = ["Put them in the toaster.", "Spread with butter using the butter
 
 
 def _open_row(clear: str, amb: str, amb_steps: list[str]) -> dict[str, str]:
-    row = _row(_TOAST, _TOAST_STEPS, clear)
+    row = grounding_row(_TOAST, _TOAST_STEPS, clear)
     row["ambiguous_task"] = amb
     row["plan_for_amb_task"] = "\n".join(f"{i}. {s}" for i, s in enumerate(amb_steps, start=1))
     return row
