@@ -18,7 +18,7 @@ from spellchecker import SpellChecker
 from ambiforge.catalog import Catalog
 from ambiforge.models import Item
 from ambiforge.textnorm import singular
-from ambiforge.validation.language import FUNCTION_WORDS, NUMBER_WORDS, classes
+from ambiforge.validation.language import FUNCTION_WORDS, NUMBER_WORDS, classes, verb_lemmas
 from ambiforge.validation.lexicon import kitchen_words, lexicon_for
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -69,13 +69,18 @@ def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str =
 
 
 def misspelled_word(
-    text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]
+    text: str,
+    catalog: Catalog,
+    units: tuple[str, ...],
+    scene_words: frozenset[str],
+    row_words: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """As :func:`misspelled`, with the scene as whole words: a word cut short ("fridg" of the scene's fridge)
     is the start of a scene word, not the word, so the scene does not excuse it. The end of a scene word is
-    (the "burger" of the hamburger buns): names are compounds whose last part is a word of its own."""
+    (the "burger" of the hamburger buns): names are compounds whose last part is a word of its own. The row's
+    own words (see :func:`row_vocabulary`) excuse only themselves and their plurals: they are no names."""
     key = (catalog.sha256, units)
-    for word in _unknown_words(text, _known_set(catalog, units), scene_words):
+    for word in _unknown_words(text, _known_set(catalog, units), scene_words, row_words):
         near = _nearest(word, key)
         if near is not None:
             return word, near
@@ -87,19 +92,24 @@ _JOINERS = frozenset({"the", "an", "and", "of", "on", "in", "to", "with", "for",
 
 
 def run_together(
-    text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]
+    text: str,
+    catalog: Catalog,
+    units: tuple[str, ...],
+    scene_words: frozenset[str],
+    row_words: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """The first word of ``text`` that no dictionary here knows and that is a known word of three or more
     letters run into one of the short words above ("nutson", "thechosen"), with the two words apart. A
     compound of two content words ("placemat", "teabag") is a name and is left alone."""
     known = _known_set(catalog, units)
-    for word in _unknown_words(text, known, scene_words):
+    words = scene_words | row_words
+    for word in _unknown_words(text, known, scene_words, row_words):
         if len(word) < 5:
             continue
         for i in range(2, len(word) - 1):
             head, tail = word[:i], word[i:]
-            if (head in _JOINERS and len(tail) >= 3 and (_is_known(tail, known) or tail in scene_words)) or (
-                tail in _JOINERS and len(head) >= 3 and (_is_known(head, known) or head in scene_words)
+            if (head in _JOINERS and len(tail) >= 3 and (_is_known(tail, known) or tail in words)) or (
+                tail in _JOINERS and len(head) >= 3 and (_is_known(head, known) or head in words)
             ):
                 return word, f"{head} {tail}"
     return None
@@ -120,12 +130,18 @@ def closed_compound(word: str, catalog: Catalog, units: tuple[str, ...]) -> bool
     )
 
 
-def _unknown_words(text: str, known: frozenset[str], scene_words: frozenset[str]) -> Iterator[str]:
+def _unknown_words(
+    text: str, known: frozenset[str], scene_words: frozenset[str], row_words: frozenset[str] = frozenset()
+) -> Iterator[str]:
     """The words of ``text`` that neither a dictionary here nor the scene knows: a scene word, its singular,
-    or the end of one (the "burger" of the hamburger buns) is known; its start ("fridg") is not."""
+    or the end of one (the "burger" of the hamburger buns) is known; its start ("fridg") is not. A row word
+    or its singular is known, not its end ("tir" of "stir"). A wrong "-os" plural ("tomatos") is unknown
+    whatever the scene says: the scene's "tomato" has the plural "tomatoes"."""
     for word in _WORD.findall(text):
-        if not (
+        if _wrong_o_plural(word, known) or not (
             _is_known(word, known)
+            or word in row_words
+            or singular(word) in row_words
             or singular(word) in scene_words
             or any(s.endswith(word) for s in scene_words)
             or in_use(word)
@@ -148,11 +164,15 @@ def _usage() -> SpellChecker:
 def in_use(word: str) -> bool:
     """A lower-case word that English text uses, by a broad frequency list: words of other cuisines, trades and
     measures ("latkes", "psi", "absorber", "yum") that no kitchen list here holds. A word formed with "un-" from
-    a participle the list holds ("untasted" of "tasted") is in use as well: English makes such words freely."""
+    a participle the list holds ("untasted" of "tasted") is in use as well: English makes such words freely. A
+    word that only ends in "ed" ("seed", "need", "red") is no participle and makes no such word ("unseed")."""
     counts = _usage().word_frequency
     if counts[word] > _UNSEEN_COUNT:
         return True
-    return word.startswith("un") and word.endswith("ed") and counts[word[2:]] > _UNSEEN_COUNT
+    if not (word.startswith("un") and word.endswith("ed")):
+        return False
+    rest = word[2:]
+    return counts[rest] > _UNSEEN_COUNT and any(verb != rest for verb in verb_lemmas(rest))
 
 
 #: The cells of a row that its writer writes apart: the two tasks are one draft, the two plans one (a copy and

@@ -151,8 +151,9 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
     scene = _with_plurals(fold_accents(f"{item.environment_short} {item.environment_full}".lower()))
     # the dish a task makes is named in its own words, which the dictionaries here may lack ("a slushie")
     made = made_dish_words(f"{item.unambiguous_direct}\n{item.ambiguous_task}")
+    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made
     # and a word the row writes in three groups of cells written apart is its word, not a slip ("lassi")
-    scene_words = frozenset(re.findall(r"[a-z]+", scene)) | made | row_vocabulary(item)
+    row_words = row_vocabulary(item)
     names = _scene_names(item.environment_short)
     lower_style = _lower_case_plans(item)
     numbered = _numbered_from_one(item)
@@ -164,12 +165,12 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             continue
         if (q := _STRAY_QUOTE.search(text)) and text.count(q.group(1)) % 2 == 1 and not field.startswith("plan_"):
             found.append(("corruption", f"{field}: a stray closing quote at the end: {text.strip()[-40:]!r}"))
-        if typo := _typo(text, catalog, ctx.config.units, scene_words):
+        if typo := _typo(text, catalog, ctx.config.units, scene_words, row_words):
             if typo[1].startswith(typo[0]) and typo[1] in scene_words:  # "fridg" of the scene's fridge
                 found.append(("corruption", f"{field}: a word cut short {typo[0]!r} (of {typo[1]!r})"))
             else:
                 found.append(("corruption", f"{field}: misspelled word {typo[0]!r} ({typo[1]!r}?)"))
-        elif joined_words := run_together(text, catalog, ctx.config.units, scene_words):
+        elif joined_words := run_together(text, catalog, ctx.config.units, scene_words, row_words):
             found.append(("corruption", f"{field}: words run together {joined_words[0]!r} ({joined_words[1]!r})"))
         elif inside := _ends_inside_name(text, names):
             found.append(("corruption", f"{field}: ends inside a word {inside[0]!r} (of the kitchen's {inside[1]!r})"))
@@ -205,23 +206,32 @@ def check_family(item: Item, ctx: RuleContext) -> list[tuple[str, str]]:
             found.append(("corruption", f"{field}: ends cut off: {text.strip()[-40:]!r}"))
         if article and (m := _ARTICLE_PRONOUN.search(text)):
             found.append(("corruption", f"{field}: an article before a pronoun: {m.group(0)!r}"))
-        # a doubled word the kitchen's list names so is a name ("agar agar powder"), not a slip
-        if (
-            doubled
-            and (m := _DOUBLED.search(text))
-            and m.group(1).lower() not in _DOUBLE_OK
-            and m.group(0).lower() not in scene
-        ):
-            found.append(("corruption", f"{field}: doubled word {m.group(0)!r}"))
+        if doubled and (pair := _doubled_word(text, names)):
+            found.append(("corruption", f"{field}: doubled word {pair!r}"))
         if note and (m := _NOTE.search(text)):
             found.append(("fragment", f"{field}: an editor's note left in the text ({m.group(0).strip()!r})"))
     return found
 
 
-def _typo(text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str]) -> tuple[str, str] | None:
+def _doubled_word(text: str, names: tuple[tuple[str, ...], ...]) -> str | None:
+    """The first word of ``text`` written twice in a row that is a slip: a doubled word a name of the kitchen
+    holds as two of its words ("agar agar powder", "mahi mahi fillets") is that name, and a few words are
+    doubled in English ("that that", "very very")."""
+    for m in _DOUBLED.finditer(text):
+        word = m.group(1).lower()
+        if word not in _DOUBLE_OK and not any((word, word) in zip(n, n[1:], strict=False) for n in names):
+            return m.group(0)
+    return None
+
+
+def _typo(
+    text: str, catalog: Catalog, units: tuple[str, ...], scene_words: frozenset[str], row_words: frozenset[str]
+) -> tuple[str, str] | None:
     """The first misspelled word of ``text`` (and the word meant) that is no closed compound of two known words
     ("limescale" is lime and scale, not a typo of "timescale")."""
-    while (typo := misspelled_word(text, catalog, units, scene_words)) and closed_compound(typo[0], catalog, units):
+    while (typo := misspelled_word(text, catalog, units, scene_words, row_words)) and closed_compound(
+        typo[0], catalog, units
+    ):
         scene_words |= {typo[0]}
     return typo
 
