@@ -55,19 +55,6 @@ def _edits(word: str) -> set[str]:
     )
 
 
-def misspelled(text: str, catalog: Catalog, units: tuple[str, ...], scene: str = "") -> tuple[str, str] | None:
-    """The first misspelled word of ``text`` and the known word it is one edit from, else None."""
-    key = (catalog.sha256, units)
-    known = _known_set(catalog, units)
-    for word in _WORD.findall(text):
-        if _is_known(word, known) or word in scene:
-            continue
-        near = _nearest(word, key)
-        if near is not None:
-            return word, near
-    return None
-
-
 def misspelled_word(
     text: str,
     catalog: Catalog,
@@ -75,10 +62,11 @@ def misspelled_word(
     scene_words: frozenset[str],
     row_words: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
-    """As :func:`misspelled`, with the scene as whole words: a word cut short ("fridg" of the scene's fridge)
-    is the start of a scene word, not the word, so the scene does not excuse it. The end of a scene word is
-    (the "burger" of the hamburger buns): names are compounds whose last part is a word of its own. The row's
-    own words (see :func:`row_vocabulary`) excuse only themselves and their plurals: they are no names."""
+    """The first misspelled word of ``text`` and the known word it is one edit from, else None. The scene counts
+    as whole words: a word cut short ("fridg" of the scene's fridge) is the start of a scene word, not the word,
+    so the scene does not excuse it. The end of a scene word is (the "burger" of the hamburger buns): names are
+    compounds whose last part is a word of its own. The row's own words (see :func:`row_vocabulary`) excuse only
+    themselves and their plurals: they are no names."""
     key = (catalog.sha256, units)
     for word in _unknown_words(text, _known_set(catalog, units), scene_words, row_words):
         near = _nearest(word, key)
