@@ -796,8 +796,12 @@ _FITTED = _OWN_PARTS | {"jar", "tray", "rack", "shelf", "basket", "bowl", "drawe
 
 def _fitted_part(key: tuple[str, ...], scene: Scene) -> bool:
     """A part an appliance or a vessel is made with, named after the last word of a scene thing that is no food
-    ("the steamer basket" of the microwave steamer, "the fryer basket" of the air fryer): that thing's own."""
-    return len(key) == 2 and key[-1] in _FITTED and key[0] in scene.heads and key[0] not in scene.food_heads
+    ("the steamer basket" of the microwave steamer, "the fryer basket" of the air fryer): that thing's own. A
+    vessel's parts are its lid and its handle ("the dish rack" beside the baking dish is a rack of its own), and
+    a material names no thing ("the glass jar" beside the wine glass is a jar of glass)."""
+    if len(key) != 2 or key[0] not in scene.heads or key[0] in scene.food_heads or key[0] in _MATERIALS:
+        return False
+    return key[-1] in (_OWN_PARTS if key[0] in _VESSELS or key[0] in _FOOD_VESSELS else _FITTED)
 
 
 def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
@@ -813,7 +817,7 @@ def _named_for(m: Mention, key: tuple[str, ...], scene: Scene) -> bool:
     if not named:
         return False
     rest = Scene(frozenset(k for k in scene.keys if frozenset(k) not in named), scene.groups, scene.food_heads)
-    return not rest.grounds(key) and not _spelled_out(m, toks=list(key), scene=rest)
+    return not rest.grounds(key)
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -1107,7 +1111,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     or dough_named(key[-1], (t for _, t in fields(item)), _DOUGHS)
                     or _made_of(m, toks, scene)
                     or moved_product(m.start, toks, step_before)
-                    or heated(m.start, toks, (lexicon.scan(t)[0] for _, t in fields(item)))
+                    or heated(m.start, toks, (t for _, t in fields(item)))
                     or (
                         len(key) > 1
                         and scene.grounds(key[1:])
@@ -1117,7 +1121,7 @@ def ungrounded(item: Item, ctx: RuleContext) -> list[Ungrounded]:
                     made.add(key[-1])
                     continue
             if m.food and (
-                listed_allergen(m.start, toks)
+                listed_allergen(m.start, toks, text, ((x.start, x.end) for x in mentions if x.food))
                 or made_into(m.start, toks)
                 or (not field_name.startswith("plan") and purpose(m.start, toks))
             ):

@@ -16,7 +16,7 @@ scene does not list word for word.
   modify the word after it, however much the two read as one name without the comma; words in brackets after
   a thing ("the cakes (lemon, carrot, vanilla)") name its kinds, each the scene's thing of that name.
 - A name a step likens something to ("cut it into wedges, like a cake") is no thing the step uses.
-- A food said as what an earlier use left ("the used coffee grounds", "the old oils" in the grinder) or as what
+- A food said as what an earlier use left ("the used coffee grounds", "the spent tea leaves") or as what
   a step drains off a food the scene keeps packed ("drain the syrup through the colander" of the can of
   peaches) is a residue or the liquid the pack held: no step fetches it.
 - A food said hot or warm in a task whose steps heat ("Heat the milk ... Let the hot chocolate cool") is the
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ambiforge.validation.language import verb_lemmas
+from ambiforge.validation.language import FUNCTION_WORDS, classes, is_nominal, verb_lemmas
 from ambiforge.validation.lexicon import WORD, kinds
 
 #: Words that say a food is one someone must not eat (singular: "allergies" reads "allergy").
@@ -163,17 +163,23 @@ def moved_product(start: int, toks: list[str], before: list[str]) -> bool:
     return any(set(verb_lemmas(w)) & _MAKING for w in (*before, *toks[: start - 2]))
 
 
-#: Words before a food that say an earlier use left it: "the used coffee grounds", "the old oils" in the grinder.
-_SPENT = frozenset({"used", "spent", "old"})
+#: Words before a food that say an earlier use left it: "the used coffee grounds", "the spent tea leaves".
+_SPENT = frozenset({"used", "spent"})
+#: Verbs that clear a residue away: "old" said of the food they clear is what a use left ("clean the old oils out
+#: of the grinder"); said of a food a step works ("mash the old bananas") it is that food, fetched.
+_CLEARING = frozenset({"clean", "remove", "scrape", "wipe", "rinse", "clear", "discard", "pick", "empty", "dump"})
 #: Words that may stand between a verb and its object: "drain the syrup", "drain off all the liquid".
 _OBJECT_LEAD = frozenset({"the", "a", "an", "any", "all", "its", "their", "excess", "off", "away", "out"})
 
 
 def residue(start: int, toks: list[str], packed: bool) -> bool:
-    """The food at ``toks[start]`` is what an earlier use left ("scrape the used coffee grounds") or, in a
-    kitchen keeping a food ``packed`` in a can or jar, what a step drains away ("drain the syrup"): a residue
-    or the liquid the pack held, never fetched. "Drain the fusilli" beside no fusilli is the fusilli missing."""
+    """The food at ``toks[start]`` is what an earlier use left ("scrape the used coffee grounds", "clean the old
+    oils out of the grinder") or, in a kitchen keeping a food ``packed`` in a can or jar, what a step drains
+    away ("drain the syrup"): a residue or the liquid the pack held, never fetched. "Drain the fusilli" beside
+    no fusilli is the fusilli missing; "mash the old bananas" beside no bananas, the bananas."""
     if start and toks[start - 1] in _SPENT:
+        return True
+    if start and toks[start - 1] == "old" and any(set(verb_lemmas(w)) & _CLEARING for w in toks[: start - 1]):
         return True
     if not packed:
         return False
@@ -189,13 +195,31 @@ _HEATED = frozenset({"hot", "warm"})
 _HEATING = frozenset({"heat", "warm", "boil", "simmer", "microwave", "cook", "bake", "roast", "fry", "toast"})
 
 
-def heated(start: int, toks: list[str], texts: Iterable[list[str]]) -> bool:
+def heated(start: int, toks: list[str], texts: Iterable[str]) -> bool:
     """The food at ``toks[start]`` is said hot or warm ("let the hot chocolate cool") in an item whose texts heat
     something ("Heat the milk in the saucepan"): the drink or dish the task made by heating, which no kitchen
-    lists. "Serve with hot chocolate" in a task that heats nothing is the hot chocolate missing."""
+    lists. "Serve with hot chocolate" in a task that heats nothing is the hot chocolate missing. A heating verb
+    counts where it leads a clause or is no noun: "the toast" and "the roast" heat nothing."""
     if not start or toks[start - 1] not in _HEATED:
         return False
-    return any(w not in _HEATED and set(verb_lemmas(w)) & _HEATING for words in texts for w in words)
+    return any(_heats(clause) for text in texts for clause in _CLAUSE.split(text.lower()))
+
+
+#: Where a clause of a task or a step begins: after a stop, a semicolon or a "then".
+_CLAUSE = re.compile(r"[.;:!?\n]|,?\s+then\b")
+#: Words that may stand before a clause's verb: "Please heat the milk", "First toast the bread".
+_CLAUSE_LEAD = frozenset({"please", "first", "now", "next", "then", "and", "finally"})
+
+
+def _heats(clause: str) -> bool:
+    """The clause heats something: its leading verb, or a word of it that is no noun, is a heating verb."""
+    ws = WORD.findall(clause)
+    while ws and ws[0] in _CLAUSE_LEAD:
+        ws = ws[1:]
+    return any(
+        set(verb_lemmas(w)) & _HEATING and (i == 0 or (w not in _HEATED and "NOUN" not in classes(w)))
+        for i, w in enumerate(ws)
+    )
 
 
 #: Words that join the things of a list: an allergy said before a list holds for each of them.
@@ -203,11 +227,47 @@ _LIST_JOINS = frozenset({"and", "or", "nor"})
 _ALLERGY_LIST_WINDOW = 6
 
 
-def listed_allergen(start: int, toks: list[str]) -> bool:
-    """The food closes a list an allergy opens ("allergic to sesame and peanuts", "no nuts or dairy"): each
-    thing of the list is kept away from, like the first."""
+#: Words that may stand between an allergy and the things of its list: "allergic to the eggs and milk".
+_LIST_LEAD = frozenset({"to", "of", "with", "the", "a", "an", "any", "all", "some"})
+
+
+def listed_allergen(start: int, toks: list[str], text: str, foods: Iterable[tuple[int, int]]) -> bool:
+    """The food closes a list an allergy opens ("allergic to sesame and peanuts", "allergic to eggs, sesame
+    and peanuts"): each thing of the list is kept away from, like the first. Between the allergy and the food
+    stand only the list's foods (the spans ``foods`` and nouns of no verb), its joins and commas: in "allergic
+    to eggs; use bread and jam" the allergy's clause has closed, and the jam is fetched."""
     before = toks[max(0, start - _ALLERGY_LIST_WINDOW) : start]
-    return any(w in _LIST_JOINS for w in before[-3:]) and any(w in _ALLERGY for w in before)
+    if not any(w in _LIST_JOINS for w in before[-3:]):
+        return False
+    opened = max((i for i in range(start - len(before), start) if toks[i] in _ALLERGY), default=-1)
+    if opened < 0:
+        return False
+    items = {i for s, e in foods for i in range(s, e)}
+    if not all(i in items or _list_word(toks[i]) for i in range(opened + 1, start)):
+        return False
+    marks = _marks_after(text)
+    return all(marks.get(i, ",") == "," for i in range(opened, start))
+
+
+def _list_word(word: str) -> bool:
+    """A word a list of foods may hold besides the foods the lexicon knows: a join, an article, or a noun that
+    reads as no verb ("sesame", "dairy"; "use" of "use bread and jam" is a verb, and a new clause)."""
+    if word in _LIST_JOINS or word in _LIST_LEAD:
+        return True
+    return word not in FUNCTION_WORDS and is_nominal(word) and "VERB" not in classes(word)
+
+
+def _marks_after(text: str) -> dict[int, str]:
+    """The marks that follow each word of ``text`` (as ``lexicon.words`` splits it), for the words some follow."""
+    out: dict[int, str] = {}
+    word = -1
+    for m in _WORD_OR_MARK.finditer(text.lower()):
+        mark = m.group()
+        if len(mark) > 1 or mark.isalnum():
+            word += 1
+        elif word >= 0:
+            out[word] = out.get(word, "") + mark
+    return out
 
 
 def scene_tail(start: int, end: int, toks: list[str], keys: frozenset[tuple[str, ...]]) -> bool:
@@ -225,11 +285,19 @@ def scene_tail(start: int, end: int, toks: list[str], keys: frozenset[tuple[str,
     return False
 
 
+#: Verbs of a step that makes a dish of other foods: "blend them into hummus", "shape the dough into rolls".
+_MAKING_INTO = frozenset(
+    {"blend", "puree", "purée", "process", "shape", "form", "turn", "make", "mould", "mold", "roll"}
+)
+
+
 def made_into(start: int, toks: list[str]) -> bool:
-    """A food said bare after "into" ("blend them ... into hummus", "shape the dough into rolls"): the dish a
-    step turns the other foods into, not one it fetches (with an article, "stir it into the soup", the food
-    is there)."""
-    return start > 0 and toks[start - 1] == "into"
+    """A food said bare after "into" in a step that makes something ("blend them ... into hummus", "shape the
+    dough into rolls"): the dish a step turns the other foods into, not one it fetches. With an article ("stir
+    it into the soup") or after a step that only adds ("stir the eggs into sugar"), the food is there."""
+    return (
+        start > 0 and toks[start - 1] == "into" and any(set(verb_lemmas(w)) & _MAKING_INTO for w in toks[: start - 1])
+    )
 
 
 #: Words that may stand between "for" and the food it is for: "for the peaches", "for our bread-and-butter pickles".
