@@ -49,12 +49,25 @@ _SAME_PLACE = {
     "trash can": "trash",
     "garbage": "trash",
 }
+#: Names of a kind of which the common place is one: "the bin" is the trash, "the recycling bin" another bin.
+_ALONE_ONLY = frozenset({"bin"})
+#: Words before a name that leave it standing alone ("in the bin", "Bin it."): no modifier says which one.
+_NO_MODIFIER = frozenset({"the", "a", "an", "in", "into", "to", "this", "that", "my", "your", "our", "its", "their"})
+
+
+def _common_place(name: str, toks: list[str], start: int) -> str | None:
+    """The common name of the place ``name`` says at ``toks[start]``; a name of a kind only standing alone."""
+    place = _SAME_PLACE.get(name)
+    if place is not None and name in _ALONE_ONLY and start > 0 and toks[start - 1].lower() not in _NO_MODIFIER:
+        return None
+    return place
 
 
 def kitchen_names(lexicon: Lexicon, text: str) -> set[str]:
     """The kitchen things ``text`` names, a place's other name read as its common one ("the refrigerator door"
     names the fridge an option says), and the place a verb names by its doer ("Freeze it." names the freezer)."""
-    named = {_SAME_PLACE.get(m.name, m.name) for m in lexicon.scan(text)[1]}
+    toks, mentions = lexicon.scan(text)
+    named = {_common_place(m.name, toks, m.start) or m.name for m in mentions}
     return named | set(place_names(text, lexicon))
 
 
@@ -79,11 +92,11 @@ def _describing(word: str) -> bool:
 def place_names(text: str, lexicon: Lexicon) -> list[str]:
     """The common names of the places ``text`` says by another name or by a verb ("fridge" of "In the
     refrigerator" and of "Refrigerate it"), for reading it beside a text that says the common name."""
-    places = [_SAME_PLACE[m.name] for m in lexicon.scan(text)[1] if m.name in _SAME_PLACE]
+    toks, mentions = lexicon.scan(text)
+    places = [p for m in mentions if (p := _common_place(m.name, toks, m.start))]
     # names the lexicon does not hold ("hob", "worktop") are read word by word
-    places += [
-        _SAME_PLACE[w] for w in (w.lower() for w in words(text)) if w in _SAME_PLACE and (w,) not in lexicon.entries
-    ]
+    said = [w.lower() for w in words(text)]
+    places += [p for i, w in enumerate(said) if (w,) not in lexicon.entries and (p := _common_place(w, said, i))]
     return places + [_SAME_PLACE.get(p, p) for w in words(text) if (p := place_of_verb(w.lower(), lexicon))]
 
 

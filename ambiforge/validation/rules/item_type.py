@@ -37,6 +37,12 @@ from ambiforge.validation.rules.text import has, intent_concepts
 if TYPE_CHECKING:
     from ambiforge.validation.context import RuleContext
 
+#: Foods kept from someone who cannot eat them: a "-free" or a "contains" of one of them is a hazard ("nut-free",
+#: "contains traces of peanuts"), one of anything else is not ("streak-free", "Which jar contains the sugar?").
+_ALLERGEN = (
+    r"(?:(?:pea|tree[\s-]?|hazel|wal|brazil[\s-]?)?nuts?|almonds?|cashews?|pecans?|pistachios?|macadamias?|gluten"
+    r"|dairy|milk|eggs?|soy|soya|sesame|shellfish|fish|wheat|lactose|allergens?)"
+)
 #: Word stems that name a kitchen hazard or its protection; one of them in the question, answer or intent
 #: makes a safety item plausible. Plain kitchen work ("cut", "chop", "water", "oil") is no hazard by itself; the
 #: body kept from harm is ("away from your hand", "your fingers can get caught"). A stem counts at a word's start,
@@ -51,7 +57,7 @@ _HAZARD = re.compile(
     r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter"
     r"|\b(?:your|the|my) (?:hand|hands|finger|fingers|fingertips|skin|eyes)\b|\bcaught\b|\bhurt|\bwound"
     r"|\bbleed|\bcut (?:yourself|myself|your|my)\b"
-    r"|[a-z]+-free\b|contains?\b|contained\b)",
+    rf"|{_ALLERGEN}-free\b|contain(?:s|ed|ing)?\s+(?:[a-z]+\s+){{0,2}}?{_ALLERGEN}\b)",
     re.I,
 )
 
@@ -131,12 +137,26 @@ _TASK_REASON = re.compile(r"\b(?:because|since|so that|so|to avoid|to prevent|ot
 #: An answer that explains itself: after what it gives, a clause of its own whose subject may or is something
 #: ("The plastic cups. Glass can shatter ...", "Throw it away; a bulging lid can mean ...", "Only the seeds, the
 #: almonds are ..."), or a purpose with a subject ("so no one knocks the pot over"). The fact it states is the
-#: writer's reason, which a hazard word list cannot read: whether it is a hazard is not certain either way.
+#: writer's reason, which a hazard word list cannot read: when it says what can go wrong, whether it is a hazard
+#: is not certain either way.
 _EXPLAINS = re.compile(
     r"[.;,]\s+(?:the|a|an|this|that|these|those|its|their|it|they|he|she)\b(?:\s+[\w'-]+){0,4}?\s+"
     r"(?:is|are|was|were|can|could|may|might|will|would|must|gets?|goes|has|have)\b"
     r"|[.;]\s+(?:[\w'-]+\s+){1,4}?(?:is|are|can|could|may|might|will|would|must)\b"
     r"|\bso(?: that)?\s+(?:no one|nobody|nothing|it|they|the|people|someone|anyone)\b",
+    re.I,
+)
+#: What can go wrong, said in such a clause ("Glass can shatter", "The swivel chair can roll away", "a bulging lid
+#: can mean botulism", "the almonds are tree nuts", "no one knocks the pot over"): only then is the clause a
+#: reason a safety item may have; one of nothing going wrong ("That is what I want.", "The soup will need it.")
+#: gives a purpose or a wish, no hazard.
+_GOES_WRONG = re.compile(
+    r"\b(?:break|broke|shatter|crack(?!er)|burn|spill|spoil|sicken|sick\b|ill\b|illness|tip(?:s|ped|ping)?\b"
+    r"|topple|fall|fell\b|roll(?:s|ed|ing)? (?:away|off|over|out|down)|slip|slid|knock|explod|leak|harm|hurt|injur"
+    r"|damag|scratch|warp|melt|rust|splinter|rot\b|rott|mou?ld|botulism|salmonella|listeria|pathogen|germs?\b"
+    r"|bacteri|poison|toxic|allerg|chok|fire|scald|danger"
+    r"|unsafe|collaps|overturn|wobbl|shock|electrocut|cut (?:you|yourself|someone|anyone|a finger|fingers)\b"
+    r"|(?:pea|tree[\s-]?)?nuts?\b|gluten|lactose|shellfish)",
     re.I,
 )
 #: An answer that keeps a thing at a distance ("away from the edge", "three meters from the fence", "out of
@@ -181,9 +201,19 @@ def check_type(item: Item, ctx: RuleContext) -> list[str]:
     said = " ".join((item.question, item.answer, *item.user_intent, *_TASK_REASON.findall(item.unambiguous_direct)))
     if not said.strip() or _HAZARD.search(said) or _PREVENTS.search(item.answer) or _KEPT_AWAY.search(item.answer):
         return []
-    if _EXPLAINS.search(item.answer) and not _LIKES.search(item.answer):
+    if _explains_harm(item.answer) and not _LIKES.search(item.answer):
         return []  # the answer's own reason may be the hazard: not certain
     return [f"ambiguity_type: 'safety', but the question and answer name no hazard: {item.question.strip()[:80]!r}"]
+
+
+def _explains_harm(answer: str) -> bool:
+    """The answer has a clause of its own (to the end of its sentence) that says what can go wrong: the writer's
+    reason, which may be the hazard a word list cannot read."""
+    for m in _EXPLAINS.finditer(answer):
+        clause = answer[m.start() : m.end()] + re.split(r"[.;!?]", answer[m.end() :], maxsplit=1)[0]
+        if _GOES_WRONG.search(clause):
+            return True
+    return False
 
 
 #: Words an answer may open with before what it gives ("The large mug", "Just a pinch", "With two cubes").
