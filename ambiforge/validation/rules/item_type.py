@@ -52,7 +52,7 @@ _HAZARD = re.compile(
     r"(?:safe|hazard|danger|injur|careful|caution|hot|heat|warm|burn|scald|steam|boil|fire|flame|smok|°|degree"
     r"|temperature|cool|cold|freez|fridge|refrigerat|mitt|potholder|pot holder|glove|sharp|knife|knives|blade"
     r"|grater|microwave|oven|stove|electric|shock|unplug|plug|dirt|clean|wash|rinse|sanit|hygien|bacteri"
-    r"|germ|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
+    r"|germ(?!an)|contamin|raw|undercook|spoil|expire|mold|mould|rotten|allerg|spill|slip|grease|melt|pressure|toxic"
     r"|poison|crude|bleach|detergent|soap|chemical|edible|chick(?!pea)|poultry|pork|meat|choke|child|broken|crack(?!er)"
     r"|(?:bubbl|boil)\w* over|overflow|splatter|spatter"
     r"|\b(?:your|the|my) (?:hand|hands|finger|fingers|fingertips|skin|eyes)\b|\bcaught\b|\bhurt|\bwound"

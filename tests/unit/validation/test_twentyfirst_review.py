@@ -56,7 +56,13 @@ def test_a_clause_saying_what_can_go_wrong_may_be_the_reason(run, answer: str) -
 
 
 @pytest.mark.parametrize(
-    "question", ["Which jar contains the sugar?", "Should I use the streak-free cloth?", "Is the sugar-free jam fine?"]
+    "question",
+    [
+        "Which jar contains the sugar?",
+        "Should I use the streak-free cloth?",
+        "Is the sugar-free jam fine?",
+        "Should I use the German mustard?",
+    ],
 )
 def test_free_and_contains_without_an_allergen_name_no_hazard(run, question: str) -> None:  # type: ignore[no-untyped-def]
     assert _safety(run, question, "The left one.", "jar")
@@ -64,7 +70,12 @@ def test_free_and_contains_without_an_allergen_name_no_hazard(run, question: str
 
 @pytest.mark.parametrize(
     "question",
-    ["Which jar contains almonds?", "Should I use the gluten-free flour?", "Does the sauce contain any dairy?"],
+    [
+        "Which jar contains almonds?",
+        "Should I use the gluten-free flour?",
+        "Does the sauce contain any dairy?",
+        "Will germs spread from the cloth?",
+    ],
 )
 def test_free_and_contains_with_an_allergen_name_one(run, question: str) -> None:  # type: ignore[no-untyped-def]
     assert _safety(run, question, "The left one.", "jar") == []
