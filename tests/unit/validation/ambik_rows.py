@@ -77,3 +77,25 @@ def grounding_errors(folder: Path, catalog: Catalog) -> Callable[..., list[str]]
         return [f.message for f in found if f.severity == "error"]
 
     return run
+
+
+def corruption_errors(folder: Path, catalog: Catalog, env: str, **cells: str) -> list[str]:
+    """The corruption errors of a preferences row in the kitchen ``env`` (chickpeas cooked and seasoned with the
+    lemon), with ``cells`` in place of its own: what the spelling tests vary."""
+    row = {
+        "id": "1",
+        **environment(env),
+        "unambiguous_direct": "Cook the chickpeas in the pressure cooker and squeeze the lemon over them.",
+        "ambiguity_type": "preferences",
+        "amb_shortlist": "",
+        "ambiguous_task": "Cook the chickpeas in the pressure cooker and season them.",
+        "question": "How should I season the chickpeas?",
+        "answer": "With the lemon.",
+        "plan_for_clear_task": "1. Fill the pressure cooker.\n2. Cook them.\n3. Squeeze the lemon over them.",
+        "plan_for_amb_task": "1. Fill the pressure cooker.\n2. Cook them.\n3. Season them.",
+        "end_of_ambiguity": "2",
+        "user_intent": "lemon",
+        "variants": "",
+        **cells,
+    }
+    return [f.message for f in failures_of_row(row, folder, catalog, ["corruption"]) if f.severity == "error"]

@@ -8,34 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ambiforge.validation.spelling import in_use
-from tests.unit.validation.ambik_rows import environment, failures_of_row
+from tests.unit.validation.ambik_rows import corruption_errors, environment
 
 ENV = "pressure cooker, chickpeas, tomato, mahi mahi fillets, lemon, knife, cutting board, stove"
 
 
-def _row(env: dict[str, str], **cells: str) -> dict[str, str]:
-    row = {
-        "id": "1",
-        **env,
-        "unambiguous_direct": "Cook the chickpeas in the pressure cooker and squeeze the lemon over them.",
-        "ambiguity_type": "preferences",
-        "amb_shortlist": "",
-        "ambiguous_task": "Cook the chickpeas in the pressure cooker and season them.",
-        "question": "How should I season the chickpeas?",
-        "answer": "With the lemon.",
-        "plan_for_clear_task": "1. Fill the pressure cooker.\n2. Cook them.\n3. Squeeze the lemon over them.",
-        "plan_for_amb_task": "1. Fill the pressure cooker.\n2. Cook them.\n3. Season them.",
-        "end_of_ambiguity": "2",
-        "user_intent": "lemon",
-        "variants": "",
-    }
-    row.update(cells)
-    return row
-
-
 def _errors(tmp_path: Path, catalog, env: dict[str, str] | None = None, **cells: str) -> list[str]:  # type: ignore[no-untyped-def]
-    found = failures_of_row(_row(env or environment(ENV), **cells), tmp_path, catalog, ["corruption"])
-    return [f.message for f in found if f.severity == "error"]
+    return corruption_errors(tmp_path, catalog, ENV, **(env or {}), **cells)
 
 
 def test_an_os_plural_of_the_kitchens_oes_word_is_misspelled(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
