@@ -249,7 +249,7 @@ def _numbered_from_one(item: Item) -> frozenset[str]:
     return frozenset(out)
 
 
-def _merged_steps(item: Item, numbered: frozenset[str] = frozenset()) -> dict[str, str]:
+def _merged_steps(item: Item, numbered: frozenset[str]) -> dict[str, str]:
     """The plan steps that hold the next step's number and text ("Take the mug. 2. Pour the tea"), by field,
     with the piece that shows it. The number follows the plan's count (the step's own position, one more for
     each step already found run on, and one less for plans counted from 0): a number out of that count is an

@@ -1123,11 +1123,11 @@ def _named(
 
 
 def _kitchen_name(phrase: str, item: Item) -> bool:
-    """``phrase`` is the name of a thing the kitchen lists, in either number: it names a thing whatever its
-    words' classes ("frying pan", "can opener": the word lists know "pan" only as a verb and "can" as a modal)."""
+    """``phrase`` is the name of a thing the kitchen lists (keys are singular, so either number): it names a
+    thing whatever its words' classes ("frying pan", "can opener": the word lists know "pan" only as a verb and
+    "can" as a modal)."""
     key = key_of(phrase)
-    keys = Scene.of(item).keys
-    return bool(key) and (key in keys or (*key[:-1], key[-1] + "s") in keys or (*key[:-1], key[-1] + "es") in keys)
+    return bool(key) and key in Scene.of(item).keys
 
 
 def _quantity(word: str) -> bool:

@@ -113,7 +113,7 @@ def check_shortlist(item: Item, ctx: RuleContext) -> list[str]:
         return [f"amb_shortlist: has one option ({shortlist[0]!r}); a choice needs at least 2"]
     scene = Scene.of(item)
     named = frozenset(n.strip().lower() for n in item.environment_short.split(",") if n.strip())
-    among_things = any(is_object_option(s, units) for s in shortlist)
+    among_things = bool(objects)
     not_objects = _not_objects([s for s in shortlist if s.strip().lower() not in named], units, scene, among_things)
     objects = [s for s in objects if s not in {option for option, _ in not_objects}]
     problems = [f"amb_shortlist: '{s}' is {what}, not an object of the kitchen" for s, what in not_objects]
@@ -154,7 +154,7 @@ def _kinds_of_no_thing(question: str, shortlist: list[str], catalog: Catalog) ->
     if heads != {asked} or any(len(words(s)) < 2 for s in shortlist):
         return False
     lexicon = lexicon_for(catalog)
-    return asked not in lexicon.heads and not any(k[-1] == asked for k in lexicon.entries)
+    return asked not in lexicon.heads
 
 
 #: "Which rack of the oven ...?", "Which shelf in the fridge ...?": the part asked for and the thing it is of.
