@@ -99,3 +99,21 @@ def corruption_errors(folder: Path, catalog: Catalog, env: str, **cells: str) ->
         **cells,
     }
     return [f.message for f in failures_of_row(row, folder, catalog, ["corruption"]) if f.severity == "error"]
+
+
+def leak_messages(env: str, plan: str, folder: Path, catalog: Catalog) -> Callable[..., list[str]]:
+    """``run(**cells)``: the answer_leak messages of a common-sense row in the kitchen ``env`` whose two plans are
+    ``plan`` and whose end_of_ambiguity is step 1, with ``cells`` in place of its own."""
+    messages = rule_messages(env, folder, catalog)
+
+    def run(**cells: str) -> list[str]:
+        row = {
+            "ambiguity_type": "common_sense_knowledge",
+            "plan_for_clear_task": plan,
+            "plan_for_amb_task": plan,
+            "end_of_ambiguity": "1",
+            **cells,
+        }
+        return messages("answer_leak", **row)
+
+    return run

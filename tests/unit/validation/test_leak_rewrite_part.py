@@ -7,28 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
+from tests.unit.validation.ambik_rows import leak_messages
 
 ENV = "sourdough bread, toaster, butter, butter knife, steel tin with green lid, tin box with yellow lid, plate, oven"
+PLAN = "1. Take the bread.\n2. Do the task.\n3. Serve it."
 
 
 @pytest.fixture()
 def leak(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(**cells: str) -> list[str]:
-        row = {
-            "id": "1",
-            **environment(ENV),
-            "ambiguity_type": "common_sense_knowledge",
-            "amb_shortlist": "",
-            "plan_for_clear_task": "1. Take the bread.\n2. Do the task.\n3. Serve it.",
-            "plan_for_amb_task": "1. Take the bread.\n2. Do the task.\n3. Serve it.",
-            "end_of_ambiguity": "1",
-            "variants": "",
-            **cells,
-        }
-        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["answer_leak"])]
-
-    return run
+    return leak_messages(ENV, PLAN, tmp_path, catalog)
 
 
 TOAST = dict(

@@ -7,28 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validation.ambik_rows import environment, failures_of_row
+from tests.unit.validation.ambik_rows import leak_messages
 
 ENV = "frying pan, wooden spatula, steel wool, soft sponge, dish soap, sink, dish rack, kitchen towel"
+PLAN = "1. Run water into the sink.\n2. Wash the frying pan.\n3. Dry it."
 
 
 @pytest.fixture()
 def leak(tmp_path: Path, catalog):  # type: ignore[no-untyped-def]
-    def run(**cells: str) -> list[str]:
-        row = {
-            "id": "1",
-            **environment(ENV),
-            "ambiguity_type": "common_sense_knowledge",
-            "amb_shortlist": "",
-            "plan_for_clear_task": "1. Run water into the sink.\n2. Wash the frying pan.\n3. Dry it.",
-            "plan_for_amb_task": "1. Run water into the sink.\n2. Wash the frying pan.\n3. Dry it.",
-            "end_of_ambiguity": "1",
-            "variants": "",
-            **cells,
-        }
-        return [f.message for f in failures_of_row(row, tmp_path, catalog, ["answer_leak"])]
-
-    return run
+    return leak_messages(ENV, PLAN, tmp_path, catalog)
 
 
 def test_the_rewritten_task_names_the_intended_thing(leak) -> None:  # type: ignore[no-untyped-def]
