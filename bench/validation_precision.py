@@ -386,7 +386,7 @@ def pooled(folders: list[Path], labels: str, into: Path) -> Path:
             continue
         ids = [r.get("id") or r.get("row_id") for t in tables for r in t if name in ("rows.csv", "split.csv")]
         if len(ids) != len(set(ids)):
-            raise SystemExit(f"--set: {name}: the sets share row ids, so they cannot be pooled")
+            raise ValueError(f"{name}: the sets share row ids, so they cannot be pooled")
         fields = list(dict.fromkeys(k for t in tables for k in (t[0] if t else {})))
         with (into / name).open("w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=fields)
@@ -433,7 +433,10 @@ def main() -> None:
         if len(folders) > 1 and worn:
             print(f"worn sets in the pool ({'; '.join(worn)}), so these are partly tuning figures")
         with tempfile.TemporaryDirectory() as tmp:
-            folder = folders[0] if len(folders) == 1 else pooled(folders, labels, Path(tmp))
+            try:
+                folder = folders[0] if len(folders) == 1 else pooled(folders, labels, Path(tmp))
+            except ValueError as e:
+                parser.error(f"--set: {e}")
             given = writer_labels(folder) if args.against == "writers" else None
             held_back(folder / "rows.csv", folder / "split.csv", folder / labels, not args.counts_only, given)
         return

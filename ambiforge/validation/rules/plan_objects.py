@@ -42,6 +42,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rapidfuzz.distance import OSA
+
 from ambiforge.catalog import cached_catalog
 from ambiforge.textnorm import singular
 from ambiforge.validation.language import FUNCTION_WORDS, classes, lemma, verb_lemmas, words
@@ -271,26 +273,12 @@ def _misspelled(key: list[str], said: set[str]) -> bool:
     from the name's own ("potatos", "spinnach"): the text is corrupt (the corruption rule's defect), the plan
     still takes the thing up."""
     return any(
-        len(w) >= 5 and not classes(s) and s[:1] == w[:1] and _one_edit(w, s)
+        len(w) >= 5 and not classes(s) and s[:1] == w[:1] and OSA.distance(w, s, score_cutoff=1) == 1
         for w in key
         if w not in _STATES
         for s in said
         if abs(len(s) - len(w)) <= 1
     )
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ by one letter inserted, deleted or replaced, or two neighbours swapped."""
-    if a == b:
-        return False
-    if len(a) == len(b):
-        diff = [k for k in range(len(a)) if a[k] != b[k]]
-        return len(diff) == 1 or (
-            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-        )
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    k = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
-    return short[k:] == long_[k + 1 :]
 
 
 def _instead(key: list[str], other: list[str], said: set[str]) -> bool:
